@@ -1,0 +1,97 @@
+//! The signed-in user of a request, and the registry that creates users on first sight.
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::time::Duration;
+
+use axum::extract::FromRequestParts;
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use domain::users::TokenIdentity;
+use moka::future::Cache;
+use sqlx::PgPool;
+
+use super::{AccessClaims, Rejection, bearer_token};
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// The user a validated access token speaks for.
+#[derive(Debug, Clone)]
+pub struct CurrentUser {
+    pub id: String,
+    pub email: String,
+    pub username: String,
+    pub roles: Vec<String>,
+    pub accepted_agreement: bool,
+    pub is_staff: bool,
+}
+
+impl CurrentUser {
+    fn from_claims(claims: AccessClaims, staff_role: &str) -> Self {
+        let roles = claims.roles().to_vec();
+        let email = claims.email.clone().unwrap_or_default();
+        let username = claims.preferred_username.clone().unwrap_or_else(|| email.clone());
+        Self {
+            is_staff: roles.iter().any(|r| r == staff_role),
+            accepted_agreement: claims.has_accepted_agreement(),
+            id: claims.sub,
+            email,
+            username,
+            roles,
+        }
+    }
+}
+
+/// Creates a user's row on their first authenticated call and keeps it in step with the token,
+/// remembering what it wrote so that ordinary requests do not touch the database.
+#[derive(Clone)]
+pub struct UserRegistry {
+    seen: Cache<String, u64>,
+}
+
+impl Default for UserRegistry {
+    fn default() -> Self {
+        Self { seen: Cache::builder().max_capacity(100_000).time_to_live(Duration::from_secs(3600)).build() }
+    }
+}
+
+impl UserRegistry {
+    pub async fn register(&self, pool: &PgPool, user: &CurrentUser) -> sqlx::Result<()> {
+        let who = TokenIdentity {
+            sub: user.id.clone(),
+            email: user.email.clone(),
+            preferred_username: user.username.clone(),
+        };
+        let mut hasher = DefaultHasher::new();
+        who.hash(&mut hasher);
+        let fingerprint = hasher.finish();
+        if self.seen.get(&who.sub).await == Some(fingerprint) {
+            return Ok(());
+        }
+        domain::users::upsert_from_token(pool, &who).await?;
+        self.seen.insert(who.sub, fingerprint).await;
+        Ok(())
+    }
+
+    /// Forgets what was written, e.g. after the row changed behind the registry's back.
+    pub async fn forget(&self, id: &str) {
+        self.seen.invalidate(id).await;
+    }
+}
+
+impl FromRequestParts<AppState> for CurrentUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let token = parts
+            .headers
+            .get(AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(bearer_token)
+            .ok_or(ApiError::Unauthorized(Rejection::Missing))?;
+        let claims = state.auth.validate(token).await.map_err(ApiError::Unauthorized)?;
+        let user = Self::from_claims(claims, &state.config.auth.staff_role);
+        crate::telemetry::record_user(&user.id);
+        state.users.register(&state.db, &user).await?;
+        Ok(user)
+    }
+}

@@ -1,0 +1,162 @@
+//! The api's typed configuration, read from `APP_...` environment variables.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use domain::db::DatabaseConfig;
+use domain::env::{AppEnv, Env, EnvError};
+use domain::telemetry::TelemetryConfig;
+use jobs::RedisConfig;
+use url::Url;
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub env: AppEnv,
+    pub http_addr: SocketAddr,
+    /// The address browsers use, without a trailing slash.
+    pub public_url: Url,
+    pub database: DatabaseConfig,
+    pub redis: RedisConfig,
+    pub telemetry: TelemetryConfig,
+    pub auth: AuthConfig,
+    /// Set when the embedded development issuer runs.
+    pub dev_oidc: Option<DevOidcConfig>,
+    pub web_dist: PathBuf,
+}
+
+#[derive(Debug, Clone)]
+pub struct AuthConfig {
+    /// The exact `iss` of access tokens.
+    pub issuer: Url,
+    /// Where the keys are fetched; from the issuer's discovery document when unset.
+    pub jwks_url: Option<Url>,
+    pub audience: String,
+    /// The SPA's public client id.
+    pub client_id: String,
+    pub leeway_seconds: u64,
+    pub staff_role: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct DevOidcConfig {
+    /// Origins the issuer may send a browser back to (`redirect_uri`, `post_logout_redirect_uri`).
+    pub redirect_origins: Vec<Url>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error(transparent)]
+    Env(#[from] EnvError),
+    #[error(
+        "the development sign-in issuer (APP_DEV_OIDC) only runs with APP_ENV=development; \
+         configure APP_AUTH_ISSUER for a real identity provider instead"
+    )]
+    DevIssuerOutsideDevelopment,
+    #[error("APP_AUTH_ISSUER is required outside development (the identity provider's issuer URL)")]
+    MissingIssuer,
+    #[error("this build has no development sign-in issuer; set APP_AUTH_ISSUER")]
+    DevIssuerNotBuilt,
+}
+
+impl Config {
+    pub fn from_env(env: &Env) -> Result<Self, ConfigError> {
+        let app_env = env.parse("APP_ENV", AppEnv::Production)?;
+        let public_url = env.url("APP_PUBLIC_URL", "http://localhost:8080")?;
+        let external_issuer = env.get("APP_AUTH_ISSUER");
+        let dev_oidc_on = env.flag("APP_DEV_OIDC", app_env == AppEnv::Development && external_issuer.is_none())?;
+        if dev_oidc_on && app_env != AppEnv::Development {
+            return Err(ConfigError::DevIssuerOutsideDevelopment);
+        }
+        if dev_oidc_on && !cfg!(feature = "dev-oidc") {
+            return Err(ConfigError::DevIssuerNotBuilt);
+        }
+        let issuer = match (&external_issuer, dev_oidc_on) {
+            (Some(_), _) => env.url("APP_AUTH_ISSUER", "")?,
+            (None, true) => Url::parse(&format!("{}/oidc", public_url.as_str().trim_end_matches('/')))
+                .map_err(|e| EnvError::new("APP_PUBLIC_URL", e.to_string()))?,
+            (None, false) => return Err(ConfigError::MissingIssuer),
+        };
+        let dev_oidc = dev_oidc_on.then(|| {
+            let mut origins = vec![origin_of(&public_url), Url::parse("http://localhost:5173").expect("static URL")];
+            origins.extend(env.list("APP_DEV_OIDC_REDIRECT_ORIGINS").iter().filter_map(|o| Url::parse(o).ok()).map(|u| origin_of(&u)));
+            DevOidcConfig { redirect_origins: origins }
+        });
+        let jwks_url = match env.get("APP_AUTH_JWKS_URL") {
+            Some(_) => Some(env.url("APP_AUTH_JWKS_URL", "")?),
+            None => None,
+        };
+        Ok(Self {
+            env: app_env,
+            http_addr: env.parse("APP_HTTP_ADDR", SocketAddr::from(([127, 0, 0, 1], 8080)))?,
+            public_url,
+            database: DatabaseConfig::from_env(env)?,
+            redis: RedisConfig::from_env(env)?,
+            telemetry: TelemetryConfig::from_env(env)?,
+            auth: AuthConfig {
+                issuer,
+                jwks_url,
+                audience: env.string("APP_AUTH_AUDIENCE", "spreekkamer-api"),
+                client_id: env.string("APP_AUTH_CLIENT_ID", "spreekkamer-web"),
+                leeway_seconds: env.parse("APP_AUTH_LEEWAY_SECONDS", 30)?,
+                staff_role: env.string("APP_AUTH_STAFF_ROLE", "spreekkamer-employees"),
+            },
+            dev_oidc,
+            web_dist: PathBuf::from(env.string("APP_WEB_DIST", "web/dist")),
+        })
+    }
+
+    /// The issuer as it appears in tokens (no trailing slash).
+    pub fn issuer_str(&self) -> &str {
+        self.auth.issuer.as_str().trim_end_matches('/')
+    }
+}
+
+fn origin_of(url: &Url) -> Url {
+    let mut origin = url.clone();
+    origin.set_path("/");
+    origin.set_query(None);
+    origin.set_fragment(None);
+    origin
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fresh_machine_in_development_gets_the_embedded_issuer_on_localhost() {
+        let config = Config::from_env(&Env::from_pairs([("APP_ENV", "development")])).unwrap();
+        assert_eq!(config.issuer_str(), "http://localhost:8080/oidc");
+        assert_eq!(config.http_addr.to_string(), "127.0.0.1:8080");
+        assert!(config.dev_oidc.is_some());
+        assert_eq!(config.auth.staff_role, "spreekkamer-employees");
+        assert_eq!(config.auth.client_id, "spreekkamer-web");
+    }
+
+    #[test]
+    fn the_dev_issuer_is_refused_outside_development() {
+        let err = Config::from_env(&Env::from_pairs([("APP_ENV", "production"), ("APP_DEV_OIDC", "true")])).unwrap_err();
+        assert!(matches!(err, ConfigError::DevIssuerOutsideDevelopment));
+    }
+
+    #[test]
+    fn production_needs_an_issuer() {
+        let err = Config::from_env(&Env::from_pairs([("APP_ENV", "production")])).unwrap_err();
+        assert!(matches!(err, ConfigError::MissingIssuer));
+        let ok = Config::from_env(&Env::from_pairs([("APP_AUTH_ISSUER", "https://id.example.nl/realms/spreekkamer")])).unwrap();
+        assert!(ok.dev_oidc.is_none());
+        assert_eq!(ok.issuer_str(), "https://id.example.nl/realms/spreekkamer");
+    }
+
+    #[test]
+    fn debug_output_hides_passwords() {
+        let config = Config::from_env(&Env::from_pairs([
+            ("APP_ENV", "development"),
+            ("APP_DATABASE_URL", "postgres://app:s3cret@db/spreekkamer"),
+            ("APP_REDIS_URL", "redis://:r3dis@cache:6379"),
+        ]))
+        .unwrap();
+        let shown = format!("{config:?}");
+        assert!(!shown.contains("s3cret") && !shown.contains("r3dis"), "{shown}");
+    }
+}

@@ -1,0 +1,67 @@
+//! The api's one error type, mapped to a response in one place.
+
+use axum::Json;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::auth::Rejection;
+
+/// The body of every error response: a stable machine code and a Dutch message.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// Stable machine-readable code, e.g. `unauthorized`.
+    pub error: &'static str,
+    /// A Dutch message that can be shown to the user.
+    pub message: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("unauthorized ({})", .0.as_str())]
+    Unauthorized(Rejection),
+    #[error("forbidden")]
+    Forbidden,
+    #[error("not found")]
+    NotFound,
+    #[error("{message}")]
+    BadRequest { code: &'static str, message: String },
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::Internal(e.into())
+    }
+}
+
+pub const UNAUTHORIZED_MESSAGE: &str = "Je bent niet ingelogd of je sessie is verlopen. Log opnieuw in.";
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code, message) = match self {
+            Self::Unauthorized(reason) => {
+                tracing::debug!(reason = reason.as_str(), "token refused");
+                metrics::counter!("auth_rejections_total", "reason" => reason.as_str()).increment(1);
+                let body = ErrorBody { error: "unauthorized", message: UNAUTHORIZED_MESSAGE.to_owned() };
+                let mut response = (StatusCode::UNAUTHORIZED, Json(body)).into_response();
+                response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+                return response;
+            }
+            Self::Forbidden => (StatusCode::FORBIDDEN, "forbidden", "Je hebt geen toegang tot deze gegevens.".to_owned()),
+            Self::NotFound => (StatusCode::NOT_FOUND, "not_found", "Niet gevonden.".to_owned()),
+            Self::BadRequest { code, message } => (StatusCode::BAD_REQUEST, code, message),
+            Self::Internal(error) => {
+                tracing::error!(error = %format!("{error:#}"), "request failed");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "Er ging iets mis aan onze kant. Probeer het later opnieuw.".to_owned(),
+                )
+            }
+        };
+        (status, Json(ErrorBody { error: code, message })).into_response()
+    }
+}

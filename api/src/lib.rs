@@ -1,0 +1,99 @@
+//! The Spreekkamer api as a library: `main.rs` reads the config and calls [`serve`]; tests build
+//! the same [`app`] on their own database.
+
+pub mod auth;
+pub mod config;
+#[cfg(feature = "dev-oidc")]
+pub mod dev_oidc;
+pub mod error;
+pub mod openapi;
+pub mod routes;
+pub mod spa;
+pub mod state;
+pub mod telemetry;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::http::HeaderName;
+use domain::env::AppEnv;
+use sqlx::PgPool;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+
+use crate::auth::{Authenticator, KeySource, UserRegistry};
+use crate::config::Config;
+use crate::state::AppState;
+
+/// Builds the state on a migrated pool: the authenticator, and in development the embedded
+/// sign-in issuer with its seeded users.
+pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
+    let redis = config.redis.client()?;
+    #[cfg(feature = "dev-oidc")]
+    let dev_oidc = match &config.dev_oidc {
+        Some(dev) => Some(Arc::new(dev_oidc::DevIssuer::start(&config, dev, db.clone()).await?)),
+        None => None,
+    };
+    #[cfg(feature = "dev-oidc")]
+    let source = match &dev_oidc {
+        Some(issuer) => KeySource::Local(issuer.key_set()),
+        None => remote_keys(&config),
+    };
+    #[cfg(not(feature = "dev-oidc"))]
+    let source = remote_keys(&config);
+    Ok(AppState {
+        auth: Arc::new(Authenticator::new(&config.auth, source)),
+        config: Arc::new(config),
+        db,
+        redis,
+        users: UserRegistry::default(),
+        metrics: telemetry::metrics_handle(),
+        #[cfg(feature = "dev-oidc")]
+        dev_oidc,
+    })
+}
+
+fn remote_keys(config: &Config) -> KeySource {
+    KeySource::Remote(integrations::oidc::JwksClient::new(config.auth.issuer.clone(), config.auth.jwks_url.clone()))
+}
+
+/// The whole HTTP surface.
+pub fn app(state: AppState) -> Router {
+    let request_id = HeaderName::from_static("x-request-id");
+    let mut router = Router::new().merge(routes::router()).merge(openapi::router()).merge(spa::api_not_found());
+    #[cfg(feature = "dev-oidc")]
+    if let Some(issuer) = &state.dev_oidc {
+        router = router.nest("/oidc", dev_oidc::router(issuer.clone(), state.auth.clone()));
+    }
+    router
+        .merge(spa::router(&state.config.web_dist))
+        .layer(axum::middleware::from_fn(telemetry::observe))
+        .layer(PropagateRequestIdLayer::new(request_id.clone()))
+        .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
+        .with_state(state)
+}
+
+/// Connects to PostgreSQL (creating the database in development) and applies the migrations.
+pub async fn connect_and_migrate(config: &Config) -> anyhow::Result<PgPool> {
+    if config.env == AppEnv::Development {
+        domain::db::create_if_missing(&config.database).await?;
+    }
+    let pool = domain::db::connect(&config.database).await?;
+    domain::db::migrate(&pool).await?;
+    Ok(pool)
+}
+
+/// Runs the api until `shutdown` resolves, then drains open requests.
+pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+    let addr = config.http_addr;
+    let pool = connect_and_migrate(&config).await?;
+    let state = state(config, pool.clone()).await?;
+    let public_url = state.config.public_url.clone();
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {addr} (APP_HTTP_ADDR): {e}"))?;
+    tracing::info!(%addr, url = %public_url, "api listening");
+    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await?;
+    tokio::time::timeout(Duration::from_secs(5), pool.close()).await.ok();
+    Ok(())
+}

@@ -1,0 +1,53 @@
+//! The api's contract, generated from the handlers and served at `/api/openapi.json`.
+//!
+//! `api/openapi.json` is its committed snapshot: a test fails when the two differ, and the SPA
+//! generates its TypeScript types from the snapshot.
+
+use axum::routing::get;
+use axum::{Json, Router};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+use crate::routes::{health, public, user};
+use crate::state::AppState;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Spreekkamer API",
+        description = "The api of Spreekkamer, spoken consult notes for Dutch healthcare professionals.",
+        version = "1"
+    ),
+    paths(health::healthz, health::readyz, health::metrics, public::config, user::me),
+    components(schemas(crate::error::ErrorBody)),
+    modifiers(&BearerAuth),
+    tags(
+        (name = "health", description = "Liveness, readiness and metrics"),
+        (name = "public", description = "Calls that need no sign-in"),
+        (name = "user", description = "The signed-in user"),
+    )
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
+        );
+    }
+}
+
+/// The document as committed in `api/openapi.json` (pretty JSON, trailing newline).
+pub fn document() -> String {
+    let mut text = ApiDoc::openapi().to_pretty_json().unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/openapi.json", get(|| async { Json(ApiDoc::openapi()) }))
+}

@@ -1,0 +1,21 @@
+//! What every handler can reach.
+
+use std::sync::Arc;
+
+use metrics_exporter_prometheus::PrometheusHandle;
+use sqlx::PgPool;
+
+use crate::auth::{Authenticator, UserRegistry};
+use crate::config::Config;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub db: PgPool,
+    pub redis: redis::Client,
+    pub auth: Arc<Authenticator>,
+    pub users: UserRegistry,
+    pub metrics: PrometheusHandle,
+    #[cfg(feature = "dev-oidc")]
+    pub dev_oidc: Option<Arc<crate::dev_oidc::DevIssuer>>,
+}

@@ -1,0 +1,72 @@
+//! The PostgreSQL pool and the migrations in `migrations/`.
+
+use std::time::Duration;
+
+use secrecy::{ExposeSecret, SecretString};
+use sqlx::migrate::{MigrateDatabase, Migrator};
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{PgPool, Postgres};
+
+use crate::env::{Env, EnvError, redact_url};
+
+/// Every migration of the product, embedded in the binaries.
+pub static MIGRATOR: Migrator = sqlx::migrate!("../migrations");
+
+pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@localhost:5432/spreekkamer";
+
+#[derive(Clone)]
+pub struct DatabaseConfig {
+    pub url: SecretString,
+    pub max_connections: u32,
+}
+
+impl std::fmt::Debug for DatabaseConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DatabaseConfig")
+            .field("url", &redact_url(&self.url))
+            .field("max_connections", &self.max_connections)
+            .finish()
+    }
+}
+
+impl DatabaseConfig {
+    pub fn from_env(env: &Env) -> Result<Self, EnvError> {
+        Ok(Self {
+            url: env.secret_url("APP_DATABASE_URL", DEFAULT_DATABASE_URL)?,
+            max_connections: env.parse("APP_DATABASE_MAX_CONNECTIONS", 10)?,
+        })
+    }
+
+    fn options(&self) -> Result<PgConnectOptions, sqlx::Error> {
+        self.url.expose_secret().parse()
+    }
+}
+
+/// Opens the pool, failing with a message that names the (redacted) address.
+pub async fn connect(config: &DatabaseConfig) -> anyhow::Result<PgPool> {
+    let options = config.options()?;
+    PgPoolOptions::new()
+        .max_connections(config.max_connections)
+        .acquire_timeout(Duration::from_secs(5))
+        .connect_with(options)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot connect to PostgreSQL at {}: {e}", redact_url(&config.url)))
+}
+
+/// Creates the database when it does not exist yet (used on development machines).
+pub async fn create_if_missing(config: &DatabaseConfig) -> anyhow::Result<()> {
+    let url = config.url.expose_secret();
+    let exists = Postgres::database_exists(url)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot reach PostgreSQL at {}: {e}", redact_url(&config.url)))?;
+    if !exists {
+        Postgres::create_database(url).await?;
+        tracing::info!(database = %redact_url(&config.url), "created database");
+    }
+    Ok(())
+}
+
+pub async fn migrate(pool: &PgPool) -> anyhow::Result<()> {
+    MIGRATOR.run(pool).await?;
+    Ok(())
+}

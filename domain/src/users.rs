@@ -1,0 +1,81 @@
+//! Users, keyed by the identity provider's subject (`sub`).
+
+use chrono::{DateTime, Utc};
+use sqlx::PgPool;
+
+/// The version of the user agreement that is in force.
+pub const AGREEMENT_VERSION: i32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct User {
+    pub id: String,
+    pub email: String,
+    pub preferred_username: String,
+    /// The name the user asked to be addressed by (onboarding profile).
+    pub preferred_name: Option<String>,
+    pub is_helper: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+/// What a token says about its user.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TokenIdentity {
+    pub sub: String,
+    pub email: String,
+    pub preferred_username: String,
+}
+
+/// Creates the user on first sight and keeps e-mail and login name in step with the token.
+/// Writes nothing when the row already says the same.
+pub async fn upsert_from_token(pool: &PgPool, who: &TokenIdentity) -> sqlx::Result<()> {
+    sqlx::query(
+        "insert into users (id, email, preferred_username) values ($1, $2, $3)
+         on conflict (id) do update
+           set email = excluded.email, preferred_username = excluded.preferred_username, updated_at = now()
+         where users.email is distinct from excluded.email
+            or users.preferred_username is distinct from excluded.preferred_username",
+    )
+    .bind(&who.sub)
+    .bind(&who.email)
+    .bind(&who.preferred_username)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+pub async fn find(pool: &PgPool, id: &str) -> sqlx::Result<Option<User>> {
+    sqlx::query_as(
+        "select id, email, preferred_username, preferred_name, is_helper, created_at from users where id = $1",
+    )
+    .bind(id)
+    .fetch_optional(pool)
+    .await
+}
+
+pub async fn set_preferred_name(pool: &PgPool, id: &str, name: Option<&str>) -> sqlx::Result<bool> {
+    let done = sqlx::query("update users set preferred_name = $2, updated_at = now() where id = $1")
+        .bind(id)
+        .bind(name)
+        .execute(pool)
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Whether the user accepted the agreement version in force.
+pub async fn has_accepted_agreement(pool: &PgPool, id: &str) -> sqlx::Result<bool> {
+    sqlx::query_scalar("select exists(select 1 from agreement_acceptances where user_id = $1 and version = $2)")
+        .bind(id)
+        .bind(AGREEMENT_VERSION)
+        .fetch_one(pool)
+        .await
+}
+
+/// Records that the user accepted the agreement version in force; accepting twice keeps the first.
+pub async fn record_agreement(pool: &PgPool, id: &str) -> sqlx::Result<()> {
+    sqlx::query("insert into agreement_acceptances (user_id, version) values ($1, $2) on conflict do nothing")
+        .bind(id)
+        .bind(AGREEMENT_VERSION)
+        .execute(pool)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,4 @@
+//! The outside world. Each concern is a client for the real service; the embedded defaults that
+//! work on a fresh machine live beside them.
+
+pub mod oidc;
