@@ -87,13 +87,18 @@ pub struct Authenticator {
 
 impl Authenticator {
     pub fn new(config: &AuthConfig, source: KeySource) -> Self {
+        Self::with_refetch_interval(config, source, Duration::from_secs(10))
+    }
+
+    /// As [`Authenticator::new`], with the shortest time between two key-set fetches.
+    pub fn with_refetch_interval(config: &AuthConfig, source: KeySource, interval: Duration) -> Self {
         let mut validation = Validation::new(Algorithm::RS256);
         validation.set_issuer(&[config.issuer.as_str().trim_end_matches('/')]);
         validation.set_audience(&[config.audience.as_str()]);
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         validation.validate_nbf = true;
         validation.leeway = config.leeway_seconds;
-        Self { keys: KeyStore::new(source, Duration::from_secs(10)), validation }
+        Self { keys: KeyStore::new(source, interval), validation }
     }
 
     /// Validates an access token and returns its claims.

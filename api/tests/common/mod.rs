@@ -1,0 +1,119 @@
+//! A running api on a random port, on the test's own database.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use api::config::Config;
+use api::state::AppState;
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use domain::env::Env;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use sqlx::PgPool;
+
+pub struct TestApp {
+    pub base: String,
+    pub state: AppState,
+    pub http: reqwest::Client,
+}
+
+pub struct Options {
+    pub env: Vec<(&'static str, String)>,
+    pub web_dist: Option<PathBuf>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self { env: Vec::new(), web_dist: None }
+    }
+}
+
+impl TestApp {
+    pub async fn spawn(pool: PgPool) -> Self {
+        Self::spawn_with(pool, Options::default()).await
+    }
+
+    pub async fn spawn_with(pool: PgPool, options: Options) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let base = format!("http://{}", listener.local_addr().expect("addr"));
+        let dist = options.web_dist.unwrap_or_else(|| PathBuf::from("/nonexistent-web-dist"));
+        let mut vars: Vec<(String, String)> = vec![
+            ("APP_ENV".into(), "development".into()),
+            ("APP_PUBLIC_URL".into(), base.clone()),
+            ("APP_WEB_DIST".into(), dist.display().to_string()),
+        ];
+        vars.extend(options.env.into_iter().map(|(k, v)| (k.to_owned(), v)));
+        let config = Config::from_env(&Env::from_pairs(vars)).expect("config");
+        let state = api::state(config, pool).await.expect("state");
+        let app = api::app(state.clone());
+        tokio::spawn(async move { axum::serve(listener, app).await.expect("serve") });
+        let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
+        Self { base, state, http }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub fn issuer(&self) -> String {
+        format!("{}/oidc", self.base)
+    }
+
+    /// Tokens through the password grant (what scripts and tests use).
+    pub async fn tokens_for(&self, email: &str) -> Value {
+        let response = self
+            .http
+            .post(self.url("/oidc/token"))
+            .form(&[("grant_type", "password"), ("username", email), ("password", "test"), ("client_id", "spreekkamer-web")])
+            .send()
+            .await
+            .expect("token request");
+        assert_eq!(response.status(), 200, "password grant for {email}");
+        response.json().await.expect("token json")
+    }
+
+    pub async fn access_token_for(&self, email: &str) -> String {
+        self.tokens_for(email).await["access_token"].as_str().expect("access_token").to_owned()
+    }
+
+    pub async fn get_with_token(&self, path: &str, token: &str) -> reqwest::Response {
+        self.http.get(self.url(path)).bearer_auth(token).send().await.expect("request")
+    }
+
+    /// The issuer's own signing key, so tests can sign tokens with any claims.
+    pub async fn signing_key(&self) -> (String, EncodingKey, String) {
+        let (kid, pem): (String, String) = sqlx::query_as("select kid, private_key_pem from dev_oidc_keys limit 1")
+            .fetch_one(&self.state.db)
+            .await
+            .expect("dev key");
+        let key = EncodingKey::from_rsa_pem(pem.as_bytes()).expect("pem");
+        (kid, key, pem)
+    }
+
+    /// Claims of a valid access token for a seeded GP; tests change one thing at a time.
+    pub fn valid_claims(&self) -> Value {
+        let now = chrono::Utc::now().timestamp();
+        json!({
+            "iss": self.issuer(), "aud": ["spreekkamer-api"], "azp": "spreekkamer-web", "typ": "Bearer",
+            "sub": "8d3c0f7e-5b1a-4c2e-9f10-0a1b2c3d4e01", "exp": now + 300, "iat": now,
+            "email": "huisarts@example.nl", "preferred_username": "huisarts",
+            "realm_access": {"roles": ["default-roles-spreekkamer"]}, "accepted-agreement": true
+        })
+    }
+
+    pub async fn sign(&self, claims: &Value) -> String {
+        let (kid, key, _) = self.signing_key().await;
+        let mut header = Header::new(Algorithm::RS256);
+        header.kid = Some(kid);
+        jsonwebtoken::encode(&header, claims, &key).expect("sign")
+    }
+}
+
+/// A PKCE pair (verifier, S256 challenge).
+pub fn pkce_pair() -> (String, String) {
+    let verifier = format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple());
+    let challenge = URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()));
+    (verifier, challenge)
+}

@@ -1,0 +1,69 @@
+//! `/healthz`, `/readyz` and `/metrics`.
+
+mod common;
+
+use common::{Options, TestApp};
+use serde_json::Value;
+use sqlx::PgPool;
+
+#[sqlx::test(migrations = "../migrations")]
+async fn healthz_answers_while_the_process_is_up(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let response = app.http.get(app.url("/healthz")).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn readyz_is_ok_when_postgres_and_redis_answer(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let response = app.http.get(app.url("/readyz")).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["checks"]["postgres"], "ok");
+    assert_eq!(body["checks"]["redis"], "ok");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn readyz_names_redis_when_it_is_unreachable(pool: PgPool) {
+    // Port 9 (discard) has no Redis behind it.
+    let options = Options { env: vec![("APP_REDIS_URL", "redis://127.0.0.1:9".to_owned())], ..Options::default() };
+    let app = TestApp::spawn_with(pool, options).await;
+    let response = app.http.get(app.url("/readyz")).send().await.unwrap();
+    assert_eq!(response.status(), 503);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["status"], "unavailable");
+    assert_eq!(body["checks"]["postgres"], "ok");
+    assert_ne!(body["checks"]["redis"], "ok");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn readyz_names_postgres_when_it_is_gone(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    app.state.db.close().await;
+    let response = app.http.get(app.url("/readyz")).send().await.unwrap();
+    assert_eq!(response.status(), 503);
+    let body: Value = response.json().await.unwrap();
+    assert_ne!(body["checks"]["postgres"], "ok");
+    assert_eq!(body["checks"]["redis"], "ok");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn metrics_count_requests_by_route_template_in_prometheus_text(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    app.http.get(app.url("/api/user/me")).send().await.unwrap();
+    let response = app.http.get(app.url("/metrics")).send().await.unwrap();
+    assert!(response.headers()["content-type"].to_str().unwrap().starts_with("text/plain"));
+    let text = response.text().await.unwrap();
+    assert!(text.contains(r#"http_requests_total{method="GET",route="/api/user/me",status="401"}"#), "{text}");
+    assert!(text.contains("http_request_duration_seconds_bucket"));
+    assert!(text.contains(r#"auth_rejections_total{reason="missing"}"#));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn every_response_carries_a_request_id(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let response = app.http.get(app.url("/healthz")).send().await.unwrap();
+    assert!(!response.headers()["x-request-id"].is_empty());
+    let response = app.http.get(app.url("/healthz")).header("x-request-id", "abc-123").send().await.unwrap();
+    assert_eq!(response.headers()["x-request-id"], "abc-123");
+}
