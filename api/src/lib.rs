@@ -54,7 +54,10 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
 }
 
 fn remote_keys(config: &Config) -> KeySource {
-    KeySource::Remote(integrations::oidc::JwksClient::new(config.auth.issuer.clone(), config.auth.jwks_url.clone()))
+    KeySource::Remote(Box::new(integrations::oidc::JwksClient::new(
+        config.auth.issuer.clone(),
+        config.auth.jwks_url.clone(),
+    )))
 }
 
 /// The whole HTTP surface.

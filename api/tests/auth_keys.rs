@@ -80,7 +80,7 @@ async fn an_unknown_kid_refetches_the_keys_at_most_once_per_interval() {
     };
     let client = integrations::oidc::JwksClient::new(config.issuer.clone(), None);
     let interval = Duration::from_millis(400);
-    let auth = Authenticator::with_refetch_interval(&config, KeySource::Remote(client), interval);
+    let auth = Authenticator::with_refetch_interval(&config, KeySource::Remote(Box::new(client)), interval);
 
     assert!(auth.validate(&token(&old, &issuer)).await.is_ok());
     assert!(auth.validate(&token(&old, &issuer)).await.is_ok());

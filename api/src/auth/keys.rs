@@ -11,7 +11,7 @@ use tokio::sync::Mutex;
 /// Where keys come from.
 pub enum KeySource {
     /// A real issuer's JWKS over HTTP.
-    Remote(integrations::oidc::JwksClient),
+    Remote(Box<integrations::oidc::JwksClient>),
     /// Keys held in this process (the development issuer, tests).
     Local(Arc<RwLock<JwkSet>>),
 }

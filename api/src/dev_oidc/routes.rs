@@ -88,6 +88,7 @@ pub struct AuthorizeParams {
 }
 
 /// A validated authorization request, or the response that refuses it.
+#[allow(clippy::result_large_err)]
 fn check_request(issuer: &DevIssuer, params: &AuthorizeParams) -> Result<Url, Response> {
     if params.client_id.as_deref() != Some(issuer.client_id.as_str()) {
         let page = page::problem("Onbekende applicatie", "Deze inlogaanvraag komt van een onbekende applicatie (client_id).");
@@ -275,10 +276,10 @@ struct EndSessionParams {
 /// Ends the session: the user's refresh tokens stop working, and the browser goes back to the
 /// application when it named an allowed address.
 async fn end_session(State(issuer): State<Issuer>, Query(params): Query<EndSessionParams>) -> Response {
-    if let Some(sub) = params.id_token_hint.as_deref().and_then(|t| issuer.id_token_subject(t)) {
-        if let Err(error) = issuer.revoke_all_for(&sub).await {
-            tracing::error!(error = %format!("{error:#}"), "cannot revoke refresh tokens");
-        }
+    if let Some(sub) = params.id_token_hint.as_deref().and_then(|t| issuer.id_token_subject(t))
+        && let Err(error) = issuer.revoke_all_for(&sub).await
+    {
+        tracing::error!(error = %format!("{error:#}"), "cannot revoke refresh tokens");
     }
     match params.post_logout_redirect_uri.as_deref().filter(|u| issuer.redirect_allowed(u)).and_then(|u| Url::parse(u).ok()) {
         Some(target) => redirect_with(&target, &[], params.state.as_deref()),
@@ -293,11 +294,11 @@ struct RevokeForm {
 
 /// RFC 7009: always 200, whether or not the token was known.
 async fn revoke(State(issuer): State<Issuer>, Form(form): Form<RevokeForm>) -> Response {
-    if let Some(token) = form.token.as_deref() {
-        if let Err(error) = issuer.revoke_refresh_token(token).await {
-            tracing::error!(error = %format!("{error:#}"), "cannot revoke a refresh token");
-            return oauth_error(StatusCode::SERVICE_UNAVAILABLE, "temporarily_unavailable", "try again");
-        }
+    if let Some(token) = form.token.as_deref()
+        && let Err(error) = issuer.revoke_refresh_token(token).await
+    {
+        tracing::error!(error = %format!("{error:#}"), "cannot revoke a refresh token");
+        return oauth_error(StatusCode::SERVICE_UNAVAILABLE, "temporarily_unavailable", "try again");
     }
     StatusCode::OK.into_response()
 }

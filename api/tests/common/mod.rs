@@ -19,15 +19,10 @@ pub struct TestApp {
     pub http: reqwest::Client,
 }
 
+#[derive(Default)]
 pub struct Options {
     pub env: Vec<(&'static str, String)>,
     pub web_dist: Option<PathBuf>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Self { env: Vec::new(), web_dist: None }
-    }
 }
 
 impl TestApp {

@@ -1,0 +1,54 @@
+# Spreekkamer: the two commands a newcomer needs are `make run` and `make test`.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+export APP_ENV ?= development
+# Tests create one database each through this server (see .cargo/config.toml).
+export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
+
+.PHONY: help run test test-rust test-web test-e2e test-make-run services web web-deps openapi lint
+
+help:
+	@echo "make run    start Spreekkamer on http://localhost:8080 (development sign-in, local PostgreSQL and Redis)"
+	@echo "make test   run every test (Rust, web unit tests, API contract, browser end-to-end, make run check)"
+
+## Start everything on the embedded defaults.
+run: services web
+	cargo run --quiet -p api -- serve
+
+## Every test.
+test: services lint test-rust test-web test-e2e test-make-run
+
+services:
+	@scripts/ensure-services.sh
+
+web-deps: web/node_modules/.package-lock.json
+
+web/node_modules/.package-lock.json: web/package.json web/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is missing: install Node.js 20.19 or newer (Debian: apt-get install nodejs npm)"; exit 1; }
+	cd web && npm ci --no-audit --no-fund
+	@touch $@
+
+web: web-deps
+	cd web && npm run build
+
+lint:
+	cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+test-rust:
+	cargo test --workspace
+
+test-web: web-deps
+	cd web && npm run typecheck && npm test && npm run api:check && npm run build
+
+test-e2e: web
+	cargo build -p api
+	cd web && npm run e2e
+
+test-make-run:
+	scripts/check-make-run.sh
+
+## Accept an intended change of the API contract and regenerate the SPA's types.
+openapi:
+	UPDATE_OPENAPI=1 cargo test -p api --test openapi --quiet
+	cd web && npm run api:types
