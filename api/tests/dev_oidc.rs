@@ -139,25 +139,14 @@ async fn refresh_works_and_rotates_the_refresh_token(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let tokens = app.tokens_for("staff@example.nl").await;
     let old = tokens["refresh_token"].as_str().unwrap();
-    let refresh = |token: String| {
-        let app = &app;
-        async move {
-            app.http
-                .post(app.url("/oidc/token"))
-                .form(&[("grant_type", "refresh_token"), ("refresh_token", token.as_str()), ("client_id", CLIENT)])
-                .send()
-                .await
-                .unwrap()
-        }
-    };
-    let response = refresh(old.to_owned()).await;
+    let response = app.refresh(old).await;
     assert_eq!(response.status(), 200);
     let renewed: Value = response.json().await.unwrap();
     let access = renewed["access_token"].as_str().unwrap();
     let me: Value = app.get_with_token("/api/user/me", access).await.json().await.unwrap();
     assert_eq!(me["isStaff"], true);
-    assert_eq!(refresh(old.to_owned()).await.status(), 400, "a used refresh token is refused");
-    assert_eq!(refresh(renewed["refresh_token"].as_str().unwrap().to_owned()).await.status(), 200);
+    assert_eq!(app.refresh(old).await.status(), 400, "a used refresh token is refused");
+    assert_eq!(app.refresh(renewed["refresh_token"].as_str().unwrap()).await.status(), 200);
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -170,12 +159,8 @@ async fn a_new_user_has_no_agreement_claim_until_they_accept(pool: PgPool) {
 
     domain::users::record_agreement(&pool, me["id"].as_str().unwrap()).await.unwrap();
     let renewed: Value = app
-        .http
-        .post(app.url("/oidc/token"))
-        .form(&[("grant_type", "refresh_token"), ("refresh_token", tokens["refresh_token"].as_str().unwrap()), ("client_id", CLIENT)])
-        .send()
+        .refresh(tokens["refresh_token"].as_str().unwrap())
         .await
-        .unwrap()
         .json()
         .await
         .unwrap();
@@ -247,14 +232,7 @@ async fn end_session_revokes_refresh_tokens_and_returns_to_the_app(pool: PgPool)
         .unwrap();
     assert_eq!(response.status(), 303);
     assert_eq!(response.headers()["location"].to_str().unwrap(), format!("{back}?state=s"));
-    let refreshed = app
-        .http
-        .post(app.url("/oidc/token"))
-        .form(&[("grant_type", "refresh_token"), ("refresh_token", tokens["refresh_token"].as_str().unwrap()), ("client_id", CLIENT)])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(refreshed.status(), 400);
+    assert_eq!(app.refresh(tokens["refresh_token"].as_str().unwrap()).await.status(), 400);
     let foreign = app.http.get(app.url("/oidc/logout")).query(&[("post_logout_redirect_uri", "https://evil.example/")]).send().await.unwrap();
     assert_eq!(foreign.status(), 200, "a foreign address gets a page, not a redirect");
 }
@@ -266,13 +244,7 @@ async fn revocation_ends_a_refresh_token(pool: PgPool) {
     let refresh = tokens["refresh_token"].as_str().unwrap();
     let response = app.http.post(app.url("/oidc/revoke")).form(&[("token", refresh), ("client_id", CLIENT)]).send().await.unwrap();
     assert_eq!(response.status(), 200);
-    let refreshed = app
-        .http
-        .post(app.url("/oidc/token"))
-        .form(&[("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", CLIENT)])
-        .send()
-        .await
-        .unwrap();
+    let refreshed = app.refresh(refresh).await;
     assert_eq!(refreshed.status(), 400);
 }
 

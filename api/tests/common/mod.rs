@@ -69,6 +69,16 @@ impl TestApp {
         response.json().await.expect("token json")
     }
 
+    /// The refresh-token grant.
+    pub async fn refresh(&self, refresh_token: &str) -> reqwest::Response {
+        self.http
+            .post(self.url("/oidc/token"))
+            .form(&[("grant_type", "refresh_token"), ("refresh_token", refresh_token), ("client_id", "spreekkamer-web")])
+            .send()
+            .await
+            .expect("refresh request")
+    }
+
     pub async fn access_token_for(&self, email: &str) -> String {
         self.tokens_for(email).await["access_token"].as_str().expect("access_token").to_owned()
     }
