@@ -7,12 +7,15 @@ create table dev_oidc_keys (
 );
 
 -- refresh tokens are opaque; only their sha-256 is stored. a token is used once (rotation).
+-- the session's id and sign-in time carry over to refreshed tokens, as clients check them.
 create table dev_oidc_refresh_tokens (
     token_hash text primary key,
     user_id    text not null,
     email      text not null,
     client_id  text not null,
     scope      text not null,
+    session_id text not null,
+    auth_time  bigint not null,
     expires_at timestamptz not null,
     revoked_at timestamptz,
     created_at timestamptz not null default now()

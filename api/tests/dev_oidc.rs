@@ -142,6 +142,10 @@ async fn refresh_works_and_rotates_the_refresh_token(pool: PgPool) {
     let response = app.refresh(old).await;
     assert_eq!(response.status(), 200);
     let renewed: Value = response.json().await.unwrap();
+    let (before, after) = (claims_of(tokens["id_token"].as_str().unwrap()), claims_of(renewed["id_token"].as_str().unwrap()));
+    assert_eq!(before["sub"], after["sub"]);
+    assert_eq!(before["sid"], after["sid"], "the session carries over, as clients check");
+    assert_eq!(before["auth_time"], after["auth_time"], "oidc-client-ts refuses a changed auth_time");
     let access = renewed["access_token"].as_str().unwrap();
     let me: Value = app.get_with_token("/api/user/me", access).await.json().await.unwrap();
     assert_eq!(me["isStaff"], true);

@@ -56,6 +56,20 @@ struct PendingCode {
     expires: Instant,
 }
 
+/// A sign-in session: refreshed tokens keep its id and sign-in time.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub id: String,
+    pub auth_time: i64,
+}
+
+impl Session {
+    /// A session that starts now.
+    pub fn start() -> Self {
+        Self { id: uuid::Uuid::new_v4().to_string(), auth_time: Utc::now().timestamp() }
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct TokenResponse {
     pub access_token: String,
@@ -173,11 +187,18 @@ impl DevIssuer {
         Ok(jsonwebtoken::encode(&header, claims, &self.encoding)?)
     }
 
-    /// Access, ID and refresh token for `who`; `accepted-agreement` is read from the database.
-    pub async fn issue_tokens(&self, who: &DevIdentity, scope: &str, nonce: Option<&str>) -> anyhow::Result<TokenResponse> {
+    /// Access, ID and refresh token for `who` in `session`; `accepted-agreement` is read from the
+    /// database.
+    pub async fn issue_tokens(
+        &self,
+        who: &DevIdentity,
+        session: &Session,
+        scope: &str,
+        nonce: Option<&str>,
+    ) -> anyhow::Result<TokenResponse> {
         let accepted = domain::users::has_accepted_agreement(&self.db, &who.sub).await?;
         let now = Utc::now().timestamp();
-        let sid = uuid::Uuid::new_v4().to_string();
+        let sid = &session.id;
         let mut profile = json!({
             "sub": who.sub,
             "email": who.email,
@@ -196,7 +217,7 @@ impl DevIssuer {
         merge(&mut access, &profile);
         let mut id = json!({
             "iss": self.issuer, "aud": self.client_id, "azp": self.client_id, "typ": "ID",
-            "exp": now + ACCESS_TOKEN_SECONDS, "iat": now, "auth_time": now, "sid": sid,
+            "exp": now + ACCESS_TOKEN_SECONDS, "iat": now, "auth_time": session.auth_time, "sid": sid,
         });
         if let Some(nonce) = nonce {
             id["nonce"] = Value::String(nonce.to_owned());
@@ -204,14 +225,17 @@ impl DevIssuer {
         merge(&mut id, &profile);
         let refresh = random_token();
         sqlx::query(
-            "insert into dev_oidc_refresh_tokens (token_hash, user_id, email, client_id, scope, expires_at)
-             values ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))",
+            "insert into dev_oidc_refresh_tokens
+               (token_hash, user_id, email, client_id, scope, session_id, auth_time, expires_at)
+             values ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))",
         )
         .bind(sha256_hex(&refresh))
         .bind(&who.sub)
         .bind(&who.email)
         .bind(&self.client_id)
         .bind(scope)
+        .bind(&session.id)
+        .bind(session.auth_time)
         .bind(REFRESH_TOKEN_SECONDS as f64)
         .execute(&self.db)
         .await?;
@@ -226,18 +250,18 @@ impl DevIssuer {
         })
     }
 
-    /// Uses up a refresh token; returns who it was for and its scope.
-    async fn redeem_refresh_token(&self, token: &str) -> anyhow::Result<Option<(DevIdentity, String)>> {
-        let row: Option<(String, String)> = sqlx::query_as(
+    /// Uses up a refresh token; returns who it was for, its session and its scope.
+    async fn redeem_refresh_token(&self, token: &str) -> anyhow::Result<Option<(DevIdentity, Session, String)>> {
+        let row: Option<(String, String, String, i64)> = sqlx::query_as(
             "update dev_oidc_refresh_tokens set revoked_at = now()
              where token_hash = $1 and revoked_at is null and expires_at > now() and client_id = $2
-             returning email, scope",
+             returning email, scope, session_id, auth_time",
         )
         .bind(sha256_hex(token))
         .bind(&self.client_id)
         .fetch_optional(&self.db)
         .await?;
-        Ok(row.map(|(email, scope)| (self.identity(&email), scope)))
+        Ok(row.map(|(email, scope, id, auth_time)| (self.identity(&email), Session { id, auth_time }, scope)))
     }
 
     async fn revoke_refresh_token(&self, token: &str) -> anyhow::Result<()> {

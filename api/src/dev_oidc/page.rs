@@ -61,7 +61,7 @@ pub fn sign_in(params: &AuthorizeParams, error: Option<&str>, typed: &str) -> St
     let error = error.map(|e| format!("<p class=\"error\" role=\"alert\">{}</p>", escape(e))).unwrap_or_default();
     format!(
         "<!doctype html><html lang=\"nl\"><head><meta charset=\"utf-8\">\
-<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>Inloggen – Spreekkamer</title>\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>Inloggen – Spreekkamer</title><link rel=\"icon\" href=\"data:,\">\
 <style>{STYLE}</style></head><body><main>\
 <h1>Inloggen bij Spreekkamer</h1><p>Kies een testgebruiker of log in met een e-mailadres.</p>{error}\
 <form method=\"post\" class=\"users\" aria-label=\"Testgebruikers\">{hidden}{users}</form>\

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::json;
 use url::Url;
 
-use super::{CODE_LIFETIME, DevIssuer, PendingCode, page, pkce_matches};
+use super::{CODE_LIFETIME, DevIssuer, PendingCode, Session, page, pkce_matches};
 use crate::auth::{Authenticator, bearer_token};
 use crate::state::AppState;
 
@@ -206,11 +206,11 @@ async fn token(State(issuer): State<Issuer>, Form(form): Form<TokenForm>) -> Res
             if !form.code_verifier.as_deref().is_some_and(|v| pkce_matches(v, &code.code_challenge)) {
                 return oauth_error(StatusCode::BAD_REQUEST, "invalid_grant", "code_verifier does not match");
             }
-            Ok((code.who, code.scope, code.nonce))
+            Ok((code.who, Session::start(), code.scope, code.nonce))
         }
         Some("refresh_token") => match form.refresh_token.as_deref() {
             Some(token) => issuer.redeem_refresh_token(token).await.map(|found| {
-                found.map(|(who, scope)| (who, scope, None))
+                found.map(|(who, session, scope)| (who, session, scope, None))
             }),
             None => Ok(None),
         }
@@ -218,16 +218,17 @@ async fn token(State(issuer): State<Issuer>, Form(form): Form<TokenForm>) -> Res
         .map_err(|_| ()),
         Some("password") => match (form.username.as_deref().and_then(normalise_email), form.password.as_deref()) {
             (Some(email), Some(password)) if !password.is_empty() => {
-                Ok((issuer.identity(&email), form.scope.clone().unwrap_or_else(|| "openid profile email".to_owned()), None))
+                let scope = form.scope.clone().unwrap_or_else(|| "openid profile email".to_owned());
+                Ok((issuer.identity(&email), Session::start(), scope, None))
             }
             _ => return oauth_error(StatusCode::BAD_REQUEST, "invalid_grant", "username must be an e-mail address and password non-empty"),
         },
         _ => return oauth_error(StatusCode::BAD_REQUEST, "unsupported_grant_type", "unsupported grant_type"),
     };
-    let Ok((who, scope, nonce)) = grant else {
+    let Ok((who, session, scope, nonce)) = grant else {
         return oauth_error(StatusCode::BAD_REQUEST, "invalid_grant", "the refresh token is unknown, used, revoked or expired");
     };
-    match issuer.issue_tokens(&who, &scope, nonce.as_deref()).await {
+    match issuer.issue_tokens(&who, &session, &scope, nonce.as_deref()).await {
         Ok(tokens) => no_store(Json(tokens).into_response()),
         Err(error) => {
             tracing::error!(error = %format!("{error:#}"), "cannot issue tokens");

@@ -1,0 +1,46 @@
+// Shared set-up of the browser tests: one Chromium per test file, a fresh context per test.
+import { tmpdir } from 'node:os'
+import { chromium } from 'playwright-core'
+
+export const baseUrl = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080'
+export const screenshotDir = process.env.E2E_SCREENSHOT_DIR ?? tmpdir()
+
+const ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+export function launchBrowser() {
+  return chromium.launch({ executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ARGS })
+}
+
+/** A new, empty browser context (no session, no storage) and a page in it. */
+export async function freshPage(browser, options = {}) {
+  const context = await browser.newContext({ baseURL: baseUrl, locale: 'nl-NL', ...options })
+  context.setDefaultTimeout(15_000)
+  const page = await context.newPage()
+  return { context, page }
+}
+
+/** The development sign-in page of the api's issuer. */
+export function emailField(page) {
+  return page.getByLabel('E-mailadres')
+}
+
+/** Waits for the sign-in page, then signs in as one of the seeded users. */
+export async function signInAs(page, email) {
+  await emailField(page).waitFor()
+  await page.locator(`button[name="login_hint"][value="${email}"]`).click()
+}
+
+/** The path and query string of the page's address. */
+export function pathAndQuery(page) {
+  const url = new URL(page.url())
+  return url.pathname + url.search
+}

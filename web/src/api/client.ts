@@ -1,0 +1,46 @@
+import createClient, { type Middleware } from 'openapi-fetch'
+import type { paths } from './schema'
+
+type TokenSource = () => Promise<string | null | undefined>
+
+let accessToken: TokenSource = async () => null
+
+/** Where the client finds the signed-in user's access token; set once the sign-in settings are known. */
+export function setAccessTokenSource(source: TokenSource) {
+  accessToken = source
+}
+
+const bearer: Middleware = {
+  async onRequest({ request }) {
+    const token = await accessToken()
+    if (token) request.headers.set('Authorization', `Bearer ${token}`)
+    return request
+  },
+}
+
+/** The typed client of the api (same origin). Every call carries the bearer token when there is one. */
+export const api = createClient<paths>({ baseUrl: '' })
+api.use(bearer)
+
+/** A call the api answered with an error status. */
+export class ApiError extends Error {
+  readonly status: number
+  readonly body: unknown
+
+  constructor(status: number, body: unknown) {
+    const message =
+      typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string'
+        ? body.message
+        : `De server antwoordde met status ${status}`
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+    this.body = body
+  }
+}
+
+/** The body of a successful call, or an `ApiError`. */
+export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.response.ok && result.data !== undefined) return result.data
+  throw new ApiError(result.response.status, result.error)
+}

@@ -1,0 +1,10 @@
+export const agreementTexts = {
+  title: 'Welkom',
+  intro: 'Fijn dat je Spreekkamer wilt gebruiken.',
+  explanation:
+    'Voordat je aan de slag kunt, vragen we je de gebruikersovereenkomst te lezen en te accepteren. ' +
+    'Daarin staat onder meer hoe Spreekkamer met consultgegevens en persoonsgegevens omgaat. ' +
+    'Zonder geaccepteerde overeenkomst kun je Spreekkamer nog niet gebruiken.',
+  signedInAs: 'Ingelogd als',
+  signOut: 'Uitloggen',
+} as const

@@ -1,0 +1,14 @@
+import { Outlet } from '@tanstack/react-router'
+import { NavBar } from './NavBar'
+
+/** The frame of every page for signed-in users. */
+export function AppShell() {
+  return (
+    <div className="min-h-full">
+      <NavBar />
+      <main className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
+        <Outlet />
+      </main>
+    </div>
+  )
+}

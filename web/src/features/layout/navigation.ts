@@ -1,0 +1,19 @@
+import { navLabels } from './texts'
+
+export interface NavLink {
+  // A plain string: most targets are routes that later parts of the application add.
+  to: string
+  label: string
+}
+
+/** The main links of the navigation bar. */
+export const mainLinks: readonly NavLink[] = [
+  { to: '/', label: navLabels.overview },
+  { to: '/template', label: navLabels.templates },
+  { to: '/status', label: navLabels.status },
+  { to: '/faq', label: navLabels.faq },
+  { to: '/subscription', label: navLabels.subscriptions },
+]
+
+/** 'Your Profile' opens the profile questionnaire. */
+export const profilePath: string = '/onboarding/'

@@ -1,0 +1,16 @@
+export const settingsTexts = {
+  title: 'Instellingen',
+  intro: 'Zo kent Spreekkamer je account. Je naam en gegevens pas je aan in je profiel.',
+  accountHeading: 'Account',
+  email: 'E-mailadres',
+  username: 'Inlognaam',
+  preferredName: 'Voorkeursnaam',
+  notFilledIn: 'Niet ingevuld',
+  roles: 'Rollen',
+  noRoles: 'Geen rollen',
+  agreement: 'Gebruikersovereenkomst geaccepteerd',
+  staff: 'Medewerker van Spreekkamer',
+  yes: 'Ja',
+  no: 'Nee',
+  editProfile: 'Profiel aanvullen',
+} as const
