@@ -18,7 +18,8 @@ export async function requireSignIn(auth: AuthContextProps, location: ParsedLoca
   // `expired` is read now: `isAuthenticated` only changes when the session is loaded or renewed.
   if (auth.user && !auth.user.expired) return auth.user
   if (auth.user?.refresh_token) {
-    const renewed = await auth.signinSilent()
+    // A revoked or expired refresh token means signing in again, not an error page.
+    const renewed = await auth.signinSilent().catch(() => null)
     if (renewed && !renewed.expired) return renewed
   }
   const state: SignInState = { returnTo: returnToOfLocation(location) }
