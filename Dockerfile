@@ -18,8 +18,10 @@ ARG DEBIAN_RELEASE=bookworm
 FROM node:${NODE_VERSION}-${DEBIAN_RELEASE}-slim AS web
 WORKDIR /src/web
 COPY web/package.json web/package-lock.json ./
+# `npm install` with the committed lock: it records only the platform builds of optional native
+# packages that were installable where it was made, which `npm ci` would refuse.
 RUN --mount=type=cache,target=/root/.npm \
-    npm ci --no-audit --no-fund
+    npm install --no-audit --no-fund
 COPY web/ ./
 RUN npm run build
 

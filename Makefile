@@ -26,7 +26,9 @@ web-deps: web/node_modules/.package-lock.json
 
 web/node_modules/.package-lock.json: web/package.json web/package-lock.json
 	@command -v npm >/dev/null || { echo "npm is missing: install Node.js 20.19 or newer (Debian: apt-get install nodejs npm)"; exit 1; }
-	cd web && npm ci --no-audit --no-fund
+	# `npm install` rather than `npm ci`: the lock file records only the platform builds of optional
+	# native packages (Tailwind's engine) that were installable here, and `npm ci` insists on all.
+	cd web && npm install --no-audit --no-fund
 	@touch $@
 
 web: web-deps
