@@ -49,10 +49,6 @@ impl Env {
         self.get(name).unwrap_or_else(|| default.to_owned())
     }
 
-    pub fn secret(&self, name: &str, default: &str) -> SecretString {
-        SecretString::from(self.string(name, default))
-    }
-
     pub fn parse<T>(&self, name: &str, default: T) -> Result<T, EnvError>
     where
         T: FromStr,

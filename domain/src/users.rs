@@ -52,15 +52,6 @@ pub async fn find(pool: &PgPool, id: &str) -> sqlx::Result<Option<User>> {
     .await
 }
 
-pub async fn set_preferred_name(pool: &PgPool, id: &str, name: Option<&str>) -> sqlx::Result<bool> {
-    let done = sqlx::query("update users set preferred_name = $2, updated_at = now() where id = $1")
-        .bind(id)
-        .bind(name)
-        .execute(pool)
-        .await?;
-    Ok(done.rows_affected() == 1)
-}
-
 /// Whether the user accepted the agreement version in force.
 pub async fn has_accepted_agreement(pool: &PgPool, id: &str) -> sqlx::Result<bool> {
     sqlx::query_scalar("select exists(select 1 from agreement_acceptances where user_id = $1 and version = $2)")

@@ -45,10 +45,6 @@ impl JwksClient {
         Self { http, issuer, jwks_url: cell }
     }
 
-    pub fn issuer(&self) -> &Url {
-        &self.issuer
-    }
-
     async fn get_json<T: for<'de> Deserialize<'de>>(&self, url: &Url) -> Result<T, JwksError> {
         let shown = url.to_string();
         let response = self

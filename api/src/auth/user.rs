@@ -71,11 +71,6 @@ impl UserRegistry {
         self.seen.insert(who.sub, fingerprint).await;
         Ok(())
     }
-
-    /// Forgets what was written, e.g. after the row changed behind the registry's back.
-    pub async fn forget(&self, id: &str) {
-        self.seen.invalidate(id).await;
-    }
 }
 
 impl FromRequestParts<AppState> for CurrentUser {

@@ -206,28 +206,34 @@ async fn token(State(issuer): State<Issuer>, Form(form): Form<TokenForm>) -> Res
             if !form.code_verifier.as_deref().is_some_and(|v| pkce_matches(v, &code.code_challenge)) {
                 return oauth_error(StatusCode::BAD_REQUEST, "invalid_grant", "code_verifier does not match");
             }
-            Ok((code.who, Session::start(), code.scope, code.nonce))
+            (code.who, Session::start(), code.scope, code.nonce)
         }
-        Some("refresh_token") => match form.refresh_token.as_deref() {
-            Some(token) => issuer.redeem_refresh_token(token).await.map(|found| {
-                found.map(|(who, session, scope)| (who, session, scope, None))
-            }),
-            None => Ok(None),
+        Some("refresh_token") => {
+            let redeemed = match form.refresh_token.as_deref() {
+                Some(token) => issuer.redeem_refresh_token(token).await,
+                None => Ok(None),
+            };
+            match redeemed {
+                Ok(Some((who, session, scope))) => (who, session, scope, None),
+                Ok(None) => {
+                    return oauth_error(StatusCode::BAD_REQUEST, "invalid_grant", "the refresh token is unknown, used, revoked or expired");
+                }
+                Err(error) => {
+                    tracing::error!(error = %format!("{error:#}"), "cannot redeem a refresh token");
+                    return oauth_error(StatusCode::INTERNAL_SERVER_ERROR, "server_error", "cannot issue tokens");
+                }
+            }
         }
-        .and_then(|found| found.ok_or_else(|| anyhow::anyhow!("invalid refresh token")))
-        .map_err(|_| ()),
         Some("password") => match (form.username.as_deref().and_then(normalise_email), form.password.as_deref()) {
             (Some(email), Some(password)) if !password.is_empty() => {
                 let scope = form.scope.clone().unwrap_or_else(|| "openid profile email".to_owned());
-                Ok((issuer.identity(&email), Session::start(), scope, None))
+                (issuer.identity(&email), Session::start(), scope, None)
             }
             _ => return oauth_error(StatusCode::BAD_REQUEST, "invalid_grant", "username must be an e-mail address and password non-empty"),
         },
         _ => return oauth_error(StatusCode::BAD_REQUEST, "unsupported_grant_type", "unsupported grant_type"),
     };
-    let Ok((who, session, scope, nonce)) = grant else {
-        return oauth_error(StatusCode::BAD_REQUEST, "invalid_grant", "the refresh token is unknown, used, revoked or expired");
-    };
+    let (who, session, scope, nonce) = grant;
     match issuer.issue_tokens(&who, &session, &scope, nonce.as_deref()).await {
         Ok(tokens) => no_store(Json(tokens).into_response()),
         Err(error) => {

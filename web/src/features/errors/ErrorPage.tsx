@@ -1,6 +1,7 @@
 import { useQueryErrorResetBoundary } from '@tanstack/react-query'
 import { useRouter, type ErrorComponentProps } from '@tanstack/react-router'
 import { errorTexts } from './texts'
+import { primaryButtonClass } from '@/components/buttonStyles'
 
 /** The router's fallback when a route fails to load or render. */
 export function ErrorPage({ error, reset }: ErrorComponentProps) {
@@ -25,7 +26,7 @@ export function ErrorPage({ error, reset }: ErrorComponentProps) {
         <button
           type="button"
           onClick={retry}
-          className="mt-6 rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white shadow-xs hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+          className={`mt-6 ${primaryButtonClass}`}
         >
           {errorTexts.retry}
         </button>

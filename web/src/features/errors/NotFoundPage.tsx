@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router'
 import { errorTexts } from './texts'
+import { primaryButtonClass } from '@/components/buttonStyles'
 
 export function NotFoundPage() {
   return (
@@ -9,7 +10,7 @@ export function NotFoundPage() {
       <p className="mt-4 text-slate-600">{errorTexts.notFoundHelp}</p>
       <Link
         to="/"
-        className="mt-8 rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white shadow-xs hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+        className={`mt-8 ${primaryButtonClass}`}
       >
         {errorTexts.toOverview}
       </Link>

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react'
 import { profilePath } from '@/features/layout/navigation'
 import { meQueryOptions } from '@/features/user/api'
 import { settingsTexts as t } from './texts'
+import { primaryButtonClass } from '@/components/buttonStyles'
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -51,7 +52,7 @@ export function SettingsPage() {
 
       <Link
         to={profilePath}
-        className="mt-6 inline-block rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white shadow-xs hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+        className={`mt-6 inline-block ${primaryButtonClass}`}
       >
         {t.editProfile}
       </Link>

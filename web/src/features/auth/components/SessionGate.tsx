@@ -7,6 +7,7 @@ import { returnToOf, safeReturnTo } from '../returnTo'
 import { sessionPhase } from '../session'
 import { authTexts } from '../texts'
 import { FullPageMessage } from './FullPageMessage'
+import { primaryButtonClass } from '@/components/buttonStyles'
 
 /** Shows the session's transitional states; once it is settled, the router takes over. */
 export function SessionGate() {
@@ -33,7 +34,7 @@ function LoginFailed({ auth }: { auth: AuthContextProps }) {
       <button
         type="button"
         onClick={retry}
-        className="mt-6 rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white shadow-xs hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+        className={`mt-6 ${primaryButtonClass}`}
       >
         {authTexts.retry}
       </button>
