@@ -17,6 +17,7 @@ pub struct Config {
     pub public_url: Url,
     pub database: DatabaseConfig,
     pub redis: RedisConfig,
+    pub jobs: jobs::JobsConfig,
     pub telemetry: TelemetryConfig,
     pub auth: AuthConfig,
     /// Set when the embedded development issuer runs.
@@ -91,6 +92,7 @@ impl Config {
             public_url,
             database: DatabaseConfig::from_env(env)?,
             redis: RedisConfig::from_env(env)?,
+            jobs: jobs::JobsConfig::from_env(env)?,
             telemetry: TelemetryConfig::from_env(env)?,
             auth: AuthConfig {
                 issuer,

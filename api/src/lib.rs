@@ -43,6 +43,7 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
     let source = remote_keys(&config);
     Ok(AppState {
         auth: Arc::new(Authenticator::new(&config.auth, source)),
+        jobs: jobs::Dispatcher::new(db.clone(), redis.clone(), config.jobs.clone()),
         config: Arc::new(config),
         db,
         redis,
@@ -84,6 +85,34 @@ pub async fn connect_and_migrate(config: &Config) -> anyhow::Result<PgPool> {
     let pool = domain::db::connect(&config.database).await?;
     domain::db::migrate(&pool).await?;
     Ok(pool)
+}
+
+/// Runs the api, a worker and the scheduler in one process (`api all`, what `make run` starts)
+/// until `shutdown` resolves. Production runs the three apart.
+pub async fn serve_all(
+    config: Config,
+    worker: worker::Config,
+    scheduler: scheduler::Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    // the worker and the scheduler need the tables: migrate before starting them
+    connect_and_migrate(&config).await?.close().await;
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|s| *s).await;
+    };
+    tokio::spawn(async move {
+        shutdown.await;
+        let _ = stop_tx.send(true);
+    });
+    let worker = tokio::spawn(worker::run(worker, stopped(stop_rx.clone())));
+    let scheduler = tokio::spawn(scheduler::run(scheduler, stopped(stop_rx.clone())));
+    let api = serve(config, stopped(stop_rx));
+    let (api, worker, scheduler) = tokio::join!(api, worker, scheduler);
+    api?;
+    worker??;
+    scheduler??;
+    Ok(())
 }
 
 /// Runs the api until `shutdown` resolves, then drains open requests.

@@ -1,7 +1,7 @@
 use api::config::Config;
 use domain::env::Env;
 
-const USAGE: &str = "usage: api [serve|migrate]\n  serve    run the api (default)\n  migrate  apply the database migrations and exit";
+const USAGE: &str = "usage: api [serve|all|migrate]\n  serve    run the api (default)\n  all      run the api, a worker and the scheduler in one process\n  migrate  apply the database migrations and exit";
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -10,10 +10,17 @@ async fn main() -> anyhow::Result<()> {
         println!("{USAGE}");
         return Ok(());
     }
-    let config = Config::from_env(&Env::from_os())?;
+    let env = Env::from_os();
+    let config = Config::from_env(&env)?;
     domain::telemetry::init(&config.telemetry);
     match command.as_str() {
         "serve" => api::serve(config, domain::shutdown_signal()).await,
+        "all" => {
+            // the api serves health and metrics for all three
+            let worker = worker::Config { http_addr: None, ..worker::Config::from_env(&env)? };
+            let scheduler = scheduler::Config { http_addr: None, ..scheduler::Config::from_env(&env)? };
+            api::serve_all(config, worker, scheduler, domain::shutdown_signal()).await
+        }
         "migrate" => {
             api::connect_and_migrate(&config).await?;
             tracing::info!("migrations applied");

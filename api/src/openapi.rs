@@ -8,7 +8,7 @@ use axum::{Json, Router};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::routes::{health, public, user};
+use crate::routes::{health, jobs as job_routes, public, user};
 use crate::state::AppState;
 
 #[derive(OpenApi)]
@@ -18,11 +18,12 @@ use crate::state::AppState;
         description = "The api of Spreekkamer, spoken consult notes for Dutch healthcare professionals.",
         version = "1"
     ),
-    paths(health::healthz, health::readyz, health::metrics, public::config, user::me),
+    paths(health::healthz, health::readyz, health::metrics, job_routes::job, public::config, user::me),
     components(schemas(crate::error::ErrorBody)),
     modifiers(&BearerAuth),
     tags(
         (name = "health", description = "Liveness, readiness and metrics"),
+        (name = "jobs", description = "Background jobs the caller started"),
         (name = "public", description = "Calls that need no sign-in"),
         (name = "user", description = "The signed-in user"),
     )

@@ -13,6 +13,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub db: PgPool,
     pub redis: redis::Client,
+    /// Pushes jobs' messages after their rows are committed.
+    pub jobs: jobs::Dispatcher,
     pub auth: Arc<Authenticator>,
     pub users: UserRegistry,
     pub metrics: PrometheusHandle,

@@ -1,33 +1,13 @@
 //! Per-request spans and HTTP metrics.
 
-use std::sync::OnceLock;
 use std::time::Instant;
 
 use axum::extract::{MatchedPath, Request};
 use axum::middleware::Next;
 use axum::response::Response;
-use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tracing::Span;
 
-/// The process-wide Prometheus recorder (installed once, shared by every app in the process).
-pub fn metrics_handle() -> PrometheusHandle {
-    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
-    HANDLE
-        .get_or_init(|| {
-            let builder = PrometheusBuilder::new()
-                .set_buckets_for_metric(
-                    Matcher::Suffix("_seconds".to_owned()),
-                    &[0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0],
-                )
-                .unwrap_or_else(|_| PrometheusBuilder::new());
-            match builder.install_recorder() {
-                Ok(handle) => handle,
-                // Another recorder is installed (only possible in tests): keep a private one.
-                Err(_) => PrometheusBuilder::new().build_recorder().handle(),
-            }
-        })
-        .clone()
-}
+pub use domain::telemetry::metrics_handle;
 
 /// The route template of a request (`/api/jobs/{id}`), or a fixed label for everything the SPA
 /// serves, so neither ids nor arbitrary paths become metric labels.

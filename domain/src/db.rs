@@ -44,9 +44,20 @@ impl DatabaseConfig {
 
 /// Opens the pool, failing with a message that names the (redacted) address.
 pub async fn connect(config: &DatabaseConfig) -> anyhow::Result<PgPool> {
-    let options = config.options()?;
+    pool(config, config.options()?, config.max_connections).await
+}
+
+/// A pool whose commits do not wait for the disk (`synchronous_commit = off`), for bookkeeping
+/// that may be lost in a database crash without harm: job states, where the worst case is an
+/// attempt that runs again. Business data never goes through it.
+pub async fn connect_async_commit(config: &DatabaseConfig) -> anyhow::Result<PgPool> {
+    let options = config.options()?.options([("synchronous_commit", "off")]);
+    pool(config, options, config.max_connections).await
+}
+
+async fn pool(config: &DatabaseConfig, options: PgConnectOptions, max_connections: u32) -> anyhow::Result<PgPool> {
     PgPoolOptions::new()
-        .max_connections(config.max_connections)
+        .max_connections(max_connections)
         .acquire_timeout(Duration::from_secs(5))
         .connect_with(options)
         .await

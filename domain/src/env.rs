@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use secrecy::{ExposeSecret, SecretString};
 use url::Url;
@@ -81,11 +82,38 @@ impl Env {
         Ok(SecretString::from(raw))
     }
 
+    /// A duration written as a number and a unit: `250ms`, `5s`, `2m`, `1h` or `14d`.
+    pub fn duration(&self, name: &str, default: Duration) -> Result<Duration, EnvError> {
+        match self.get(name) {
+            None => Ok(default),
+            Some(raw) => parse_duration(&raw).ok_or_else(|| {
+                EnvError::new(name, format!("cannot parse {raw:?}: expected a number with ms, s, m, h or d"))
+            }),
+        }
+    }
+
     /// A comma-separated list.
     pub fn list(&self, name: &str) -> Vec<String> {
         self.get(name)
             .map(|v| v.split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect())
             .unwrap_or_default()
+    }
+}
+
+/// `250ms`, `5s`, `2m`, `1h`, `14d`.
+pub fn parse_duration(raw: &str) -> Option<Duration> {
+    let raw = raw.trim();
+    let split = raw.find(|c: char| !c.is_ascii_digit())?;
+    let (number, unit) = raw.split_at(split);
+    let n: u64 = number.parse().ok()?;
+    let secs = |factor: u64| n.checked_mul(factor).map(Duration::from_secs);
+    match unit.trim() {
+        "ms" => Some(Duration::from_millis(n)),
+        "s" => secs(1),
+        "m" => secs(60),
+        "h" => secs(3600),
+        "d" => secs(86_400),
+        _ => None,
     }
 }
 
@@ -152,6 +180,16 @@ mod tests {
     fn redacted_urls_hide_the_password_only() {
         let url = SecretString::from("postgres://app:hunter2@db:5432/spreekkamer".to_owned());
         assert_eq!(redact_url(&url), "postgres://app:***@db:5432/spreekkamer");
+    }
+
+    #[test]
+    fn durations_take_a_unit() {
+        let env = Env::from_pairs([("A", "250ms"), ("B", "14d"), ("C", "5"), ("D", "3 s")]);
+        assert_eq!(env.duration("A", Duration::ZERO).unwrap(), Duration::from_millis(250));
+        assert_eq!(env.duration("B", Duration::ZERO).unwrap(), Duration::from_secs(14 * 86_400));
+        assert_eq!(env.duration("D", Duration::ZERO).unwrap(), Duration::from_secs(3));
+        assert_eq!(env.duration("E", Duration::from_secs(7)).unwrap(), Duration::from_secs(7));
+        assert!(env.duration("C", Duration::ZERO).unwrap_err().to_string().contains("C"));
     }
 
     #[test]

@@ -4,6 +4,9 @@
 //! consult text.
 
 use std::str::FromStr;
+use std::sync::OnceLock;
+
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::fmt::format::FmtSpan;
@@ -57,4 +60,25 @@ pub fn init(config: &TelemetryConfig) {
             .try_init(),
         LogFormat::Pretty => builder.compact().try_init(),
     };
+}
+
+/// The process-wide Prometheus recorder (installed once, shared by every part of the process:
+/// the api, and in one-process mode the worker and the scheduler).
+pub fn metrics_handle() -> PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE
+        .get_or_init(|| {
+            let builder = PrometheusBuilder::new()
+                .set_buckets_for_metric(
+                    Matcher::Suffix("_seconds".to_owned()),
+                    &[0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0],
+                )
+                .unwrap_or_else(|_| PrometheusBuilder::new());
+            match builder.install_recorder() {
+                Ok(handle) => handle,
+                // Another recorder is installed (only possible in tests): keep a private one.
+                Err(_) => PrometheusBuilder::new().build_recorder().handle(),
+            }
+        })
+        .clone()
 }

@@ -1,7 +1,7 @@
 //! Users, keyed by the identity provider's subject (`sub`).
 
 use chrono::{DateTime, Utc};
-use sqlx::PgPool;
+use sqlx::{PgConnection, PgPool};
 
 /// The version of the user agreement that is in force.
 pub const AGREEMENT_VERSION: i32 = 1;
@@ -26,21 +26,22 @@ pub struct TokenIdentity {
 }
 
 /// Creates the user on first sight and keeps e-mail and login name in step with the token.
-/// Writes nothing when the row already says the same.
-pub async fn upsert_from_token(pool: &PgPool, who: &TokenIdentity) -> sqlx::Result<()> {
-    sqlx::query(
+/// Writes nothing when the row already says the same. Returns whether the user is new.
+pub async fn upsert_from_token(conn: &mut PgConnection, who: &TokenIdentity) -> sqlx::Result<bool> {
+    let inserted: Option<bool> = sqlx::query_scalar(
         "insert into users (id, email, preferred_username) values ($1, $2, $3)
          on conflict (id) do update
            set email = excluded.email, preferred_username = excluded.preferred_username, updated_at = now()
          where users.email is distinct from excluded.email
-            or users.preferred_username is distinct from excluded.preferred_username",
+            or users.preferred_username is distinct from excluded.preferred_username
+         returning (xmax = 0)",
     )
     .bind(&who.sub)
     .bind(&who.email)
     .bind(&who.preferred_username)
-    .execute(pool)
+    .fetch_optional(conn)
     .await?;
-    Ok(())
+    Ok(inserted.unwrap_or(false))
 }
 
 pub async fn find(pool: &PgPool, id: &str) -> sqlx::Result<Option<User>> {

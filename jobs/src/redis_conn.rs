@@ -43,3 +43,15 @@ pub async fn ping(client: &redis::Client, timeout: Duration) -> anyhow::Result<(
     };
     tokio::time::timeout(timeout, attempt).await.map_err(|_| anyhow::anyhow!("no reply within {timeout:?}"))?
 }
+
+/// A self-reconnecting connection for queue traffic. Every reply may take up to 5 s (the driver's
+/// default of 500 ms ends a worker's stream on one slow reply), and a connection attempt gives up
+/// after 2 s so a request that enqueues never waits long on a Redis that is down.
+pub async fn connection_manager(client: &redis::Client) -> redis::RedisResult<redis::aio::ConnectionManager> {
+    let config = redis::aio::ConnectionManagerConfig::new()
+        .set_response_timeout(Some(Duration::from_secs(5)))
+        .set_connection_timeout(Some(Duration::from_secs(2)))
+        .set_number_of_retries(2)
+        .set_max_delay(Duration::from_millis(500));
+    client.get_connection_manager_with_config(config).await
+}

@@ -1,41 +1,244 @@
-//! The worker process. Runs background jobs from the Redis queues.
+//! The worker process: runs the jobs of every kind (or of `APP_WORKER_QUEUES`) from their apalis
+//! queues in Redis, and the relay that keeps PostgreSQL's job rows and Redis in step.
 //!
-//! It shares PostgreSQL and Redis with the api; any number of replicas may run.
+//! Any number of replicas may run. Each queue gets its own apalis worker under a name unique to
+//! this start, restarted with backoff when Redis goes away; on SIGTERM the workers stop fetching,
+//! finish what they run within the grace period, and hand back the rest.
 
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
+use apalis::prelude::{BoxDynError, Data, WorkerBuilder, WorkerBuilderExt, WorkerError};
+use apalis_redis::RedisStorage;
 use domain::db::DatabaseConfig;
 use domain::env::{Env, EnvError};
 use domain::telemetry::TelemetryConfig;
-use jobs::RedisConfig;
+use jobs::dispatch::{Dispatch, apalis_config};
+use jobs::kinds::{Probe, PruneJobs, SendEmail};
+use jobs::mail::{MailConfig, Mailer};
+use jobs::{Dispatcher, JobContext, JobsConfig, RedisConfig, Registry, Relay, Runner};
+use tokio::sync::watch;
 
 #[derive(Debug, Clone)]
 pub struct Config {
     pub database: DatabaseConfig,
     pub redis: RedisConfig,
     pub telemetry: TelemetryConfig,
+    pub jobs: JobsConfig,
+    pub mail: MailConfig,
+    /// `/healthz`, `/readyz` and `/metrics`; `None` in one-process mode (the api serves them).
+    pub http_addr: Option<SocketAddr>,
+    /// How often an idle worker asks Redis for work (apalis otherwise waits for its heartbeat).
+    pub poll_interval: Duration,
+    /// After SIGTERM, how long running attempts may take before they are handed back.
+    pub shutdown_grace: Duration,
+    /// Only these kinds (empty: all).
+    pub queues: Vec<String>,
+    /// Per-kind concurrency overrides (`APP_WORKER_CONCURRENCY_<KIND>`).
+    pub concurrency: BTreeMap<String, usize>,
+    /// Finished jobs older than this are pruned by the nightly sweep.
+    pub retention: Duration,
+    /// Run the `probe` kind (tests and the benchmark), writing its `effects.log` here if set.
+    pub probe: bool,
+    pub probe_dir: Option<PathBuf>,
 }
 
 impl Config {
     pub fn from_env(env: &Env) -> Result<Self, EnvError> {
+        let mut concurrency = BTreeMap::new();
+        for kind in jobs::kinds::all() {
+            let name = format!("APP_WORKER_CONCURRENCY_{}", kind.to_ascii_uppercase());
+            if let Some(n) = env.get(&name) {
+                let n: usize = n.parse().map_err(|e| EnvError::new(&name, format!("{e}")))?;
+                if n == 0 {
+                    return Err(EnvError::new(&name, "at least 1"));
+                }
+                concurrency.insert(kind.to_owned(), n);
+            }
+        }
+        let http_addr = match env.get("APP_WORKER_HTTP_ADDR").as_deref() {
+            Some("off") => None,
+            _ => Some(env.parse("APP_WORKER_HTTP_ADDR", SocketAddr::from(([127, 0, 0, 1], 8081)))?),
+        };
         Ok(Self {
             database: DatabaseConfig::from_env(env)?,
             redis: RedisConfig::from_env(env)?,
             telemetry: TelemetryConfig::from_env(env)?,
+            jobs: JobsConfig::from_env(env)?,
+            mail: MailConfig::from_env(env)?,
+            http_addr,
+            poll_interval: env.duration("APP_WORKER_POLL_INTERVAL", Duration::from_millis(50))?,
+            shutdown_grace: env.duration("APP_WORKER_SHUTDOWN_GRACE", Duration::from_secs(30))?,
+            queues: env.list("APP_WORKER_QUEUES"),
+            concurrency,
+            retention: env.duration("APP_JOBS_RETENTION", Duration::from_secs(14 * 86_400))?,
+            probe: env.flag("APP_JOBS_PROBE", false)?,
+            probe_dir: env.get("APP_JOBS_PROBE_DIR").map(PathBuf::from),
         })
     }
 }
 
-/// Connects to PostgreSQL and Redis, then serves until `shutdown` resolves.
-pub async fn run(config: Config, shutdown: impl std::future::Future<Output = ()>) -> anyhow::Result<()> {
-    let pool = domain::db::connect(&config.database).await?;
+/// Every job kind this build has, with its dependencies.
+pub fn registry(config: &Config) -> anyhow::Result<Registry> {
+    let mailer = Arc::new(Mailer::new(config.mail.clone())?);
+    tracing::info!(to = %mailer.describe(), "e-mail");
+    let mut registry = Registry::default()
+        .with(SendEmail { mailer })
+        .with(PruneJobs { retention: config.retention, config: config.jobs.clone() });
+    if config.probe {
+        registry = registry.with(Probe { dir: config.probe_dir.clone() });
+    }
+    registry.only(&config.queues)
+}
+
+/// Connects to PostgreSQL and Redis (waiting for Redis if it is not up yet), then runs every
+/// queue and the relay until `shutdown` resolves.
+pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+    let db = domain::db::connect(&config.database).await?;
+    let state_db = domain::db::connect_async_commit(&config.database).await?;
     let redis = config.redis.client()?;
-    jobs::ping(&redis, Duration::from_secs(5))
-        .await
-        .map_err(|e| anyhow::anyhow!("Redis at {} is not reachable: {e}", config.redis.redacted()))?;
-    tracing::info!("worker started");
+    let registry = registry(&config)?;
+    let dispatcher = Dispatcher::new(db.clone(), redis.clone(), config.jobs.clone());
+    let instance = format!("{}-{}-{}", hostname(), std::process::id(), ulid::Ulid::generate());
+    let runner = Runner::new(
+        JobContext { db: db.clone(), dispatcher: dispatcher.clone() },
+        registry.clone(),
+        state_db,
+        instance.clone(),
+        config.jobs.lease_margin,
+    );
+
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let mut tasks = tokio::task::JoinSet::new();
+    for kind in registry.kinds() {
+        let policy = registry.get(kind).expect("registered").policy();
+        let concurrency = config.concurrency.get(kind).copied().unwrap_or(policy.concurrency);
+        tasks.spawn(supervise(
+            kind,
+            concurrency,
+            config.poll_interval,
+            config.shutdown_grace,
+            runner.clone(),
+            redis.clone(),
+            config.jobs.clone(),
+            stop_rx.clone(),
+        ));
+    }
+    let relay = Relay::new(dispatcher.clone(), registry.kinds().collect());
+    let relay_task = tokio::spawn(relay.run(config.jobs.relay_interval, stopped(stop_rx.clone())));
+    let ops = config.http_addr.map(|addr| tokio::spawn(jobs::ops::serve(addr, db.clone(), redis.clone(), stopped(stop_rx.clone()))));
+    tracing::info!(worker = %instance, kinds = ?registry.kinds().collect::<Vec<_>>(), "worker started");
+
     shutdown.await;
-    pool.close().await;
+    tracing::info!(grace_s = config.shutdown_grace.as_secs_f64(), "worker stopping: no new jobs, finishing running ones");
+    let _ = stop_tx.send(true);
+    while tasks.join_next().await.is_some() {}
+    let _ = relay_task.await;
+    if let Some(ops) = ops {
+        let _ = ops.await;
+    }
+    runner.hand_back().await?;
+    db.close().await;
     tracing::info!("worker stopped");
     Ok(())
+}
+
+/// Resolves once `stop` turns true.
+async fn stopped(mut stop: watch::Receiver<bool>) {
+    let _ = stop.wait_for(|s| *s).await;
+}
+
+/// The kind a queue's worker runs.
+#[derive(Debug, Clone, Copy)]
+struct QueueKind(&'static str);
+
+/// The apalis handler: run the job the message names.
+async fn handle(message: Dispatch, runner: Data<Runner>, kind: Data<QueueKind>) -> Result<(), BoxDynError> {
+    let QueueKind(kind) = *kind;
+    runner.run(kind, message.job_id).await.map(|_| ()).map_err(|e| -> BoxDynError {
+        // the row could not be read or written: let apalis try the message again
+        format!("job {}: database: {e}", message.job_id).into()
+    })
+}
+
+/// Runs one kind's apalis worker, starting a fresh one (new name, new connection) whenever the
+/// last one ended on an error, with backoff, until `stop`. After `stop` the running attempts get
+/// `grace` to finish; what is still running then is dropped here and handed back by [`run`].
+#[allow(clippy::too_many_arguments)]
+async fn supervise(
+    kind: &'static str,
+    concurrency: usize,
+    poll: Duration,
+    grace: Duration,
+    runner: Runner,
+    redis: redis::Client,
+    jobs_config: JobsConfig,
+    stop: watch::Receiver<bool>,
+) {
+    let queue = jobs_config.queue(kind);
+    let mut failures: u32 = 0;
+    loop {
+        if *stop.borrow() {
+            return;
+        }
+        let ended = async {
+            let conn = jobs::redis_conn::connection_manager(&redis).await.map_err(|e| e.to_string())?;
+            let storage = RedisStorage::<Dispatch>::new(conn).with_config(apalis_config(&jobs_config, kind));
+            // a name of its own per start: apalis refuses a name seen within one heartbeat
+            let name = format!("{queue}-{}", ulid::Ulid::generate());
+            let worker = WorkerBuilder::new(name)
+                .backend(apalis::prelude::BackendExt::poll_with_interval(storage, poll))
+                .concurrency(concurrency)
+                .data(runner.clone())
+                .data(QueueKind(kind))
+                .build(handle);
+            let signal = {
+                let stop = stop.clone();
+                async move {
+                    stopped(stop).await;
+                    Ok::<(), WorkerError>(())
+                }
+            };
+            let run = worker.run_until(signal);
+            tokio::pin!(run);
+            tokio::select! {
+                result = &mut run => result.map_err(|e| e.to_string()),
+                () = async { stopped(stop.clone()).await; tokio::time::sleep(grace).await } => {
+                    tracing::warn!(%queue, "grace period over; handing back running jobs");
+                    Ok(())
+                }
+            }
+        }
+        .await;
+        match ended {
+            Ok(()) if *stop.borrow() => return,
+            Ok(()) => failures = 0,
+            Err(e) => {
+                failures += 1;
+                if *stop.borrow() {
+                    return;
+                }
+                jobs::metrics::worker_restart(&queue);
+                tracing::warn!(%queue, error = %e, failures, "queue worker ended; starting a new one");
+            }
+        }
+        let backoff = Duration::from_millis(100u64.saturating_mul(1 << failures.min(6))).min(Duration::from_secs(5));
+        let mut stop_wait = stop.clone();
+        tokio::select! {
+            () = tokio::time::sleep(backoff) => {}
+            _ = stop_wait.wait_for(|s| *s) => return,
+        }
+    }
+}
+
+fn hostname() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "worker".to_owned())
 }

@@ -55,7 +55,9 @@ impl Default for UserRegistry {
 }
 
 impl UserRegistry {
-    pub async fn register(&self, pool: &PgPool, user: &CurrentUser) -> sqlx::Result<()> {
+    /// Creates or updates the user's row; a new user gets the welcome e-mail, enqueued in the
+    /// same transaction.
+    pub async fn register(&self, pool: &PgPool, jobs: &jobs::Dispatcher, user: &CurrentUser) -> sqlx::Result<()> {
         let who = TokenIdentity {
             sub: user.id.clone(),
             email: user.email.clone(),
@@ -67,7 +69,22 @@ impl UserRegistry {
         if self.seen.get(&who.sub).await == Some(fingerprint) {
             return Ok(());
         }
-        domain::users::upsert_from_token(pool, &who).await?;
+        let mut tx = pool.begin().await?;
+        let welcome = if domain::users::upsert_from_token(&mut tx, &who).await? {
+            let job = jobs::kinds::SendEmail::job(jobs::mail::templates::Template::Welcome, &who.sub).caused_by(&who.sub);
+            Some(jobs::enqueue(&mut tx, job).await?)
+        } else {
+            None
+        };
+        tx.commit().await?;
+        if let Some(id) = welcome {
+            let jobs = jobs.clone();
+            tokio::spawn(async move {
+                if let Err(e) = jobs.dispatch(&[id]).await {
+                    tracing::debug!(job.id = %id, error = %e, "welcome e-mail not pushed yet; the relay will");
+                }
+            });
+        }
         self.seen.insert(who.sub, fingerprint).await;
         Ok(())
     }
@@ -86,7 +103,7 @@ impl FromRequestParts<AppState> for CurrentUser {
         let claims = state.auth.validate(token).await.map_err(ApiError::Unauthorized)?;
         let user = Self::from_claims(claims, &state.config.auth.staff_role);
         crate::telemetry::record_user(&user.id);
-        state.users.register(&state.db, &user).await?;
+        state.users.register(&state.db, &state.jobs, &user).await?;
         Ok(user)
     }
 }

@@ -1,7 +1,6 @@
 //! `/healthz`, `/readyz` and `/metrics`.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use axum::extract::State;
 use axum::http::{StatusCode, header};
@@ -12,8 +11,6 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::state::AppState;
-
-const CHECK_TIMEOUT: Duration = Duration::from_secs(2);
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/healthz", get(healthz)).route("/readyz", get(readyz)).route("/metrics", get(metrics))
@@ -42,20 +39,7 @@ pub async fn healthz() -> Json<Health> {
     responses((status = 200, body = Health), (status = 503, body = Health, description = "a dependency is unreachable"))
 )]
 pub async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
-    let postgres = async {
-        tokio::time::timeout(CHECK_TIMEOUT, sqlx::query("select 1").execute(&state.db))
-            .await
-            .map_err(|_| "no reply within 2 s".to_owned())
-            .and_then(|r| r.map(|_| ()).map_err(|_| "unreachable".to_owned()))
-    };
-    let redis = async { jobs::ping(&state.redis, CHECK_TIMEOUT).await.map_err(|_| "unreachable".to_owned()) };
-    let (postgres, redis) = tokio::join!(postgres, redis);
-    let mut checks = BTreeMap::new();
-    let mut ready = true;
-    for (name, result) in [("postgres", postgres), ("redis", redis)] {
-        ready &= result.is_ok();
-        checks.insert(name, result.err().unwrap_or_else(|| "ok".to_owned()));
-    }
+    let (ready, checks) = jobs::ops::readiness(&state.db, &state.redis).await;
     let status = if ready { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     (status, Json(Health { status: if ready { "ok" } else { "unavailable" }, checks }))
 }

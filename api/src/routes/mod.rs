@@ -1,6 +1,7 @@
 //! One router per area, merged here.
 
 pub mod health;
+pub mod jobs;
 pub mod public;
 pub mod user;
 
@@ -9,5 +10,5 @@ use axum::Router;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
-    Router::new().merge(health::router()).merge(public::router()).merge(user::router())
+    Router::new().merge(health::router()).merge(jobs::router()).merge(public::router()).merge(user::router())
 }

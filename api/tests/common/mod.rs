@@ -38,6 +38,8 @@ impl TestApp {
             ("APP_ENV".into(), "development".into()),
             ("APP_PUBLIC_URL".into(), base.clone()),
             ("APP_WEB_DIST".into(), dist.display().to_string()),
+            // a queue namespace of its own, so tests sharing one Redis never see each other's jobs
+            ("APP_JOBS_NAMESPACE".into(), format!("test-{}", uuid::Uuid::new_v4().simple())),
         ];
         vars.extend(options.env.into_iter().map(|(k, v)| (k.to_owned(), v)));
         let config = Config::from_env(&Env::from_pairs(vars)).expect("config");

@@ -1,0 +1,190 @@
+//! Pushing "run job <id>" messages to the apalis queues in Redis.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use apalis::prelude::{TaskBuilder, TaskId, TaskSink};
+use apalis_redis::RedisStorage;
+use chrono::{DateTime, Utc};
+use redis::aio::ConnectionManager;
+use serde::{Deserialize, Serialize};
+use sqlx::PgPool;
+use tokio::sync::Mutex;
+use uuid::Uuid;
+
+use crate::config::JobsConfig;
+
+/// The apalis message: which job to run. Everything else is in the job's row.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Dispatch {
+    pub job_id: Uuid,
+}
+
+/// apalis-redis settings for one kind's queue, the same for pushing and for the workers.
+pub fn apalis_config(config: &JobsConfig, kind: &str) -> apalis_redis::Config {
+    apalis_redis::Config::default()
+        // an explicit name: otherwise apalis names the queue after the Rust type path
+        .queue(config.queue(kind))
+        // without a TTL apalis deletes an idempotency key as soon as it is set
+        .idempotency_ttl(Some(config.idempotency_ttl))
+        // a worker that vanished has its fetched messages handed to others after 15 s, not 300 s
+        .heartbeat_interval(Duration::from_secs(5))
+        .missed_heartbeats(3)
+        .batch_size(50)
+}
+
+/// Pushes jobs' messages after their rows are committed. Cheap to clone; connects to Redis
+/// lazily and again after Redis was away, so the api starts and enqueues with Redis down (the
+/// relay pushes later).
+#[derive(Clone)]
+pub struct Dispatcher {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    db: PgPool,
+    redis: redis::Client,
+    conn: Mutex<Option<ConnectionManager>>,
+    config: JobsConfig,
+}
+
+#[derive(sqlx::FromRow)]
+struct Claim {
+    id: Uuid,
+    kind: String,
+    run_at: DateTime<Utc>,
+    dispatch_count: i32,
+    task_id: String,
+}
+
+impl Dispatcher {
+    pub fn new(db: PgPool, redis: redis::Client, config: JobsConfig) -> Self {
+        Self { inner: Arc::new(Inner { db, redis, conn: Mutex::new(None), config }) }
+    }
+
+    pub fn config(&self) -> &JobsConfig {
+        &self.inner.config
+    }
+
+    pub fn db(&self) -> &PgPool {
+        &self.inner.db
+    }
+
+    /// The shared queue connection, made on first use.
+    pub async fn connection(&self) -> anyhow::Result<ConnectionManager> {
+        let mut slot = self.inner.conn.lock().await;
+        if let Some(conn) = slot.as_ref() {
+            return Ok(conn.clone());
+        }
+        let conn = tokio::time::timeout(Duration::from_secs(3), crate::redis_conn::connection_manager(&self.inner.redis))
+            .await
+            .map_err(|_| anyhow::anyhow!("Redis did not answer within 3 s"))??;
+        *slot = Some(conn.clone());
+        Ok(conn)
+    }
+
+    /// The apalis storage of a kind's queue on the shared connection.
+    pub async fn storage(&self, kind: &str) -> anyhow::Result<RedisStorage<Dispatch>> {
+        Ok(RedisStorage::new(self.connection().await?).with_config(apalis_config(&self.inner.config, kind)))
+    }
+
+    /// Messages waiting in a kind's queue (scheduled and promoted).
+    pub async fn backlog(&self, kind: &str) -> anyhow::Result<(u64, u64)> {
+        let config = apalis_config(&self.inner.config, kind);
+        let mut conn = self.connection().await?;
+        let (scheduled, active): (u64, u64) = redis::pipe()
+            .zcard(config.scheduled_jobs_set())
+            .llen(config.active_jobs_list())
+            .query_async(&mut conn)
+            .await?;
+        Ok((scheduled, active))
+    }
+
+    /// Pushes the messages of these jobs, if they still wait for one. Returns how many were
+    /// pushed. Rows left behind (Redis down, a queue at its backlog limit) are the relay's.
+    pub async fn dispatch(&self, ids: &[Uuid]) -> anyhow::Result<usize> {
+        if ids.is_empty() {
+            return Ok(0);
+        }
+        let task_ids: Vec<String> = ids.iter().map(|_| ulid::Ulid::generate().to_string()).collect();
+        let claims: Vec<Claim> = sqlx::query_as(
+            "update jobs j
+                set dispatched_at = now(), dispatch_count = j.dispatch_count + 1, task_id = t.task_id
+               from unnest($1::uuid[], $2::text[]) as t(id, task_id)
+              where j.id = t.id and j.dispatched_at is null and j.state in ('queued', 'retrying')
+              returning j.id, j.kind, j.run_at, j.dispatch_count, j.task_id",
+        )
+        .bind(ids)
+        .bind(&task_ids)
+        .fetch_all(&self.inner.db)
+        .await?;
+        let mut by_kind: BTreeMap<String, Vec<Claim>> = BTreeMap::new();
+        for claim in claims {
+            by_kind.entry(claim.kind.clone()).or_default().push(claim);
+        }
+        let mut pushed = 0;
+        let mut first_error = None;
+        for (kind, mut claims) in by_kind {
+            match self.push_kind(&kind, &mut claims).await {
+                Ok(n) => pushed += n,
+                Err(e) => first_error = first_error.or(Some(e)),
+            }
+            // whatever was not pushed waits for the relay
+            if !claims.is_empty() {
+                self.release(&claims).await?;
+            }
+        }
+        match first_error {
+            Some(e) if pushed == 0 => Err(e),
+            Some(e) => {
+                tracing::warn!(error = %e, "some job messages were not pushed; the relay will");
+                Ok(pushed)
+            }
+            None => Ok(pushed),
+        }
+    }
+
+    /// Pushes as many of `claims` as the queue's backlog limit allows, removing them from the list.
+    async fn push_kind(&self, kind: &str, claims: &mut Vec<Claim>) -> anyhow::Result<usize> {
+        let (scheduled, active) = self.backlog(kind).await?;
+        let room = (self.inner.config.redis_backlog as u64).saturating_sub(scheduled + active) as usize;
+        let now = claims.len().min(room);
+        if now == 0 {
+            return Ok(0);
+        }
+        let batch: Vec<Claim> = claims.drain(..now).collect();
+        let tasks = batch.iter().map(|c| {
+            let task_id = c.task_id.parse::<ulid::Ulid>().map(TaskId::from_ulid).unwrap_or_else(|_| TaskId::from_string(&c.task_id));
+            TaskBuilder::new(Dispatch { job_id: c.id })
+                .task_id(task_id)
+                .run_at_timestamp(c.run_at.timestamp().max(0) as u64)
+                // a second push of the same dispatch (the relay racing this one) is dropped
+                .idempotency_key(format!("{}:{}", c.id, c.dispatch_count))
+                .build()
+        });
+        let mut storage = self.storage(kind).await?;
+        if let Err(e) = storage.push_all(futures::stream::iter(tasks.collect::<Vec<_>>())).await {
+            claims.extend(batch);
+            return Err(anyhow::anyhow!("pushing to {}: {e}", self.inner.config.queue(kind)));
+        }
+        crate::metrics::pushed(kind, now as u64);
+        Ok(now)
+    }
+
+    /// Marks claimed rows as waiting for a push again.
+    async fn release(&self, claims: &[Claim]) -> sqlx::Result<()> {
+        let ids: Vec<Uuid> = claims.iter().map(|c| c.id).collect();
+        let task_ids: Vec<&str> = claims.iter().map(|c| c.task_id.as_str()).collect();
+        sqlx::query(
+            "update jobs j set dispatched_at = null, task_id = null
+               from unnest($1::uuid[], $2::text[]) as t(id, task_id)
+              where j.id = t.id and j.task_id = t.task_id",
+        )
+        .bind(&ids)
+        .bind(&task_ids)
+        .execute(&self.inner.db)
+        .await?;
+        Ok(())
+    }
+}

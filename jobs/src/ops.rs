@@ -1,0 +1,69 @@
+//! The small HTTP surface of the worker and the scheduler: `/healthz`, `/readyz`, `/metrics`.
+//! The api serves the same three on its own port (and, in one-process mode, covers all three).
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::json;
+use sqlx::PgPool;
+
+const CHECK_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Whether PostgreSQL and Redis answer; each check is `ok` or why not.
+pub async fn readiness(db: &PgPool, redis: &redis::Client) -> (bool, BTreeMap<&'static str, String>) {
+    let postgres = async {
+        tokio::time::timeout(CHECK_TIMEOUT, sqlx::query("select 1").execute(db))
+            .await
+            .map_err(|_| "no reply within 2 s".to_owned())
+            .and_then(|r| r.map(|_| ()).map_err(|_| "unreachable".to_owned()))
+    };
+    let redis = async { crate::ping(redis, CHECK_TIMEOUT).await.map_err(|_| "unreachable".to_owned()) };
+    let (postgres, redis) = tokio::join!(postgres, redis);
+    let mut checks = BTreeMap::new();
+    let mut ready = true;
+    for (name, result) in [("postgres", postgres), ("redis", redis)] {
+        ready &= result.is_ok();
+        checks.insert(name, result.err().unwrap_or_else(|| "ok".to_owned()));
+    }
+    (ready, checks)
+}
+
+#[derive(Clone)]
+struct Ops {
+    db: PgPool,
+    redis: redis::Client,
+}
+
+/// Serves the three endpoints on `addr` until `shutdown` resolves.
+pub async fn serve(
+    addr: SocketAddr,
+    db: PgPool,
+    redis: redis::Client,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    let app = Router::new()
+        .route("/healthz", get(|| async { Json(json!({ "status": "ok", "checks": {} })) }))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
+        .with_state(Ops { db, redis });
+    tracing::info!(%addr, "health and metrics listening");
+    axum::serve(listener, app).with_graceful_shutdown(shutdown).await?;
+    Ok(())
+}
+
+async fn readyz(State(ops): State<Ops>) -> impl IntoResponse {
+    let (ready, checks) = readiness(&ops.db, &ops.redis).await;
+    let status = if ready { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    (status, Json(json!({ "status": if ready { "ok" } else { "unavailable" }, "checks": checks })))
+}
+
+async fn metrics() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], domain::telemetry::metrics_handle().render())
+}

@@ -1,0 +1,299 @@
+//! The job row in PostgreSQL and every change of its state.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::Value;
+use sqlx::{FromRow, PgConnection, PgExecutor};
+use uuid::Uuid;
+
+use crate::kind::Job;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobState {
+    Queued,
+    Running,
+    Succeeded,
+    Retrying,
+    Failed,
+    Dead,
+}
+
+impl JobState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobState::Queued => "queued",
+            JobState::Running => "running",
+            JobState::Succeeded => "succeeded",
+            JobState::Retrying => "retrying",
+            JobState::Failed => "failed",
+            JobState::Dead => "dead",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "queued" => JobState::Queued,
+            "running" => JobState::Running,
+            "succeeded" => JobState::Succeeded,
+            "retrying" => JobState::Retrying,
+            "failed" => JobState::Failed,
+            "dead" => JobState::Dead,
+            _ => return None,
+        })
+    }
+
+    /// No further attempt will be made.
+    pub fn is_finished(self) -> bool {
+        matches!(self, JobState::Succeeded | JobState::Failed | JobState::Dead)
+    }
+}
+
+/// A job as the api shows it.
+#[derive(Debug, Clone, FromRow)]
+pub struct JobRecord {
+    pub id: Uuid,
+    pub kind: String,
+    pub state: String,
+    pub attempts: i32,
+    pub max_attempts: i32,
+    pub last_error: Option<String>,
+    pub result: Option<Value>,
+    pub caused_by: Option<String>,
+    pub run_at: DateTime<Utc>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub started_at: Option<DateTime<Utc>>,
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+impl JobRecord {
+    pub fn state(&self) -> JobState {
+        JobState::parse(&self.state).unwrap_or(JobState::Queued)
+    }
+}
+
+const RECORD_COLUMNS: &str = "id, kind, state, attempts, max_attempts, last_error, result, caused_by, run_at, \
+                              created_at, updated_at, started_at, finished_at";
+
+pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<JobRecord>> {
+    sqlx::query_as(&format!("select {RECORD_COLUMNS} from jobs where id = $1"))
+        .bind(id)
+        .fetch_optional(db)
+        .await
+}
+
+/// A job to enqueue.
+#[derive(Debug, Clone)]
+pub struct NewJob {
+    pub kind: &'static str,
+    pub payload: Value,
+    pub max_attempts: u32,
+    pub caused_by: Option<String>,
+    pub dedupe_key: Option<String>,
+    pub run_at: Option<DateTime<Utc>>,
+}
+
+impl NewJob {
+    pub fn of<J: Job>(payload: &J::Payload) -> Self {
+        Self {
+            kind: J::KIND,
+            payload: serde_json::to_value(payload).expect("job payloads serialise"),
+            max_attempts: J::policy().max_attempts,
+            caused_by: None,
+            dedupe_key: None,
+            run_at: None,
+        }
+    }
+
+    /// The user whose action causes the job: they may read its state.
+    pub fn caused_by(mut self, user_id: impl Into<String>) -> Self {
+        self.caused_by = Some(user_id.into());
+        self
+    }
+
+    /// A second enqueue with the same key yields the first job instead of a new one.
+    pub fn dedupe_key(mut self, key: impl Into<String>) -> Self {
+        self.dedupe_key = Some(key.into());
+        self
+    }
+
+    pub fn run_at(mut self, at: DateTime<Utc>) -> Self {
+        self.run_at = Some(at);
+        self
+    }
+
+    pub fn max_attempts(mut self, n: u32) -> Self {
+        self.max_attempts = n.max(1);
+        self
+    }
+}
+
+/// Writes the job in the caller's transaction and returns its id (the existing job's id when the
+/// dedupe key was used before). Push it with [`crate::Dispatcher::dispatch`] after commit; if
+/// that never happens, the relay does.
+pub async fn enqueue(conn: &mut PgConnection, job: NewJob) -> sqlx::Result<Uuid> {
+    let inserted: Option<Uuid> = sqlx::query_scalar(
+        "insert into jobs (id, kind, payload, max_attempts, caused_by, dedupe_key, run_at)
+         values ($1, $2, $3, $4, $5, $6, coalesce($7, now()))
+         on conflict (dedupe_key) do nothing
+         returning id",
+    )
+    .bind(Uuid::new_v4())
+    .bind(job.kind)
+    .bind(&job.payload)
+    .bind(job.max_attempts as i32)
+    .bind(&job.caused_by)
+    .bind(&job.dedupe_key)
+    .bind(job.run_at)
+    .fetch_optional(&mut *conn)
+    .await?;
+    crate::metrics::enqueued(job.kind, inserted.is_some() as u64);
+    match inserted {
+        Some(id) => Ok(id),
+        None => {
+            sqlx::query_scalar("select id from jobs where dedupe_key = $1")
+                .bind(&job.dedupe_key)
+                .fetch_one(&mut *conn)
+                .await
+        }
+    }
+}
+
+/// Writes many jobs in one statement (bulk work; dedupe keys already used are skipped) and
+/// returns the ids of the rows written.
+pub async fn enqueue_many(conn: &mut PgConnection, jobs: &[NewJob]) -> sqlx::Result<Vec<Uuid>> {
+    let ids: Vec<Uuid> = jobs.iter().map(|_| Uuid::new_v4()).collect();
+    let kinds: Vec<&str> = jobs.iter().map(|j| j.kind).collect();
+    let payloads: Vec<Value> = jobs.iter().map(|j| j.payload.clone()).collect();
+    let max_attempts: Vec<i32> = jobs.iter().map(|j| j.max_attempts as i32).collect();
+    let caused_by: Vec<Option<String>> = jobs.iter().map(|j| j.caused_by.clone()).collect();
+    let dedupe: Vec<Option<String>> = jobs.iter().map(|j| j.dedupe_key.clone()).collect();
+    let run_at: Vec<Option<DateTime<Utc>>> = jobs.iter().map(|j| j.run_at).collect();
+    let written: Vec<Uuid> = sqlx::query_scalar(
+        "insert into jobs (id, kind, payload, max_attempts, caused_by, dedupe_key, run_at)
+         select id, kind, payload, max_attempts, caused_by, dedupe_key, coalesce(run_at, now())
+           from unnest($1::uuid[], $2::text[], $3::jsonb[], $4::int[], $5::text[], $6::text[], $7::timestamptz[])
+             as t(id, kind, payload, max_attempts, caused_by, dedupe_key, run_at)
+         on conflict (dedupe_key) do nothing
+         returning id",
+    )
+    .bind(&ids)
+    .bind(&kinds)
+    .bind(&payloads)
+    .bind(&max_attempts)
+    .bind(&caused_by)
+    .bind(&dedupe)
+    .bind(&run_at)
+    .fetch_all(&mut *conn)
+    .await?;
+    for kind in kinds.iter().collect::<std::collections::BTreeSet<_>>() {
+        crate::metrics::enqueued(kind, jobs.iter().filter(|j| j.kind == *kind).count() as u64);
+    }
+    Ok(written)
+}
+
+/// An attempt a worker has claimed.
+#[derive(Debug, Clone, FromRow)]
+pub struct Claimed {
+    pub id: Uuid,
+    pub kind: String,
+    pub payload: Value,
+    /// This attempt's number, from 1.
+    pub attempts: i32,
+    pub max_attempts: i32,
+    pub caused_by: Option<String>,
+}
+
+/// Takes the job for one attempt if it is waiting and due. `None`: someone else has it, it is
+/// finished, or it is not due (a duplicate or early message, which is then dropped).
+pub(crate) async fn claim(
+    db: impl PgExecutor<'_>,
+    id: Uuid,
+    kind: &str,
+    worker: &str,
+    lease: Duration,
+) -> sqlx::Result<Option<Claimed>> {
+    sqlx::query_as(
+        "update jobs
+            set state = 'running', attempts = attempts + 1, locked_by = $2,
+                lease_until = now() + $3 * interval '1 millisecond',
+                started_at = coalesce(started_at, now()), updated_at = now()
+          where id = $1 and kind = $4 and state in ('queued', 'retrying') and run_at <= now() + interval '1 second'
+          returning id, kind, payload, attempts, max_attempts, caused_by",
+    )
+    .bind(id)
+    .bind(worker)
+    .bind(lease.as_millis() as f64)
+    .bind(kind)
+    .fetch_optional(db)
+    .await
+}
+
+/// How an attempt ended, as written to the row.
+#[derive(Debug, Clone)]
+pub(crate) enum Outcome {
+    Succeeded(Value),
+    /// A permanent error: the job ends `failed`.
+    Failed(String),
+    /// A retryable error: `retrying` at `now + backoff`, or `dead` when no attempt is left.
+    Retry { error: String, backoff: Duration },
+}
+
+/// Records the end of an attempt held by `worker`; returns the new state, or `None` when the
+/// attempt was no longer this worker's (its lease ran out and it was rescued meanwhile).
+pub(crate) async fn finish(
+    db: impl PgExecutor<'_>,
+    id: Uuid,
+    worker: &str,
+    outcome: &Outcome,
+) -> sqlx::Result<Option<JobState>> {
+    let (result, error, backoff_ms, kind) = match outcome {
+        Outcome::Succeeded(v) => (Some(v), None, 0.0, "succeeded"),
+        Outcome::Failed(e) => (None, Some(e.as_str()), 0.0, "failed"),
+        Outcome::Retry { error, backoff } => (None, Some(error.as_str()), backoff.as_millis() as f64, "retry"),
+    };
+    let state: Option<String> = sqlx::query_scalar(
+        "update jobs
+            set state = case
+                    when $3 = 'succeeded' then 'succeeded'
+                    when $3 = 'failed' then 'failed'
+                    when attempts >= max_attempts then 'dead'
+                    else 'retrying' end,
+                result = coalesce($4, result),
+                last_error = case when $3 = 'succeeded' then last_error else $5 end,
+                run_at = case when $3 = 'retry' then now() + $6 * interval '1 millisecond' else run_at end,
+                dispatched_at = null, task_id = null, locked_by = null, lease_until = null,
+                finished_at = case when $3 <> 'retry' or attempts >= max_attempts then now() end,
+                updated_at = now()
+          where id = $1 and state = 'running' and locked_by = $2
+          returning state",
+    )
+    .bind(id)
+    .bind(worker)
+    .bind(kind)
+    .bind(result)
+    .bind(error)
+    .bind(backoff_ms)
+    .fetch_optional(db)
+    .await?;
+    Ok(state.as_deref().and_then(JobState::parse))
+}
+
+/// Gives attempts that `worker` could not finish before it stopped back, uncounted, so another
+/// worker takes them at once.
+pub(crate) async fn hand_back(db: impl PgExecutor<'_>, worker: &str) -> sqlx::Result<Vec<Uuid>> {
+    sqlx::query_scalar(
+        "update jobs
+            set state = case when attempts > 1 then 'retrying' else 'queued' end,
+                attempts = attempts - 1, run_at = now(),
+                dispatched_at = null, task_id = null, locked_by = null, lease_until = null, updated_at = now()
+          where state = 'running' and locked_by = $1
+          returning id",
+    )
+    .bind(worker)
+    .fetch_all(db)
+    .await
+}

@@ -1,0 +1,201 @@
+//! The relay: makes sure every waiting job has a message in Redis and every attempt an owner.
+//!
+//! Each tick it
+//! 1. ends attempts whose worker vanished (lease run out): `retrying`, or `dead` if that was the
+//!    last attempt;
+//! 2. checks messages pushed long ago for jobs that have not started: if Redis no longer has the
+//!    message (Redis restarted without its data, or apalis finished it without running it), the
+//!    job waits for a push again;
+//! 3. pushes due jobs that wait for a push, within each queue's backlog limit;
+//! 4. updates the gauges: queue depth, relay backlog, dead jobs.
+//!
+//! Every worker process runs one; ticks of several relays are safe together (each row is claimed
+//! by one `update`).
+
+use std::time::Duration;
+
+use uuid::Uuid;
+
+use crate::dispatch::{Dispatcher, apalis_config};
+
+const PUSH_BATCH: i64 = 1_000;
+
+#[derive(Clone)]
+pub struct Relay {
+    dispatcher: Dispatcher,
+    kinds: Vec<&'static str>,
+}
+
+/// What one tick did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Tick {
+    pub rescued: u64,
+    pub redispatched: u64,
+    pub pushed: u64,
+}
+
+impl Relay {
+    /// A relay for the queues of `kinds` (the gauges cover those).
+    pub fn new(dispatcher: Dispatcher, kinds: Vec<&'static str>) -> Self {
+        Self { dispatcher, kinds }
+    }
+
+    /// Ticks every `interval` until `shutdown` resolves.
+    pub async fn run(self, interval: Duration, shutdown: impl std::future::Future<Output = ()>) {
+        tokio::pin!(shutdown);
+        let mut ticker = tokio::time::interval(interval);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                () = &mut shutdown => return,
+                _ = ticker.tick() => {}
+            }
+            if let Err(e) = self.tick().await {
+                tracing::warn!(error = %e, "job relay tick failed; retrying next tick");
+            }
+        }
+    }
+
+    pub async fn tick(&self) -> anyhow::Result<Tick> {
+        let rescued = self.rescue().await?;
+        // Redis may be down: rows then stay in PostgreSQL and the next tick tries again
+        let redispatched = match self.find_lost().await {
+            Ok(n) => n,
+            Err(e) => {
+                tracing::debug!(error = %e, "lost-message check skipped");
+                0
+            }
+        };
+        let pushed = self.push_due().await?;
+        self.gauges().await?;
+        crate::metrics::relay("rescued", rescued);
+        crate::metrics::relay("redispatched", redispatched);
+        crate::metrics::relay("pushed", pushed);
+        Ok(Tick { rescued, redispatched, pushed })
+    }
+
+    async fn rescue(&self) -> sqlx::Result<u64> {
+        let rows: Vec<(Uuid, String, String)> = sqlx::query_as(
+            "update jobs
+                set state = case when attempts >= max_attempts then 'dead' else 'retrying' end,
+                    last_error = 'De worker stopte tijdens poging ' || attempts || ' zonder die af te ronden.',
+                    run_at = now(), dispatched_at = null, task_id = null, locked_by = null, lease_until = null,
+                    finished_at = case when attempts >= max_attempts then now() end,
+                    updated_at = now()
+              where state = 'running' and lease_until < now()
+              returning id, kind, state",
+        )
+        .fetch_all(self.dispatcher.db())
+        .await?;
+        for (id, kind, state) in &rows {
+            tracing::warn!(job.id = %id, job.kind = %kind, job.state = %state, "attempt abandoned by its worker");
+            crate::metrics::finished(kind, state, Duration::ZERO);
+        }
+        Ok(rows.len() as u64)
+    }
+
+    async fn find_lost(&self) -> anyhow::Result<u64> {
+        let stale = self.dispatcher.config().stale_after.as_millis() as f64;
+        let candidates: Vec<(Uuid, String, String)> = sqlx::query_as(
+            "select id, kind, task_id from jobs
+              where dispatched_at is not null and state in ('queued', 'retrying')
+                and dispatched_at < now() - $1 * interval '1 millisecond'
+                and run_at < now() - $1 * interval '1 millisecond'
+              order by dispatched_at limit 500",
+        )
+        .bind(stale)
+        .fetch_all(self.dispatcher.db())
+        .await?;
+        if candidates.is_empty() {
+            return Ok(0);
+        }
+        let mut conn = self.dispatcher.connection().await?;
+        let mut pipe = redis::pipe();
+        for (_, kind, task_id) in &candidates {
+            let config = apalis_config(self.dispatcher.config(), kind);
+            pipe.hget(format!("{}:{task_id}", config.job_meta_hash()), "status");
+        }
+        let statuses: Vec<Option<String>> = pipe.query_async(&mut conn).await?;
+        // Pending, Queued, Running and Failed (apalis retries it) are alive; a missing message
+        // or one apalis finished (Done, Killed) will never start this job.
+        let lost: Vec<(Uuid, String)> = candidates
+            .into_iter()
+            .zip(statuses)
+            .filter(|(_, status)| matches!(status.as_deref(), None | Some("Done") | Some("Killed")))
+            .map(|((id, _, task_id), _)| (id, task_id))
+            .collect();
+        if lost.is_empty() {
+            return Ok(0);
+        }
+        let ids: Vec<Uuid> = lost.iter().map(|(id, _)| *id).collect();
+        let task_ids: Vec<&str> = lost.iter().map(|(_, t)| t.as_str()).collect();
+        let n = sqlx::query(
+            "update jobs j set dispatched_at = null, task_id = null
+               from unnest($1::uuid[], $2::text[]) as t(id, task_id)
+              where j.id = t.id and j.task_id = t.task_id and j.state in ('queued', 'retrying')",
+        )
+        .bind(&ids)
+        .bind(&task_ids)
+        .execute(self.dispatcher.db())
+        .await?
+        .rows_affected();
+        tracing::warn!(count = n, "job messages lost in Redis; pushing them again");
+        Ok(n)
+    }
+
+    async fn push_due(&self) -> sqlx::Result<u64> {
+        const WAITING: &str = "dispatched_at is null and state in ('queued', 'retrying') and run_at <= now() + interval '1 second'";
+        let kinds: Vec<String> = sqlx::query_scalar(&format!("select distinct kind from jobs where {WAITING}"))
+            .fetch_all(self.dispatcher.db())
+            .await?;
+        let mut total = 0;
+        for kind in kinds {
+            loop {
+                let ids: Vec<Uuid> =
+                    sqlx::query_scalar(&format!("select id from jobs where kind = $1 and {WAITING} order by run_at limit $2"))
+                        .bind(&kind)
+                        .bind(PUSH_BATCH)
+                        .fetch_all(self.dispatcher.db())
+                        .await?;
+                let full = ids.len() as i64 == PUSH_BATCH;
+                match self.dispatcher.dispatch(&ids).await {
+                    Ok(n) => total += n as u64,
+                    Err(e) => {
+                        tracing::debug!(error = %e, "relay could not push; Redis unavailable?");
+                        return Ok(total);
+                    }
+                }
+                // a short batch was the last; a full one that did not all go means the queue is full
+                if !full || self.dispatcher.backlog(&kind).await.is_ok_and(|(s, a)| s + a >= self.dispatcher.config().redis_backlog as u64) {
+                    break;
+                }
+            }
+        }
+        Ok(total)
+    }
+
+    async fn gauges(&self) -> sqlx::Result<()> {
+        let backlog: i64 = sqlx::query_scalar(
+            "select count(*) from jobs where dispatched_at is null and state in ('queued', 'retrying') and run_at <= now()",
+        )
+        .fetch_one(self.dispatcher.db())
+        .await?;
+        crate::metrics::relay_backlog(backlog);
+        let dead: Vec<(String, i64)> =
+            sqlx::query_as("select kind, count(*) from jobs where state = 'dead' group by kind")
+                .fetch_all(self.dispatcher.db())
+                .await?;
+        for kind in &self.kinds {
+            let n = dead.iter().find(|(k, _)| k == kind).map_or(0, |(_, n)| *n);
+            crate::metrics::dead(kind, n);
+        }
+        for kind in &self.kinds {
+            if let Ok((scheduled, active)) = self.dispatcher.backlog(kind).await {
+                let queue = self.dispatcher.config().queue(kind);
+                crate::metrics::queue_depth(&queue, "scheduled", scheduled);
+                crate::metrics::queue_depth(&queue, "active", active);
+            }
+        }
+        Ok(())
+    }
+}

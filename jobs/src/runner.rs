@@ -1,0 +1,111 @@
+//! Runs one attempt of a job: claim the row, run the handler under its timeout with panics
+//! caught, record the outcome, and push the next attempt's message when one is planned.
+
+use std::panic::AssertUnwindSafe;
+use std::time::{Duration, Instant};
+
+use futures::FutureExt;
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use crate::kind::{JobContext, JobError, Registry};
+use crate::record::{self, JobState, Outcome};
+
+#[derive(Clone)]
+pub struct Runner {
+    ctx: JobContext,
+    registry: Registry,
+    /// Job-state writes; see [`Runner::new`].
+    state_db: PgPool,
+    /// This process's name in `locked_by`.
+    instance: String,
+    lease_margin: Duration,
+}
+
+impl Runner {
+    /// `state_db` carries only the job-state updates and may use asynchronous commit: losing the
+    /// last of them in a PostgreSQL crash means an attempt runs again, which handlers allow for.
+    pub fn new(ctx: JobContext, registry: Registry, state_db: PgPool, instance: String, lease_margin: Duration) -> Self {
+        Self { ctx, registry, state_db, instance, lease_margin }
+    }
+
+    pub fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Runs the job if it is waiting for an attempt; a duplicate or stale message does nothing.
+    /// `kind` is the queue's kind (one queue per kind). An error means the row could not be read
+    /// or written (PostgreSQL away).
+    pub async fn run(&self, kind: &str, job_id: Uuid) -> Result<Option<JobState>, sqlx::Error> {
+        let Some(handler) = self.registry.get(kind).cloned() else {
+            tracing::error!(job.id = %job_id, job.kind = %kind, "no handler for this kind in this worker");
+            return Ok(None);
+        };
+        let policy = handler.policy();
+        let lease = policy.timeout + self.lease_margin;
+        let Some(claimed) = record::claim(&self.state_db, job_id, kind, &self.instance, lease).await? else {
+            return Ok(None);
+        };
+        crate::metrics::started(kind);
+        let span = tracing::info_span!("job", job.id = %job_id, job.kind = %kind, job.attempt = claimed.attempts);
+        let started = Instant::now();
+        let attempt = AssertUnwindSafe(handler.run(&self.ctx, &claimed)).catch_unwind();
+        let result = tracing::Instrument::instrument(tokio::time::timeout(policy.timeout, attempt), span.clone()).await;
+        let took = started.elapsed();
+        let outcome = match result {
+            Ok(Ok(Ok(value))) => Outcome::Succeeded(value),
+            Ok(Ok(Err(JobError::Permanent(e)))) => Outcome::Failed(e),
+            Ok(Ok(Err(JobError::Retryable(e)))) => retry(e, &policy, claimed.attempts),
+            Ok(Err(panic)) => retry(format!("De taak brak af met een fout in het programma: {}", panic_message(&panic)), &policy, claimed.attempts),
+            Err(_) => retry(format!("De poging duurde langer dan {} s en is afgebroken.", policy.timeout.as_secs_f64()), &policy, claimed.attempts),
+        };
+        let state = record::finish(&self.state_db, job_id, &self.instance, &outcome).await?;
+        span.in_scope(|| match (&outcome, state) {
+            (_, None) => tracing::warn!("attempt ended after its lease ran out; its outcome was not recorded"),
+            (Outcome::Succeeded(_), _) => tracing::info!(duration_ms = took.as_millis() as u64, "job succeeded"),
+            (Outcome::Failed(e) | Outcome::Retry { error: e, .. }, Some(state)) => {
+                tracing::warn!(error = %e, job.state = state.as_str(), "job attempt failed")
+            }
+        });
+        if let Some(state) = state {
+            crate::metrics::finished(kind, state.as_str(), took);
+            if state == JobState::Retrying {
+                if let Err(e) = self.ctx.dispatcher.dispatch(&[job_id]).await {
+                    tracing::debug!(job.id = %job_id, error = %e, "retry not pushed; the relay will");
+                }
+            }
+        }
+        Ok(state)
+    }
+
+    /// After a shutdown that did not wait for every attempt: gives this process's unfinished
+    /// attempts back (uncounted) and pushes them, so another worker takes them at once.
+    pub async fn hand_back(&self) -> anyhow::Result<usize> {
+        let ids = record::hand_back(&self.state_db, &self.instance).await?;
+        if !ids.is_empty() {
+            tracing::warn!(count = ids.len(), "handing unfinished jobs back");
+            if let Err(e) = self.ctx.dispatcher.dispatch(&ids).await {
+                tracing::warn!(error = %e, "handed-back jobs not pushed; the relay will");
+            }
+        }
+        Ok(ids.len())
+    }
+}
+
+fn retry(error: String, policy: &crate::kind::Policy, attempt: i32) -> Outcome {
+    Outcome::Retry { error, backoff: policy.backoff_after(attempt.max(1) as u32) }
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "onbekende fout".to_owned()
+    }
+}
