@@ -6,15 +6,15 @@ export APP_ENV ?= development
 # Tests create one database each through this server (see .cargo/config.toml).
 export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 
-.PHONY: help run test test-rust test-web test-e2e test-make-run services web web-deps openapi lint
+.PHONY: help run test test-rust test-web test-e2e test-make-run services web web-deps openapi lint bench-jobs
 
 help:
 	@echo "make run    start Spreekkamer on http://localhost:8080 (development sign-in, local PostgreSQL and Redis)"
 	@echo "make test   run every test (Rust, web unit tests, API contract, browser end-to-end, make run check)"
 
-## Start everything on the embedded defaults.
+## Start everything on the embedded defaults: api, worker and scheduler in one process.
 run: services web
-	cargo run --quiet -p api -- serve
+	cargo run --quiet -p api -- all
 
 ## Every test.
 test: services lint test-rust test-web test-e2e test-make-run
@@ -49,6 +49,10 @@ test-e2e: web
 
 test-make-run:
 	scripts/check-make-run.sh
+
+## The job-queue benchmark beside BullMQ and Celery (figures in docs/benchmarks.md).
+bench-jobs: services
+	bench/jobs/run.sh
 
 ## Accept an intended change of the API contract and regenerate the SPA's types.
 openapi:

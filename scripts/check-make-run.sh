@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Proves that `make run` on a clean clone of the committed tree brings the product up:
-# /readyz answers 200 and the SPA is served. Uses its own port and database.
+# /readyz answers 200, the SPA is served, and the worker and the scheduler run in the same
+# process. Uses its own port, database and queue names.
 set -euo pipefail
 
 root=$(git rev-parse --show-toplevel)
@@ -28,7 +29,7 @@ echo "make run on a clean clone (port $port) ..."
   cd "$work/clone"
   export CARGO_TARGET_DIR="$root/target"
   export APP_HTTP_ADDR="127.0.0.1:$port" APP_PUBLIC_URL="http://127.0.0.1:$port"
-  export APP_DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db"
+  export APP_DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db" APP_JOBS_NAMESPACE="make-run-$port"
   exec setsid make run >"$log" 2>&1
 ) &
 pid=$!
@@ -45,4 +46,11 @@ until curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; do
 done
 curl -fsS "http://127.0.0.1:$port/" | grep -q '<div id="root">' || { echo "the SPA is not served"; echo "make-run: 0 passed, 1 failed"; exit 1; }
 curl -fsS "http://127.0.0.1:$port/oidc/.well-known/openid-configuration" | grep -q '"issuer"' || { echo "the sign-in issuer does not answer"; echo "make-run: 0 passed, 1 failed"; exit 1; }
+# the worker's relay and the scheduler run in the same process
+for _ in $(seq 1 30); do
+  curl -fsS "http://127.0.0.1:$port/metrics" | grep -q '^jobs_relay_backlog' && break
+  sleep 1
+done
+curl -fsS "http://127.0.0.1:$port/metrics" | grep -q '^jobs_relay_backlog' || { echo "the worker does not run"; echo "make-run: 0 passed, 1 failed"; exit 1; }
+[ "$(psql -h 127.0.0.1 -U postgres -d "$db" -tAc "select count(*) from schedule_ticks")" -ge 1 ] || { echo "the scheduler does not run"; echo "make-run: 0 passed, 1 failed"; exit 1; }
 echo "make-run: 1 passed, 0 failed"

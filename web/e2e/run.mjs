@@ -52,6 +52,8 @@ const api = spawn(apiBin, ['serve'], {
     APP_DATABASE_URL: `postgres://postgres@${pgHost}:${pgPort}/${database}`,
     APP_REDIS_URL: process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:6379',
     APP_WEB_DIST: dist,
+    // its own queue names, so messages of this run never reach another process's workers
+    APP_JOBS_NAMESPACE: `e2e-${process.pid}`,
     APP_LOG_FORMAT: 'json',
   },
   stdio: ['ignore', 'pipe', 'pipe'],

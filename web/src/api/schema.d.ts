@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/api/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The state of a job, for the user whose action caused it and for staff; anyone else gets 404. */
+        get: operations["job"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/config": {
         parameters: {
             query?: never;
@@ -114,6 +131,43 @@ export interface components {
             /** @description `ok` or `unavailable`. */
             status: string;
         };
+        /** @description A background job as its page sees it. */
+        JobView: {
+            /**
+             * Format: int32
+             * @description Attempts made so far.
+             */
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt?: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description The job kind, e.g. `email`. */
+            kind: string;
+            /** @description Why the last failed attempt failed. */
+            lastError?: string | null;
+            /** Format: int32 */
+            maxAttempts: number;
+            /** @description What the job produced, when it succeeded. */
+            result?: Record<string, never> | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt starts at the earliest.
+             */
+            runAt: string;
+            /** Format: date-time */
+            startedAt?: string | null;
+            /**
+             * @description `queued`, `running`, `retrying` (an attempt failed, another follows at `runAt`),
+             *     `succeeded`, `failed` (a permanent error) or `dead` (every attempt failed).
+             * @example succeeded
+             */
+            state: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /** @description The signed-in user as the api sees them. */
         Me: {
             /** @description Whether the token carries `accepted-agreement`. */
@@ -158,6 +212,45 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    job: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the job's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description no such job, or not the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     config: {
         parameters: {
             query?: never;

@@ -1,0 +1,136 @@
+//! Job-system benchmark, run by `bench/jobs/run.sh` beside BullMQ and Celery on the same Redis.
+//!
+//! With the real worker (in this process) and real job records in a database of its own:
+//! 1. enqueue N no-op `probe` jobs (rows written in bulk, messages pushed), then start the
+//!    worker and time until all N have succeeded: throughput with job records;
+//! 2. with the worker idle, enqueue SAMPLES jobs one at a time, 20 ms apart, each as the api
+//!    does (a transaction, then the push), and read each one's enqueue-to-start latency.
+//!
+//! Prints one JSON line. Env: REDIS_URL, DATABASE_URL (a server where it may create and drop a
+//! database), N, CONC, SAMPLES.
+
+use std::time::{Duration, Instant};
+
+use domain::env::Env;
+use jobs::kinds::Probe;
+use jobs::kinds::probe::ProbePayload;
+use jobs::{Dispatcher, JobsConfig};
+use sqlx::{Connection, PgConnection};
+
+fn var(name: &str, default: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| default.to_owned())
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let redis_url = var("REDIS_URL", "redis://127.0.0.1:6379");
+    let server = var("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres");
+    let n: usize = var("N", "20000").parse()?;
+    let concurrency = var("CONC", "100");
+    let samples: usize = var("SAMPLES", "300").parse()?;
+
+    // a database of its own
+    let name = format!("spreekkamer_bench_{}", std::process::id());
+    let (base, _) = server.rsplit_once('/').expect("DATABASE_URL with a database");
+    let database_url = format!("{base}/{name}");
+    let mut admin = PgConnection::connect(&server).await?;
+    sqlx::query(&format!("create database {name}")).execute(&mut admin).await?;
+    let result = run(&redis_url, &database_url, n, &concurrency, samples).await;
+    sqlx::query(&format!("drop database if exists {name} with (force)")).execute(&mut admin).await?;
+    let line = result?;
+    println!("{line}");
+    Ok(())
+}
+
+async fn run(redis_url: &str, database_url: &str, n: usize, concurrency: &str, samples: usize) -> anyhow::Result<serde_json::Value> {
+    let env = Env::from_pairs([
+        ("APP_DATABASE_URL", database_url),
+        ("APP_DATABASE_MAX_CONNECTIONS", "40"),
+        ("APP_REDIS_URL", redis_url),
+        ("APP_JOBS_NAMESPACE", "bench"),
+        ("APP_JOBS_PROBE", "on"),
+        ("APP_WORKER_CONCURRENCY_PROBE", concurrency),
+        ("APP_WORKER_HTTP_ADDR", "off"),
+        ("APP_WORKER_QUEUES", "probe"),
+        ("APP_LOG", "error"),
+    ]);
+    let config = worker::Config::from_env(&env)?;
+    let db = domain::db::connect(&config.database).await?;
+    domain::db::migrate(&db).await?;
+    let dispatcher = Dispatcher::new(db.clone(), config.redis.client()?, JobsConfig::from_env(&env)?);
+
+    // 1. throughput
+    let started = Instant::now();
+    for chunk in (0..n).collect::<Vec<_>>().chunks(5_000) {
+        let batch: Vec<_> = chunk.iter().map(|_| Probe::job(&ProbePayload::default())).collect();
+        let mut tx = db.begin().await?;
+        let ids = jobs::enqueue_many(&mut tx, &batch).await?;
+        tx.commit().await?;
+        dispatcher.dispatch(&ids).await?;
+    }
+    let enqueue_per_s = n as f64 / started.elapsed().as_secs_f64();
+
+    let (stop, rx) = tokio::sync::watch::channel(false);
+    let started = Instant::now();
+    let worker = tokio::spawn(worker::run(config, async move {
+        let mut rx = rx;
+        let _ = rx.wait_for(|s| *s).await;
+    }));
+    loop {
+        let done: i64 = sqlx::query_scalar("select count(*) from jobs where state = 'succeeded'").fetch_one(&db).await?;
+        if done as usize >= n {
+            break;
+        }
+        anyhow::ensure!(started.elapsed() < Duration::from_secs(600), "only {done} of {n} done after 600 s");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let drain_per_s = n as f64 / started.elapsed().as_secs_f64();
+
+    // 2. idle enqueue-to-start latency
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let mut ids = Vec::with_capacity(samples);
+    for _ in 0..samples {
+        let sent_us = chrono::Utc::now().timestamp_micros() as u64;
+        let mut tx = db.begin().await?;
+        let id = jobs::enqueue(&mut tx, Probe::job(&ProbePayload { sent_us, ..Default::default() })).await?;
+        tx.commit().await?;
+        dispatcher.dispatch(&[id]).await?;
+        ids.push(id);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let mut latencies: Vec<f64> = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while latencies.len() < samples {
+        anyhow::ensure!(Instant::now() < deadline, "latency samples did not finish");
+        latencies = sqlx::query_scalar(
+            "select (result->>'latencyUs')::float8 / 1000 from jobs where id = any($1) and state = 'succeeded'",
+        )
+        .bind(&ids)
+        .fetch_all(&db)
+        .await?;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    latencies.sort_by(f64::total_cmp);
+    let pct = |p: f64| latencies[((latencies.len() as f64 - 1.0) * p).round() as usize];
+
+    stop.send(true)?;
+    worker.await??;
+    db.close().await;
+    Ok(serde_json::json!({
+        "system": "spreekkamer",
+        "version": format!("apalis-redis 1.0.0, job rows in PostgreSQL {}", pg_version(database_url).await?),
+        "n": n,
+        "concurrency": concurrency.parse::<u64>()?,
+        "enqueue_per_s": (enqueue_per_s * 10.0).round() / 10.0,
+        "drain_per_s": (drain_per_s * 10.0).round() / 10.0,
+        "latency_p50_ms": (pct(0.50) * 1000.0).round() / 1000.0,
+        "latency_p99_ms": (pct(0.99) * 1000.0).round() / 1000.0,
+        "samples": samples,
+    }))
+}
+
+async fn pg_version(url: &str) -> anyhow::Result<String> {
+    let mut conn = PgConnection::connect(url).await?;
+    let v: String = sqlx::query_scalar("show server_version").fetch_one(&mut conn).await?;
+    Ok(v.split_whitespace().next().unwrap_or_default().to_owned())
+}

@@ -1,0 +1,241 @@
+//! Test support: a Redis server of the test's own (so it can be restarted), the worker in this
+//! process or as the real binary, and waiting for a job's state.
+
+#![allow(dead_code)]
+
+pub mod smtp;
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use domain::env::Env;
+use jobs::{Dispatcher, JobRecord, JobState, JobsConfig, NewJob};
+use sqlx::PgPool;
+use tokio::sync::watch;
+use uuid::Uuid;
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
+}
+
+/// A `redis-server` on a free port, keeping nothing on disk.
+pub struct RedisServer {
+    pub port: u16,
+    child: Option<Child>,
+}
+
+impl RedisServer {
+    pub async fn start() -> Self {
+        let mut server = Self { port: free_port(), child: None };
+        server.launch().await;
+        server
+    }
+
+    async fn launch(&mut self) {
+        let child = Command::new("redis-server")
+            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--enable-debug-command", "yes"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server (Debian package redis-server) must be installed");
+        self.child = Some(child);
+        let client = redis::Client::open(self.url()).expect("url");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while jobs::ping(&client, Duration::from_millis(200)).await.is_err() {
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Stops the server; everything it held is gone.
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    pub async fn start_again(&mut self) {
+        self.launch().await;
+    }
+
+    pub async fn connection(&self) -> redis::aio::MultiplexedConnection {
+        redis::Client::open(self.url()).unwrap().get_multiplexed_async_connection().await.unwrap()
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The URL of the test's database (sqlx::test made it on the server of `DATABASE_URL`).
+pub fn database_url(db: &PgPool) -> String {
+    let base = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    let name = db.connect_options().get_database().expect("database name").to_owned();
+    let (server, _) = base.rsplit_once('/').expect("url with a database");
+    format!("{server}/{name}")
+}
+
+pub struct Harness {
+    pub db: PgPool,
+    pub redis: RedisServer,
+    pub namespace: String,
+    pub dir: PathBuf,
+    pub dispatcher: Dispatcher,
+}
+
+impl Harness {
+    pub async fn new(db: PgPool) -> Self {
+        let redis = RedisServer::start().await;
+        let namespace = format!("t{}", Uuid::new_v4().simple());
+        let dir = std::env::temp_dir().join(format!("spreekkamer-{namespace}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut h = Self { db: db.clone(), redis, namespace, dir, dispatcher: Dispatcher::new(db.clone(), redis::Client::open("redis://127.0.0.1:1").unwrap(), JobsConfig::default()) };
+        h.dispatcher = Dispatcher::new(db, redis::Client::open(h.redis.url()).unwrap(), h.jobs_config());
+        h
+    }
+
+    /// The variables a worker of this test runs with, `extra` last.
+    pub fn vars(&self, extra: &[(&str, &str)]) -> Vec<(String, String)> {
+        let mut vars: Vec<(String, String)> = [
+            ("APP_DATABASE_URL", database_url(&self.db)),
+            ("APP_DATABASE_MAX_CONNECTIONS", "20".into()),
+            ("APP_REDIS_URL", self.redis.url()),
+            ("APP_JOBS_NAMESPACE", self.namespace.clone()),
+            ("APP_JOBS_PROBE", "on".into()),
+            ("APP_JOBS_PROBE_DIR", self.dir.display().to_string()),
+            ("APP_MAIL_OUTBOX", self.dir.join("outbox").display().to_string()),
+            ("APP_WORKER_HTTP_ADDR", "off".into()),
+            ("APP_JOBS_RELAY_INTERVAL", "200ms".into()),
+            ("APP_JOBS_STALE_AFTER", "2s".into()),
+            ("APP_JOBS_LEASE_MARGIN", "1s".into()),
+            ("APP_LOG", "warn".into()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect();
+        vars.extend(extra.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())));
+        vars
+    }
+
+    pub fn jobs_config(&self) -> JobsConfig {
+        JobsConfig::from_env(&Env::from_pairs(self.vars(&[]))).unwrap()
+    }
+
+    pub fn worker_config(&self, extra: &[(&str, &str)]) -> worker::Config {
+        worker::Config::from_env(&Env::from_pairs(self.vars(extra))).unwrap()
+    }
+
+    /// A worker in this process.
+    pub fn start_worker(&self, extra: &[(&str, &str)]) -> InProcessWorker {
+        let (stop, rx) = watch::channel(false);
+        let config = self.worker_config(extra);
+        let handle = tokio::spawn(worker::run(config, async move {
+            let mut rx = rx;
+            let _ = rx.wait_for(|s| *s).await;
+        }));
+        InProcessWorker { stop, handle: Some(handle) }
+    }
+
+    /// The real `worker` binary.
+    pub fn start_worker_process(&self, extra: &[(&str, &str)]) -> Child {
+        Command::new(env!("CARGO_BIN_EXE_worker"))
+            .env_clear()
+            .envs(self.vars(extra))
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("worker binary")
+    }
+
+    /// Writes the job and pushes it, as the api does.
+    pub async fn enqueue(&self, job: NewJob) -> Uuid {
+        let mut tx = self.db.begin().await.unwrap();
+        let id = jobs::enqueue(&mut tx, job).await.unwrap();
+        tx.commit().await.unwrap();
+        let _ = self.dispatcher.dispatch(&[id]).await;
+        id
+    }
+
+    pub async fn job(&self, id: Uuid) -> JobRecord {
+        jobs::find(&self.db, id).await.unwrap().expect("job row")
+    }
+
+    /// Waits until `ok` holds for the job, failing with its last record after `timeout`.
+    pub async fn wait_for(&self, id: Uuid, timeout: Duration, ok: impl Fn(&JobRecord) -> bool) -> JobRecord {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let job = self.job(id).await;
+            if ok(&job) {
+                return job;
+            }
+            assert!(Instant::now() < deadline, "job did not get there within {timeout:?}: {job:?}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    pub async fn wait_for_state(&self, id: Uuid, state: JobState, timeout: Duration) -> JobRecord {
+        self.wait_for(id, timeout, |j| j.state() == state).await
+    }
+
+    pub async fn count(&self, state: JobState) -> i64 {
+        sqlx::query_scalar("select count(*) from jobs where state = $1").bind(state.as_str()).fetch_one(&self.db).await.unwrap()
+    }
+
+    /// The probe's side effects: one `<job id> <attempt>` line per successful attempt.
+    pub fn effects(&self) -> Vec<String> {
+        std::fs::read_to_string(self.dir.join("effects.log"))
+            .map(|s| s.lines().map(str::to_owned).collect())
+            .unwrap_or_default()
+    }
+
+    pub fn effects_of(&self, id: Uuid) -> usize {
+        let id = id.to_string();
+        self.effects().iter().filter(|l| l.starts_with(&id)).count()
+    }
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+pub struct InProcessWorker {
+    stop: watch::Sender<bool>,
+    handle: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+}
+
+impl InProcessWorker {
+    /// SIGTERM, as far as the worker can tell: stop, wait for it to finish.
+    pub async fn shutdown(mut self) {
+        let _ = self.stop.send(true);
+        if let Some(handle) = self.handle.take() {
+            tokio::time::timeout(Duration::from_secs(60), handle).await.expect("worker stops").unwrap().unwrap();
+        }
+    }
+}
+
+/// Sends a signal to a child process.
+pub fn signal(child: &Child, signal: &str) {
+    let status = Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+}
+
+/// A user row, for jobs caused by someone.
+pub async fn user(db: &PgPool, sub: &str, email: &str) {
+    let mut conn = db.acquire().await.unwrap();
+    domain::users::upsert_from_token(
+        &mut conn,
+        &domain::users::TokenIdentity { sub: sub.into(), email: email.into(), preferred_username: "anna".into() },
+    )
+    .await
+    .unwrap();
+}

@@ -1,0 +1,257 @@
+//! The job system against real PostgreSQL and Redis: delivery latency, crashes, backlogs,
+//! retries, de-duplication, Redis restarts and shutdown. Each test has its own database and its
+//! own `redis-server`. The letters refer to the apalis-redis 1.0 behaviours the design works
+//! around (docs/ARCHITECTURE.md, "Background jobs").
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Harness, signal};
+use jobs::kinds::Probe;
+use jobs::kinds::probe::ProbePayload;
+use jobs::{JobState, NewJob};
+use sqlx::PgPool;
+use uuid::Uuid;
+
+fn probe(p: ProbePayload) -> NewJob {
+    Probe::job(&p)
+}
+
+/// A: apalis-redis puts every push in its scheduled set and an idle worker would only look at
+/// its next heartbeat (30 s); the worker polls instead.
+#[sqlx::test(migrations = "../migrations")]
+async fn an_idle_worker_starts_a_new_job_within_seconds(db: PgPool) {
+    let h = Harness::new(db).await;
+    let worker = h.start_worker(&[]);
+    // let it settle into idling
+    let warm = h.enqueue(probe(ProbePayload::default())).await;
+    h.wait_for_state(warm, JobState::Succeeded, Duration::from_secs(20)).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+
+    let sent = Instant::now();
+    let id = h.enqueue(probe(ProbePayload::default())).await;
+    let job = h.wait_for_state(id, JobState::Succeeded, Duration::from_secs(10)).await;
+    let waited = sent.elapsed();
+    assert!(waited < Duration::from_secs(5), "took {waited:?}; apalis's own heartbeat would have taken up to 30 s");
+    assert_eq!(job.attempts, 1);
+    worker.shutdown().await;
+}
+
+/// D and a worker that vanishes mid-job: its lease runs out, the relay hands the job to the next
+/// worker (started at once under a new name, which apalis would refuse for a reused one), and
+/// the side effect happens once.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_worker_killed_mid_job_leaves_it_to_the_next_which_completes_it_once(db: PgPool) {
+    let h = Harness::new(db).await;
+    let mut first = h.start_worker_process(&[]);
+    let id = h.enqueue(probe(ProbePayload { sleep_ms: 2_500, ..Default::default() })).await;
+    h.wait_for_state(id, JobState::Running, Duration::from_secs(20)).await;
+    signal(&first, "KILL");
+    first.wait().unwrap();
+    assert_eq!(h.effects_of(id), 0, "killed before its side effect");
+
+    let mut second = h.start_worker_process(&[]);
+    let job = h.wait_for_state(id, JobState::Succeeded, Duration::from_secs(40)).await;
+    assert_eq!(job.attempts, 2, "the killed attempt counts");
+    assert_eq!(h.effects_of(id), 1);
+    signal(&second, "KILL");
+    second.wait().unwrap();
+}
+
+/// B: a backlog of 10,000 due messages would make apalis-redis's fetch fail in Lua; the rest
+/// waits in PostgreSQL and the relay tops the queue up. G: nothing is left in flight afterwards.
+#[sqlx::test(migrations = "../migrations")]
+async fn ten_thousand_jobs_enqueued_while_no_worker_runs_all_complete(db: PgPool) {
+    let h = Harness::new(db).await;
+    let batch: Vec<NewJob> = (0..10_000).map(|_| probe(ProbePayload::default())).collect();
+    let mut tx = h.db.begin().await.unwrap();
+    let ids = jobs::enqueue_many(&mut tx, &batch).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(ids.len(), 10_000);
+    for chunk in ids.chunks(2_000) {
+        h.dispatcher.dispatch(chunk).await.unwrap();
+    }
+    let (scheduled, active) = h.dispatcher.backlog("probe").await.unwrap();
+    assert_eq!(scheduled + active, 5_000, "Redis holds up to its backlog limit");
+    let waiting: i64 = sqlx::query_scalar("select count(*) from jobs where dispatched_at is null")
+        .fetch_one(&h.db)
+        .await
+        .unwrap();
+    assert_eq!(waiting, 5_000, "the rest waits in PostgreSQL");
+
+    let worker = h.start_worker(&[]);
+    let deadline = Instant::now() + Duration::from_secs(240);
+    while h.count(JobState::Succeeded).await < 10_000 {
+        assert!(Instant::now() < deadline, "only {} of 10,000 done", h.count(JobState::Succeeded).await);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let twice: i64 = sqlx::query_scalar("select count(*) from jobs where attempts <> 1").fetch_one(&h.db).await.unwrap();
+    assert_eq!(twice, 0);
+    let mut effects = h.effects();
+    effects.sort();
+    effects.dedup();
+    assert_eq!(effects.len(), 10_000, "each side effect once");
+    worker.shutdown().await;
+    let mut conn = h.redis.connection().await;
+    let inflight: Vec<String> = redis::cmd("KEYS").arg(format!("{}:probe:inflight:*", h.namespace)).query_async(&mut conn).await.unwrap();
+    for key in inflight {
+        let n: u64 = redis::cmd("SCARD").arg(&key).query_async(&mut conn).await.unwrap();
+        assert_eq!(n, 0, "{key} still holds finished messages");
+    }
+}
+
+/// C: apalis-redis would retry a failed message up to 25 times on its own; attempts follow the
+/// job's policy instead, and a permanent error is not retried.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_failing_job_is_tried_exactly_its_attempts_and_a_permanent_error_once(db: PgPool) {
+    let h = Harness::new(db).await;
+    let worker = h.start_worker(&[]);
+    let failing = h.enqueue(probe(ProbePayload { fail_attempts: 99, ..Default::default() }).max_attempts(3)).await;
+    let permanent =
+        h.enqueue(probe(ProbePayload { fail_attempts: 99, permanent: true, ..Default::default() }).max_attempts(3)).await;
+    let panicking = h.enqueue(probe(ProbePayload { panic: true, ..Default::default() }).max_attempts(2)).await;
+    let recovering = h.enqueue(probe(ProbePayload { fail_attempts: 2, ..Default::default() }).max_attempts(3)).await;
+
+    let dead = h.wait_for_state(failing, JobState::Dead, Duration::from_secs(30)).await;
+    assert_eq!(dead.attempts, 3);
+    assert_eq!(dead.last_error.as_deref(), Some("probe fails attempt 3"));
+    assert!(dead.finished_at.is_some());
+
+    let failed = h.wait_for_state(permanent, JobState::Failed, Duration::from_secs(30)).await;
+    assert_eq!(failed.attempts, 1);
+    assert_eq!(failed.last_error.as_deref(), Some("probe fails attempt 1"));
+
+    let panicked = h.wait_for_state(panicking, JobState::Dead, Duration::from_secs(30)).await;
+    assert_eq!(panicked.attempts, 2);
+    assert!(panicked.last_error.unwrap().contains("probe asked to panic"), "the panic is recorded");
+
+    let ok = h.wait_for_state(recovering, JobState::Succeeded, Duration::from_secs(30)).await;
+    assert_eq!(ok.attempts, 3);
+    assert_eq!(ok.last_error.as_deref(), Some("probe fails attempt 2"), "the last error stays readable");
+
+    // nothing comes back for another try
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(h.job(failing).await.attempts, 3);
+    assert_eq!(h.job(permanent).await.attempts, 1);
+    worker.shutdown().await;
+}
+
+/// F: apalis drops duplicate pushes only with an idempotency TTL, and says Ok either way; the
+/// job's dedupe key and the dispatch claim make enqueueing and pushing twice harmless.
+#[sqlx::test(migrations = "../migrations")]
+async fn two_enqueues_with_the_same_key_run_once(db: PgPool) {
+    let h = Harness::new(db).await;
+    let first = h.enqueue(probe(ProbePayload::default()).dedupe_key("report-42")).await;
+    let second = h.enqueue(probe(ProbePayload::default()).dedupe_key("report-42")).await;
+    assert_eq!(first, second, "the second enqueue yields the first job");
+
+    // pushing an already pushed job again does nothing
+    let other = h.enqueue(probe(ProbePayload::default())).await;
+    let ids = [other];
+    let (a, b) = tokio::join!(h.dispatcher.dispatch(&ids), h.dispatcher.dispatch(&ids));
+    assert_eq!(a.unwrap() + b.unwrap(), 0, "already pushed by enqueue");
+    // the relay took its message for lost while it is still there, and two pushes race: one wins
+    sqlx::query("update jobs set dispatched_at = null where id = $1").bind(other).execute(&h.db).await.unwrap();
+    let (a, b) = tokio::join!(h.dispatcher.dispatch(&ids), h.dispatcher.dispatch(&ids));
+    assert_eq!(a.unwrap() + b.unwrap(), 1);
+    let (scheduled, active) = h.dispatcher.backlog("probe").await.unwrap();
+    assert_eq!(scheduled + active, 3, "two messages for one job");
+
+    let worker = h.start_worker(&[]);
+    h.wait_for_state(first, JobState::Succeeded, Duration::from_secs(20)).await;
+    h.wait_for_state(other, JobState::Succeeded, Duration::from_secs(20)).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(h.effects_of(first), 1);
+    assert_eq!(h.effects_of(other), 1);
+    let rows: i64 = sqlx::query_scalar("select count(*) from jobs").fetch_one(&h.db).await.unwrap();
+    assert_eq!(rows, 2);
+    worker.shutdown().await;
+}
+
+/// E and H: a slow Redis reply does not end the worker, and after a Redis restart (which lost
+/// every message) workers resume on their own; a job enqueued while Redis was down, and one
+/// whose message the restart lost, are both delivered.
+#[sqlx::test(migrations = "../migrations")]
+async fn workers_resume_after_a_redis_restart_and_nothing_enqueued_meanwhile_is_lost(db: PgPool) {
+    let mut h = Harness::new(db).await;
+    let worker = h.start_worker(&[]);
+    let before = h.enqueue(probe(ProbePayload::default())).await;
+    h.wait_for_state(before, JobState::Succeeded, Duration::from_secs(20)).await;
+
+    // E: Redis stalls for 1.5 s (the driver's default limit is 500 ms)
+    let mut conn = h.redis.connection().await;
+    // (this connection gives up waiting for the reply after 500 ms; the server still sleeps)
+    let _ = redis::cmd("DEBUG").arg("SLEEP").arg("1.5").query_async::<()>(&mut conn).await;
+    let after_stall = h.enqueue(probe(ProbePayload::default())).await;
+    h.wait_for_state(after_stall, JobState::Succeeded, Duration::from_secs(20)).await;
+
+    // a job whose message sits in Redis, due in 3 s, when Redis goes away
+    let later = h.enqueue(probe(ProbePayload::default()).run_at(chrono::Utc::now() + chrono::Duration::seconds(3))).await;
+    assert!(h.job(later).await.state() == JobState::Queued);
+    h.redis.stop();
+    let during = h.enqueue(probe(ProbePayload::default())).await;
+    assert!(
+        sqlx::query_scalar::<_, bool>("select dispatched_at is null from jobs where id = $1")
+            .bind(during)
+            .fetch_one(&h.db)
+            .await
+            .unwrap(),
+        "Redis is down: the job waits in PostgreSQL"
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    h.redis.start_again().await;
+
+    h.wait_for_state(during, JobState::Succeeded, Duration::from_secs(30)).await;
+    h.wait_for_state(later, JobState::Succeeded, Duration::from_secs(30)).await;
+    let fresh = h.enqueue(probe(ProbePayload::default())).await;
+    h.wait_for_state(fresh, JobState::Succeeded, Duration::from_secs(30)).await;
+    for id in [before, after_stall, during, later, fresh] {
+        assert_eq!(h.effects_of(id), 1);
+    }
+    worker.shutdown().await;
+}
+
+/// SIGTERM: the worker stops taking jobs, finishes what it runs within the grace period and
+/// exits; what outlasts the grace period is handed back and another worker runs it.
+#[sqlx::test(migrations = "../migrations")]
+async fn sigterm_finishes_running_jobs_or_hands_them_back(db: PgPool) {
+    let h = Harness::new(db).await;
+    let mut patient = h.start_worker_process(&[("APP_WORKER_SHUTDOWN_GRACE", "10s")]);
+    let short = h.enqueue(probe(ProbePayload { sleep_ms: 1_500, ..Default::default() })).await;
+    h.wait_for_state(short, JobState::Running, Duration::from_secs(20)).await;
+    signal(&patient, "TERM");
+    let status = patient.wait().unwrap();
+    assert!(status.success(), "clean exit: {status:?}");
+    let job = h.job(short).await;
+    assert_eq!(job.state(), JobState::Succeeded, "finished before exiting");
+    assert_eq!(h.effects_of(short), 1);
+
+    let mut hasty = h.start_worker_process(&[("APP_WORKER_SHUTDOWN_GRACE", "300ms")]);
+    let long = h.enqueue(probe(ProbePayload { sleep_ms: 4_000, ..Default::default() })).await;
+    h.wait_for_state(long, JobState::Running, Duration::from_secs(20)).await;
+    signal(&hasty, "TERM");
+    assert!(hasty.wait().unwrap().success());
+    let handed = h.job(long).await;
+    assert_eq!(handed.state(), JobState::Queued, "handed back: {handed:?}");
+    assert_eq!(handed.attempts, 0, "an attempt cut short by shutdown does not count");
+
+    let worker = h.start_worker(&[]);
+    let done = h.wait_for_state(long, JobState::Succeeded, Duration::from_secs(30)).await;
+    assert_eq!(done.attempts, 1);
+    assert_eq!(h.effects_of(long), 1);
+    worker.shutdown().await;
+}
+
+/// I: queues carry the configured names, never a Rust type path.
+#[sqlx::test(migrations = "../migrations")]
+async fn queues_are_named_by_configuration(db: PgPool) {
+    let h = Harness::new(db).await;
+    h.enqueue(probe(ProbePayload::default())).await;
+    let mut conn = h.redis.connection().await;
+    let keys: Vec<String> = redis::cmd("KEYS").arg("*").query_async(&mut conn).await.unwrap();
+    assert!(keys.iter().any(|k| k == &format!("{}:probe:scheduled", h.namespace)), "{keys:?}");
+    assert!(keys.iter().all(|k| !k.contains("::")), "no type paths: {keys:?}");
+    let unknown = Uuid::new_v4();
+    assert_eq!(h.dispatcher.dispatch(&[unknown]).await.unwrap(), 0);
+}
