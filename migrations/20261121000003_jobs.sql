@@ -21,7 +21,7 @@ create table jobs (
     -- the user whose action caused the job; null for the scheduler's sweeps
     caused_by      text references users (id) on delete set null,
     -- enqueueing twice with the same key yields the first job
-    dedupe_key     text unique,
+    dedupe_key     text,
     run_at         timestamptz not null default now(),
     -- the push of the current attempt's message to Redis
     dispatched_at  timestamptz,
@@ -42,7 +42,10 @@ create index jobs_dispatched_idx on jobs (dispatched_at) where dispatched_at is 
 create index jobs_lease_idx on jobs (lease_until) where state = 'running';
 -- the pruning sweep and the dead-jobs gauge
 create index jobs_finished_idx on jobs (finished_at) where state in ('succeeded', 'failed', 'dead');
-create index jobs_caused_by_idx on jobs (caused_by, created_at desc);
+-- deleting a user sets caused_by to null
+create index jobs_caused_by_idx on jobs (caused_by) where caused_by is not null;
+-- only rows with a key are indexed: every state change of a row writes to each index it is in
+create unique index jobs_dedupe_key_idx on jobs (dedupe_key) where dedupe_key is not null;
 
 -- e-mail deliveries, so a job sends its message at most once, also when it is retried.
 create table email_deliveries (

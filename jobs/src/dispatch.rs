@@ -32,6 +32,11 @@ pub fn apalis_config(config: &JobsConfig, kind: &str) -> apalis_redis::Config {
         .heartbeat_interval(Duration::from_secs(5))
         .missed_heartbeats(3)
         .batch_size(50)
+        // apalis's per-message lease runs `LREM` over the whole ready list for every message
+        // (the bottleneck under load); the job row's lease does that work
+        .lock_tasks(false)
+        // nobody listens to apalis's pub/sub events
+        .emit_events(false)
 }
 
 /// Pushes jobs' messages after their rows are committed. Cheap to clone; connects to Redis

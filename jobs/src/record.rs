@@ -138,7 +138,7 @@ pub async fn enqueue(conn: &mut PgConnection, job: NewJob) -> sqlx::Result<Uuid>
     let inserted: Option<Uuid> = sqlx::query_scalar(
         "insert into jobs (id, kind, payload, max_attempts, caused_by, dedupe_key, run_at)
          values ($1, $2, $3, $4, $5, $6, coalesce($7, now()))
-         on conflict (dedupe_key) do nothing
+         on conflict (dedupe_key) where dedupe_key is not null do nothing
          returning id",
     )
     .bind(Uuid::new_v4())
@@ -177,7 +177,7 @@ pub async fn enqueue_many(conn: &mut PgConnection, jobs: &[NewJob]) -> sqlx::Res
          select id, kind, payload, max_attempts, caused_by, dedupe_key, coalesce(run_at, now())
            from unnest($1::uuid[], $2::text[], $3::jsonb[], $4::int[], $5::text[], $6::text[], $7::timestamptz[])
              as t(id, kind, payload, max_attempts, caused_by, dedupe_key, run_at)
-         on conflict (dedupe_key) do nothing
+         on conflict (dedupe_key) where dedupe_key is not null do nothing
          returning id",
     )
     .bind(&ids)
@@ -207,29 +207,45 @@ pub struct Claimed {
     pub caused_by: Option<String>,
 }
 
-/// Takes the job for one attempt if it is waiting and due. `None`: someone else has it, it is
-/// finished, or it is not due (a duplicate or early message, which is then dropped).
-pub(crate) async fn claim(
+/// A request to take a job for one attempt.
+pub(crate) struct ClaimRequest {
+    pub id: Uuid,
+    pub kind: String,
+    pub lease: Duration,
+}
+
+/// Takes each job for one attempt if it is waiting and due, in one statement. `None` for a job
+/// someone else has, that is finished or not due (a duplicate or early message, then dropped),
+/// and for a second request of the same job in the batch.
+pub(crate) async fn claim_many(
     db: impl PgExecutor<'_>,
-    id: Uuid,
-    kind: &str,
     worker: &str,
-    lease: Duration,
-) -> sqlx::Result<Option<Claimed>> {
-    sqlx::query_as(
-        "update jobs
-            set state = 'running', attempts = attempts + 1, locked_by = $2,
-                lease_until = now() + $3 * interval '1 millisecond',
-                started_at = coalesce(started_at, now()), updated_at = now()
-          where id = $1 and kind = $4 and state in ('queued', 'retrying') and run_at <= now() + interval '1 second'
-          returning id, kind, payload, attempts, max_attempts, caused_by",
+    requests: &[ClaimRequest],
+) -> sqlx::Result<Vec<Option<Claimed>>> {
+    let mut seen = std::collections::HashSet::new();
+    let first: Vec<bool> = requests.iter().map(|r| seen.insert(r.id)).collect();
+    let unique: Vec<&ClaimRequest> = requests.iter().zip(&first).filter(|(_, f)| **f).map(|(r, _)| r).collect();
+    let ids: Vec<Uuid> = unique.iter().map(|r| r.id).collect();
+    let kinds: Vec<&str> = unique.iter().map(|r| r.kind.as_str()).collect();
+    let leases: Vec<f64> = unique.iter().map(|r| r.lease.as_millis() as f64).collect();
+    let claimed: Vec<Claimed> = sqlx::query_as(
+        "update jobs j
+            set state = 'running', attempts = j.attempts + 1, locked_by = $1,
+                lease_until = now() + t.lease_ms * interval '1 millisecond',
+                started_at = coalesce(j.started_at, now()), updated_at = now()
+           from unnest($2::uuid[], $3::text[], $4::float8[]) as t(id, kind, lease_ms)
+          where j.id = t.id and j.kind = t.kind and j.state in ('queued', 'retrying')
+            and j.run_at <= now() + interval '1 second'
+          returning j.id, j.kind, j.payload, j.attempts, j.max_attempts, j.caused_by",
     )
-    .bind(id)
     .bind(worker)
-    .bind(lease.as_millis() as f64)
-    .bind(kind)
-    .fetch_optional(db)
-    .await
+    .bind(&ids)
+    .bind(&kinds)
+    .bind(&leases)
+    .fetch_all(db)
+    .await?;
+    let mut by_id: std::collections::HashMap<Uuid, Claimed> = claimed.into_iter().map(|c| (c.id, c)).collect();
+    Ok(requests.iter().zip(first).map(|(r, first)| if first { by_id.remove(&r.id) } else { None }).collect())
 }
 
 /// How an attempt ended, as written to the row.
@@ -242,44 +258,57 @@ pub(crate) enum Outcome {
     Retry { error: String, backoff: Duration },
 }
 
-/// Records the end of an attempt held by `worker`; returns the new state, or `None` when the
-/// attempt was no longer this worker's (its lease ran out and it was rescued meanwhile).
-pub(crate) async fn finish(
+/// Records the ends of attempts held by `worker`, in one statement; per attempt the new state,
+/// or `None` when it was no longer this worker's (its lease ran out and it was rescued).
+pub(crate) async fn finish_many(
     db: impl PgExecutor<'_>,
-    id: Uuid,
     worker: &str,
-    outcome: &Outcome,
-) -> sqlx::Result<Option<JobState>> {
-    let (result, error, backoff_ms, kind) = match outcome {
-        Outcome::Succeeded(v) => (Some(v), None, 0.0, "succeeded"),
-        Outcome::Failed(e) => (None, Some(e.as_str()), 0.0, "failed"),
-        Outcome::Retry { error, backoff } => (None, Some(error.as_str()), backoff.as_millis() as f64, "retry"),
-    };
-    let state: Option<String> = sqlx::query_scalar(
-        "update jobs
+    attempts: &[(Uuid, Outcome)],
+) -> sqlx::Result<Vec<Option<JobState>>> {
+    let ids: Vec<Uuid> = attempts.iter().map(|(id, _)| *id).collect();
+    let mut outcomes = Vec::with_capacity(attempts.len());
+    let mut results = Vec::with_capacity(attempts.len());
+    let mut errors = Vec::with_capacity(attempts.len());
+    let mut backoffs = Vec::with_capacity(attempts.len());
+    for (_, outcome) in attempts {
+        let (kind, result, error, backoff) = match outcome {
+            Outcome::Succeeded(v) => ("succeeded", Some(v), None, 0.0),
+            Outcome::Failed(e) => ("failed", None, Some(e.as_str()), 0.0),
+            Outcome::Retry { error, backoff } => ("retry", None, Some(error.as_str()), backoff.as_millis() as f64),
+        };
+        outcomes.push(kind);
+        results.push(result);
+        errors.push(error);
+        backoffs.push(backoff);
+    }
+    let states: Vec<(Uuid, String)> = sqlx::query_as(
+        "update jobs j
             set state = case
-                    when $3 = 'succeeded' then 'succeeded'
-                    when $3 = 'failed' then 'failed'
-                    when attempts >= max_attempts then 'dead'
+                    when t.outcome = 'succeeded' then 'succeeded'
+                    when t.outcome = 'failed' then 'failed'
+                    when j.attempts >= j.max_attempts then 'dead'
                     else 'retrying' end,
-                result = coalesce($4, result),
-                last_error = case when $3 = 'succeeded' then last_error else $5 end,
-                run_at = case when $3 = 'retry' then now() + $6 * interval '1 millisecond' else run_at end,
+                result = coalesce(t.result, j.result),
+                last_error = case when t.outcome = 'succeeded' then j.last_error else t.error end,
+                run_at = case when t.outcome = 'retry' then now() + t.backoff_ms * interval '1 millisecond' else j.run_at end,
                 dispatched_at = null, task_id = null, locked_by = null, lease_until = null,
-                finished_at = case when $3 <> 'retry' or attempts >= max_attempts then now() end,
+                finished_at = case when t.outcome <> 'retry' or j.attempts >= j.max_attempts then now() end,
                 updated_at = now()
-          where id = $1 and state = 'running' and locked_by = $2
-          returning state",
+           from unnest($2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::float8[])
+             as t(id, outcome, result, error, backoff_ms)
+          where j.id = t.id and j.state = 'running' and j.locked_by = $1
+          returning j.id, j.state",
     )
-    .bind(id)
     .bind(worker)
-    .bind(kind)
-    .bind(result)
-    .bind(error)
-    .bind(backoff_ms)
-    .fetch_optional(db)
+    .bind(&ids)
+    .bind(&outcomes)
+    .bind(&results)
+    .bind(&errors)
+    .bind(&backoffs)
+    .fetch_all(db)
     .await?;
-    Ok(state.as_deref().and_then(JobState::parse))
+    let by_id: std::collections::HashMap<Uuid, String> = states.into_iter().collect();
+    Ok(ids.iter().map(|id| by_id.get(id).and_then(|s| JobState::parse(s))).collect())
 }
 
 /// Gives attempts that `worker` could not finish before it stopped back, uncounted, so another

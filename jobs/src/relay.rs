@@ -24,6 +24,8 @@ const PUSH_BATCH: i64 = 1_000;
 pub struct Relay {
     dispatcher: Dispatcher,
     kinds: Vec<&'static str>,
+    /// When the gauges were last set.
+    gauged: std::sync::Arc<std::sync::Mutex<Option<std::time::Instant>>>,
 }
 
 /// What one tick did.
@@ -37,22 +39,27 @@ pub struct Tick {
 impl Relay {
     /// A relay for the queues of `kinds` (the gauges cover those).
     pub fn new(dispatcher: Dispatcher, kinds: Vec<&'static str>) -> Self {
-        Self { dispatcher, kinds }
+        Self { dispatcher, kinds, gauged: Default::default() }
     }
 
-    /// Ticks every `interval` until `shutdown` resolves.
+    /// Ticks every `interval` until `shutdown` resolves; while it finds work to push it ticks
+    /// again after 50 ms, so a backlog in PostgreSQL drains as fast as the workers take it.
     pub async fn run(self, interval: Duration, shutdown: impl std::future::Future<Output = ()>) {
         tokio::pin!(shutdown);
-        let mut ticker = tokio::time::interval(interval);
-        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut wait = Duration::ZERO;
         loop {
             tokio::select! {
                 () = &mut shutdown => return,
-                _ = ticker.tick() => {}
+                () = tokio::time::sleep(wait) => {}
             }
-            if let Err(e) = self.tick().await {
-                tracing::warn!(error = %e, "job relay tick failed; retrying next tick");
-            }
+            wait = match self.tick().await {
+                Ok(tick) if tick.pushed > 0 => interval.min(Duration::from_millis(50)),
+                Ok(_) => interval,
+                Err(e) => {
+                    tracing::warn!(error = %e, "job relay tick failed; retrying next tick");
+                    interval
+                }
+            };
         }
     }
 
@@ -67,7 +74,13 @@ impl Relay {
             }
         };
         let pushed = self.push_due().await?;
-        self.gauges().await?;
+        // the counts scan the waiting rows: not on the quick ticks of a draining backlog
+        let now = std::time::Instant::now();
+        let due = self.gauged.lock().expect("not poisoned").is_none_or(|at| now.duration_since(at) >= Duration::from_secs(1));
+        if due {
+            self.gauges().await?;
+            *self.gauged.lock().expect("not poisoned") = Some(now);
+        }
         crate::metrics::relay("rescued", rescued);
         crate::metrics::relay("redispatched", redispatched);
         crate::metrics::relay("pushed", pushed);

@@ -8,8 +8,12 @@ use futures::FutureExt;
 use sqlx::PgPool;
 use uuid::Uuid;
 
+use crate::batch::Batcher;
 use crate::kind::{JobContext, JobError, Registry};
-use crate::record::{self, JobState, Outcome};
+use crate::record::{self, ClaimRequest, Claimed, JobState, Outcome};
+
+/// Most claims or outcomes written in one statement.
+const BATCH: usize = 256;
 
 #[derive(Clone)]
 pub struct Runner {
@@ -20,13 +24,30 @@ pub struct Runner {
     /// This process's name in `locked_by`.
     instance: String,
     lease_margin: Duration,
+    claims: Batcher<ClaimRequest, Option<Claimed>>,
+    outcomes: Batcher<(Uuid, Outcome), Option<JobState>>,
 }
 
 impl Runner {
     /// `state_db` carries only the job-state updates and may use asynchronous commit: losing the
     /// last of them in a PostgreSQL crash means an attempt runs again, which handlers allow for.
+    /// Claims and outcomes of concurrent attempts are written in batches.
     pub fn new(ctx: JobContext, registry: Registry, state_db: PgPool, instance: String, lease_margin: Duration) -> Self {
-        Self { ctx, registry, state_db, instance, lease_margin }
+        let claims = {
+            let (db, worker) = (state_db.clone(), instance.clone());
+            Batcher::spawn(BATCH, move |requests: Vec<ClaimRequest>| {
+                let (db, worker) = (db.clone(), worker.clone());
+                async move { record::claim_many(&db, &worker, &requests).await.map_err(|e| e.to_string()) }
+            })
+        };
+        let outcomes = {
+            let (db, worker) = (state_db.clone(), instance.clone());
+            Batcher::spawn(BATCH, move |attempts: Vec<(Uuid, Outcome)>| {
+                let (db, worker) = (db.clone(), worker.clone());
+                async move { record::finish_many(&db, &worker, &attempts).await.map_err(|e| e.to_string()) }
+            })
+        };
+        Self { ctx, registry, state_db, instance, lease_margin, claims, outcomes }
     }
 
     pub fn instance(&self) -> &str {
@@ -40,14 +61,15 @@ impl Runner {
     /// Runs the job if it is waiting for an attempt; a duplicate or stale message does nothing.
     /// `kind` is the queue's kind (one queue per kind). An error means the row could not be read
     /// or written (PostgreSQL away).
-    pub async fn run(&self, kind: &str, job_id: Uuid) -> Result<Option<JobState>, sqlx::Error> {
+    pub async fn run(&self, kind: &str, job_id: Uuid) -> Result<Option<JobState>, String> {
         let Some(handler) = self.registry.get(kind).cloned() else {
             tracing::error!(job.id = %job_id, job.kind = %kind, "no handler for this kind in this worker");
             return Ok(None);
         };
         let policy = handler.policy();
         let lease = policy.timeout + self.lease_margin;
-        let Some(claimed) = record::claim(&self.state_db, job_id, kind, &self.instance, lease).await? else {
+        let request = ClaimRequest { id: job_id, kind: kind.to_owned(), lease };
+        let Some(claimed) = self.claims.call(request).await? else {
             return Ok(None);
         };
         crate::metrics::started(kind);
@@ -63,7 +85,7 @@ impl Runner {
             Ok(Err(panic)) => retry(format!("De taak brak af met een fout in het programma: {}", panic_message(&panic)), &policy, claimed.attempts),
             Err(_) => retry(format!("De poging duurde langer dan {} s en is afgebroken.", policy.timeout.as_secs_f64()), &policy, claimed.attempts),
         };
-        let state = record::finish(&self.state_db, job_id, &self.instance, &outcome).await?;
+        let state = self.outcomes.call((job_id, outcome.clone())).await?;
         span.in_scope(|| match (&outcome, state) {
             (_, None) => tracing::warn!("attempt ended after its lease ran out; its outcome was not recorded"),
             (Outcome::Succeeded(_), _) => tracing::info!(duration_ms = took.as_millis() as u64, "job succeeded"),

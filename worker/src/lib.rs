@@ -39,6 +39,10 @@ pub struct Config {
     pub queues: Vec<String>,
     /// Per-kind concurrency overrides (`APP_WORKER_CONCURRENCY_<KIND>`).
     pub concurrency: BTreeMap<String, usize>,
+    /// apalis workers per queue. One apalis-redis worker fetches and acknowledges one message
+    /// after the other, which caps a queue at a few thousand jobs a second; several share the
+    /// queue's concurrency between them.
+    pub streams: usize,
     /// Finished jobs older than this are pruned by the nightly sweep.
     pub retention: Duration,
     /// Run the `probe` kind (tests and the benchmark), writing its `effects.log` here if set.
@@ -74,6 +78,7 @@ impl Config {
             shutdown_grace: env.duration("APP_WORKER_SHUTDOWN_GRACE", Duration::from_secs(30))?,
             queues: env.list("APP_WORKER_QUEUES"),
             concurrency,
+            streams: env.parse("APP_WORKER_STREAMS", 4)?.max(1),
             retention: env.duration("APP_JOBS_RETENTION", Duration::from_secs(14 * 86_400))?,
             probe: env.flag("APP_JOBS_PROBE", false)?,
             probe_dir: env.get("APP_JOBS_PROBE_DIR").map(PathBuf::from),
@@ -116,16 +121,20 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     for kind in registry.kinds() {
         let policy = registry.get(kind).expect("registered").policy();
         let concurrency = config.concurrency.get(kind).copied().unwrap_or(policy.concurrency);
-        tasks.spawn(supervise(
-            kind,
-            concurrency,
-            config.poll_interval,
-            config.shutdown_grace,
-            runner.clone(),
-            redis.clone(),
-            config.jobs.clone(),
-            stop_rx.clone(),
-        ));
+        // no more streams than attempts at once, each with its share of them
+        let streams = config.streams.min(concurrency);
+        for i in 0..streams {
+            tasks.spawn(supervise(
+                kind,
+                concurrency / streams + usize::from(i < concurrency % streams),
+                config.poll_interval,
+                config.shutdown_grace,
+                runner.clone(),
+                redis.clone(),
+                config.jobs.clone(),
+                stop_rx.clone(),
+            ));
+        }
     }
     let relay = Relay::new(dispatcher.clone(), registry.kinds().collect());
     let relay_task = tokio::spawn(relay.run(config.jobs.relay_interval, stopped(stop_rx.clone())));
