@@ -4,15 +4,15 @@
 # to bench/jobs/results.jsonl and a Markdown table (median run per system) goes to stdout.
 #
 # Usage: bench/jobs/run.sh
-# Env:   N=20000 CONC=100 SAMPLES=300 REPEAT=1 BENCH_TIMEOUT=600 (seconds per run)
+# Env:   N=40000 CONC=100 SAMPLES=300 REPEAT=3 BENCH_TIMEOUT=600 (seconds per run)
 #        DATABASE_URL (passed to jobs_bench; default postgres://postgres@127.0.0.1:5432/postgres)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-export N="${N:-20000}" CONC="${CONC:-100}" SAMPLES="${SAMPLES:-300}"
+export N="${N:-40000}" CONC="${CONC:-100}" SAMPLES="${SAMPLES:-300}"
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
-REPEAT="${REPEAT:-1}"
+REPEAT="${REPEAT:-3}"
 BENCH_TIMEOUT="${BENCH_TIMEOUT:-600}"
 RESULTS="$HERE/results.jsonl"
 

@@ -95,10 +95,10 @@ impl Runner {
         });
         if let Some(state) = state {
             crate::metrics::finished(kind, state.as_str(), took);
-            if state == JobState::Retrying {
-                if let Err(e) = self.ctx.dispatcher.dispatch(&[job_id]).await {
-                    tracing::debug!(job.id = %job_id, error = %e, "retry not pushed; the relay will");
-                }
+            if state == JobState::Retrying
+                && let Err(e) = self.ctx.dispatcher.dispatch(&[job_id]).await
+            {
+                tracing::debug!(job.id = %job_id, error = %e, "retry not pushed; the relay will");
             }
         }
         Ok(state)
