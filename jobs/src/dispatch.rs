@@ -106,6 +106,14 @@ impl Dispatcher {
         Ok((scheduled, active))
     }
 
+    /// Pushes as many of these jobs of one kind as the queue has room for, asking Redis first, so
+    /// a Redis that is down or a full queue costs no database writes (the relay's way).
+    pub async fn dispatch_kind(&self, kind: &str, ids: &[Uuid]) -> anyhow::Result<usize> {
+        let (scheduled, active) = self.backlog(kind).await?;
+        let room = (self.inner.config.redis_backlog as u64).saturating_sub(scheduled + active) as usize;
+        self.dispatch(&ids[..ids.len().min(room)]).await
+    }
+
     /// Pushes the messages of these jobs, if they still wait for one. Returns how many were
     /// pushed. Rows left behind (Redis down, a queue at its backlog limit) are the relay's.
     pub async fn dispatch(&self, ids: &[Uuid]) -> anyhow::Result<usize> {

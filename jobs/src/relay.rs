@@ -170,16 +170,19 @@ impl Relay {
                         .bind(PUSH_BATCH)
                         .fetch_all(self.dispatcher.db())
                         .await?;
-                let full = ids.len() as i64 == PUSH_BATCH;
-                match self.dispatcher.dispatch(&ids).await {
-                    Ok(n) => total += n as u64,
+                if ids.is_empty() {
+                    break;
+                }
+                let pushed = match self.dispatcher.dispatch_kind(&kind, &ids).await {
+                    Ok(n) => n,
                     Err(e) => {
                         tracing::debug!(error = %e, "relay could not push; Redis unavailable?");
                         return Ok(total);
                     }
-                }
-                // a short batch was the last; a full one that did not all go means the queue is full
-                if !full || self.dispatcher.backlog(&kind).await.is_ok_and(|(s, a)| s + a >= self.dispatcher.config().redis_backlog as u64) {
+                };
+                total += pushed as u64;
+                // the last rows, or the queue is full
+                if ids.len() < PUSH_BATCH as usize || pushed < ids.len() {
                     break;
                 }
             }
