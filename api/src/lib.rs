@@ -64,6 +64,7 @@ fn remote_keys(config: &Config) -> KeySource {
 /// The whole HTTP surface.
 pub fn app(state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
+    #[cfg_attr(not(feature = "dev-oidc"), allow(unused_mut))]
     let mut router = Router::new().merge(routes::router()).merge(openapi::router()).merge(spa::api_not_found());
     #[cfg(feature = "dev-oidc")]
     if let Some(issuer) = &state.dev_oidc {
