@@ -44,11 +44,6 @@ impl JobState {
             _ => return None,
         })
     }
-
-    /// No further attempt will be made.
-    pub fn is_finished(self) -> bool {
-        matches!(self, JobState::Succeeded | JobState::Failed | JobState::Dead)
-    }
 }
 
 /// A job as the api shows it.

@@ -50,14 +50,6 @@ impl Runner {
         Self { ctx, registry, state_db, instance, lease_margin, claims, outcomes }
     }
 
-    pub fn instance(&self) -> &str {
-        &self.instance
-    }
-
-    pub fn registry(&self) -> &Registry {
-        &self.registry
-    }
-
     /// Runs the job if it is waiting for an attempt; a duplicate or stale message does nothing.
     /// `kind` is the queue's kind (one queue per kind). An error means the row could not be read
     /// or written (PostgreSQL away).
