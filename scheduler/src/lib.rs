@@ -71,7 +71,7 @@ impl Config {
     pub fn from_env(env: &Env) -> Result<Self, EnvError> {
         let http_addr = match env.get("APP_SCHEDULER_HTTP_ADDR").as_deref() {
             Some("off") => None,
-            _ => Some(env.parse("APP_SCHEDULER_HTTP_ADDR", SocketAddr::from(([127, 0, 0, 1], 8082)))?),
+            _ => Some(env.parse("APP_SCHEDULER_HTTP_ADDR", SocketAddr::from(([127, 0, 0, 1], 9102)))?),
         };
         let timezone = env.string("APP_SCHEDULER_TIMEZONE", "Europe/Amsterdam");
         let timezone = Tz::from_str(&timezone)

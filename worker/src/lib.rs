@@ -65,7 +65,7 @@ impl Config {
         }
         let http_addr = match env.get("APP_WORKER_HTTP_ADDR").as_deref() {
             Some("off") => None,
-            _ => Some(env.parse("APP_WORKER_HTTP_ADDR", SocketAddr::from(([127, 0, 0, 1], 8081)))?),
+            _ => Some(env.parse("APP_WORKER_HTTP_ADDR", SocketAddr::from(([127, 0, 0, 1], 9101)))?),
         };
         Ok(Self {
             database: DatabaseConfig::from_env(env)?,
