@@ -25,6 +25,12 @@ pub enum ApiError {
     Forbidden,
     #[error("not found")]
     NotFound,
+    /// 404 with a message of its own, e.g. 'Template niet gevonden'.
+    #[error("not found: {0}")]
+    Missing(&'static str),
+    /// 403 with a message of its own, e.g. 'Geen toegang tot template'.
+    #[error("forbidden: {0}")]
+    Denied(&'static str),
     #[error("{message}")]
     BadRequest { code: &'static str, message: String },
     #[error(transparent)]
@@ -52,6 +58,8 @@ impl IntoResponse for ApiError {
             }
             Self::Forbidden => (StatusCode::FORBIDDEN, "forbidden", "Je hebt geen toegang tot deze gegevens.".to_owned()),
             Self::NotFound => (StatusCode::NOT_FOUND, "not_found", "Niet gevonden.".to_owned()),
+            Self::Missing(message) => (StatusCode::NOT_FOUND, "not_found", message.to_owned()),
+            Self::Denied(message) => (StatusCode::FORBIDDEN, "forbidden", message.to_owned()),
             Self::BadRequest { code, message } => (StatusCode::BAD_REQUEST, code, message),
             Self::Internal(error) => {
                 tracing::error!(error = %format!("{error:#}"), "request failed");

@@ -29,6 +29,7 @@ use crate::state::AppState;
 /// sign-in issuer with its seeded users.
 pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
     let redis = config.redis.client()?;
+    domain::icpc::seed_if_empty(&db).await?;
     #[cfg(feature = "dev-oidc")]
     let dev_oidc = match &config.dev_oidc {
         Some(dev) => Some(Arc::new(dev_oidc::DevIssuer::start(&config, dev, db.clone()).await?)),

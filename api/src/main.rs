@@ -1,7 +1,7 @@
 use api::config::Config;
 use domain::env::Env;
 
-const USAGE: &str = "usage: api [serve|all|migrate]\n  serve    run the api (default)\n  all      run the api, a worker and the scheduler in one process\n  migrate  apply the database migrations and exit";
+const USAGE: &str = "usage: api [serve|all|migrate|icpc-import FILE]\n  serve    run the api (default)\n  all      run the api, a worker and the scheduler in one process\n  icpc-import FILE  replace the ICPC list with a licensed table (code;patient title;official title per line)\n  migrate  apply the database migrations and exit";
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -24,6 +24,15 @@ async fn main() -> anyhow::Result<()> {
         "migrate" => {
             api::connect_and_migrate(&config).await?;
             tracing::info!("migrations applied");
+            Ok(())
+        }
+        "icpc-import" => {
+            let file = std::env::args().nth(2).ok_or_else(|| anyhow::anyhow!("{USAGE}"))?;
+            let text = std::fs::read_to_string(&file).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
+            let codes = domain::icpc::parse_import(&text).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
+            let pool = api::connect_and_migrate(&config).await?;
+            domain::icpc::import(&pool, &codes).await?;
+            tracing::info!(codes = codes.len(), "ICPC list replaced");
             Ok(())
         }
         other => anyhow::bail!("unknown command {other:?}\n{USAGE}"),

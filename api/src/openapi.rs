@@ -8,7 +8,7 @@ use axum::{Json, Router};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::routes::{health, jobs as job_routes, public, user};
+use crate::routes::{health, icpc, jobs as job_routes, public, templates, user};
 use crate::state::AppState;
 
 #[derive(OpenApi)]
@@ -18,13 +18,38 @@ use crate::state::AppState;
         description = "The api of Spreekkamer, spoken consult notes for Dutch healthcare professionals.",
         version = "1"
     ),
-    paths(health::healthz, health::readyz, health::metrics, job_routes::job, public::config, user::me),
+    paths(
+        health::healthz,
+        health::readyz,
+        health::metrics,
+        icpc::codes,
+        icpc::predict,
+        job_routes::job,
+        public::config,
+        templates::list_entries,
+        templates::create_entry,
+        templates::count_entries,
+        templates::query_entries,
+        templates::get_entry,
+        templates::update_entry,
+        templates::delete_entry,
+        templates::list_groups,
+        templates::create_group,
+        templates::count_groups,
+        templates::query_groups,
+        templates::get_group,
+        templates::update_group,
+        templates::delete_group,
+        user::me
+    ),
     components(schemas(crate::error::ErrorBody)),
     modifiers(&BearerAuth),
     tags(
         (name = "health", description = "Liveness, readiness and metrics"),
+        (name = "icpc", description = "The ICPC list and coding suggestions"),
         (name = "jobs", description = "Background jobs the caller started"),
         (name = "public", description = "Calls that need no sign-in"),
+        (name = "templates", description = "Template entries and groups"),
         (name = "user", description = "The signed-in user"),
     )
 )]

@@ -6,7 +6,11 @@
 
 pub mod db;
 pub mod env;
+pub mod icpc;
+pub mod organisations;
 pub mod telemetry;
+pub mod templates;
+pub mod text;
 pub mod users;
 
 /// Resolves on Ctrl-C or SIGTERM.

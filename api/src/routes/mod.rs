@@ -1,8 +1,10 @@
 //! One router per area, merged here.
 
 pub mod health;
+pub mod icpc;
 pub mod jobs;
 pub mod public;
+pub mod templates;
 pub mod user;
 
 use axum::Router;
@@ -10,5 +12,11 @@ use axum::Router;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
-    Router::new().merge(health::router()).merge(jobs::router()).merge(public::router()).merge(user::router())
+    Router::new()
+        .merge(health::router())
+        .merge(icpc::router())
+        .merge(jobs::router())
+        .merge(public::router())
+        .merge(templates::router())
+        .merge(user::router())
 }

@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/api/icpc/predict": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** At most ten ICPC codes for a text, best first. */
+        post: operations["predict"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/jobs/{id}": {
         parameters: {
             query?: never;
@@ -38,6 +55,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/template/entry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every entry the caller may see, by title. */
+        get: operations["list_entries"];
+        /** Creates an entry, shared (public) or private; the caller owns it. */
+        put: operations["create_entry"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/template/entry/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many entries a list finds (the same filter as the query call, without paging). */
+        get: operations["count_entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/template/entry/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of entries, by title then id, so pages never repeat or skip a row. */
+        get: operations["query_entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/template/entry/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One entry: 404 'Template niet gevonden', 403 'Geen toegang tot template'. */
+        get: operations["get_entry"];
+        put?: never;
+        /** Changes an entry (owner, an admin of an organisation it is shared with, or staff). */
+        post: operations["update_entry"];
+        /** Deletes an entry (and takes it out of every group). */
+        delete: operations["delete_entry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/template/group": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every group the caller may see, by title. */
+        get: operations["list_groups"];
+        /** Creates a group, shared (public) or private; the caller owns it. */
+        put: operations["create_group"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/template/group/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many groups a list finds. */
+        get: operations["count_groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/template/group/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page of groups, by title then id; `icpc` keeps groups with an entry of that code. */
+        get: operations["query_groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/template/group/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One group: 404 'Template niet gevonden', 403 'Geen toegang tot template'. */
+        get: operations["get_group"];
+        put?: never;
+        /** Changes a group: title, description, its entries in order. */
+        post: operations["update_group"];
+        /** Deletes a group (its entries stay). */
+        delete: operations["delete_group"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/me": {
         parameters: {
             query?: never;
@@ -47,6 +206,23 @@ export interface paths {
         };
         /** The signed-in user: id, e-mail, names, roles and whether the agreement is accepted. */
         get: operations["me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/codes.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The whole list; the SPA searches it itself with the same rules as the server. */
+        get: operations["codes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -110,12 +286,40 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description The fields of an entry to create or change; what is left out stays as it is (on create:
+         *     empty). `soepType` is required on create.
+         */
+        EntryInput: {
+            /** @description Each code once: a repeated code is ignored. */
+            codes?: string[] | null;
+            description?: string | null;
+            kind?: string | null;
+            permissions?: components["schemas"]["Permission"][] | null;
+            soepType?: string | null;
+            text?: string | null;
+            title?: string | null;
+            visibilityType?: string | null;
+        };
+        /** @description An entry of a group, by id (an entry object as the api returns it also does). */
+        EntryRef: {
+            /** Format: uuid */
+            id: string;
+        };
         /** @description The body of every error response: a stable machine code and a Dutch message. */
         ErrorBody: {
             /** @description Stable machine-readable code, e.g. `unauthorized`. */
             error: string;
             /** @description A Dutch message that can be shown to the user. */
             message: string;
+        };
+        GroupInput: {
+            description?: string | null;
+            /** @description The entries in order; a repeated entry is ignored. */
+            entries?: components["schemas"]["EntryRef"][] | null;
+            permissions?: components["schemas"]["Permission"][] | null;
+            title?: string | null;
+            visibilityType?: string | null;
         };
         Health: {
             /**
@@ -130,6 +334,27 @@ export interface components {
             };
             /** @description `ok` or `unavailable`. */
             status: string;
+        };
+        /** @description An ICPC code of the list in force. */
+        IcpcCode: {
+            /** @description The chapter letter, or `-` for the process codes. */
+            category: string;
+            /** @description Two digits. */
+            code: string;
+            officialTitle: string;
+            patientTitle: string;
+        };
+        IcpcSuggestion: {
+            category: string;
+            code: string;
+            officialTitle: string;
+            patientTitle: string;
+            /**
+             * Format: double
+             * @description How strongly the text points to the code: 1 per synonym or whole title found, 0.25 per
+             *     telling title word.
+             */
+            score: number;
         };
         /** @description A background job as its page sees it. */
         JobView: {
@@ -183,6 +408,25 @@ export interface components {
             /** @description The login name (`preferred_username`). */
             username: string;
         };
+        OrganizationLevel: {
+            organizationName: string;
+        };
+        Owner: {
+            id: string;
+            /** @description The preferred name, or the login name. */
+            name: string;
+        };
+        /** @description Whom a private template is shared with: one of the three fields. */
+        Permission: {
+            organizationLevel?: null | components["schemas"]["OrganizationLevel"];
+            /** @description A main organisation, by name. */
+            organizationName?: string | null;
+            userId?: string | null;
+        };
+        PredictRequest: {
+            /** @description The text to code, e.g. an episode's S and E. */
+            text: string;
+        };
         /** @description The sign-in settings of this deployment, so one SPA build works with any identity provider. */
         PublicConfig: {
             /**
@@ -203,6 +447,46 @@ export interface components {
              */
             staffRole: string;
         };
+        /** @description A template entry: a line of a SOEP note with its ICPC codes. */
+        TemplateEntry: {
+            /** @description Whether the caller may change and delete it. */
+            canEdit: boolean;
+            /** @description ICPC codes, category plus number (`K86`). */
+            codes: string[];
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            /** Format: uuid */
+            id: string;
+            kind?: string | null;
+            owner?: null | components["schemas"]["Owner"];
+            permissions: components["schemas"]["Permission"][];
+            /** @description PLAN, OBJECTIVE, SUBJECTIVE, PLAN_TEXT, OBJECTIVE_TEXT or SUBJECTIVE_TEXT. */
+            soepType: string;
+            text: string;
+            title: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description PUBLIC or PRIVATE. */
+            visibilityType: string;
+        };
+        /** @description A template group: ordered entries. */
+        TemplateGroup: {
+            canEdit: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            /** @description The entries the caller may see, in order. */
+            entries: components["schemas"]["TemplateEntry"][];
+            /** Format: uuid */
+            id: string;
+            owner?: null | components["schemas"]["Owner"];
+            permissions: components["schemas"]["Permission"][];
+            title: string;
+            /** Format: date-time */
+            updatedAt: string;
+            visibilityType: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -212,6 +496,45 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    predict: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PredictRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IcpcSuggestion"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     job: {
         parameters: {
             query?: never;
@@ -270,6 +593,534 @@ export interface operations {
             };
         };
     };
+    list_entries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateEntry"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_entry: {
+        parameters: {
+            query?: {
+                /** @description `true`: a shared (public) template; otherwise private. */
+                sharedTemplate?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntryInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateEntry"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    count_entries: {
+        parameters: {
+            query?: {
+                /** @description Rows per page (at most 100; default 5). */
+                limit?: number | null;
+                offset?: number | null;
+                /** @description Words that must all occur in the title, description or text (case and accents aside). */
+                query?: string | null;
+                /** @description Only the caller's own templates. */
+                userTemplates?: boolean;
+                /** @description Groups only: groups with an entry that has this ICPC code (`K86`). */
+                icpc?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": number;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    query_entries: {
+        parameters: {
+            query?: {
+                /** @description Rows per page (at most 100; default 5). */
+                limit?: number | null;
+                offset?: number | null;
+                /** @description Words that must all occur in the title, description or text (case and accents aside). */
+                query?: string | null;
+                /** @description Only the caller's own templates. */
+                userTemplates?: boolean;
+                /** @description Groups only: groups with an entry that has this ICPC code (`K86`). */
+                icpc?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateEntry"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateEntry"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntryInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateEntry"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_entry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_groups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateGroup"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_group: {
+        parameters: {
+            query?: {
+                /** @description `true`: a shared (public) template; otherwise private. */
+                sharedTemplate?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateGroup"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    count_groups: {
+        parameters: {
+            query?: {
+                /** @description Rows per page (at most 100; default 5). */
+                limit?: number | null;
+                offset?: number | null;
+                /** @description Words that must all occur in the title, description or text (case and accents aside). */
+                query?: string | null;
+                /** @description Only the caller's own templates. */
+                userTemplates?: boolean;
+                /** @description Groups only: groups with an entry that has this ICPC code (`K86`). */
+                icpc?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": number;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    query_groups: {
+        parameters: {
+            query?: {
+                /** @description Rows per page (at most 100; default 5). */
+                limit?: number | null;
+                offset?: number | null;
+                /** @description Words that must all occur in the title, description or text (case and accents aside). */
+                query?: string | null;
+                /** @description Only the caller's own templates. */
+                userTemplates?: boolean;
+                /** @description Groups only: groups with an entry that has this ICPC code (`K86`). */
+                icpc?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateGroup"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateGroup"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateGroup"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_group: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     me: {
         parameters: {
             query?: never;
@@ -285,6 +1136,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    codes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IcpcCode"][];
                 };
             };
             401: {

@@ -1,0 +1,563 @@
+//! Template entries and groups (`/api/template/entry...`, `/api/template/group...`).
+
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use chrono::{DateTime, Utc};
+use domain::templates::{self as t, Access, EntryFields, Filter, Grant, GroupFields, Kind, Viewer};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use crate::auth::CurrentUser;
+use crate::error::{ApiError, ErrorBody};
+use crate::state::AppState;
+
+pub const NOT_FOUND: &str = "Template niet gevonden";
+pub const DENIED: &str = "Geen toegang tot template";
+const MAX_TITLE: usize = 200;
+const MAX_TEXT: usize = 20_000;
+const MAX_PAGE: i64 = 100;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/template/entry", get(list_entries).put(create_entry))
+        .route("/api/template/entry/count", get(count_entries))
+        .route("/api/template/entry/query", get(query_entries))
+        .route("/api/template/entry/{id}", get(get_entry).post(update_entry).delete(delete_entry))
+        .route("/api/template/group", get(list_groups).put(create_group))
+        .route("/api/template/group/count", get(count_groups))
+        .route("/api/template/group/query", get(query_groups))
+        .route("/api/template/group/{id}", get(get_group).post(update_group).delete(delete_group))
+}
+
+/// Whom a private template is shared with: one of the three fields.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Permission {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<String>,
+    /// A main organisation, by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organization_name: Option<String>,
+    /// An organisation level (sub-organisation, e.g. a practice), by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organization_level: Option<OrganizationLevel>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrganizationLevel {
+    pub organization_name: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Owner {
+    pub id: String,
+    /// The preferred name, or the login name.
+    pub name: String,
+}
+
+/// A template entry: a line of a SOEP note with its ICPC codes.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TemplateEntry {
+    pub id: Uuid,
+    pub title: String,
+    pub text: String,
+    pub description: String,
+    /// ICPC codes, category plus number (`K86`).
+    pub codes: Vec<String>,
+    /// PLAN, OBJECTIVE, SUBJECTIVE, PLAN_TEXT, OBJECTIVE_TEXT or SUBJECTIVE_TEXT.
+    pub soep_type: String,
+    pub kind: Option<String>,
+    /// PUBLIC or PRIVATE.
+    pub visibility_type: String,
+    pub permissions: Vec<Permission>,
+    pub owner: Option<Owner>,
+    /// Whether the caller may change and delete it.
+    pub can_edit: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A template group: ordered entries.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TemplateGroup {
+    pub id: Uuid,
+    pub title: String,
+    pub description: String,
+    /// The entries the caller may see, in order.
+    pub entries: Vec<TemplateEntry>,
+    pub visibility_type: String,
+    pub permissions: Vec<Permission>,
+    pub owner: Option<Owner>,
+    pub can_edit: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// The fields of an entry to create or change; what is left out stays as it is (on create:
+/// empty). `soepType` is required on create.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EntryInput {
+    pub title: Option<String>,
+    pub text: Option<String>,
+    pub description: Option<String>,
+    /// Each code once: a repeated code is ignored.
+    pub codes: Option<Vec<String>>,
+    pub soep_type: Option<String>,
+    pub kind: Option<String>,
+    pub visibility_type: Option<String>,
+    pub permissions: Option<Vec<Permission>>,
+}
+
+/// An entry of a group, by id (an entry object as the api returns it also does).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct EntryRef {
+    pub id: Uuid,
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupInput {
+    pub title: Option<String>,
+    pub description: Option<String>,
+    /// The entries in order; a repeated entry is ignored.
+    pub entries: Option<Vec<EntryRef>>,
+    pub visibility_type: Option<String>,
+    pub permissions: Option<Vec<Permission>>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateParams {
+    /// `true`: a shared (public) template; otherwise private.
+    #[serde(default)]
+    pub shared_template: bool,
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct ListParams {
+    /// Rows per page (at most 100; default 5).
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
+    /// Words that must all occur in the title, description or text (case and accents aside).
+    pub query: Option<String>,
+    /// Only the caller's own templates.
+    #[serde(default)]
+    pub user_templates: bool,
+    /// Groups only: groups with an entry that has this ICPC code (`K86`).
+    pub icpc: Option<String>,
+}
+
+impl ListParams {
+    fn filter(&self) -> Filter {
+        Filter {
+            own: self.user_templates,
+            words: self.query.as_deref().map(domain::text::words).unwrap_or_default(),
+            icpc: self.icpc.as_deref().map(|c| c.trim().to_ascii_uppercase()).filter(|c| !c.is_empty()),
+        }
+    }
+
+    fn page(&self) -> (i64, i64) {
+        (self.limit.unwrap_or(5).clamp(1, MAX_PAGE), self.offset.unwrap_or(0).max(0))
+    }
+}
+
+async fn viewer(state: &AppState, user: &CurrentUser) -> Result<Viewer, ApiError> {
+    Ok(Viewer::load(&state.db, &user.id, user.is_staff).await?)
+}
+
+fn permission_of(grant: &Grant) -> Permission {
+    match grant {
+        Grant::User(id) => Permission { user_id: Some(id.clone()), ..Default::default() },
+        Grant::Level { name, .. } => Permission {
+            organization_level: Some(OrganizationLevel { organization_name: name.clone() }),
+            ..Default::default()
+        },
+        Grant::Organisation { name, .. } => Permission { organization_name: Some(name.clone()), ..Default::default() },
+    }
+}
+
+fn owner_of(id: &Option<String>, name: &Option<String>) -> Option<Owner> {
+    id.as_ref().map(|id| Owner { id: id.clone(), name: name.clone().unwrap_or_default() })
+}
+
+async fn entry_view(state: &AppState, viewer: &Viewer, e: t::Entry) -> Result<TemplateEntry, ApiError> {
+    let grants = t::grants(&state.db, Kind::Entry, e.id).await?;
+    let can_edit = t::access(viewer, e.owner_id.as_deref(), &e.visibility, &grants) == Access::Write;
+    Ok(TemplateEntry {
+        owner: owner_of(&e.owner_id, &e.owner_name),
+        permissions: grants.iter().map(permission_of).collect(),
+        id: e.id,
+        title: e.title,
+        text: e.text,
+        description: e.description,
+        codes: e.codes,
+        soep_type: e.soep_type,
+        kind: e.kind,
+        visibility_type: e.visibility,
+        can_edit,
+        created_at: e.created_at,
+        updated_at: e.updated_at,
+    })
+}
+
+async fn group_view(state: &AppState, viewer: &Viewer, g: t::Group) -> Result<TemplateGroup, ApiError> {
+    let grants = t::grants(&state.db, Kind::Group, g.id).await?;
+    let can_edit = t::access(viewer, g.owner_id.as_deref(), &g.visibility, &grants) == Access::Write;
+    let mut entries = Vec::new();
+    for e in t::group_entries(&state.db, viewer, g.id).await? {
+        entries.push(entry_view(state, viewer, e).await?);
+    }
+    Ok(TemplateGroup {
+        owner: owner_of(&g.owner_id, &g.owner_name),
+        permissions: grants.iter().map(permission_of).collect(),
+        id: g.id,
+        title: g.title,
+        description: g.description,
+        entries,
+        visibility_type: g.visibility,
+        can_edit,
+        created_at: g.created_at,
+        updated_at: g.updated_at,
+    })
+}
+
+/// The entry if it exists and the caller may at least read it (404, 403 otherwise).
+async fn readable_entry(state: &AppState, viewer: &Viewer, id: &str, need: Access) -> Result<t::Entry, ApiError> {
+    let id: Uuid = id.parse().map_err(|_| ApiError::Missing(NOT_FOUND))?;
+    let entry = t::entry(&state.db, id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
+    let grants = t::grants(&state.db, Kind::Entry, id).await?;
+    check(t::access(viewer, entry.owner_id.as_deref(), &entry.visibility, &grants), need)?;
+    Ok(entry)
+}
+
+async fn readable_group(state: &AppState, viewer: &Viewer, id: &str, need: Access) -> Result<t::Group, ApiError> {
+    let id: Uuid = id.parse().map_err(|_| ApiError::Missing(NOT_FOUND))?;
+    let group = t::group(&state.db, id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
+    let grants = t::grants(&state.db, Kind::Group, id).await?;
+    check(t::access(viewer, group.owner_id.as_deref(), &group.visibility, &grants), need)?;
+    Ok(group)
+}
+
+fn check(have: Access, need: Access) -> Result<(), ApiError> {
+    match (have, need) {
+        (Access::Write, _) | (Access::Read, Access::Read) => Ok(()),
+        _ => Err(ApiError::Denied(DENIED)),
+    }
+}
+
+fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
+    ApiError::BadRequest { code, message: message.into() }
+}
+
+fn checked_text(value: String, max: usize, what: &str) -> Result<String, ApiError> {
+    if value.chars().count() > max {
+        return Err(bad("too_long", format!("{what} is te lang (hoogstens {max} tekens).")));
+    }
+    Ok(value)
+}
+
+fn checked_visibility(value: String) -> Result<String, ApiError> {
+    let v = value.to_ascii_uppercase();
+    if t::VISIBILITIES.contains(&v.as_str()) { Ok(v) } else { Err(bad("invalid_visibility", "Kies openbaar of privé.")) }
+}
+
+async fn checked_codes(state: &AppState, codes: Vec<String>) -> Result<Vec<String>, ApiError> {
+    let codes: Vec<String> = t::dedupe(&codes.iter().map(|c| c.trim().to_ascii_uppercase()).collect::<Vec<_>>());
+    let unknown = domain::icpc::unknown(&state.db, &codes).await?;
+    if let Some(first) = unknown.first() {
+        return Err(bad("unknown_icpc", format!("Onbekende ICPC-code: {first}")));
+    }
+    Ok(codes)
+}
+
+async fn checked_grants(state: &AppState, viewer: &Viewer, permissions: Vec<Permission>) -> Result<Vec<Grant>, ApiError> {
+    let mut grants = Vec::new();
+    for p in permissions {
+        let level = p.organization_level.as_ref().map(|l| l.organization_name.as_str());
+        let named = p.user_id.as_deref().or(level).or(p.organization_name.as_deref()).unwrap_or_default().to_owned();
+        let grant = t::resolve_grant(&state.db, viewer, p.user_id.as_deref(), level, p.organization_name.as_deref()).await?;
+        grants.push(grant.ok_or_else(|| bad("unknown_permission", format!("Onbekende organisatie of gebruiker: {named}")))?);
+    }
+    Ok(grants)
+}
+
+async fn entry_fields(state: &AppState, base: EntryFields, input: EntryInput) -> Result<EntryFields, ApiError> {
+    let soep_type = input.soep_type.map(|s| s.to_ascii_uppercase()).unwrap_or(base.soep_type);
+    if !t::SOEP_TYPES.contains(&soep_type.as_str()) {
+        return Err(bad("invalid_soep_type", "Kies Plan, Objectief of Subjectief."));
+    }
+    Ok(EntryFields {
+        title: checked_text(input.title.unwrap_or(base.title), MAX_TITLE, "De titel")?,
+        text: checked_text(input.text.unwrap_or(base.text), MAX_TEXT, "De tekst")?,
+        description: checked_text(input.description.unwrap_or(base.description), MAX_TITLE * 5, "De omschrijving")?,
+        soep_type,
+        kind: input.kind.or(base.kind),
+        codes: match input.codes {
+            Some(codes) => checked_codes(state, codes).await?,
+            None => base.codes,
+        },
+    })
+}
+
+async fn group_fields(state: &AppState, viewer: &Viewer, base: GroupFields, input: GroupInput) -> Result<GroupFields, ApiError> {
+    let entries = match input.entries {
+        None => base.entries,
+        Some(refs) => {
+            let ids = t::dedupe(&refs.iter().map(|r| r.id).collect::<Vec<_>>());
+            for id in &ids {
+                let missing = || bad("unknown_entry", format!("Onbekende template entry: {id}"));
+                let entry = t::entry(&state.db, *id).await?.ok_or_else(missing)?;
+                let grants = t::grants(&state.db, Kind::Entry, *id).await?;
+                if t::access(viewer, entry.owner_id.as_deref(), &entry.visibility, &grants) == Access::None {
+                    return Err(missing());
+                }
+            }
+            ids
+        }
+    };
+    Ok(GroupFields {
+        title: checked_text(input.title.unwrap_or(base.title), MAX_TITLE, "De titel")?,
+        description: checked_text(input.description.unwrap_or(base.description), MAX_TITLE * 5, "De omschrijving")?,
+        entries,
+    })
+}
+
+/// Every entry the caller may see, by title.
+#[utoipa::path(get, path = "/api/template/entry", tag = "templates", security(("bearer" = [])),
+    responses((status = 200, body = [TemplateEntry]), (status = 401, body = ErrorBody)))]
+pub async fn list_entries(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<TemplateEntry>>, ApiError> {
+    let viewer = viewer(&state, &user).await?;
+    let mut out = Vec::new();
+    for e in t::query_entries(&state.db, &viewer, &Filter::default(), i64::MAX, 0).await? {
+        out.push(entry_view(&state, &viewer, e).await?);
+    }
+    Ok(Json(out))
+}
+
+/// Creates an entry, shared (public) or private; the caller owns it.
+#[utoipa::path(put, path = "/api/template/entry", tag = "templates", security(("bearer" = [])), params(CreateParams),
+    request_body = EntryInput,
+    responses((status = 201, body = TemplateEntry), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+pub async fn create_entry(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(params): Query<CreateParams>,
+    Json(input): Json<EntryInput>,
+) -> Result<(StatusCode, Json<TemplateEntry>), ApiError> {
+    let viewer = viewer(&state, &user).await?;
+    if input.soep_type.is_none() {
+        return Err(bad("invalid_soep_type", "Kies Plan, Objectief of Subjectief."));
+    }
+    let visibility = if params.shared_template { "PUBLIC" } else { "PRIVATE" };
+    let grants = checked_grants(&state, &viewer, input.permissions.clone().unwrap_or_default()).await?;
+    let base = EntryFields { title: String::new(), text: String::new(), description: String::new(), soep_type: String::new(), kind: None, codes: vec![] };
+    let fields = entry_fields(&state, base, input).await?;
+    let mut tx = state.db.begin().await?;
+    let id = t::create_entry(&mut tx, &user.id, visibility, &fields, &grants).await?;
+    tx.commit().await?;
+    let entry = t::entry(&state.db, id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
+    Ok((StatusCode::CREATED, Json(entry_view(&state, &viewer, entry).await?)))
+}
+
+/// How many entries a list finds (the same filter as the query call, without paging).
+#[utoipa::path(get, path = "/api/template/entry/count", tag = "templates", security(("bearer" = [])), params(ListParams),
+    responses((status = 200, body = i64), (status = 401, body = ErrorBody)))]
+pub async fn count_entries(State(state): State<AppState>, user: CurrentUser, Query(params): Query<ListParams>) -> Result<Json<i64>, ApiError> {
+    let viewer = viewer(&state, &user).await?;
+    Ok(Json(t::count(&state.db, Kind::Entry, &viewer, &params.filter()).await?))
+}
+
+/// A page of entries, by title then id, so pages never repeat or skip a row.
+#[utoipa::path(get, path = "/api/template/entry/query", tag = "templates", security(("bearer" = [])), params(ListParams),
+    responses((status = 200, body = [TemplateEntry]), (status = 401, body = ErrorBody)))]
+pub async fn query_entries(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(params): Query<ListParams>,
+) -> Result<Json<Vec<TemplateEntry>>, ApiError> {
+    let viewer = viewer(&state, &user).await?;
+    let (limit, offset) = params.page();
+    let mut out = Vec::new();
+    for e in t::query_entries(&state.db, &viewer, &params.filter(), limit, offset).await? {
+        out.push(entry_view(&state, &viewer, e).await?);
+    }
+    Ok(Json(out))
+}
+
+/// One entry: 404 'Template niet gevonden', 403 'Geen toegang tot template'.
+#[utoipa::path(get, path = "/api/template/entry/{id}", tag = "templates", security(("bearer" = [])),
+    params(("id" = String, Path)),
+    responses((status = 200, body = TemplateEntry), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn get_entry(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<Json<TemplateEntry>, ApiError> {
+    let viewer = viewer(&state, &user).await?;
+    let entry = readable_entry(&state, &viewer, &id, Access::Read).await?;
+    Ok(Json(entry_view(&state, &viewer, entry).await?))
+}
+
+/// Changes an entry (owner, an admin of an organisation it is shared with, or staff).
+#[utoipa::path(post, path = "/api/template/entry/{id}", tag = "templates", security(("bearer" = [])),
+    params(("id" = String, Path)), request_body = EntryInput,
+    responses((status = 200, body = TemplateEntry), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn update_entry(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    Json(input): Json<EntryInput>,
+) -> Result<Json<TemplateEntry>, ApiError> {
+    let viewer = viewer(&state, &user).await?;
+    let entry = readable_entry(&state, &viewer, &id, Access::Write).await?;
+    let visibility = match input.visibility_type.clone() {
+        Some(v) => checked_visibility(v)?,
+        None => entry.visibility.clone(),
+    };
+    let grants = match input.permissions.clone() {
+        Some(p) => Some(checked_grants(&state, &viewer, p).await?),
+        None => None,
+    };
+    let base = EntryFields {
+        title: entry.title.clone(),
+        text: entry.text.clone(),
+        description: entry.description.clone(),
+        soep_type: entry.soep_type.clone(),
+        kind: entry.kind.clone(),
+        codes: entry.codes.clone(),
+    };
+    let fields = entry_fields(&state, base, input).await?;
+    let mut tx = state.db.begin().await?;
+    t::update_entry(&mut tx, entry.id, &visibility, &fields, grants.as_deref()).await?;
+    tx.commit().await?;
+    let entry = t::entry(&state.db, entry.id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
+    Ok(Json(entry_view(&state, &viewer, entry).await?))
+}
+
+/// Deletes an entry (and takes it out of every group).
+#[utoipa::path(delete, path = "/api/template/entry/{id}", tag = "templates", security(("bearer" = [])),
+    params(("id" = String, Path)),
+    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn delete_entry(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
+    let viewer = viewer(&state, &user).await?;
+    let entry = readable_entry(&state, &viewer, &id, Access::Write).await?;
+    t::delete(&state.db, Kind::Entry, entry.id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Every group the caller may see, by title.
+#[utoipa::path(get, path = "/api/template/group", tag = "templates", security(("bearer" = [])),
+    responses((status = 200, body = [TemplateGroup]), (status = 401, body = ErrorBody)))]
+pub async fn list_groups(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<TemplateGroup>>, ApiError> {
+    let viewer = viewer(&state, &user).await?;
+    let mut out = Vec::new();
+    for g in t::query_groups(&state.db, &viewer, &Filter::default(), i64::MAX, 0).await? {
+        out.push(group_view(&state, &viewer, g).await?);
+    }
+    Ok(Json(out))
+}
+
+/// Creates a group, shared (public) or private; the caller owns it.
+#[utoipa::path(put, path = "/api/template/group", tag = "templates", security(("bearer" = [])), params(CreateParams),
+    request_body = GroupInput,
+    responses((status = 201, body = TemplateGroup), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+pub async fn create_group(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(params): Query<CreateParams>,
+    Json(input): Json<GroupInput>,
+) -> Result<(StatusCode, Json<TemplateGroup>), ApiError> {
+    let viewer = viewer(&state, &user).await?;
+    let visibility = if params.shared_template { "PUBLIC" } else { "PRIVATE" };
+    let grants = checked_grants(&state, &viewer, input.permissions.clone().unwrap_or_default()).await?;
+    let base = GroupFields { title: String::new(), description: String::new(), entries: vec![] };
+    let fields = group_fields(&state, &viewer, base, input).await?;
+    let mut tx = state.db.begin().await?;
+    let id = t::create_group(&mut tx, &user.id, visibility, &fields, &grants).await?;
+    tx.commit().await?;
+    let group = t::group(&state.db, id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
+    Ok((StatusCode::CREATED, Json(group_view(&state, &viewer, group).await?)))
+}
+
+/// How many groups a list finds.
+#[utoipa::path(get, path = "/api/template/group/count", tag = "templates", security(("bearer" = [])), params(ListParams),
+    responses((status = 200, body = i64), (status = 401, body = ErrorBody)))]
+pub async fn count_groups(State(state): State<AppState>, user: CurrentUser, Query(params): Query<ListParams>) -> Result<Json<i64>, ApiError> {
+    let viewer = viewer(&state, &user).await?;
+    Ok(Json(t::count(&state.db, Kind::Group, &viewer, &params.filter()).await?))
+}
+
+/// A page of groups, by title then id; `icpc` keeps groups with an entry of that code.
+#[utoipa::path(get, path = "/api/template/group/query", tag = "templates", security(("bearer" = [])), params(ListParams),
+    responses((status = 200, body = [TemplateGroup]), (status = 401, body = ErrorBody)))]
+pub async fn query_groups(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(params): Query<ListParams>,
+) -> Result<Json<Vec<TemplateGroup>>, ApiError> {
+    let viewer = viewer(&state, &user).await?;
+    let (limit, offset) = params.page();
+    let mut out = Vec::new();
+    for g in t::query_groups(&state.db, &viewer, &params.filter(), limit, offset).await? {
+        out.push(group_view(&state, &viewer, g).await?);
+    }
+    Ok(Json(out))
+}
+
+/// One group: 404 'Template niet gevonden', 403 'Geen toegang tot template'.
+#[utoipa::path(get, path = "/api/template/group/{id}", tag = "templates", security(("bearer" = [])),
+    params(("id" = String, Path)),
+    responses((status = 200, body = TemplateGroup), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn get_group(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<Json<TemplateGroup>, ApiError> {
+    let viewer = viewer(&state, &user).await?;
+    let group = readable_group(&state, &viewer, &id, Access::Read).await?;
+    Ok(Json(group_view(&state, &viewer, group).await?))
+}
+
+/// Changes a group: title, description, its entries in order.
+#[utoipa::path(post, path = "/api/template/group/{id}", tag = "templates", security(("bearer" = [])),
+    params(("id" = String, Path)), request_body = GroupInput,
+    responses((status = 200, body = TemplateGroup), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn update_group(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    Json(input): Json<GroupInput>,
+) -> Result<Json<TemplateGroup>, ApiError> {
+    let viewer = viewer(&state, &user).await?;
+    let group = readable_group(&state, &viewer, &id, Access::Write).await?;
+    let visibility = match input.visibility_type.clone() {
+        Some(v) => checked_visibility(v)?,
+        None => group.visibility.clone(),
+    };
+    let grants = match input.permissions.clone() {
+        Some(p) => Some(checked_grants(&state, &viewer, p).await?),
+        None => None,
+    };
+    let current: Vec<Uuid> = sqlx::query_scalar("select entry_id from template_group_entries where group_id = $1 order by position")
+        .bind(group.id)
+        .fetch_all(&state.db)
+        .await?;
+    let base = GroupFields { title: group.title.clone(), description: group.description.clone(), entries: current };
+    let fields = group_fields(&state, &viewer, base, input).await?;
+    let mut tx = state.db.begin().await?;
+    t::update_group(&mut tx, group.id, &visibility, &fields, grants.as_deref()).await?;
+    tx.commit().await?;
+    let group = t::group(&state.db, group.id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
+    Ok(Json(group_view(&state, &viewer, group).await?))
+}
+
+/// Deletes a group (its entries stay).
+#[utoipa::path(delete, path = "/api/template/group/{id}", tag = "templates", security(("bearer" = [])),
+    params(("id" = String, Path)),
+    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn delete_group(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
+    let viewer = viewer(&state, &user).await?;
+    let group = readable_group(&state, &viewer, &id, Access::Write).await?;
+    t::delete(&state.db, Kind::Group, group.id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}

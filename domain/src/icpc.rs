@@ -1,0 +1,307 @@
+//! The ICPC list: search (the same rules as the SPA's), suggestions for a text, and the import
+//! of a licensed NHG table.
+//!
+//! The list the repository ships (`data/icpc/icpc2-nl.json`) is ICPC-2 with Dutch titles of our
+//! own; it fills the `icpc_codes` table on first start. `api icpc-import` replaces it with a
+//! licensed NHG export.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+use sqlx::PgPool;
+
+use crate::text::{normalize, words};
+
+/// Most matches a search or a suggestion returns.
+pub const MAX_RESULTS: usize = 10;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct Code {
+    /// The chapter letter (`K`), or `-` for the process codes shared by all chapters.
+    pub category: String,
+    /// Two digits (`86`).
+    pub code: String,
+    pub patient_title: String,
+    pub official_title: String,
+}
+
+impl Code {
+    /// Category plus code, as templates store it: `K86`.
+    pub fn id(&self) -> String {
+        format!("{}{}", self.category, self.code)
+    }
+}
+
+static EMBEDDED: LazyLock<Vec<Code>> =
+    LazyLock::new(|| serde_json::from_str(include_str!("../data/icpc/icpc2-nl.json")).expect("the embedded ICPC list parses"));
+
+static SYNONYMS: LazyLock<BTreeMap<String, Vec<String>>> = LazyLock::new(|| {
+    let raw: BTreeMap<String, Vec<String>> =
+        serde_json::from_str(include_str!("../data/icpc/synonyms-nl.json")).expect("the embedded synonym list parses");
+    raw.into_iter().map(|(code, terms)| (code, terms.iter().map(|t| phrase_form(t)).collect())).collect()
+});
+
+/// Text as [`predict`] compares it: normalised, punctuation as spaces (`gastro-enteritis` and
+/// `gastro enteritis` are the same phrase, `cariës` is `caries`).
+fn phrase_form(s: &str) -> String {
+    normalize(&s.replace(|c: char| !c.is_alphanumeric(), " "))
+}
+
+/// The list the repository ships.
+pub fn embedded() -> &'static [Code] {
+    &EMBEDDED
+}
+
+/// Fills `icpc_codes` from the embedded list when it is empty.
+pub async fn seed_if_empty(db: &PgPool) -> sqlx::Result<()> {
+    let empty: bool = sqlx::query_scalar("select not exists(select 1 from icpc_codes)").fetch_one(db).await?;
+    if empty {
+        let mut tx = db.begin().await?;
+        replace(&mut tx, embedded()).await?;
+        tx.commit().await?;
+    }
+    Ok(())
+}
+
+async fn replace(conn: &mut sqlx::PgConnection, codes: &[Code]) -> sqlx::Result<()> {
+    sqlx::query("delete from icpc_codes").execute(&mut *conn).await?;
+    let categories: Vec<&str> = codes.iter().map(|c| c.category.as_str()).collect();
+    let numbers: Vec<&str> = codes.iter().map(|c| c.code.as_str()).collect();
+    let patient: Vec<&str> = codes.iter().map(|c| c.patient_title.as_str()).collect();
+    let official: Vec<&str> = codes.iter().map(|c| c.official_title.as_str()).collect();
+    let positions: Vec<i32> = (0..codes.len() as i32).collect();
+    sqlx::query(
+        "insert into icpc_codes (category, code, patient_title, official_title, position)
+         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[])",
+    )
+    .bind(&categories)
+    .bind(&numbers)
+    .bind(&patient)
+    .bind(&official)
+    .bind(&positions)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// The list in force, in its order.
+pub async fn list(db: &PgPool) -> sqlx::Result<Vec<Code>> {
+    sqlx::query_as("select category, code, patient_title, official_title from icpc_codes order by position").fetch_all(db).await
+}
+
+/// Which of `ids` (`K86`) are not in the list in force.
+pub async fn unknown(db: &PgPool, ids: &[String]) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar(
+        "select id from unnest($1::text[]) as t(id)
+          where not exists (select 1 from icpc_codes c where c.category || c.code = t.id)",
+    )
+    .bind(ids)
+    .fetch_all(db)
+    .await
+}
+
+/// Search as the SPA does it (`web/src/features/icpc/search.ts`):
+/// - a category letter followed by nothing or by digits (`K`, `k8`, `K86`) finds the codes of
+///   that chapter whose number starts with the digits;
+/// - otherwise every typed word must occur in the code (`K86`), the patient title or the official
+///   title, case and accents aside.
+///
+/// At most [`MAX_RESULTS`], in list order.
+pub fn search<'a>(codes: &'a [Code], query: &str) -> Vec<&'a Code> {
+    let query = query.trim();
+    if query.is_empty() {
+        return Vec::new();
+    }
+    let mut chars = query.chars();
+    let first = chars.next().expect("not empty");
+    let digits: String = chars.collect();
+    if first.is_ascii_alphabetic() && digits.len() <= 2 && digits.chars().all(|c| c.is_ascii_digit()) {
+        let category = first.to_ascii_uppercase().to_string();
+        return codes.iter().filter(|c| c.category == category && c.code.starts_with(&digits)).take(MAX_RESULTS).collect();
+    }
+    let wanted = words(query);
+    codes
+        .iter()
+        .filter(|c| {
+            let haystack = normalize(&format!("{} {} {}", c.id(), c.patient_title, c.official_title));
+            wanted.iter().all(|w| haystack.contains(w.as_str()))
+        })
+        .take(MAX_RESULTS)
+        .collect()
+}
+
+/// A suggested code for a text, with how strongly the text points to it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Suggestion<'a> {
+    pub code: &'a Code,
+    pub score: f64,
+}
+
+/// Words too common in titles to point anywhere.
+const STOP_WORDS: [&str; 24] = [
+    "andere", "ander", "anders", "klachten", "klacht", "symptomen", "symptoom", "van", "het", "een", "met", "zonder",
+    "niet", "door", "bij", "voor", "ziekte", "aandoening", "aandoeningen", "overige", "gespecificeerd", "verschijnselen",
+    "problemen", "probleem",
+];
+
+/// Ranked ICPC suggestions for a text (an episode's S and E, say): a synonym or a whole title
+/// found in the text counts 1, each telling title word 0.25; process codes are not suggested.
+pub fn predict<'a>(codes: &'a [Code], text: &str) -> Vec<Suggestion<'a>> {
+    let text = format!(" {} ", phrase_form(text));
+    let has_phrase = |phrase: &str| !phrase.is_empty() && text.contains(&format!(" {phrase} "));
+    let mut suggestions: Vec<Suggestion<'a>> = codes
+        .iter()
+        .filter(|c| c.category != "-")
+        .filter_map(|c| {
+            let mut score = 0.0;
+            for phrase in SYNONYMS.get(&c.id()).into_iter().flatten() {
+                if has_phrase(phrase) {
+                    score += 1.0;
+                }
+            }
+            for title in [&c.patient_title, &c.official_title] {
+                if has_phrase(&phrase_form(title)) {
+                    score += 1.0;
+                }
+            }
+            let titles = phrase_form(&format!("{} {}", c.patient_title, c.official_title));
+            let mut title_words: Vec<&str> =
+                titles.split(' ').filter(|w| w.chars().count() >= 5 && !STOP_WORDS.contains(w)).collect();
+            title_words.sort_unstable();
+            title_words.dedup();
+            score += 0.25 * title_words.iter().filter(|w| has_phrase(w)).count() as f64;
+            (score > 0.0).then_some(Suggestion { code: c, score })
+        })
+        .collect();
+    suggestions.sort_by(|a, b| b.score.total_cmp(&a.score));
+    suggestions.truncate(MAX_RESULTS);
+    suggestions
+}
+
+/// Reads a licensed table export: one code per line, `code;patient title;official title` (or
+/// comma-separated, quoted where needed), a header line allowed. The code is a chapter letter and
+/// two digits (`K86`), or `-30` for a process code.
+pub fn parse_import(text: &str) -> Result<Vec<Code>, String> {
+    let mut codes = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim_start_matches('\u{feff}').trim();
+        if line.is_empty() {
+            continue;
+        }
+        let separator = if line.contains(';') { ';' } else { ',' };
+        let fields = split_fields(line, separator);
+        if fields.len() < 3 {
+            return Err(format!("regel {}: drie velden verwacht (code, patiënttitel, officiële titel)", n + 1));
+        }
+        let id = fields[0].trim().to_ascii_uppercase();
+        let mut chars = id.chars();
+        let category = chars.next().unwrap_or(' ');
+        let number: String = chars.collect();
+        let valid = (category.is_ascii_uppercase() || category == '-') && number.len() == 2 && number.chars().all(|c| c.is_ascii_digit());
+        if !valid {
+            if n == 0 {
+                continue; // a header
+            }
+            return Err(format!("regel {}: {:?} is geen ICPC-code", n + 1, fields[0]));
+        }
+        codes.push(Code {
+            category: category.to_string(),
+            code: number,
+            patient_title: fields[1].trim().to_owned(),
+            official_title: fields[2].trim().to_owned(),
+        });
+    }
+    if codes.is_empty() {
+        return Err("het bestand bevat geen codes".to_owned());
+    }
+    Ok(codes)
+}
+
+fn split_fields(line: &str, separator: char) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                chars.next();
+                fields.last_mut().expect("one field").push('"');
+            }
+            '"' => quoted = !quoted,
+            c if c == separator && !quoted => fields.push(String::new()),
+            c => fields.last_mut().expect("one field").push(c),
+        }
+    }
+    fields
+}
+
+/// Replaces the list in force with `codes`.
+pub async fn import(db: &PgPool, codes: &[Code]) -> sqlx::Result<()> {
+    let mut tx = db.begin().await?;
+    replace(&mut tx, codes).await?;
+    tx.commit().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_export_with_header_quotes_and_either_separator_is_read() {
+        let codes = parse_import("Code;Patiënt;Officieel\nK86;Hoge bloeddruk;\"Hypertensie; zonder orgaanschade\"\n-30;Onderzoek;Volledig onderzoek\n").unwrap();
+        assert_eq!(codes.len(), 2);
+        assert_eq!(codes[0].id(), "K86");
+        assert_eq!(codes[0].official_title, "Hypertensie; zonder orgaanschade");
+        assert_eq!(codes[1].category, "-");
+        assert!(parse_import("K86,Hoge bloeddruk,Hypertensie\nX1,a,b\n").unwrap_err().contains("regel 2"));
+        assert!(parse_import("").is_err());
+    }
+
+    /// The cases the SPA's search is checked against too (`web/src/features/icpc/search.test.ts`).
+    #[test]
+    fn search_follows_the_shared_cases() {
+        #[derive(Deserialize)]
+        struct Case {
+            query: String,
+            expected: Vec<String>,
+        }
+        let cases: Vec<Case> = serde_json::from_str(include_str!("../data/icpc/search-cases.json")).unwrap();
+        assert!(cases.len() >= 20);
+        for case in cases {
+            let found: Vec<String> = search(embedded(), &case.query).into_iter().map(Code::id).collect();
+            assert_eq!(found, case.expected, "query {:?}", case.query);
+        }
+    }
+
+    #[test]
+    fn predict_ranks_what_the_text_says() {
+        let ids = |text: &str| predict(embedded(), text).into_iter().map(|s| s.code.id()).collect::<Vec<_>>();
+        let found = ids("Bekend met DM2. Komt voor controle van de hoge bloeddruk, RR 165/95.");
+        assert!(found.iter().take(3).any(|c| c == "K86"), "{found:?}");
+        assert!(found.contains(&"T90".to_owned()), "{found:?}");
+        let found = ids("Sinds 3 dagen gastro-enteritis met diarree en braken");
+        assert!(found.iter().take(3).any(|c| c.starts_with('D')), "{found:?}");
+        assert!(ids("").is_empty());
+        assert!(ids("Goed gesprek gehad.").len() <= 10);
+        assert!(predict(embedded(), "hoge bloeddruk").iter().all(|s| s.code.category != "-"), "no process codes");
+    }
+
+    #[test]
+    fn the_embedded_list_is_complete_and_unique() {
+        let codes = embedded();
+        for chapter in ["A", "B", "D", "F", "H", "K", "L", "N", "P", "R", "S", "T", "U", "W", "X", "Y", "Z"] {
+            let n = codes.iter().filter(|c| c.category == chapter).count();
+            assert!(n >= 20, "chapter {chapter} has {n} codes");
+        }
+        assert_eq!(codes.iter().filter(|c| c.category == "-").count(), 40, "process codes 30-69");
+        let mut ids: Vec<String> = codes.iter().map(Code::id).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), codes.len());
+        for key in SYNONYMS.keys() {
+            assert!(codes.iter().any(|c| &c.id() == key), "synonym key {key} is not in the list");
+        }
+    }
+}
