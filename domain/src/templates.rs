@@ -6,6 +6,8 @@
 //! delete. Lists show what a user sees (staff included); staff may open and change any template
 //! by its id.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use sqlx::{FromRow, PgConnection, PgPool, Postgres, QueryBuilder};
 use uuid::Uuid;
@@ -220,28 +222,35 @@ pub async fn group_entries(db: &PgPool, viewer: &Viewer, group: Uuid) -> sqlx::R
 
 /// Whom a template is shared with.
 pub async fn grants(db: &PgPool, kind: Kind, id: Uuid) -> sqlx::Result<Vec<Grant>> {
-    /// user, level id and name, organisation id and name: one of the three is set
-    type Row = (Option<String>, Option<Uuid>, Option<String>, Option<Uuid>, Option<String>);
+    Ok(grants_of(db, kind, &[id]).await?.remove(&id).unwrap_or_default())
+}
+
+/// Whom each of these templates is shared with, in one query.
+pub async fn grants_of(db: &PgPool, kind: Kind, ids: &[Uuid]) -> sqlx::Result<HashMap<Uuid, Vec<Grant>>> {
+    /// template, then user, level id and name, organisation id and name: one of the three is set
+    type Row = (Uuid, Option<String>, Option<Uuid>, Option<String>, Option<Uuid>, Option<String>);
+    let column = kind.permission_column();
     let rows: Vec<Row> = sqlx::query_as(&format!(
-        "select p.user_id, l.id, l.name, o.id, o.name
+        "select p.{column}, p.user_id, l.id, l.name, o.id, o.name
            from template_permissions p
            left join organisation_levels l on l.id = p.level_id
            left join organisations o on o.id = p.organisation_id
-          where p.{} = $1 order by p.id",
-        kind.permission_column()
+          where p.{column} = any($1) order by p.id"
     ))
-    .bind(id)
+    .bind(ids)
     .fetch_all(db)
     .await?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|row| match row {
-            (Some(user), _, _, _, _) => Some(Grant::User(user)),
-            (_, Some(id), Some(name), _, _) => Some(Grant::Level { id, name }),
-            (_, _, _, Some(id), Some(name)) => Some(Grant::Organisation { id, name }),
-            _ => None,
-        })
-        .collect())
+    let mut out: HashMap<Uuid, Vec<Grant>> = HashMap::new();
+    for (template, user, level, level_name, organisation, organisation_name) in rows {
+        let grant = match (user, level, level_name, organisation, organisation_name) {
+            (Some(user), ..) => Grant::User(user),
+            (_, Some(id), Some(name), ..) => Grant::Level { id, name },
+            (_, _, _, Some(id), Some(name)) => Grant::Organisation { id, name },
+            _ => continue,
+        };
+        out.entry(template).or_default().push(grant);
+    }
+    Ok(out)
 }
 
 /// What the viewer may do with a template of this owner, visibility and grants.

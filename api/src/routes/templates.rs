@@ -188,10 +188,20 @@ fn owner_of(id: &Option<String>, name: &Option<String>) -> Option<Owner> {
     id.as_ref().map(|id| Owner { id: id.clone(), name: name.clone().unwrap_or_default() })
 }
 
-async fn entry_view(state: &AppState, viewer: &Viewer, e: t::Entry) -> Result<TemplateEntry, ApiError> {
-    let grants = t::grants(&state.db, Kind::Entry, e.id).await?;
+/// Entries as the api shows them, with their permissions fetched in one query.
+async fn entry_views(state: &AppState, viewer: &Viewer, entries: Vec<t::Entry>) -> Result<Vec<TemplateEntry>, ApiError> {
+    let ids: Vec<Uuid> = entries.iter().map(|e| e.id).collect();
+    let mut grants = t::grants_of(&state.db, Kind::Entry, &ids).await?;
+    Ok(entries.into_iter().map(|e| entry_view(viewer, grants.remove(&e.id).unwrap_or_default(), e)).collect())
+}
+
+async fn one_entry_view(state: &AppState, viewer: &Viewer, e: t::Entry) -> Result<TemplateEntry, ApiError> {
+    Ok(entry_views(state, viewer, vec![e]).await?.remove(0))
+}
+
+fn entry_view(viewer: &Viewer, grants: Vec<Grant>, e: t::Entry) -> TemplateEntry {
     let can_edit = t::access(viewer, e.owner_id.as_deref(), &e.visibility, &grants) == Access::Write;
-    Ok(TemplateEntry {
+    TemplateEntry {
         owner: owner_of(&e.owner_id, &e.owner_name),
         permissions: grants.iter().map(permission_of).collect(),
         id: e.id,
@@ -205,17 +215,28 @@ async fn entry_view(state: &AppState, viewer: &Viewer, e: t::Entry) -> Result<Te
         can_edit,
         created_at: e.created_at,
         updated_at: e.updated_at,
-    })
+    }
 }
 
-async fn group_view(state: &AppState, viewer: &Viewer, g: t::Group) -> Result<TemplateGroup, ApiError> {
-    let grants = t::grants(&state.db, Kind::Group, g.id).await?;
-    let can_edit = t::access(viewer, g.owner_id.as_deref(), &g.visibility, &grants) == Access::Write;
-    let mut entries = Vec::new();
-    for e in t::group_entries(&state.db, viewer, g.id).await? {
-        entries.push(entry_view(state, viewer, e).await?);
+/// Groups as the api shows them, with their permissions fetched in one query.
+async fn group_views(state: &AppState, viewer: &Viewer, groups: Vec<t::Group>) -> Result<Vec<TemplateGroup>, ApiError> {
+    let ids: Vec<Uuid> = groups.iter().map(|g| g.id).collect();
+    let mut grants = t::grants_of(&state.db, Kind::Group, &ids).await?;
+    let mut out = Vec::with_capacity(groups.len());
+    for g in groups {
+        let entries = entry_views(state, viewer, t::group_entries(&state.db, viewer, g.id).await?).await?;
+        out.push(group_view(viewer, grants.remove(&g.id).unwrap_or_default(), entries, g));
     }
-    Ok(TemplateGroup {
+    Ok(out)
+}
+
+async fn one_group_view(state: &AppState, viewer: &Viewer, g: t::Group) -> Result<TemplateGroup, ApiError> {
+    Ok(group_views(state, viewer, vec![g]).await?.remove(0))
+}
+
+fn group_view(viewer: &Viewer, grants: Vec<Grant>, entries: Vec<TemplateEntry>, g: t::Group) -> TemplateGroup {
+    let can_edit = t::access(viewer, g.owner_id.as_deref(), &g.visibility, &grants) == Access::Write;
+    TemplateGroup {
         owner: owner_of(&g.owner_id, &g.owner_name),
         permissions: grants.iter().map(permission_of).collect(),
         id: g.id,
@@ -226,7 +247,7 @@ async fn group_view(state: &AppState, viewer: &Viewer, g: t::Group) -> Result<Te
         can_edit,
         created_at: g.created_at,
         updated_at: g.updated_at,
-    })
+    }
 }
 
 /// The entry if it exists and the caller may at least read it (404, 403 otherwise).
@@ -335,11 +356,8 @@ async fn group_fields(state: &AppState, viewer: &Viewer, base: GroupFields, inpu
     responses((status = 200, body = [TemplateEntry]), (status = 401, body = ErrorBody)))]
 pub async fn list_entries(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<TemplateEntry>>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let mut out = Vec::new();
-    for e in t::query_entries(&state.db, &viewer, &Filter::default(), i64::MAX, 0).await? {
-        out.push(entry_view(&state, &viewer, e).await?);
-    }
-    Ok(Json(out))
+    let entries = t::query_entries(&state.db, &viewer, &Filter::default(), i64::MAX, 0).await?;
+    Ok(Json(entry_views(&state, &viewer, entries).await?))
 }
 
 /// Creates an entry, shared (public) or private; the caller owns it.
@@ -364,7 +382,7 @@ pub async fn create_entry(
     let id = t::create_entry(&mut tx, &user.id, visibility, &fields, &grants).await?;
     tx.commit().await?;
     let entry = t::entry(&state.db, id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
-    Ok((StatusCode::CREATED, Json(entry_view(&state, &viewer, entry).await?)))
+    Ok((StatusCode::CREATED, Json(one_entry_view(&state, &viewer, entry).await?)))
 }
 
 /// How many entries a list finds (the same filter as the query call, without paging).
@@ -385,11 +403,8 @@ pub async fn query_entries(
 ) -> Result<Json<Vec<TemplateEntry>>, ApiError> {
     let viewer = viewer(&state, &user).await?;
     let (limit, offset) = params.page();
-    let mut out = Vec::new();
-    for e in t::query_entries(&state.db, &viewer, &params.filter(), limit, offset).await? {
-        out.push(entry_view(&state, &viewer, e).await?);
-    }
-    Ok(Json(out))
+    let entries = t::query_entries(&state.db, &viewer, &params.filter(), limit, offset).await?;
+    Ok(Json(entry_views(&state, &viewer, entries).await?))
 }
 
 /// One entry: 404 'Template niet gevonden', 403 'Geen toegang tot template'.
@@ -399,7 +414,7 @@ pub async fn query_entries(
 pub async fn get_entry(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<Json<TemplateEntry>, ApiError> {
     let viewer = viewer(&state, &user).await?;
     let entry = readable_entry(&state, &viewer, &id, Access::Read).await?;
-    Ok(Json(entry_view(&state, &viewer, entry).await?))
+    Ok(Json(one_entry_view(&state, &viewer, entry).await?))
 }
 
 /// Changes an entry (owner, an admin of an organisation it is shared with, or staff).
@@ -435,7 +450,7 @@ pub async fn update_entry(
     t::update_entry(&mut tx, entry.id, &visibility, &fields, grants.as_deref()).await?;
     tx.commit().await?;
     let entry = t::entry(&state.db, entry.id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
-    Ok(Json(entry_view(&state, &viewer, entry).await?))
+    Ok(Json(one_entry_view(&state, &viewer, entry).await?))
 }
 
 /// Deletes an entry (and takes it out of every group).
@@ -454,11 +469,8 @@ pub async fn delete_entry(State(state): State<AppState>, user: CurrentUser, Path
     responses((status = 200, body = [TemplateGroup]), (status = 401, body = ErrorBody)))]
 pub async fn list_groups(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<TemplateGroup>>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let mut out = Vec::new();
-    for g in t::query_groups(&state.db, &viewer, &Filter::default(), i64::MAX, 0).await? {
-        out.push(group_view(&state, &viewer, g).await?);
-    }
-    Ok(Json(out))
+    let groups = t::query_groups(&state.db, &viewer, &Filter::default(), i64::MAX, 0).await?;
+    Ok(Json(group_views(&state, &viewer, groups).await?))
 }
 
 /// Creates a group, shared (public) or private; the caller owns it.
@@ -480,7 +492,7 @@ pub async fn create_group(
     let id = t::create_group(&mut tx, &user.id, visibility, &fields, &grants).await?;
     tx.commit().await?;
     let group = t::group(&state.db, id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
-    Ok((StatusCode::CREATED, Json(group_view(&state, &viewer, group).await?)))
+    Ok((StatusCode::CREATED, Json(one_group_view(&state, &viewer, group).await?)))
 }
 
 /// How many groups a list finds.
@@ -501,11 +513,8 @@ pub async fn query_groups(
 ) -> Result<Json<Vec<TemplateGroup>>, ApiError> {
     let viewer = viewer(&state, &user).await?;
     let (limit, offset) = params.page();
-    let mut out = Vec::new();
-    for g in t::query_groups(&state.db, &viewer, &params.filter(), limit, offset).await? {
-        out.push(group_view(&state, &viewer, g).await?);
-    }
-    Ok(Json(out))
+    let groups = t::query_groups(&state.db, &viewer, &params.filter(), limit, offset).await?;
+    Ok(Json(group_views(&state, &viewer, groups).await?))
 }
 
 /// One group: 404 'Template niet gevonden', 403 'Geen toegang tot template'.
@@ -515,7 +524,7 @@ pub async fn query_groups(
 pub async fn get_group(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<Json<TemplateGroup>, ApiError> {
     let viewer = viewer(&state, &user).await?;
     let group = readable_group(&state, &viewer, &id, Access::Read).await?;
-    Ok(Json(group_view(&state, &viewer, group).await?))
+    Ok(Json(one_group_view(&state, &viewer, group).await?))
 }
 
 /// Changes a group: title, description, its entries in order.
@@ -548,7 +557,7 @@ pub async fn update_group(
     t::update_group(&mut tx, group.id, &visibility, &fields, grants.as_deref()).await?;
     tx.commit().await?;
     let group = t::group(&state.db, group.id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
-    Ok(Json(group_view(&state, &viewer, group).await?))
+    Ok(Json(one_group_view(&state, &viewer, group).await?))
 }
 
 /// Deletes a group (its entries stay).
