@@ -194,6 +194,13 @@ async fn groups_hold_ordered_entries_and_follow_the_same_rules(pool: PgPool) {
     assert_eq!(status, 400);
     assert!(body["message"].as_str().unwrap().starts_with("Onbekende template entry"));
 
+    // someone who may change the group but not see an entry in it keeps that entry when saving
+    let staff = person(&app, "staff@example.nl").await;
+    let (status, _) = call(&app, Method::POST, &path, Some(&staff), Some(json!({"entries": [{"id": a["id"]}, {"id": b["id"]}]}))).await;
+    assert_eq!(status, 200);
+    let (_, kept) = call(&app, Method::GET, &path, Some(&owner), None).await;
+    assert_eq!(ids(&kept["entries"]), vec![a["id"].as_str().unwrap(), b["id"].as_str().unwrap(), hidden["id"].as_str().unwrap()]);
+
     // the owner reorders and removes
     let (status, changed) = call(&app, Method::POST, &path, Some(&owner), Some(json!({"entries": [{"id": a["id"]}]}))).await;
     assert_eq!(status, 200);

@@ -106,7 +106,7 @@ describe('navigation bar', () => {
   })
 
   it('shows the Dutch not-found page for an address the application does not know yet', async () => {
-    const page = await open('/template')
+    const page = await open('/template/onbekend')
     await signInAs(page, 'huisarts@example.nl')
     await page.getByRole('heading', { level: 1, name: 'Pagina niet gevonden' }).waitFor()
     assert.deepEqual(await currentLinks(page), ['Templates'])

@@ -17,6 +17,10 @@ import { Route as AuthenticatedFaqRouteImport } from './routes/_authenticated/fa
 import { Route as AuthenticatedSettingsRouteImport } from './routes/_authenticated/settings'
 import { Route as AuthenticatedStatusRouteImport } from './routes/_authenticated/status'
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
+import { Route as AuthenticatedTemplateIndexRouteImport } from './routes/_authenticated/template/index'
+import { Route as AuthenticatedTemplateEntryEntryIdRouteImport } from './routes/_authenticated/template/entry/$entryId'
+import { Route as AuthenticatedTemplateGroupGroupIdRouteImport } from './routes/_authenticated/template/group/$groupId'
+import { Route as AuthenticatedTemplateEntryNewSharedRouteImport } from './routes/_authenticated/template/entry/new/$shared'
 
 const AuthenticatedRoute = AuthenticatedRouteImport.update({
   id: '/_authenticated',
@@ -57,6 +61,30 @@ const AuthCallbackRoute = AuthCallbackRouteImport.update({
   path: '/auth/callback',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthenticatedTemplateIndexRoute =
+  AuthenticatedTemplateIndexRouteImport.update({
+    id: '/template/',
+    path: '/template/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedTemplateEntryEntryIdRoute =
+  AuthenticatedTemplateEntryEntryIdRouteImport.update({
+    id: '/template/entry/$entryId',
+    path: '/template/entry/$entryId',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedTemplateGroupGroupIdRoute =
+  AuthenticatedTemplateGroupGroupIdRouteImport.update({
+    id: '/template/group/$groupId',
+    path: '/template/group/$groupId',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedTemplateEntryNewSharedRoute =
+  AuthenticatedTemplateEntryNewSharedRouteImport.update({
+    id: '/template/entry/new/$shared',
+    path: '/template/entry/new/$shared',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AuthenticatedIndexRoute
@@ -66,6 +94,10 @@ export interface FileRoutesByFullPath {
   '/settings': typeof AuthenticatedSettingsRoute
   '/status': typeof AuthenticatedStatusRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/template/': typeof AuthenticatedTemplateIndexRoute
+  '/template/entry/$entryId': typeof AuthenticatedTemplateEntryEntryIdRoute
+  '/template/group/$groupId': typeof AuthenticatedTemplateGroupGroupIdRoute
+  '/template/entry/new/$shared': typeof AuthenticatedTemplateEntryNewSharedRoute
 }
 export interface FileRoutesByTo {
   '/overeenkomst': typeof OvereenkomstRoute
@@ -75,6 +107,10 @@ export interface FileRoutesByTo {
   '/status': typeof AuthenticatedStatusRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/': typeof AuthenticatedIndexRoute
+  '/template': typeof AuthenticatedTemplateIndexRoute
+  '/template/entry/$entryId': typeof AuthenticatedTemplateEntryEntryIdRoute
+  '/template/group/$groupId': typeof AuthenticatedTemplateGroupGroupIdRoute
+  '/template/entry/new/$shared': typeof AuthenticatedTemplateEntryNewSharedRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -86,6 +122,10 @@ export interface FileRoutesById {
   '/_authenticated/status': typeof AuthenticatedStatusRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/_authenticated/': typeof AuthenticatedIndexRoute
+  '/_authenticated/template/': typeof AuthenticatedTemplateIndexRoute
+  '/_authenticated/template/entry/$entryId': typeof AuthenticatedTemplateEntryEntryIdRoute
+  '/_authenticated/template/group/$groupId': typeof AuthenticatedTemplateGroupGroupIdRoute
+  '/_authenticated/template/entry/new/$shared': typeof AuthenticatedTemplateEntryNewSharedRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -97,6 +137,10 @@ export interface FileRouteTypes {
     | '/settings'
     | '/status'
     | '/auth/callback'
+    | '/template/'
+    | '/template/entry/$entryId'
+    | '/template/group/$groupId'
+    | '/template/entry/new/$shared'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/overeenkomst'
@@ -106,6 +150,10 @@ export interface FileRouteTypes {
     | '/status'
     | '/auth/callback'
     | '/'
+    | '/template'
+    | '/template/entry/$entryId'
+    | '/template/group/$groupId'
+    | '/template/entry/new/$shared'
   id:
     | '__root__'
     | '/_authenticated'
@@ -116,6 +164,10 @@ export interface FileRouteTypes {
     | '/_authenticated/status'
     | '/auth/callback'
     | '/_authenticated/'
+    | '/_authenticated/template/'
+    | '/_authenticated/template/entry/$entryId'
+    | '/_authenticated/template/group/$groupId'
+    | '/_authenticated/template/entry/new/$shared'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -182,6 +234,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthCallbackRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_authenticated/template/': {
+      id: '/_authenticated/template/'
+      path: '/template'
+      fullPath: '/template/'
+      preLoaderRoute: typeof AuthenticatedTemplateIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/template/entry/$entryId': {
+      id: '/_authenticated/template/entry/$entryId'
+      path: '/template/entry/$entryId'
+      fullPath: '/template/entry/$entryId'
+      preLoaderRoute: typeof AuthenticatedTemplateEntryEntryIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/template/group/$groupId': {
+      id: '/_authenticated/template/group/$groupId'
+      path: '/template/group/$groupId'
+      fullPath: '/template/group/$groupId'
+      preLoaderRoute: typeof AuthenticatedTemplateGroupGroupIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/template/entry/new/$shared': {
+      id: '/_authenticated/template/entry/new/$shared'
+      path: '/template/entry/new/$shared'
+      fullPath: '/template/entry/new/$shared'
+      preLoaderRoute: typeof AuthenticatedTemplateEntryNewSharedRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
   }
 }
 
@@ -191,6 +271,10 @@ interface AuthenticatedRouteChildren {
   AuthenticatedSettingsRoute: typeof AuthenticatedSettingsRoute
   AuthenticatedStatusRoute: typeof AuthenticatedStatusRoute
   AuthenticatedIndexRoute: typeof AuthenticatedIndexRoute
+  AuthenticatedTemplateIndexRoute: typeof AuthenticatedTemplateIndexRoute
+  AuthenticatedTemplateEntryEntryIdRoute: typeof AuthenticatedTemplateEntryEntryIdRoute
+  AuthenticatedTemplateGroupGroupIdRoute: typeof AuthenticatedTemplateGroupGroupIdRoute
+  AuthenticatedTemplateEntryNewSharedRoute: typeof AuthenticatedTemplateEntryNewSharedRoute
 }
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
@@ -199,6 +283,13 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedSettingsRoute: AuthenticatedSettingsRoute,
   AuthenticatedStatusRoute: AuthenticatedStatusRoute,
   AuthenticatedIndexRoute: AuthenticatedIndexRoute,
+  AuthenticatedTemplateIndexRoute: AuthenticatedTemplateIndexRoute,
+  AuthenticatedTemplateEntryEntryIdRoute:
+    AuthenticatedTemplateEntryEntryIdRoute,
+  AuthenticatedTemplateGroupGroupIdRoute:
+    AuthenticatedTemplateGroupGroupIdRoute,
+  AuthenticatedTemplateEntryNewSharedRoute:
+    AuthenticatedTemplateEntryNewSharedRoute,
 }
 
 const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(

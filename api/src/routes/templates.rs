@@ -551,8 +551,17 @@ pub async fn update_group(
         .bind(group.id)
         .fetch_all(&state.db)
         .await?;
+    // entries the caller cannot see (someone's private entry in a shared group) are not in what
+    // the page sends back: they stay, after the ones it sent
+    let visible: Vec<Uuid> = t::group_entries(&state.db, &viewer, group.id).await?.iter().map(|e| e.id).collect();
+    let hidden: Vec<Uuid> = current.iter().copied().filter(|id| !visible.contains(id)).collect();
     let base = GroupFields { title: group.title.clone(), description: group.description.clone(), entries: current };
-    let fields = group_fields(&state, &viewer, base, input).await?;
+    let mut fields = group_fields(&state, &viewer, base, input).await?;
+    for id in hidden {
+        if !fields.entries.contains(&id) {
+            fields.entries.push(id);
+        }
+    }
     let mut tx = state.db.begin().await?;
     t::update_group(&mut tx, group.id, &visibility, &fields, grants.as_deref()).await?;
     tx.commit().await?;

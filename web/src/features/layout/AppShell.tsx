@@ -1,14 +1,17 @@
 import { Outlet } from '@tanstack/react-router'
+import { ToastProvider } from '@/components/Toast'
 import { NavBar } from './NavBar'
 
 /** The frame of every page for signed-in users. */
 export function AppShell() {
   return (
-    <div className="min-h-full">
-      <NavBar />
-      <main className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
-        <Outlet />
-      </main>
-    </div>
+    <ToastProvider>
+      <div className="min-h-full">
+        <NavBar />
+        <main className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
+          <Outlet />
+        </main>
+      </div>
+    </ToastProvider>
   )
 }
