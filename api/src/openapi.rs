@@ -40,7 +40,9 @@ use crate::state::AppState;
         templates::get_group,
         templates::update_group,
         templates::delete_group,
-        user::me
+        user::me,
+        user::onboarding,
+        user::save_onboarding
     ),
     components(schemas(crate::error::ErrorBody)),
     modifiers(&BearerAuth),

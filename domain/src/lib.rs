@@ -8,6 +8,7 @@ pub mod db;
 pub mod env;
 pub mod icpc;
 pub mod organisations;
+pub mod profiles;
 pub mod telemetry;
 pub mod templates;
 pub mod text;

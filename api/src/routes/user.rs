@@ -1,9 +1,10 @@
 //! The signed-in user.
 
 use axum::extract::State;
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Serialize;
+use domain::profiles::{self, Profile};
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::auth::CurrentUser;
@@ -11,7 +12,81 @@ use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/user/me", get(me))
+    Router::new()
+        .route("/api/user/me", get(me))
+        .route("/api/user/onboarding/user", get(onboarding))
+        .route("/api/user/onboarding/info", post(save_onboarding))
+}
+
+/// The onboarding profile; every field is optional.
+#[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OnboardingUser {
+    /// The name the user wants to be addressed by ('Met welke naam wil je aangesproken worden?').
+    pub preferred_username: Option<String>,
+    pub phone_number: Option<String>,
+    /// The practice's AGB code: eight digits.
+    #[serde(rename = "AGBCode")]
+    pub agb_code: Option<String>,
+    pub organization_name: Option<String>,
+    /// ARTS, ZORGGROEPMANAGER or ANDERS.
+    pub user_kind: Option<String>,
+    /// WAARNEMEND, PRAKTIJKHOUDEND or ANDERS; kept only when userKind is ARTS.
+    pub practitioner_kind: Option<String>,
+}
+
+impl From<Profile> for OnboardingUser {
+    fn from(p: Profile) -> Self {
+        Self {
+            preferred_username: p.preferred_name,
+            phone_number: p.phone_number,
+            agb_code: p.agb_code,
+            organization_name: p.organisation_name,
+            user_kind: p.user_kind,
+            practitioner_kind: p.practitioner_kind,
+        }
+    }
+}
+
+/// The signed-in user's onboarding profile (empty fields when never filled in).
+#[utoipa::path(
+    get,
+    path = "/api/user/onboarding/user",
+    tag = "user",
+    security(("bearer" = [])),
+    responses((status = 200, body = OnboardingUser), (status = 401, body = ErrorBody))
+)]
+pub async fn onboarding(State(state): State<AppState>, user: CurrentUser) -> Result<Json<OnboardingUser>, ApiError> {
+    Ok(Json(profiles::find(&state.db, &user.id).await?.into()))
+}
+
+/// Saves the onboarding profile as a whole (a field left empty is cleared) and returns it as
+/// stored. 400 names the field and says what is wrong, in Dutch.
+#[utoipa::path(
+    post,
+    path = "/api/user/onboarding/info",
+    tag = "user",
+    security(("bearer" = [])),
+    request_body = OnboardingUser,
+    responses((status = 200, body = OnboardingUser), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody))
+)]
+pub async fn save_onboarding(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<OnboardingUser>,
+) -> Result<Json<OnboardingUser>, ApiError> {
+    let profile = Profile {
+        preferred_name: body.preferred_username,
+        phone_number: body.phone_number,
+        agb_code: body.agb_code,
+        organisation_name: body.organization_name,
+        user_kind: body.user_kind,
+        practitioner_kind: body.practitioner_kind,
+    }
+    .checked()
+    .map_err(|e| ApiError::BadRequest { code: "invalid_profile", message: e.message.to_owned() })?;
+    profiles::save(&state.db, &user.id, &profile).await?;
+    Ok(Json(profile.into()))
 }
 
 /// The signed-in user as the api sees them.

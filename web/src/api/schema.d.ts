@@ -214,6 +214,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/onboarding/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Saves the onboarding profile as a whole (a field left empty is cleared) and returns it as
+         *     stored. 400 names the field and says what is wrong, in Dutch.
+         */
+        post: operations["save_onboarding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/onboarding/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's onboarding profile (empty fields when never filled in). */
+        get: operations["onboarding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/codes.json": {
         parameters: {
             query?: never;
@@ -407,6 +444,19 @@ export interface components {
             roles: string[];
             /** @description The login name (`preferred_username`). */
             username: string;
+        };
+        /** @description The onboarding profile; every field is optional. */
+        OnboardingUser: {
+            /** @description The practice's AGB code: eight digits. */
+            AGBCode?: string | null;
+            organizationName?: string | null;
+            phoneNumber?: string | null;
+            /** @description WAARNEMEND, PRAKTIJKHOUDEND or ANDERS; kept only when userKind is ARTS. */
+            practitionerKind?: string | null;
+            /** @description The name the user wants to be addressed by ('Met welke naam wil je aangesproken worden?'). */
+            preferredUsername?: string | null;
+            /** @description ARTS, ZORGGROEPMANAGER or ANDERS. */
+            userKind?: string | null;
         };
         OrganizationLevel: {
             organizationName: string;
@@ -1136,6 +1186,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_onboarding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnboardingUser"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingUser"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    onboarding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnboardingUser"];
                 };
             };
             401: {
