@@ -8,7 +8,7 @@ use axum::{Json, Router};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::routes::{health, icpc, jobs as job_routes, public, templates, user};
+use crate::routes::{feedback, health, icpc, jobs as job_routes, public, templates, user};
 use crate::state::AppState;
 
 #[derive(OpenApi)]
@@ -19,6 +19,7 @@ use crate::state::AppState;
         version = "1"
     ),
     paths(
+        feedback::send,
         health::healthz,
         health::readyz,
         health::metrics,
@@ -48,6 +49,7 @@ use crate::state::AppState;
     modifiers(&BearerAuth),
     tags(
         (name = "health", description = "Liveness, readiness and metrics"),
+        (name = "feedback", description = "Feedback from the widget on every page"),
         (name = "icpc", description = "The ICPC list and coding suggestions"),
         (name = "jobs", description = "Background jobs the caller started"),
         (name = "public", description = "Calls that need no sign-in"),

@@ -6,6 +6,7 @@
 
 pub mod db;
 pub mod env;
+pub mod feedback;
 pub mod icpc;
 pub mod organisations;
 pub mod profiles;

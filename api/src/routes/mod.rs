@@ -1,5 +1,6 @@
 //! One router per area, merged here.
 
+pub mod feedback;
 pub mod health;
 pub mod icpc;
 pub mod jobs;
@@ -13,6 +14,7 @@ use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
+        .merge(feedback::router())
         .merge(health::router())
         .merge(icpc::router())
         .merge(jobs::router())

@@ -4,6 +4,27 @@
  */
 
 export interface paths {
+    "/api/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stores feedback with the sender (subject and a shortened login name), or without when
+         *     anonymous. Text of 3000 characters or more, a rating outside 1–5, or neither text nor rating
+         *     is refused with a Dutch message.
+         */
+        post: operations["send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/icpc/predict": {
         parameters: {
             query?: never;
@@ -350,6 +371,25 @@ export interface components {
             /** @description A Dutch message that can be shown to the user. */
             message: string;
         };
+        Feedback: {
+            /** @description Sent without who sent it. */
+            anonymous?: boolean;
+            consultId?: string | null;
+            /** @description The first path segment of the page it was sent from. */
+            consultType?: string | null;
+            /**
+             * Format: int32
+             * @description 1 to 5.
+             */
+            rating?: number | null;
+            text?: string;
+            /** @description template, faq, status or default (the widget's type). */
+            type?: string;
+        };
+        FeedbackReceived: {
+            /** Format: uuid */
+            id: string;
+        };
         GroupInput: {
             description?: string | null;
             /** @description The entries in order; a repeated entry is ignored. */
@@ -546,6 +586,45 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    send: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Feedback"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackReceived"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     predict: {
         parameters: {
             query?: never;
