@@ -8,7 +8,7 @@ use axum::{Json, Router};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::routes::{feedback, health, icpc, jobs as job_routes, public, templates, user};
+use crate::routes::{feedback, health, icpc, jobs as job_routes, personalize, public, templates, user};
 use crate::state::AppState;
 
 #[derive(OpenApi)]
@@ -26,6 +26,10 @@ use crate::state::AppState;
         icpc::codes,
         icpc::predict,
         job_routes::job,
+        personalize::list,
+        personalize::save,
+        personalize::remove,
+        personalize::from_feedback,
         public::config,
         templates::list_entries,
         templates::create_entry,

@@ -10,6 +10,7 @@ pub mod feedback;
 pub mod icpc;
 pub mod organisations;
 pub mod profiles;
+pub mod soap_examples;
 pub mod telemetry;
 pub mod templates;
 pub mod text;

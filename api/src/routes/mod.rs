@@ -4,6 +4,7 @@ pub mod feedback;
 pub mod health;
 pub mod icpc;
 pub mod jobs;
+pub mod personalize;
 pub mod public;
 pub mod templates;
 pub mod user;
@@ -18,6 +19,7 @@ pub fn router() -> Router<AppState> {
         .merge(health::router())
         .merge(icpc::router())
         .merge(jobs::router())
+        .merge(personalize::router())
         .merge(public::router())
         .merge(templates::router())
         .merge(user::router())

@@ -25,6 +25,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/feedback/soapexample": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Keeps a generated note the clinician corrected as one of their examples. */
+        post: operations["from_feedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/icpc/predict": {
         parameters: {
             query?: never;
@@ -272,6 +289,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/personalized/soap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's own examples, oldest first. */
+        get: operations["list"];
+        put?: never;
+        /**
+         * Adds an example, or changes one of the user's own when the body has its id. All four parts
+         *     empty: 400 'Geen tekst ingevuld'; someone else's id: 404.
+         */
+        post: operations["save"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/personalized/soap/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes one of the user's own examples. */
+        delete: operations["remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/codes.json": {
         parameters: {
             query?: never;
@@ -513,6 +568,32 @@ export interface components {
             organizationName?: string | null;
             userId?: string | null;
         };
+        /** @description A SOEP note written the way the user wants theirs. */
+        PersonalizedSoap: {
+            /** Format: date-time */
+            createdAt: string;
+            evaluation: string;
+            /** Format: uuid */
+            id: string;
+            objective: string;
+            plan: string;
+            /** @description `manual` (added on /personalize) or `feedback` (a corrected generated note). */
+            source: string;
+            subjective: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description An example to add (no id) or change (the id of one of the user's own). */
+        PersonalizedSoapInput: {
+            /** @description With `/api/feedback/soapexample`: the consult the note came from. */
+            consultId?: string | null;
+            evaluation?: string;
+            /** Format: uuid */
+            id?: string | null;
+            objective?: string;
+            plan?: string;
+            subjective?: string;
+        };
         PredictRequest: {
             /** @description The text to code, e.g. an episode's S and E. */
             text: string;
@@ -605,6 +686,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FeedbackReceived"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    from_feedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonalizedSoapInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalizedSoap"];
                 };
             };
             400: {
@@ -1334,6 +1454,115 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalizedSoap"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonalizedSoapInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalizedSoap"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
