@@ -17,6 +17,7 @@ import { Route as AuthenticatedFaqRouteImport } from './routes/_authenticated/fa
 import { Route as AuthenticatedSettingsRouteImport } from './routes/_authenticated/settings'
 import { Route as AuthenticatedStatusRouteImport } from './routes/_authenticated/status'
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
+import { Route as AuthenticatedOnboardingIndexRouteImport } from './routes/_authenticated/onboarding/index'
 import { Route as AuthenticatedTemplateIndexRouteImport } from './routes/_authenticated/template/index'
 import { Route as AuthenticatedTemplateEntryEntryIdRouteImport } from './routes/_authenticated/template/entry/$entryId'
 import { Route as AuthenticatedTemplateGroupGroupIdRouteImport } from './routes/_authenticated/template/group/$groupId'
@@ -61,6 +62,12 @@ const AuthCallbackRoute = AuthCallbackRouteImport.update({
   path: '/auth/callback',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthenticatedOnboardingIndexRoute =
+  AuthenticatedOnboardingIndexRouteImport.update({
+    id: '/onboarding/',
+    path: '/onboarding/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedTemplateIndexRoute =
   AuthenticatedTemplateIndexRouteImport.update({
     id: '/template/',
@@ -94,6 +101,7 @@ export interface FileRoutesByFullPath {
   '/settings': typeof AuthenticatedSettingsRoute
   '/status': typeof AuthenticatedStatusRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/onboarding/': typeof AuthenticatedOnboardingIndexRoute
   '/template/': typeof AuthenticatedTemplateIndexRoute
   '/template/entry/$entryId': typeof AuthenticatedTemplateEntryEntryIdRoute
   '/template/group/$groupId': typeof AuthenticatedTemplateGroupGroupIdRoute
@@ -107,6 +115,7 @@ export interface FileRoutesByTo {
   '/status': typeof AuthenticatedStatusRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/': typeof AuthenticatedIndexRoute
+  '/onboarding': typeof AuthenticatedOnboardingIndexRoute
   '/template': typeof AuthenticatedTemplateIndexRoute
   '/template/entry/$entryId': typeof AuthenticatedTemplateEntryEntryIdRoute
   '/template/group/$groupId': typeof AuthenticatedTemplateGroupGroupIdRoute
@@ -122,6 +131,7 @@ export interface FileRoutesById {
   '/_authenticated/status': typeof AuthenticatedStatusRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/_authenticated/': typeof AuthenticatedIndexRoute
+  '/_authenticated/onboarding/': typeof AuthenticatedOnboardingIndexRoute
   '/_authenticated/template/': typeof AuthenticatedTemplateIndexRoute
   '/_authenticated/template/entry/$entryId': typeof AuthenticatedTemplateEntryEntryIdRoute
   '/_authenticated/template/group/$groupId': typeof AuthenticatedTemplateGroupGroupIdRoute
@@ -137,6 +147,7 @@ export interface FileRouteTypes {
     | '/settings'
     | '/status'
     | '/auth/callback'
+    | '/onboarding/'
     | '/template/'
     | '/template/entry/$entryId'
     | '/template/group/$groupId'
@@ -150,6 +161,7 @@ export interface FileRouteTypes {
     | '/status'
     | '/auth/callback'
     | '/'
+    | '/onboarding'
     | '/template'
     | '/template/entry/$entryId'
     | '/template/group/$groupId'
@@ -164,6 +176,7 @@ export interface FileRouteTypes {
     | '/_authenticated/status'
     | '/auth/callback'
     | '/_authenticated/'
+    | '/_authenticated/onboarding/'
     | '/_authenticated/template/'
     | '/_authenticated/template/entry/$entryId'
     | '/_authenticated/template/group/$groupId'
@@ -234,6 +247,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthCallbackRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_authenticated/onboarding/': {
+      id: '/_authenticated/onboarding/'
+      path: '/onboarding'
+      fullPath: '/onboarding/'
+      preLoaderRoute: typeof AuthenticatedOnboardingIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/template/': {
       id: '/_authenticated/template/'
       path: '/template'
@@ -271,6 +291,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedSettingsRoute: typeof AuthenticatedSettingsRoute
   AuthenticatedStatusRoute: typeof AuthenticatedStatusRoute
   AuthenticatedIndexRoute: typeof AuthenticatedIndexRoute
+  AuthenticatedOnboardingIndexRoute: typeof AuthenticatedOnboardingIndexRoute
   AuthenticatedTemplateIndexRoute: typeof AuthenticatedTemplateIndexRoute
   AuthenticatedTemplateEntryEntryIdRoute: typeof AuthenticatedTemplateEntryEntryIdRoute
   AuthenticatedTemplateGroupGroupIdRoute: typeof AuthenticatedTemplateGroupGroupIdRoute
@@ -283,6 +304,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedSettingsRoute: AuthenticatedSettingsRoute,
   AuthenticatedStatusRoute: AuthenticatedStatusRoute,
   AuthenticatedIndexRoute: AuthenticatedIndexRoute,
+  AuthenticatedOnboardingIndexRoute: AuthenticatedOnboardingIndexRoute,
   AuthenticatedTemplateIndexRoute: AuthenticatedTemplateIndexRoute,
   AuthenticatedTemplateEntryEntryIdRoute:
     AuthenticatedTemplateEntryEntryIdRoute,

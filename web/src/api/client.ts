@@ -44,3 +44,12 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
   if (result.response.ok && result.data !== undefined) return result.data
   throw new ApiError(result.response.status, result.error)
 }
+
+/** The reason the api gave for refusing a change (a 400 with a Dutch message), to show with the failure. */
+export function refusalReason(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || error.status !== 400) return undefined
+  const body = error.body
+  return typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string' && body.message
+    ? body.message
+    : undefined
+}

@@ -116,14 +116,8 @@ export function refreshAfterChange(queryClient: QueryClient, kind: TemplateKind)
   if (kind === 'entry') void queryClient.invalidateQueries({ queryKey: ['templates', 'group', 'one'] })
 }
 
-/** The reason the api gave for refusing a change (a 400 with a Dutch message), to show under the toast. */
-export function refusalReason(error: unknown): string | undefined {
-  if (!(error instanceof ApiError) || error.status !== 400) return undefined
-  const body = error.body
-  return typeof body === 'object' && body !== null && 'message' in body && typeof body.message === 'string' && body.message
-    ? body.message
-    : undefined
-}
+/** The reason the api gave for refusing a change; it lives with the api client, as other forms show it too. */
+export { refusalReason } from '@/api/client'
 
 /** Deleting a template of either kind; the caller shows the toasts. */
 export function useDeleteTemplate(kind: TemplateKind) {
