@@ -47,7 +47,9 @@ use crate::state::AppState;
         templates::delete_group,
         user::me,
         user::onboarding,
-        user::save_onboarding
+        user::save_onboarding,
+        user::accept_agreement,
+        user::agreement_pdf
     ),
     components(schemas(crate::error::ErrorBody)),
     modifiers(&BearerAuth),

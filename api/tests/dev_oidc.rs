@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{TestApp, pkce_pair};
+use common::{TestApp, claims_of, pkce_pair};
 use serde_json::Value;
 use sqlx::PgPool;
 use url::Url;
@@ -57,12 +57,6 @@ async fn exchange(app: &TestApp, code: &str, verifier: &str) -> reqwest::Respons
         .send()
         .await
         .unwrap()
-}
-
-fn claims_of(jwt: &str) -> Value {
-    use base64::Engine;
-    let payload = jwt.split('.').nth(1).unwrap();
-    serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload).unwrap()).unwrap()
 }
 
 #[sqlx::test(migrations = "../migrations")]

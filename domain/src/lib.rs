@@ -4,6 +4,7 @@
 //! three processes need in the same shape: reading typed configuration from the environment,
 //! telemetry, and the database pool with its migrations.
 
+pub mod agreement;
 pub mod db;
 pub mod env;
 pub mod feedback;

@@ -1,6 +1,8 @@
 //! The signed-in user.
 
 use axum::extract::State;
+use axum::http::header;
+use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use domain::profiles::{self, Profile};
@@ -16,6 +18,57 @@ pub fn router() -> Router<AppState> {
         .route("/api/user/me", get(me))
         .route("/api/user/onboarding/user", get(onboarding))
         .route("/api/user/onboarding/info", post(save_onboarding))
+        .route("/api/user/agreement", post(accept_agreement))
+        .route("/files/overeenkomst_v1.pdf", get(agreement_pdf))
+}
+
+/// The user agreement as a PDF (version 1), for anyone: the 'Welkom' screen offers it before
+/// the user accepts.
+#[utoipa::path(
+    get,
+    path = "/files/overeenkomst_v1.pdf",
+    tag = "user",
+    responses((status = 200, content_type = "application/pdf", body = Vec<u8>))
+)]
+pub async fn agreement_pdf() -> impl IntoResponse {
+    static PDF: std::sync::LazyLock<Vec<u8>> = std::sync::LazyLock::new(domain::agreement::pdf);
+    (
+        [
+            (header::CONTENT_TYPE, "application/pdf".to_owned()),
+            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{}\"", domain::agreement::file_name())),
+            (header::CACHE_CONTROL, "public, max-age=86400".to_owned()),
+        ],
+        PDF.as_slice(),
+    )
+}
+
+/// What the user accepted.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AgreementAccepted {
+    pub version: i32,
+    pub accepted_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// Records that the signed-in user accepted the agreement in force (accepting again keeps the
+/// first time). The next token the sign-in issues carries `accepted-agreement`. The api does not
+/// check that the PDF was downloaded first; the 'Welkom' screen does.
+#[utoipa::path(
+    post,
+    path = "/api/user/agreement",
+    tag = "user",
+    security(("bearer" = [])),
+    responses((status = 200, body = AgreementAccepted), (status = 401, body = ErrorBody))
+)]
+pub async fn accept_agreement(State(state): State<AppState>, user: CurrentUser) -> Result<Json<AgreementAccepted>, ApiError> {
+    domain::users::record_agreement(&state.db, &user.id).await?;
+    let accepted_at: chrono::DateTime<chrono::Utc> =
+        sqlx::query_scalar("select accepted_at from agreement_acceptances where user_id = $1 and version = $2")
+            .bind(&user.id)
+            .bind(domain::users::AGREEMENT_VERSION)
+            .fetch_one(&state.db)
+            .await?;
+    Ok(Json(AgreementAccepted { version: domain::users::AGREEMENT_VERSION, accepted_at }))
 }
 
 /// The onboarding profile; every field is optional.

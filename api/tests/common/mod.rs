@@ -118,6 +118,12 @@ impl TestApp {
     }
 }
 
+/// The claims of a token, unchecked.
+pub fn claims_of(jwt: &str) -> Value {
+    let payload = jwt.split('.').nth(1).expect("a JWT");
+    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(payload).expect("base64url")).expect("JSON claims")
+}
+
 /// A PKCE pair (verifier, S256 challenge).
 pub fn pkce_pair() -> (String, String) {
     let verifier = format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple());

@@ -235,6 +235,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/agreement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records that the signed-in user accepted the agreement in force (accepting again keeps the
+         *     first time). The next token the sign-in issues carries `accepted-agreement`. The api does not
+         *     check that the PDF was downloaded first; the 'Welkom' screen does.
+         */
+        post: operations["accept_agreement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/me": {
         parameters: {
             query?: never;
@@ -344,6 +365,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/files/overeenkomst_v1.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user agreement as a PDF (version 1), for anyone: the 'Welkom' screen offers it before
+         *     the user accepts.
+         */
+        get: operations["agreement_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -399,6 +440,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description What the user accepted. */
+        AgreementAccepted: {
+            /** Format: date-time */
+            acceptedAt: string;
+            /** Format: int32 */
+            version: number;
+        };
         /**
          * @description The fields of an entry to create or change; what is left out stays as it is (on create:
          *     empty). `soepType` is required on create.
@@ -1370,6 +1418,33 @@ export interface operations {
             };
         };
     };
+    accept_agreement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgreementAccepted"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     me: {
         parameters: {
             query?: never;
@@ -1595,6 +1670,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    agreement_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
                 };
             };
         };
