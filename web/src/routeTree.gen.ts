@@ -14,6 +14,7 @@ import { Route as OvereenkomstRouteImport } from './routes/overeenkomst'
 import { Route as AuthenticatedIndexRouteImport } from './routes/_authenticated/index'
 import { Route as AuthenticatedSplatRouteImport } from './routes/_authenticated/$'
 import { Route as AuthenticatedFaqRouteImport } from './routes/_authenticated/faq'
+import { Route as AuthenticatedPersonalizeRouteImport } from './routes/_authenticated/personalize'
 import { Route as AuthenticatedSettingsRouteImport } from './routes/_authenticated/settings'
 import { Route as AuthenticatedStatusRouteImport } from './routes/_authenticated/status'
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
@@ -47,6 +48,12 @@ const AuthenticatedFaqRoute = AuthenticatedFaqRouteImport.update({
   path: '/faq',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
+const AuthenticatedPersonalizeRoute =
+  AuthenticatedPersonalizeRouteImport.update({
+    id: '/personalize',
+    path: '/personalize',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedSettingsRoute = AuthenticatedSettingsRouteImport.update({
   id: '/settings',
   path: '/settings',
@@ -98,6 +105,7 @@ export interface FileRoutesByFullPath {
   '/overeenkomst': typeof OvereenkomstRoute
   '/$': typeof AuthenticatedSplatRoute
   '/faq': typeof AuthenticatedFaqRoute
+  '/personalize': typeof AuthenticatedPersonalizeRoute
   '/settings': typeof AuthenticatedSettingsRoute
   '/status': typeof AuthenticatedStatusRoute
   '/auth/callback': typeof AuthCallbackRoute
@@ -111,6 +119,7 @@ export interface FileRoutesByTo {
   '/overeenkomst': typeof OvereenkomstRoute
   '/$': typeof AuthenticatedSplatRoute
   '/faq': typeof AuthenticatedFaqRoute
+  '/personalize': typeof AuthenticatedPersonalizeRoute
   '/settings': typeof AuthenticatedSettingsRoute
   '/status': typeof AuthenticatedStatusRoute
   '/auth/callback': typeof AuthCallbackRoute
@@ -127,6 +136,7 @@ export interface FileRoutesById {
   '/overeenkomst': typeof OvereenkomstRoute
   '/_authenticated/$': typeof AuthenticatedSplatRoute
   '/_authenticated/faq': typeof AuthenticatedFaqRoute
+  '/_authenticated/personalize': typeof AuthenticatedPersonalizeRoute
   '/_authenticated/settings': typeof AuthenticatedSettingsRoute
   '/_authenticated/status': typeof AuthenticatedStatusRoute
   '/auth/callback': typeof AuthCallbackRoute
@@ -144,6 +154,7 @@ export interface FileRouteTypes {
     | '/overeenkomst'
     | '/$'
     | '/faq'
+    | '/personalize'
     | '/settings'
     | '/status'
     | '/auth/callback'
@@ -157,6 +168,7 @@ export interface FileRouteTypes {
     | '/overeenkomst'
     | '/$'
     | '/faq'
+    | '/personalize'
     | '/settings'
     | '/status'
     | '/auth/callback'
@@ -172,6 +184,7 @@ export interface FileRouteTypes {
     | '/overeenkomst'
     | '/_authenticated/$'
     | '/_authenticated/faq'
+    | '/_authenticated/personalize'
     | '/_authenticated/settings'
     | '/_authenticated/status'
     | '/auth/callback'
@@ -224,6 +237,13 @@ declare module '@tanstack/react-router' {
       path: '/faq'
       fullPath: '/faq'
       preLoaderRoute: typeof AuthenticatedFaqRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/personalize': {
+      id: '/_authenticated/personalize'
+      path: '/personalize'
+      fullPath: '/personalize'
+      preLoaderRoute: typeof AuthenticatedPersonalizeRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
     '/_authenticated/settings': {
@@ -288,6 +308,7 @@ declare module '@tanstack/react-router' {
 interface AuthenticatedRouteChildren {
   AuthenticatedSplatRoute: typeof AuthenticatedSplatRoute
   AuthenticatedFaqRoute: typeof AuthenticatedFaqRoute
+  AuthenticatedPersonalizeRoute: typeof AuthenticatedPersonalizeRoute
   AuthenticatedSettingsRoute: typeof AuthenticatedSettingsRoute
   AuthenticatedStatusRoute: typeof AuthenticatedStatusRoute
   AuthenticatedIndexRoute: typeof AuthenticatedIndexRoute
@@ -301,6 +322,7 @@ interface AuthenticatedRouteChildren {
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedSplatRoute: AuthenticatedSplatRoute,
   AuthenticatedFaqRoute: AuthenticatedFaqRoute,
+  AuthenticatedPersonalizeRoute: AuthenticatedPersonalizeRoute,
   AuthenticatedSettingsRoute: AuthenticatedSettingsRoute,
   AuthenticatedStatusRoute: AuthenticatedStatusRoute,
   AuthenticatedIndexRoute: AuthenticatedIndexRoute,

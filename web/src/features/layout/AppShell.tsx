@@ -1,5 +1,6 @@
 import { Outlet } from '@tanstack/react-router'
 import { ToastProvider } from '@/components/Toast'
+import { FeedbackWidget } from '@/features/feedback/FeedbackWidget'
 import { NavBar } from './NavBar'
 
 /** The frame of every page for signed-in users. */
@@ -8,9 +9,10 @@ export function AppShell() {
     <ToastProvider>
       <div className="min-h-full">
         <NavBar />
-        <main className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:px-8">
+        <main className="mx-auto max-w-7xl px-4 pt-8 pb-24 sm:px-6 lg:px-8">
           <Outlet />
         </main>
+        <FeedbackWidget />
       </div>
     </ToastProvider>
   )
