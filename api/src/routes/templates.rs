@@ -140,6 +140,12 @@ pub struct CreateParams {
     pub shared_template: bool,
 }
 
+impl CreateParams {
+    fn visibility(&self) -> &'static str {
+        if self.shared_template { "PUBLIC" } else { "PRIVATE" }
+    }
+}
+
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 pub struct ListParams {
@@ -251,20 +257,20 @@ fn group_view(viewer: &Viewer, grants: Vec<Grant>, entries: Vec<TemplateEntry>, 
 }
 
 /// The entry if it exists and the caller may at least read it (404, 403 otherwise).
-async fn readable_entry(state: &AppState, viewer: &Viewer, id: &str, need: Access) -> Result<t::Entry, ApiError> {
+async fn readable_entry(state: &AppState, viewer: &Viewer, id: &str, need: Access) -> Result<(t::Entry, Vec<Grant>), ApiError> {
     let id: Uuid = id.parse().map_err(|_| ApiError::Missing(NOT_FOUND))?;
     let entry = t::entry(&state.db, id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
     let grants = t::grants(&state.db, Kind::Entry, id).await?;
     check(t::access(viewer, entry.owner_id.as_deref(), &entry.visibility, &grants), need)?;
-    Ok(entry)
+    Ok((entry, grants))
 }
 
-async fn readable_group(state: &AppState, viewer: &Viewer, id: &str, need: Access) -> Result<t::Group, ApiError> {
+async fn readable_group(state: &AppState, viewer: &Viewer, id: &str, need: Access) -> Result<(t::Group, Vec<Grant>), ApiError> {
     let id: Uuid = id.parse().map_err(|_| ApiError::Missing(NOT_FOUND))?;
     let group = t::group(&state.db, id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
     let grants = t::grants(&state.db, Kind::Group, id).await?;
     check(t::access(viewer, group.owner_id.as_deref(), &group.visibility, &grants), need)?;
-    Ok(group)
+    Ok((group, grants))
 }
 
 fn check(have: Access, need: Access) -> Result<(), ApiError> {
@@ -308,6 +314,26 @@ async fn checked_grants(state: &AppState, viewer: &Viewer, permissions: Vec<Perm
         grants.push(grant.ok_or_else(|| bad("unknown_permission", format!("Onbekende organisatie of gebruiker: {named}")))?);
     }
     Ok(grants)
+}
+
+/// The visibility and sharing a change asks for; what it leaves out stays (`None`: the grants
+/// are not touched).
+async fn requested_sharing(
+    state: &AppState,
+    viewer: &Viewer,
+    current: &str,
+    visibility: Option<String>,
+    permissions: Option<Vec<Permission>>,
+) -> Result<(String, Option<Vec<Grant>>), ApiError> {
+    let visibility = match visibility {
+        Some(v) => checked_visibility(v)?,
+        None => current.to_owned(),
+    };
+    let grants = match permissions {
+        Some(p) => Some(checked_grants(state, viewer, p).await?),
+        None => None,
+    };
+    Ok((visibility, grants))
 }
 
 async fn entry_fields(state: &AppState, base: EntryFields, input: EntryInput) -> Result<EntryFields, ApiError> {
@@ -374,7 +400,7 @@ pub async fn create_entry(
     if input.soep_type.is_none() {
         return Err(bad("invalid_soep_type", "Kies Plan, Objectief of Subjectief."));
     }
-    let visibility = if params.shared_template { "PUBLIC" } else { "PRIVATE" };
+    let visibility = params.visibility();
     let grants = checked_grants(&state, &viewer, input.permissions.clone().unwrap_or_default()).await?;
     let base = EntryFields { title: String::new(), text: String::new(), description: String::new(), soep_type: String::new(), kind: None, codes: vec![] };
     let fields = entry_fields(&state, base, input).await?;
@@ -413,8 +439,8 @@ pub async fn query_entries(
     responses((status = 200, body = TemplateEntry), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn get_entry(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<Json<TemplateEntry>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let entry = readable_entry(&state, &viewer, &id, Access::Read).await?;
-    Ok(Json(one_entry_view(&state, &viewer, entry).await?))
+    let (entry, grants) = readable_entry(&state, &viewer, &id, Access::Read).await?;
+    Ok(Json(entry_view(&viewer, grants, entry)))
 }
 
 /// Changes an entry (owner, an admin of an organisation it is shared with, or staff).
@@ -428,15 +454,9 @@ pub async fn update_entry(
     Json(input): Json<EntryInput>,
 ) -> Result<Json<TemplateEntry>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let entry = readable_entry(&state, &viewer, &id, Access::Write).await?;
-    let visibility = match input.visibility_type.clone() {
-        Some(v) => checked_visibility(v)?,
-        None => entry.visibility.clone(),
-    };
-    let grants = match input.permissions.clone() {
-        Some(p) => Some(checked_grants(&state, &viewer, p).await?),
-        None => None,
-    };
+    let (entry, _) = readable_entry(&state, &viewer, &id, Access::Write).await?;
+    let (visibility, grants) =
+        requested_sharing(&state, &viewer, &entry.visibility, input.visibility_type.clone(), input.permissions.clone()).await?;
     let base = EntryFields {
         title: entry.title.clone(),
         text: entry.text.clone(),
@@ -459,7 +479,7 @@ pub async fn update_entry(
     responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn delete_entry(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let entry = readable_entry(&state, &viewer, &id, Access::Write).await?;
+    let (entry, _) = readable_entry(&state, &viewer, &id, Access::Write).await?;
     t::delete(&state.db, Kind::Entry, entry.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -484,7 +504,7 @@ pub async fn create_group(
     Json(input): Json<GroupInput>,
 ) -> Result<(StatusCode, Json<TemplateGroup>), ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let visibility = if params.shared_template { "PUBLIC" } else { "PRIVATE" };
+    let visibility = params.visibility();
     let grants = checked_grants(&state, &viewer, input.permissions.clone().unwrap_or_default()).await?;
     let base = GroupFields { title: String::new(), description: String::new(), entries: vec![] };
     let fields = group_fields(&state, &viewer, base, input).await?;
@@ -523,8 +543,9 @@ pub async fn query_groups(
     responses((status = 200, body = TemplateGroup), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn get_group(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<Json<TemplateGroup>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let group = readable_group(&state, &viewer, &id, Access::Read).await?;
-    Ok(Json(one_group_view(&state, &viewer, group).await?))
+    let (group, grants) = readable_group(&state, &viewer, &id, Access::Read).await?;
+    let entries = entry_views(&state, &viewer, t::group_entries(&state.db, &viewer, group.id).await?).await?;
+    Ok(Json(group_view(&viewer, grants, entries, group)))
 }
 
 /// Changes a group: title, description, its entries in order.
@@ -538,15 +559,9 @@ pub async fn update_group(
     Json(input): Json<GroupInput>,
 ) -> Result<Json<TemplateGroup>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let group = readable_group(&state, &viewer, &id, Access::Write).await?;
-    let visibility = match input.visibility_type.clone() {
-        Some(v) => checked_visibility(v)?,
-        None => group.visibility.clone(),
-    };
-    let grants = match input.permissions.clone() {
-        Some(p) => Some(checked_grants(&state, &viewer, p).await?),
-        None => None,
-    };
+    let (group, _) = readable_group(&state, &viewer, &id, Access::Write).await?;
+    let (visibility, grants) =
+        requested_sharing(&state, &viewer, &group.visibility, input.visibility_type.clone(), input.permissions.clone()).await?;
     let current: Vec<Uuid> = sqlx::query_scalar("select entry_id from template_group_entries where group_id = $1 order by position")
         .bind(group.id)
         .fetch_all(&state.db)
@@ -575,7 +590,7 @@ pub async fn update_group(
     responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn delete_group(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let group = readable_group(&state, &viewer, &id, Access::Write).await?;
+    let (group, _) = readable_group(&state, &viewer, &id, Access::Write).await?;
     t::delete(&state.db, Kind::Group, group.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
