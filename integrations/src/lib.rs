@@ -2,3 +2,5 @@
 //! work on a fresh machine live beside them.
 
 pub mod oidc;
+pub mod speech;
+pub mod summarise;

@@ -1,0 +1,93 @@
+//! Speech engines: turn a live stream of 16 kHz mono PCM16 audio into Dutch transcript events.
+//!
+//! One trait, [`SpeechEngine`], with the real engines beside it. The live session (in the api)
+//! owns the websocket, the transcript in Redis and the sentence numbering; an engine only turns
+//! audio into [`SpeechEvent`]s.
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+
+/// Samples per second of every stream the engines receive.
+pub const SAMPLE_RATE: u32 = 16_000;
+
+/// One frame of audio: PCM16 samples, 16 kHz, mono. The browser sends one per 500 ms.
+pub type AudioFrame = Vec<i16>;
+
+/// Who said a sentence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Speaker {
+    /// The clinician.
+    Zorgverlener,
+    /// The other speaker: the patient or whoever came with them.
+    Patient,
+}
+
+/// The `model` query parameter of the websocket: which engine and prompt serve the stream.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AudioModel {
+    #[default]
+    Multilingual,
+    Radiology,
+}
+
+/// What a stream is for.
+#[derive(Clone, Debug, Default)]
+pub struct StreamOptions {
+    pub model: AudioModel,
+    /// Words the engine should expect (the user's vocabulary), given to it as a prompt.
+    pub vocabulary: Vec<String>,
+}
+
+/// What an engine reports while it listens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpeechEvent {
+    /// The words of the utterance in progress so far; replaces the previous buffer. Empty when
+    /// nothing is in progress.
+    Buffer(String),
+    /// A finished sentence, in the order spoken. `speaker` is `None` when the engine cannot tell.
+    Completed { sentence: String, speaker: Option<Speaker> },
+    /// The engine failed on part of the stream and could not recover it after retrying; the
+    /// stream goes on. `message` is Dutch and fit to show.
+    Trouble { code: &'static str, message: String },
+}
+
+/// Why an engine could not do its work.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpeechError {
+    /// The engine is down or answered with a server error.
+    #[error("spraakherkenning niet bereikbaar: {0}")]
+    Unavailable(String),
+    /// The engine refused the request (a 4xx): configuration or input it will never accept.
+    #[error("spraakherkenning weigerde het verzoek: {0}")]
+    Rejected(String),
+    /// The audio is empty or cannot be decoded. The message is Dutch and fit to show.
+    #[error("{0}")]
+    Audio(String),
+}
+
+/// A speech engine. Cheap to share: one per process, used by every session.
+pub trait SpeechEngine: Send + Sync + 'static {
+    /// A short stable name for logs and metrics ("openai-transcription", "realtime").
+    fn name(&self) -> &'static str;
+
+    /// Runs one stream. Reads frames from `audio` until the sender is dropped, transcribes what
+    /// was said, and sends the events to `events` in order. When `audio` closes, the utterance in
+    /// progress is finished and transcribed before the future completes, so nothing said is lost.
+    /// `audio` is bounded by the caller: an engine that falls behind makes the caller wait, never
+    /// grows memory without bound. Errors on one part of the stream are retried and, failing
+    /// that, reported as [`SpeechEvent::Trouble`]; `Err` is for a stream that cannot run at all.
+    fn run(
+        &self,
+        options: StreamOptions,
+        audio: mpsc::Receiver<AudioFrame>,
+        events: mpsc::Sender<SpeechEvent>,
+    ) -> BoxFuture<'static, Result<(), SpeechError>>;
+}
+
+/// A shared engine.
+pub type SharedEngine = Arc<dyn SpeechEngine>;
