@@ -23,6 +23,9 @@ pub struct Config {
     /// Set when the embedded development issuer runs.
     pub dev_oidc: Option<DevOidcConfig>,
     pub web_dist: PathBuf,
+    pub consults: domain::consults::ConsultConfig,
+    /// How long a summary call waits for its job before answering 202 (`APP_SUMMARY_WAIT`).
+    pub summary_wait: std::time::Duration,
 }
 
 #[derive(Debug, Clone)]
@@ -104,6 +107,8 @@ impl Config {
             },
             dev_oidc,
             web_dist: PathBuf::from(env.string("APP_WEB_DIST", "web/dist")),
+            consults: domain::consults::ConsultConfig::from_env(env)?,
+            summary_wait: env.duration("APP_SUMMARY_WAIT", std::time::Duration::from_secs(30))?,
         })
     }
 

@@ -33,6 +33,9 @@ pub enum ApiError {
     Denied(&'static str),
     #[error("{message}")]
     BadRequest { code: &'static str, message: String },
+    /// 502: a service we rely on gave no usable answer; the message is Dutch.
+    #[error("upstream: {0}")]
+    Upstream(String),
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -61,6 +64,7 @@ impl IntoResponse for ApiError {
             Self::Missing(message) => (StatusCode::NOT_FOUND, "not_found", message.to_owned()),
             Self::Denied(message) => (StatusCode::FORBIDDEN, "forbidden", message.to_owned()),
             Self::BadRequest { code, message } => (StatusCode::BAD_REQUEST, code, message),
+            Self::Upstream(message) => (StatusCode::BAD_GATEWAY, "summary_failed", message),
             Self::Internal(error) => {
                 tracing::error!(error = %format!("{error:#}"), "request failed");
                 (

@@ -6,11 +6,15 @@ pub mod config;
 #[cfg(feature = "dev-oidc")]
 pub mod dev_oidc;
 pub mod error;
+pub mod live;
 pub mod openapi;
 pub mod routes;
 pub mod spa;
+pub mod speech;
+pub mod summaries;
 pub mod state;
 pub mod telemetry;
+pub mod transcripts;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -42,7 +46,16 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
     };
     #[cfg(not(feature = "dev-oidc"))]
     let source = remote_keys(&config);
+    let namespace = config.jobs.namespace.clone();
+    let live = live::LiveHub::new(&namespace);
+    live.listen(redis.clone());
     Ok(AppState {
+        consults: config.consults,
+        summary_wait: config.summary_wait,
+        speech: speech::Engines::default(),
+        live,
+        transcripts: transcripts::Transcripts::new(&namespace),
+        speech_tasks: speech::TaskCount::default(),
         auth: Arc::new(Authenticator::new(&config.auth, source)),
         jobs: jobs::Dispatcher::new(db.clone(), redis.clone(), config.jobs.clone()),
         config: Arc::new(config),
@@ -66,7 +79,7 @@ fn remote_keys(config: &Config) -> KeySource {
 pub fn app(state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     #[cfg_attr(not(feature = "dev-oidc"), allow(unused_mut))]
-    let mut router = Router::new().merge(routes::router()).merge(openapi::router()).merge(spa::api_not_found());
+    let mut router = Router::new().merge(routes::router()).merge(speech::router()).merge(openapi::router()).merge(spa::api_not_found());
     #[cfg(feature = "dev-oidc")]
     if let Some(issuer) = &state.dev_oidc {
         router = router.nest("/oidc", dev_oidc::router(issuer.clone(), state.auth.clone()));

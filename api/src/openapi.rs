@@ -8,7 +8,7 @@ use axum::{Json, Router};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::routes::{feedback, health, icpc, jobs as job_routes, personalize, public, templates, user};
+use crate::routes::{consults, feedback, health, icpc, jobs as job_routes, personalize, public, summaries, templates, user};
 use crate::state::AppState;
 
 #[derive(OpenApi)]
@@ -19,6 +19,20 @@ use crate::state::AppState;
         version = "1"
     ),
     paths(
+        consults::create,
+        consults::read,
+        consults::update,
+        consults::remove,
+        consults::render,
+        consults::open_session,
+        consults::open_beta_session,
+        consults::is_helper_user,
+        consults::set_helper_user,
+        summaries::v1,
+        summaries::v1_with_examples,
+        summaries::v2,
+        summaries::v2_turbo,
+        summaries::electronic,
         feedback::send,
         health::healthz,
         health::readyz,
@@ -55,6 +69,9 @@ use crate::state::AppState;
     modifiers(&BearerAuth),
     tags(
         (name = "health", description = "Liveness, readiness and metrics"),
+        (name = "consult", description = "Consults, live sessions and their renderings"),
+        (name = "cms", description = "Staff calls"),
+        (name = "summaries", description = "Notes made from transcripts (as jobs)"),
         (name = "feedback", description = "Feedback from the widget on every page"),
         (name = "icpc", description = "The ICPC list and coding suggestions"),
         (name = "jobs", description = "Background jobs the caller started"),

@@ -18,6 +18,15 @@ pub struct AppState {
     pub auth: Arc<Authenticator>,
     pub users: UserRegistry,
     pub metrics: PrometheusHandle,
+    pub consults: domain::consults::ConsultConfig,
+    pub summary_wait: std::time::Duration,
+    /// Speech engines per audio model.
+    pub speech: crate::speech::Engines,
+    /// Live sessions' and waiting requests' end of the pub/sub channel.
+    pub live: crate::live::LiveHub,
+    pub transcripts: crate::transcripts::Transcripts,
+    /// Tasks running for live sockets.
+    pub speech_tasks: crate::speech::TaskCount,
     #[cfg(feature = "dev-oidc")]
     pub dev_oidc: Option<Arc<crate::dev_oidc::DevIssuer>>,
 }

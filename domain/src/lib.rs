@@ -5,6 +5,8 @@
 //! telemetry, and the database pool with its migrations.
 
 pub mod agreement;
+pub mod consult_render;
+pub mod consults;
 pub mod db;
 pub mod env;
 pub mod feedback;

@@ -69,10 +69,15 @@ pub fn metrics_handle() -> PrometheusHandle {
     HANDLE
         .get_or_init(|| {
             let builder = PrometheusBuilder::new()
+                // live audio frames: fine enough to tell a 20 ms p99 apart
                 .set_buckets_for_metric(
+                    Matcher::Full("speech_frame_seconds".to_owned()),
+                    &[0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0],
+                )
+                .and_then(|b| b.set_buckets_for_metric(
                     Matcher::Suffix("_seconds".to_owned()),
                     &[0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0],
-                )
+                ))
                 .unwrap_or_else(|_| PrometheusBuilder::new());
             match builder.install_recorder() {
                 Ok(handle) => handle,

@@ -11,6 +11,7 @@ pub mod config;
 pub mod dispatch;
 pub mod kind;
 pub mod kinds;
+pub mod live;
 pub mod mail;
 pub mod metrics;
 pub mod ops;

@@ -16,7 +16,7 @@ use chrono_tz::Tz;
 use domain::db::DatabaseConfig;
 use domain::env::{Env, EnvError};
 use domain::telemetry::TelemetryConfig;
-use jobs::kinds::PruneJobs;
+use jobs::kinds::{PruneJobs, PurgeConsults};
 use jobs::{Dispatcher, JobsConfig, NewJob, RedisConfig};
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -33,7 +33,10 @@ pub struct Sweep {
 
 /// Every sweep the product runs.
 pub fn sweeps() -> Vec<Sweep> {
-    vec![Sweep { name: "prune_jobs", default_cron: "0 30 3 * * *", job: PruneJobs::job }]
+    vec![
+        Sweep { name: "prune_jobs", default_cron: "0 30 3 * * *", job: PruneJobs::job },
+        Sweep { name: "purge_consults", default_cron: "0 15 * * * *", job: PurgeConsults::job },
+    ]
 }
 
 /// A sweep with its parsed schedule.

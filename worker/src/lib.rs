@@ -17,7 +17,7 @@ use domain::db::DatabaseConfig;
 use domain::env::{Env, EnvError};
 use domain::telemetry::TelemetryConfig;
 use jobs::dispatch::{Dispatch, apalis_config};
-use jobs::kinds::{Probe, PruneJobs, SendEmail};
+use jobs::kinds::{Probe, PruneJobs, PurgeConsults, SendEmail};
 use jobs::mail::{MailConfig, Mailer};
 use jobs::{Dispatcher, JobContext, JobsConfig, RedisConfig, Registry, Relay, Runner};
 use tokio::sync::watch;
@@ -45,6 +45,8 @@ pub struct Config {
     pub streams: usize,
     /// Finished jobs older than this are pruned by the nightly sweep.
     pub retention: Duration,
+    /// Consult retention (`APP_CONSULT_RETENTION`), for the hourly purge.
+    pub consults: domain::consults::ConsultConfig,
     /// Run the `probe` kind (tests and the benchmark), writing its `effects.log` here if set.
     pub probe: bool,
     pub probe_dir: Option<PathBuf>,
@@ -80,6 +82,7 @@ impl Config {
             concurrency,
             streams: env.parse("APP_WORKER_STREAMS", 4)?.max(1),
             retention: env.duration("APP_JOBS_RETENTION", Duration::from_secs(14 * 86_400))?,
+            consults: domain::consults::ConsultConfig::from_env(env)?,
             probe: env.flag("APP_JOBS_PROBE", false)?,
             probe_dir: env.get("APP_JOBS_PROBE_DIR").map(PathBuf::from),
         })
@@ -92,7 +95,8 @@ pub fn registry(config: &Config) -> anyhow::Result<Registry> {
     tracing::info!(to = %mailer.describe(), "e-mail");
     let mut registry = Registry::default()
         .with(SendEmail { mailer })
-        .with(PruneJobs { retention: config.retention, config: config.jobs.clone() });
+        .with(PruneJobs { retention: config.retention, config: config.jobs.clone() })
+        .with(PurgeConsults { retention: config.consults.retention });
     if config.probe {
         registry = registry.with(Probe { dir: config.probe_dir.clone() });
     }

@@ -100,6 +100,14 @@ impl FromRequestParts<AppState> for CurrentUser {
             .and_then(|v| v.to_str().ok())
             .and_then(bearer_token)
             .ok_or(ApiError::Unauthorized(Rejection::Missing))?;
+        Self::from_token(state, token).await
+    }
+}
+
+impl CurrentUser {
+    /// The user an access token speaks for, registered on first sight: for callers that get the
+    /// token some other way than the `Authorization` header (the speech websocket).
+    pub async fn from_token(state: &AppState, token: &str) -> Result<Self, ApiError> {
         let claims = state.auth.validate(token).await.map_err(ApiError::Unauthorized)?;
         let user = Self::from_claims(claims, &state.config.auth.staff_role);
         crate::telemetry::record_user(&user.id);

@@ -32,7 +32,8 @@ pub struct JobView {
     pub max_attempts: i32,
     /// Why the last failed attempt failed.
     pub last_error: Option<String>,
-    /// What the job produced, when it succeeded.
+    /// What the job produced, when it succeeded. A summary job's owner finds the note under
+    /// `result.result`.
     #[schema(value_type = Option<Object>)]
     pub result: Option<serde_json::Value>,
     /// When the next attempt starts at the earliest.
@@ -59,8 +60,13 @@ pub struct JobView {
 pub async fn job(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<Json<JobView>, ApiError> {
     let id: Uuid = id.parse().map_err(|_| ApiError::NotFound)?;
     let record = jobs::find(&state.db, id).await?.ok_or(ApiError::NotFound)?;
-    if !user.is_staff && record.caused_by.as_deref() != Some(user.id.as_str()) {
+    let own = record.caused_by.as_deref() == Some(user.id.as_str());
+    if !user.is_staff && !own {
         return Err(ApiError::NotFound);
+    }
+    let mut result = record.result;
+    if own && record.kind == <jobs::kinds::SummariseConsult as jobs::Job>::KIND {
+        with_note(&state, &mut result).await?;
     }
     Ok(Json(JobView {
         id: record.id,
@@ -69,11 +75,22 @@ pub async fn job(State(state): State<AppState>, user: CurrentUser, Path(id): Pat
         attempts: record.attempts,
         max_attempts: record.max_attempts,
         last_error: record.last_error,
-        result: record.result,
+        result,
         run_at: record.run_at,
         created_at: record.created_at,
         updated_at: record.updated_at,
         started_at: record.started_at,
         finished_at: record.finished_at,
     }))
+}
+
+/// A summary job keeps only where its note is; its owner gets the note itself under `result`
+/// (staff see the job, never the note).
+async fn with_note(state: &AppState, result: &mut Option<serde_json::Value>) -> Result<(), ApiError> {
+    let Some(serde_json::Value::Object(fields)) = result else { return Ok(()) };
+    let Some(summary_id) = fields.get("summaryId").and_then(|v| v.as_str()).map(str::to_owned) else { return Ok(()) };
+    if let Some(note) = domain::consults::find_summary(&state.db, &summary_id).await?.and_then(|s| s.result) {
+        fields.insert("result".to_owned(), note);
+    }
+    Ok(())
 }

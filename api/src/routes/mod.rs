@@ -1,11 +1,13 @@
 //! One router per area, merged here.
 
+pub mod consults;
 pub mod feedback;
 pub mod health;
 pub mod icpc;
 pub mod jobs;
 pub mod personalize;
 pub mod public;
+pub mod summaries;
 pub mod templates;
 pub mod user;
 
@@ -15,12 +17,14 @@ use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()
+        .merge(consults::router())
         .merge(feedback::router())
         .merge(health::router())
         .merge(icpc::router())
         .merge(jobs::router())
         .merge(personalize::router())
         .merge(public::router())
+        .merge(summaries::router())
         .merge(templates::router())
         .merge(user::router())
 }

@@ -1,15 +1,19 @@
 //! One file per job kind.
 
-pub mod prune_jobs;
 pub mod probe;
+pub mod prune_jobs;
+pub mod purge_consults;
 pub mod send_email;
+pub mod summarise;
 
-pub use prune_jobs::PruneJobs;
 pub use probe::Probe;
+pub use prune_jobs::PruneJobs;
+pub use purge_consults::PurgeConsults;
 pub use send_email::SendEmail;
+pub use summarise::SummariseConsult;
 
 /// Every kind's stable name (the pruning sweep cleans each one's Redis keys).
 pub fn all() -> Vec<&'static str> {
     use crate::kind::Job;
-    vec![Probe::KIND, PruneJobs::KIND, SendEmail::KIND]
+    vec![Probe::KIND, PruneJobs::KIND, PurgeConsults::KIND, SendEmail::KIND, SummariseConsult::KIND]
 }

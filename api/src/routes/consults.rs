@@ -1,0 +1,262 @@
+//! Consults (`/api/consult...`): the user's own, with their live sessions, the patient and
+//! carer renderings, and the helper-user flag.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::{get, post, put};
+use axum::{Json, Router};
+use chrono::{DateTime, Utc};
+use domain::consult_render::{self, Perspective};
+use domain::consults::{self, Consult, Source};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::auth::CurrentUser;
+use crate::error::{ApiError, ErrorBody};
+use crate::state::AppState;
+
+/// The largest consult content, serialised.
+pub const MAX_CONTENT_BYTES: usize = 512 * 1024;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/consult", put(create))
+        .route("/api/consult/{consult_id}", get(read).post(update).delete(remove))
+        .route("/api/consult/{consult_id}/render/{perspective}", get(render))
+        .route("/api/consult/audio/session", post(open_session))
+        .route("/api/consult/beta", post(open_beta_session))
+        .route("/api/consult/isHelperUser", get(is_helper_user))
+        .route("/api/cms/setIsHelperUser/{user_id}", post(set_helper_user))
+}
+
+/// A consult: its id and content. The content is the client's own JSON object (template,
+/// transcript, note); the summary job adds `result` and `template` to it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsultView {
+    pub id: String,
+    /// app, electronic or record_system
+    pub source: String,
+    #[schema(value_type = Object)]
+    pub content: Value,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// The consult and everything of it is deleted at this moment.
+    pub expires_at: DateTime<Utc>,
+}
+
+impl From<Consult> for ConsultView {
+    fn from(c: Consult) -> Self {
+        Self {
+            id: c.id,
+            source: c.source,
+            content: c.content,
+            created_at: c.created_at,
+            updated_at: c.updated_at,
+            expires_at: c.expires_at,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ConsultInput {
+    #[schema(value_type = Object)]
+    #[serde(default = "empty_object")]
+    pub content: Value,
+}
+
+fn empty_object() -> Value {
+    Value::Object(Default::default())
+}
+
+impl ConsultInput {
+    fn checked(self) -> Result<Value, ApiError> {
+        if !self.content.is_object() {
+            return Err(ApiError::BadRequest { code: "invalid_consult", message: "De inhoud van een consult moet een object zijn.".into() });
+        }
+        if serde_json::to_vec(&self.content).map(|b| b.len()).unwrap_or(usize::MAX) > MAX_CONTENT_BYTES {
+            return Err(ApiError::BadRequest { code: "consult_too_large", message: "Het consult is te groot om op te slaan (hoogstens 512 kB).".into() });
+        }
+        Ok(self.content)
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CreatedConsult {
+    pub id: String,
+}
+
+/// Stores a new consult; it is kept for the consult retention.
+#[utoipa::path(put, path = "/api/consult", tag = "consult", security(("bearer" = [])),
+    request_body = ConsultInput,
+    responses((status = 201, body = CreatedConsult), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+pub async fn create(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(input): Json<ConsultInput>,
+) -> Result<(StatusCode, Json<CreatedConsult>), ApiError> {
+    let content = input.checked()?;
+    let mut conn = state.db.acquire().await?;
+    let consult = consults::create(&mut conn, &user.id, Source::App, &content, state.consults.retention).await?;
+    Ok((StatusCode::CREATED, Json(CreatedConsult { id: consult.id })))
+}
+
+/// One of the user's consults; anyone else's is not found.
+#[utoipa::path(get, path = "/api/consult/{consult_id}", tag = "consult", security(("bearer" = [])),
+    params(("consult_id" = String, Path)),
+    responses((status = 200, body = ConsultView), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn read(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<Json<ConsultView>, ApiError> {
+    let consult = consults::get(&state.db, &user.id, &id).await?.ok_or(ApiError::NotFound)?;
+    Ok(Json(consult.into()))
+}
+
+/// Replaces the content of one of the user's consults.
+#[utoipa::path(post, path = "/api/consult/{consult_id}", tag = "consult", security(("bearer" = [])),
+    params(("consult_id" = String, Path)), request_body = ConsultInput,
+    responses((status = 200, body = ConsultView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn update(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    Json(input): Json<ConsultInput>,
+) -> Result<Json<ConsultView>, ApiError> {
+    let content = input.checked()?;
+    let consult = consults::update(&state.db, &user.id, &id, &content).await?.ok_or(ApiError::NotFound)?;
+    Ok(Json(consult.into()))
+}
+
+/// Deletes one of the user's consults with its sessions, transcripts and summaries.
+#[utoipa::path(delete, path = "/api/consult/{consult_id}", tag = "consult", security(("bearer" = [])),
+    params(("consult_id" = String, Path)),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn remove(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
+    let sessions: Vec<String> = sqlx::query_scalar("select id from consult_sessions where consult_id = $1 and user_id = $2")
+        .bind(&id)
+        .bind(&user.id)
+        .fetch_all(&state.db)
+        .await?;
+    if !consults::delete(&state.db, &user.id, &id).await? {
+        return Err(ApiError::NotFound);
+    }
+    if !sessions.is_empty() {
+        let mut conn = state.jobs.connection().await?;
+        for session in sessions {
+            if let Err(e) = state.transcripts.delete(&mut conn, &session).await {
+                tracing::warn!(error = %e, "a deleted consult's transcript stays until it expires");
+            }
+        }
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Rendering {
+    /// PATIENT or CARER
+    pub perspective: String,
+    pub text: String,
+}
+
+/// The consult's note in plain Dutch for the patient (`PATIENT`) or a carer (`CARER`).
+#[utoipa::path(get, path = "/api/consult/{consult_id}/render/{perspective}", tag = "consult", security(("bearer" = [])),
+    params(("consult_id" = String, Path), ("perspective" = String, Path, description = "PATIENT or CARER")),
+    responses((status = 200, body = Rendering), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn render(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path((id, perspective)): Path<(String, String)>,
+) -> Result<Json<Rendering>, ApiError> {
+    let perspective = Perspective::parse(&perspective).ok_or_else(|| ApiError::BadRequest {
+        code: "invalid_perspective",
+        message: "Kies PATIENT of CARER.".into(),
+    })?;
+    let consult = consults::get(&state.db, &user.id, &id).await?.ok_or(ApiError::NotFound)?;
+    let text = consult_render::render(&consult.content, perspective)
+        .ok_or(ApiError::Missing("Dit consult heeft nog geen samenvatting."))?;
+    Ok(Json(Rendering { perspective: perspective.as_str().to_owned(), text }))
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionInput {
+    /// Continue one of the user's consults; a new consult when absent.
+    pub consult_id: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionOpened {
+    pub session_id: String,
+    pub consult_id: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// Opens a live audio session for the websocket; with no consult id, for a new consult.
+#[utoipa::path(post, path = "/api/consult/audio/session", tag = "consult", security(("bearer" = [])),
+    request_body(content = SessionInput, description = "optional"),
+    responses((status = 201, body = SessionOpened), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn open_session(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    body: Option<Json<SessionInput>>,
+) -> Result<(StatusCode, Json<SessionOpened>), ApiError> {
+    open(&state, &user, body.map(|b| b.0).unwrap_or_default(), false).await
+}
+
+/// Opens a live audio session on the new model (the `beta` segment of the consult page).
+#[utoipa::path(post, path = "/api/consult/beta", tag = "consult", security(("bearer" = [])),
+    request_body(content = SessionInput, description = "optional"),
+    responses((status = 201, body = SessionOpened), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn open_beta_session(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    body: Option<Json<SessionInput>>,
+) -> Result<(StatusCode, Json<SessionOpened>), ApiError> {
+    open(&state, &user, body.map(|b| b.0).unwrap_or_default(), true).await
+}
+
+async fn open(
+    state: &AppState,
+    user: &CurrentUser,
+    input: SessionInput,
+    new_model: bool,
+) -> Result<(StatusCode, Json<SessionOpened>), ApiError> {
+    let mut tx = state.db.begin().await?;
+    let consult_id = match input.consult_id {
+        Some(id) => consults::get(&state.db, &user.id, &id).await?.ok_or(ApiError::NotFound)?.id,
+        None => consults::create(&mut tx, &user.id, Source::App, &empty_object(), state.consults.retention).await?.id,
+    };
+    let session = consults::create_session(&mut tx, &user.id, &consult_id, new_model, state.consults.session_ttl).await?;
+    tx.commit().await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(SessionOpened { session_id: session.id, consult_id, expires_at: session.expires_at }),
+    ))
+}
+
+/// Whether the user is a helper user.
+#[utoipa::path(get, path = "/api/consult/isHelperUser", tag = "consult", security(("bearer" = [])),
+    responses((status = 200, body = bool), (status = 401, body = ErrorBody)))]
+pub async fn is_helper_user(State(state): State<AppState>, user: CurrentUser) -> Result<Json<bool>, ApiError> {
+    Ok(Json(consults::is_helper(&state.db, &user.id).await?))
+}
+
+/// Staff: marks a user as a helper user, or not (body `true` or `false`).
+#[utoipa::path(post, path = "/api/cms/setIsHelperUser/{user_id}", tag = "cms", security(("bearer" = [])),
+    params(("user_id" = String, Path)), request_body = bool,
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn set_helper_user(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(user_id): Path<String>,
+    Json(flag): Json<bool>,
+) -> Result<StatusCode, ApiError> {
+    if !user.is_staff {
+        return Err(ApiError::Forbidden);
+    }
+    if !consults::set_helper(&state.db, &user_id, flag).await? {
+        return Err(ApiError::NotFound);
+    }
+    tracing::info!(staff = %user.id, target = %user_id, flag, "helper flag set");
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,176 @@
+//! The summary calls of the spec. Each enqueues the same `summarise_consult` job as the
+//! websocket, then keeps the spec's synchronous shape: it waits for the job up to
+//! `APP_SUMMARY_WAIT` and answers with a list whose first item is the note, or, when the job is
+//! still running then, 202 with the job to poll (`GET /api/jobs/{id}`).
+//!
+//! Routing (§7 "Summarise routing"): `v1` asks for high precision on the large model; `v2` the
+//! medium model; `v2-turbo` the small one; the websocket's `summarize` brings its own template,
+//! flavour and model size. Requests without examples get the clinician's saved ones.
+
+use axum::body::Bytes;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use domain::consults::{self, Source};
+use integrations::summarise::{Flavour, ModelSize, Precision, Template};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::auth::CurrentUser;
+use crate::error::{ApiError, ErrorBody};
+use crate::state::AppState;
+use crate::summaries::{self, Accepted, SummarizeRequest, Waited};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/audio/consult/generative/v1", post(v1))
+        .route("/api/audio/consult/generative/v1/withExamples", post(v1_with_examples))
+        .route("/api/audio/consult/generative/v2", post(v2))
+        .route("/api/audio/consult/generative/v2-turbo", post(v2_turbo))
+        .route("/api/electronic/consult/generative", post(electronic))
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct SummaryQuery {
+    /// Episodes expected, 1 to 10 (default 1).
+    pub episode_count: Option<u8>,
+    /// normal (default), poh-ggz, kinderarts-allergoloog, kinderarts-orthopeed
+    pub flavour: Option<String>,
+    /// A hint from the clinician for this summary.
+    pub user_suggestion: Option<String>,
+}
+
+impl SummaryQuery {
+    fn flavour(&self) -> Result<Flavour, ApiError> {
+        match self.flavour.as_deref() {
+            None | Some("") => Ok(Flavour::Normal),
+            Some(f) => serde_json::from_value(json!(f)).map_err(|_| ApiError::BadRequest {
+                code: "invalid_flavour",
+                message: "Onbekende variant; kies normal, poh-ggz, kinderarts-allergoloog of kinderarts-orthopeed.".into(),
+            }),
+        }
+    }
+
+    fn request(&self, precision: Precision, model_size: ModelSize, transcript: &str) -> Result<SummarizeRequest, ApiError> {
+        Ok(SummarizeRequest {
+            template: Template::Soap,
+            flavour: self.flavour()?,
+            model_size,
+            precision,
+            episode_count: self.episode_count,
+            examples: Vec::new(),
+            transcript: Some(transcript.to_owned()),
+            user_suggestion: self.user_suggestion.clone(),
+        })
+    }
+}
+
+/// The transcript of a text body: plain text, or a JSON string.
+fn transcript_of(body: &Bytes) -> Result<String, ApiError> {
+    let text = std::str::from_utf8(body).map_err(|_| ApiError::BadRequest {
+        code: "invalid_transcript",
+        message: "Het transcript is geen geldige UTF-8-tekst.".into(),
+    })?;
+    Ok(match serde_json::from_str::<Value>(text) {
+        Ok(Value::String(s)) => s,
+        _ => text.to_owned(),
+    })
+}
+
+async fn summarise(
+    state: &AppState,
+    user: &CurrentUser,
+    consult_id: Option<&str>,
+    route: &str,
+    request: SummarizeRequest,
+) -> Result<Response, ApiError> {
+    let transcript = summaries::typed_lines(request.transcript.as_deref().unwrap_or(""));
+    let request = request.into_request(transcript);
+    let mut started = summaries::start(state, &user.id, consult_id, None, route, &request).await?;
+    match summaries::wait(state, &mut started, state.summary_wait).await? {
+        Waited::Done(result) => Ok(Json(vec![result]).into_response()),
+        Waited::Failed(message) => Err(ApiError::Upstream(message)),
+        Waited::Pending => Ok((
+            StatusCode::ACCEPTED,
+            Json(Accepted { job_id: started.job_id, summary_id: started.summary_id }),
+        )
+            .into_response()),
+    }
+}
+
+/// A SOEP note from a transcript with high precision (the large model).
+#[utoipa::path(post, path = "/api/audio/consult/generative/v1", tag = "summaries", security(("bearer" = [])),
+    params(SummaryQuery), request_body(content = String, content_type = "text/plain"),
+    responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn v1(State(state): State<AppState>, user: CurrentUser, Query(q): Query<SummaryQuery>, body: Bytes) -> Result<Response, ApiError> {
+    let request = q.request(Precision::High, ModelSize::Large, &transcript_of(&body)?)?;
+    summarise(&state, &user, None, "v1", request).await
+}
+
+/// As v1, with the examples (and the transcript) in a JSON body.
+#[utoipa::path(post, path = "/api/audio/consult/generative/v1/withExamples", tag = "summaries", security(("bearer" = [])),
+    params(SummaryQuery), request_body = SummarizeRequest,
+    responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn v1_with_examples(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(q): Query<SummaryQuery>,
+    Json(body): Json<SummarizeRequest>,
+) -> Result<Response, ApiError> {
+    let mut request = q.request(Precision::High, ModelSize::Large, body.transcript.as_deref().unwrap_or(""))?;
+    request.examples = body.examples;
+    request.template = body.template;
+    if q.flavour.is_none() {
+        request.flavour = body.flavour;
+    }
+    request.episode_count = q.episode_count.or(body.episode_count);
+    request.user_suggestion = q.user_suggestion.or(body.user_suggestion);
+    summarise(&state, &user, None, "v1-examples", request).await
+}
+
+/// A SOEP note from a transcript on the medium model.
+#[utoipa::path(post, path = "/api/audio/consult/generative/v2", tag = "summaries", security(("bearer" = [])),
+    params(SummaryQuery), request_body(content = String, content_type = "text/plain"),
+    responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn v2(State(state): State<AppState>, user: CurrentUser, Query(q): Query<SummaryQuery>, body: Bytes) -> Result<Response, ApiError> {
+    let request = q.request(Precision::Medium, ModelSize::Medium, &transcript_of(&body)?)?;
+    summarise(&state, &user, None, "v2", request).await
+}
+
+/// A SOEP note from a transcript on the small, fast model.
+#[utoipa::path(post, path = "/api/audio/consult/generative/v2-turbo", tag = "summaries", security(("bearer" = [])),
+    params(SummaryQuery), request_body(content = String, content_type = "text/plain"),
+    responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn v2_turbo(State(state): State<AppState>, user: CurrentUser, Query(q): Query<SummaryQuery>, body: Bytes) -> Result<Response, ApiError> {
+    let request = q.request(Precision::Medium, ModelSize::Small, &transcript_of(&body)?)?;
+    summarise(&state, &user, None, "v2-turbo", request).await
+}
+
+/// An e-consult: the patient's written question and the exchange, as JSON.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ElectronicConsult {
+    /// The written exchange (the patient's question, the answers).
+    pub text: String,
+    pub episode_count: Option<u8>,
+}
+
+/// A SOEP note of an e-consult; the e-consult is kept as a consult of the user.
+#[utoipa::path(post, path = "/api/electronic/consult/generative", tag = "summaries", security(("bearer" = [])),
+    request_body = ElectronicConsult,
+    responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn electronic(State(state): State<AppState>, user: CurrentUser, Json(body): Json<ElectronicConsult>) -> Result<Response, ApiError> {
+    let query = SummaryQuery { episode_count: body.episode_count, ..Default::default() };
+    let request = query.request(Precision::Medium, ModelSize::Medium, &body.text)?;
+    summaries::check(&request.clone().into_request(summaries::typed_lines(&body.text)))?;
+    let mut conn = state.db.acquire().await?;
+    let content = json!({ "kind": "e-consult", "text": body.text });
+    let consult = consults::create(&mut conn, &user.id, Source::Electronic, &content, state.consults.retention).await?;
+    drop(conn);
+    summarise(&state, &user, Some(&consult.id), "electronic", request).await
+}

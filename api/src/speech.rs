@@ -1,0 +1,557 @@
+//! The live consult websocket: `/ws/speech/{service}/{sessionId}?model=multilingual|radiology`.
+//!
+//! The browser authenticates with the subprotocols `speech.v1` and `bearer.<access token>`
+//! (browsers cannot set headers on a websocket; the server answers with `speech.v1`); other
+//! clients may send an `Authorization: Bearer` header instead. A refused socket is accepted and
+//! closed at once with a close code and a Dutch reason, so the browser can tell why:
+//!
+//! | code | when |
+//! |---|---|
+//! | 4400 | unknown `model` or malformed `service` |
+//! | 4401 | no token, or a bad or expired one |
+//! | 4404 | no such session, or another user's |
+//! | 4409 | the session was opened on another socket |
+//! | 4410 | the session has expired |
+//! | 1009 | a message over 1 MiB |
+//! | 1011 | the server failed |
+//!
+//! Client → server: binary PCM16 little-endian 16 kHz mono frames, and JSON text messages
+//! `{"type":"summarize","request":{...}}` and `{"type":"ping"}`. Server → client: `ready`,
+//! `transcript`, `summarization`, `job`, `error` and `pong` (see [`Outgoing`]). Unreadable JSON or
+//! an unknown type gets an `error` and the socket stays open.
+//!
+//! Back-pressure: at most [`AUDIO_QUEUE`] frames wait for the engine; while they do, the socket
+//! is not read, so a slow engine slows the sender (which keeps its audio) instead of growing
+//! memory here. The transcript lives in Redis; when the socket goes, the engine finishes what it
+//! heard and its sentences are still stored, and the session can be resumed within the grace.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::http::header::{AUTHORIZATION, SEC_WEBSOCKET_PROTOCOL};
+use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
+use domain::consults::{self, Session};
+use futures::stream::SplitSink;
+use futures::{SinkExt, StreamExt};
+use integrations::speech::{AudioFrame, AudioModel, SharedEngine, Speaker, SpeechEvent, StreamOptions};
+use integrations::summarise::TranscriptLine;
+use jobs::live::{self, LiveEvent};
+use serde::Serialize;
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::auth::{CurrentUser, bearer_token};
+use crate::state::AppState;
+use crate::summaries::{self, SummarizeRequest};
+use crate::transcripts::Line;
+
+pub const PROTOCOL: &str = "speech.v1";
+const BEARER: &str = "bearer.";
+/// The largest message a client may send: about 32 s of audio.
+pub const MAX_MESSAGE: usize = 1 << 20;
+/// Frames waiting for the engine (4 s of audio at one frame per 500 ms).
+pub const AUDIO_QUEUE: usize = 8;
+const EVENT_QUEUE: usize = 64;
+/// A client that does not take a message within this time is dropped.
+const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+
+pub const NO_ENGINE: &str =
+    "Er is geen spraakherkenning ingesteld. Typ of plak het gesprek in het tekstveld en druk op Samenvatten.";
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/ws/speech/{service}/{session_id}", get(upgrade))
+}
+
+/// Tasks this process runs for sockets: the socket itself, its engine stream and the drain of
+/// the engine's last sentences. Back to zero when every socket is gone and its engine finished.
+#[derive(Clone, Default)]
+pub struct TaskCount(Arc<AtomicUsize>);
+
+impl TaskCount {
+    pub fn get(&self) -> usize {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    fn enter(&self, what: &'static str) -> TaskGuard {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        metrics::gauge!("speech_tasks", "task" => what).increment(1.0);
+        TaskGuard { count: self.clone(), what }
+    }
+}
+
+struct TaskGuard {
+    count: TaskCount,
+    what: &'static str,
+}
+
+impl Drop for TaskGuard {
+    fn drop(&mut self) {
+        self.count.0.fetch_sub(1, Ordering::SeqCst);
+        metrics::gauge!("speech_tasks", "task" => self.what).decrement(1.0);
+    }
+}
+
+/// The engines per audio model; `None` where none is configured.
+#[derive(Clone, Default)]
+pub struct Engines {
+    pub multilingual: Option<SharedEngine>,
+    pub radiology: Option<SharedEngine>,
+}
+
+impl Engines {
+    pub fn get(&self, model: AudioModel) -> Option<SharedEngine> {
+        match model {
+            AudioModel::Multilingual => self.multilingual.clone(),
+            AudioModel::Radiology => self.radiology.clone(),
+        }
+    }
+}
+
+/// Why a socket is closed at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refusal {
+    pub code: u16,
+    pub reason: &'static str,
+}
+
+const BAD_REQUEST: Refusal = Refusal { code: 4400, reason: "Ongeldig verzoek." };
+const UNAUTHENTICATED: Refusal = Refusal { code: 4401, reason: "Niet ingelogd of de inlog is verlopen." };
+const NOT_FOUND: Refusal = Refusal { code: 4404, reason: "Deze sessie bestaat niet." };
+const TAKEN_OVER: Refusal = Refusal { code: 4409, reason: "Deze sessie is op een andere plek geopend." };
+const EXPIRED: Refusal = Refusal { code: 4410, reason: "Deze sessie is verlopen. Start een nieuwe opname." };
+const INTERNAL: Refusal = Refusal { code: 1011, reason: "Er ging iets mis aan onze kant." };
+
+/// What the server sends.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum Outgoing<'a> {
+    #[serde(rename_all = "camelCase")]
+    Ready {
+        session_id: &'a str,
+        consult_id: &'a str,
+        model: AudioModel,
+        /// The engine's name; `null` when none is configured (type the transcript).
+        engine: Option<&'static str>,
+        /// True when the session already has sentences (a reconnect).
+        resumed: bool,
+    },
+    Transcript { buffer: &'a str, completed: &'a [Line] },
+    #[serde(rename_all = "camelCase")]
+    Summarization { template: &'a str, result: &'a Value, job_id: &'a str, summary_id: &'a str },
+    Job {
+        id: &'a str,
+        state: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message: Option<&'a str>,
+    },
+    Error { code: &'a str, message: &'a str },
+    Pong,
+}
+
+async fn upgrade(
+    State(state): State<AppState>,
+    Path((service, session_id)): Path<(String, String)>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    let admitted = admit(&state, &service, &session_id, query.get("model").map(String::as_str), token_of(&headers)).await;
+    ws.protocols([PROTOCOL])
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .on_failed_upgrade(|e| tracing::debug!(error = %e, "websocket upgrade failed"))
+        .on_upgrade(move |socket| async move {
+            match admitted {
+                Ok(admitted) => Connection::run(socket, state, admitted).await,
+                Err(refusal) => refuse(socket, refusal).await,
+            }
+        })
+}
+
+/// The token from the `bearer.` subprotocol, or else the `Authorization` header.
+fn token_of(headers: &HeaderMap) -> Option<String> {
+    let from_protocol = headers
+        .get_all(SEC_WEBSOCKET_PROTOCOL)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .find_map(|p| p.strip_prefix(BEARER))
+        .filter(|t| !t.is_empty());
+    from_protocol
+        .or_else(|| headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(bearer_token))
+        .map(str::to_owned)
+}
+
+pub struct Admitted {
+    user: CurrentUser,
+    session: Session,
+    model: AudioModel,
+}
+
+async fn admit(
+    state: &AppState,
+    service: &str,
+    session_id: &str,
+    model: Option<&str>,
+    token: Option<String>,
+) -> Result<Admitted, Refusal> {
+    let token = token.ok_or(UNAUTHENTICATED)?;
+    let user = CurrentUser::from_token(state, &token).await.map_err(|e| match e {
+        crate::error::ApiError::Unauthorized(_) => UNAUTHENTICATED,
+        _ => INTERNAL,
+    })?;
+    if service.is_empty() || service.len() > 40 || !service.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+        return Err(BAD_REQUEST);
+    }
+    let model = match model {
+        None | Some("multilingual" | "generic") => AudioModel::Multilingual,
+        Some("radiology") => AudioModel::Radiology,
+        Some(_) => return Err(BAD_REQUEST),
+    };
+    let session = match consults::find_session(&state.db, session_id).await {
+        Ok(Some(session)) if session.user_id == user.id => session,
+        Ok(_) => return Err(NOT_FOUND),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot read the session");
+            return Err(INTERNAL);
+        }
+    };
+    if session.expired() {
+        return Err(EXPIRED);
+    }
+    Ok(Admitted { user, session, model })
+}
+
+async fn refuse(mut socket: WebSocket, refusal: Refusal) {
+    metrics::counter!("speech_refused_total", "code" => refusal.code.to_string()).increment(1);
+    let _ = socket.send(close(refusal)).await;
+}
+
+fn close(refusal: Refusal) -> Message {
+    Message::Close(Some(CloseFrame { code: refusal.code, reason: Utf8Bytes::from_static(refusal.reason) }))
+}
+
+type Sink = SplitSink<WebSocket, Message>;
+
+/// One open socket.
+struct Connection {
+    state: AppState,
+    user: CurrentUser,
+    session: Session,
+    sink: Sink,
+    conn: redis::aio::ConnectionManager,
+    /// The words of the utterance in progress.
+    buffer: String,
+}
+
+/// Why the loop ended.
+enum End {
+    /// The client closed or went away.
+    Gone,
+    Refused(Refusal),
+}
+
+impl Connection {
+    async fn run(socket: WebSocket, state: AppState, admitted: Admitted) {
+        let _task = state.speech_tasks.enter("socket");
+        metrics::counter!("speech_sessions_total").increment(1);
+        let Admitted { user, session, model } = admitted;
+        let (sink, mut stream) = socket.split();
+        let conn = match state.jobs.connection().await {
+            Ok(conn) => conn,
+            Err(e) => {
+                tracing::error!(error = %e, "no Redis for a live session");
+                let mut sink = sink;
+                let _ = sink.send(close(INTERNAL)).await;
+                return;
+            }
+        };
+        let connection_id = consults::new_id();
+        let mut slot = state.live.join(&session.id, &connection_id);
+        let mut this = Connection { state: state.clone(), user, session, sink, conn, buffer: String::new() };
+        let end = this.serve(&mut stream, &mut slot, model, &connection_id).await;
+        drop(slot);
+        if let End::Refused(refusal) = end {
+            let _ = this.sink.send(close(refusal)).await;
+        }
+        let _ = this.sink.close().await;
+        let grace = this.state.consults.resume_grace;
+        if let Err(e) = consults::session_left(&this.state.db, &this.session.id, grace).await {
+            tracing::warn!(error = %e, "cannot record that the socket left");
+        }
+        if let Err(e) = this.state.transcripts.keep_for(&mut this.conn, &this.session.id, grace).await {
+            tracing::warn!(error = %e, "cannot shorten the transcript's life");
+        }
+    }
+
+    async fn serve(
+        &mut self,
+        stream: &mut futures::stream::SplitStream<WebSocket>,
+        slot: &mut crate::live::SessionSlot,
+        model: AudioModel,
+        connection_id: &str,
+    ) -> End {
+        let state = self.state.clone();
+        if let Err(e) = consults::session_joined(&state.db, &self.session.id, state.consults.session_ttl).await {
+            tracing::error!(error = %e, "cannot record that the socket joined");
+            return End::Refused(INTERNAL);
+        }
+        let takeover = LiveEvent::Takeover { session_id: self.session.id.clone(), connection: connection_id.to_owned() };
+        if let Err(e) = live::publish(&mut self.conn, &state.jobs.config().namespace, &takeover).await {
+            tracing::warn!(error = %e, "cannot announce the socket to other replicas");
+        }
+        let lines = match state.transcripts.all(&mut self.conn, &self.session.id).await {
+            Ok(lines) => lines,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot read the transcript");
+                return End::Refused(INTERNAL);
+            }
+        };
+        let engine = state.speech.get(model);
+        let (session_id, consult_id) = (self.session.id.clone(), self.session.consult_id.clone());
+        let ready = Outgoing::Ready {
+            session_id: &session_id,
+            consult_id: &consult_id,
+            model,
+            engine: engine.as_ref().map(|e| e.name()),
+            resumed: !lines.is_empty(),
+        };
+        if self.send(&ready).await.is_err() {
+            return End::Gone;
+        }
+        if !lines.is_empty() && self.send(&Outgoing::Transcript { buffer: "", completed: &lines }).await.is_err() {
+            return End::Gone;
+        }
+        if engine.is_none() && self.send(&Outgoing::Error { code: "no_engine", message: NO_ENGINE }).await.is_err() {
+            return End::Gone;
+        }
+
+        // The engine's stream, fed through a bounded queue.
+        let (event_tx, mut events) = mpsc::channel::<SpeechEvent>(EVENT_QUEUE);
+        let (mut audio, mut engine_failed) = match &engine {
+            Some(engine) => {
+                let (audio_tx, audio_rx) = mpsc::channel::<AudioFrame>(AUDIO_QUEUE);
+                let (failed_tx, failed_rx) = oneshot::channel();
+                let guard = state.speech_tasks.enter("engine");
+                let run = engine.run(StreamOptions { model, vocabulary: Vec::new() }, audio_rx, event_tx);
+                tokio::spawn(async move {
+                    let _guard = guard;
+                    if let Err(e) = run.await {
+                        let _ = failed_tx.send(e);
+                    }
+                });
+                (Some(audio_tx), failed_rx)
+            }
+            None => {
+                drop(event_tx);
+                (None, oneshot::channel().1)
+            }
+        };
+        let mut watch_engine = engine.is_some();
+        let mut pending: Option<(AudioFrame, Instant)> = None;
+        let mut engine_open = engine.is_some();
+
+        let end = loop {
+            let feed = audio.clone();
+            tokio::select! {
+                biased;
+                event = slot.events.recv() => match event {
+                    Some(LiveEvent::Takeover { .. }) => break End::Refused(TAKEN_OVER),
+                    Some(event) => if self.summary_event(event).await.is_err() { break End::Gone },
+                    None => {}
+                },
+                failed = &mut engine_failed, if watch_engine => {
+                    watch_engine = false;
+                    if let Ok(e) = failed {
+                        tracing::warn!(error = %e, "speech engine stream failed");
+                        audio = None;
+                        pending = None;
+                        let message = "De spraakherkenning is niet bereikbaar. Typ of plak het gesprek en druk op Samenvatten.";
+                        if self.send(&Outgoing::Error { code: "engine_unavailable", message }).await.is_err() { break End::Gone }
+                    }
+                },
+                event = events.recv(), if engine_open => match event {
+                    Some(event) => if self.engine_event(event, state.consults.session_ttl).await.is_err() { break End::Gone },
+                    None => engine_open = false,
+                },
+                permit = async { feed.as_ref().expect("guarded").reserve().await }, if pending.is_some() && feed.is_some() => {
+                    let (frame, received) = pending.take().expect("guarded");
+                    match permit {
+                        Ok(permit) => {
+                            permit.send(frame);
+                            metrics::histogram!("speech_frame_seconds").record(received.elapsed().as_secs_f64());
+                        }
+                        Err(_) => audio = None,
+                    }
+                },
+                message = stream.next(), if pending.is_none() => match message {
+                    Some(Ok(Message::Binary(bytes))) => {
+                        let received = Instant::now();
+                        if audio.is_none() {
+                            continue;
+                        }
+                        if bytes.len() % 2 != 0 {
+                            let message = "Ongeldig geluidsfragment: verwacht 16-bit PCM.";
+                            if self.send(&Outgoing::Error { code: "bad_audio", message }).await.is_err() { break End::Gone }
+                            continue;
+                        }
+                        let frame: AudioFrame = bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+                        metrics::counter!("speech_audio_seconds_total").increment(frame.len() as u64 / 16);
+                        pending = Some((frame, received));
+                    }
+                    Some(Ok(Message::Text(text))) => if self.client_message(text.as_str()).await.is_err() { break End::Gone },
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                    Some(Ok(Message::Close(_))) | None => break End::Gone,
+                    Some(Err(e)) => {
+                        // tungstenite's capacity error ("Space limit exceeded: Message too long")
+                        let too_big = e.to_string().contains("Space limit exceeded");
+                        break if too_big { End::Refused(Refusal { code: 1009, reason: "Bericht te groot." }) } else { End::Gone };
+                    }
+                },
+            }
+        };
+
+        // The engine finishes what it heard; its last sentences are still kept.
+        drop(audio);
+        if engine_open {
+            let guard = state.speech_tasks.enter("drain");
+            let transcripts = state.transcripts.clone();
+            let mut conn = self.conn.clone();
+            let session_id = self.session.id.clone();
+            let keep = state.consults.resume_grace;
+            tokio::spawn(async move {
+                let _guard = guard;
+                while let Some(event) = events.recv().await {
+                    if let SpeechEvent::Completed { sentence, speaker } = event {
+                        let speaker = speaker.or_else(|| guess(&sentence));
+                        if let Err(e) = transcripts.append(&mut conn, &session_id, &sentence, speaker, keep).await {
+                            tracing::warn!(error = %e, "a last sentence could not be kept");
+                        }
+                    }
+                }
+            });
+        }
+        end
+    }
+
+    async fn send(&mut self, message: &Outgoing<'_>) -> Result<(), ()> {
+        let text = serde_json::to_string(message).map_err(|_| ())?;
+        match tokio::time::timeout(SEND_TIMEOUT, self.sink.send(Message::Text(text.into()))).await {
+            Ok(Ok(())) => Ok(()),
+            _ => Err(()),
+        }
+    }
+
+    async fn engine_event(&mut self, event: SpeechEvent, ttl: Duration) -> Result<(), ()> {
+        match event {
+            SpeechEvent::Buffer(buffer) => {
+                self.buffer = buffer;
+                let buffer = std::mem::take(&mut self.buffer);
+                let sent = self.send(&Outgoing::Transcript { buffer: &buffer, completed: &[] }).await;
+                self.buffer = buffer;
+                sent
+            }
+            SpeechEvent::Completed { sentence, speaker } => {
+                let speaker = speaker.or_else(|| guess(&sentence));
+                let line = match self.state.transcripts.append(&mut self.conn, &self.session.id, &sentence, speaker, ttl).await {
+                    Ok(line) => line,
+                    Err(e) => {
+                        tracing::error!(error = %e, "a sentence could not be kept");
+                        let message = "Een zin kon niet worden bewaard. Controleer het transcript.";
+                        return self.send(&Outgoing::Error { code: "store_failed", message }).await;
+                    }
+                };
+                let buffer = std::mem::take(&mut self.buffer);
+                let sent = self.send(&Outgoing::Transcript { buffer: &buffer, completed: std::slice::from_ref(&line) }).await;
+                self.buffer = buffer;
+                sent
+            }
+            SpeechEvent::Trouble { code, message } => self.send(&Outgoing::Error { code, message: &message }).await,
+        }
+    }
+
+    async fn summary_event(&mut self, event: LiveEvent) -> Result<(), ()> {
+        let LiveEvent::Summary { summary_id, job_id, state, template, result, message, .. } = event else {
+            return Ok(());
+        };
+        if let (Some(result), Some(template)) = (&result, &template) {
+            let message = Outgoing::Summarization { template, result, job_id: &job_id, summary_id: &summary_id };
+            self.send(&message).await?;
+        }
+        self.send(&Outgoing::Job { id: &job_id, state: &state, message: message.as_deref() }).await
+    }
+
+    async fn client_message(&mut self, text: &str) -> Result<(), ()> {
+        let Ok(value) = serde_json::from_str::<Value>(text) else {
+            return self.send(&Outgoing::Error { code: "invalid_message", message: "Dit bericht is geen geldige JSON." }).await;
+        };
+        match value.get("type").and_then(Value::as_str) {
+            Some("summarize") => {
+                let request = value.get("request").cloned().unwrap_or_else(|| json!({}));
+                match serde_json::from_value::<SummarizeRequest>(request) {
+                    Ok(request) => self.summarize(request).await,
+                    Err(e) => {
+                        tracing::debug!(error = %e, "unreadable summarize request");
+                        let message = "Het verzoek om samen te vatten is onleesbaar.";
+                        self.send(&Outgoing::Error { code: "invalid_message", message }).await
+                    }
+                }
+            }
+            Some("ping") => self.send(&Outgoing::Pong).await,
+            _ => self.send(&Outgoing::Error { code: "unknown_type", message: "Onbekend soort bericht." }).await,
+        }
+    }
+
+    async fn summarize(&mut self, request: SummarizeRequest) -> Result<(), ()> {
+        let transcript = match request.transcript.as_deref().filter(|t| !t.trim().is_empty()) {
+            Some(typed) => summaries::typed_lines(typed),
+            None => match self.state.transcripts.all(&mut self.conn, &self.session.id).await {
+                Ok(lines) => lines.into_iter().map(|l| TranscriptLine { sentence: l.sentence, speaker: l.speaker }).collect(),
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot read the transcript");
+                    let message = "Het transcript kon niet worden gelezen. Probeer het opnieuw.";
+                    return self.send(&Outgoing::Error { code: "internal", message }).await;
+                }
+            },
+        };
+        let request = request.into_request(transcript);
+        let started = summaries::start(
+            &self.state,
+            &self.user.id,
+            Some(&self.session.consult_id),
+            Some(&self.session.id),
+            "ws",
+            &request,
+        )
+        .await;
+        match started {
+            Ok(started) => {
+                // The socket hears the outcome through its session's slot.
+                drop(started.wait);
+                self.send(&Outgoing::Job { id: &started.job_id.to_string(), state: "queued", message: None }).await
+            }
+            Err(crate::error::ApiError::BadRequest { code, message }) => {
+                self.send(&Outgoing::Error { code, message: &message }).await
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "cannot start a summary");
+                let message = "De samenvatting kon niet worden gestart. Probeer het opnieuw.";
+                self.send(&Outgoing::Error { code: "internal", message }).await
+            }
+        }
+    }
+}
+
+/// The speaker of a sentence the engine could not attribute.
+fn guess(_sentence: &str) -> Option<Speaker> {
+    // MERGE: the summariser's speaker heuristic.
+    None
+}

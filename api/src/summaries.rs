@@ -1,0 +1,187 @@
+//! Starting a summary: the one path the websocket's `summarize` message and the summary calls
+//! share. The request with its transcript goes into a `summaries` row and a `summarise_consult`
+//! job in one transaction; the job's message is pushed after commit.
+
+use std::time::Duration;
+
+use domain::consults::{self, NewSummary};
+use integrations::summarise::{
+    Flavour, ModelSize, Precision, SoapExample, SummaryRequest, Template, TranscriptLine,
+};
+use jobs::kinds::SummariseConsult;
+use jobs::live::LiveEvent;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::error::ApiError;
+use crate::live::SummaryWait;
+use crate::state::AppState;
+
+pub const EMPTY_TRANSCRIPT: &str = "Er is nog geen transcript om samen te vatten.";
+pub const MAX_TRANSCRIPT_CHARS: usize = 200_000;
+pub const MAX_EPISODES: u8 = 10;
+pub const MAX_EXAMPLES: usize = 20;
+pub const MAX_SUGGESTION_CHARS: usize = 1_000;
+
+/// The `request` of a websocket `summarize` message, and the body of `/v1/withExamples`.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SummarizeRequest {
+    /// soap (default), report, dictation, radiology, specialist, meeting
+    #[serde(default)]
+    #[schema(value_type = String)]
+    pub template: Template,
+    /// normal (default), poh-ggz, kinderarts-allergoloog, kinderarts-orthopeed
+    #[serde(default)]
+    #[schema(value_type = String)]
+    pub flavour: Flavour,
+    /// small, medium (default), large
+    #[serde(default)]
+    #[schema(value_type = String)]
+    pub model_size: ModelSize,
+    /// medium (default) or high
+    #[serde(default)]
+    #[schema(value_type = String)]
+    pub precision: Precision,
+    pub episode_count: Option<u8>,
+    /// The clinician's SOEP examples; without them their saved examples are used.
+    #[serde(default)]
+    #[schema(value_type = Vec<Object>)]
+    pub examples: Vec<SoapExample>,
+    /// A typed or pasted transcript. On the websocket it replaces the spoken one (a consult with
+    /// no speech engine); in `/v1/withExamples` it is the transcript.
+    pub transcript: Option<String>,
+    pub user_suggestion: Option<String>,
+}
+
+/// A started summary.
+pub struct Started {
+    pub summary_id: String,
+    pub job_id: Uuid,
+    /// Registered before the job could run, so no event is missed.
+    pub wait: SummaryWait,
+}
+
+/// The spec's joining: what the clinician typed, split into sentences.
+pub fn typed_lines(text: &str) -> Vec<TranscriptLine> {
+    split_sentences(text).into_iter().map(|sentence| TranscriptLine { sentence, speaker: None }).collect()
+}
+
+// MERGE: replace with the speech engines' sentence splitter.
+fn split_sentences(text: &str) -> Vec<String> {
+    text.split_inclusive(['.', '?', '!', '\n']).map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect()
+}
+
+/// Checks a request before anything is stored.
+pub fn check(request: &SummaryRequest) -> Result<(), ApiError> {
+    let bad = |code: &'static str, message: &str| Err(ApiError::BadRequest { code, message: message.to_owned() });
+    if request.transcript.iter().all(|l| l.sentence.trim().is_empty()) {
+        return bad("empty_transcript", EMPTY_TRANSCRIPT);
+    }
+    if request.transcript.iter().map(|l| l.sentence.chars().count()).sum::<usize>() > MAX_TRANSCRIPT_CHARS {
+        return bad("transcript_too_long", "Het transcript is te lang om samen te vatten (hoogstens 200.000 tekens).");
+    }
+    if request.episode_count == 0 || request.episode_count > MAX_EPISODES {
+        return bad("invalid_episode_count", "Het aantal episodes moet tussen 1 en 10 liggen.");
+    }
+    if request.examples.len() > MAX_EXAMPLES {
+        return bad("too_many_examples", "Geef hoogstens 20 voorbeelden mee.");
+    }
+    if request.user_suggestion.as_deref().is_some_and(|s| s.chars().count() > MAX_SUGGESTION_CHARS) {
+        return bad("suggestion_too_long", "De aanwijzing is te lang (hoogstens 1000 tekens).");
+    }
+    Ok(())
+}
+
+/// Stores the request, enqueues the job and pushes its message.
+pub async fn start(
+    state: &AppState,
+    user_id: &str,
+    consult_id: Option<&str>,
+    session_id: Option<&str>,
+    route: &str,
+    request: &SummaryRequest,
+) -> Result<Started, ApiError> {
+    check(request)?;
+    let body = serde_json::to_value(request).map_err(|e| ApiError::Internal(e.into()))?;
+    let mut tx = state.db.begin().await?;
+    let summary_id = consults::create_summary(
+        &mut tx,
+        &NewSummary { user_id, consult_id, session_id, route, request: body, keep_for: state.consults.retention },
+    )
+    .await?;
+    let job_id = jobs::enqueue(&mut tx, SummariseConsult::job(&summary_id, user_id)).await?;
+    let wait = state.live.wait_for(&summary_id);
+    tx.commit().await?;
+    if let Err(e) = state.jobs.dispatch(&[job_id]).await {
+        tracing::warn!(job.id = %job_id, error = %e, "summary job not pushed yet; the relay will");
+    }
+    metrics::counter!("summaries_started_total", "route" => route.to_owned()).increment(1);
+    Ok(Started { summary_id, job_id, wait })
+}
+
+/// How a wait for a summary ended.
+pub enum Waited {
+    Done(serde_json::Value),
+    Failed(String),
+    /// Still going when the time was up.
+    Pending,
+}
+
+/// Waits up to `limit` for the summary's result.
+pub async fn wait(state: &AppState, started: &mut Started, limit: Duration) -> Result<Waited, ApiError> {
+    let deadline = tokio::time::Instant::now() + limit;
+    loop {
+        match tokio::time::timeout_at(deadline, started.wait.next()).await {
+            Ok(Some(LiveEvent::Summary { state: s, result, message, .. })) => match s.as_str() {
+                "succeeded" => {
+                    if let Some(result) = result {
+                        return Ok(Waited::Done(result));
+                    }
+                }
+                "failed" => return Ok(Waited::Failed(message.unwrap_or_else(|| FAILED.to_owned()))),
+                _ => {}
+            },
+            Ok(Some(LiveEvent::Takeover { .. })) => {}
+            Ok(None) | Err(_) => break,
+        }
+    }
+    // The event may have been missed (pub/sub is best effort): the row knows.
+    let row = consults::find_summary(&state.db, &started.summary_id).await?;
+    if let Some(result) = row.and_then(|r| r.result) {
+        return Ok(Waited::Done(result));
+    }
+    if let Some(job) = jobs::find(&state.db, started.job_id).await?
+        && matches!(job.state(), jobs::JobState::Failed | jobs::JobState::Dead)
+    {
+        return Ok(Waited::Failed(job.last_error.unwrap_or_else(|| FAILED.to_owned())));
+    }
+    Ok(Waited::Pending)
+}
+
+pub const FAILED: &str = "De samenvatting kon niet worden gemaakt.";
+
+/// The answer of a summary call that is still running: poll the job.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Accepted {
+    pub job_id: Uuid,
+    pub summary_id: String,
+}
+
+impl SummarizeRequest {
+    /// The summariser's request with the given transcript.
+    pub fn into_request(self, transcript: Vec<TranscriptLine>) -> SummaryRequest {
+        SummaryRequest {
+            template: self.template,
+            flavour: self.flavour,
+            precision: self.precision,
+            model_size: self.model_size,
+            episode_count: self.episode_count.unwrap_or(1),
+            transcript,
+            examples: self.examples,
+            user_suggestion: self.user_suggestion.filter(|s| !s.trim().is_empty()),
+        }
+    }
+}

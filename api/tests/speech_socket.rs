@@ -1,0 +1,215 @@
+//! The live consult websocket without a speech engine: who gets in, what bad input gets, that
+//! nothing is left behind, takeover and resume.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Options, TestApp};
+use futures::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(app: &TestApp, path: &str, token: Option<&str>) -> Socket {
+    let url = app.url(path).replace("http://", "ws://");
+    let mut request = url.into_client_request().unwrap();
+    let protocols = match token {
+        Some(token) => format!("speech.v1, bearer.{token}"),
+        None => "speech.v1".to_owned(),
+    };
+    request.headers_mut().insert("sec-websocket-protocol", protocols.parse().unwrap());
+    let (socket, response) = tokio_tungstenite::connect_async(request).await.expect("websocket handshake");
+    assert_eq!(response.headers()["sec-websocket-protocol"], "speech.v1");
+    socket
+}
+
+/// The next JSON message, skipping pings.
+async fn next_json(socket: &mut Socket) -> Value {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(15), socket.next()).await.expect("a message in time");
+        match message.expect("socket open").expect("readable") {
+            Message::Text(text) => return serde_json::from_str(&text).unwrap(),
+            Message::Ping(_) | Message::Pong(_) => continue,
+            other => panic!("expected JSON, got {other:?}"),
+        }
+    }
+}
+
+/// The close code and reason the server sent.
+async fn closed_with(socket: &mut Socket) -> (u16, String) {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(15), socket.next()).await.expect("a close in time");
+        match message {
+            Some(Ok(Message::Close(Some(frame)))) => return (frame.code.into(), frame.reason.to_string()),
+            Some(Ok(Message::Close(None))) | None => return (1005, String::new()),
+            Some(Ok(_)) => continue,
+            Some(Err(e)) => panic!("socket error before close: {e}"),
+        }
+    }
+}
+
+async fn session(app: &TestApp, token: &str) -> (String, String) {
+    let opened: Value = app.http.post(app.url("/api/consult/audio/session")).bearer_auth(token).send().await.unwrap().json().await.unwrap();
+    (opened["sessionId"].as_str().unwrap().to_owned(), opened["consultId"].as_str().unwrap().to_owned())
+}
+
+/// Waits until every socket task has ended and the hub holds nothing.
+async fn nothing_left(app: &TestApp) {
+    for _ in 0..200 {
+        if app.state.speech_tasks.get() == 0 && app.state.live.registered() == (0, 0) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("left behind: {} tasks, {:?} registrations", app.state.speech_tasks.get(), app.state.live.registered());
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn refused_sockets_are_closed_with_a_code_and_a_reason(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let bram = app.access_token_for("bram@praktijk.nl").await;
+    let (sid, _) = session(&app, &anna).await;
+    let path = format!("/ws/speech/consult/{sid}?model=multilingual");
+
+    let mut socket = connect(&app, &path, None).await;
+    assert_eq!(closed_with(&mut socket).await.0, 4401, "no token");
+    let mut socket = connect(&app, &path, Some("not-a-jwt")).await;
+    let (code, reason) = closed_with(&mut socket).await;
+    assert_eq!((code, reason.as_str()), (4401, "Niet ingelogd of de inlog is verlopen."));
+    let mut socket = connect(&app, &path, Some(&bram)).await;
+    assert_eq!(closed_with(&mut socket).await, (4404, "Deze sessie bestaat niet.".to_owned()), "another user's session");
+    let mut socket = connect(&app, "/ws/speech/consult/01jzzzzzzzzzzzzzzzzzzzzzzz", Some(&anna)).await;
+    assert_eq!(closed_with(&mut socket).await.0, 4404, "no such session");
+    let mut socket = connect(&app, &format!("/ws/speech/consult/{sid}?model=dolfijn"), Some(&anna)).await;
+    assert_eq!(closed_with(&mut socket).await.0, 4400, "unknown model");
+
+    sqlx::query("update consult_sessions set expires_at = now() - interval '1 second' where id = $1").bind(&sid).execute(&pool).await.unwrap();
+    let mut socket = connect(&app, &path, Some(&anna)).await;
+    assert_eq!(closed_with(&mut socket).await, (4410, "Deze sessie is verlopen. Start een nieuwe opname.".to_owned()));
+    nothing_left(&app).await;
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn without_an_engine_the_socket_says_so_and_bad_messages_get_errors(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let (sid, consult) = session(&app, &anna).await;
+    let mut socket = connect(&app, &format!("/ws/speech/consult/{sid}"), Some(&anna)).await;
+
+    let ready = next_json(&mut socket).await;
+    assert_eq!(ready["type"], "ready");
+    assert_eq!(ready["sessionId"], sid.as_str());
+    assert_eq!(ready["consultId"], consult.as_str());
+    assert_eq!(ready["engine"], Value::Null);
+    assert_eq!(ready["resumed"], false);
+    let no_engine = next_json(&mut socket).await;
+    assert_eq!(no_engine["type"], "error");
+    assert_eq!(no_engine["code"], "no_engine");
+    assert!(no_engine["message"].as_str().unwrap().contains("Typ of plak"));
+
+    // audio with nowhere to go is ignored; bad messages are answered and the socket stays open
+    socket.send(Message::Binary(vec![0u8; 16_000].into())).await.unwrap();
+    socket.send(Message::Text("{niet: json".into())).await.unwrap();
+    assert_eq!(next_json(&mut socket).await["code"], "invalid_message");
+    socket.send(Message::Text(r#"{"type":"dans"}"#.into())).await.unwrap();
+    assert_eq!(next_json(&mut socket).await["code"], "unknown_type");
+    socket.send(Message::Text(r#"{"type":"summarize","request":{"episodeCount":"veel"}}"#.into())).await.unwrap();
+    assert_eq!(next_json(&mut socket).await["code"], "invalid_message");
+    socket.send(Message::Text(r#"{"type":"ping"}"#.into())).await.unwrap();
+    assert_eq!(next_json(&mut socket).await["type"], "pong");
+
+    // nothing said, nothing to summarise: no job
+    socket.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap"}}).to_string().into())).await.unwrap();
+    let empty = next_json(&mut socket).await;
+    assert_eq!((empty["code"].as_str(), empty["message"].as_str()), (Some("empty_transcript"), Some("Er is nog geen transcript om samen te vatten.")));
+    let jobs: i64 = sqlx::query_scalar("select count(*) from jobs where kind = 'summarise_consult'").fetch_one(&pool).await.unwrap();
+    assert_eq!(jobs, 0);
+
+    // a typed transcript is summarised the same way: a job for this consult
+    let typed = "Ik heb al drie dagen keelpijn. Geen koorts gehad. Keel is rood, geen beslag. Waarschijnlijk een virale keelontsteking. Paracetamol zo nodig.";
+    socket.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "flavour": "normal", "modelSize": "large", "episodeCount": 1, "transcript": typed}}).to_string().into())).await.unwrap();
+    let job = next_json(&mut socket).await;
+    assert_eq!((job["type"].as_str(), job["state"].as_str()), (Some("job"), Some("queued")), "{job}");
+    let (consult_of, route, sentences): (Option<String>, String, i64) = sqlx::query_as(
+        "select consult_id, route, jsonb_array_length(request->'transcript')::bigint from summaries where session_id = $1")
+        .bind(&sid).fetch_one(&pool).await.unwrap();
+    assert_eq!((consult_of.as_deref(), route.as_str(), sentences), (Some(consult.as_str()), "ws", 5));
+    let view: Value = app.get_with_token(&format!("/api/jobs/{}", job["id"].as_str().unwrap()), &anna).await.json().await.unwrap();
+    assert_eq!(view["kind"], "summarise_consult");
+
+    socket.close(None).await.unwrap();
+    nothing_left(&app).await;
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn oversized_messages_and_abrupt_disconnects_leave_nothing_behind(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let (sid, _) = session(&app, &anna).await;
+    let path = format!("/ws/speech/consult/{sid}");
+
+    let mut socket = connect(&app, &path, Some(&anna)).await;
+    next_json(&mut socket).await;
+    let _ = socket.send(Message::Binary(vec![0u8; 2 << 20].into())).await;
+    let (code, _) = closed_with(&mut socket).await;
+    assert!(code == 1009 || code == 1005, "an oversized frame ends the socket, got {code}");
+    nothing_left(&app).await;
+
+    // twenty sockets dropped without a close frame
+    let mut sockets = Vec::new();
+    for _ in 0..20 {
+        let (sid, _) = session(&app, &anna).await;
+        let mut socket = connect(&app, &format!("/ws/speech/consult/{sid}"), Some(&anna)).await;
+        next_json(&mut socket).await;
+        sockets.push(socket);
+    }
+    assert!(app.state.speech_tasks.get() >= 20);
+    drop(sockets);
+    nothing_left(&app).await;
+
+    // and the api carries on
+    assert_eq!(app.http.get(app.url("/healthz")).send().await.unwrap().status(), 200);
+    let mut socket = connect(&app, &path, Some(&anna)).await;
+    assert_eq!(next_json(&mut socket).await["type"], "ready");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_second_socket_takes_the_session_over_and_a_dropped_one_resumes_within_the_grace(pool: PgPool) {
+    let options = Options { env: vec![("APP_SPEECH_RESUME_GRACE", "2s".into())], ..Default::default() };
+    let app = TestApp::spawn_with(pool.clone(), options).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let (sid, _) = session(&app, &anna).await;
+    let path = format!("/ws/speech/consult/{sid}");
+
+    let mut first = connect(&app, &path, Some(&anna)).await;
+    next_json(&mut first).await;
+    let mut second = connect(&app, &path, Some(&anna)).await;
+    assert_eq!(next_json(&mut second).await["type"], "ready");
+    assert_eq!(closed_with(&mut first).await, (4409, "Deze sessie is op een andere plek geopend.".to_owned()));
+
+    // what was said before the drop comes back on resume
+    let mut conn = app.state.jobs.connection().await.unwrap();
+    for sentence in ["Goedemorgen.", "Ik heb last van mijn rug."] {
+        app.state.transcripts.append(&mut conn, &sid, sentence, None, Duration::from_secs(60)).await.unwrap();
+    }
+    drop(second);
+    nothing_left(&app).await;
+    let mut again = connect(&app, &path, Some(&anna)).await;
+    let ready = next_json(&mut again).await;
+    assert_eq!(ready["resumed"], true);
+    let transcript = next_json(&mut again).await;
+    assert_eq!(transcript["type"], "transcript");
+    assert_eq!(transcript["completed"][1], json!({"idx": 1, "sentence": "Ik heb last van mijn rug.", "speaker": null}));
+    drop(again);
+    nothing_left(&app).await;
+
+    // past the grace the session has expired
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    let mut late = connect(&app, &path, Some(&anna)).await;
+    assert_eq!(closed_with(&mut late).await.0, 4410);
+}

@@ -1,0 +1,362 @@
+//! Consults, their live audio sessions and their summaries: each user's own, never anyone
+//! else's, and gone when their retention has passed.
+//!
+//! Every query takes the owner's id; a row of another user is simply not found.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::{PgConnection, PgPool};
+
+use crate::env::{Env, EnvError};
+
+/// How long consult data is kept, and how live sessions live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConsultConfig {
+    /// Consults, transcripts, summaries: deleted this long after they were made
+    /// (`APP_CONSULT_RETENTION`, 14 days).
+    pub retention: Duration,
+    /// A live session is refused this long after it was opened (`APP_SPEECH_SESSION_TTL`, 4 h).
+    pub session_ttl: Duration,
+    /// A dropped socket may reconnect to its session within this time (`APP_SPEECH_RESUME_GRACE`,
+    /// 10 minutes); after that the session has expired.
+    pub resume_grace: Duration,
+    /// Consults the record system creates expire after this (`APP_RECORD_SYSTEM_CONSULT_TTL`,
+    /// 1 hour).
+    pub record_system_ttl: Duration,
+}
+
+impl Default for ConsultConfig {
+    fn default() -> Self {
+        Self {
+            retention: Duration::from_secs(14 * 86_400),
+            session_ttl: Duration::from_secs(4 * 3600),
+            resume_grace: Duration::from_secs(600),
+            record_system_ttl: Duration::from_secs(3600),
+        }
+    }
+}
+
+impl ConsultConfig {
+    pub fn from_env(env: &Env) -> Result<Self, EnvError> {
+        let d = Self::default();
+        let config = Self {
+            retention: env.duration("APP_CONSULT_RETENTION", d.retention)?,
+            session_ttl: env.duration("APP_SPEECH_SESSION_TTL", d.session_ttl)?,
+            resume_grace: env.duration("APP_SPEECH_RESUME_GRACE", d.resume_grace)?,
+            record_system_ttl: env.duration("APP_RECORD_SYSTEM_CONSULT_TTL", d.record_system_ttl)?,
+        };
+        if config.retention < Duration::from_secs(60) {
+            return Err(EnvError::new("APP_CONSULT_RETENTION", "must be at least a minute"));
+        }
+        Ok(config)
+    }
+}
+
+/// Where a consult came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    App,
+    Electronic,
+    RecordSystem,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::App => "app",
+            Source::Electronic => "electronic",
+            Source::RecordSystem => "record_system",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct Consult {
+    pub id: String,
+    pub user_id: String,
+    pub source: String,
+    pub content: Value,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// A new random id for a consult, session or summary: a ULID (time-ordered, 80 random bits).
+pub fn new_id() -> String {
+    ulid::Ulid::generate().to_string().to_lowercase()
+}
+
+fn after(d: Duration) -> DateTime<Utc> {
+    Utc::now() + chrono::Duration::from_std(d).unwrap_or(chrono::Duration::days(3650))
+}
+
+const CONSULT: &str = "id, user_id, source, content, created_at, updated_at, expires_at";
+
+pub async fn create(
+    conn: &mut PgConnection,
+    user_id: &str,
+    source: Source,
+    content: &Value,
+    keep_for: Duration,
+) -> sqlx::Result<Consult> {
+    sqlx::query_as(&format!(
+        "insert into consults (id, user_id, source, content, expires_at) values ($1, $2, $3, $4, $5)
+         returning {CONSULT}"
+    ))
+    .bind(new_id())
+    .bind(user_id)
+    .bind(source.as_str())
+    .bind(content)
+    .bind(after(keep_for))
+    .fetch_one(conn)
+    .await
+}
+
+/// The user's consult, unless it has expired.
+pub async fn get(db: &PgPool, user_id: &str, id: &str) -> sqlx::Result<Option<Consult>> {
+    sqlx::query_as(&format!(
+        "select {CONSULT} from consults where id = $1 and user_id = $2 and expires_at > now()"
+    ))
+    .bind(id)
+    .bind(user_id)
+    .fetch_optional(db)
+    .await
+}
+
+/// A consult by id alone, unless it has expired: for the record system's hand-off page, which
+/// has no signed-in user.
+pub async fn get_any(db: &PgPool, id: &str) -> sqlx::Result<Option<Consult>> {
+    sqlx::query_as(&format!("select {CONSULT} from consults where id = $1 and expires_at > now()"))
+        .bind(id)
+        .fetch_optional(db)
+        .await
+}
+
+pub async fn update(db: &PgPool, user_id: &str, id: &str, content: &Value) -> sqlx::Result<Option<Consult>> {
+    sqlx::query_as(&format!(
+        "update consults set content = $3, updated_at = now()
+          where id = $1 and user_id = $2 and expires_at > now()
+         returning {CONSULT}"
+    ))
+    .bind(id)
+    .bind(user_id)
+    .bind(content)
+    .fetch_optional(db)
+    .await
+}
+
+/// Deletes the consult with its sessions and summaries. False when it is not the user's.
+pub async fn delete(db: &PgPool, user_id: &str, id: &str) -> sqlx::Result<bool> {
+    let n = sqlx::query("delete from consults where id = $1 and user_id = $2")
+        .bind(id)
+        .bind(user_id)
+        .execute(db)
+        .await?
+        .rows_affected();
+    Ok(n > 0)
+}
+
+/// Keeps a summary's result in its consult's content under `result` (and the template under
+/// `template`), leaving the rest of the content as the client wrote it.
+pub async fn store_result(conn: &mut PgConnection, consult_id: &str, template: &str, result: &Value) -> sqlx::Result<()> {
+    sqlx::query(
+        "update consults
+            set content = jsonb_set(jsonb_set(content, '{result}', $2), '{template}', to_jsonb($3::text)),
+                updated_at = now()
+          where id = $1",
+    )
+    .bind(consult_id)
+    .bind(result)
+    .bind(template)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct Session {
+    pub id: String,
+    pub user_id: String,
+    pub consult_id: String,
+    pub new_model: bool,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+}
+
+impl Session {
+    pub fn expired(&self) -> bool {
+        self.expires_at <= Utc::now()
+    }
+}
+
+const SESSION: &str = "id, user_id, consult_id, new_model, created_at, expires_at";
+
+pub async fn create_session(
+    conn: &mut PgConnection,
+    user_id: &str,
+    consult_id: &str,
+    new_model: bool,
+    ttl: Duration,
+) -> sqlx::Result<Session> {
+    sqlx::query_as(&format!(
+        "insert into consult_sessions (id, user_id, consult_id, new_model, expires_at) values ($1, $2, $3, $4, $5)
+         returning {SESSION}"
+    ))
+    .bind(new_id())
+    .bind(user_id)
+    .bind(consult_id)
+    .bind(new_model)
+    .bind(after(ttl))
+    .fetch_one(conn)
+    .await
+}
+
+/// A session by id, expired or not (the caller tells the two apart, and checks the owner).
+pub async fn find_session(db: &PgPool, id: &str) -> sqlx::Result<Option<Session>> {
+    sqlx::query_as(&format!("select {SESSION} from consult_sessions where id = $1"))
+        .bind(id)
+        .fetch_optional(db)
+        .await
+}
+
+/// A socket joined the session: it lives `ttl` from now, capped at `ttl` after it was opened.
+pub async fn session_joined(db: &PgPool, id: &str, ttl: Duration) -> sqlx::Result<()> {
+    let ttl_ms = ttl.as_millis() as f64;
+    sqlx::query(
+        "update consult_sessions
+            set expires_at = created_at + $2 * interval '1 millisecond'
+          where id = $1 and expires_at > now()",
+    )
+    .bind(id)
+    .bind(ttl_ms)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// The socket left: the session can be resumed within `grace`, then it has expired.
+pub async fn session_left(db: &PgPool, id: &str, grace: Duration) -> sqlx::Result<()> {
+    let grace_ms = grace.as_millis() as f64;
+    sqlx::query(
+        "update consult_sessions
+            set expires_at = least(expires_at, now() + $2 * interval '1 millisecond')
+          where id = $1",
+    )
+    .bind(id)
+    .bind(grace_ms)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// A summary to make.
+#[derive(Debug, Clone)]
+pub struct NewSummary<'a> {
+    pub user_id: &'a str,
+    pub consult_id: Option<&'a str>,
+    pub session_id: Option<&'a str>,
+    pub route: &'a str,
+    pub request: Value,
+    pub keep_for: Duration,
+}
+
+pub async fn create_summary(conn: &mut PgConnection, new: &NewSummary<'_>) -> sqlx::Result<String> {
+    let id = new_id();
+    sqlx::query(
+        "insert into summaries (id, user_id, consult_id, session_id, route, request, expires_at)
+         values ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(&id)
+    .bind(new.user_id)
+    .bind(new.consult_id)
+    .bind(new.session_id)
+    .bind(new.route)
+    .bind(&new.request)
+    .bind(after(new.keep_for))
+    .execute(conn)
+    .await?;
+    Ok(id)
+}
+
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct SummaryRow {
+    pub id: String,
+    pub user_id: String,
+    pub consult_id: Option<String>,
+    pub session_id: Option<String>,
+    pub route: String,
+    pub request: Value,
+    pub result: Option<Value>,
+    pub engine: Option<String>,
+}
+
+const SUMMARY: &str = "id, user_id, consult_id, session_id, route, request, result, engine";
+
+/// A summary by id, unless it has expired.
+pub async fn find_summary(db: &PgPool, id: &str) -> sqlx::Result<Option<SummaryRow>> {
+    sqlx::query_as(&format!("select {SUMMARY} from summaries where id = $1 and expires_at > now()"))
+        .bind(id)
+        .fetch_optional(db)
+        .await
+}
+
+/// Records a summary's result, and keeps it with its consult.
+pub async fn finish_summary(
+    conn: &mut PgConnection,
+    row: &SummaryRow,
+    template: &str,
+    result: &Value,
+    engine: &str,
+) -> sqlx::Result<()> {
+    sqlx::query("update summaries set result = $2, engine = $3, finished_at = now() where id = $1")
+        .bind(&row.id)
+        .bind(result)
+        .bind(engine)
+        .execute(&mut *conn)
+        .await?;
+    if let Some(consult) = &row.consult_id {
+        store_result(conn, consult, template, result).await?;
+    }
+    Ok(())
+}
+
+/// What a purge removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Purged {
+    pub consults: u64,
+    pub sessions: u64,
+    pub summaries: u64,
+}
+
+/// Deletes every consult, session and summary whose time has passed (a consult takes its
+/// sessions and summaries with it). Sessions are deleted once they can no longer be resumed.
+pub async fn purge_expired(db: &PgPool) -> sqlx::Result<Purged> {
+    let mut tx = db.begin().await?;
+    let summaries = sqlx::query("delete from summaries where expires_at <= now()").execute(&mut *tx).await?.rows_affected();
+    let sessions = sqlx::query("delete from consult_sessions where expires_at <= now()").execute(&mut *tx).await?.rows_affected();
+    let consults = sqlx::query("delete from consults where expires_at <= now()").execute(&mut *tx).await?.rows_affected();
+    tx.commit().await?;
+    Ok(Purged { consults, sessions, summaries })
+}
+
+/// Whether the user is a helper user (set by staff).
+pub async fn is_helper(db: &PgPool, user_id: &str) -> sqlx::Result<bool> {
+    let flag: Option<bool> = sqlx::query_scalar("select is_helper from users where id = $1")
+        .bind(user_id)
+        .fetch_optional(db)
+        .await?;
+    Ok(flag.unwrap_or(false))
+}
+
+/// Sets the helper flag; false when there is no such user.
+pub async fn set_helper(db: &PgPool, user_id: &str, flag: bool) -> sqlx::Result<bool> {
+    let n = sqlx::query("update users set is_helper = $2, updated_at = now() where id = $1")
+        .bind(user_id)
+        .bind(flag)
+        .execute(db)
+        .await?
+        .rows_affected();
+    Ok(n > 0)
+}
