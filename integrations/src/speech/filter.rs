@@ -84,13 +84,19 @@ pub fn clean(text: &str) -> Vec<String> {
     if is_hallucination(&text) {
         return Vec::new();
     }
-    sentences::split(&text).into_iter().filter(|sentence| !is_hallucination(sentence)).collect()
+    sentences::split(&text)
+        .into_iter()
+        .filter(|sentence| !is_hallucination(sentence))
+        .collect()
 }
 
 /// Lowercase, every character that is not a letter or digit a space, spaces collapsed.
 pub fn normalise(text: &str) -> String {
-    let mapped: String =
-        text.chars().map(|c| if c.is_alphanumeric() { c } else { ' ' }).flat_map(char::to_lowercase).collect();
+    let mapped: String = text
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .flat_map(char::to_lowercase)
+        .collect();
     mapped.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -102,8 +108,12 @@ pub fn is_hallucination(text: &str) -> bool {
         return true;
     }
     PHRASES.iter().any(|phrase| normalise(phrase) == norm)
-        || PREFIXES.iter().any(|prefix| norm == *prefix || norm.starts_with(&format!("{prefix} ")))
-        || FRAGMENTS.iter().any(|fragment| format!(" {norm} ").contains(&format!(" {fragment} ")))
+        || PREFIXES
+            .iter()
+            .any(|prefix| norm == *prefix || norm.starts_with(&format!("{prefix} ")))
+        || FRAGMENTS
+            .iter()
+            .any(|fragment| format!(" {norm} ").contains(&format!(" {fragment} ")))
 }
 
 /// Collapses a phrase of 1 to [`MAX_REPEATED_WORDS`] words repeated [`MIN_REPEATS`] or more
@@ -133,7 +143,9 @@ fn collapse_once<'a>(words: &[&'a str]) -> Vec<&'a str> {
             }
             let phrase = &keys[i..i + n];
             let mut count = 1;
-            while i + (count + 1) * n <= words.len() && keys[i + count * n..i + (count + 1) * n] == *phrase {
+            while i + (count + 1) * n <= words.len()
+                && keys[i + count * n..i + (count + 1) * n] == *phrase
+            {
                 count += 1;
             }
             if count >= MIN_REPEATS {
@@ -155,8 +167,14 @@ mod tests {
 
     #[test]
     fn normalising_ignores_case_punctuation_and_spacing() {
-        assert_eq!(normalise("  Bedankt voor  het Kijken!! "), "bedankt voor het kijken");
-        assert_eq!(normalise("Ondertiteld door de Amara.org-gemeenschap"), "ondertiteld door de amara org gemeenschap");
+        assert_eq!(
+            normalise("  Bedankt voor  het Kijken!! "),
+            "bedankt voor het kijken"
+        );
+        assert_eq!(
+            normalise("Ondertiteld door de Amara.org-gemeenschap"),
+            "ondertiteld door de amara org gemeenschap"
+        );
         assert_eq!(normalise("Patiënt…"), "patiënt");
     }
 
@@ -209,19 +227,29 @@ mod tests {
         );
         assert!(clean("Ondertiteld door de Amara.org gemeenschap").is_empty());
         assert!(clean("  ").is_empty());
-        assert_eq!(clean("Dank u wel. Tot ziens."), vec!["Dank u wel.", "Tot ziens."]);
+        assert_eq!(
+            clean("Dank u wel. Tot ziens."),
+            vec!["Dank u wel.", "Tot ziens."]
+        );
     }
 
     #[test]
     fn a_phrase_repeated_three_times_or_more_is_collapsed() {
         assert_eq!(collapse_repeats("ja ja ja ja"), "ja");
-        assert_eq!(collapse_repeats("Ik heb pijn, pijn, pijn in mijn buik."), "Ik heb pijn in mijn buik.");
         assert_eq!(
-            collapse_repeats("Ik weet het niet. Ik weet het niet. Ik weet het niet. Ik weet het niet."),
+            collapse_repeats("Ik heb pijn, pijn, pijn in mijn buik."),
+            "Ik heb pijn in mijn buik."
+        );
+        assert_eq!(
+            collapse_repeats(
+                "Ik weet het niet. Ik weet het niet. Ik weet het niet. Ik weet het niet."
+            ),
             "Ik weet het niet."
         );
         assert_eq!(
-            collapse_repeats("Het doet pijn als ik loop en als ik zit, als ik loop en als ik zit, als ik loop en als ik zit."),
+            collapse_repeats(
+                "Het doet pijn als ik loop en als ik zit, als ik loop en als ik zit, als ik loop en als ik zit."
+            ),
             "Het doet pijn als ik loop en als ik zit."
         );
         assert_eq!(
@@ -234,7 +262,10 @@ mod tests {
     #[test]
     fn fewer_than_three_repetitions_and_long_phrases_are_kept() {
         assert_eq!(collapse_repeats("heel heel erg"), "heel heel erg");
-        assert_eq!(collapse_repeats("Nee, nee. Het gaat wel."), "Nee, nee. Het gaat wel.");
+        assert_eq!(
+            collapse_repeats("Nee, nee. Het gaat wel."),
+            "Nee, nee. Het gaat wel."
+        );
         let nine = "een twee drie vier vijf zes zeven acht negen";
         let thrice = format!("{nine} {nine} {nine}");
         assert_eq!(collapse_repeats(&thrice), thrice);

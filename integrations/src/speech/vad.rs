@@ -194,12 +194,19 @@ impl Vad {
                     self.utterance = Some(InProgress {
                         samples,
                         head,
-                        windows: vec![Window { voiced: true, level_db: level }],
+                        windows: vec![Window {
+                            voiced: true,
+                            level_db: level,
+                        }],
                         silent_run: 0,
                     });
                     events.push(VadEvent::SpeechStarted);
                 } else {
-                    let step = if level < self.floor_db { FLOOR_FALL } else { FLOOR_RISE };
+                    let step = if level < self.floor_db {
+                        FLOOR_FALL
+                    } else {
+                        FLOOR_RISE
+                    };
                     self.floor_db += (level - self.floor_db) * step;
                     self.remember(window);
                 }
@@ -209,10 +216,14 @@ impl Vad {
                 if level < self.floor_db {
                     self.floor_db += (level - self.floor_db) * FLOOR_FALL;
                 } else {
-                    self.floor_db += ((level - self.floor_db) * FLOOR_RISE).min(FLOOR_RISE_IN_SPEECH_DB);
+                    self.floor_db +=
+                        ((level - self.floor_db) * FLOOR_RISE).min(FLOOR_RISE_IN_SPEECH_DB);
                 }
                 utterance.samples.extend_from_slice(window);
-                utterance.windows.push(Window { voiced, level_db: level });
+                utterance.windows.push(Window {
+                    voiced,
+                    level_db: level,
+                });
                 utterance.silent_run = if voiced { 0 } else { utterance.silent_run + 1 };
                 if utterance.silent_run >= HANGOVER_WINDOWS {
                     self.finish(events);
@@ -233,7 +244,9 @@ impl Vad {
 
     /// Ends the utterance in progress: trims the silence after its tail, reports it or drops it.
     fn finish(&mut self, events: &mut Vec<VadEvent>) {
-        let Some(mut utterance) = self.utterance.take() else { return };
+        let Some(mut utterance) = self.utterance.take() else {
+            return;
+        };
         let last_voiced = utterance.windows.iter().rposition(|w| w.voiced);
         let keep = last_voiced.map_or(0, |i| (i + 1 + TAIL_WINDOWS).min(utterance.windows.len()));
         let cut = if keep == utterance.windows.len() {
@@ -244,9 +257,16 @@ impl Vad {
         // The end of the dropped silence is the pre-roll of what comes next.
         let dropped = &utterance.samples[cut..];
         self.pre_roll.clear();
-        self.pre_roll.extend(dropped[dropped.len().saturating_sub(PRE_ROLL)..].iter().copied());
+        self.pre_roll.extend(
+            dropped[dropped.len().saturating_sub(PRE_ROLL)..]
+                .iter()
+                .copied(),
+        );
         utterance.samples.truncate(cut);
-        let speech = utterance.windows[..keep].iter().filter(|w| w.voiced).count();
+        let speech = utterance.windows[..keep]
+            .iter()
+            .filter(|w| w.voiced)
+            .count();
         events.push(if speech >= MIN_SPEECH_WINDOWS {
             VadEvent::Utterance(utterance.samples)
         } else {
@@ -256,7 +276,9 @@ impl Vad {
 
     /// Cuts a long utterance at the quietest window near its end; the rest stays in progress.
     fn split(&mut self, events: &mut Vec<VadEvent>) {
-        let Some(utterance) = self.utterance.as_mut() else { return };
+        let Some(utterance) = self.utterance.as_mut() else {
+            return;
+        };
         let from = utterance.windows.len().saturating_sub(SPLIT_SEARCH_WINDOWS);
         let quietest = utterance.windows[from..]
             .iter()
@@ -271,7 +293,11 @@ impl Vad {
         utterance.silent_run = rest_windows.iter().rev().take_while(|w| !w.voiced).count();
         utterance.windows = rest_windows;
         utterance.head = 0;
-        events.push(if speech >= MIN_SPEECH_WINDOWS { VadEvent::Utterance(first) } else { VadEvent::Discarded });
+        events.push(if speech >= MIN_SPEECH_WINDOWS {
+            VadEvent::Utterance(first)
+        } else {
+            VadEvent::Discarded
+        });
     }
 }
 
@@ -305,7 +331,10 @@ mod tests {
     /// A sine at `amplitude` (peak, 16-bit scale).
     fn tone(ms: usize, freq: f64, amplitude: f64) -> Vec<i16> {
         (0..samples(ms))
-            .map(|i| (amplitude * (2.0 * std::f64::consts::PI * freq * i as f64 / RATE as f64).sin()) as i16)
+            .map(|i| {
+                (amplitude * (2.0 * std::f64::consts::PI * freq * i as f64 / RATE as f64).sin())
+                    as i16
+            })
             .collect()
     }
 
@@ -313,7 +342,9 @@ mod tests {
     fn noise(ms: usize, amplitude: f64, seed: &mut u64) -> Vec<i16> {
         (0..samples(ms))
             .map(|_| {
-                *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                *seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
                 let unit = ((*seed >> 33) as f64 / (1u64 << 31) as f64) * 2.0 - 1.0;
                 (unit * amplitude) as i16
             })
@@ -368,7 +399,10 @@ mod tests {
         assert_eq!(ms_of(found[1].len()), PRE_ROLL_MS + 600 + TAIL_MS);
         // The utterance holds the burst itself, unaltered, after the pre-roll.
         let start = samples(PRE_ROLL_MS);
-        assert_eq!(&found[0][start..start + samples(1000)], &signal[samples(1000)..samples(2000)]);
+        assert_eq!(
+            &found[0][start..start + samples(1000)],
+            &signal[samples(1000)..samples(2000)]
+        );
         assert!(found[0][..start].iter().all(|&s| s == 0));
     }
 
@@ -403,7 +437,10 @@ mod tests {
         let events = run(&signal, samples(500));
         let found = utterances(&events);
         assert_eq!(found.len(), 1);
-        assert_eq!(ms_of(found[0].len()), PRE_ROLL_MS + 400 + 300 + 500 + HANGOVER_MS - 100 + 400 + TAIL_MS);
+        assert_eq!(
+            ms_of(found[0].len()),
+            PRE_ROLL_MS + 400 + 300 + 500 + HANGOVER_MS - 100 + 400 + TAIL_MS
+        );
     }
 
     #[test]
@@ -418,7 +455,10 @@ mod tests {
     #[test]
     fn short_clicks_are_discarded() {
         let signal = concat(&[silence(1000), tone(100, 1000.0, 10_000.0), silence(1500)]);
-        assert_eq!(run(&signal, samples(500)), vec![VadEvent::SpeechStarted, VadEvent::Discarded]);
+        assert_eq!(
+            run(&signal, samples(500)),
+            vec![VadEvent::SpeechStarted, VadEvent::Discarded]
+        );
     }
 
     #[test]
@@ -439,7 +479,10 @@ mod tests {
             events.extend(vad.push(frame));
         }
         let floor = vad.noise_floor_db();
-        assert!((-40.0..-30.0).contains(&floor), "floor {floor} dBFS follows the room noise");
+        assert!(
+            (-40.0..-30.0).contains(&floor),
+            "floor {floor} dBFS follows the room noise"
+        );
         events.extend(vad.flush());
         let found = utterances(&events);
         assert_eq!(found.len(), 2, "{events:?}");
@@ -474,14 +517,20 @@ mod tests {
             longest_in_progress = longest_in_progress.max(vad.current().map_or(0, <[i16]>::len));
         }
         events.extend(vad.flush());
-        assert!(longest_in_progress <= MAX_UTTERANCE + WINDOW, "memory stays bounded");
+        assert!(
+            longest_in_progress <= MAX_UTTERANCE + WINDOW,
+            "memory stays bounded"
+        );
 
         let found = utterances(&events);
         assert!(found.len() >= 3, "{} utterances", found.len());
         assert!(found.iter().all(|u| u.len() <= MAX_UTTERANCE));
         // Nothing is lost: the pieces put together are the speech, pre-roll to tail.
         let joined: Vec<i16> = found.iter().flat_map(|u| u.iter().copied()).collect();
-        assert_eq!(&joined[..], &signal[speech_start..speech_start + joined.len()]);
+        assert_eq!(
+            &joined[..],
+            &signal[speech_start..speech_start + joined.len()]
+        );
         // Each split fell inside a dip (window aligned to the stream start).
         let mut at = speech_start;
         for piece in &found[..found.len() - 1] {
@@ -499,7 +548,10 @@ mod tests {
         let mut vad = Vad::new();
         assert!(vad.push(&silence(1000)).is_empty());
         assert_eq!(vad.current(), None);
-        assert_eq!(vad.push(&tone(500, 200.0, 8000.0)), vec![VadEvent::SpeechStarted]);
+        assert_eq!(
+            vad.push(&tone(500, 200.0, 8000.0)),
+            vec![VadEvent::SpeechStarted]
+        );
         let first = vad.current().map(<[i16]>::len).unwrap();
         assert!(vad.in_speech());
         assert!(vad.push(&tone(503, 200.0, 8000.0)).is_empty());
@@ -508,7 +560,9 @@ mod tests {
         // The partial window is included when the stream ends in the middle of speech.
         let flushed = vad.flush();
         assert_eq!(flushed.len(), 1);
-        let VadEvent::Utterance(audio) = &flushed[0] else { panic!("{flushed:?}") };
+        let VadEvent::Utterance(audio) = &flushed[0] else {
+            panic!("{flushed:?}")
+        };
         assert_eq!(audio.len(), samples(PRE_ROLL_MS) + samples(1003));
         assert!(!vad.in_speech());
         assert!(vad.flush().is_empty());
