@@ -4,6 +4,13 @@
 //! owns the websocket, the transcript in Redis and the sentence numbering; an engine only turns
 //! audio into [`SpeechEvent`]s.
 
+pub mod config;
+pub mod filter;
+pub mod openai;
+pub mod sentences;
+pub mod vad;
+pub mod wav;
+
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
