@@ -10,6 +10,8 @@ use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
+pub mod realtime;
+
 /// Samples per second of every stream the engines receive.
 pub const SAMPLE_RATE: u32 = 16_000;
 
