@@ -10,6 +10,7 @@ use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
+pub mod decode;
 pub mod realtime;
 
 /// Samples per second of every stream the engines receive.
