@@ -24,6 +24,8 @@ pub struct Config {
     pub dev_oidc: Option<DevOidcConfig>,
     pub web_dist: PathBuf,
     pub consults: domain::consults::ConsultConfig,
+    /// Speech engines per audio model (`APP_SPEECH_*`); none by default.
+    pub speech: integrations::speech::config::Engines,
     /// How long a summary call waits for its job before answering 202 (`APP_SUMMARY_WAIT`).
     pub summary_wait: std::time::Duration,
 }
@@ -108,6 +110,8 @@ impl Config {
             dev_oidc,
             web_dist: PathBuf::from(env.string("APP_WEB_DIST", "web/dist")),
             consults: domain::consults::ConsultConfig::from_env(env)?,
+            speech: integrations::speech::config::Engines::from_lookup(|name| env.get(name))
+                .map_err(|e| EnvError::new("APP_SPEECH_URL", e))?,
             summary_wait: env.duration("APP_SUMMARY_WAIT", std::time::Duration::from_secs(30))?,
         })
     }

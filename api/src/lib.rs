@@ -52,7 +52,7 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
     Ok(AppState {
         consults: config.consults,
         summary_wait: config.summary_wait,
-        speech: speech::Engines::default(),
+        speech: config.speech.clone(),
         live,
         transcripts: transcripts::Transcripts::new(&namespace),
         speech_tasks: speech::TaskCount::default(),

@@ -40,7 +40,7 @@ use axum::Router;
 use domain::consults::{self, Session};
 use futures::stream::SplitSink;
 use futures::{SinkExt, StreamExt};
-use integrations::speech::{AudioFrame, AudioModel, SharedEngine, Speaker, SpeechEvent, StreamOptions};
+use integrations::speech::{AudioFrame, AudioModel, Speaker, SpeechEvent, StreamOptions};
 use integrations::summarise::TranscriptLine;
 use jobs::live::{self, LiveEvent};
 use serde::Serialize;
@@ -95,22 +95,6 @@ impl Drop for TaskGuard {
     fn drop(&mut self) {
         self.count.0.fetch_sub(1, Ordering::SeqCst);
         metrics::gauge!("speech_tasks", "task" => self.what).decrement(1.0);
-    }
-}
-
-/// The engines per audio model; `None` where none is configured.
-#[derive(Clone, Default)]
-pub struct Engines {
-    pub multilingual: Option<SharedEngine>,
-    pub radiology: Option<SharedEngine>,
-}
-
-impl Engines {
-    pub fn get(&self, model: AudioModel) -> Option<SharedEngine> {
-        match model {
-            AudioModel::Multilingual => self.multilingual.clone(),
-            AudioModel::Radiology => self.radiology.clone(),
-        }
     }
 }
 

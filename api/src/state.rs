@@ -21,7 +21,7 @@ pub struct AppState {
     pub consults: domain::consults::ConsultConfig,
     pub summary_wait: std::time::Duration,
     /// Speech engines per audio model.
-    pub speech: crate::speech::Engines,
+    pub speech: integrations::speech::config::Engines,
     /// Live sessions' and waiting requests' end of the pub/sub channel.
     pub live: crate::live::LiveHub,
     pub transcripts: crate::transcripts::Transcripts,

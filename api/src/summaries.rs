@@ -65,13 +65,9 @@ pub struct Started {
 
 /// The spec's joining: what the clinician typed, split into sentences.
 pub fn typed_lines(text: &str) -> Vec<TranscriptLine> {
-    split_sentences(text).into_iter().map(|sentence| TranscriptLine { sentence, speaker: None }).collect()
+    integrations::speech::sentences::split(text).into_iter().map(|sentence| TranscriptLine { sentence, speaker: None }).collect()
 }
 
-// MERGE: replace with the speech engines' sentence splitter.
-fn split_sentences(text: &str) -> Vec<String> {
-    text.split_inclusive(['.', '?', '!', '\n']).map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect()
-}
 
 /// Checks a request before anything is stored.
 pub fn check(request: &SummaryRequest) -> Result<(), ApiError> {

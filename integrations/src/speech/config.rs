@@ -138,10 +138,7 @@ impl Engines {
 fn build(mode: Mode, settings: &EngineSettings) -> Result<SharedEngine, String> {
     match mode {
         Mode::Transcription => Ok(Arc::new(OpenAiTranscription::new(settings.clone()))),
-        Mode::Realtime => Err(
-            "APP_SPEECH_MODE=realtime: this build has no realtime engine; use transcription"
-                .to_string(),
-        ),
+        Mode::Realtime => Ok(Arc::new(crate::speech::realtime::Realtime::from_settings(settings)?)),
     }
 }
 

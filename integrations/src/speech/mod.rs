@@ -17,6 +17,9 @@ use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
+pub mod decode;
+pub mod realtime;
+
 /// Samples per second of every stream the engines receive.
 pub const SAMPLE_RATE: u32 = 16_000;
 
