@@ -5,7 +5,7 @@
 //! 2. The clinician's questions are dropped, but remembered: the patient's answer to a clinical
 //!    question becomes S, and a bare yes or no is rewritten ("Heeft u koorts? — Nee." → "Geen
 //!    koorts."). A question that proposes the plan ("Zullen we afspreken dat u over twee weken
-//!    terugkomt?") is P.
+//!    terugkomt?": a proposal opening and a plan cue) is P.
 //! 3. Greetings, small talk, acknowledgements and the patient's agreement with the plan are
 //!    dropped.
 //! 4. The patient's other sentences are S (their own ideas about the cause included: in SOEP that
@@ -18,9 +18,9 @@ use crate::speech::Speaker;
 use crate::summarise::speaker::guess_speaker;
 use crate::summarise::{Flavour, TranscriptLine};
 
+use super::Section;
 use super::cues::{self, *};
 use super::style;
-use super::Section;
 
 /// One sentence's placement before episodes are assigned.
 pub(crate) struct Placed {
@@ -39,7 +39,11 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
         let sentence = line.sentence.trim();
         let speaker = line.speaker.unwrap_or_else(|| guess_speaker(sentence));
         if sentence.is_empty() {
-            out.push(Placed { section: None, speaker, text: String::new() });
+            out.push(Placed {
+                section: None,
+                speaker,
+                text: String::new(),
+            });
             continue;
         }
         let placed = match speaker {
@@ -68,11 +72,11 @@ fn place_clinician(s: &str, flavour: Flavour) -> (Placed, Option<&str>) {
     let p = plan_score(s);
     if is_question(s) {
         // A proposal phrased as a question is the plan.
-        if p >= 4 {
+        if p >= 2 && cues::starts_any(strip_lead(s), PROPOSAL) {
             return (placed(Section::Plan, s), None);
         }
-        let clinical = !cues::starts_any(strip_lead(s), NON_CLINICAL_QUESTION)
-            && !cues::any(s, GREETING);
+        let clinical =
+            !cues::starts_any(strip_lead(s), NON_CLINICAL_QUESTION) && !cues::any(s, GREETING);
         return (dropped(), clinical.then_some(s));
     }
     let o = objective_score(s, flavour);
@@ -99,20 +103,32 @@ fn place_clinician(s: &str, flavour: Flavour) -> (Placed, Option<&str>) {
 fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
     if is_ack(s) {
         return match question.and_then(|q| style::answer_to_note(q, s)) {
-            Some(text) => Placed { section: Some(Section::Subjective), speaker: Speaker::Patient, text },
+            Some(text) => Placed {
+                section: Some(Section::Subjective),
+                speaker: Speaker::Patient,
+                text,
+            },
             None => dropped(),
         };
     }
-    if let Some(q) = question {
-        if word_count(s) <= 4 && !cues::any(s, GREETING) {
-            if let Some(text) = style::answer_to_note(q, s) {
-                return Placed { section: Some(Section::Subjective), speaker: Speaker::Patient, text };
-            }
-        }
+    if let Some(q) = question
+        && word_count(s) <= 4
+        && !cues::any(s, GREETING)
+        && let Some(text) = style::answer_to_note(q, s)
+    {
+        return Placed {
+            section: Some(Section::Subjective),
+            speaker: Speaker::Patient,
+            text,
+        };
     }
     let clinical = cues::count(s, SUBJECTIVE)
         + cues::count(s, DIAGNOSIS_TERMS)
-        + if flavour == Flavour::PohGgz { cues::count(s, GGZ_SUBJECTIVE) } else { 0 };
+        + if flavour == Flavour::PohGgz {
+            cues::count(s, GGZ_SUBJECTIVE)
+        } else {
+            0
+        };
     if (cues::any(s, GREETING) || cues::any(s, AGREEMENT)) && clinical < 2 {
         return dropped();
     }
@@ -147,7 +163,10 @@ fn evaluation_score(s: &str) -> u32 {
 /// True when the sentence is only an acknowledgement or a bare yes/no.
 pub(crate) fn is_ack(s: &str) -> bool {
     let mut words = 0;
-    for w in s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+    for w in s
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
         words += 1;
         if words > 5 || !ACK_WORDS.iter().any(|a| a.eq_ignore_ascii_case(w)) {
             return false;
@@ -161,9 +180,17 @@ pub(crate) fn word_count(s: &str) -> usize {
 }
 
 fn placed(section: Section, s: &str) -> Placed {
-    Placed { section: Some(section), speaker: Speaker::Zorgverlener, text: style::note_text(s) }
+    Placed {
+        section: Some(section),
+        speaker: Speaker::Zorgverlener,
+        text: style::note_text(s),
+    }
 }
 
 fn dropped() -> Placed {
-    Placed { section: None, speaker: Speaker::Zorgverlener, text: String::new() }
+    Placed {
+        section: None,
+        speaker: Speaker::Zorgverlener,
+        text: String::new(),
+    }
 }

@@ -12,12 +12,12 @@
 
 use std::collections::BTreeMap;
 
-use crate::summarise::{
-    specialist_sections, ConsultResult, Episode, Flavour, SummaryRequest,
-};
+use crate::summarise::{ConsultResult, Episode, Flavour, SummaryRequest, specialist_sections};
 
 use super::classify::{is_ack, word_count};
-use super::cues::{self, ACTION, ADDITIONAL_TESTS, ALLERGY, GREETING, IMAGING, RADIOLOGY_CONCLUSION, REFERRAL};
+use super::cues::{
+    self, ACTION, ADDITIONAL_TESTS, ALLERGY, GREETING, IMAGING, RADIOLOGY_CONCLUSION, REFERRAL,
+};
 use super::style::{self, Style};
 use super::{Placement, Section};
 
@@ -90,9 +90,14 @@ pub(crate) fn dictation(request: &SummaryRequest, radiology: bool) -> ConsultRes
     } else {
         top_sentences(&sentences)
     };
-    let summarized = (sentences.len() >= 3 && !summary.is_empty() && summary.len() < sentences.len())
-        .then(|| summary.join(" "));
-    ConsultResult { dictation: Some(text), summarized_dictation: summarized, ..Default::default() }
+    let summarized =
+        (sentences.len() >= 3 && !summary.is_empty() && summary.len() < sentences.len())
+            .then(|| summary.join(" "));
+    ConsultResult {
+        dictation: Some(text),
+        summarized_dictation: summarized,
+        ..Default::default()
+    }
 }
 
 /// The most informative third of a dictation (at least two, at most eight sentences), in their
@@ -140,7 +145,11 @@ pub(crate) fn meeting(request: &SummaryRequest) -> ConsultResult {
         if items.is_empty() {
             format!("- {none}")
         } else {
-            items.iter().map(|i| format!("- {i}")).collect::<Vec<_>>().join("\n")
+            items
+                .iter()
+                .map(|i| format!("- {i}"))
+                .collect::<Vec<_>>()
+                .join("\n")
         }
     };
     let minutes = format!(
@@ -148,15 +157,20 @@ pub(crate) fn meeting(request: &SummaryRequest) -> ConsultResult {
         list(&discussed, "Geen punten vastgelegd."),
         list(&actions, "Geen afspraken vastgelegd.")
     );
-    ConsultResult { meeting: Some(minutes), ..Default::default() }
+    ConsultResult {
+        meeting: Some(minutes),
+        ..Default::default()
+    }
 }
 
 /// The specialist letter: every section of the flavour, filled from the placements.
 pub(crate) fn specialist(placements: &[Placement], flavour: Flavour) -> ConsultResult {
     let sections = specialist_sections(flavour);
     let has = |name: &str| sections.contains(&name);
-    let mut map: BTreeMap<String, Vec<&str>> =
-        sections.iter().map(|s| ((*s).to_owned(), Vec::new())).collect();
+    let mut map: BTreeMap<String, Vec<&str>> = sections
+        .iter()
+        .map(|s| ((*s).to_owned(), Vec::new()))
+        .collect();
     for p in placements {
         let Some(section) = p.section else { continue };
         let t = p.text.as_str();
@@ -171,7 +185,9 @@ pub(crate) fn specialist(placements: &[Placement], flavour: Flavour) -> ConsultR
                 put("Allergologische anamnese", t)
             }
             Section::Subjective => put("Anamnese", t),
-            Section::Objective if has("Beeldvorming") && cues::any(t, IMAGING) => put("Beeldvorming", t),
+            Section::Objective if has("Beeldvorming") && cues::any(t, IMAGING) => {
+                put("Beeldvorming", t)
+            }
             Section::Objective if has("Aanvullend onderzoek") && cues::any(t, ADDITIONAL_TESTS) => {
                 put("Aanvullend onderzoek", t)
             }
@@ -184,5 +200,8 @@ pub(crate) fn specialist(placements: &[Placement], flavour: Flavour) -> ConsultR
         }
     }
     let out = map.into_iter().map(|(k, v)| (k, v.join(" "))).collect();
-    ConsultResult { specialist_summarization: Some(out), ..Default::default() }
+    ConsultResult {
+        specialist_summarization: Some(out),
+        ..Default::default()
+    }
 }

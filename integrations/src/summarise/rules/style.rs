@@ -25,8 +25,21 @@ const VOCATIVES: &[&str] = &["dokter", "mevrouw", "meneer", "dokter", "zuster"];
 
 /// First-person openings dropped in telegram style, longest first.
 const TELEGRAM_DROP: &[&str] = &[
-    "ik heb last van", "ik heb ook last van", "ik heb al", "ik heb ook", "ik heb", "ik had",
-    "ik ben al", "ik ben", "ik voel me", "ik merk dat", "ik merk", "ik", "mijn", "het is", "er is",
+    "ik heb last van",
+    "ik heb ook last van",
+    "ik heb al",
+    "ik heb ook",
+    "ik heb",
+    "ik had",
+    "ik ben al",
+    "ik ben",
+    "ik voel me",
+    "ik merk dat",
+    "ik merk",
+    "ik",
+    "mijn",
+    "het is",
+    "er is",
 ];
 
 /// `s` without its leading fillers and vocatives.
@@ -35,7 +48,7 @@ pub(crate) fn strip_leading_fillers(s: &str) -> &str {
     loop {
         let before = t.len();
         for f in FILLERS.iter().chain(VOCATIVES) {
-            if cues::find_cue(t, f) != Some(0) {
+            if !cues::at_start(t, f) {
                 continue;
             }
             let rest = &t[f.len()..];
@@ -69,12 +82,12 @@ pub(crate) fn note_text(s: &str) -> String {
 fn strip_trailing_vocative(s: &str) -> &str {
     let t = s.trim_end_matches(['.', '!', ' ']);
     for v in VOCATIVES {
-        if let Some(head) = t.strip_suffix(v) {
-            if let Some(head) = head.strip_suffix(", ") {
-                let end = &s[t.len()..];
-                // Keep the question mark of a question.
-                return if end.contains('?') { s } else { head };
-            }
+        if let Some(head) = t.strip_suffix(v)
+            && let Some(head) = head.strip_suffix(", ")
+        {
+            let end = &s[t.len()..];
+            // Keep the question mark of a question.
+            return if end.contains('?') { s } else { head };
         }
     }
     s
@@ -103,25 +116,41 @@ pub(crate) fn finish(s: &str) -> String {
 pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
     let q = strip_leading_fillers(question).trim_end_matches(['?', ' ']);
     let a = strip_leading_fillers(answer);
-    let a_full = answer.trim().trim_start_matches(|c: char| !c.is_alphanumeric());
+    let a_full = answer
+        .trim()
+        .trim_start_matches(|c: char| !c.is_alphanumeric());
     let yes_no = ["nee", "neen", "nee hoor", "niet", "nooit"]
         .iter()
-        .find(|w| cues::find_cue(a_full, w) == Some(0))
+        .find(|w| cues::at_start(a_full, w))
         .map(|w| (false, &a_full[w.len()..]))
         .or_else(|| {
-            ["ja", "jawel", "ja hoor", "klopt", "zeker", "inderdaad", "wel"]
-                .iter()
-                .find(|w| cues::find_cue(a_full, w) == Some(0))
-                .map(|w| (true, &a_full[w.len()..]))
+            [
+                "ja",
+                "jawel",
+                "ja hoor",
+                "klopt",
+                "zeker",
+                "inderdaad",
+                "wel",
+            ]
+            .iter()
+            .find(|w| cues::at_start(a_full, w))
+            .map(|w| (true, &a_full[w.len()..]))
         });
     let Some((yes, rest)) = yes_no else {
         let a = a.trim();
         if a.is_empty() || super::classify::is_ack(a) {
             return None;
         }
-        return Some(format!("{} {}", finish(q).trim_end_matches('.').to_owned() + "?", finish(a)));
+        return Some(format!(
+            "{} {}",
+            finish(q).trim_end_matches('.').to_owned() + "?",
+            finish(a)
+        ));
     };
-    let rest = rest.trim_start_matches(['.', ',', '!', ' ']).trim_end_matches(['.', ' ']);
+    let rest = rest
+        .trim_start_matches(['.', ',', '!', ' '])
+        .trim_end_matches(['.', ' ']);
     let rest = strip_leading_fillers(rest);
     let rest_ack = rest.is_empty() || super::classify::is_ack(rest);
     let phrase = question_phrase(q);
@@ -135,11 +164,22 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
         },
         (None, _) => {
             let word = if yes { "Ja" } else { "Nee" };
-            let tail = if rest_ack { String::new() } else { format!(", {rest}") };
-            return Some(format!("{}? {word}{tail}.", finish(q).trim_end_matches('.')));
+            let tail = if rest_ack {
+                String::new()
+            } else {
+                format!(", {rest}")
+            };
+            return Some(format!(
+                "{}? {word}{tail}.",
+                finish(q).trim_end_matches('.')
+            ));
         }
     };
-    let text = if rest_ack { core } else { format!("{core}, {rest}") };
+    let text = if rest_ack {
+        core
+    } else {
+        format!("{core}, {rest}")
+    };
     Some(finish(&text))
 }
 
@@ -163,14 +203,15 @@ fn question_phrase(q: &str) -> Option<(Kind, &str)> {
         ("zijn er", Kind::There),
         ("was er", Kind::There),
     ];
-    const SOFTENERS: &[&str] =
-        &["ook", "nog", "wel", "al", "weleens", "wel eens", "ooit", "soms", "verder", "daarbij"];
-    let (open, kind) = OPENINGS.iter().find(|(o, _)| cues::find_cue(q, o) == Some(0))?;
+    const SOFTENERS: &[&str] = &[
+        "ook", "nog", "wel", "al", "weleens", "wel eens", "ooit", "soms", "verder", "daarbij",
+    ];
+    let (open, kind) = OPENINGS.iter().find(|(o, _)| cues::at_start(q, o))?;
     let mut x = q[open.len()..].trim_start();
     loop {
         let before = x.len();
         for s in SOFTENERS {
-            if cues::find_cue(x, s) == Some(0) {
+            if cues::at_start(x, s) {
                 x = x[s.len()..].trim_start();
             }
         }
@@ -180,7 +221,9 @@ fn question_phrase(q: &str) -> Option<(Kind, &str)> {
     }
     // Only short, plain phrases: anything with a clause is safer kept as question and answer.
     let words = x.split_whitespace().count();
-    let clause = [" dat ", " als ", " of ", " wat ", " toen ", " omdat "].iter().any(|c| x.contains(c));
+    let clause = [" dat ", " als ", " of ", " wat ", " toen ", " omdat "]
+        .iter()
+        .any(|c| x.contains(c));
     (words > 0 && words <= 6 && !clause).then_some((*kind, x))
 }
 
@@ -219,13 +262,22 @@ impl Style {
             .map(|e| e.subjective.trim())
             .filter(|s| !s.is_empty())
             .collect();
-        let with_p: Vec<&str> =
-            examples.iter().map(|e| e.plan.trim()).filter(|s| !s.is_empty()).collect();
+        let with_p: Vec<&str> = examples
+            .iter()
+            .map(|e| e.plan.trim())
+            .filter(|s| !s.is_empty())
+            .collect();
         let majority = |n: usize, of: usize| of > 0 && 2 * n > of;
         let telegram_n = with_s.iter().filter(|s| is_telegram(s)).count();
         let semicolons = with_s.iter().filter(|s| s.contains(';')).count();
-        let numbered = with_p.iter().filter(|p| count_lines(p, is_numbered) >= 1).count();
-        let bulleted = with_p.iter().filter(|p| count_lines(p, is_bullet) >= 1).count();
+        let numbered = with_p
+            .iter()
+            .filter(|p| count_lines(p, is_numbered) >= 1)
+            .count();
+        let bulleted = with_p
+            .iter()
+            .filter(|p| count_lines(p, is_bullet) >= 1)
+            .count();
         let fields: Vec<&str> = examples
             .iter()
             .flat_map(|e| [e.subjective.as_str(), e.objective.as_str()])
@@ -235,7 +287,11 @@ impl Style {
         let multiline = fields.iter().filter(|f| f.lines().count() >= 2).count();
         Style {
             telegram: majority(telegram_n, with_s.len()),
-            telegram_separator: if semicolons * 2 >= telegram_n.max(1) { "; " } else { ", " },
+            telegram_separator: if semicolons * 2 >= telegram_n.max(1) {
+                "; "
+            } else {
+                ", "
+            },
             numbered_plan: majority(numbered, with_p.len()),
             bulleted_plan: !majority(numbered, with_p.len()) && majority(bulleted, with_p.len()),
             lines: majority(multiline, fields.len()),
@@ -253,7 +309,11 @@ impl Style {
                 .join("\n");
         }
         if plan && self.bulleted_plan {
-            return texts.iter().map(|t| format!("- {t}")).collect::<Vec<_>>().join("\n");
+            return texts
+                .iter()
+                .map(|t| format!("- {t}"))
+                .collect::<Vec<_>>()
+                .join("\n");
         }
         if subjective && self.telegram {
             let mut out = String::new();
@@ -279,7 +339,7 @@ impl Style {
 pub(crate) fn telegram(s: &str) -> String {
     let mut t = s.trim().trim_end_matches(['.', '!']);
     for d in TELEGRAM_DROP {
-        if cues::find_cue(t, d) == Some(0) {
+        if cues::at_start(t, d) {
             let rest = t[d.len()..].trim_start_matches([',', ' ']);
             if rest.split_whitespace().count() >= 1 {
                 t = rest;
@@ -311,8 +371,11 @@ fn upper_first(s: &str) -> String {
 /// Telegram S: fragments separated by ';' or short fragments of at most five words on average,
 /// without the first person.
 fn is_telegram(s: &str) -> bool {
-    let frags: Vec<&str> =
-        s.split(['.', ';', '\n', ',']).map(str::trim).filter(|f| !f.is_empty()).collect();
+    let frags: Vec<&str> = s
+        .split(['.', ';', '\n', ','])
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .collect();
     if frags.is_empty() {
         return false;
     }
@@ -342,22 +405,43 @@ mod tests {
     #[test]
     fn fillers_and_vocatives_go() {
         assert_eq!(note_text("eh, nou ja, ik heb keelpijn"), "Ik heb keelpijn.");
-        assert_eq!(note_text("Dokter, mijn knie is dik, dokter."), "Mijn knie is dik.");
+        assert_eq!(
+            note_text("Dokter, mijn knie is dik, dokter."),
+            "Mijn knie is dik."
+        );
         assert_eq!(note_text("Goed ingesteld"), "Goed ingesteld.");
-        assert_eq!(note_text("Dus u heeft al drie dagen koorts"), "Dus u heeft al drie dagen koorts.");
-        assert_eq!(note_text("Ik heb eh sinds gisteren eh pijn."), "Ik heb sinds gisteren pijn.");
+        assert_eq!(
+            note_text("Dus u heeft al drie dagen koorts"),
+            "Dus u heeft al drie dagen koorts."
+        );
+        assert_eq!(
+            note_text("Ik heb eh sinds gisteren eh pijn."),
+            "Ik heb sinds gisteren pijn."
+        );
     }
 
     #[test]
     fn yes_no_answers_become_notes() {
-        assert_eq!(answer_to_note("Heeft u koorts?", "Nee.").as_deref(), Some("Geen koorts."));
+        assert_eq!(
+            answer_to_note("Heeft u koorts?", "Nee.").as_deref(),
+            Some("Geen koorts.")
+        );
         assert_eq!(
             answer_to_note("Heeft u ook last van hoofdpijn?", "Ja, vooral 's avonds.").as_deref(),
             Some("Last van hoofdpijn, vooral 's avonds.")
         );
-        assert_eq!(answer_to_note("Bent u misselijk?", "Nee hoor.").as_deref(), Some("Niet misselijk."));
-        assert_eq!(answer_to_note("Is er een allergie?", "Nee").as_deref(), Some("Geen allergie."));
-        assert_eq!(answer_to_note("Rookt u?", "Nee.").as_deref(), Some("Rookt u? Nee."));
+        assert_eq!(
+            answer_to_note("Bent u misselijk?", "Nee hoor.").as_deref(),
+            Some("Niet misselijk.")
+        );
+        assert_eq!(
+            answer_to_note("Is er een allergie?", "Nee").as_deref(),
+            Some("Geen allergie.")
+        );
+        assert_eq!(
+            answer_to_note("Rookt u?", "Nee.").as_deref(),
+            Some("Rookt u? Nee.")
+        );
         assert_eq!(
             answer_to_note("Hoe lang heeft u dit al?", "Drie dagen.").as_deref(),
             Some("Hoe lang heeft u dit al? Drie dagen.")
@@ -376,7 +460,9 @@ mod tests {
         assert!(style.telegram && style.numbered_plan && !style.bulleted_plan);
         assert_eq!(style.telegram_separator, "; ");
         let prose = SoapExample {
-            subjective: "Patiënte vertelt dat ze sinds drie dagen keelpijn heeft en ik vroeg naar koorts.".into(),
+            subjective:
+                "Patiënte vertelt dat ze sinds drie dagen keelpijn heeft en ik vroeg naar koorts."
+                    .into(),
             plan: "- Paracetamol\n- Terug bij koorts".into(),
             ..Default::default()
         };
@@ -387,7 +473,10 @@ mod tests {
 
     #[test]
     fn telegram_drops_first_person_openings() {
-        assert_eq!(telegram("Ik heb sinds gisteren keelpijn."), "sinds gisteren keelpijn");
+        assert_eq!(
+            telegram("Ik heb sinds gisteren keelpijn."),
+            "sinds gisteren keelpijn"
+        );
         assert_eq!(telegram("Mijn knie is dik."), "knie is dik");
         assert_eq!(telegram("Koorts tot 39 graden."), "Koorts tot 39 graden");
     }
