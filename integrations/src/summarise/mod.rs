@@ -226,3 +226,9 @@ pub fn specialist_sections(flavour: Flavour) -> &'static [&'static str] {
         ],
     }
 }
+
+pub mod rules;
+pub mod speaker;
+
+pub use rules::RulesSummariser;
+pub use speaker::guess_speaker;

@@ -1,0 +1,196 @@
+//! Sentence placement: which SOEP field (or none) each transcript sentence belongs to.
+//!
+//! Per sentence, in order:
+//! 1. The speaker is the engine's, or [`guess_speaker`]'s when the engine could not tell.
+//! 2. The clinician's questions are dropped, but remembered: the patient's answer to a clinical
+//!    question becomes S, and a bare yes or no is rewritten ("Heeft u koorts? — Nee." → "Geen
+//!    koorts."). A question that proposes the plan ("Zullen we afspreken dat u over twee weken
+//!    terugkomt?": a proposal opening and a plan cue) is P.
+//! 3. Greetings, small talk, acknowledgements and the patient's agreement with the plan are
+//!    dropped.
+//! 4. The patient's other sentences are S (their own ideas about the cause included: in SOEP that
+//!    is history, not assessment).
+//! 5. The clinician's statements are scored against the O, E and P cue lists (and the restating
+//!    cues for S); the highest score wins, ties going P, E, O, S. Announcing the examination
+//!    ("ik ga even luisteren") is no finding and is dropped unless a finding cue outweighs it.
+
+use crate::speech::Speaker;
+use crate::summarise::speaker::guess_speaker;
+use crate::summarise::{Flavour, TranscriptLine};
+
+use super::Section;
+use super::cues::{self, *};
+use super::style;
+
+/// One sentence's placement before episodes are assigned.
+pub(crate) struct Placed {
+    pub section: Option<Section>,
+    pub speaker: Speaker,
+    /// The sentence as it goes into the note (fillers stripped, answers rewritten).
+    pub text: String,
+}
+
+/// Places every line of the transcript; the result is parallel to `lines`.
+pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Placed> {
+    let mut out = Vec::with_capacity(lines.len());
+    // The clinician's last clinical question, waiting for the patient's answer.
+    let mut pending: Option<&str> = None;
+    for line in lines {
+        let sentence = line.sentence.trim();
+        let speaker = line.speaker.unwrap_or_else(|| guess_speaker(sentence));
+        if sentence.is_empty() {
+            out.push(Placed {
+                section: None,
+                speaker,
+                text: String::new(),
+            });
+            continue;
+        }
+        let placed = match speaker {
+            Speaker::Zorgverlener => {
+                let (placed, question) = place_clinician(sentence, flavour);
+                pending = question;
+                placed
+            }
+            Speaker::Patient => place_patient(sentence, pending.take(), flavour),
+        };
+        out.push(Placed { speaker, ..placed });
+    }
+    out
+}
+
+fn is_question(s: &str) -> bool {
+    s.ends_with('?') || cues::starts_any(strip_lead(s), QUESTION_START)
+}
+
+/// The sentence without leading fillers, for start-of-sentence matching.
+fn strip_lead(s: &str) -> &str {
+    style::strip_leading_fillers(s)
+}
+
+fn place_clinician(s: &str, flavour: Flavour) -> (Placed, Option<&str>) {
+    let p = plan_score(s);
+    if is_question(s) {
+        // A proposal phrased as a question is the plan.
+        if p >= 2 && cues::starts_any(strip_lead(s), PROPOSAL) {
+            return (placed(Section::Plan, s), None);
+        }
+        let clinical =
+            !cues::starts_any(strip_lead(s), NON_CLINICAL_QUESTION) && !cues::any(s, GREETING);
+        return (dropped(), clinical.then_some(s));
+    }
+    let o = objective_score(s, flavour);
+    let e = evaluation_score(s);
+    let r = 2 * cues::count(s, RESTATE);
+    let greeting = cues::any(s, GREETING) || is_ack(s);
+    let announce = if cues::any(s, ANNOUNCE) { 3 } else { 0 };
+    let best = p.max(e).max(o).max(r);
+    if best == 0 || (greeting && best < 3) || announce >= best {
+        return (dropped(), None);
+    }
+    let section = if p == best {
+        Section::Plan
+    } else if e == best {
+        Section::Evaluation
+    } else if o == best {
+        Section::Objective
+    } else {
+        Section::Subjective
+    };
+    (placed(section, s), None)
+}
+
+fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
+    if is_ack(s) {
+        return match question.and_then(|q| style::answer_to_note(q, s)) {
+            Some(text) => Placed {
+                section: Some(Section::Subjective),
+                speaker: Speaker::Patient,
+                text,
+            },
+            None => dropped(),
+        };
+    }
+    if let Some(q) = question
+        && word_count(s) <= 4
+        && !cues::any(s, GREETING)
+        && let Some(text) = style::answer_to_note(q, s)
+    {
+        return Placed {
+            section: Some(Section::Subjective),
+            speaker: Speaker::Patient,
+            text,
+        };
+    }
+    let clinical = cues::count(s, SUBJECTIVE)
+        + cues::count(s, DIAGNOSIS_TERMS)
+        + if flavour == Flavour::PohGgz {
+            cues::count(s, GGZ_SUBJECTIVE)
+        } else {
+            0
+        };
+    if (cues::any(s, GREETING) || cues::any(s, AGREEMENT)) && clinical < 2 {
+        return dropped();
+    }
+    if s.ends_with('?') && clinical == 0 {
+        return dropped();
+    }
+    if clinical == 0 && word_count(s) <= 3 {
+        return dropped();
+    }
+    placed(Section::Subjective, s)
+}
+
+fn plan_score(s: &str) -> u32 {
+    2 * cues::count(s, PLAN).min(4)
+}
+
+fn objective_score(s: &str, flavour: Flavour) -> u32 {
+    let mut o = 2 * cues::count(s, OBJECTIVE).min(3);
+    if cues::has_measurement(s) {
+        o += 4;
+    }
+    if flavour == Flavour::PohGgz {
+        o += 2 * cues::count(s, GGZ_OBJECTIVE).min(3);
+    }
+    o
+}
+
+fn evaluation_score(s: &str) -> u32 {
+    3 * cues::count(s, EVALUATION).min(2) + cues::count(s, DIAGNOSIS_TERMS).min(2)
+}
+
+/// True when the sentence is only an acknowledgement or a bare yes/no.
+pub(crate) fn is_ack(s: &str) -> bool {
+    let mut words = 0;
+    for w in s
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        words += 1;
+        if words > 5 || !ACK_WORDS.iter().any(|a| a.eq_ignore_ascii_case(w)) {
+            return false;
+        }
+    }
+    true
+}
+
+pub(crate) fn word_count(s: &str) -> usize {
+    s.split_whitespace().count()
+}
+
+fn placed(section: Section, s: &str) -> Placed {
+    Placed {
+        section: Some(section),
+        speaker: Speaker::Zorgverlener,
+        text: style::note_text(s),
+    }
+}
+
+fn dropped() -> Placed {
+    Placed {
+        section: None,
+        speaker: Speaker::Zorgverlener,
+        text: String::new(),
+    }
+}

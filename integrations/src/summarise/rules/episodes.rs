@@ -1,0 +1,376 @@
+//! Episodes: which problem of the consult each sentence belongs to.
+//!
+//! The clinician's `episode_count` is the number of episodes written (at least one); the
+//! transcript decides only how sentences are spread over them. With one episode everything goes
+//! to it. With more:
+//!
+//! 1. Each sentence gets a topic from the body-part / organ-system lexicon [`TOPICS`] (the topic
+//!    with most cue hits; none when no cue hits).
+//! 2. The `episode_count` topics mentioned most in clinical sentences (ties: the earliest) become
+//!    the episodes, numbered in order of first mention.
+//! 3. A sentence with one of those topics goes to its episode; any other sentence goes to the
+//!    episode of the sentence before it (the conversation stays on a problem until it moves on),
+//!    or, at the start, to the first episode that follows.
+//! 4. When the lexicon finds fewer topics than episodes but the conversation marks its topic
+//!    changes ("dan nog iets anders", "en dan uw knie", "tweede punt"), the marked segments are the
+//!    episodes instead, in order, extra segments joining the last episode.
+//!
+//! Episodes nothing was assigned to stay empty, so the note always has the number asked for.
+
+use super::cues::{self, TOPIC_CHANGE, TOPIC_CHANGE_START};
+
+/// Topics by body part or organ system: a name (for documentation) and its cues.
+pub(crate) static TOPICS: &[(&str, &[&str])] = &[
+    (
+        "luchtwegen",
+        &[
+            "hoest*",
+            "verkoud*",
+            "keel*",
+            "neus*",
+            "snot*",
+            "slijm*",
+            "long*",
+            "benauwd*",
+            "kortademig*",
+            "griep*",
+            "bijholte*",
+            "sinus*",
+            "piepen",
+            "fluiten",
+            "inhal*",
+            "astma*",
+            "copd",
+            "puffer*",
+            "feneticilline",
+            "amoxicilline",
+            "doxycycline",
+            "azitromycine",
+            "claritromycine",
+            "amandel*",
+            "tonsil*",
+            "saturatie",
+            "ademhaling",
+        ],
+    ),
+    (
+        "oor",
+        &[
+            "oor",
+            "oren",
+            "rechteroor",
+            "linkeroor",
+            "oorpijn*",
+            "trommelvlies*",
+            "gehoor*",
+            "oorsmeer",
+        ],
+    ),
+    (
+        "hart-vaat",
+        &[
+            "bloeddruk*",
+            "hypertensie*",
+            "tensie",
+            "hart*",
+            "cholesterol*",
+            "amlodipine",
+            "lisinopril",
+            "enalapril",
+            "losartan",
+            "hydrochloorthiazide",
+            "metoprolol",
+            "ldl",
+            "cardiovasculair*",
+            "zout*",
+        ],
+    ),
+    (
+        "diabetes",
+        &[
+            "suiker*",
+            "diabet*",
+            "glucose*",
+            "hba1c",
+            "metformine*",
+            "gliclazide*",
+            "insuline*",
+            "voetcontrole",
+            "monofilament",
+            "hypo*",
+            "dm2",
+        ],
+    ),
+    (
+        "buik",
+        &[
+            "buik*",
+            "maag*",
+            "misselijk*",
+            "overgeven",
+            "braken",
+            "diarree*",
+            "ontlasting*",
+            "obstipatie",
+            "darm*",
+            "zuurbrand*",
+            "omeprazol*",
+            "pantoprazol*",
+            "poep*",
+        ],
+    ),
+    (
+        "urineweg",
+        &[
+            "plas*",
+            "urine*",
+            "blaas*",
+            "branderig*",
+            "nier*",
+            "nitrofurantoïne*",
+            "nitrofurantoine*",
+            "fosfomycine*",
+            "cystitis",
+            "urineweg*",
+            "nitriet",
+            "stick*",
+        ],
+    ),
+    (
+        "huid",
+        &[
+            "huid*",
+            "eczeem*",
+            "jeuk*",
+            "jeuken",
+            "uitslag*",
+            "plek*",
+            "plekje*",
+            "vlek*",
+            "wrat*",
+            "zalf*",
+            "crème*",
+            "creme*",
+            "smeren",
+            "insmeren",
+            "hydrocortison*",
+            "triamcinolon*",
+            "betamethason*",
+            "moedervlek*",
+            "wond*",
+            "schilfer*",
+            "vette",
+        ],
+    ),
+    (
+        "rug",
+        &[
+            "rug*",
+            "onderrug*",
+            "lumba*",
+            "hernia*",
+            "spit",
+            "ischias*",
+            "uitstral*",
+            "lasègue",
+            "bilnaad",
+            "wervel*",
+            "tillen",
+            "getild",
+        ],
+    ),
+    (
+        "knie",
+        &[
+            "knie*",
+            "rechterknie*",
+            "linkerknie*",
+            "meniscus*",
+            "kniebanden",
+            "knieschijf",
+        ],
+    ),
+    (
+        "been",
+        &[
+            "been",
+            "benen",
+            "onderbeen",
+            "bovenbeen",
+            "kuit*",
+            "scheenbeen",
+            "dijbeen",
+        ],
+    ),
+    (
+        "enkel-voet",
+        &[
+            "enkel",
+            "enkels",
+            "rechterenkel",
+            "linkerenkel",
+            "voet",
+            "voeten",
+            "rechtervoet",
+            "linkervoet",
+            "verzwik*",
+            "verstuik*",
+            "teen",
+            "tenen",
+            "malleol*",
+            "ottawa",
+            "inversietrauma",
+            "enkelband*",
+        ],
+    ),
+    (
+        "schouder-arm",
+        &[
+            "schouder*",
+            "rechterschouder",
+            "linkerschouder",
+            "arm",
+            "armen",
+            "rechterarm",
+            "linkerarm",
+            "elleboog*",
+            "hand",
+            "handen",
+            "rechterhand",
+            "linkerhand",
+            "vinger*",
+            "pols",
+            "rechterpols",
+            "linkerpols",
+        ],
+    ),
+    ("hoofd", &["hoofdpijn*", "migraine*", "duizel*", "hoofd"]),
+    (
+        "psyche",
+        &[
+            "slaap*",
+            "slapen",
+            "sliep",
+            "somber*",
+            "stress*",
+            "angst*",
+            "paniek*",
+            "pieker*",
+            "onrust*",
+            "depress*",
+            "burn*",
+            "overspannen*",
+            "psycholoog*",
+            "gespannen",
+            "oxazepam",
+            "sertraline",
+            "citalopram",
+            "temazepam",
+        ],
+    ),
+    (
+        "oog",
+        &["oog", "ogen", "rechteroog", "linkeroog", "zicht", "wazig"],
+    ),
+];
+
+/// The topic index of a sentence: the topic with most cue hits, `None` without hits.
+pub(crate) fn topic_of(sentence: &str) -> Option<usize> {
+    let mut best: Option<(usize, u32)> = None;
+    for (i, (_, list)) in TOPICS.iter().enumerate() {
+        let n = cues::count(sentence, list);
+        if n > 0 && best.is_none_or(|(_, b)| n > b) {
+            best = Some((i, n));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// True when the sentence marks a move to another problem.
+pub(crate) fn is_topic_change(sentence: &str) -> bool {
+    cues::any(sentence, TOPIC_CHANGE) || cues::starts_any(sentence, TOPIC_CHANGE_START)
+}
+
+/// The episode (0-based, below `count`) of each sentence. `clinical[i]` says whether sentence `i`
+/// was placed in a SOEP field; only those count when choosing the topics.
+pub(crate) fn assign(sentences: &[&str], clinical: &[bool], count: usize) -> Vec<usize> {
+    let n = sentences.len();
+    if count <= 1 || n == 0 {
+        return vec![0; n];
+    }
+    let topics: Vec<Option<usize>> = sentences.iter().map(|s| topic_of(s)).collect();
+    // Mentions and first mention per topic, over the clinical sentences.
+    let mut mentions = vec![(0u32, usize::MAX); TOPICS.len()];
+    for (i, t) in topics.iter().enumerate() {
+        if let (Some(t), true) = (t, clinical[i]) {
+            mentions[*t].0 += 1;
+            mentions[*t].1 = mentions[*t].1.min(i);
+        }
+    }
+    let mut ranked: Vec<usize> = (0..TOPICS.len()).filter(|&t| mentions[t].0 > 0).collect();
+    ranked.sort_by_key(|&t| (std::cmp::Reverse(mentions[t].0), mentions[t].1));
+    ranked.truncate(count);
+    ranked.sort_by_key(|&t| mentions[t].1);
+
+    let markers: Vec<bool> = sentences.iter().map(|s| is_topic_change(s)).collect();
+    let segments = 1 + markers.iter().filter(|m| **m).count();
+    if ranked.len() < count && segments > ranked.len() {
+        let mut seg = 0;
+        return markers
+            .iter()
+            .map(|&m| {
+                if m {
+                    seg += 1;
+                }
+                seg.min(count - 1)
+            })
+            .collect();
+    }
+
+    let mut out: Vec<Option<usize>> = topics
+        .iter()
+        .map(|t| t.and_then(|t| ranked.iter().position(|&r| r == t)))
+        .collect();
+    // Carry the episode forward over sentences without one of the chosen topics.
+    let mut current = None;
+    for e in out.iter_mut() {
+        match e {
+            Some(x) => current = Some(*x),
+            None => *e = current,
+        }
+    }
+    // Sentences before the first topic go to the first episode that follows.
+    let first = out.iter().flatten().next().copied().unwrap_or(0);
+    out.into_iter().map(|e| e.unwrap_or(first)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn topics_split_two_problems() {
+        let s = [
+            "Ik hoest al een week.",
+            "En het slijm is groen.",
+            "Ik heb ook nog last van mijn knie.",
+            "Die is dik.",
+            "De longen klinken schoon.",
+            "De knie is niet gezwollen.",
+        ];
+        let clinical = [true; 6];
+        assert_eq!(assign(&s, &clinical, 2), vec![0, 0, 1, 1, 0, 1]);
+        assert_eq!(assign(&s, &clinical, 1), vec![0; 6]);
+    }
+
+    #[test]
+    fn markers_split_when_the_lexicon_cannot() {
+        let s = [
+            "Ik ben zo moe.",
+            "Dan nog iets anders.",
+            "Ik wil een verklaring.",
+            "Prima.",
+        ];
+        assert_eq!(assign(&s, &[true; 4], 2), vec![0, 1, 1, 1]);
+    }
+}

@@ -1,0 +1,207 @@
+//! Shapes the placed sentences into the note each template asks for.
+//!
+//! - soap: `episode_count` episodes, each with its S, O, E (`diagnosis`) and P sentences in
+//!   transcript order, in the style of the clinician's examples.
+//! - report: one episode with S, O and P. A report has no E field; the assessment leads the plan
+//!   (E sentences first, then P), which is where a reader of a report expects the conclusion.
+//! - dictation and radiology: `dictation` is the cleaned text; `summarized_dictation` holds the
+//!   conclusion sentences (radiology) or the most informative sentences (dictation), `None` when
+//!   the text is too short to summarise or the summary would be the whole text.
+//! - meeting: "Besproken:" and "Afspraken/acties:" lists.
+//! - specialist: exactly the sections of [`specialist_sections`], filled by cue lists.
+
+use std::collections::BTreeMap;
+
+use crate::summarise::{ConsultResult, Episode, Flavour, SummaryRequest, specialist_sections};
+
+use super::classify::{is_ack, word_count};
+use super::cues::{
+    self, ACTION, ADDITIONAL_TESTS, ALLERGY, GREETING, IMAGING, RADIOLOGY_CONCLUSION, REFERRAL,
+};
+use super::style::{self, Style};
+use super::{Placement, Section};
+
+/// The SOEP episodes.
+pub(crate) fn soap(placements: &[Placement], count: usize, style: &Style) -> Vec<Episode> {
+    (0..count.max(1))
+        .map(|e| {
+            let field = |section: Section| -> Vec<&str> {
+                placements
+                    .iter()
+                    .filter(|p| p.episode == e && p.section == Some(section))
+                    .map(|p| p.text.as_str())
+                    .collect()
+            };
+            Episode {
+                subjective: style.join(&field(Section::Subjective), false, true),
+                objective: style.join(&field(Section::Objective), false, false),
+                diagnosis: style.join(&field(Section::Evaluation), false, false),
+                plan: style.join(&field(Section::Plan), true, false),
+            }
+        })
+        .collect()
+}
+
+/// The report: one episode, E leading the plan.
+pub(crate) fn report(placements: &[Placement], style: &Style) -> Episode {
+    let field = |sections: &[Section]| -> Vec<&str> {
+        sections
+            .iter()
+            .flat_map(|s| placements.iter().filter(move |p| p.section == Some(*s)))
+            .map(|p| p.text.as_str())
+            .collect()
+    };
+    Episode {
+        subjective: style.join(&field(&[Section::Subjective]), false, true),
+        objective: style.join(&field(&[Section::Objective]), false, false),
+        diagnosis: String::new(),
+        plan: style.join(&field(&[Section::Evaluation, Section::Plan]), true, false),
+    }
+}
+
+/// The cleaned sentences of the transcript, small talk and bare acknowledgements left out.
+fn clean_sentences(request: &SummaryRequest) -> Vec<String> {
+    request
+        .transcript
+        .iter()
+        .map(|l| l.sentence.trim())
+        .filter(|s| !s.is_empty() && !is_ack(s))
+        .map(style::note_text)
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// Dictation and radiology: the clean text and its extractive summary.
+pub(crate) fn dictation(request: &SummaryRequest, radiology: bool) -> ConsultResult {
+    let sentences = clean_sentences(request);
+    let text = sentences.join(" ");
+    let summary: Vec<&str> = if radiology {
+        // From the first conclusion heading on, or else every sentence with a conclusion cue.
+        match sentences.iter().position(|s| {
+            cues::starts_with_cue(s, "conclusie") || cues::starts_with_cue(s, "concluderend")
+        }) {
+            Some(i) => sentences[i..].iter().map(String::as_str).collect(),
+            None => sentences
+                .iter()
+                .filter(|s| cues::any(s, RADIOLOGY_CONCLUSION))
+                .map(String::as_str)
+                .collect(),
+        }
+    } else {
+        top_sentences(&sentences)
+    };
+    let summarized =
+        (sentences.len() >= 3 && !summary.is_empty() && summary.len() < sentences.len())
+            .then(|| summary.join(" "));
+    ConsultResult {
+        dictation: Some(text),
+        summarized_dictation: summarized,
+        ..Default::default()
+    }
+}
+
+/// The most informative third of a dictation (at least two, at most eight sentences), in their
+/// original order: scored by clinical cue hits per sentence.
+fn top_sentences(sentences: &[String]) -> Vec<&str> {
+    use super::cues::{DIAGNOSIS_TERMS, EVALUATION, OBJECTIVE, PLAN};
+    if sentences.len() < 4 {
+        return Vec::new();
+    }
+    let keep = sentences.len().div_ceil(3).clamp(2, 8);
+    let mut scored: Vec<(u32, usize)> = sentences
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let score = 2 * cues::count(s, EVALUATION)
+                + 2 * cues::count(s, PLAN)
+                + cues::count(s, OBJECTIVE)
+                + cues::count(s, DIAGNOSIS_TERMS)
+                + u32::from(cues::has_measurement(s));
+            (score, i)
+        })
+        .collect();
+    scored.sort_by_key(|&(score, i)| (std::cmp::Reverse(score), i));
+    let mut chosen: Vec<usize> = scored.iter().take(keep).map(|&(_, i)| i).collect();
+    chosen.sort_unstable();
+    chosen.into_iter().map(|i| sentences[i].as_str()).collect()
+}
+
+/// Meeting minutes: what was discussed and what was agreed.
+pub(crate) fn meeting(request: &SummaryRequest) -> ConsultResult {
+    let mut discussed = Vec::new();
+    let mut actions = Vec::new();
+    for s in request.transcript.iter().map(|l| l.sentence.trim()) {
+        if s.is_empty() || is_ack(s) || (cues::any(s, GREETING) && word_count(s) <= 6) {
+            continue;
+        }
+        let text = style::note_text(s);
+        if cues::any(s, ACTION) {
+            actions.push(text);
+        } else if word_count(s) >= 4 && !s.ends_with('?') {
+            discussed.push(text);
+        }
+    }
+    let list = |items: &[String], none: &str| {
+        if items.is_empty() {
+            format!("- {none}")
+        } else {
+            items
+                .iter()
+                .map(|i| format!("- {i}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
+    };
+    let minutes = format!(
+        "Besproken:\n{}\n\nAfspraken/acties:\n{}",
+        list(&discussed, "Geen punten vastgelegd."),
+        list(&actions, "Geen afspraken vastgelegd.")
+    );
+    ConsultResult {
+        meeting: Some(minutes),
+        ..Default::default()
+    }
+}
+
+/// The specialist letter: every section of the flavour, filled from the placements.
+pub(crate) fn specialist(placements: &[Placement], flavour: Flavour) -> ConsultResult {
+    let sections = specialist_sections(flavour);
+    let has = |name: &str| sections.contains(&name);
+    let mut map: BTreeMap<String, Vec<&str>> = sections
+        .iter()
+        .map(|s| ((*s).to_owned(), Vec::new()))
+        .collect();
+    for p in placements {
+        let Some(section) = p.section else { continue };
+        let t = p.text.as_str();
+        let mut put = |name: &str, text| {
+            if let Some(v) = map.get_mut(name) {
+                v.push(text);
+            }
+        };
+        match section {
+            Section::Subjective if cues::any(t, REFERRAL) => put("Reden van verwijzing", t),
+            Section::Subjective if has("Allergologische anamnese") && cues::any(t, ALLERGY) => {
+                put("Allergologische anamnese", t)
+            }
+            Section::Subjective => put("Anamnese", t),
+            Section::Objective if has("Beeldvorming") && cues::any(t, IMAGING) => {
+                put("Beeldvorming", t)
+            }
+            Section::Objective if has("Aanvullend onderzoek") && cues::any(t, ADDITIONAL_TESTS) => {
+                put("Aanvullend onderzoek", t)
+            }
+            Section::Objective => put("Lichamelijk onderzoek", t),
+            Section::Evaluation => put("Conclusie", t),
+            Section::Plan if cues::any(t, REFERRAL) && !cues::any(t, &["terug*", "controle"]) => {
+                put("Reden van verwijzing", t)
+            }
+            Section::Plan => put("Beleid", t),
+        }
+    }
+    let out = map.into_iter().map(|(k, v)| (k, v.join(" "))).collect();
+    ConsultResult {
+        specialist_summarization: Some(out),
+        ..Default::default()
+    }
+}

@@ -1,0 +1,483 @@
+//! Note style: light, safe rewrites of spoken sentences, and the style learnt from the
+//! clinician's own SOEP examples.
+//!
+//! Safe rewrites only: leading fillers ("eh", "nou", "ja", "oké") and vocatives ("dokter,") go,
+//! the first letter is capitalised and the sentence ends with a full stop. First person stays
+//! first person, except in telegram style, where only a leading "ik heb", "ik ben" and the like
+//! is dropped ("Ik heb sinds gisteren keelpijn." → "sinds gisteren keelpijn").
+
+use crate::summarise::SoapExample;
+
+use super::cues;
+
+/// Leading words that carry nothing in a note. Stripped when followed by a comma or a space.
+const FILLERS: &[&str] = &[
+    "eh", "ehm", "uh", "uhm", "hm", "hmm", "nou", "ja", "jawel", "oké", "ok", "okay", "tja",
+    "kijk", "zo", "nou ja", "ja ja", "goed", "oh", "o", "ah", "dus",
+];
+
+/// Fillers that are only stripped when a comma follows them ("Goed, ..." but not "Goed
+/// ingesteld.", "Dus, ..." but not "Dus u heeft ...").
+const COMMA_ONLY: &[&str] = &["goed", "zo", "kijk", "dus", "o", "oh", "ah"];
+
+/// Forms of address at the start or end of a sentence.
+const VOCATIVES: &[&str] = &["dokter", "mevrouw", "meneer", "dokter", "zuster"];
+
+/// First-person openings dropped in telegram style, longest first.
+const TELEGRAM_DROP: &[&str] = &[
+    "ik heb last van",
+    "ik heb ook last van",
+    "ik heb al",
+    "ik heb ook",
+    "ik heb",
+    "ik had",
+    "ik ben al",
+    "ik ben",
+    "ik voel me",
+    "ik merk dat",
+    "ik merk",
+    "ik",
+    "mijn",
+    "het is",
+    "er is",
+];
+
+/// `s` without its leading fillers and vocatives.
+pub(crate) fn strip_leading_fillers(s: &str) -> &str {
+    let mut t = s.trim();
+    loop {
+        let before = t.len();
+        for f in FILLERS.iter().chain(VOCATIVES) {
+            if !cues::at_start(t, f) {
+                continue;
+            }
+            let rest = &t[f.len()..];
+            let comma = rest.starts_with(',');
+            if !comma && (COMMA_ONLY.contains(f) || VOCATIVES.contains(f) || rest.trim().is_empty())
+            {
+                continue;
+            }
+            t = rest.trim_start_matches([',', ' ']).trim_start();
+            break;
+        }
+        if t.len() == before || t.is_empty() {
+            return t;
+        }
+    }
+}
+
+/// The sentence as it goes into a note: fillers and vocatives stripped, capitalised, closed
+/// with a full stop.
+pub(crate) fn note_text(s: &str) -> String {
+    let t = strip_leading_fillers(s);
+    let mut t = strip_trailing_vocative(t).to_owned();
+    for filler in [" eh,", " ehm,", " eh ", " ehm ", " uh ", " uhm "] {
+        while let Some(i) = t.find(filler) {
+            t.replace_range(i..i + filler.len(), " ");
+        }
+    }
+    finish(&t)
+}
+
+fn strip_trailing_vocative(s: &str) -> &str {
+    let t = s.trim_end_matches(['.', '!', ' ']);
+    for v in VOCATIVES {
+        if let Some(head) = t.strip_suffix(v)
+            && let Some(head) = head.strip_suffix(", ")
+        {
+            let end = &s[t.len()..];
+            // Keep the question mark of a question.
+            return if end.contains('?') { s } else { head };
+        }
+    }
+    s
+}
+
+/// Capitalises the first letter and makes sure the text ends with a full stop (or its own
+/// question or exclamation mark).
+pub(crate) fn finish(s: &str) -> String {
+    let t = s.trim().trim_end_matches([',', ';', ':']).trim_end();
+    let mut out = String::with_capacity(t.len() + 1);
+    let mut chars = t.chars();
+    if let Some(c) = chars.next() {
+        out.extend(c.to_uppercase());
+        out.push_str(chars.as_str());
+    }
+    if !out.is_empty() && !out.ends_with(['.', '?', '!']) {
+        out.push('.');
+    }
+    out
+}
+
+/// Turns the patient's short answer to the clinician's question into a note sentence:
+/// "Heeft u koorts?" + "Nee." → "Geen koorts."; "Bent u misselijk?" + "Ja, 's ochtends." →
+/// "Misselijk, 's ochtends."; other questions keep both ("Hoe lang al? Drie dagen.").
+/// `None` when the answer says nothing (an acknowledgement without yes or no).
+pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
+    let q = strip_leading_fillers(question).trim_end_matches(['?', ' ']);
+    let a = strip_leading_fillers(answer);
+    let a_full = answer
+        .trim()
+        .trim_start_matches(|c: char| !c.is_alphanumeric());
+    let yes_no = ["nee", "neen", "nee hoor", "niet", "nooit"]
+        .iter()
+        .find(|w| cues::at_start(a_full, w))
+        .map(|w| (false, &a_full[w.len()..]))
+        .or_else(|| {
+            [
+                "ja",
+                "jawel",
+                "ja hoor",
+                "klopt",
+                "zeker",
+                "inderdaad",
+                "wel",
+            ]
+            .iter()
+            .find(|w| cues::at_start(a_full, w))
+            .map(|w| (true, &a_full[w.len()..]))
+        });
+    let Some((yes, rest)) = yes_no else {
+        let a = a.trim();
+        if a.is_empty() || super::classify::is_ack(a) {
+            return None;
+        }
+        return Some(format!(
+            "{} {}",
+            finish(q).trim_end_matches('.').to_owned() + "?",
+            finish(a)
+        ));
+    };
+    let rest = rest
+        .trim_start_matches(['.', ',', '!', ' '])
+        .trim_end_matches(['.', ' ']);
+    let rest = strip_leading_fillers(rest);
+    let rest_ack = rest.is_empty() || super::classify::is_ack(rest);
+    let phrase = question_phrase(q);
+    let core = match (phrase, yes) {
+        (Some((kind, x)), true) => match kind {
+            Kind::Have | Kind::Be | Kind::There => x.to_owned(),
+        },
+        (Some((kind, x)), false) => match kind {
+            Kind::Have | Kind::There => format!("geen {}", x.strip_prefix("een ").unwrap_or(x)),
+            Kind::Be => format!("niet {x}"),
+        },
+        (None, _) => {
+            let word = if yes { "Ja" } else { "Nee" };
+            let tail = if rest_ack {
+                String::new()
+            } else {
+                format!(", {rest}")
+            };
+            return Some(format!(
+                "{}? {word}{tail}.",
+                finish(q).trim_end_matches('.')
+            ));
+        }
+    };
+    let text = if rest_ack {
+        core
+    } else {
+        format!("{core}, {rest}")
+    };
+    Some(finish(&text))
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Have,
+    Be,
+    There,
+}
+
+/// The asked-about thing of a simple yes/no question ("Heeft u ook koorts" → koorts).
+fn question_phrase(q: &str) -> Option<(Kind, &str)> {
+    const OPENINGS: &[(&str, Kind)] = &[
+        ("heeft u", Kind::Have),
+        ("hebt u", Kind::Have),
+        ("heb je", Kind::Have),
+        ("had u", Kind::Have),
+        ("bent u", Kind::Be),
+        ("ben je", Kind::Be),
+        ("is er", Kind::There),
+        ("zijn er", Kind::There),
+        ("was er", Kind::There),
+    ];
+    const SOFTENERS: &[&str] = &[
+        "ook", "nog", "wel", "al", "weleens", "wel eens", "ooit", "soms", "verder", "daarbij",
+    ];
+    let (open, kind) = OPENINGS.iter().find(|(o, _)| cues::at_start(q, o))?;
+    let mut x = q[open.len()..].trim_start();
+    loop {
+        let before = x.len();
+        for s in SOFTENERS {
+            if cues::at_start(x, s) {
+                x = x[s.len()..].trim_start();
+            }
+        }
+        if x.len() == before {
+            break;
+        }
+    }
+    // Only short, plain phrases: anything with a clause is safer kept as question and answer.
+    let words = x.split_whitespace().count();
+    let clause = [" dat ", " als ", " of ", " wat ", " toen ", " omdat "]
+        .iter()
+        .any(|c| x.contains(c));
+    (words > 0 && words <= 6 && !clause).then_some((*kind, x))
+}
+
+/// How the clinician writes, learnt from their SOEP examples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Style {
+    /// S as short fragments without "ik heb", separated by `telegram_separator`.
+    pub telegram: bool,
+    pub telegram_separator: &'static str,
+    /// P as "1. ...\n2. ..." lines.
+    pub numbered_plan: bool,
+    /// P as "- ..." lines.
+    pub bulleted_plan: bool,
+    /// Sentences of a field on their own lines rather than joined with spaces.
+    pub lines: bool,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            telegram: false,
+            telegram_separator: ", ",
+            numbered_plan: false,
+            bulleted_plan: false,
+            lines: false,
+        }
+    }
+}
+
+impl Style {
+    /// The style most of the examples share; the default (plain sentences joined with spaces)
+    /// without examples.
+    pub(crate) fn learn(examples: &[SoapExample]) -> Style {
+        let with_s: Vec<&str> = examples
+            .iter()
+            .map(|e| e.subjective.trim())
+            .filter(|s| !s.is_empty())
+            .collect();
+        let with_p: Vec<&str> = examples
+            .iter()
+            .map(|e| e.plan.trim())
+            .filter(|s| !s.is_empty())
+            .collect();
+        let majority = |n: usize, of: usize| of > 0 && 2 * n > of;
+        let telegram_n = with_s.iter().filter(|s| is_telegram(s)).count();
+        let semicolons = with_s.iter().filter(|s| s.contains(';')).count();
+        let numbered = with_p
+            .iter()
+            .filter(|p| count_lines(p, is_numbered) >= 1)
+            .count();
+        let bulleted = with_p
+            .iter()
+            .filter(|p| count_lines(p, is_bullet) >= 1)
+            .count();
+        let fields: Vec<&str> = examples
+            .iter()
+            .flat_map(|e| [e.subjective.as_str(), e.objective.as_str()])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        let multiline = fields.iter().filter(|f| f.lines().count() >= 2).count();
+        Style {
+            telegram: majority(telegram_n, with_s.len()),
+            telegram_separator: if semicolons * 2 >= telegram_n.max(1) {
+                "; "
+            } else {
+                ", "
+            },
+            numbered_plan: majority(numbered, with_p.len()),
+            bulleted_plan: !majority(numbered, with_p.len()) && majority(bulleted, with_p.len()),
+            lines: majority(multiline, fields.len()),
+        }
+    }
+
+    /// Joins the sentences of one field in this style.
+    pub(crate) fn join(&self, texts: &[&str], plan: bool, subjective: bool) -> String {
+        if plan && self.numbered_plan {
+            return texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| format!("{}. {t}", i + 1))
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
+        if plan && self.bulleted_plan {
+            return texts
+                .iter()
+                .map(|t| format!("- {t}"))
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
+        if subjective && self.telegram {
+            let mut out = String::new();
+            for t in texts {
+                let frag = telegram(t);
+                if frag.is_empty() {
+                    continue;
+                }
+                if !out.is_empty() {
+                    out.push_str(self.telegram_separator);
+                    out.push_str(&lower_first(&frag));
+                } else {
+                    out.push_str(&upper_first(&frag));
+                }
+            }
+            return out;
+        }
+        texts.join(if self.lines { "\n" } else { " " })
+    }
+}
+
+/// A sentence as a telegram fragment: first-person opening dropped, no closing full stop.
+pub(crate) fn telegram(s: &str) -> String {
+    let mut t = s.trim().trim_end_matches(['.', '!']);
+    for d in TELEGRAM_DROP {
+        if cues::at_start(t, d) {
+            let rest = t[d.len()..].trim_start_matches([',', ' ']);
+            if rest.split_whitespace().count() >= 1 {
+                t = rest;
+            }
+            break;
+        }
+    }
+    t.to_owned()
+}
+
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    match (c.next(), c.clone().next()) {
+        (Some(f), Some(second)) if f.is_uppercase() && !second.is_uppercase() => {
+            f.to_lowercase().chain(c).collect()
+        }
+        _ => s.to_owned(),
+    }
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// Telegram S: fragments separated by ';' or short fragments of at most five words on average,
+/// without the first person.
+fn is_telegram(s: &str) -> bool {
+    let frags: Vec<&str> = s
+        .split(['.', ';', '\n', ','])
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .collect();
+    if frags.is_empty() {
+        return false;
+    }
+    let words: usize = frags.iter().map(|f| f.split_whitespace().count()).sum();
+    let short = words <= 5 * frags.len();
+    let first_person = cues::has_cue(s, "ik");
+    !first_person && (short || s.contains(';'))
+}
+
+fn count_lines(s: &str, f: fn(&str) -> bool) -> usize {
+    s.lines().filter(|l| f(l.trim_start())).count()
+}
+
+fn is_numbered(l: &str) -> bool {
+    let digits = l.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && matches!(l.as_bytes().get(digits), Some(b'.' | b')'))
+}
+
+fn is_bullet(l: &str) -> bool {
+    l.starts_with("- ") || l.starts_with("• ") || l.starts_with("* ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fillers_and_vocatives_go() {
+        assert_eq!(note_text("eh, nou ja, ik heb keelpijn"), "Ik heb keelpijn.");
+        assert_eq!(
+            note_text("Dokter, mijn knie is dik, dokter."),
+            "Mijn knie is dik."
+        );
+        assert_eq!(note_text("Goed ingesteld"), "Goed ingesteld.");
+        assert_eq!(
+            note_text("Dus u heeft al drie dagen koorts"),
+            "Dus u heeft al drie dagen koorts."
+        );
+        assert_eq!(
+            note_text("Ik heb eh sinds gisteren eh pijn."),
+            "Ik heb sinds gisteren pijn."
+        );
+    }
+
+    #[test]
+    fn yes_no_answers_become_notes() {
+        assert_eq!(
+            answer_to_note("Heeft u koorts?", "Nee.").as_deref(),
+            Some("Geen koorts.")
+        );
+        assert_eq!(
+            answer_to_note("Heeft u ook last van hoofdpijn?", "Ja, vooral 's avonds.").as_deref(),
+            Some("Last van hoofdpijn, vooral 's avonds.")
+        );
+        assert_eq!(
+            answer_to_note("Bent u misselijk?", "Nee hoor.").as_deref(),
+            Some("Niet misselijk.")
+        );
+        assert_eq!(
+            answer_to_note("Is er een allergie?", "Nee").as_deref(),
+            Some("Geen allergie.")
+        );
+        assert_eq!(
+            answer_to_note("Rookt u?", "Nee.").as_deref(),
+            Some("Rookt u? Nee.")
+        );
+        assert_eq!(
+            answer_to_note("Hoe lang heeft u dit al?", "Drie dagen.").as_deref(),
+            Some("Hoe lang heeft u dit al? Drie dagen.")
+        );
+        assert_eq!(answer_to_note("Hoe lang heeft u dit al?", "Oké."), None);
+    }
+
+    #[test]
+    fn style_is_learnt_from_examples() {
+        let telegram = SoapExample {
+            subjective: "Keelpijn sinds 3 dgn; geen koorts; hoest.".into(),
+            plan: "1. Paracetamol zn\n2. Terug bij koorts".into(),
+            ..Default::default()
+        };
+        let style = Style::learn(&[telegram]);
+        assert!(style.telegram && style.numbered_plan && !style.bulleted_plan);
+        assert_eq!(style.telegram_separator, "; ");
+        let prose = SoapExample {
+            subjective:
+                "Patiënte vertelt dat ze sinds drie dagen keelpijn heeft en ik vroeg naar koorts."
+                    .into(),
+            plan: "- Paracetamol\n- Terug bij koorts".into(),
+            ..Default::default()
+        };
+        let style = Style::learn(&[prose]);
+        assert!(!style.telegram && style.bulleted_plan && !style.numbered_plan);
+        assert_eq!(Style::learn(&[]), Style::default());
+    }
+
+    #[test]
+    fn telegram_drops_first_person_openings() {
+        assert_eq!(
+            telegram("Ik heb sinds gisteren keelpijn."),
+            "sinds gisteren keelpijn"
+        );
+        assert_eq!(telegram("Mijn knie is dik."), "knie is dik");
+        assert_eq!(telegram("Koorts tot 39 graden."), "Koorts tot 39 graden");
+    }
+}

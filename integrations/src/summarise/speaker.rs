@@ -1,0 +1,168 @@
+//! A guess at who said a sentence, for speech engines that cannot tell speakers apart.
+//!
+//! Cheap by design (the live session calls it for every sentence): a handful of cue lists
+//! matched in place, no allocation, no regular expressions. The clinician asks, examines,
+//! assesses and plans, and speaks formally ("u", "uw"); the patient speaks in the first person
+//! about complaints, their duration and what they tried.
+
+use super::rules::cues::{self, EVALUATION, OBJECTIVE, PLAN, QUESTION_START};
+use crate::speech::Speaker;
+
+/// First-person complaint language: points to the patient.
+static PATIENT_CUES: &[&str] = &[
+    "ik heb",
+    "heb ik",
+    "ik had",
+    "had ik",
+    "mijn",
+    "ik ben",
+    "ik voel me",
+    "ik kan",
+    "ik krijg",
+    "ik merk",
+    "ik slaap",
+    "ik word",
+    "ik hoest",
+    "ik moest",
+    "het doet pijn",
+    "doet pijn",
+    "doet zeer",
+    "sinds",
+    "last van",
+    "al een paar",
+    "al twee",
+    "al drie",
+    "dokter",
+    "bang",
+    "zorgen",
+    "ongerust",
+    "geprobeerd",
+    "ik dacht",
+    "mij",
+    "me",
+    "vannacht",
+    "gisteren",
+    "dat zal ik",
+    "dat ga ik",
+    "ik zal",
+    "dank u",
+    "helpt niet",
+    "hielp",
+    "werkt niet",
+    "ik smeer",
+    "ik gebruik",
+    "ik neem",
+    "ik slik",
+];
+
+/// Formal address and the clinician's own actions: point to the clinician.
+static CLINICIAN_CUES: &[&str] = &[
+    "u",
+    "uw",
+    "ik schrijf",
+    "ik zie",
+    "ik hoor",
+    "ik voel",
+    "ik denk dat het",
+    "ik stel voor",
+    "ik raad",
+    "ik adviseer",
+    "ik verwijs",
+    "we gaan",
+    "laten we",
+    "mag ik",
+    "zal ik",
+];
+
+/// The lists above, for the matcher's index.
+pub(crate) static CUE_LISTS: [&[&str]; 2] = [PATIENT_CUES, CLINICIAN_CUES];
+
+/// Guesses the speaker of a sentence that came without one.
+///
+/// Questions and examination, assessment or plan language count for the clinician;
+/// first-person complaints for the patient. On a tie (bare "Ja.", "Nee.") the patient is the
+/// more likely speaker: the clinician's sentences carry the stronger cues.
+pub fn guess_speaker(sentence: &str) -> Speaker {
+    let s = sentence.trim();
+    let mut clinician = 0u32;
+    let mut patient = 0u32;
+    if s.ends_with('?') {
+        clinician += 2;
+    }
+    if cues::starts_any(s, QUESTION_START) {
+        clinician += 2;
+    }
+    clinician += cues::count(s, CLINICIAN_CUES);
+    clinician += 2 * cues::count(s, OBJECTIVE).min(2);
+    clinician += 2 * cues::count(s, EVALUATION).min(2);
+    clinician += 2 * cues::count(s, PLAN).min(2);
+    patient += 2 * cues::count(s, PATIENT_CUES);
+    if clinician > patient {
+        Speaker::Zorgverlener
+    } else {
+        Speaker::Patient
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn questions_are_the_clinician() {
+        assert_eq!(
+            guess_speaker("Heeft u ook koorts gehad?"),
+            Speaker::Zorgverlener
+        );
+        assert_eq!(
+            guess_speaker("Hoe lang heeft u dit al"),
+            Speaker::Zorgverlener
+        );
+        assert_eq!(
+            guess_speaker("Waar zit de pijn precies?"),
+            Speaker::Zorgverlener
+        );
+    }
+
+    #[test]
+    fn examination_and_plan_are_the_clinician() {
+        assert_eq!(
+            guess_speaker("De bloeddruk is 142 over 88."),
+            Speaker::Zorgverlener
+        );
+        assert_eq!(
+            guess_speaker("Bij auscultatie hoor ik geen crepitaties."),
+            Speaker::Zorgverlener
+        );
+        assert_eq!(
+            guess_speaker("Ik schrijf u amoxicilline voor, drie keer per dag 500 mg."),
+            Speaker::Zorgverlener
+        );
+        assert_eq!(
+            guess_speaker("Dit past bij een virale infectie."),
+            Speaker::Zorgverlener
+        );
+    }
+
+    #[test]
+    fn first_person_complaints_are_the_patient() {
+        assert_eq!(
+            guess_speaker("Ik heb sinds drie dagen keelpijn."),
+            Speaker::Patient
+        );
+        assert_eq!(
+            guess_speaker("Mijn knie is dik en het doet pijn."),
+            Speaker::Patient
+        );
+        assert_eq!(
+            guess_speaker("Nou, ik slaap heel slecht de laatste tijd."),
+            Speaker::Patient
+        );
+    }
+
+    #[test]
+    fn bare_answers_lean_to_the_patient() {
+        assert_eq!(guess_speaker("Nee."), Speaker::Patient);
+        assert_eq!(guess_speaker("Ja, een beetje."), Speaker::Patient);
+    }
+}
