@@ -71,6 +71,8 @@ impl SummaryWait {
 
 impl Drop for SummaryWait {
     fn drop(&mut self) {
+        // the receiver goes first, so that its sender reads as closed below
+        drop(self.rx.take());
         let mut summaries = self.hub.inner.summaries.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(waiters) = summaries.get_mut(&self.summary_id) {
             waiters.retain(|w| !w.is_closed());

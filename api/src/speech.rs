@@ -534,8 +534,7 @@ impl Connection {
     }
 }
 
-/// The speaker of a sentence the engine could not attribute.
-fn guess(_sentence: &str) -> Option<Speaker> {
-    // MERGE: the summariser's speaker heuristic.
-    None
+/// The speaker of a sentence the engine could not attribute, by the summariser's cues.
+fn guess(sentence: &str) -> Option<Speaker> {
+    Some(integrations::summarise::guess_speaker(sentence))
 }

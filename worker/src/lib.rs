@@ -17,7 +17,7 @@ use domain::db::DatabaseConfig;
 use domain::env::{Env, EnvError};
 use domain::telemetry::TelemetryConfig;
 use jobs::dispatch::{Dispatch, apalis_config};
-use jobs::kinds::{Probe, PruneJobs, PurgeConsults, SendEmail};
+use jobs::kinds::{Probe, PruneJobs, PurgeConsults, SendEmail, SummariseConsult};
 use jobs::mail::{MailConfig, Mailer};
 use jobs::{Dispatcher, JobContext, JobsConfig, RedisConfig, Registry, Relay, Runner};
 use tokio::sync::watch;
@@ -47,6 +47,8 @@ pub struct Config {
     pub retention: Duration,
     /// Consult retention (`APP_CONSULT_RETENTION`), for the hourly purge.
     pub consults: domain::consults::ConsultConfig,
+    /// The summariser of `summarise_consult` (`APP_LLM_*`; the rules engine by default).
+    pub summariser: Summariser,
     /// Run the `probe` kind (tests and the benchmark), writing its `effects.log` here if set.
     pub probe: bool,
     pub probe_dir: Option<PathBuf>,
@@ -83,9 +85,23 @@ impl Config {
             streams: env.parse("APP_WORKER_STREAMS", 4)?.max(1),
             retention: env.duration("APP_JOBS_RETENTION", Duration::from_secs(14 * 86_400))?,
             consults: domain::consults::ConsultConfig::from_env(env)?,
+            summariser: Summariser(
+                integrations::summarise::config::from_lookup(|name| env.get(name))
+                    .map_err(|e| EnvError::new("APP_LLM_URL", e))?,
+            ),
             probe: env.flag("APP_JOBS_PROBE", false)?,
             probe_dir: env.get("APP_JOBS_PROBE_DIR").map(PathBuf::from),
         })
+    }
+}
+
+/// The configured summariser.
+#[derive(Clone)]
+pub struct Summariser(pub integrations::summarise::SharedSummariser);
+
+impl std::fmt::Debug for Summariser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name())
     }
 }
 
@@ -96,7 +112,9 @@ pub fn registry(config: &Config) -> anyhow::Result<Registry> {
     let mut registry = Registry::default()
         .with(SendEmail { mailer })
         .with(PruneJobs { retention: config.retention, config: config.jobs.clone() })
-        .with(PurgeConsults { retention: config.consults.retention });
+        .with(PurgeConsults { retention: config.consults.retention })
+        .with(SummariseConsult { summariser: config.summariser.0.clone() });
+    tracing::info!(summariser = config.summariser.0.name(), "summaries");
     if config.probe {
         registry = registry.with(Probe { dir: config.probe_dir.clone() });
     }

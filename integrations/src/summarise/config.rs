@@ -14,14 +14,25 @@
 //! | `APP_LLM_RESPONSE_FORMAT` | `json_schema` | `json_schema`, or `json_object` for servers without structured outputs |
 //! | `APP_LLM_AZURE_API_VERSION` | unset | set: Azure OpenAI with this `api-version` |
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use url::Url;
 
 use super::llm::{LlmConfig, LlmSummariser, ResponseFormat};
+use super::{RulesSummariser, SharedSummariser};
 
 /// The language-model configuration the settings ask for; `None` when `APP_LLM_URL` is unset or
 /// empty. Errors name the variable.
+/// The configured summariser: the language model when `APP_LLM_URL` is set, otherwise the
+/// embedded rule-based extractor.
+pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<SharedSummariser, String> {
+    Ok(match llm_from_lookup(lookup)? {
+        Some(llm) => Arc::new(llm),
+        None => Arc::new(RulesSummariser::new()),
+    })
+}
+
 pub fn llm_config_from_lookup(
     lookup: impl Fn(&str) -> Option<String>,
 ) -> Result<Option<LlmConfig>, String> {

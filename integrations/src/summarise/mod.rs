@@ -6,7 +6,9 @@
 pub mod config;
 pub mod llm;
 pub mod prompts;
+pub mod rules;
 pub mod schema;
+pub mod speaker;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -227,8 +229,6 @@ pub fn specialist_sections(flavour: Flavour) -> &'static [&'static str] {
     }
 }
 
-pub mod rules;
-pub mod speaker;
 
 pub use rules::RulesSummariser;
 pub use speaker::guess_speaker;
