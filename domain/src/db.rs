@@ -81,3 +81,12 @@ pub async fn migrate(pool: &PgPool) -> anyhow::Result<()> {
     MIGRATOR.run(pool).await?;
     Ok(())
 }
+
+/// The URL of a pool's database on the server `DATABASE_URL` names (a local server by default):
+/// for tests that give a database `sqlx::test` made to another part, such as a worker.
+pub fn url_of(db: &PgPool) -> String {
+    let base = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    let name = db.connect_options().get_database().unwrap_or("postgres").to_owned();
+    let server = base.rsplit_once('/').map_or(base.as_str(), |(server, _)| server);
+    format!("{server}/{name}")
+}

@@ -7,15 +7,9 @@ use domain::env::Env;
 use jobs::Dispatcher;
 use sqlx::PgPool;
 
-fn database_url(db: &PgPool) -> String {
-    let base = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
-    let name = db.connect_options().get_database().expect("database name").to_owned();
-    format!("{}/{name}", base.rsplit_once('/').expect("url").0)
-}
-
 fn config(db: &PgPool, namespace: &str, cron: &str) -> scheduler::Config {
     scheduler::Config::from_env(&Env::from_pairs([
-        ("APP_DATABASE_URL", database_url(db)),
+        ("APP_DATABASE_URL", domain::db::url_of(db)),
         ("APP_JOBS_NAMESPACE", namespace.to_owned()),
         ("APP_SCHEDULER_HTTP_ADDR", "off".to_owned()),
         ("APP_SCHEDULER_TICK", "100ms".to_owned()),

@@ -17,6 +17,21 @@ pub struct TestApp {
     pub base: String,
     pub state: AppState,
     pub http: reqwest::Client,
+    /// The variables the api was configured with.
+    pub vars: Vec<(String, String)>,
+}
+
+/// A worker running in the test's process on the app's database and queues.
+pub struct TestWorker {
+    stop: tokio::sync::watch::Sender<bool>,
+    handle: tokio::task::JoinHandle<anyhow::Result<()>>,
+}
+
+impl TestWorker {
+    pub async fn stop(self) {
+        let _ = self.stop.send(true);
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(30), self.handle).await;
+    }
 }
 
 #[derive(Default)]
@@ -42,12 +57,28 @@ impl TestApp {
             ("APP_JOBS_NAMESPACE".into(), format!("test-{}", uuid::Uuid::new_v4().simple())),
         ];
         vars.extend(options.env.into_iter().map(|(k, v)| (k.to_owned(), v)));
-        let config = Config::from_env(&Env::from_pairs(vars)).expect("config");
+        let config = Config::from_env(&Env::from_pairs(vars.clone())).expect("config");
         let state = api::state(config, pool).await.expect("state");
         let app = api::app(state.clone());
         tokio::spawn(async move { axum::serve(listener, app).await.expect("serve") });
         let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
-        Self { base, state, http }
+        Self { base, state, http, vars }
+    }
+
+    /// Starts a worker with the app's settings (its database, Redis and queue namespace), `extra`
+    /// last.
+    pub fn start_worker(&self, extra: &[(&str, &str)]) -> TestWorker {
+        let mut vars = self.vars.clone();
+        vars.push(("APP_DATABASE_URL".into(), domain::db::url_of(&self.state.db)));
+        vars.push(("APP_WORKER_HTTP_ADDR".into(), "off".into()));
+        vars.push(("APP_JOBS_RELAY_INTERVAL".into(), "200ms".into()));
+        vars.extend(extra.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())));
+        let config = worker::Config::from_env(&Env::from_pairs(vars)).expect("worker config");
+        let (stop, mut rx) = tokio::sync::watch::channel(false);
+        let handle = tokio::spawn(worker::run(config, async move {
+            let _ = rx.wait_for(|s| *s).await;
+        }));
+        TestWorker { stop, handle }
     }
 
     pub fn url(&self, path: &str) -> String {

@@ -75,13 +75,6 @@ impl Drop for RedisServer {
     }
 }
 
-/// The URL of the test's database (sqlx::test made it on the server of `DATABASE_URL`).
-pub fn database_url(db: &PgPool) -> String {
-    let base = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
-    let name = db.connect_options().get_database().expect("database name").to_owned();
-    let (server, _) = base.rsplit_once('/').expect("url with a database");
-    format!("{server}/{name}")
-}
 
 pub struct Harness {
     pub db: PgPool,
@@ -105,7 +98,7 @@ impl Harness {
     /// The variables a worker of this test runs with, `extra` last.
     pub fn vars(&self, extra: &[(&str, &str)]) -> Vec<(String, String)> {
         let mut vars: Vec<(String, String)> = [
-            ("APP_DATABASE_URL", database_url(&self.db)),
+            ("APP_DATABASE_URL", domain::db::url_of(&self.db)),
             ("APP_DATABASE_MAX_CONNECTIONS", "20".into()),
             ("APP_REDIS_URL", self.redis.url()),
             ("APP_JOBS_NAMESPACE", self.namespace.clone()),
