@@ -33,6 +33,9 @@ pub enum ApiError {
     Denied(&'static str),
     #[error("{message}")]
     BadRequest { code: &'static str, message: String },
+    /// 409 with a code and message of its own: the request cannot be served in this setup.
+    #[error("conflict: {message}")]
+    Conflict { code: &'static str, message: &'static str },
     /// 502: a service we rely on gave no usable answer; the message is Dutch.
     #[error("upstream: {0}")]
     Upstream(String),
@@ -64,6 +67,7 @@ impl IntoResponse for ApiError {
             Self::Missing(message) => (StatusCode::NOT_FOUND, "not_found", message.to_owned()),
             Self::Denied(message) => (StatusCode::FORBIDDEN, "forbidden", message.to_owned()),
             Self::BadRequest { code, message } => (StatusCode::BAD_REQUEST, code, message),
+            Self::Conflict { code, message } => (StatusCode::CONFLICT, code, message.to_owned()),
             Self::Upstream(message) => (StatusCode::BAD_GATEWAY, "summary_failed", message),
             Self::Internal(error) => {
                 tracing::error!(error = %format!("{error:#}"), "request failed");

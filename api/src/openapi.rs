@@ -28,6 +28,7 @@ use crate::state::AppState;
         consults::open_beta_session,
         consults::is_helper_user,
         consults::set_helper_user,
+        crate::speech::recording,
         summaries::v1,
         summaries::v1_with_examples,
         summaries::v2,

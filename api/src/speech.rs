@@ -30,24 +30,28 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use axum::extract::DefaultBodyLimit;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::http::header::{AUTHORIZATION, SEC_WEBSOCKET_PROTOCOL};
 use axum::response::Response;
-use axum::routing::get;
-use axum::Router;
+use axum::routing::{get, post};
+use axum::{Json, Router};
 use domain::consults::{self, Session};
 use futures::stream::SplitSink;
 use futures::{SinkExt, StreamExt};
-use integrations::speech::{AudioFrame, AudioModel, Speaker, SpeechEvent, StreamOptions};
+use integrations::speech::{AudioFrame, AudioModel, Speaker, SpeechEvent, StreamOptions, decode};
 use integrations::summarise::TranscriptLine;
 use jobs::live::{self, LiveEvent};
 use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 
+use utoipa::ToSchema;
+
 use crate::auth::{CurrentUser, bearer_token};
+use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
 use crate::summaries::{self, SummarizeRequest};
 use crate::transcripts::Line;
@@ -59,6 +63,8 @@ pub const MAX_MESSAGE: usize = 1 << 20;
 /// Frames waiting for the engine (4 s of audio at one frame per 500 ms).
 pub const AUDIO_QUEUE: usize = 8;
 const EVENT_QUEUE: usize = 64;
+/// An uploaded recording goes to the engine in frames as long as the browser's (500 ms).
+const FRAME_SAMPLES: usize = 8_000;
 /// A client that does not take a message within this time is dropped.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -66,7 +72,89 @@ pub const NO_ENGINE: &str =
     "Er is geen spraakherkenning ingesteld. Typ of plak het gesprek in het tekstveld en druk op Samenvatten.";
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/ws/speech/{service}/{session_id}", get(upgrade))
+    Router::new().route("/ws/speech/{service}/{session_id}", get(upgrade)).route(
+        "/api/consult/audio/session/{session_id}/recording",
+        post(recording).layer(DefaultBodyLimit::max(MAX_RECORDING_BYTES)),
+    )
+}
+
+/// The largest uploaded recording.
+pub const MAX_RECORDING_BYTES: usize = 256 * 1024 * 1024;
+
+/// What an uploaded recording added to the session's transcript.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordingTranscript {
+    /// The new sentences, numbered after those the session already had.
+    #[schema(value_type = Vec<Object>)]
+    pub completed: Vec<Line>,
+    /// Parts the engine could not transcribe (Dutch messages).
+    #[schema(value_type = Vec<Object>)]
+    pub problems: Vec<Value>,
+}
+
+/// Transcribes an uploaded recording (wav, webm/opus, ogg, mp3, m4a) into the session, through
+/// the same engine and transcript as live audio.
+#[utoipa::path(post, path = "/api/consult/audio/session/{session_id}/recording", tag = "consult", security(("bearer" = [])),
+    params(("session_id" = String, Path), ("model" = Option<String>, Query, description = "multilingual (default) or radiology")),
+    request_body(content = Vec<u8>, content_type = "application/octet-stream"),
+    responses((status = 200, body = RecordingTranscript), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn recording(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(session_id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    body: axum::body::Bytes,
+) -> Result<Json<RecordingTranscript>, ApiError> {
+    let session = consults::find_session(&state.db, &session_id).await?.filter(|s| s.user_id == user.id).ok_or(ApiError::NotFound)?;
+    if session.expired() {
+        return Err(ApiError::Missing(EXPIRED.reason));
+    }
+    let model = match query.get("model").map(String::as_str) {
+        None | Some("multilingual" | "generic") => AudioModel::Multilingual,
+        Some("radiology") => AudioModel::Radiology,
+        Some(_) => return Err(ApiError::BadRequest { code: "invalid_model", message: "Onbekend model; kies multilingual of radiology.".into() }),
+    };
+    let engine = state.speech.get(model).ok_or(ApiError::Conflict { code: "no_engine", message: NO_ENGINE })?;
+    let samples = tokio::task::spawn_blocking(move || decode::decode_recording(&body))
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?
+        .map_err(|e| ApiError::BadRequest { code: "bad_recording", message: e.to_string() })?;
+    let (audio_tx, audio_rx) = mpsc::channel::<AudioFrame>(AUDIO_QUEUE);
+    let (event_tx, mut events) = mpsc::channel::<SpeechEvent>(EVENT_QUEUE);
+    let run = engine.run(StreamOptions { model, vocabulary: Vec::new() }, audio_rx, event_tx);
+    let feed = tokio::spawn(async move {
+        for frame in samples.chunks(FRAME_SAMPLES) {
+            if audio_tx.send(frame.to_vec()).await.is_err() {
+                break;
+            }
+        }
+    });
+    let collect = async {
+        let mut conn = state.jobs.connection().await?;
+        let (mut completed, mut problems) = (Vec::new(), Vec::new());
+        while let Some(event) = events.recv().await {
+            match event {
+                SpeechEvent::Completed { sentence, speaker } => {
+                    let speaker = speaker.or_else(|| guess(&sentence));
+                    let ttl = state.consults.session_ttl;
+                    completed.push(state.transcripts.append(&mut conn, &session.id, &sentence, speaker, ttl).await.map_err(anyhow::Error::from)?);
+                }
+                SpeechEvent::Trouble { code, message } => problems.push(json!({ "code": code, "message": message })),
+                SpeechEvent::Buffer(_) => {}
+            }
+        }
+        Ok::<_, ApiError>((completed, problems))
+    };
+    let (ran, collected) = tokio::join!(run, collect);
+    feed.abort();
+    let (completed, problems) = collected?;
+    if let Err(e) = ran {
+        tracing::warn!(error = %e, "the speech engine could not take the recording");
+        return Err(ApiError::Upstream("De spraakherkenning is niet bereikbaar. Probeer het later opnieuw.".into()));
+    }
+    Ok(Json(RecordingTranscript { completed, problems }))
 }
 
 /// Tasks this process runs for sockets: the socket itself, its engine stream and the drain of
@@ -189,7 +277,7 @@ async fn admit(
 ) -> Result<Admitted, Refusal> {
     let token = token.ok_or(UNAUTHENTICATED)?;
     let user = CurrentUser::from_token(state, &token).await.map_err(|e| match e {
-        crate::error::ApiError::Unauthorized(_) => UNAUTHENTICATED,
+        ApiError::Unauthorized(_) => UNAUTHENTICATED,
         _ => INTERNAL,
     })?;
     if service.is_empty() || service.len() > 40 || !service.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
@@ -522,7 +610,7 @@ impl Connection {
                 drop(started.wait);
                 self.send(&Outgoing::Job { id: &started.job_id.to_string(), state: "queued", message: None }).await
             }
-            Err(crate::error::ApiError::BadRequest { code, message }) => {
+            Err(ApiError::BadRequest { code, message }) => {
                 self.send(&Outgoing::Error { code, message: &message }).await
             }
             Err(e) => {

@@ -72,6 +72,8 @@ impl TestApp {
         vars.push(("APP_DATABASE_URL".into(), domain::db::url_of(&self.state.db)));
         vars.push(("APP_WORKER_HTTP_ADDR".into(), "off".into()));
         vars.push(("APP_JOBS_RELAY_INTERVAL".into(), "200ms".into()));
+        let outbox = std::env::temp_dir().join(format!("spreekkamer-test-outbox-{}", uuid::Uuid::new_v4().simple()));
+        vars.push(("APP_MAIL_OUTBOX".into(), outbox.display().to_string()));
         vars.extend(extra.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())));
         let config = worker::Config::from_env(&Env::from_pairs(vars)).expect("worker config");
         let (stop, mut rx) = tokio::sync::watch::channel(false);

@@ -1,0 +1,240 @@
+//! The live consult with a speech engine: real Dutch speech (espeak-ng fixtures) streamed over
+//! the websocket to the OpenAI-compatible engine, whose server is a double speaking the real
+//! wire format; sentences come back in order with their speakers, survive a dropped socket, and
+//! an uploaded recording goes the same way.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::routing::post;
+use common::{Options, TestApp};
+use futures::{SinkExt, StreamExt};
+use integrations::speech::wav;
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/../integrations/tests/fixtures/speech/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn sentences() -> Vec<String> {
+    String::from_utf8(fixture("sentences.txt")).unwrap().lines().map(str::to_owned).collect()
+}
+
+/// The consult's audio: a second of room noise, then each sentence followed by another.
+fn consult_audio(count: usize) -> Vec<i16> {
+    let room = wav::parse(&fixture("silence.wav")).unwrap();
+    let pause = &room[..16_000];
+    let mut samples = pause.to_vec();
+    for i in 1..=count {
+        samples.extend(wav::parse(&fixture(&format!("sentence-{i:02}.wav"))).unwrap());
+        samples.extend_from_slice(pause);
+    }
+    samples
+}
+
+/// The transcription server. It cannot recognise speech, so it finds which fixture sentence the
+/// uploaded clip holds by its samples (the middle of each sentence must be in the clip) and
+/// answers with that sentence's text; a clip with none of them gets an empty text.
+#[derive(Clone, Default)]
+struct Engine {
+    requests: Arc<AtomicUsize>,
+}
+
+async fn transcribe(State(engine): State<Engine>, headers: HeaderMap, body: Bytes) -> axum::Json<Value> {
+    let content_type = headers.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or_default();
+    assert!(content_type.starts_with("multipart/form-data"), "{content_type}");
+    let riff = body.windows(4).position(|w| w == b"RIFF").expect("a WAV file part");
+    let size = u32::from_le_bytes(body[riff + 4..riff + 8].try_into().unwrap()) as usize + 8;
+    let clip = wav::parse(&body[riff..riff + size]).expect("a 16 kHz mono PCM16 WAV");
+    engine.requests.fetch_add(1, Ordering::SeqCst);
+    let lines = sentences();
+    let text = (1..=lines.len())
+        .find(|i| {
+            let speech = wav::parse(&fixture(&format!("sentence-{i:02}.wav"))).unwrap();
+            let middle = &speech[speech.len() / 2 - 400..speech.len() / 2 + 400];
+            clip.windows(middle.len()).any(|w| w == middle)
+        })
+        .map(|i| lines[i - 1].clone())
+        .unwrap_or_default();
+    axum::Json(json!({ "text": text }))
+}
+
+async fn engine_double() -> (String, Engine) {
+    let engine = Engine::default();
+    let app = axum::Router::new().route("/v1/audio/transcriptions", post(transcribe)).with_state(engine.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, engine)
+}
+
+async fn app_with_engine(pool: PgPool) -> (TestApp, Engine) {
+    let (url, engine) = engine_double().await;
+    let options = Options { env: vec![("APP_SPEECH_URL", url), ("APP_SPEECH_INTERIM", "0".into())], ..Default::default() };
+    (TestApp::spawn_with(pool, options).await, engine)
+}
+
+async fn socket(app: &TestApp, token: &str, session: &str) -> Socket {
+    let url = app.url(&format!("/ws/speech/consult/{session}")).replace("http://", "ws://");
+    let mut request = url.into_client_request().unwrap();
+    request.headers_mut().insert("sec-websocket-protocol", format!("speech.v1, bearer.{token}").parse().unwrap());
+    tokio_tungstenite::connect_async(request).await.unwrap().0
+}
+
+async fn next_of(socket: &mut Socket, kind: &str) -> Value {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(30), socket.next()).await.expect("in time").unwrap().unwrap();
+        if let Message::Text(text) = message {
+            let value: Value = serde_json::from_str(&text).unwrap();
+            if value["type"] == kind {
+                return value;
+            }
+        }
+    }
+}
+
+/// Streams samples as the browser does, in 500 ms frames (faster than real time).
+async fn stream(socket: &mut Socket, samples: &[i16]) {
+    for frame in samples.chunks(8_000) {
+        let bytes: Vec<u8> = frame.iter().flat_map(|s| s.to_le_bytes()).collect();
+        socket.send(Message::Binary(bytes.into())).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn open_session(app: &TestApp, token: &str) -> String {
+    let opened: Value = app.http.post(app.url("/api/consult/audio/session")).bearer_auth(token).send().await.unwrap().json().await.unwrap();
+    opened["sessionId"].as_str().unwrap().to_owned()
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn spoken_dutch_comes_back_as_sentences_in_order_with_speakers_and_is_summarised(pool: PgPool) {
+    let (app, engine) = app_with_engine(pool).await;
+    let worker = app.start_worker(&[]);
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let sid = open_session(&app, &anna).await;
+    let mut ws = socket(&app, &anna, &sid).await;
+    let ready = next_of(&mut ws, "ready").await;
+    assert_eq!(ready["engine"], "openai-transcription");
+
+    let expected = sentences();
+    let (mut sender, mut receiver) = ws.split();
+    let audio = consult_audio(expected.len());
+    let streaming = tokio::spawn(async move {
+        for frame in audio.chunks(8_000) {
+            let bytes: Vec<u8> = frame.iter().flat_map(|s| s.to_le_bytes()).collect();
+            sender.send(Message::Binary(bytes.into())).await.unwrap();
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        sender
+    });
+    let mut completed: Vec<Value> = Vec::new();
+    while completed.len() < expected.len() {
+        let message = tokio::time::timeout(Duration::from_secs(30), receiver.next()).await.expect("sentences in time").unwrap().unwrap();
+        if let Message::Text(text) = message {
+            let value: Value = serde_json::from_str(&text).unwrap();
+            if value["type"] == "transcript" {
+                completed.extend(value["completed"].as_array().unwrap().iter().cloned());
+            }
+        }
+    }
+    let said: Vec<&str> = completed.iter().map(|c| c["sentence"].as_str().unwrap()).collect();
+    assert_eq!(said, expected.iter().map(String::as_str).collect::<Vec<_>>(), "one utterance per spoken sentence, in order");
+    let numbers: Vec<u64> = completed.iter().map(|c| c["idx"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, (0..expected.len() as u64).collect::<Vec<_>>());
+    assert_eq!(completed[0]["speaker"], "zorgverlener", "a question");
+    assert_eq!(completed[1]["speaker"], "patient", "a complaint in the first person");
+    assert_eq!(engine.requests.load(Ordering::SeqCst), expected.len());
+
+    // the spoken transcript is what gets summarised
+    let mut sender = streaming.await.unwrap();
+    sender.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap"}}).to_string().into())).await.unwrap();
+    let mut ws = sender.reunite(receiver).unwrap();
+    let summary = next_of(&mut ws, "summarization").await;
+    let episode = &summary["result"]["episodes"][0];
+    assert!(episode["subjective"].as_str().unwrap().contains("hoofdpijn"), "{episode}");
+    assert!(episode["plan"].as_str().unwrap().contains("paracetamol"), "{episode}");
+    worker.stop().await;
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn what_was_said_before_the_socket_dropped_is_kept_and_resent_on_reconnect(pool: PgPool) {
+    let (app, _engine) = app_with_engine(pool).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let sid = open_session(&app, &anna).await;
+    let mut ws = socket(&app, &anna, &sid).await;
+    next_of(&mut ws, "ready").await;
+    // three sentences, and the socket goes before the engine answered the last
+    let audio = consult_audio(3);
+    stream(&mut ws, &audio).await;
+    drop(ws);
+
+    let mut conn = app.state.jobs.connection().await.unwrap();
+    let mut kept = Vec::new();
+    for _ in 0..300 {
+        kept = app.state.transcripts.all(&mut conn, &sid).await.unwrap();
+        if kept.len() == 3 && app.state.speech_tasks.get() == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(kept.iter().map(|l| l.sentence.as_str()).collect::<Vec<_>>(), sentences()[..3].to_vec());
+    assert_eq!(app.state.speech_tasks.get(), 0, "the engine finished and nothing is left running");
+
+    let mut again = socket(&app, &anna, &sid).await;
+    assert_eq!(next_of(&mut again, "ready").await["resumed"], true);
+    let transcript = next_of(&mut again, "transcript").await;
+    assert_eq!(transcript["completed"].as_array().unwrap().len(), 3);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn an_uploaded_recording_goes_through_the_same_engine_into_the_transcript(pool: PgPool) {
+    let (app, engine) = app_with_engine(pool.clone()).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let sid = open_session(&app, &anna).await;
+    let upload = |app: &TestApp, sid: &str, body: Vec<u8>| {
+        let request = app.http.post(app.url(&format!("/api/consult/audio/session/{sid}/recording"))).bearer_auth(&anna).body(body);
+        async move {
+            let response = request.send().await.unwrap();
+            (response.status().as_u16(), response.json::<Value>().await.unwrap())
+        }
+    };
+    let (status, body) = upload(&app, &sid, wav::encode(&consult_audio(4))).await;
+    assert_eq!(status, 200, "{body}");
+    let sentences_back: Vec<&str> = body["completed"].as_array().unwrap().iter().map(|c| c["sentence"].as_str().unwrap()).collect();
+    assert_eq!(sentences_back, sentences()[..4].to_vec());
+    assert_eq!(engine.requests.load(Ordering::SeqCst), 4);
+    let mut conn = app.state.jobs.connection().await.unwrap();
+    assert_eq!(app.state.transcripts.all(&mut conn, &sid).await.unwrap().len(), 4);
+
+    // undecodable or silent audio: a Dutch error, and the session stays usable
+    let (status, body) = upload(&app, &sid, b"dit is geen geluid".to_vec()).await;
+    assert_eq!((status, body["error"].as_str()), (400, Some("bad_recording")));
+    assert!(body["message"].as_str().unwrap().starts_with("De opname kon niet worden gelezen"), "{body}");
+    let (status, body) = upload(&app, &sid, wav::encode(&vec![0i16; 32_000])).await;
+    assert_eq!((status, body["message"].as_str()), (400, Some("De opname bevat geen geluid.")));
+    let mut ws = socket(&app, &anna, &sid).await;
+    assert_eq!(next_of(&mut ws, "ready").await["resumed"], true);
+
+    // no engine: said so
+    let plain = TestApp::spawn(pool).await;
+    let bram = plain.access_token_for("bram@praktijk.nl").await;
+    let theirs = open_session(&plain, &bram).await;
+    let response = plain.http.post(plain.url(&format!("/api/consult/audio/session/{theirs}/recording"))).bearer_auth(&bram).body(wav::encode(&consult_audio(1))).send().await.unwrap();
+    assert_eq!(response.status(), 409);
+    // nor someone else's session
+    let bram_here = app.access_token_for("bram@praktijk.nl").await;
+    let response = app.http.post(app.url(&format!("/api/consult/audio/session/{sid}/recording"))).bearer_auth(&bram_here).body(wav::encode(&consult_audio(1))).send().await.unwrap();
+    assert_eq!(response.status(), 404);
+}
