@@ -63,6 +63,8 @@ pub const MAX_MESSAGE: usize = 1 << 20;
 /// Frames waiting for the engine (4 s of audio at one frame per 500 ms).
 pub const AUDIO_QUEUE: usize = 8;
 const EVENT_QUEUE: usize = 64;
+/// Titles of the user's own template entries given to the engine as words to expect.
+const VOCABULARY: i64 = 40;
 /// An uploaded recording goes to the engine in frames as long as the browser's (500 ms).
 const FRAME_SAMPLES: usize = 8_000;
 /// A client that does not take a message within this time is dropped.
@@ -123,7 +125,8 @@ pub async fn recording(
         .map_err(|e| ApiError::BadRequest { code: "bad_recording", message: e.to_string() })?;
     let (audio_tx, audio_rx) = mpsc::channel::<AudioFrame>(AUDIO_QUEUE);
     let (event_tx, mut events) = mpsc::channel::<SpeechEvent>(EVENT_QUEUE);
-    let run = engine.run(StreamOptions { model, vocabulary: Vec::new() }, audio_rx, event_tx);
+    let vocabulary = domain::templates::vocabulary(&state.db, &user.id, VOCABULARY).await?;
+    let run = engine.run(StreamOptions { model, vocabulary }, audio_rx, event_tx);
     let feed = tokio::spawn(async move {
         for frame in samples.chunks(FRAME_SAMPLES) {
             if audio_tx.send(frame.to_vec()).await.is_err() {
@@ -413,7 +416,11 @@ impl Connection {
                 let (audio_tx, audio_rx) = mpsc::channel::<AudioFrame>(AUDIO_QUEUE);
                 let (failed_tx, failed_rx) = oneshot::channel();
                 let guard = state.speech_tasks.enter("engine");
-                let run = engine.run(StreamOptions { model, vocabulary: Vec::new() }, audio_rx, event_tx);
+                let vocabulary = domain::templates::vocabulary(&state.db, &self.user.id, VOCABULARY).await.unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "the user's vocabulary could not be read");
+                    Vec::new()
+                });
+                let run = engine.run(StreamOptions { model, vocabulary }, audio_rx, event_tx);
                 tokio::spawn(async move {
                     let _guard = guard;
                     if let Err(e) = run.await {

@@ -49,7 +49,11 @@ fn consult_audio(count: usize) -> Vec<i16> {
 #[derive(Clone, Default)]
 struct Engine {
     requests: Arc<AtomicUsize>,
+    /// Requests whose prompt carried the user's vocabulary (a template title of theirs).
+    with_vocabulary: Arc<AtomicUsize>,
 }
+
+const VOCABULARY_WORD: &str = "Otoscopie links";
 
 async fn transcribe(State(engine): State<Engine>, headers: HeaderMap, body: Bytes) -> axum::Json<Value> {
     let content_type = headers.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or_default();
@@ -58,6 +62,9 @@ async fn transcribe(State(engine): State<Engine>, headers: HeaderMap, body: Byte
     let size = u32::from_le_bytes(body[riff + 4..riff + 8].try_into().unwrap()) as usize + 8;
     let clip = wav::parse(&body[riff..riff + size]).expect("a 16 kHz mono PCM16 WAV");
     engine.requests.fetch_add(1, Ordering::SeqCst);
+    if String::from_utf8_lossy(&body).contains(VOCABULARY_WORD) {
+        engine.with_vocabulary.fetch_add(1, Ordering::SeqCst);
+    }
     let lines = sentences();
     let text = (1..=lines.len())
         .find(|i| {
@@ -202,7 +209,10 @@ async fn what_was_said_before_the_socket_dropped_is_kept_and_resent_on_reconnect
 async fn an_uploaded_recording_goes_through_the_same_engine_into_the_transcript(pool: PgPool) {
     let (app, engine) = app_with_engine(pool.clone()).await;
     let anna = app.access_token_for("anna@praktijk.nl").await;
+    let anna_id = common::claims_of(&anna)["sub"].as_str().unwrap().to_owned();
     let sid = open_session(&app, &anna).await;
+    sqlx::query("insert into template_entries (id, owner_id, title, soep_type, visibility) values (gen_random_uuid(), $1, $2, 'OBJECTIVE', 'PRIVATE')")
+        .bind(&anna_id).bind(VOCABULARY_WORD).execute(&pool).await.unwrap();
     let upload = |app: &TestApp, sid: &str, body: Vec<u8>| {
         let request = app.http.post(app.url(&format!("/api/consult/audio/session/{sid}/recording"))).bearer_auth(&anna).body(body);
         async move {
@@ -215,6 +225,7 @@ async fn an_uploaded_recording_goes_through_the_same_engine_into_the_transcript(
     let sentences_back: Vec<&str> = body["completed"].as_array().unwrap().iter().map(|c| c["sentence"].as_str().unwrap()).collect();
     assert_eq!(sentences_back, sentences()[..4].to_vec());
     assert_eq!(engine.requests.load(Ordering::SeqCst), 4);
+    assert_eq!(engine.with_vocabulary.load(Ordering::SeqCst), 4, "the user's own words go along in the prompt");
     let mut conn = app.state.jobs.connection().await.unwrap();
     assert_eq!(app.state.transcripts.all(&mut conn, &sid).await.unwrap().len(), 4);
 

@@ -46,9 +46,20 @@ impl TelemetryConfig {
     }
 }
 
+/// Libraries that log whole messages at debug or trace level (websocket frames, HTTP bodies):
+/// capped at info whatever `APP_LOG` asks, so consult audio and text never reach the logs.
+const PAYLOAD_LOGGERS: &[&str] = &["tungstenite", "tokio_tungstenite", "hyper", "hyper_util", "h2", "reqwest", "redis", "multer"];
+
+/// The filter of `APP_LOG` (`info` when it does not parse), with [`PAYLOAD_LOGGERS`] capped.
+pub fn filter(spec: &str) -> EnvFilter {
+    let caps: Vec<String> = PAYLOAD_LOGGERS.iter().map(|c| format!("{c}=info")).collect();
+    EnvFilter::try_new(format!("{spec},{}", caps.join(",")))
+        .unwrap_or_else(|_| EnvFilter::new(format!("info,{}", caps.join(","))))
+}
+
 /// Installs the global subscriber. Calling it twice is harmless (the second call does nothing).
 pub fn init(config: &TelemetryConfig) {
-    let filter = EnvFilter::try_new(&config.filter).unwrap_or_else(|_| EnvFilter::new("info"));
+    let filter = filter(&config.filter);
     let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
     let _ = match config.format {
         LogFormat::Json => builder

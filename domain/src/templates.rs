@@ -500,3 +500,19 @@ pub async fn resolve_grant(
     }
     Ok(None)
 }
+
+/// Words the user's speech engine should expect: the titles of the user's own template entries,
+/// newest first, at most `limit`.
+pub async fn vocabulary(db: &PgPool, user_id: &str, limit: i64) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar(
+        "select title from (
+             select distinct on (lower(title)) title, updated_at from template_entries
+              where owner_id = $1 and length(trim(title)) between 2 and 60
+              order by lower(title), updated_at desc) t
+          order by updated_at desc limit $2",
+    )
+    .bind(user_id)
+    .bind(limit)
+    .fetch_all(db)
+    .await
+}

@@ -1,0 +1,72 @@
+//! Nothing of a consult's content reaches the logs: a whole live consult with a summary, logged at
+//! the most detailed level `APP_LOG` allows, and not one sentence of it in the output.
+
+mod common;
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use common::TestApp;
+use futures::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+const SECRET_COMPLAINT: &str = "Ik heb sinds gisteren een zeurende pijn in mijn linkerkuit.";
+const SECRET_FINDING: &str = "De kuit is warm en gezwollen.";
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_consult_and_its_note_never_appear_in_the_logs(pool: PgPool) {
+    let captured = Captured::default();
+    let writer = captured.clone();
+    // the product's own filter, asked for everything, even the websocket library's frames
+    tracing_subscriber::fmt()
+        .with_env_filter(domain::telemetry::filter("trace,tungstenite=trace"))
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .init();
+
+    let app = TestApp::spawn(pool).await;
+    let worker = app.start_worker(&[]);
+    let token = app.access_token_for("anna@praktijk.nl").await;
+    let opened: Value = app.http.post(app.url("/api/consult/audio/session")).bearer_auth(&token).send().await.unwrap().json().await.unwrap();
+    let url = app.url(&format!("/ws/speech/consult/{}", opened["sessionId"].as_str().unwrap())).replace("http://", "ws://");
+    let mut request = url.into_client_request().unwrap();
+    request.headers_mut().insert("sec-websocket-protocol", format!("speech.v1, bearer.{token}").parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    let transcript = format!("{SECRET_COMPLAINT} {SECRET_FINDING} Waarschijnlijk een trombosebeen. Ik verwijs u vandaag naar de trombosedienst.");
+    ws.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "transcript": transcript}}).to_string().into())).await.unwrap();
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(30), ws.next()).await.expect("in time").unwrap().unwrap();
+        if let Message::Text(text) = message
+            && serde_json::from_str::<Value>(&text).unwrap()["type"] == "summarization"
+        {
+            break;
+        }
+    }
+    let response = app.http.post(app.url("/api/audio/consult/generative/v2")).bearer_auth(&token).body(transcript.clone()).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    worker.stop().await;
+
+    let logs = String::from_utf8_lossy(&captured.0.lock().unwrap()).into_owned();
+    assert!(logs.contains("summarise_consult") || logs.contains("job"), "the logs were captured: {} bytes", logs.len());
+    for secret in ["linkerkuit", "zeurende pijn", "warm en gezwollen", "trombosebeen", "trombosedienst"] {
+        let line = logs.lines().find(|l| l.contains(secret)).unwrap_or_default();
+        assert!(!logs.contains(secret), "{secret:?} leaked into the logs: {}", &line[..line.len().min(400)]);
+    }
+}
