@@ -442,10 +442,13 @@ impl Connection {
             let feed = audio.clone();
             tokio::select! {
                 biased;
-                event = slot.events.recv() => match event {
-                    Some(LiveEvent::Takeover { .. }) => break End::Refused(TAKEN_OVER),
-                    Some(event) => if self.summary_event(event).await.is_err() { break End::Gone },
-                    None => {}
+                event = slot.events.recv() => {
+                    let gone = match event {
+                        Some(LiveEvent::Takeover { .. }) => break End::Refused(TAKEN_OVER),
+                        Some(event) => self.summary_event(event).await.is_err(),
+                        None => false,
+                    };
+                    if gone { break End::Gone }
                 },
                 failed = &mut engine_failed, if watch_engine => {
                     watch_engine = false;
@@ -457,9 +460,15 @@ impl Connection {
                         if self.send(&Outgoing::Error { code: "engine_unavailable", message }).await.is_err() { break End::Gone }
                     }
                 },
-                event = events.recv(), if engine_open => match event {
-                    Some(event) => if self.engine_event(event, state.consults.session_ttl).await.is_err() { break End::Gone },
-                    None => engine_open = false,
+                event = events.recv(), if engine_open => {
+                    let gone = match event {
+                        Some(event) => self.engine_event(event, state.consults.session_ttl).await.is_err(),
+                        None => {
+                            engine_open = false;
+                            false
+                        }
+                    };
+                    if gone { break End::Gone }
                 },
                 permit = async { feed.as_ref().expect("guarded").reserve().await }, if pending.is_some() && feed.is_some() => {
                     let (frame, received) = pending.take().expect("guarded");
