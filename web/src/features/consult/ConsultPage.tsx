@@ -100,6 +100,7 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
   const [episodeCount, setEpisodeCount] = useState(1)
   const [precision, setPrecision] = useState<'medium' | 'high'>('medium')
   const [generation, restart] = useReducer((n: number) => n + 1, 0)
+  const ids = useId()
 
   const connection = useRef<SpeechConnection | null>(null)
   const capture = useRef<Capture | null>(null)
@@ -326,6 +327,14 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
     return () => clearTimeout(timer)
   }, [summarizing?.done])
 
+  // While reconnecting, how much audio waits in the page.
+  const [keptSeconds, setKeptSeconds] = useState(0)
+  useEffect(() => {
+    if (status?.kind !== 'reconnecting') return
+    const timer = setInterval(() => setKeptSeconds(Math.floor(connection.current?.backlog.seconds ?? 0)), 500)
+    return () => clearInterval(timer)
+  }, [status?.kind])
+
   const elapsed = useProgressElapsed(summarizing !== null && !summarizing.done)
   const seconds = useRecordingSeconds(phase === 'live' && recording && !typing, generation)
 
@@ -334,7 +343,6 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
   }
 
   const heading = `${t.headings[template] ?? t.headings.soap}${flavour === 'poh-ggz' ? ` (${t.pohGgz})` : ''}`
-  const ids = useId()
 
   return (
     <div>
@@ -353,10 +361,13 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
       />
 
       {phase !== 'live' ? (
-        <section className="mt-6 flex flex-wrap items-end gap-3" aria-label={t.microphone}>
-          <label className="flex flex-col gap-1 text-sm font-medium text-slate-900">
-            {t.microphone}
+        <section className="mt-6 flex flex-wrap items-end gap-3">
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${ids}-mic`} className="text-sm font-medium text-slate-900">
+              {t.microphone}
+            </label>
             <select
+              id={`${ids}-mic`}
               value={microphone}
               onChange={(e) => {
                 setMicrophone(e.target.value)
@@ -371,13 +382,13 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
                 </option>
               ))}
             </select>
-          </label>
+          </div>
           <button type="button" className={primaryButtonClass} onClick={() => void start()} disabled={phase === 'starting'}>
             {phase === 'starting' ? t.connecting : t.start}
           </button>
         </section>
       ) : (
-        <section className="mt-6 space-y-3" aria-label={t.recording}>
+        <section className="mt-6 space-y-3">
           {!typing && <Waveform analyser={capture.current?.analyser ?? null} active={recording && status?.kind === 'ready'} />}
           <div className="flex flex-wrap items-center gap-3">
             {!typing && (
@@ -417,7 +428,7 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
       )}
       {status?.kind === 'reconnecting' && (
         <p role="status" className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200" data-testid="reconnecting">
-          {t.reconnecting}
+          {t.reconnecting} <span data-testid="kept-seconds" data-seconds={keptSeconds}>({t.kept(keptSeconds)})</span>
         </p>
       )}
       {backlogFull && (

@@ -43,7 +43,7 @@ export const consultTexts = {
   paused: 'Gepauzeerd',
   recordingTime: 'Opnameduur',
   reconnecting: 'De verbinding is weggevallen. Opnieuw verbinden… Het geluid wordt in de tussentijd bewaard.',
-  reconnected: 'De verbinding is hersteld.',
+  kept: (seconds: number) => `${seconds} s geluid bewaard`,
   bufferFull:
     'De verbinding is al meer dan 10 minuten weg. Wat daarna is gezegd, kan niet meer worden bewaard; het eerdere geluid wordt verstuurd zodra de verbinding terug is.',
 
