@@ -224,10 +224,14 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
     setPhase('starting')
     // made in the click, so the browser lets it run
     const context = new AudioContext()
+    // audio from before the socket exists is kept and sent first
+    const early: Int16Array[] = []
     let opened: Capture
     try {
       opened = await startCapture(context, microphone || null, (frame) => {
-        if (recordingRef.current) connection.current?.sendAudio(frame)
+        if (connection.current) {
+          if (recordingRef.current) connection.current.sendAudio(frame)
+        } else early.push(frame)
       })
     } catch (error) {
       void context.close().catch(() => {})
@@ -248,7 +252,9 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
         onStatus,
         onBacklog: setBacklogFull,
       })
+      early.splice(0).forEach((frame) => conn.sendAudio(frame))
       connection.current = conn
+      recordingRef.current = true
       setRecording(true)
       setPhase('live')
       conn.start()
