@@ -193,8 +193,11 @@ const TYPED_CONSULT = [
 describe('live consult', () => {
   it('without a speech engine: the conversation is typed, summarised into SOEP, copied and reset', async () => {
     const { wav } = recording([2])
-    const { page, summarizeMessages } = await consultPage(wav, baseUrl, '/audioconsult/beta/soap')
+    const { page, summarizeMessages } = await consultPage(wav, baseUrl, '/')
+    // the home card opens the page with the new model and the SOEP template
+    await page.getByRole('link', { name: /^Nieuw Gesproken consult/ }).click()
     await page.getByRole('heading', { level: 1, name: 'Gesproken consult' }).waitFor()
+    assert.equal(new URL(page.url()).pathname, '/audioconsult/beta/soap')
     assert.equal(await page.getByRole('combobox', { name: 'Microfoon' }).locator('option').first().textContent(), 'Selecteer microfoon')
 
     await page.getByRole('button', { name: 'Start' }).click()

@@ -5,7 +5,8 @@
 //
 // Environment: E2E_API_BIN (the api binary, default ../target/debug/api), E2E_DATABASE_HOST
 // (default 127.0.0.1:5432), E2E_REDIS_URL (default redis://127.0.0.1:6379), E2E_CHROMIUM
-// (default /usr/bin/chromium), E2E_SCREENSHOT_DIR (default: the system's temporary folder).
+// (default /usr/bin/chromium), E2E_SCREENSHOT_DIR (default: the system's temporary folder),
+// E2E_ONLY (run only the test files whose name contains it, e.g. `consult`).
 import { spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
@@ -136,7 +137,7 @@ try {
     console.error(`e2e: ${problem}. Its output:\n${apiOutput}`)
   } else {
     const tests = readdirSync(join(web, 'e2e'))
-      .filter((name) => name.endsWith('.test.mjs'))
+      .filter((name) => name.endsWith('.test.mjs') && name.includes(process.env.E2E_ONLY ?? ''))
       .sort()
       .map((name) => join('e2e', name))
     const runner = spawn(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=1', ...tests], {
