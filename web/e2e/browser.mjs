@@ -16,8 +16,14 @@ const ARGS = [
   '--disable-sync',
 ]
 
-export function launchBrowser() {
-  return chromium.launch({ executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ARGS })
+/** Chromium; `extraArgs` adds flags (e.g. a fake microphone, see `fakeMicrophoneArgs`). */
+export function launchBrowser(extraArgs = []) {
+  return chromium.launch({ executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: [...ARGS, ...extraArgs] })
+}
+
+/** Flags that give Chromium a microphone playing `wav` once (then silence), allowed without asking. */
+export function fakeMicrophoneArgs(wav) {
+  return ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${wav}%noloop`]
 }
 
 /** A new, empty browser context (no session, no storage) and a page in it. */

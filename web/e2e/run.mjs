@@ -1,12 +1,16 @@
-// Starts the api on a free port with a fresh database, serving the built SPA, runs the browser
-// tests against it with Node's test runner, then stops the api and drops the database.
+// Starts the api (`api all`: api, worker and scheduler in one process, so summaries run) on a
+// free port with a fresh database, serving the built SPA, runs the browser tests against it with
+// Node's test runner, then stops the api and drops the database. The tests get the api's binary
+// and settings (E2E_API_BIN, E2E_API_ENV as JSON) to start another api of their own.
 //
 // Environment: E2E_API_BIN (the api binary, default ../target/debug/api), E2E_DATABASE_HOST
 // (default 127.0.0.1:5432), E2E_REDIS_URL (default redis://127.0.0.1:6379), E2E_CHROMIUM
-// (default /usr/bin/chromium), E2E_SCREENSHOT_DIR (default: the system's temporary folder).
+// (default /usr/bin/chromium), E2E_SCREENSHOT_DIR (default: the system's temporary folder),
+// E2E_ONLY (run only the test files whose name contains it, e.g. `consult`).
 import { spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createServer } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -43,18 +47,30 @@ const port = await freePort()
 const baseUrl = `http://127.0.0.1:${port}`
 let apiOutput = ''
 
-const api = spawn(apiBin, ['serve'], {
+const outbox = mkdtempSync(join(tmpdir(), 'spreekkamer-e2e-outbox-'))
+/** What every api of this run shares; a test's own api adds its address and queue names. */
+const sharedEnv = {
+  APP_ENV: 'development',
+  APP_DATABASE_URL: `postgres://postgres@${pgHost}:${pgPort}/${database}`,
+  APP_REDIS_URL: process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  APP_WEB_DIST: dist,
+  APP_LOG_FORMAT: 'json',
+  APP_MAIL_OUTBOX: outbox,
+  // no speech engine here: the page offers the typed transcript
+  APP_SPEECH_URL: '',
+  APP_SPEECH_RADIOLOGY_URL: '',
+  APP_LLM_URL: '',
+}
+
+// the worker's and scheduler's own HTTP servers are off in `api all`: the api serves their health
+const api = spawn(apiBin, ['all'], {
   env: {
     ...process.env,
-    APP_ENV: 'development',
+    ...sharedEnv,
     APP_HTTP_ADDR: `127.0.0.1:${port}`,
     APP_PUBLIC_URL: baseUrl,
-    APP_DATABASE_URL: `postgres://postgres@${pgHost}:${pgPort}/${database}`,
-    APP_REDIS_URL: process.env.E2E_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    APP_WEB_DIST: dist,
     // its own queue names, so messages of this run never reach another process's workers
     APP_JOBS_NAMESPACE: `e2e-${process.pid}`,
-    APP_LOG_FORMAT: 'json',
   },
   stdio: ['ignore', 'pipe', 'pipe'],
 })
@@ -88,6 +104,7 @@ function dropDatabase() {
 async function cleanUp() {
   await stopApi()
   dropDatabase()
+  rmSync(outbox, { recursive: true, force: true })
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -120,12 +137,12 @@ try {
     console.error(`e2e: ${problem}. Its output:\n${apiOutput}`)
   } else {
     const tests = readdirSync(join(web, 'e2e'))
-      .filter((name) => name.endsWith('.test.mjs'))
+      .filter((name) => name.endsWith('.test.mjs') && name.includes(process.env.E2E_ONLY ?? ''))
       .sort()
       .map((name) => join('e2e', name))
     const runner = spawn(process.execPath, ['--test', '--test-reporter=spec', '--test-concurrency=1', ...tests], {
       cwd: web,
-      env: { ...process.env, E2E_BASE_URL: baseUrl },
+      env: { ...process.env, E2E_BASE_URL: baseUrl, E2E_API_BIN: apiBin, E2E_API_ENV: JSON.stringify(sharedEnv) },
       stdio: 'inherit',
     })
     exitCode = await new Promise((done) => runner.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0))))

@@ -22,6 +22,8 @@ import { Route as AuthenticatedOnboardingIndexRouteImport } from './routes/_auth
 import { Route as AuthenticatedTemplateIndexRouteImport } from './routes/_authenticated/template/index'
 import { Route as AuthenticatedTemplateEntryEntryIdRouteImport } from './routes/_authenticated/template/entry/$entryId'
 import { Route as AuthenticatedTemplateGroupGroupIdRouteImport } from './routes/_authenticated/template/group/$groupId'
+import { Route as AuthenticatedAudioconsultModelTemplateIndexRouteImport } from './routes/_authenticated/audioconsult/$model/$template/index'
+import { Route as AuthenticatedAudioconsultModelTemplateFlavourRouteImport } from './routes/_authenticated/audioconsult/$model/$template/$flavour'
 import { Route as AuthenticatedTemplateEntryNewSharedRouteImport } from './routes/_authenticated/template/entry/new/$shared'
 
 const AuthenticatedRoute = AuthenticatedRouteImport.update({
@@ -93,6 +95,18 @@ const AuthenticatedTemplateGroupGroupIdRoute =
     path: '/template/group/$groupId',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedAudioconsultModelTemplateIndexRoute =
+  AuthenticatedAudioconsultModelTemplateIndexRouteImport.update({
+    id: '/audioconsult/$model/$template/',
+    path: '/audioconsult/$model/$template/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedAudioconsultModelTemplateFlavourRoute =
+  AuthenticatedAudioconsultModelTemplateFlavourRouteImport.update({
+    id: '/audioconsult/$model/$template/$flavour',
+    path: '/audioconsult/$model/$template/$flavour',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedTemplateEntryNewSharedRoute =
   AuthenticatedTemplateEntryNewSharedRouteImport.update({
     id: '/template/entry/new/$shared',
@@ -113,7 +127,9 @@ export interface FileRoutesByFullPath {
   '/template/': typeof AuthenticatedTemplateIndexRoute
   '/template/entry/$entryId': typeof AuthenticatedTemplateEntryEntryIdRoute
   '/template/group/$groupId': typeof AuthenticatedTemplateGroupGroupIdRoute
+  '/audioconsult/$model/$template/$flavour': typeof AuthenticatedAudioconsultModelTemplateFlavourRoute
   '/template/entry/new/$shared': typeof AuthenticatedTemplateEntryNewSharedRoute
+  '/audioconsult/$model/$template/': typeof AuthenticatedAudioconsultModelTemplateIndexRoute
 }
 export interface FileRoutesByTo {
   '/overeenkomst': typeof OvereenkomstRoute
@@ -128,7 +144,9 @@ export interface FileRoutesByTo {
   '/template': typeof AuthenticatedTemplateIndexRoute
   '/template/entry/$entryId': typeof AuthenticatedTemplateEntryEntryIdRoute
   '/template/group/$groupId': typeof AuthenticatedTemplateGroupGroupIdRoute
+  '/audioconsult/$model/$template/$flavour': typeof AuthenticatedAudioconsultModelTemplateFlavourRoute
   '/template/entry/new/$shared': typeof AuthenticatedTemplateEntryNewSharedRoute
+  '/audioconsult/$model/$template': typeof AuthenticatedAudioconsultModelTemplateIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -145,7 +163,9 @@ export interface FileRoutesById {
   '/_authenticated/template/': typeof AuthenticatedTemplateIndexRoute
   '/_authenticated/template/entry/$entryId': typeof AuthenticatedTemplateEntryEntryIdRoute
   '/_authenticated/template/group/$groupId': typeof AuthenticatedTemplateGroupGroupIdRoute
+  '/_authenticated/audioconsult/$model/$template/$flavour': typeof AuthenticatedAudioconsultModelTemplateFlavourRoute
   '/_authenticated/template/entry/new/$shared': typeof AuthenticatedTemplateEntryNewSharedRoute
+  '/_authenticated/audioconsult/$model/$template/': typeof AuthenticatedAudioconsultModelTemplateIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -162,7 +182,9 @@ export interface FileRouteTypes {
     | '/template/'
     | '/template/entry/$entryId'
     | '/template/group/$groupId'
+    | '/audioconsult/$model/$template/$flavour'
     | '/template/entry/new/$shared'
+    | '/audioconsult/$model/$template/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/overeenkomst'
@@ -177,7 +199,9 @@ export interface FileRouteTypes {
     | '/template'
     | '/template/entry/$entryId'
     | '/template/group/$groupId'
+    | '/audioconsult/$model/$template/$flavour'
     | '/template/entry/new/$shared'
+    | '/audioconsult/$model/$template'
   id:
     | '__root__'
     | '/_authenticated'
@@ -193,7 +217,9 @@ export interface FileRouteTypes {
     | '/_authenticated/template/'
     | '/_authenticated/template/entry/$entryId'
     | '/_authenticated/template/group/$groupId'
+    | '/_authenticated/audioconsult/$model/$template/$flavour'
     | '/_authenticated/template/entry/new/$shared'
+    | '/_authenticated/audioconsult/$model/$template/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -295,6 +321,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedTemplateGroupGroupIdRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/audioconsult/$model/$template/': {
+      id: '/_authenticated/audioconsult/$model/$template/'
+      path: '/audioconsult/$model/$template'
+      fullPath: '/audioconsult/$model/$template/'
+      preLoaderRoute: typeof AuthenticatedAudioconsultModelTemplateIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/audioconsult/$model/$template/$flavour': {
+      id: '/_authenticated/audioconsult/$model/$template/$flavour'
+      path: '/audioconsult/$model/$template/$flavour'
+      fullPath: '/audioconsult/$model/$template/$flavour'
+      preLoaderRoute: typeof AuthenticatedAudioconsultModelTemplateFlavourRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/template/entry/new/$shared': {
       id: '/_authenticated/template/entry/new/$shared'
       path: '/template/entry/new/$shared'
@@ -316,7 +356,9 @@ interface AuthenticatedRouteChildren {
   AuthenticatedTemplateIndexRoute: typeof AuthenticatedTemplateIndexRoute
   AuthenticatedTemplateEntryEntryIdRoute: typeof AuthenticatedTemplateEntryEntryIdRoute
   AuthenticatedTemplateGroupGroupIdRoute: typeof AuthenticatedTemplateGroupGroupIdRoute
+  AuthenticatedAudioconsultModelTemplateFlavourRoute: typeof AuthenticatedAudioconsultModelTemplateFlavourRoute
   AuthenticatedTemplateEntryNewSharedRoute: typeof AuthenticatedTemplateEntryNewSharedRoute
+  AuthenticatedAudioconsultModelTemplateIndexRoute: typeof AuthenticatedAudioconsultModelTemplateIndexRoute
 }
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
@@ -332,8 +374,12 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedTemplateEntryEntryIdRoute,
   AuthenticatedTemplateGroupGroupIdRoute:
     AuthenticatedTemplateGroupGroupIdRoute,
+  AuthenticatedAudioconsultModelTemplateFlavourRoute:
+    AuthenticatedAudioconsultModelTemplateFlavourRoute,
   AuthenticatedTemplateEntryNewSharedRoute:
     AuthenticatedTemplateEntryNewSharedRoute,
+  AuthenticatedAudioconsultModelTemplateIndexRoute:
+    AuthenticatedAudioconsultModelTemplateIndexRoute,
 }
 
 const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(

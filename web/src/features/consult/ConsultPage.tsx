@@ -1,0 +1,670 @@
+import { useNavigate } from '@tanstack/react-router'
+import { useCallback, useEffect, useId, useMemo, useReducer, useRef, useState } from 'react'
+import { useAuth } from 'react-oidc-context'
+import { primaryButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
+import { useToast } from '@/components/Toast'
+import { useJob } from '@/features/jobs/api'
+import { jobStateText } from '@/features/jobs/texts'
+import { openSession } from './api'
+import { startCapture, type Capture } from './capture'
+import { CopyButton, GrowingTextarea, TranscriptPanel, Waveform } from './components'
+import { SpeechConnection, speechUrl, type ConnectionStatus, type ServerMessage, type TranscriptLine } from './connection'
+import {
+  microphoneProblem,
+  microphonesOf,
+  rememberedMicrophone,
+  rememberMicrophone,
+  type Microphone,
+  type MicrophoneProblem,
+} from './microphones'
+import { progressFraction } from './progress'
+import {
+  appendSentence,
+  EPISODE_FIELDS,
+  emptyForm,
+  formFromResult,
+  specialistText,
+  TEMPLATES,
+  withEpisodeField,
+  type ConsultForm,
+  type EpisodeField,
+  type Flavour,
+  type SummaryResult,
+  type Template,
+} from './result'
+import { consultTexts as t } from './texts'
+import { clock, useProgressElapsed, useRecordingSeconds } from './useElapsed'
+
+export interface ConsultPageProps {
+  model: string
+  template: Template
+  flavour: Flavour
+}
+
+const fieldNames: Record<EpisodeField, string> = {
+  subjective: t.subjective,
+  objective: t.objective,
+  diagnosis: t.evaluation,
+  plan: t.plan,
+}
+
+type Phase = 'idle' | 'starting' | 'live'
+
+interface Summarizing {
+  jobId: string | null
+  jobState: string | null
+  transcriptLength: number
+  done: boolean
+}
+
+/** The live transcript: sentences merged by their number, and the words of the sentence in progress. */
+interface Transcript {
+  lines: TranscriptLine[]
+  buffer: string
+}
+
+function mergeTranscript(current: Transcript, completed: readonly TranscriptLine[], buffer: string): Transcript {
+  if (completed.length === 0) return { lines: current.lines, buffer }
+  const byIdx = new Map(current.lines.map((l) => [l.idx, l]))
+  for (const line of completed) byIdx.set(line.idx, line)
+  return { lines: [...byIdx.values()].sort((a, b) => a.idx - b.idx), buffer }
+}
+
+const emptyTranscript: Transcript = { lines: [], buffer: '' }
+
+/** /audioconsult/:model/:template[/:flavour]: record a consult, see it live, summarise it. */
+export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
+  const auth = useAuth()
+  const authRef = useRef(auth)
+  authRef.current = auth
+  const toast = useToast()
+  const navigate = useNavigate()
+  const beta = model === 'beta'
+  const audioModel = model === 'radiology' || template === 'radiology' ? 'radiology' : 'multilingual'
+  const dictating = template === 'dictation' || template === 'radiology'
+
+  const [microphones, setMicrophones] = useState<Microphone[]>([])
+  const [microphone, setMicrophone] = useState<string>(() => rememberedMicrophone() ?? '')
+  const [micProblem, setMicProblem] = useState<MicrophoneProblem | null>(null)
+  const [phase, setPhase] = useState<Phase>('idle')
+  const [recording, setRecording] = useState(false)
+  const [status, setStatus] = useState<ConnectionStatus | null>(null)
+  const [engine, setEngine] = useState<string | null | undefined>(undefined)
+  const [engineFailed, setEngineFailed] = useState(false)
+  const [transcript, setTranscript] = useState<Transcript>(emptyTranscript)
+  const [typed, setTyped] = useState('')
+  const [form, setForm] = useState<ConsultForm>(() => emptyForm(template, flavour))
+  const [summarizing, setSummarizing] = useState<Summarizing | null>(null)
+  const [fatal, setFatal] = useState<string | null>(null)
+  const [backlogFull, setBacklogFull] = useState(false)
+  const [episodeCount, setEpisodeCount] = useState(1)
+  const [precision, setPrecision] = useState<'medium' | 'high'>('medium')
+  const [generation, restart] = useReducer((n: number) => n + 1, 0)
+  const ids = useId()
+
+  const connection = useRef<SpeechConnection | null>(null)
+  const capture = useRef<Capture | null>(null)
+  const recordingRef = useRef(false)
+  recordingRef.current = recording
+  /** Sentences already appended to the dictation (a resumed session sends them all again). */
+  const dictated = useRef(new Set<number>())
+  const formRef = useRef(form)
+  formRef.current = form
+
+  // Changing the template resets the result.
+  useEffect(() => {
+    setForm(emptyForm(template, flavour))
+    dictated.current = new Set()
+  }, [template, flavour])
+
+  const listMicrophones = useCallback(async () => {
+    if (!navigator.mediaDevices?.enumerateDevices) return
+    try {
+      const devices = await navigator.mediaDevices.enumerateDevices()
+      setMicrophones(microphonesOf(devices, t.unnamedMicrophone))
+    } catch (error) {
+      // the list failing is only logged; the default microphone still works
+      console.warn('Microfoons konden niet worden opgevraagd', error)
+    }
+  }, [])
+
+  useEffect(() => {
+    void listMicrophones()
+    const devices = navigator.mediaDevices
+    if (!devices?.addEventListener) return
+    const changed = () => void listMicrophones()
+    devices.addEventListener('devicechange', changed)
+    return () => devices.removeEventListener('devicechange', changed)
+  }, [listMicrophones])
+
+  const stopEverything = useCallback(() => {
+    connection.current?.close()
+    connection.current = null
+    capture.current?.stop()
+    capture.current = null
+  }, [])
+
+  // Leaving the page disconnects the session.
+  useEffect(() => stopEverything, [stopEverything])
+
+  const applyResult = useCallback(
+    (result: SummaryResult) => {
+      setForm((current) => formFromResult(current, result, flavour))
+      setSummarizing((s) => (s ? { ...s, done: true } : s))
+    },
+    [flavour],
+  )
+
+  const onMessage = useCallback(
+    (message: ServerMessage) => {
+      switch (message.type) {
+        case 'ready':
+          setEngine(message.engine)
+          if (message.engine === null) {
+            // nothing to listen to: the clinician types the conversation
+            capture.current?.stop()
+            capture.current = null
+            setRecording(false)
+          }
+          break
+        case 'transcript':
+          setTranscript((current) => mergeTranscript(current, message.completed, message.buffer))
+          if (dictating && message.completed.length > 0) {
+            const fresh = message.completed.filter((l) => !dictated.current.has(l.idx)).sort((a, b) => a.idx - b.idx)
+            fresh.forEach((l) => dictated.current.add(l.idx))
+            if (fresh.length > 0) {
+              setForm((current) => ({ ...current, dictation: fresh.reduce((text, l) => appendSentence(text, l.sentence), current.dictation) }))
+            }
+          }
+          break
+        case 'summarization':
+          if (message.template === formRef.current.template) applyResult(message.result)
+          else setSummarizing(null)
+          break
+        case 'job':
+          setSummarizing((s) => (s ? { ...s, jobId: message.id, jobState: message.state } : s))
+          if (message.state === 'failed' || message.state === 'dead') {
+            setSummarizing(null)
+            toast({ tone: 'error', message: message.message ?? t.summaryFailed })
+          }
+          break
+        case 'error':
+          if (message.code === 'no_engine') {
+            setEngine(null)
+            break
+          }
+          if (message.code === 'engine_unavailable') setEngineFailed(true)
+          // a refused summary request has no job yet
+          setSummarizing((s) => (s && !s.jobId ? null : s))
+          toast({ tone: 'error', message: message.message })
+          break
+        case 'pong':
+          break
+      }
+    },
+    [applyResult, dictating, toast],
+  )
+
+  const onStatus = useCallback((next: ConnectionStatus) => {
+    setStatus(next)
+    if (next.kind === 'closed') {
+      capture.current?.stop()
+      capture.current = null
+      setRecording(false)
+      setFatal(t.closed[next.code] ?? (next.reason || t.connectionLost))
+    }
+  }, [])
+
+  const onMessageRef = useRef(onMessage)
+  onMessageRef.current = onMessage
+
+  async function start() {
+    setMicProblem(null)
+    setFatal(null)
+    setPhase('starting')
+    // made in the click, so the browser lets it run
+    const context = new AudioContext()
+    // audio from before the socket exists is kept and sent first
+    const early: Int16Array[] = []
+    let opened: Capture
+    try {
+      opened = await startCapture(context, microphone || null, (frame) => {
+        if (connection.current) {
+          if (recordingRef.current) connection.current.sendAudio(frame)
+        } else early.push(frame)
+      })
+    } catch (error) {
+      void context.close().catch(() => {})
+      setMicProblem(microphoneProblem(error))
+      setPhase('idle')
+      return
+    }
+    capture.current = opened
+    void listMicrophones()
+    try {
+      const token = authRef.current.user?.access_token
+      if (!token) throw new Error('not signed in')
+      const session = await openSession(token, beta)
+      const conn = new SpeechConnection({
+        url: speechUrl(window.location.origin, session.sessionId, audioModel),
+        token: async (renew) => (renew ? (await authRef.current.signinSilent())?.access_token : authRef.current.user?.access_token),
+        onMessage: (message) => onMessageRef.current(message),
+        onStatus,
+        onBacklog: setBacklogFull,
+      })
+      early.splice(0).forEach((frame) => conn.sendAudio(frame))
+      connection.current = conn
+      recordingRef.current = true
+      setRecording(true)
+      setPhase('live')
+      conn.start()
+    } catch {
+      opened.stop()
+      capture.current = null
+      setPhase('idle')
+      setFatal(t.sessionFailed)
+    }
+  }
+
+  function reset() {
+    stopEverything()
+    setPhase('idle')
+    setRecording(false)
+    setStatus(null)
+    setEngine(undefined)
+    setEngineFailed(false)
+    setTranscript(emptyTranscript)
+    setTyped('')
+    setSummarizing(null)
+    setFatal(null)
+    setBacklogFull(false)
+    setMicProblem(null)
+    dictated.current = new Set()
+    setForm(emptyForm(template, flavour))
+    restart()
+  }
+
+  const typing = engine === null || engineFailed
+  const spokenText = useMemo(
+    () => [...transcript.lines.map((l) => l.sentence), transcript.buffer].filter((s) => s.trim() !== '').join(' '),
+    [transcript],
+  )
+  const transcriptText = typing && typed.trim() !== '' ? typed : spokenText
+
+  function summarize() {
+    // Summarising does nothing when the transcript is empty.
+    if (transcriptText.trim() === '' || summarizing) return
+    const request = {
+      template,
+      flavour,
+      modelSize: beta ? 'large' : 'medium',
+      precision,
+      episodeCount,
+      ...(typing && typed.trim() !== '' ? { transcript: typed } : {}),
+    }
+    if (!connection.current?.sendJson({ type: 'summarize', request })) {
+      toast({ tone: 'warning', message: t.reconnecting })
+      return
+    }
+    setSummarizing({ jobId: null, jobState: 'queued', transcriptLength: transcriptText.length, done: false })
+  }
+
+  // While the socket is gone, the summary's job is polled.
+  const socketGone = status !== null && status.kind !== 'ready'
+  const polled = useJob(summarizing && !summarizing.done && socketGone ? (summarizing.jobId ?? undefined) : undefined)
+  useEffect(() => {
+    const job = polled.data
+    if (!job || !summarizing || summarizing.done) return
+    if (job.state === 'succeeded') {
+      const outer = job.result as { result?: SummaryResult } | null | undefined
+      if (outer?.result) applyResult(outer.result)
+    } else if (job.state === 'failed' || job.state === 'dead') {
+      setSummarizing(null)
+      toast({ tone: 'error', message: job.lastError ?? t.summaryFailed })
+    } else if (job.state !== summarizing.jobState) {
+      setSummarizing({ ...summarizing, jobState: job.state })
+    }
+  }, [polled.data, summarizing, applyResult, toast])
+
+  // The finished bar shows a moment, then goes.
+  useEffect(() => {
+    if (!summarizing?.done) return
+    const timer = setTimeout(() => setSummarizing(null), 1000)
+    return () => clearTimeout(timer)
+  }, [summarizing?.done])
+
+  // While reconnecting, how much audio waits in the page.
+  const [keptSeconds, setKeptSeconds] = useState(0)
+  useEffect(() => {
+    if (status?.kind !== 'reconnecting') return
+    const timer = setInterval(() => setKeptSeconds(Math.floor(connection.current?.backlog.seconds ?? 0)), 500)
+    return () => clearInterval(timer)
+  }, [status?.kind])
+
+  const elapsed = useProgressElapsed(summarizing !== null && !summarizing.done)
+  const seconds = useRecordingSeconds(phase === 'live' && recording && !typing, generation)
+
+  function togglePause() {
+    setRecording((r) => !r)
+  }
+
+  const heading = `${t.headings[template] ?? t.headings.soap}${flavour === 'poh-ggz' ? ` (${t.pohGgz})` : ''}`
+
+  return (
+    <div>
+      <h1 className="text-3xl font-semibold tracking-tight text-slate-900">{heading}</h1>
+
+      <SettingsRow
+        template={template}
+        onTemplate={(next) => {
+          void navigate({ to: '/audioconsult/$model/$template', params: { model, template: next } })
+        }}
+        episodeCount={episodeCount}
+        onEpisodeCount={setEpisodeCount}
+        precision={precision}
+        onPrecision={setPrecision}
+        showEpisodes={template === 'soap'}
+      />
+
+      {phase !== 'live' ? (
+        <section className="mt-6 flex flex-wrap items-end gap-3">
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${ids}-mic`} className="text-sm font-medium text-slate-900">
+              {t.microphone}
+            </label>
+            <select
+              id={`${ids}-mic`}
+              value={microphone}
+              onChange={(e) => {
+                setMicrophone(e.target.value)
+                rememberMicrophone(e.target.value)
+              }}
+              className="min-w-64 rounded-md border-0 py-2 pr-8 pl-3 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-700"
+            >
+              <option value="">{t.selectMicrophone}</option>
+              {microphones.map((m) => (
+                <option key={m.deviceId || m.label} value={m.deviceId}>
+                  {m.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="button" className={primaryButtonClass} onClick={() => void start()} disabled={phase === 'starting'}>
+            {phase === 'starting' ? t.connecting : t.start}
+          </button>
+        </section>
+      ) : (
+        <section className="mt-6 space-y-3">
+          {!typing && <Waveform analyser={capture.current?.analyser ?? null} active={recording && status?.kind === 'ready'} />}
+          <div className="flex flex-wrap items-center gap-3">
+            {!typing && (
+              <span className="font-mono text-sm text-slate-700" aria-label={t.recordingTime}>
+                {clock(seconds)}
+              </span>
+            )}
+            {!typing && (
+              <span className="text-sm text-slate-600" role="status">
+                {status?.kind === 'connecting' ? t.connecting : recording ? t.recording : t.paused}
+              </span>
+            )}
+            <button type="button" className={secondaryButtonClass} onClick={reset}>
+              {t.restart}
+            </button>
+            {!typing && (
+              <button type="button" className={secondaryButtonClass} onClick={togglePause} disabled={status?.kind === 'closed'}>
+                {recording ? t.pause : t.start}
+              </button>
+            )}
+            <button type="button" className={primaryButtonClass} onClick={summarize} disabled={summarizing !== null}>
+              {t.summarize}
+            </button>
+          </div>
+        </section>
+      )}
+
+      {micProblem && (
+        <p role="alert" className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+          {t[micProblem]}
+        </p>
+      )}
+      {fatal && (
+        <p role="alert" className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-900 ring-1 ring-red-200">
+          {fatal}
+        </p>
+      )}
+      {status?.kind === 'reconnecting' && (
+        <p role="status" className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200" data-testid="reconnecting">
+          {t.reconnecting} <span data-testid="kept-seconds" data-seconds={keptSeconds}>({t.kept(keptSeconds)})</span>
+        </p>
+      )}
+      {backlogFull && (
+        <p role="alert" className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+          {t.bufferFull}
+        </p>
+      )}
+
+      {summarizing && (
+        <div className="mt-4">
+          <div className="flex justify-between text-sm text-slate-600">
+            <span>{summarizing.done ? jobStateText('succeeded') : t.summarizing}</span>
+            {summarizing.jobState && !summarizing.done && <span>{t.jobState(jobStateText(summarizing.jobState))}</span>}
+          </div>
+          <div
+            role="progressbar"
+            aria-label={t.summaryProgress}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={Math.round(progressFraction(elapsed, summarizing.transcriptLength, summarizing.done) * 100)}
+            className="mt-1 h-2 overflow-hidden rounded-full bg-slate-200"
+          >
+            <div
+              className="h-full bg-brand-700 transition-[width] duration-500"
+              style={{ width: `${progressFraction(elapsed, summarizing.transcriptLength, summarizing.done) * 100}%` }}
+            />
+          </div>
+        </div>
+      )}
+
+      {phase === 'live' && typing && (
+        <section className="mt-6 space-y-2">
+          <p role="status" className="rounded-md bg-sky-50 p-3 text-sm text-sky-900 ring-1 ring-sky-200">
+            {t.noEngine}
+          </p>
+          <label htmlFor={`${ids}-typed`} className="block text-sm font-medium text-slate-900">
+            {t.typedTranscript}
+          </label>
+          <GrowingTextarea id={`${ids}-typed`} value={typed} placeholder={t.typedPlaceholder} onChange={(e) => setTyped(e.target.value)} />
+        </section>
+      )}
+
+      {phase === 'live' && !typing && !dictating && (
+        <div className="mt-6">
+          <TranscriptPanel lines={transcript.lines} buffer={transcript.buffer} />
+        </div>
+      )}
+
+      <ResultView
+        form={form}
+        setForm={setForm}
+        idPrefix={ids}
+        fillLastSentences={
+          dictating && transcript.buffer.trim() !== '' && !recording
+            ? () => {
+                setForm((current) => ({ ...current, dictation: appendSentence(current.dictation, transcript.buffer) }))
+                setTranscript((current) => ({ ...current, buffer: '' }))
+              }
+            : null
+        }
+      />
+    </div>
+  )
+}
+
+function SettingsRow(props: {
+  template: Template
+  onTemplate: (template: Template) => void
+  episodeCount: number
+  onEpisodeCount: (n: number) => void
+  precision: 'medium' | 'high'
+  onPrecision: (p: 'medium' | 'high') => void
+  showEpisodes: boolean
+}) {
+  const select = 'rounded-md border-0 py-1 pr-7 pl-2 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-700'
+  return (
+    <div className="mt-4 flex flex-wrap items-center gap-4 text-sm text-slate-700" role="group" aria-label={t.settings}>
+      <label className="flex items-center gap-2">
+        {t.template}
+        <select className={select} value={props.template} onChange={(e) => props.onTemplate(e.target.value as Template)}>
+          {TEMPLATES.map((name) => (
+            <option key={name} value={name}>
+              {t.templates[name]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {props.showEpisodes && (
+        <label className="flex items-center gap-2">
+          {t.episodes}
+          <select className={select} value={props.episodeCount} onChange={(e) => props.onEpisodeCount(Number(e.target.value))}>
+            {[1, 2, 3, 4, 5].map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <label className="flex items-center gap-2">
+        {t.precision}
+        <select className={select} value={props.precision} onChange={(e) => props.onPrecision(e.target.value as 'medium' | 'high')}>
+          <option value="medium">{t.precisionMedium}</option>
+          <option value="high">{t.precisionHigh}</option>
+        </select>
+      </label>
+    </div>
+  )
+}
+
+function LabelledField({
+  id,
+  label,
+  value,
+  onChange,
+  copy = true,
+  hideLabel = false,
+}: {
+  id: string
+  label: string
+  value: string
+  onChange: (value: string) => void
+  copy?: boolean
+  hideLabel?: boolean
+}) {
+  return (
+    <div>
+      <div className="flex items-center justify-between">
+        <label htmlFor={id} id={`${id}-label`} className={hideLabel ? 'sr-only' : 'text-sm font-medium text-slate-900'}>
+          {label}
+        </label>
+        {copy && <CopyButton text={value} describedBy={`${id}-label`} />}
+      </div>
+      <GrowingTextarea id={id} value={value} onChange={(e) => onChange(e.target.value)} className="mt-1" />
+    </div>
+  )
+}
+
+function ResultView({
+  form,
+  setForm,
+  idPrefix,
+  fillLastSentences,
+}: {
+  form: ConsultForm
+  setForm: (update: (form: ConsultForm) => ConsultForm) => void
+  idPrefix: string
+  fillLastSentences: (() => void) | null
+}) {
+  let body
+  switch (form.template) {
+    case 'soap':
+      body = form.episodes.map((episode, index) => (
+        <fieldset key={index} className="rounded-xl bg-white p-4 shadow-xs ring-1 ring-slate-200">
+          <legend className="px-1 text-base font-semibold text-slate-900">{t.episode(index + 1)}</legend>
+          <div className="space-y-3">
+            {EPISODE_FIELDS.map((field) => (
+              <LabelledField
+                key={field}
+                id={`${idPrefix}-e${index}-${field}`}
+                label={fieldNames[field]}
+                value={episode[field]}
+                onChange={(value) => setForm((f) => withEpisodeField(f, index, field, value))}
+              />
+            ))}
+          </div>
+        </fieldset>
+      ))
+      break
+    case 'report':
+      body = <LabelledField id={`${idPrefix}-report`} label={t.report} value={form.report} onChange={(report) => setForm((f) => ({ ...f, report }))} />
+      break
+    case 'dictation':
+    case 'radiology':
+      body = (
+        <>
+          <LabelledField
+            id={`${idPrefix}-dictation`}
+            label={t.dictation}
+            value={form.dictation}
+            onChange={(dictation) => setForm((f) => ({ ...f, dictation }))}
+          />
+          {fillLastSentences && (
+            <button type="button" className={secondaryButtonClass} onClick={fillLastSentences}>
+              {t.fillLastSentences}
+            </button>
+          )}
+          {form.summarizedDictation !== null && (
+            <LabelledField
+              id={`${idPrefix}-summary`}
+              label={t.summary}
+              value={form.summarizedDictation}
+              onChange={(summarizedDictation) => setForm((f) => ({ ...f, summarizedDictation }))}
+            />
+          )}
+        </>
+      )
+      break
+    case 'specialist':
+      body = (
+        <>
+          <div className="flex justify-end">
+            <CopyButton text={specialistText(form.specialist)} label={t.copyWhole} />
+          </div>
+          {form.specialist.map((section, index) => (
+            <LabelledField
+              key={section.name}
+              id={`${idPrefix}-s${index}`}
+              label={section.name}
+              value={section.text}
+              onChange={(text) =>
+                setForm((f) => ({ ...f, specialist: f.specialist.map((s, i) => (i === index ? { ...s, text } : s)) }))
+              }
+            />
+          ))}
+        </>
+      )
+      break
+    case 'meeting':
+      body = (
+        <LabelledField id={`${idPrefix}-meeting`} label={t.meeting} hideLabel value={form.meeting} onChange={(meeting) => setForm((f) => ({ ...f, meeting }))} />
+      )
+      break
+  }
+  return (
+    <section aria-labelledby={`${idPrefix}-result`} className="mt-8 space-y-4">
+      <h2 id={`${idPrefix}-result`} className="text-lg font-semibold text-slate-900">
+        {t.result}
+      </h2>
+      {body}
+    </section>
+  )
+}

@@ -1,0 +1,212 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { AudioBacklog } from './backlog'
+import { afterClose, SpeechConnection, speechUrl, type ConnectionStatus, type ServerMessage } from './connection'
+
+describe('AudioBacklog', () => {
+  it('keeps frames in order and empties on drain', () => {
+    const backlog = new AudioBacklog(1, 16000)
+    backlog.push(Int16Array.of(1, 2))
+    backlog.push(Int16Array.of(3))
+    expect(backlog.samples).toBe(3)
+    expect(backlog.drain().map((f) => [...f])).toEqual([[1, 2], [3]])
+    expect(backlog.isEmpty).toBe(true)
+  })
+
+  it('is bounded: past its limit it refuses frames and says so until drained', () => {
+    const backlog = new AudioBacklog(1, 16000) // one second
+    for (let i = 0; i < 2; i++) expect(backlog.push(new Int16Array(8000))).toBe(true)
+    expect(backlog.overflowed).toBe(false)
+    expect(backlog.push(new Int16Array(8000))).toBe(false)
+    expect(backlog.overflowed).toBe(true)
+    expect(backlog.seconds).toBe(1)
+    backlog.drain()
+    expect(backlog.overflowed).toBe(false)
+  })
+
+  it('holds ten minutes of 16 kHz audio by default', () => {
+    expect(new AudioBacklog().maxSamples).toBe(600 * 16000)
+  })
+})
+
+describe('afterClose', () => {
+  it('reconnects after a drop, renews the token once after 4401, and stops on a refusal', () => {
+    expect(afterClose(1006, false)).toBe('reconnect')
+    expect(afterClose(1011, false)).toBe('reconnect')
+    expect(afterClose(4401, false)).toBe('renew')
+    expect(afterClose(4401, true)).toBe('final')
+    for (const code of [4404, 4409, 4410, 1009]) expect(afterClose(code, false)).toBe('final')
+  })
+})
+
+/** A socket the test drives. */
+class FakeSocket {
+  static CONNECTING = 0
+  static OPEN = 1
+  static CLOSING = 2
+  static CLOSED = 3
+  readyState = 0
+  binaryType = 'blob'
+  sent: unknown[] = []
+  onopen: (() => void) | null = null
+  onmessage: ((e: { data: unknown }) => void) | null = null
+  onclose: ((e: { code: number; reason: string }) => void) | null = null
+  readonly url: string
+  readonly protocols: string[]
+  constructor(url: string, protocols: string[]) {
+    this.url = url
+    this.protocols = protocols
+  }
+  send(data: unknown) {
+    this.sent.push(data)
+  }
+  close() {
+    this.readyState = 3
+  }
+  serverOpens(message: Partial<Extract<ServerMessage, { type: 'ready' }>> = {}) {
+    this.readyState = 1
+    this.onopen?.()
+    this.onmessage?.({ data: JSON.stringify({ type: 'ready', sessionId: 's', consultId: 'c', model: 'multilingual', engine: 'openai', resumed: false, ...message }) })
+  }
+  drops(code = 1006) {
+    this.readyState = 3
+    this.onclose?.({ code, reason: '' })
+  }
+}
+
+describe('SpeechConnection', () => {
+  let sockets: FakeSocket[]
+  let statuses: ConnectionStatus[]
+  let backlogSignals: boolean[]
+
+  beforeEach(() => {
+    vi.useFakeTimers()
+    vi.stubGlobal('WebSocket', FakeSocket)
+    sockets = []
+    statuses = []
+    backlogSignals = []
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+    vi.unstubAllGlobals()
+  })
+
+  function connect(tokens: string[] = ['t1', 't2']) {
+    const token = vi.fn(async (renew: boolean) => (renew ? tokens[1] : tokens[0]))
+    const conn = new SpeechConnection({
+      url: 'ws://x/ws/speech/consult/s?model=multilingual',
+      token,
+      onMessage: () => {},
+      onStatus: (s) => statuses.push(s),
+      onBacklog: (full) => backlogSignals.push(full),
+      createSocket: (url, protocols) => {
+        const socket = new FakeSocket(url, protocols)
+        sockets.push(socket)
+        return socket as unknown as WebSocket
+      },
+    })
+    conn.start()
+    return { conn, token }
+  }
+
+  const frame = (n: number) => Int16Array.of(n, n)
+  const sentFrames = (socket: FakeSocket) => socket.sent.filter((d) => d instanceof ArrayBuffer).map((b) => [...new Int16Array(b as ArrayBuffer)][0])
+
+  it('sends the bearer token as a subprotocol and audio once the server is ready', async () => {
+    const { conn } = connect()
+    await vi.runOnlyPendingTimersAsync()
+    expect(sockets[0].protocols).toEqual(['speech.v1', 'bearer.t1'])
+    conn.sendAudio(frame(1)) // before ready: kept
+    sockets[0].serverOpens()
+    conn.sendAudio(frame(2))
+    expect(sentFrames(sockets[0])).toEqual([1, 2])
+  })
+
+  it('keeps the audio of a drop and sends it, in order, after reconnecting', async () => {
+    const { conn } = connect()
+    await vi.runOnlyPendingTimersAsync()
+    sockets[0].serverOpens()
+    conn.sendAudio(frame(1))
+    sockets[0].drops(1006)
+    expect(statuses.at(-1)).toEqual({ kind: 'reconnecting', attempt: 0 })
+    conn.sendAudio(frame(2))
+    conn.sendAudio(frame(3))
+    expect(conn.backlog.samples).toBe(4)
+    await vi.advanceTimersByTimeAsync(300)
+    expect(sockets).toHaveLength(2)
+    conn.sendAudio(frame(4)) // the new socket is not ready yet
+    sockets[1].serverOpens({ resumed: true })
+    conn.sendAudio(frame(5))
+    expect(sentFrames(sockets[0])).toEqual([1])
+    expect(sentFrames(sockets[1])).toEqual([2, 3, 4, 5])
+    expect(statuses.at(-1)).toEqual({ kind: 'ready' })
+    expect(conn.backlog.isEmpty).toBe(true)
+  })
+
+  it('says when the backlog overflows', async () => {
+    const { conn } = connect()
+    await vi.runOnlyPendingTimersAsync()
+    sockets[0].serverOpens()
+    sockets[0].drops(1006)
+    const half = new Int16Array(8000)
+    for (let i = 0; i < 1200; i++) conn.sendAudio(half) // exactly ten minutes
+    expect(backlogSignals).toEqual([])
+    conn.sendAudio(half)
+    expect(backlogSignals).toEqual([true])
+    await vi.advanceTimersByTimeAsync(300)
+    sockets[1].serverOpens({ resumed: true })
+    expect(backlogSignals).toEqual([true, false])
+    expect(sentFrames(sockets[1])).toHaveLength(1200)
+  })
+
+  it('renews the token once after 4401', async () => {
+    const { token } = connect()
+    await vi.runOnlyPendingTimersAsync()
+    sockets[0].drops(4401)
+    await vi.runOnlyPendingTimersAsync()
+    expect(token).toHaveBeenLastCalledWith(true)
+    expect(sockets[1].protocols).toEqual(['speech.v1', 'bearer.t2'])
+    sockets[1].drops(4401)
+    expect(statuses.at(-1)).toEqual({ kind: 'closed', code: 4401, reason: '' })
+  })
+
+  it('stops for good when the session is taken over or expired', async () => {
+    const { conn } = connect()
+    await vi.runOnlyPendingTimersAsync()
+    sockets[0].serverOpens()
+    sockets[0].drops(4409)
+    expect(statuses.at(-1)).toMatchObject({ kind: 'closed', code: 4409 })
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(sockets).toHaveLength(1)
+    conn.sendAudio(frame(1))
+    expect(conn.backlog.isEmpty).toBe(true)
+  })
+
+  it('gives up after the resume window', async () => {
+    connect()
+    await vi.runOnlyPendingTimersAsync()
+    sockets[0].serverOpens()
+    sockets[0].drops(1006)
+    for (let i = 0; i < 200 && statuses.at(-1)?.kind !== 'closed'; i++) {
+      await vi.advanceTimersByTimeAsync(5000)
+      sockets.at(-1)!.drops(1006)
+    }
+    expect(statuses.at(-1)).toMatchObject({ kind: 'closed', code: 4000 })
+  })
+
+  it('closes its socket when the page closes it, and does not reconnect', async () => {
+    const { conn } = connect()
+    await vi.runOnlyPendingTimersAsync()
+    sockets[0].serverOpens()
+    conn.close()
+    expect(sockets[0].readyState).toBe(3)
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(sockets).toHaveLength(1)
+  })
+})
+
+describe('speechUrl', () => {
+  it('uses ws or wss on the page\'s origin with the model', () => {
+    expect(speechUrl('http://localhost:8080', 'abc', 'multilingual')).toBe('ws://localhost:8080/ws/speech/consult/abc?model=multilingual')
+    expect(speechUrl('https://app.example.nl', 'abc', 'radiology')).toBe('wss://app.example.nl/ws/speech/consult/abc?model=radiology')
+  })
+})

@@ -1,0 +1,162 @@
+/** The editable result of a consult per template, and how a summary fills it. */
+
+export const TEMPLATES = ['soap', 'report', 'dictation', 'radiology', 'specialist', 'meeting'] as const
+export type Template = (typeof TEMPLATES)[number]
+export const FLAVOURS = ['normal', 'poh-ggz', 'kinderarts-allergoloog', 'kinderarts-orthopeed'] as const
+export type Flavour = (typeof FLAVOURS)[number]
+
+export function isTemplate(value: string): value is Template {
+  return (TEMPLATES as readonly string[]).includes(value)
+}
+
+export function isFlavour(value: string): value is Flavour {
+  return (FLAVOURS as readonly string[]).includes(value)
+}
+
+/** One problem of a SOEP note; `diagnosis` is the E (evaluatie). */
+export interface Episode {
+  subjective: string
+  objective: string
+  diagnosis: string
+  plan: string
+}
+
+export type EpisodeField = keyof Episode
+export const EPISODE_FIELDS: readonly EpisodeField[] = ['subjective', 'objective', 'diagnosis', 'plan']
+
+/** The summary's result as the server sends it (`ConsultResult`). */
+export interface SummaryResult {
+  episodes?: Partial<Episode>[]
+  dictation?: string | null
+  summarizedDictation?: string | null
+  meeting?: string | null
+  specialistSummarization?: Record<string, string> | null
+}
+
+export interface SpecialistSection {
+  name: string
+  text: string
+}
+
+/** What the page shows and the clinician edits. */
+export interface ConsultForm {
+  template: Template
+  episodes: Episode[]
+  /** report: one text. */
+  report: string
+  /** dictation and radiology: the dictated text. */
+  dictation: string
+  /** dictation and radiology: the summary of the dictation, when there is one. */
+  summarizedDictation: string | null
+  meeting: string
+  specialist: SpecialistSection[]
+}
+
+export const emptyEpisode: Episode = { subjective: '', objective: '', diagnosis: '', plan: '' }
+
+/** The named sections of a specialist letter per flavour, in the order they are written. */
+export function specialistSections(flavour: Flavour): string[] {
+  switch (flavour) {
+    case 'kinderarts-allergoloog':
+      return ['Reden van verwijzing', 'Anamnese', 'Allergologische anamnese', 'Lichamelijk onderzoek', 'Aanvullend onderzoek', 'Conclusie', 'Beleid']
+    case 'kinderarts-orthopeed':
+      return ['Reden van verwijzing', 'Anamnese', 'Lichamelijk onderzoek', 'Beeldvorming', 'Conclusie', 'Beleid']
+    default:
+      return ['Reden van verwijzing', 'Anamnese', 'Lichamelijk onderzoek', 'Conclusie', 'Beleid']
+  }
+}
+
+/** The empty form of a template: one empty episode, empty texts, the flavour's empty sections. */
+export function emptyForm(template: Template, flavour: Flavour): ConsultForm {
+  return {
+    template,
+    episodes: [{ ...emptyEpisode }],
+    report: '',
+    dictation: '',
+    summarizedDictation: null,
+    meeting: '',
+    specialist: specialistSections(flavour).map((name) => ({ name, text: '' })),
+  }
+}
+
+const REPORT_HEADINGS: [EpisodeField, string][] = [
+  ['subjective', 'Subjectief'],
+  ['objective', 'Objectief'],
+  ['diagnosis', 'Evaluatie'],
+  ['plan', 'Plan'],
+]
+
+/** A report's one episode as one text: each part that has text under its heading. */
+export function reportText(episode: Partial<Episode> | undefined): string {
+  if (!episode) return ''
+  return REPORT_HEADINGS.filter(([field]) => (episode[field] ?? '').trim() !== '')
+    .map(([field, heading]) => `${heading}:\n${(episode[field] ?? '').trim()}`)
+    .join('\n\n')
+}
+
+function episodeOf(e: Partial<Episode>): Episode {
+  return {
+    subjective: e.subjective ?? '',
+    objective: e.objective ?? '',
+    diagnosis: e.diagnosis ?? '',
+    plan: e.plan ?? '',
+  }
+}
+
+/**
+ * The form filled from a summary for `template`. The dictation keeps what was dictated when the
+ * result has none; the specialist sections follow the flavour's order, then any others the
+ * result names.
+ */
+export function formFromResult(form: ConsultForm, result: SummaryResult, flavour: Flavour): ConsultForm {
+  const next: ConsultForm = { ...form }
+  switch (form.template) {
+    case 'soap': {
+      const episodes = (result.episodes ?? []).map(episodeOf)
+      next.episodes = episodes.length > 0 ? episodes : [{ ...emptyEpisode }]
+      break
+    }
+    case 'report':
+      next.report = reportText(result.episodes?.[0])
+      break
+    case 'dictation':
+    case 'radiology':
+      if (result.dictation != null && result.dictation !== '') next.dictation = result.dictation
+      next.summarizedDictation = result.summarizedDictation ? result.summarizedDictation : null
+      break
+    case 'meeting':
+      next.meeting = result.meeting ?? ''
+      break
+    case 'specialist': {
+      const given = result.specialistSummarization ?? {}
+      const names = specialistSections(flavour)
+      const others = Object.keys(given).filter((name) => !names.includes(name))
+      next.specialist = [...names, ...others].map((name) => ({ name, text: given[name] ?? '' }))
+      break
+    }
+  }
+  return next
+}
+
+/** Changes one field of episode `index`; the list grows to fit the index. */
+export function withEpisodeField(form: ConsultForm, index: number, field: EpisodeField, value: string): ConsultForm {
+  const episodes = form.episodes.slice()
+  while (episodes.length <= index) episodes.push({ ...emptyEpisode })
+  episodes[index] = { ...episodes[index], [field]: value }
+  return { ...form, episodes }
+}
+
+/** Appends a finished sentence to the dictation, separated by a space. */
+export function appendSentence(text: string, sentence: string): string {
+  const s = sentence.trim()
+  if (!s) return text
+  return text.trim() === '' ? s : `${text.replace(/\s+$/, '')} ${s}`
+}
+
+/** The whole specialist letter: each section's name and text, blank lines between. */
+export function specialistText(sections: readonly SpecialistSection[]): string {
+  return sections
+    .filter((s) => s.text.trim() !== '')
+    .map((s) => `${s.name}\n${s.text.trim()}`)
+    .join('\n\n')
+}

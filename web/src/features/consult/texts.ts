@@ -1,0 +1,96 @@
+/** Texts of the live consult page (/audioconsult/...). Quoted texts come from the specification. */
+export const consultTexts = {
+  headings: {
+    soap: 'Gesproken consult',
+    report: 'Verslag',
+    dictation: 'Dicteren',
+    radiology: 'Radiologie',
+    specialist: 'Specialistenbrief',
+    meeting: 'Overleg',
+  } as Record<string, string>,
+  pohGgz: 'POH-GGZ',
+
+  microphone: 'Microfoon',
+  selectMicrophone: 'Selecteer microfoon',
+  unnamedMicrophone: (n: number) => `Microfoon ${n}`,
+  start: 'Start',
+  pause: 'Pauzeer',
+  restart: 'Opnieuw',
+  summarize: 'Samenvatten',
+  copy: 'Kopieren',
+  copyWhole: 'Kopieer hele verslag',
+  copied: 'Gekopieerd naar het klembord.',
+  copyFailed: 'Kopiëren lukte niet. Selecteer de tekst en kopieer hem zelf.',
+  fillLastSentences: 'Vul laatste zinnen aan',
+
+  settings: 'Instellingen',
+  template: 'Sjabloon',
+  templates: {
+    soap: 'SOEP',
+    report: 'Verslag',
+    dictation: 'Dictatie',
+    radiology: 'Radiologie',
+    specialist: 'Specialist',
+    meeting: 'Overleg',
+  } as Record<string, string>,
+  episodes: 'Episodes',
+  precision: 'Precisie',
+  precisionMedium: 'Normaal',
+  precisionHigh: 'Hoog',
+
+  connecting: 'Verbinden…',
+  recording: 'Opname loopt',
+  paused: 'Gepauzeerd',
+  recordingTime: 'Opnameduur',
+  reconnecting: 'De verbinding is weggevallen. Opnieuw verbinden… Het geluid wordt in de tussentijd bewaard.',
+  kept: (seconds: number) => `${seconds} s geluid bewaard`,
+  bufferFull:
+    'De verbinding is al meer dan 10 minuten weg. Wat daarna is gezegd, kan niet meer worden bewaard; het eerdere geluid wordt verstuurd zodra de verbinding terug is.',
+
+  transcript: 'Transcript',
+  collapse: 'Transcript inklappen',
+  expand: 'Transcript uitklappen',
+  clinician: 'Zorgverlener',
+  otherSpeaker: 'Patiënt',
+  emptyTranscript: 'Het gesprek verschijnt hier zodra er gesproken wordt.',
+
+  noEngine:
+    'Er is geen spraakherkenning ingesteld. Typ of plak het gesprek in het tekstveld en druk op Samenvatten.',
+  typedTranscript: 'Gesprek (getypt of geplakt)',
+  typedPlaceholder: 'Typ of plak hier het gesprek tussen zorgverlener en patiënt.',
+
+  summarizing: 'Samenvatting wordt gemaakt…',
+  summaryProgress: 'Voortgang van de samenvatting',
+  jobState: (state: string) => `Status: ${state}`,
+  summaryFailed: 'De samenvatting kon niet worden gemaakt.',
+
+  result: 'Resultaat',
+  episode: (n: number) => `Episode ${n}`,
+  subjective: 'Subjectief',
+  objective: 'Objectief',
+  evaluation: 'Evaluatie',
+  plan: 'Plan',
+  report: 'Verslag',
+  dictation: 'Dictatie',
+  summary: 'Samenvatting',
+  meeting: 'Verslag van het overleg',
+
+  micDenied:
+    'De browser geeft geen toegang tot de microfoon. Klik op het slotje of het microfoonsymbool in de adresbalk, sta de microfoon toe voor deze site en druk daarna opnieuw op Start.',
+  micMissing:
+    'Er is geen microfoon gevonden. Sluit een microfoon of headset aan, kies hem hierboven en druk opnieuw op Start.',
+  micBusy:
+    'De microfoon is in gebruik door een ander programma of kon niet worden gestart. Sluit dat programma of kies een andere microfoon en druk opnieuw op Start.',
+  micUnsupported: 'Deze browser kan geen geluid opnemen. Gebruik een recente versie van Chrome, Edge, Firefox of Safari.',
+  sessionFailed: 'De opname kon niet worden gestart. Controleer je internetverbinding en probeer het opnieuw.',
+
+  closed: {
+    4400: 'De verbinding werd geweigerd: ongeldig verzoek.',
+    4401: 'Je inlog is verlopen. Log opnieuw in en start een nieuwe opname.',
+    4404: 'Deze sessie bestaat niet (meer). Druk op Opnieuw en start een nieuwe opname.',
+    4409: 'Deze sessie is op een andere plek geopend, bijvoorbeeld in een ander tabblad. Hier is de opname gestopt.',
+    4410: 'Deze sessie is verlopen. Druk op Opnieuw en start een nieuwe opname.',
+    1009: 'Een geluidsfragment was te groot voor de server. Druk op Opnieuw en start een nieuwe opname.',
+  } as Record<number, string>,
+  connectionLost: 'De verbinding met de server kon niet worden hersteld. Druk op Opnieuw om een nieuwe opname te starten.',
+} as const
