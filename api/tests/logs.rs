@@ -5,14 +5,12 @@ mod common;
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use common::TestApp;
-use futures::{SinkExt, StreamExt};
-use serde_json::{Value, json};
+use futures::SinkExt;
+use serde_json::json;
 use sqlx::PgPool;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 #[derive(Clone, Default)]
 struct Captured(Arc<Mutex<Vec<u8>>>);
@@ -44,21 +42,11 @@ async fn a_consult_and_its_note_never_appear_in_the_logs(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let worker = app.start_worker(&[]);
     let token = app.access_token_for("anna@praktijk.nl").await;
-    let opened: Value = app.http.post(app.url("/api/consult/audio/session")).bearer_auth(&token).send().await.unwrap().json().await.unwrap();
-    let url = app.url(&format!("/ws/speech/consult/{}", opened["sessionId"].as_str().unwrap())).replace("http://", "ws://");
-    let mut request = url.into_client_request().unwrap();
-    request.headers_mut().insert("sec-websocket-protocol", format!("speech.v1, bearer.{token}").parse().unwrap());
-    let (mut ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    let (session, _) = common::open_session(&app, &token).await;
+    let mut ws = common::socket(&app, &token, &session).await;
     let transcript = format!("{SECRET_COMPLAINT} {SECRET_FINDING} Waarschijnlijk een trombosebeen. Ik verwijs u vandaag naar de trombosedienst.");
     ws.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "transcript": transcript}}).to_string().into())).await.unwrap();
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(30), ws.next()).await.expect("in time").unwrap().unwrap();
-        if let Message::Text(text) = message
-            && serde_json::from_str::<Value>(&text).unwrap()["type"] == "summarization"
-        {
-            break;
-        }
-    }
+    common::next_of(&mut ws, "summarization").await;
     let response = app.http.post(app.url("/api/audio/consult/generative/v2")).bearer_auth(&token).body(transcript.clone()).send().await.unwrap();
     assert_eq!(response.status(), 200);
     worker.stop().await;

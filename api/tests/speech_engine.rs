@@ -13,15 +13,12 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::routing::post;
-use common::{Options, TestApp};
+use common::{Options, Socket, TestApp, next_of, open_session, socket};
 use futures::{SinkExt, StreamExt};
 use integrations::speech::wav;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/../integrations/tests/fixtures/speech/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -92,24 +89,7 @@ async fn app_with_engine(pool: PgPool) -> (TestApp, Engine) {
     (TestApp::spawn_with(pool, options).await, engine)
 }
 
-async fn socket(app: &TestApp, token: &str, session: &str) -> Socket {
-    let url = app.url(&format!("/ws/speech/consult/{session}")).replace("http://", "ws://");
-    let mut request = url.into_client_request().unwrap();
-    request.headers_mut().insert("sec-websocket-protocol", format!("speech.v1, bearer.{token}").parse().unwrap());
-    tokio_tungstenite::connect_async(request).await.unwrap().0
-}
 
-async fn next_of(socket: &mut Socket, kind: &str) -> Value {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(30), socket.next()).await.expect("in time").unwrap().unwrap();
-        if let Message::Text(text) = message {
-            let value: Value = serde_json::from_str(&text).unwrap();
-            if value["type"] == kind {
-                return value;
-            }
-        }
-    }
-}
 
 /// Streams samples as the browser does, in 500 ms frames (faster than real time).
 async fn stream(socket: &mut Socket, samples: &[i16]) {
@@ -120,17 +100,13 @@ async fn stream(socket: &mut Socket, samples: &[i16]) {
     }
 }
 
-async fn open_session(app: &TestApp, token: &str) -> String {
-    let opened: Value = app.http.post(app.url("/api/consult/audio/session")).bearer_auth(token).send().await.unwrap().json().await.unwrap();
-    opened["sessionId"].as_str().unwrap().to_owned()
-}
 
 #[sqlx::test(migrations = "../migrations")]
 async fn spoken_dutch_comes_back_as_sentences_in_order_with_speakers_and_is_summarised(pool: PgPool) {
     let (app, engine) = app_with_engine(pool).await;
     let worker = app.start_worker(&[]);
     let anna = app.access_token_for("anna@praktijk.nl").await;
-    let sid = open_session(&app, &anna).await;
+    let (sid, _) = open_session(&app, &anna).await;
     let mut ws = socket(&app, &anna, &sid).await;
     let ready = next_of(&mut ws, "ready").await;
     assert_eq!(ready["engine"], "openai-transcription");
@@ -179,7 +155,7 @@ async fn spoken_dutch_comes_back_as_sentences_in_order_with_speakers_and_is_summ
 async fn what_was_said_before_the_socket_dropped_is_kept_and_resent_on_reconnect(pool: PgPool) {
     let (app, _engine) = app_with_engine(pool).await;
     let anna = app.access_token_for("anna@praktijk.nl").await;
-    let sid = open_session(&app, &anna).await;
+    let (sid, _) = open_session(&app, &anna).await;
     let mut ws = socket(&app, &anna, &sid).await;
     next_of(&mut ws, "ready").await;
     // three sentences, and the socket goes before the engine answered the last
@@ -210,7 +186,7 @@ async fn an_uploaded_recording_goes_through_the_same_engine_into_the_transcript(
     let (app, engine) = app_with_engine(pool.clone()).await;
     let anna = app.access_token_for("anna@praktijk.nl").await;
     let anna_id = common::claims_of(&anna)["sub"].as_str().unwrap().to_owned();
-    let sid = open_session(&app, &anna).await;
+    let (sid, _) = open_session(&app, &anna).await;
     sqlx::query("insert into template_entries (id, owner_id, title, soep_type, visibility) values (gen_random_uuid(), $1, $2, 'OBJECTIVE', 'PRIVATE')")
         .bind(&anna_id).bind(VOCABULARY_WORD).execute(&pool).await.unwrap();
     let upload = |app: &TestApp, sid: &str, body: Vec<u8>| {
@@ -241,7 +217,7 @@ async fn an_uploaded_recording_goes_through_the_same_engine_into_the_transcript(
     // no engine: said so
     let plain = TestApp::spawn(pool).await;
     let bram = plain.access_token_for("bram@praktijk.nl").await;
-    let theirs = open_session(&plain, &bram).await;
+    let (theirs, _) = open_session(&plain, &bram).await;
     let response = plain.http.post(plain.url(&format!("/api/consult/audio/session/{theirs}/recording"))).bearer_auth(&bram).body(wav::encode(&consult_audio(1))).send().await.unwrap();
     assert_eq!(response.status(), 409);
     // nor someone else's session

@@ -5,39 +5,13 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Options, TestApp};
+use common::{Options, Socket, TestApp, connect, next_json, open_session};
 use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn connect(app: &TestApp, path: &str, token: Option<&str>) -> Socket {
-    let url = app.url(path).replace("http://", "ws://");
-    let mut request = url.into_client_request().unwrap();
-    let protocols = match token {
-        Some(token) => format!("speech.v1, bearer.{token}"),
-        None => "speech.v1".to_owned(),
-    };
-    request.headers_mut().insert("sec-websocket-protocol", protocols.parse().unwrap());
-    let (socket, response) = tokio_tungstenite::connect_async(request).await.expect("websocket handshake");
-    assert_eq!(response.headers()["sec-websocket-protocol"], "speech.v1");
-    socket
-}
-
-/// The next JSON message, skipping pings.
-async fn next_json(socket: &mut Socket) -> Value {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(15), socket.next()).await.expect("a message in time");
-        match message.expect("socket open").expect("readable") {
-            Message::Text(text) => return serde_json::from_str(&text).unwrap(),
-            Message::Ping(_) | Message::Pong(_) => continue,
-            other => panic!("expected JSON, got {other:?}"),
-        }
-    }
-}
 
 /// The close code and reason the server sent.
 async fn closed_with(socket: &mut Socket) -> (u16, String) {
@@ -52,10 +26,6 @@ async fn closed_with(socket: &mut Socket) -> (u16, String) {
     }
 }
 
-async fn session(app: &TestApp, token: &str) -> (String, String) {
-    let opened: Value = app.http.post(app.url("/api/consult/audio/session")).bearer_auth(token).send().await.unwrap().json().await.unwrap();
-    (opened["sessionId"].as_str().unwrap().to_owned(), opened["consultId"].as_str().unwrap().to_owned())
-}
 
 /// Waits until every socket task has ended and the hub holds nothing.
 async fn nothing_left(app: &TestApp) {
@@ -73,7 +43,7 @@ async fn refused_sockets_are_closed_with_a_code_and_a_reason(pool: PgPool) {
     let app = TestApp::spawn(pool.clone()).await;
     let anna = app.access_token_for("anna@praktijk.nl").await;
     let bram = app.access_token_for("bram@praktijk.nl").await;
-    let (sid, _) = session(&app, &anna).await;
+    let (sid, _) = open_session(&app, &anna).await;
     let path = format!("/ws/speech/consult/{sid}?model=multilingual");
 
     let mut socket = connect(&app, &path, None).await;
@@ -98,7 +68,7 @@ async fn refused_sockets_are_closed_with_a_code_and_a_reason(pool: PgPool) {
 async fn without_an_engine_the_socket_says_so_and_bad_messages_get_errors(pool: PgPool) {
     let app = TestApp::spawn(pool.clone()).await;
     let anna = app.access_token_for("anna@praktijk.nl").await;
-    let (sid, consult) = session(&app, &anna).await;
+    let (sid, consult) = open_session(&app, &anna).await;
     let mut socket = connect(&app, &format!("/ws/speech/consult/{sid}"), Some(&anna)).await;
 
     let ready = next_json(&mut socket).await;
@@ -150,7 +120,7 @@ async fn without_an_engine_the_socket_says_so_and_bad_messages_get_errors(pool: 
 async fn oversized_messages_and_abrupt_disconnects_leave_nothing_behind(pool: PgPool) {
     let app = TestApp::spawn(pool.clone()).await;
     let anna = app.access_token_for("anna@praktijk.nl").await;
-    let (sid, _) = session(&app, &anna).await;
+    let (sid, _) = open_session(&app, &anna).await;
     let path = format!("/ws/speech/consult/{sid}");
 
     let mut socket = connect(&app, &path, Some(&anna)).await;
@@ -163,7 +133,7 @@ async fn oversized_messages_and_abrupt_disconnects_leave_nothing_behind(pool: Pg
     // twenty sockets dropped without a close frame
     let mut sockets = Vec::new();
     for _ in 0..20 {
-        let (sid, _) = session(&app, &anna).await;
+        let (sid, _) = open_session(&app, &anna).await;
         let mut socket = connect(&app, &format!("/ws/speech/consult/{sid}"), Some(&anna)).await;
         next_json(&mut socket).await;
         sockets.push(socket);
@@ -183,7 +153,7 @@ async fn a_second_socket_takes_the_session_over_and_a_dropped_one_resumes_within
     let options = Options { env: vec![("APP_SPEECH_RESUME_GRACE", "2s".into())], ..Default::default() };
     let app = TestApp::spawn_with(pool.clone(), options).await;
     let anna = app.access_token_for("anna@praktijk.nl").await;
-    let (sid, _) = session(&app, &anna).await;
+    let (sid, _) = open_session(&app, &anna).await;
     let path = format!("/ws/speech/consult/{sid}");
 
     let mut first = connect(&app, &path, Some(&anna)).await;

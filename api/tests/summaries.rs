@@ -10,43 +10,19 @@ use std::time::Duration;
 use axum::Json;
 use axum::extract::State;
 use axum::routing::post;
-use common::{Options, TestApp};
-use futures::{SinkExt, StreamExt};
+use common::{Options, TestApp, next_of, open_session, socket};
+use futures::SinkExt;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 const CONSULT: &str = "Goedemorgen, wat kan ik voor u doen? Ik heb al drie dagen keelpijn en ik slik moeilijk. \
     Heeft u koorts gehad? Nee, geen koorts. Ik kijk even in uw keel. De keel is rood, de amandelen zijn niet gezwollen. \
     Temperatuur 37,2. Het is waarschijnlijk een virale keelontsteking. U mag paracetamol nemen, drie keer per dag 1000 mg. \
     Als het na een week niet beter is, komt u terug.";
 
-async fn socket(app: &TestApp, token: &str, session: &str) -> Socket {
-    let url = app.url(&format!("/ws/speech/consult/{session}")).replace("http://", "ws://");
-    let mut request = url.into_client_request().unwrap();
-    request.headers_mut().insert("sec-websocket-protocol", format!("speech.v1, bearer.{token}").parse().unwrap());
-    tokio_tungstenite::connect_async(request).await.unwrap().0
-}
 
-async fn next_of(socket: &mut Socket, kind: &str) -> Value {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(30), socket.next()).await.expect("in time").unwrap().unwrap();
-        if let Message::Text(text) = message {
-            let value: Value = serde_json::from_str(&text).unwrap();
-            if value["type"] == kind {
-                return value;
-            }
-        }
-    }
-}
 
-async fn open_session(app: &TestApp, token: &str) -> (String, String) {
-    let opened: Value = app.http.post(app.url("/api/consult/audio/session")).bearer_auth(token).send().await.unwrap().json().await.unwrap();
-    (opened["sessionId"].as_str().unwrap().to_owned(), opened["consultId"].as_str().unwrap().to_owned())
-}
 
 #[sqlx::test(migrations = "../migrations")]
 async fn a_summary_asked_on_the_socket_comes_back_on_it_and_through_the_job(pool: PgPool) {

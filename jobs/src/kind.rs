@@ -29,6 +29,16 @@ pub struct Policy {
 }
 
 impl Policy {
+    /// A periodic sweep: one at a time, ten minutes per attempt, three attempts a minute apart
+    /// and more.
+    pub const SWEEP: Policy = Policy {
+        max_attempts: 3,
+        backoff: Duration::from_secs(60),
+        backoff_max: Duration::from_secs(600),
+        timeout: Duration::from_secs(600),
+        concurrency: 1,
+    };
+
     /// The wait before the attempt after `attempt` (1-based).
     pub fn backoff_after(&self, attempt: u32) -> Duration {
         let factor = 2u32.saturating_pow(attempt.saturating_sub(1).min(20));

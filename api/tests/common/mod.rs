@@ -163,3 +163,59 @@ pub fn pkce_pair() -> (String, String) {
     let challenge = URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()));
     (verifier, challenge)
 }
+
+/// A websocket client of the live consult.
+pub type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Opens a live session for a new consult: (session id, consult id).
+pub async fn open_session(app: &TestApp, token: &str) -> (String, String) {
+    let response = app.http.post(app.url("/api/consult/audio/session")).bearer_auth(token).send().await.expect("session");
+    assert_eq!(response.status(), 201);
+    let opened: Value = response.json().await.expect("session json");
+    (opened["sessionId"].as_str().unwrap().to_owned(), opened["consultId"].as_str().unwrap().to_owned())
+}
+
+/// Opens a websocket at `path` the way the browser does: subprotocols `speech.v1` and, with a
+/// token, `bearer.<token>`; the server must answer `speech.v1`.
+pub async fn connect(app: &TestApp, path: &str, token: Option<&str>) -> Socket {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let url = app.url(path).replace("http://", "ws://");
+    let mut request = url.into_client_request().unwrap();
+    let protocols = match token {
+        Some(token) => format!("speech.v1, bearer.{token}"),
+        None => "speech.v1".to_owned(),
+    };
+    request.headers_mut().insert("sec-websocket-protocol", protocols.parse().unwrap());
+    let (socket, response) = tokio_tungstenite::connect_async(request).await.expect("websocket handshake");
+    assert_eq!(response.headers()["sec-websocket-protocol"], "speech.v1");
+    socket
+}
+
+/// The socket of a session.
+pub async fn socket(app: &TestApp, token: &str, session: &str) -> Socket {
+    connect(app, &format!("/ws/speech/consult/{session}"), Some(token)).await
+}
+
+/// The next JSON message, skipping pings.
+pub async fn next_json(socket: &mut Socket) -> Value {
+    use futures::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    loop {
+        let message = tokio::time::timeout(std::time::Duration::from_secs(30), socket.next()).await.expect("a message in time");
+        match message.expect("socket open").expect("readable") {
+            Message::Text(text) => return serde_json::from_str(&text).unwrap(),
+            Message::Ping(_) | Message::Pong(_) => continue,
+            other => panic!("expected JSON, got {other:?}"),
+        }
+    }
+}
+
+/// The next JSON message of a type, skipping others.
+pub async fn next_of(socket: &mut Socket, kind: &str) -> Value {
+    loop {
+        let value = next_json(socket).await;
+        if value["type"] == kind {
+            return value;
+        }
+    }
+}

@@ -101,3 +101,63 @@ pub trait SpeechEngine: Send + Sync + 'static {
 
 /// A shared engine.
 pub type SharedEngine = Arc<dyn SpeechEngine>;
+
+/// The vocabulary added to the prompt is cut at this many characters (Whisper reads a prompt
+/// of at most 224 tokens).
+pub const MAX_VOCABULARY_CHARS: usize = 600;
+
+/// The configured prompt with the stream's vocabulary after it (trimmed, without duplicates,
+/// at most [`MAX_VOCABULARY_CHARS`]).
+pub fn prompt_with(base: &str, vocabulary: &[String]) -> String {
+    let mut words: Vec<&str> = Vec::new();
+    let mut length = 0;
+    for word in vocabulary
+        .iter()
+        .map(|w| w.trim())
+        .filter(|w| !w.is_empty())
+    {
+        if words.contains(&word) {
+            continue;
+        }
+        if length + word.len() + 2 > MAX_VOCABULARY_CHARS {
+            break;
+        }
+        length += word.len() + 2;
+        words.push(word);
+    }
+    let base = base.trim();
+    match (base.is_empty(), words.is_empty()) {
+        (_, true) => base.to_string(),
+        (true, false) => format!("{}.", words.join(", ")),
+        (false, false) => format!("{base} {}.", words.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_vocabulary_follows_the_prompt() {
+        let vocabulary = vec![
+            "Paracetamol".to_string(),
+            " ".to_string(),
+            "Jansen".to_string(),
+            "Paracetamol".to_string(),
+        ];
+        assert_eq!(
+            prompt_with("Een consult.", &vocabulary),
+            "Een consult. Paracetamol, Jansen."
+        );
+        assert_eq!(prompt_with("", &vocabulary), "Paracetamol, Jansen.");
+        assert_eq!(prompt_with(" Een consult. ", &[]), "Een consult.");
+    }
+
+    #[test]
+    fn a_long_vocabulary_is_cut() {
+        let vocabulary: Vec<String> = (0..500).map(|i| format!("woord{i}")).collect();
+        let prompt = prompt_with("P.", &vocabulary);
+        assert!(prompt.len() <= MAX_VOCABULARY_CHARS + 4, "{}", prompt.len());
+        assert!(prompt.starts_with("P. woord0, woord1,"));
+    }
+}

@@ -40,9 +40,6 @@ pub const DEFAULT_BACKOFF: [Duration; 3] = [
     Duration::from_secs(1),
     Duration::from_secs(3),
 ];
-/// The vocabulary added to the prompt is cut at this many characters (Whisper reads a prompt
-/// of at most 224 tokens).
-pub const MAX_VOCABULARY_CHARS: usize = 600;
 
 /// Shown when part of the recording could not be transcribed because the engine was unreachable.
 pub const UNAVAILABLE_MESSAGE: &str = "Een deel van de opname kon niet worden omgezet in tekst: \
@@ -124,7 +121,7 @@ impl OpenAiTranscription {
         audio: &[i16],
         vocabulary: &[String],
     ) -> Result<String, SpeechError> {
-        let prompt = prompt_for(&self.inner.settings.prompt, vocabulary);
+        let prompt = crate::speech::prompt_with(&self.inner.settings.prompt, vocabulary);
         self.inner
             .transcribe(wav::encode(audio), &prompt, true)
             .await
@@ -154,7 +151,7 @@ impl Inner {
         mut audio: mpsc::Receiver<AudioFrame>,
         events: mpsc::Sender<SpeechEvent>,
     ) -> Result<(), SpeechError> {
-        let prompt: Arc<str> = prompt_for(&self.settings.prompt, &options.vocabulary).into();
+        let prompt: Arc<str> = crate::speech::prompt_with(&self.settings.prompt, &options.vocabulary).into();
         let interim_every = (self.settings.interim.as_secs_f64() * f64::from(SAMPLE_RATE)) as usize;
         let started = std::time::Instant::now();
         let mut vad = Vad::new();
@@ -428,60 +425,4 @@ async fn emit_final(
         }
     }
     true
-}
-
-/// The configured prompt with the stream's vocabulary after it (trimmed, without duplicates,
-/// at most [`MAX_VOCABULARY_CHARS`]).
-fn prompt_for(base: &str, vocabulary: &[String]) -> String {
-    let mut words: Vec<&str> = Vec::new();
-    let mut length = 0;
-    for word in vocabulary
-        .iter()
-        .map(|w| w.trim())
-        .filter(|w| !w.is_empty())
-    {
-        if words.contains(&word) {
-            continue;
-        }
-        if length + word.len() + 2 > MAX_VOCABULARY_CHARS {
-            break;
-        }
-        length += word.len() + 2;
-        words.push(word);
-    }
-    let base = base.trim();
-    match (base.is_empty(), words.is_empty()) {
-        (_, true) => base.to_string(),
-        (true, false) => format!("{}.", words.join(", ")),
-        (false, false) => format!("{base} {}.", words.join(", ")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_vocabulary_follows_the_prompt() {
-        let vocabulary = vec![
-            "Paracetamol".to_string(),
-            " ".to_string(),
-            "Jansen".to_string(),
-            "Paracetamol".to_string(),
-        ];
-        assert_eq!(
-            prompt_for("Een consult.", &vocabulary),
-            "Een consult. Paracetamol, Jansen."
-        );
-        assert_eq!(prompt_for("", &vocabulary), "Paracetamol, Jansen.");
-        assert_eq!(prompt_for(" Een consult. ", &[]), "Een consult.");
-    }
-
-    #[test]
-    fn a_long_vocabulary_is_cut() {
-        let vocabulary: Vec<String> = (0..500).map(|i| format!("woord{i}")).collect();
-        let prompt = prompt_for("P.", &vocabulary);
-        assert!(prompt.len() <= MAX_VOCABULARY_CHARS + 4, "{}", prompt.len());
-        assert!(prompt.starts_with("P. woord0, woord1,"));
-    }
 }

@@ -212,19 +212,6 @@ async fn connect(settings: &Settings) -> Result<Socket, SpeechError> {
     }
 }
 
-/// The prompt for one stream: the configured prompt followed by the user's vocabulary.
-fn stream_prompt(base: &str, vocabulary: &[String]) -> String {
-    let words: Vec<&str> = vocabulary
-        .iter()
-        .map(|word| word.trim())
-        .filter(|word| !word.is_empty())
-        .collect();
-    match (base.trim(), words.is_empty()) {
-        (base, true) => base.to_string(),
-        ("", false) => words.join(", "),
-        (base, false) => format!("{base} {}", words.join(", ")),
-    }
-}
 
 /// The `session.update` event that configures a transcription session.
 fn session_update(settings: &Settings, prompt: &str) -> String {
@@ -557,7 +544,7 @@ async fn run_stream(
     mut audio: mpsc::Receiver<AudioFrame>,
     events: mpsc::Sender<SpeechEvent>,
 ) -> Result<(), SpeechError> {
-    let prompt = stream_prompt(&settings.prompt, &options.vocabulary);
+    let prompt = crate::speech::prompt_with(&settings.prompt, &options.vocabulary);
     let mut socket = connect(&settings).await?;
     tracing::debug!(engine = "realtime", "speech stream connected");
     let mut output = Output {
@@ -1050,21 +1037,6 @@ mod tests {
         assert!(websocket_endpoint("ftp://host", "m").is_err());
         assert!(websocket_endpoint("http://host", " ").is_err());
         assert!(websocket_endpoint("geen url", "m").is_err());
-    }
-
-    #[test]
-    fn the_prompt_carries_the_vocabulary() {
-        let words = vec![
-            "metoprolol".to_string(),
-            " ".to_string(),
-            "HbA1c".to_string(),
-        ];
-        assert_eq!(
-            stream_prompt("Consult bij de huisarts.", &words),
-            "Consult bij de huisarts. metoprolol, HbA1c"
-        );
-        assert_eq!(stream_prompt("", &words), "metoprolol, HbA1c");
-        assert_eq!(stream_prompt("Consult.", &[]), "Consult.");
     }
 
     #[test]

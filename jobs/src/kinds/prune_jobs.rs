@@ -33,13 +33,7 @@ impl Job for PruneJobs {
     type Payload = PrunePayload;
 
     fn policy() -> Policy {
-        Policy {
-            max_attempts: 3,
-            backoff: Duration::from_secs(60),
-            backoff_max: Duration::from_secs(600),
-            timeout: Duration::from_secs(600),
-            concurrency: 1,
-        }
+        Policy::SWEEP
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, _payload: PrunePayload) -> Result<Value, JobError> {

@@ -29,13 +29,7 @@ impl Job for PurgeConsults {
     type Payload = PurgePayload;
 
     fn policy() -> Policy {
-        Policy {
-            max_attempts: 3,
-            backoff: Duration::from_secs(60),
-            backoff_max: Duration::from_secs(600),
-            timeout: Duration::from_secs(600),
-            concurrency: 1,
-        }
+        Policy::SWEEP
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, _payload: PurgePayload) -> Result<Value, JobError> {
