@@ -452,7 +452,7 @@ async fn streams_audio_and_reports_sentences_in_committed_order() {
     );
     assert_eq!(
         session["input_audio_transcription"]["prompt"],
-        "Een consult bij de huisarts. metoprolol, HbA1c"
+        "Een consult bij de huisarts. metoprolol, HbA1c."
     );
     assert_eq!(session["turn_detection"]["type"], "server_vad");
 }
