@@ -19,11 +19,11 @@ use crate::state::AppState;
         version = "1"
     ),
     paths(
-        consults::create,
-        consults::read,
-        consults::update,
-        consults::remove,
-        consults::render,
+        consults::create_consult,
+        consults::read_consult,
+        consults::update_consult,
+        consults::delete_consult,
+        consults::render_consult,
         consults::open_session,
         consults::open_beta_session,
         consults::is_helper_user,

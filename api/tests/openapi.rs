@@ -28,3 +28,21 @@ async fn the_document_is_served(pool: PgPool) {
     assert!(served["paths"]["/api/user/me"]["get"].is_object());
     assert_eq!(served["components"]["securitySchemes"]["bearer"]["scheme"], "bearer");
 }
+
+#[test]
+fn every_operation_has_its_own_id() {
+    // The SPA's generated client keys operations by id: two handlers with one name would give
+    // one of them the other's parameters.
+    let document: serde_json::Value = serde_json::from_str(&api::openapi::document()).unwrap();
+    let mut seen = std::collections::BTreeMap::new();
+    for (path, operations) in document["paths"].as_object().unwrap() {
+        for (method, operation) in operations.as_object().unwrap() {
+            if let Some(id) = operation.get("operationId").and_then(|v| v.as_str())
+                && let Some(other) = seen.insert(id.to_owned(), format!("{method} {path}"))
+            {
+                panic!("operation id {id:?} is used by {other} and by {method} {path}");
+            }
+        }
+    }
+    assert!(seen.len() > 40);
+}

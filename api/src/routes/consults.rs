@@ -21,9 +21,9 @@ pub const MAX_CONTENT_BYTES: usize = 512 * 1024;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/api/consult", put(create))
-        .route("/api/consult/{consult_id}", get(read).post(update).delete(remove))
-        .route("/api/consult/{consult_id}/render/{perspective}", get(render))
+        .route("/api/consult", put(create_consult))
+        .route("/api/consult/{consult_id}", get(read_consult).post(update_consult).delete(delete_consult))
+        .route("/api/consult/{consult_id}/render/{perspective}", get(render_consult))
         .route("/api/consult/audio/session", post(open_session))
         .route("/api/consult/beta", post(open_beta_session))
         .route("/api/consult/isHelperUser", get(is_helper_user))
@@ -91,7 +91,7 @@ pub struct CreatedConsult {
 #[utoipa::path(put, path = "/api/consult", tag = "consult", security(("bearer" = [])),
     request_body = ConsultInput,
     responses((status = 201, body = CreatedConsult), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
-pub async fn create(
+pub async fn create_consult(
     State(state): State<AppState>,
     user: CurrentUser,
     Json(input): Json<ConsultInput>,
@@ -106,7 +106,7 @@ pub async fn create(
 #[utoipa::path(get, path = "/api/consult/{consult_id}", tag = "consult", security(("bearer" = [])),
     params(("consult_id" = String, Path)),
     responses((status = 200, body = ConsultView), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn read(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<Json<ConsultView>, ApiError> {
+pub async fn read_consult(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<Json<ConsultView>, ApiError> {
     let consult = consults::get(&state.db, &user.id, &id).await?.ok_or(ApiError::NotFound)?;
     Ok(Json(consult.into()))
 }
@@ -115,7 +115,7 @@ pub async fn read(State(state): State<AppState>, user: CurrentUser, Path(id): Pa
 #[utoipa::path(post, path = "/api/consult/{consult_id}", tag = "consult", security(("bearer" = [])),
     params(("consult_id" = String, Path)), request_body = ConsultInput,
     responses((status = 200, body = ConsultView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn update(
+pub async fn update_consult(
     State(state): State<AppState>,
     user: CurrentUser,
     Path(id): Path<String>,
@@ -130,7 +130,7 @@ pub async fn update(
 #[utoipa::path(delete, path = "/api/consult/{consult_id}", tag = "consult", security(("bearer" = [])),
     params(("consult_id" = String, Path)),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn remove(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
+pub async fn delete_consult(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
     let sessions: Vec<String> = sqlx::query_scalar("select id from consult_sessions where consult_id = $1 and user_id = $2")
         .bind(&id)
         .bind(&user.id)
@@ -161,7 +161,7 @@ pub struct Rendering {
 #[utoipa::path(get, path = "/api/consult/{consult_id}/render/{perspective}", tag = "consult", security(("bearer" = [])),
     params(("consult_id" = String, Path), ("perspective" = String, Path, description = "PATIENT or CARER")),
     responses((status = 200, body = Rendering), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn render(
+pub async fn render_consult(
     State(state): State<AppState>,
     user: CurrentUser,
     Path((id, perspective)): Path<(String, String)>,

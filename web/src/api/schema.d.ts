@@ -98,7 +98,7 @@ export interface paths {
         };
         get?: never;
         /** Stores a new consult; it is kept for the consult retention. */
-        put: operations["create"];
+        put: operations["create_consult"];
         post?: never;
         delete?: never;
         options?: never;
@@ -185,12 +185,12 @@ export interface paths {
             cookie?: never;
         };
         /** One of the user's consults; anyone else's is not found. */
-        get: operations["read"];
+        get: operations["read_consult"];
         put?: never;
         /** Replaces the content of one of the user's consults. */
-        post: operations["update"];
+        post: operations["update_consult"];
         /** Deletes one of the user's consults with its sessions, transcripts and summaries. */
-        delete: operations["remove"];
+        delete: operations["delete_consult"];
         options?: never;
         head?: never;
         patch?: never;
@@ -204,7 +204,7 @@ export interface paths {
             cookie?: never;
         };
         /** The consult's note in plain Dutch for the patient (`PATIENT`) or a carer (`CARER`). */
-        get: operations["render"];
+        get: operations["render_consult"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1324,7 +1324,7 @@ export interface operations {
             };
         };
     };
-    create: {
+    create_consult: {
         parameters: {
             query?: never;
             header?: never;
@@ -1538,7 +1538,7 @@ export interface operations {
             };
         };
     };
-    read: {
+    read_consult: {
         parameters: {
             query?: never;
             header?: never;
@@ -1575,7 +1575,7 @@ export interface operations {
             };
         };
     };
-    update: {
+    update_consult: {
         parameters: {
             query?: never;
             header?: never;
@@ -1624,7 +1624,7 @@ export interface operations {
             };
         };
     };
-    remove: {
+    delete_consult: {
         parameters: {
             query?: never;
             header?: never;
@@ -1659,7 +1659,7 @@ export interface operations {
             };
         };
     };
-    render: {
+    render_consult: {
         parameters: {
             query?: never;
             header?: never;
