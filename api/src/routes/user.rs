@@ -79,12 +79,12 @@ pub async fn accept_agreement(State(state): State<AppState>, user: CurrentUser) 
             .bind(domain::users::AGREEMENT_VERSION)
             .fetch_one(&state.db)
             .await?;
-    if let Some(keycloak) = &state.config.keycloak_admin {
-        if let Err(error) = keycloak.set_user_attribute(&user.id, "accepted-agreement", &[KEYCLOAK_AGREEMENT_VALUE]).await {
-            tracing::warn!(error = %error, "the accepted agreement could not be written to Keycloak");
-            let body = ErrorBody { error: "agreement_not_forwarded", message: AGREEMENT_NOT_FORWARDED.to_owned() };
-            return Ok((StatusCode::BAD_GATEWAY, Json(body)).into_response());
-        }
+    if let Some(keycloak) = &state.config.keycloak_admin
+        && let Err(error) = keycloak.set_user_attribute(&user.id, "accepted-agreement", &[KEYCLOAK_AGREEMENT_VALUE]).await
+    {
+        tracing::warn!(error = %error, "the accepted agreement could not be written to Keycloak");
+        let body = ErrorBody { error: "agreement_not_forwarded", message: AGREEMENT_NOT_FORWARDED.to_owned() };
+        return Ok((StatusCode::BAD_GATEWAY, Json(body)).into_response());
     }
     Ok(Json(AgreementAccepted { version: domain::users::AGREEMENT_VERSION, accepted_at }).into_response())
 }
