@@ -28,6 +28,33 @@ pub struct Config {
     pub speech: integrations::speech::config::Engines,
     /// How long a summary call waits for its job before answering 202 (`APP_SUMMARY_WAIT`).
     pub summary_wait: std::time::Duration,
+    /// The hand-off of notes to the record system.
+    pub record_system: RecordSystemConfig,
+    /// The address the SPA names for help (`APP_SUPPORT_EMAIL`).
+    pub support_email: String,
+    /// The environment that replaces this one, when this one is being retired.
+    pub new_environment: Option<NewEnvironment>,
+    /// Keycloak's admin API, for writing `accepted-agreement` (all four `APP_KEYCLOAK_*` set);
+    /// the client keeps its service-account token.
+    pub keycloak_admin: Option<integrations::keycloak::KeycloakAdmin>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RecordSystemConfig {
+    /// The record system's name as users know it (`APP_RECORD_SYSTEM_NAME`).
+    pub name: String,
+    /// Origins the hand-off may send a note back to (`APP_RECORD_SYSTEM_REDIRECT_ORIGINS`);
+    /// empty: the hand-off is off.
+    pub redirect_origins: Vec<Url>,
+}
+
+/// Where users go once this environment stops (`APP_NEW_ENVIRONMENT_URL`,
+/// `APP_NEW_ENVIRONMENT_DATE`).
+#[derive(Debug, Clone)]
+pub struct NewEnvironment {
+    pub url: Url,
+    /// The first day this environment no longer works.
+    pub date: chrono::NaiveDate,
 }
 
 #[derive(Debug, Clone)]
@@ -62,6 +89,13 @@ pub enum ConfigError {
     MissingIssuer,
     #[error("this build has no development sign-in issuer; set APP_AUTH_ISSUER")]
     DevIssuerNotBuilt,
+    #[error("APP_NEW_ENVIRONMENT_URL and APP_NEW_ENVIRONMENT_DATE go together: set both (the retiring-environment banner) or neither")]
+    NewEnvironmentHalfSet,
+    #[error(
+        "APP_KEYCLOAK_ADMIN_URL, APP_KEYCLOAK_REALM, APP_KEYCLOAK_ADMIN_CLIENT_ID and APP_KEYCLOAK_ADMIN_CLIENT_SECRET go \
+         together: set all four (the agreement is then written to Keycloak) or none; missing: {0}"
+    )]
+    KeycloakHalfSet(String),
 }
 
 impl Config {
@@ -113,6 +147,18 @@ impl Config {
             speech: integrations::speech::config::Engines::from_lookup(|name| env.get(name))
                 .map_err(|e| EnvError::new("APP_SPEECH_URL", e))?,
             summary_wait: env.duration("APP_SUMMARY_WAIT", std::time::Duration::from_secs(30))?,
+            record_system: RecordSystemConfig {
+                name: env.string("APP_RECORD_SYSTEM_NAME", "Bricks"),
+                redirect_origins: env
+                    .list("APP_RECORD_SYSTEM_REDIRECT_ORIGINS")
+                    .iter()
+                    .map(|o| domain::record_system::parse_origin(o))
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| EnvError::new("APP_RECORD_SYSTEM_REDIRECT_ORIGINS", e))?,
+            },
+            support_email: env.string("APP_SUPPORT_EMAIL", "support@spreekkamer.nl"),
+            new_environment: new_environment(env)?,
+            keycloak_admin: keycloak_admin(env)?,
         })
     }
 
@@ -120,6 +166,44 @@ impl Config {
     pub fn issuer_str(&self) -> &str {
         self.auth.issuer.as_str().trim_end_matches('/')
     }
+}
+
+fn new_environment(env: &Env) -> Result<Option<NewEnvironment>, ConfigError> {
+    match (env.get("APP_NEW_ENVIRONMENT_URL"), env.get("APP_NEW_ENVIRONMENT_DATE")) {
+        (None, None) => Ok(None),
+        (Some(_), Some(date)) => {
+            let url = env.url("APP_NEW_ENVIRONMENT_URL", "")?;
+            if !matches!(url.scheme(), "https" | "http") {
+                return Err(EnvError::new("APP_NEW_ENVIRONMENT_URL", "must be an http(s) address").into());
+            }
+            let date = chrono::NaiveDate::parse_from_str(&date, "%Y-%m-%d")
+                .map_err(|e| EnvError::new("APP_NEW_ENVIRONMENT_DATE", format!("expected YYYY-MM-DD, got {date:?}: {e}")))?;
+            Ok(Some(NewEnvironment { url, date }))
+        }
+        _ => Err(ConfigError::NewEnvironmentHalfSet),
+    }
+}
+
+fn keycloak_admin(env: &Env) -> Result<Option<integrations::keycloak::KeycloakAdmin>, ConfigError> {
+    const NAMES: [&str; 4] =
+        ["APP_KEYCLOAK_ADMIN_URL", "APP_KEYCLOAK_REALM", "APP_KEYCLOAK_ADMIN_CLIENT_ID", "APP_KEYCLOAK_ADMIN_CLIENT_SECRET"];
+    let missing: Vec<&str> = NAMES.iter().copied().filter(|n| env.get(n).is_none()).collect();
+    if missing.len() == NAMES.len() {
+        return Ok(None);
+    }
+    if !missing.is_empty() {
+        return Err(ConfigError::KeycloakHalfSet(missing.join(", ")));
+    }
+    let base_url = env.url("APP_KEYCLOAK_ADMIN_URL", "")?;
+    if !matches!(base_url.scheme(), "https" | "http") {
+        return Err(EnvError::new("APP_KEYCLOAK_ADMIN_URL", "must be an http(s) address, e.g. http://keycloak:8080").into());
+    }
+    Ok(Some(integrations::keycloak::KeycloakAdmin::new(integrations::keycloak::KeycloakAdminConfig {
+        base_url,
+        realm: env.string("APP_KEYCLOAK_REALM", ""),
+        client_id: env.string("APP_KEYCLOAK_ADMIN_CLIENT_ID", ""),
+        client_secret: env.string("APP_KEYCLOAK_ADMIN_CLIENT_SECRET", ""),
+    })))
 }
 
 fn origin_of(url: &Url) -> Url {
@@ -165,9 +249,41 @@ mod tests {
             ("APP_ENV", "development"),
             ("APP_DATABASE_URL", "postgres://app:s3cret@db/spreekkamer"),
             ("APP_REDIS_URL", "redis://:r3dis@cache:6379"),
+            ("APP_KEYCLOAK_ADMIN_URL", "http://keycloak:8080"),
+            ("APP_KEYCLOAK_REALM", "spreekkamer"),
+            ("APP_KEYCLOAK_ADMIN_CLIENT_ID", "spreekkamer-admin"),
+            ("APP_KEYCLOAK_ADMIN_CLIENT_SECRET", "k3ycl0ak"),
         ]))
         .unwrap();
         let shown = format!("{config:?}");
-        assert!(!shown.contains("s3cret") && !shown.contains("r3dis"), "{shown}");
+        assert!(!shown.contains("s3cret") && !shown.contains("r3dis") && !shown.contains("k3ycl0ak"), "{shown}");
+        assert!(config.keycloak_admin.is_some());
+    }
+
+    #[test]
+    fn record_system_and_retirement_settings_default_to_off() {
+        let config = Config::from_env(&Env::from_pairs([("APP_ENV", "development")])).unwrap();
+        assert_eq!(config.record_system.name, "Bricks");
+        assert!(config.record_system.redirect_origins.is_empty());
+        assert_eq!(config.support_email, "support@spreekkamer.nl");
+        assert!(config.new_environment.is_none() && config.keycloak_admin.is_none());
+    }
+
+    #[test]
+    fn half_set_groups_and_bad_origins_are_config_errors() {
+        let dev = |pairs: &[(&'static str, &'static str)]| {
+            let mut all = vec![("APP_ENV", "development")];
+            all.extend_from_slice(pairs);
+            Config::from_env(&Env::from_pairs(all))
+        };
+        assert!(matches!(dev(&[("APP_NEW_ENVIRONMENT_URL", "https://nieuw.example.nl")]).unwrap_err(), ConfigError::NewEnvironmentHalfSet));
+        assert!(matches!(dev(&[("APP_NEW_ENVIRONMENT_DATE", "2026-10-18")]).unwrap_err(), ConfigError::NewEnvironmentHalfSet));
+        assert!(dev(&[("APP_NEW_ENVIRONMENT_URL", "https://nieuw.example.nl"), ("APP_NEW_ENVIRONMENT_DATE", "18-10-2026")]).is_err());
+        let both = dev(&[("APP_NEW_ENVIRONMENT_URL", "https://nieuw.example.nl"), ("APP_NEW_ENVIRONMENT_DATE", "2026-10-18")]).unwrap();
+        assert_eq!(both.new_environment.unwrap().date.to_string(), "2026-10-18");
+        let err = dev(&[("APP_KEYCLOAK_ADMIN_URL", "http://keycloak:8080")]).unwrap_err();
+        assert!(err.to_string().contains("APP_KEYCLOAK_ADMIN_CLIENT_SECRET"), "{err}");
+        let err = dev(&[("APP_RECORD_SYSTEM_REDIRECT_ORIGINS", "https://his.example.nl, http://his.example.nl")]).unwrap_err();
+        assert!(err.to_string().contains("APP_RECORD_SYSTEM_REDIRECT_ORIGINS"), "{err}");
     }
 }

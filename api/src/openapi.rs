@@ -8,7 +8,9 @@ use axum::{Json, Router};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use crate::routes::{consults, feedback, health, icpc, jobs as job_routes, personalize, public, summaries, templates, user};
+use crate::routes::{
+    consults, feedback, health, icpc, jobs as job_routes, medcat, personalize, public, record_system, summaries, templates, user,
+};
 use crate::state::AppState;
 
 #[derive(OpenApi)]
@@ -41,11 +43,18 @@ use crate::state::AppState;
         icpc::codes,
         icpc::predict,
         job_routes::job,
+        medcat::medcatify,
+        medcat::medicine_shortage,
+        medcat::list_shortages,
+        medcat::upload_shortages,
         personalize::list,
         personalize::save,
         personalize::remove,
         personalize::from_feedback,
         public::config,
+        record_system::hand_off,
+        record_system::episodes,
+        record_system::redirect,
         templates::list_entries,
         templates::create_entry,
         templates::count_entries,
@@ -76,6 +85,7 @@ use crate::state::AppState;
         (name = "feedback", description = "Feedback from the widget on every page"),
         (name = "icpc", description = "The ICPC list and coding suggestions"),
         (name = "jobs", description = "Background jobs the caller started"),
+        (name = "medcat", description = "Text analysis: medicines and problems in a text, medicine shortages"),
         (name = "public", description = "Calls that need no sign-in"),
         (name = "templates", description = "Template entries and groups"),
         (name = "user", description = "The signed-in user"),

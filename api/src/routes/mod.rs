@@ -5,8 +5,10 @@ pub mod feedback;
 pub mod health;
 pub mod icpc;
 pub mod jobs;
+pub mod medcat;
 pub mod personalize;
 pub mod public;
+pub mod record_system;
 pub mod summaries;
 pub mod templates;
 pub mod user;
@@ -22,8 +24,10 @@ pub fn router() -> Router<AppState> {
         .merge(health::router())
         .merge(icpc::router())
         .merge(jobs::router())
+        .merge(medcat::router())
         .merge(personalize::router())
         .merge(public::router())
+        .merge(record_system::router())
         .merge(summaries::router())
         .merge(templates::router())
         .merge(user::router())

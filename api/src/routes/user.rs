@@ -1,8 +1,8 @@
 //! The signed-in user.
 
 use axum::extract::State;
-use axum::http::header;
-use axum::response::IntoResponse;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use domain::profiles::{self, Profile};
@@ -50,17 +50,28 @@ pub struct AgreementAccepted {
     pub accepted_at: chrono::DateTime<chrono::Utc>,
 }
 
+/// The value written to the Keycloak attribute `accepted-agreement`. The realm's user profile
+/// (deploy/keycloak) allows `true` and `false`, and its mapper turns the value into a JSON boolean;
+/// which version was accepted is in our own record.
+pub const KEYCLOAK_AGREEMENT_VALUE: &str = "true";
+
+/// The Dutch message when the acceptance is stored but Keycloak could not be told.
+pub const AGREEMENT_NOT_FORWARDED: &str = "Je akkoord is opgeslagen, maar kon nog niet worden doorgegeven. Probeer het zo opnieuw.";
+
 /// Records that the signed-in user accepted the agreement in force (accepting again keeps the
-/// first time). The next token the sign-in issues carries `accepted-agreement`. The api does not
-/// check that the PDF was downloaded first; the 'Welkom' screen does.
+/// first time). Our record is written first and is the source of truth; when Keycloak's admin API
+/// is configured (`APP_KEYCLOAK_*`) the user's attribute `accepted-agreement` is then set there, so
+/// the next token carries the claim (with the development issuer the next token reads our record).
+/// 502 with a Dutch message when Keycloak could not be reached: the call can simply be repeated.
+/// The api does not check that the PDF was downloaded first; the 'Welkom' screen does.
 #[utoipa::path(
     post,
     path = "/api/user/agreement",
     tag = "user",
     security(("bearer" = [])),
-    responses((status = 200, body = AgreementAccepted), (status = 401, body = ErrorBody))
+    responses((status = 200, body = AgreementAccepted), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody))
 )]
-pub async fn accept_agreement(State(state): State<AppState>, user: CurrentUser) -> Result<Json<AgreementAccepted>, ApiError> {
+pub async fn accept_agreement(State(state): State<AppState>, user: CurrentUser) -> Result<Response, ApiError> {
     domain::users::record_agreement(&state.db, &user.id).await?;
     let accepted_at: chrono::DateTime<chrono::Utc> =
         sqlx::query_scalar("select accepted_at from agreement_acceptances where user_id = $1 and version = $2")
@@ -68,7 +79,14 @@ pub async fn accept_agreement(State(state): State<AppState>, user: CurrentUser) 
             .bind(domain::users::AGREEMENT_VERSION)
             .fetch_one(&state.db)
             .await?;
-    Ok(Json(AgreementAccepted { version: domain::users::AGREEMENT_VERSION, accepted_at }))
+    if let Some(keycloak) = &state.config.keycloak_admin
+        && let Err(error) = keycloak.set_user_attribute(&user.id, "accepted-agreement", &[KEYCLOAK_AGREEMENT_VALUE]).await
+    {
+        tracing::warn!(error = %error, "the accepted agreement could not be written to Keycloak");
+        let body = ErrorBody { error: "agreement_not_forwarded", message: AGREEMENT_NOT_FORWARDED.to_owned() };
+        return Ok((StatusCode::BAD_GATEWAY, Json(body)).into_response());
+    }
+    Ok(Json(AgreementAccepted { version: domain::users::AGREEMENT_VERSION, accepted_at }).into_response())
 }
 
 /// The onboarding profile; every field is optional.

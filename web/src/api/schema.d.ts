@@ -72,6 +72,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cms/medicineShortages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: the shortage list in force, in the order of its file. */
+        get: operations["list_shortages"];
+        /**
+         * Staff: replaces the whole shortage list with a CSV file (`text/csv`, UTF-8 or Windows-1252).
+         *     The first line names the columns `naam;atc;status;sinds;advies` (any order; `;` or `,`
+         *     between fields; quotes where a field holds the separator). `sinds` is `YYYY-MM-DD` or
+         *     `DD-MM-YYYY`, `atc` and `advies` may be empty. Any bad line: 400 naming every bad line, and the
+         *     list in force stays as it was.
+         */
+        put: operations["upload_shortages"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cms/setIsHelperUser/{user_id}": {
         parameters: {
             query?: never;
@@ -285,6 +309,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integration/record-system/consult": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hands a finished note to the record system: kept as a consult of source `record_system` for
+         *     `APP_RECORD_SYSTEM_CONSULT_TTL`. 400 (Dutch) when the return address is not allowed, when the
+         *     hand-off is off, or when there is no note; 404 when `consultId` is not one of the user's.
+         */
+        post: operations["hand_off"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integration/record-system/consult/{consult_id}/episodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The episodes of one of the user's hand-offs; anyone else's, an expired one or an ordinary
+         *     consult is not found.
+         */
+        get: operations["episodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integration/record-system/consult/{consult_id}/redirect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * For the public page `/consult/{consultId}` (no sign-in): where to post the note and what. 404
+         *     when the hand-off has expired, does not exist, or its return address is no longer allowed.
+         */
+        get: operations["redirect"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/jobs/{id}": {
         parameters: {
             query?: never;
@@ -302,6 +387,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/medcat/medcatMedicineShortage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The medicines of a text that are on the current shortage list: matched by ATC code through
+         *     the lexicon, and by the list's own name.
+         */
+        post: operations["medicine_shortage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/medcat/medcatify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The medicines (with their ATC code) and problems (with their ICPC code) named in a text, in
+         *     order and without overlaps: a curated lexicon, case and accents aside, whole words, the longest
+         *     term first. Negations are not detected.
+         */
+        post: operations["medcatify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/config": {
         parameters: {
             query?: never;
@@ -309,7 +435,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sign-in settings for the SPA (no sign-in needed). */
+        /**
+         * Sign-in settings, the record system's name, the support address and the retiring-environment
+         *     settings for the SPA (no sign-in needed).
+         */
         get: operations["config"];
         put?: never;
         post?: never;
@@ -472,8 +601,11 @@ export interface paths {
         put?: never;
         /**
          * Records that the signed-in user accepted the agreement in force (accepting again keeps the
-         *     first time). The next token the sign-in issues carries `accepted-agreement`. The api does not
-         *     check that the PDF was downloaded first; the 'Welkom' screen does.
+         *     first time). Our record is written first and is the source of truth; when Keycloak's admin API
+         *     is configured (`APP_KEYCLOAK_*`) the user's attribute `accepted-agreement` is then set there, so
+         *     the next token carries the claim (with the development issuer the next token reads our record).
+         *     502 with a Dutch message when Keycloak could not be reached: the call can simply be repeated.
+         *     The api does not check that the PDF was downloaded first; the 'Welkom' screen does.
          */
         post: operations["accept_agreement"];
         delete?: never;
@@ -679,6 +811,28 @@ export interface components {
             /** Format: int32 */
             version: number;
         };
+        /**
+         * @description A medicine or problem found in the text. `start` and `end` count UTF-16 code units (as
+         *     JavaScript strings do), so `text.slice(start, end)` in the SPA is the match; `end` is exclusive.
+         */
+        Annotation: {
+            /** @description The ATC code of a medicine (`N02BE01`), the ICPC code of a problem (`K86`). */
+            code: string;
+            end: number;
+            /**
+             * @description medication or problem
+             * @example medication
+             */
+            kind: string;
+            /** @description The generic name of a medicine, the ICPC title of a problem. */
+            label: string;
+            start: number;
+            /** @description The matched text as written. */
+            text: string;
+        };
+        Annotations: {
+            annotations: components["schemas"]["Annotation"][];
+        };
         ConsultInput: {
             content?: Record<string, never>;
         };
@@ -731,6 +885,13 @@ export interface components {
             /** Format: uuid */
             id: string;
         };
+        /** @description One episode of a note as the record system takes it. */
+        EpisodeView: {
+            evaluation: string;
+            objective: string;
+            plan: string;
+            subjective: string;
+        };
         /** @description The body of every error response: a stable machine code and a Dutch message. */
         ErrorBody: {
             /** @description Stable machine-readable code, e.g. `unauthorized`. */
@@ -764,6 +925,46 @@ export interface components {
             permissions?: components["schemas"]["Permission"][] | null;
             title?: string | null;
             visibilityType?: string | null;
+        };
+        HandOffEpisodes: {
+            episodes: components["schemas"]["EpisodeView"][];
+        };
+        /** @description A note to hand to the record system. */
+        HandOffInput: {
+            /** @description The user's own consult the note came from. */
+            consultId?: string | null;
+            /**
+             * @description Where the record system wants the note: an address of an allowed origin.
+             * @example https://his.example.nl/spreekkamer/terug
+             */
+            redirectUrl: string;
+            /**
+             * @description The consult result: `{episodes: [{subjective, objective, diagnosis, plan}]}` (a report's
+             *     single `{subjective, objective, plan}` also does). May be left out when `consultId` names
+             *     a consult that has a result.
+             */
+            result?: Record<string, never> | null;
+        };
+        /** @description What the public page posts to the record system. */
+        HandOffRedirect: {
+            /**
+             * @description The value of the form's single field `bricks-data`: the JSON text
+             *     `{"episodes":[{"subjective":"…","objective":"…","evaluation":"…","plan":"…"}]}`.
+             */
+            data: string;
+            /** @description Where the page posts its form. */
+            redirectUrl: string;
+        };
+        HandedOff: {
+            /** @description The hand-off's id (not the app consult's). */
+            consultId: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /**
+             * @description The public page that forwards the note: `/consult/{consultId}`.
+             * @example /consult/01jd8n3w3x6y0m2c5d3b4e9f7k
+             */
+            url: string;
         };
         Health: {
             /**
@@ -913,7 +1114,10 @@ export interface components {
             /** @description The text to code, e.g. an episode's S and E. */
             text: string;
         };
-        /** @description The sign-in settings of this deployment, so one SPA build works with any identity provider. */
+        /**
+         * @description The sign-in settings of this deployment, so one SPA build works with any identity provider, and
+         *     the few facts the SPA shows before anyone signs in.
+         */
         PublicConfig: {
             /**
              * @description The OpenID Connect issuer (authority).
@@ -925,6 +1129,24 @@ export interface components {
              * @example spreekkamer-web
              */
             clientId: string;
+            /**
+             * Format: date
+             * @description The first day this environment no longer works (`YYYY-MM-DD`); present exactly when
+             *     `newEnvironmentUrl` is.
+             * @example 2026-10-18
+             */
+            newEnvironmentDate?: string | null;
+            /**
+             * @description The environment that replaces this one; absent while this one is not being retired (no
+             *     banner, no redirect).
+             * @example https://app.spreekkamer.nl/
+             */
+            newEnvironmentUrl?: string | null;
+            /**
+             * @description The record system's name as users know it ('Start opnieuw vanuit Bricks').
+             * @example Bricks
+             */
+            recordSystemName: string;
             /** @example openid profile email */
             scope: string;
             /**
@@ -932,6 +1154,11 @@ export interface components {
              * @example spreekkamer-employees
              */
             staffRole: string;
+            /**
+             * @description Where users ask for help.
+             * @example support@spreekkamer.nl
+             */
+            supportEmail: string;
         };
         /** @description What an uploaded recording added to the session's transcript. */
         RecordingTranscript: {
@@ -954,6 +1181,57 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
             sessionId: string;
+        };
+        /** @description An entry of the shortage list. */
+        ShortageEntry: {
+            advice: string;
+            atc?: string | null;
+            medicine: string;
+            /** Format: date */
+            since: string;
+            status: string;
+        };
+        /** @description A medicine of the text that is on the shortage list. */
+        ShortageFound: {
+            advice: string;
+            atc?: string | null;
+            end: number;
+            /** @description The name as the shortage list gives it. */
+            medicine: string;
+            /** Format: date */
+            since: string;
+            /** @description Where the medicine is in the text, in UTF-16 code units. */
+            start: number;
+            status: string;
+        };
+        ShortageLineError: {
+            /** @description The line number in the file (the header is line 1). */
+            line: number;
+            /** @description In Dutch. */
+            reason: string;
+        };
+        ShortageList: {
+            entries: components["schemas"]["ShortageEntry"][];
+            /**
+             * Format: date-time
+             * @description When the list was uploaded; none before the first upload.
+             */
+            uploadedAt?: string | null;
+        };
+        /** @description What is wrong with an uploaded list: every bad line, with its number. */
+        ShortageUploadError: {
+            /** @description `invalid_shortage_list` */
+            error: string;
+            lines: components["schemas"]["ShortageLineError"][];
+            /** @description A Dutch summary naming the lines. */
+            message: string;
+        };
+        ShortagesFound: {
+            shortages: components["schemas"]["ShortageFound"][];
+        };
+        ShortagesReplaced: {
+            /** @description How many medicines the list now holds. */
+            count: number;
         };
         /** @description The `request` of a websocket `summarize` message, and the body of `/v1/withExamples`. */
         SummarizeRequest: {
@@ -1015,6 +1293,10 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             visibilityType: string;
+        };
+        /** @description A text to analyse: at most 20,000 characters. */
+        TextRequest: {
+            text: string;
         };
     };
     responses: never;
@@ -1268,6 +1550,89 @@ export interface operations {
                 };
             };
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_shortages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortageList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    upload_shortages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description naam;atc;status;sinds;advies, then one medicine per line */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortagesReplaced"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortageUploadError"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1879,6 +2244,119 @@ export interface operations {
             };
         };
     };
+    hand_off: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HandOffInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandedOff"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    episodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                consult_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandOffEpisodes"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redirect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                consult_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandOffRedirect"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     job: {
         parameters: {
             query?: never;
@@ -1909,6 +2387,84 @@ export interface operations {
             };
             /** @description no such job, or not the caller's */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    medicine_shortage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TextRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShortagesFound"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    medcatify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TextRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Annotations"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2483,6 +3039,14 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
