@@ -60,6 +60,8 @@ pub const PROTOCOL: &str = "speech.v1";
 const BEARER: &str = "bearer.";
 /// The largest message a client may send: about 32 s of audio.
 pub const MAX_MESSAGE: usize = 1 << 20;
+/// The socket's read buffer: two browser frames.
+const READ_BUFFER: usize = 32 * 1024;
 /// Frames waiting for the engine (4 s of audio at one frame per 500 ms).
 pub const AUDIO_QUEUE: usize = 8;
 const EVENT_QUEUE: usize = 64;
@@ -239,6 +241,8 @@ async fn upgrade(
 ) -> Response {
     let admitted = admit(&state, &service, &session_id, query.get("model").map(String::as_str), token_of(&headers)).await;
     ws.protocols([PROTOCOL])
+        // frames are 16 kB; the default 128 kB read buffer per socket would be most of its memory
+        .read_buffer_size(READ_BUFFER)
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
         .on_failed_upgrade(|e| tracing::debug!(error = %e, "websocket upgrade failed"))

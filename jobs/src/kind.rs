@@ -26,6 +26,9 @@ pub struct Policy {
     pub timeout: Duration,
     /// Attempts of this kind one worker process runs at once (`APP_WORKER_CONCURRENCY_<KIND>`).
     pub concurrency: usize,
+    /// How often an idle stream of this kind asks Redis for work; `None`: the worker's
+    /// `APP_WORKER_POLL_INTERVAL`. Someone waits for interactive kinds, so they ask more often.
+    pub poll_interval: Option<Duration>,
 }
 
 impl Policy {
@@ -37,6 +40,7 @@ impl Policy {
         backoff_max: Duration::from_secs(600),
         timeout: Duration::from_secs(600),
         concurrency: 1,
+        poll_interval: None,
     };
 
     /// The wait before the attempt after `attempt` (1-based).
@@ -157,6 +161,7 @@ mod tests {
             backoff_max: Duration::from_secs(60),
             timeout: Duration::from_secs(1),
             concurrency: 1,
+            poll_interval: None,
         };
         assert_eq!(p.backoff_after(1), Duration::from_secs(10));
         assert_eq!(p.backoff_after(2), Duration::from_secs(20));

@@ -149,7 +149,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             tasks.spawn(supervise(
                 kind,
                 concurrency / streams + usize::from(i < concurrency % streams),
-                config.poll_interval,
+                policy.poll_interval.unwrap_or(config.poll_interval),
                 config.shutdown_grace,
                 runner.clone(),
                 redis.clone(),

@@ -51,6 +51,7 @@ impl Job for Probe {
             backoff_max: Duration::from_secs(1),
             timeout: Duration::from_secs(5),
             concurrency: 50,
+            poll_interval: None,
         }
     }
 

@@ -43,6 +43,7 @@ impl Job for SendEmail {
             // above the SMTP transport's own 20 s, so a slow server ends in an SMTP error first
             timeout: Duration::from_secs(60),
             concurrency: 4,
+            poll_interval: None,
         }
     }
 

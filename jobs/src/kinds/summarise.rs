@@ -44,6 +44,8 @@ const POLICY: Policy = Policy {
     // the LLM's own limit (APP_LLM_TIMEOUT, 120 s) with room for its one repair round
     timeout: Duration::from_secs(300),
     concurrency: 8,
+    // a clinician waits for the note: an idle stream asks every 10 ms instead of the worker's 50
+    poll_interval: Some(Duration::from_millis(10)),
 };
 
 impl Job for SummariseConsult {
