@@ -79,11 +79,11 @@ export const consultTexts = {
   meeting: 'Verslag van het overleg',
 
   micDenied:
-    'De browser geeft geen toegang tot de microfoon. Klik op het slotje of het microfoonsymbool in de adresbalk, sta de microfoon toe voor deze site en kies daarna Microfoon opnieuw proberen.',
+    'De browser geeft geen toegang tot de microfoon. Klik op het slotje of het microfoonsymbool in de adresbalk, sta de microfoon toe voor deze site en kies daarna ‘Microfoon opnieuw proberen’.',
   micMissing:
-    'Er is geen microfoon gevonden. Sluit een microfoon of headset aan, kies hem hieronder en kies Microfoon opnieuw proberen.',
+    'Er is geen microfoon gevonden. Sluit een microfoon of headset aan, selecteer hem hieronder en kies ‘Microfoon opnieuw proberen’.',
   micBusy:
-    'De microfoon is in gebruik door een ander programma of kon niet worden gestart. Sluit dat programma of kies hieronder een andere microfoon en kies Microfoon opnieuw proberen.',
+    'De microfoon is in gebruik door een ander programma of kon niet worden gestart. Sluit dat programma of selecteer hieronder een andere microfoon en kies ‘Microfoon opnieuw proberen’.',
   micUnsupported: 'Deze browser kan geen geluid opnemen. Gebruik een recente versie van Chrome, Edge, Firefox of Safari.',
   sessionFailed: 'De opname kon niet worden gestart. Controleer je internetverbinding en probeer het opnieuw.',
 
