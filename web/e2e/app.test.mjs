@@ -65,6 +65,9 @@ describe('Home', () => {
     await heading.filter({ hasText: 'Welkom' }).waitFor()
     assert.equal(await heading.textContent(), 'Welkom, Anne de Vries')
     assert.equal(await page.getByTestId('action-card').count(), 8)
+    // this environment is not being retired (no APP_NEW_ENVIRONMENT_*): no banner
+    assert.equal(await page.getByRole('region', { name: 'Nieuwe omgeving' }).count(), 0)
+    assert.equal(await page.getByText('Ga naar de nieuwe omgeving').count(), 0)
     await page.screenshot({ path: join(screenshotDir, 'spreekkamer-home.png'), fullPage: true })
   })
 

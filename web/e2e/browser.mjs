@@ -50,3 +50,29 @@ export function pathAndQuery(page) {
   const url = new URL(page.url())
   return url.pathname + url.search
 }
+
+/**
+ * Every text a level-1 heading of `page` showed, across its navigations (so a screen that shows
+ * only a moment, or one that never should, can be asserted on). Call before the first `goto`.
+ */
+export async function headingsSeen(page) {
+  const seen = new Set()
+  await page.exposeBinding('__e2eHeading', (_source, text) => seen.add(text))
+  await page.addInitScript(() => {
+    const report = () => {
+      for (const heading of document.querySelectorAll('h1')) window.__e2eHeading(heading.textContent ?? '')
+    }
+    new MutationObserver(report).observe(document, { subtree: true, childList: true, characterData: true })
+  })
+  return seen
+}
+
+/** An access token of a seeded user from the development issuer (password grant) of the api at `origin`. */
+export async function accessToken(origin, email) {
+  const response = await fetch(`${origin}/oidc/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'password', username: email, password: 'test', client_id: 'spreekkamer-web' }),
+  })
+  if (response.status !== 200) throw new Error(`no token for ${email}: ${response.status} ${await response.text()}`)
+  return (await response.json()).access_token
+}

@@ -9,7 +9,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, afterEach, before, describe, it } from 'node:test'
-import { baseUrl, fakeMicrophoneArgs, freshPage, launchBrowser, signInAs } from './browser.mjs'
+import { baseUrl, fakeMicrophoneArgs, freshPage, launchBrowser, screenshotDir, signInAs } from './browser.mjs'
 import { startProxy } from './proxy.mjs'
 import { startSpeechDouble } from './speech-double.mjs'
 
@@ -146,6 +146,31 @@ async function consultPage(wav, origin, path) {
   return { page, summarizeMessages }
 }
 
+/**
+ * Chromium without a fake microphone (so none is allowed), signed in as the GP at `path` on
+ * `origin`. `microphoneRequests()` counts the page's calls of getUserMedia; with `refuse`, each
+ * is refused as when the user blocks the microphone.
+ */
+async function pageWithoutMicrophone(origin, path, { refuse = false } = {}) {
+  const browser = await launchBrowser()
+  open.push(browser)
+  const { page } = await freshPage(browser, { baseURL: origin })
+  await page.addInitScript((refuseAll) => {
+    const devices = navigator.mediaDevices
+    if (!devices) return
+    const original = devices.getUserMedia?.bind(devices)
+    window.__microphoneRequests = 0
+    devices.getUserMedia = (constraints) => {
+      window.__microphoneRequests++
+      if (refuseAll || !original) return Promise.reject(new DOMException('Permission denied', 'NotAllowedError'))
+      return original(constraints)
+    }
+  }, refuse)
+  await page.goto(path)
+  await signInAs(page, 'huisarts@example.nl')
+  return { page, microphoneRequests: () => page.evaluate(() => window.__microphoneRequests) }
+}
+
 function episode(page, n) {
   return page.getByRole('group', { name: `Episode ${n}` })
 }
@@ -233,6 +258,46 @@ describe('live consult', () => {
     await page.getByRole('button', { name: 'Start' }).waitFor()
     assert.deepEqual(await soepFields(page), { Subjectief: '', Objectief: '', Evaluatie: '', Plan: '' })
     assert.equal(await typed.count(), 0)
+  })
+
+  it('without a speech engine the page never asks for the microphone, so a browser without one works', async () => {
+    const { page, microphoneRequests } = await pageWithoutMicrophone(baseUrl, '/audioconsult/beta/soap')
+    await page.getByRole('heading', { level: 1, name: 'Gesproken consult' }).waitFor()
+    await page.getByRole('button', { name: 'Start' }).click()
+    await page.getByText('Er is geen spraakherkenning ingesteld.', { exact: false }).first().waitFor()
+    await page.getByLabel('Gesprek (getypt of geplakt)').fill(TYPED_CONSULT)
+    await page.getByRole('button', { name: 'Samenvatten' }).click()
+    const subjective = episode(page, 1).getByLabel('Subjectief', { exact: true })
+    await page.waitForFunction((el) => el.value !== '', await subjective.elementHandle(), { timeout: 30_000 })
+    assert.match((await soepFields(page)).Plan, /paracetamol/)
+    assert.equal(await microphoneRequests(), 0, 'the microphone was never asked for')
+    assert.equal(await page.getByRole('alert').count(), 0, 'no microphone warning')
+    assert.equal(await page.getByRole('button', { name: 'Pauzeer' }).count(), 0)
+  })
+
+  it('with a speech engine and a blocked microphone: the page explains it and the conversation can be typed', async () => {
+    double.setScript([])
+    const { page, microphoneRequests } = await pageWithoutMicrophone(speechApi.proxy.url, '/audioconsult/beta/soap', { refuse: true })
+    await page.getByRole('button', { name: 'Start' }).click()
+    await page.getByRole('alert').filter({ hasText: 'De browser geeft geen toegang tot de microfoon.' }).waitFor()
+    await page.getByText('Zonder microfoon kun je het gesprek typen of plakken', { exact: false }).waitFor()
+    assert.equal(await microphoneRequests(), 1, 'asked once the session had an engine')
+    await page.screenshot({ path: join(screenshotDir, 'spreekkamer-consult-microfoon-geweigerd.png'), fullPage: true })
+    assert.equal(await page.getByRole('button', { name: 'Pauzeer' }).count(), 0)
+
+    // trying again asks again, and is refused again
+    await page.getByRole('button', { name: 'Microfoon opnieuw proberen' }).click()
+    await page.waitForFunction(() => window.__microphoneRequests === 2)
+    await page.getByRole('alert').filter({ hasText: 'De browser geeft geen toegang tot de microfoon.' }).waitFor()
+
+    await page.getByLabel('Gesprek (getypt of geplakt)').fill(TYPED_CONSULT)
+    await page.getByRole('button', { name: 'Samenvatten' }).click()
+    const subjective = episode(page, 1).getByLabel('Subjectief', { exact: true })
+    await page.waitForFunction((el) => el.value !== '', await subjective.elementHandle(), { timeout: 30_000 })
+    const fields = await soepFields(page)
+    assert.match(fields.Subjectief, /keelpijn/)
+    assert.match(fields.Plan, /paracetamol/)
+    assert.equal(double.requests().length, 0, 'no audio reached the speech engine')
   })
 
   it('with a speech engine: spoken sentences become bubbles in order, then a SOEP note', async () => {

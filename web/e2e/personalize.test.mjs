@@ -123,14 +123,14 @@ describe('feedback widget', () => {
     await panel.getByText('Bedankt! De feedback komt direct bij het ontwikkelteam terecht.').waitFor()
     await page.screenshot({ path: join(screenshotDir, 'spreekkamer-feedback.png'), fullPage: true })
 
-    // 3000 characters: a warning naming the support address, and the send button disabled
+    // 3000 characters: a warning naming the support address (APP_SUPPORT_EMAIL), and the send button disabled
     await page.goto('/template')
     await page.getByRole('button', { name: 'Feedback geven' }).click()
     const send = panel.getByRole('button', { name: 'Versturen' })
     await panel.getByLabel('Je feedback').fill('a'.repeat(2999))
     assert.equal(await send.isEnabled(), true)
     await panel.getByLabel('Je feedback').fill('a'.repeat(3000))
-    await panel.getByRole('alert').filter({ hasText: 'support@spreekkamer.nl' }).waitFor()
+    await panel.getByRole('alert').filter({ hasText: 'mail ons op hulp@spreekkamer.test.' }).waitFor()
     assert.equal(await send.isDisabled(), true)
   })
 })

@@ -60,6 +60,8 @@ const sharedEnv = {
   APP_SPEECH_URL: '',
   APP_SPEECH_RADIOLOGY_URL: '',
   APP_LLM_URL: '',
+  // not the default, so the tests see the SPA take it from the public settings
+  APP_SUPPORT_EMAIL: 'hulp@spreekkamer.test',
 }
 
 // the worker's and scheduler's own HTTP servers are off in `api all`: the api serves their health

@@ -18,8 +18,10 @@ import { Route as AuthenticatedPersonalizeRouteImport } from './routes/_authenti
 import { Route as AuthenticatedSettingsRouteImport } from './routes/_authenticated/settings'
 import { Route as AuthenticatedStatusRouteImport } from './routes/_authenticated/status'
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
+import { Route as ConsultConsultIdRouteImport } from './routes/consult/$consultId'
 import { Route as AuthenticatedOnboardingIndexRouteImport } from './routes/_authenticated/onboarding/index'
 import { Route as AuthenticatedTemplateIndexRouteImport } from './routes/_authenticated/template/index'
+import { Route as AuthenticatedConsultV1SplatRouteImport } from './routes/_authenticated/consult/v1/$'
 import { Route as AuthenticatedTemplateEntryEntryIdRouteImport } from './routes/_authenticated/template/entry/$entryId'
 import { Route as AuthenticatedTemplateGroupGroupIdRouteImport } from './routes/_authenticated/template/group/$groupId'
 import { Route as AuthenticatedAudioconsultModelTemplateIndexRouteImport } from './routes/_authenticated/audioconsult/$model/$template/index'
@@ -71,6 +73,11 @@ const AuthCallbackRoute = AuthCallbackRouteImport.update({
   path: '/auth/callback',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ConsultConsultIdRoute = ConsultConsultIdRouteImport.update({
+  id: '/consult/$consultId',
+  path: '/consult/$consultId',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthenticatedOnboardingIndexRoute =
   AuthenticatedOnboardingIndexRouteImport.update({
     id: '/onboarding/',
@@ -81,6 +88,12 @@ const AuthenticatedTemplateIndexRoute =
   AuthenticatedTemplateIndexRouteImport.update({
     id: '/template/',
     path: '/template/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedConsultV1SplatRoute =
+  AuthenticatedConsultV1SplatRouteImport.update({
+    id: '/consult/v1/$',
+    path: '/consult/v1/$',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
 const AuthenticatedTemplateEntryEntryIdRoute =
@@ -123,8 +136,10 @@ export interface FileRoutesByFullPath {
   '/settings': typeof AuthenticatedSettingsRoute
   '/status': typeof AuthenticatedStatusRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/consult/$consultId': typeof ConsultConsultIdRoute
   '/onboarding/': typeof AuthenticatedOnboardingIndexRoute
   '/template/': typeof AuthenticatedTemplateIndexRoute
+  '/consult/v1/$': typeof AuthenticatedConsultV1SplatRoute
   '/template/entry/$entryId': typeof AuthenticatedTemplateEntryEntryIdRoute
   '/template/group/$groupId': typeof AuthenticatedTemplateGroupGroupIdRoute
   '/audioconsult/$model/$template/$flavour': typeof AuthenticatedAudioconsultModelTemplateFlavourRoute
@@ -139,9 +154,11 @@ export interface FileRoutesByTo {
   '/settings': typeof AuthenticatedSettingsRoute
   '/status': typeof AuthenticatedStatusRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/consult/$consultId': typeof ConsultConsultIdRoute
   '/': typeof AuthenticatedIndexRoute
   '/onboarding': typeof AuthenticatedOnboardingIndexRoute
   '/template': typeof AuthenticatedTemplateIndexRoute
+  '/consult/v1/$': typeof AuthenticatedConsultV1SplatRoute
   '/template/entry/$entryId': typeof AuthenticatedTemplateEntryEntryIdRoute
   '/template/group/$groupId': typeof AuthenticatedTemplateGroupGroupIdRoute
   '/audioconsult/$model/$template/$flavour': typeof AuthenticatedAudioconsultModelTemplateFlavourRoute
@@ -158,9 +175,11 @@ export interface FileRoutesById {
   '/_authenticated/settings': typeof AuthenticatedSettingsRoute
   '/_authenticated/status': typeof AuthenticatedStatusRoute
   '/auth/callback': typeof AuthCallbackRoute
+  '/consult/$consultId': typeof ConsultConsultIdRoute
   '/_authenticated/': typeof AuthenticatedIndexRoute
   '/_authenticated/onboarding/': typeof AuthenticatedOnboardingIndexRoute
   '/_authenticated/template/': typeof AuthenticatedTemplateIndexRoute
+  '/_authenticated/consult/v1/$': typeof AuthenticatedConsultV1SplatRoute
   '/_authenticated/template/entry/$entryId': typeof AuthenticatedTemplateEntryEntryIdRoute
   '/_authenticated/template/group/$groupId': typeof AuthenticatedTemplateGroupGroupIdRoute
   '/_authenticated/audioconsult/$model/$template/$flavour': typeof AuthenticatedAudioconsultModelTemplateFlavourRoute
@@ -178,8 +197,10 @@ export interface FileRouteTypes {
     | '/settings'
     | '/status'
     | '/auth/callback'
+    | '/consult/$consultId'
     | '/onboarding/'
     | '/template/'
+    | '/consult/v1/$'
     | '/template/entry/$entryId'
     | '/template/group/$groupId'
     | '/audioconsult/$model/$template/$flavour'
@@ -194,9 +215,11 @@ export interface FileRouteTypes {
     | '/settings'
     | '/status'
     | '/auth/callback'
+    | '/consult/$consultId'
     | '/'
     | '/onboarding'
     | '/template'
+    | '/consult/v1/$'
     | '/template/entry/$entryId'
     | '/template/group/$groupId'
     | '/audioconsult/$model/$template/$flavour'
@@ -212,9 +235,11 @@ export interface FileRouteTypes {
     | '/_authenticated/settings'
     | '/_authenticated/status'
     | '/auth/callback'
+    | '/consult/$consultId'
     | '/_authenticated/'
     | '/_authenticated/onboarding/'
     | '/_authenticated/template/'
+    | '/_authenticated/consult/v1/$'
     | '/_authenticated/template/entry/$entryId'
     | '/_authenticated/template/group/$groupId'
     | '/_authenticated/audioconsult/$model/$template/$flavour'
@@ -226,6 +251,7 @@ export interface RootRouteChildren {
   AuthenticatedRoute: typeof AuthenticatedRouteWithChildren
   OvereenkomstRoute: typeof OvereenkomstRoute
   AuthCallbackRoute: typeof AuthCallbackRoute
+  ConsultConsultIdRoute: typeof ConsultConsultIdRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -293,6 +319,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthCallbackRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/consult/$consultId': {
+      id: '/consult/$consultId'
+      path: '/consult/$consultId'
+      fullPath: '/consult/$consultId'
+      preLoaderRoute: typeof ConsultConsultIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_authenticated/onboarding/': {
       id: '/_authenticated/onboarding/'
       path: '/onboarding'
@@ -305,6 +338,13 @@ declare module '@tanstack/react-router' {
       path: '/template'
       fullPath: '/template/'
       preLoaderRoute: typeof AuthenticatedTemplateIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/consult/v1/$': {
+      id: '/_authenticated/consult/v1/$'
+      path: '/consult/v1/$'
+      fullPath: '/consult/v1/$'
+      preLoaderRoute: typeof AuthenticatedConsultV1SplatRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
     '/_authenticated/template/entry/$entryId': {
@@ -354,6 +394,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedIndexRoute: typeof AuthenticatedIndexRoute
   AuthenticatedOnboardingIndexRoute: typeof AuthenticatedOnboardingIndexRoute
   AuthenticatedTemplateIndexRoute: typeof AuthenticatedTemplateIndexRoute
+  AuthenticatedConsultV1SplatRoute: typeof AuthenticatedConsultV1SplatRoute
   AuthenticatedTemplateEntryEntryIdRoute: typeof AuthenticatedTemplateEntryEntryIdRoute
   AuthenticatedTemplateGroupGroupIdRoute: typeof AuthenticatedTemplateGroupGroupIdRoute
   AuthenticatedAudioconsultModelTemplateFlavourRoute: typeof AuthenticatedAudioconsultModelTemplateFlavourRoute
@@ -370,6 +411,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedIndexRoute: AuthenticatedIndexRoute,
   AuthenticatedOnboardingIndexRoute: AuthenticatedOnboardingIndexRoute,
   AuthenticatedTemplateIndexRoute: AuthenticatedTemplateIndexRoute,
+  AuthenticatedConsultV1SplatRoute: AuthenticatedConsultV1SplatRoute,
   AuthenticatedTemplateEntryEntryIdRoute:
     AuthenticatedTemplateEntryEntryIdRoute,
   AuthenticatedTemplateGroupGroupIdRoute:
@@ -390,6 +432,7 @@ const rootRouteChildren: RootRouteChildren = {
   AuthenticatedRoute: AuthenticatedRouteWithChildren,
   OvereenkomstRoute: OvereenkomstRoute,
   AuthCallbackRoute: AuthCallbackRoute,
+  ConsultConsultIdRoute: ConsultConsultIdRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -22,6 +22,9 @@ const bearer: Middleware = {
 export const api = createClient<paths>({ baseUrl: '' })
 api.use(bearer)
 
+/** The same client without the token, for the public calls that must not carry one. */
+export const publicApi = createClient<paths>({ baseUrl: '' })
+
 /** A call the api answered with an error status. */
 export class ApiError extends Error {
   readonly status: number

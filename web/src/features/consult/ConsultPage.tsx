@@ -17,6 +17,7 @@ import {
   type Microphone,
   type MicrophoneProblem,
 } from './microphones'
+import { microphoneOnReady, typesTranscript, type MicrophoneState } from './microphoneFlow'
 import { progressFraction } from './progress'
 import {
   appendSentence,
@@ -85,7 +86,11 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
 
   const [microphones, setMicrophones] = useState<Microphone[]>([])
   const [microphone, setMicrophone] = useState<string>(() => rememberedMicrophone() ?? '')
+  const microphoneRef = useRef(microphone)
+  microphoneRef.current = microphone
   const [micProblem, setMicProblem] = useState<MicrophoneProblem | null>(null)
+  const [mic, setMicState] = useState<MicrophoneState>('off')
+  const micRef = useRef<MicrophoneState>('off')
   const [phase, setPhase] = useState<Phase>('idle')
   const [recording, setRecording] = useState(false)
   const [status, setStatus] = useState<ConnectionStatus | null>(null)
@@ -104,6 +109,10 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
 
   const connection = useRef<SpeechConnection | null>(null)
   const capture = useRef<Capture | null>(null)
+  /** Made in the Start click (browsers let such a context play), used once the microphone opens. */
+  const audioContext = useRef<AudioContext | null>(null)
+  /** Counts Opnieuw and leaving: what a start or a microphone began before that is dropped. */
+  const epoch = useRef(0)
   const recordingRef = useRef(false)
   recordingRef.current = recording
   /** Sentences already appended to the dictation (a resumed session sends them all again). */
@@ -137,12 +146,59 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
     return () => devices.removeEventListener('devicechange', changed)
   }, [listMicrophones])
 
+  const setMic = useCallback((next: MicrophoneState) => {
+    micRef.current = next
+    setMicState(next)
+  }, [])
+
+  const releaseAudioContext = useCallback(() => {
+    void audioContext.current?.close().catch(() => {})
+    audioContext.current = null
+  }, [])
+
   const stopEverything = useCallback(() => {
+    epoch.current++
     connection.current?.close()
     connection.current = null
     capture.current?.stop()
     capture.current = null
-  }, [])
+    releaseAudioContext()
+  }, [releaseAudioContext])
+
+  /**
+   * Opens the microphone for a session that has a speech engine; frames go to the socket, which
+   * keeps them while it is away. A refusal shows why and leaves the typed transcript open.
+   */
+  const openMicrophone = useCallback(async () => {
+    const current = epoch.current
+    setMic('asking')
+    setMicProblem(null)
+    let context = audioContext.current
+    audioContext.current = null
+    try {
+      if (!context) {
+        if (typeof AudioContext === 'undefined') throw new TypeError('no AudioContext')
+        context = new AudioContext()
+      }
+      const opened = await startCapture(context, microphoneRef.current || null, (frame) => {
+        if (recordingRef.current) connection.current?.sendAudio(frame)
+      })
+      if (current !== epoch.current) {
+        opened.stop()
+        return
+      }
+      capture.current = opened
+      recordingRef.current = true
+      setRecording(true)
+      setMic('on')
+      void listMicrophones()
+    } catch (error) {
+      void context?.close().catch(() => {})
+      if (current !== epoch.current) return
+      setMicProblem(microphoneProblem(error))
+      setMic('failed')
+    }
+  }, [listMicrophones, setMic])
 
   // Leaving the page disconnects the session.
   useEffect(() => stopEverything, [stopEverything])
@@ -160,11 +216,21 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
       switch (message.type) {
         case 'ready':
           setEngine(message.engine)
-          if (message.engine === null) {
-            // nothing to listen to: the clinician types the conversation
-            capture.current?.stop()
-            capture.current = null
-            setRecording(false)
+          switch (microphoneOnReady(message.engine, micRef.current)) {
+            case 'open':
+              void openMicrophone()
+              break
+            case 'release':
+              // nothing to listen to: the clinician types the conversation
+              capture.current?.stop()
+              capture.current = null
+              releaseAudioContext()
+              recordingRef.current = false
+              setRecording(false)
+              setMic('off')
+              break
+            case 'keep':
+              break
           }
           break
         case 'transcript':
@@ -202,7 +268,7 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
           break
       }
     },
-    [applyResult, dictating, toast],
+    [applyResult, dictating, toast, openMicrophone, releaseAudioContext, setMic],
   )
 
   const onStatus = useCallback((next: ConnectionStatus) => {
@@ -210,6 +276,8 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
     if (next.kind === 'closed') {
       capture.current?.stop()
       capture.current = null
+      void audioContext.current?.close().catch(() => {})
+      audioContext.current = null
       setRecording(false)
       setFatal(t.closed[next.code] ?? (next.reason || t.connectionLost))
     }
@@ -222,29 +290,14 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
     setMicProblem(null)
     setFatal(null)
     setPhase('starting')
-    // made in the click, so the browser lets it run
-    const context = new AudioContext()
-    // audio from before the socket exists is kept and sent first
-    const early: Int16Array[] = []
-    let opened: Capture
+    const current = epoch.current
+    // Made in the click, so the browser lets it run; the microphone itself is asked for only once
+    // the server says the session has a speech engine.
+    releaseAudioContext()
+    audioContext.current = typeof AudioContext === 'undefined' ? null : new AudioContext()
     try {
-      opened = await startCapture(context, microphone || null, (frame) => {
-        if (connection.current) {
-          if (recordingRef.current) connection.current.sendAudio(frame)
-        } else early.push(frame)
-      })
-    } catch (error) {
-      void context.close().catch(() => {})
-      setMicProblem(microphoneProblem(error))
-      setPhase('idle')
-      return
-    }
-    capture.current = opened
-    void listMicrophones()
-    try {
-      const token = authRef.current.user?.access_token
-      if (!token) throw new Error('not signed in')
-      const session = await openSession(token, beta)
+      const session = await openSession(beta)
+      if (current !== epoch.current) return
       const conn = new SpeechConnection({
         url: speechUrl(window.location.origin, session.sessionId, audioModel),
         token: async (renew) => (renew ? (await authRef.current.signinSilent())?.access_token : authRef.current.user?.access_token),
@@ -252,15 +305,12 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
         onStatus,
         onBacklog: setBacklogFull,
       })
-      early.splice(0).forEach((frame) => conn.sendAudio(frame))
       connection.current = conn
-      recordingRef.current = true
-      setRecording(true)
       setPhase('live')
       conn.start()
     } catch {
-      opened.stop()
-      capture.current = null
+      if (current !== epoch.current) return
+      releaseAudioContext()
       setPhase('idle')
       setFatal(t.sessionFailed)
     }
@@ -279,12 +329,14 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
     setFatal(null)
     setBacklogFull(false)
     setMicProblem(null)
+    setMic('off')
+    recordingRef.current = false
     dictated.current = new Set()
     setForm(emptyForm(template, flavour))
     restart()
   }
 
-  const typing = engine === null || engineFailed
+  const typing = typesTranscript(engine, engineFailed, mic)
   const spokenText = useMemo(
     () => [...transcript.lines.map((l) => l.sentence), transcript.buffer].filter((s) => s.trim() !== '').join(' '),
     [transcript],
@@ -348,6 +400,30 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
     setRecording((r) => !r)
   }
 
+  const microphonePicker = (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={`${ids}-mic`} className="text-sm font-medium text-slate-900">
+        {t.microphone}
+      </label>
+      <select
+        id={`${ids}-mic`}
+        value={microphone}
+        onChange={(e) => {
+          setMicrophone(e.target.value)
+          rememberMicrophone(e.target.value)
+        }}
+        className="min-w-64 rounded-md border-0 py-2 pr-8 pl-3 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-700"
+      >
+        <option value="">{t.selectMicrophone}</option>
+        {microphones.map((m) => (
+          <option key={m.deviceId || m.label} value={m.deviceId}>
+            {m.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+
   const heading = `${t.headings[template] ?? t.headings.soap}${flavour === 'poh-ggz' ? ` (${t.pohGgz})` : ''}`
 
   return (
@@ -368,27 +444,7 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
 
       {phase !== 'live' ? (
         <section className="mt-6 flex flex-wrap items-end gap-3">
-          <div className="flex flex-col gap-1">
-            <label htmlFor={`${ids}-mic`} className="text-sm font-medium text-slate-900">
-              {t.microphone}
-            </label>
-            <select
-              id={`${ids}-mic`}
-              value={microphone}
-              onChange={(e) => {
-                setMicrophone(e.target.value)
-                rememberMicrophone(e.target.value)
-              }}
-              className="min-w-64 rounded-md border-0 py-2 pr-8 pl-3 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-700"
-            >
-              <option value="">{t.selectMicrophone}</option>
-              {microphones.map((m) => (
-                <option key={m.deviceId || m.label} value={m.deviceId}>
-                  {m.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          {microphonePicker}
           <button type="button" className={primaryButtonClass} onClick={() => void start()} disabled={phase === 'starting'}>
             {phase === 'starting' ? t.connecting : t.start}
           </button>
@@ -404,14 +460,20 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
             )}
             {!typing && (
               <span className="text-sm text-slate-600" role="status">
-                {status?.kind === 'connecting' ? t.connecting : recording ? t.recording : t.paused}
+                {status?.kind === 'connecting' || engine === undefined
+                  ? t.connecting
+                  : mic === 'asking'
+                    ? t.openingMicrophone
+                    : recording
+                      ? t.recording
+                      : t.paused}
               </span>
             )}
             <button type="button" className={secondaryButtonClass} onClick={reset}>
               {t.restart}
             </button>
             {!typing && (
-              <button type="button" className={secondaryButtonClass} onClick={togglePause} disabled={status?.kind === 'closed'}>
+              <button type="button" className={secondaryButtonClass} onClick={togglePause} disabled={status?.kind === 'closed' || mic !== 'on'}>
                 {recording ? t.pause : t.start}
               </button>
             )}
@@ -423,9 +485,19 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
       )}
 
       {micProblem && (
-        <p role="alert" className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
-          {t[micProblem]}
-        </p>
+        <div className="mt-4 space-y-3 rounded-md bg-amber-50 p-3 ring-1 ring-amber-200">
+          <p role="alert" className="text-sm text-amber-900">
+            {t[micProblem]}
+          </p>
+          {phase === 'live' && mic === 'failed' && micProblem !== 'micUnsupported' && status?.kind !== 'closed' && (
+            <div className="flex flex-wrap items-end gap-3">
+              {microphonePicker}
+              <button type="button" className={secondaryButtonClass} onClick={() => void openMicrophone()}>
+                {t.retryMicrophone}
+              </button>
+            </div>
+          )}
+        </div>
       )}
       {fatal && (
         <p role="alert" className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-900 ring-1 ring-red-200">
@@ -468,7 +540,7 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
       {phase === 'live' && typing && (
         <section className="mt-6 space-y-2">
           <p role="status" className="rounded-md bg-sky-50 p-3 text-sm text-sky-900 ring-1 ring-sky-200">
-            {t.noEngine}
+            {engine === null ? t.noEngine : t.typeInstead}
           </p>
           <label htmlFor={`${ids}-typed`} className="block text-sm font-medium text-slate-900">
             {t.typedTranscript}

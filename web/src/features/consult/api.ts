@@ -1,21 +1,11 @@
-import { ApiError } from '@/api/client'
+import { api, unwrap } from '@/api/client'
+import type { components } from '@/api/schema'
 
 /** A live session the server opened (`POST /api/consult/audio/session` or `/api/consult/beta`). */
-export interface SessionOpened {
-  sessionId: string
-  consultId: string
-  expiresAt: string
-}
+export type SessionOpened = components['schemas']['SessionOpened']
 
-/** Opens a live session; `beta` uses the new model's call. */
-export async function openSession(token: string, beta: boolean, consultId?: string): Promise<SessionOpened> {
-  const path = beta ? '/api/consult/beta' : '/api/consult/audio/session'
-  const response = await fetch(path, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(consultId ? { consultId } : {}),
-  })
-  const body: unknown = await response.json().catch(() => null)
-  if (!response.ok) throw new ApiError(response.status, body)
-  return body as SessionOpened
+/** Opens a live session (the signed-in user's token goes with it); `beta` uses the new model's call. */
+export async function openSession(beta: boolean, consultId?: string): Promise<SessionOpened> {
+  const body = consultId ? { consultId } : {}
+  return unwrap(beta ? await api.POST('/api/consult/beta', { body }) : await api.POST('/api/consult/audio/session', { body }))
 }

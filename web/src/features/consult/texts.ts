@@ -39,6 +39,8 @@ export const consultTexts = {
   precisionHigh: 'Hoog',
 
   connecting: 'Verbinden…',
+  openingMicrophone: 'Microfoon wordt gestart…',
+  retryMicrophone: 'Microfoon opnieuw proberen',
   recording: 'Opname loopt',
   paused: 'Gepauzeerd',
   recordingTime: 'Opnameduur',
@@ -56,6 +58,7 @@ export const consultTexts = {
 
   noEngine:
     'Er is geen spraakherkenning ingesteld. Typ of plak het gesprek in het tekstveld en druk op Samenvatten.',
+  typeInstead: 'Zonder microfoon kun je het gesprek typen of plakken in het tekstveld en op Samenvatten drukken.',
   typedTranscript: 'Gesprek (getypt of geplakt)',
   typedPlaceholder: 'Typ of plak hier het gesprek tussen zorgverlener en patiënt.',
 
@@ -76,11 +79,11 @@ export const consultTexts = {
   meeting: 'Verslag van het overleg',
 
   micDenied:
-    'De browser geeft geen toegang tot de microfoon. Klik op het slotje of het microfoonsymbool in de adresbalk, sta de microfoon toe voor deze site en druk daarna opnieuw op Start.',
+    'De browser geeft geen toegang tot de microfoon. Klik op het slotje of het microfoonsymbool in de adresbalk, sta de microfoon toe voor deze site en kies daarna ‘Microfoon opnieuw proberen’.',
   micMissing:
-    'Er is geen microfoon gevonden. Sluit een microfoon of headset aan, kies hem hierboven en druk opnieuw op Start.',
+    'Er is geen microfoon gevonden. Sluit een microfoon of headset aan, selecteer hem hieronder en kies ‘Microfoon opnieuw proberen’.',
   micBusy:
-    'De microfoon is in gebruik door een ander programma of kon niet worden gestart. Sluit dat programma of kies een andere microfoon en druk opnieuw op Start.',
+    'De microfoon is in gebruik door een ander programma of kon niet worden gestart. Sluit dat programma of selecteer hieronder een andere microfoon en kies ‘Microfoon opnieuw proberen’.',
   micUnsupported: 'Deze browser kan geen geluid opnemen. Gebruik een recente versie van Chrome, Edge, Firefox of Safari.',
   sessionFailed: 'De opname kon niet worden gestart. Controleer je internetverbinding en probeer het opnieuw.',
 

@@ -1,10 +1,11 @@
 import { Checkbox, Field, Label, Textarea } from '@headlessui/react'
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { useLocation, useMatches } from '@tanstack/react-router'
 import { useEffect, useId, useState } from 'react'
 import { Icon } from '@/components/Icon'
+import { publicConfigQueryOptions } from '@/features/auth/api'
 import { sendFeedback } from './api'
-import { canSend, consultIdFrom, feedbackType, firstSegment, isTooLong } from './feedback'
+import { canSend, consultIdFrom, feedbackType, firstSegment, isTooLong, supportEmailOf } from './feedback'
 import { FEEDBACK_SUCCESS_MS, FEEDBACK_THANKS_MS, feedbackRatings, feedbackTexts as t } from './texts'
 
 type Phase = 'form' | 'sent' | 'thanks'
@@ -38,6 +39,7 @@ function FeedbackPanel({ id }: { id: string }) {
   const [anonymous, setAnonymous] = useState(false)
   const [phase, setPhase] = useState<Phase>('form')
   const send = useMutation({ mutationFn: sendFeedback })
+  const supportEmail = supportEmailOf(useQuery(publicConfigQueryOptions()).data)
 
   // success state for 1.5 s, then the thanks message for 9 s, then an empty form again
   useEffect(() => {
@@ -120,7 +122,7 @@ function FeedbackPanel({ id }: { id: string }) {
           {tooLong && (
             <p id={warningId} role="alert" className="flex gap-2 rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
               <Icon name="warning" className="size-5 shrink-0 text-amber-500" />
-              {t.tooLong(text.length)}
+              {t.tooLong(text.length, supportEmail)}
             </p>
           )}
           <fieldset>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { canSend, consultIdFrom, feedbackType, firstSegment, isTooLong } from './feedback'
-import { SUPPORT_EMAIL, feedbackTexts } from './texts'
+import { canSend, consultIdFrom, feedbackType, firstSegment, isTooLong, supportEmailOf } from './feedback'
+import { FALLBACK_SUPPORT_EMAIL, feedbackTexts } from './texts'
 
 describe('feedbackType', () => {
   it('follows the page', () => {
@@ -37,8 +37,7 @@ describe('the 3000-character rule', () => {
   })
 
   it('names the support address in the warning', () => {
-    expect(feedbackTexts.tooLong(3000)).toContain(SUPPORT_EMAIL)
-    expect(SUPPORT_EMAIL).toBe('support@spreekkamer.nl')
+    expect(feedbackTexts.tooLong(3000, 'hulp@praktijk.nl')).toContain('hulp@praktijk.nl')
   })
 })
 
@@ -47,5 +46,17 @@ describe('consultIdFrom', () => {
     expect(consultIdFrom({ consultId: 'abc' })).toBe('abc')
     expect(consultIdFrom({ entryId: 'x' })).toBeNull()
     expect(consultIdFrom(undefined)).toBeNull()
+  })
+})
+
+describe('supportEmailOf', () => {
+  it('takes the address from the public settings', () => {
+    expect(supportEmailOf({ supportEmail: 'hulp@praktijk.nl' })).toBe('hulp@praktijk.nl')
+  })
+
+  it('falls back to the known address while the settings load or when they leave it empty', () => {
+    expect(FALLBACK_SUPPORT_EMAIL).toBe('support@spreekkamer.nl')
+    expect(supportEmailOf(undefined)).toBe(FALLBACK_SUPPORT_EMAIL)
+    expect(supportEmailOf({ supportEmail: '  ' })).toBe(FALLBACK_SUPPORT_EMAIL)
   })
 })

@@ -1,4 +1,4 @@
-import { FEEDBACK_MAX_CHARS } from './texts'
+import { FALLBACK_SUPPORT_EMAIL, FEEDBACK_MAX_CHARS } from './texts'
 
 export type FeedbackType = 'template' | 'faq' | 'status' | 'default'
 
@@ -28,4 +28,10 @@ export function canSend(text: string): boolean {
 export function consultIdFrom(params: Record<string, unknown> | undefined): string | null {
   const id = params?.consultId
   return typeof id === 'string' && id !== '' ? id : null
+}
+
+/** The help address from the public settings; the fallback while they load or when they leave it empty. */
+export function supportEmailOf(config: { supportEmail?: string | null } | undefined): string {
+  const email = config?.supportEmail?.trim()
+  return email ? email : FALLBACK_SUPPORT_EMAIL
 }

@@ -1,5 +1,8 @@
-/** Where long feedback can go instead (named in the warning at 3000 characters). */
-export const SUPPORT_EMAIL = 'support@spreekkamer.nl'
+/**
+ * Where long feedback can go instead (named in the warning at 3000 characters): `supportEmail` of
+ * the public settings; this address only while they load.
+ */
+export const FALLBACK_SUPPORT_EMAIL = 'support@spreekkamer.nl'
 
 /** At this many characters or more the feedback cannot be sent (the specification: max 3000). */
 export const FEEDBACK_MAX_CHARS = 3000
@@ -20,8 +23,8 @@ export const feedbackTexts = {
   anonymous: 'Anoniem versturen',
   send: 'Versturen',
   sending: 'Versturen…',
-  tooLong: (length: number) =>
-    `Je feedback is ${length} tekens lang; dat is te lang. Maak je feedback korter dan ${FEEDBACK_MAX_CHARS} tekens, of mail ons op ${SUPPORT_EMAIL}.`,
+  tooLong: (length: number, supportEmail: string) =>
+    `Je feedback is ${length} tekens lang; dat is te lang. Maak je feedback korter dan ${FEEDBACK_MAX_CHARS} tekens, of mail ons op ${supportEmail}.`,
   sent: 'Verstuurd',
   // As the specification writes it.
   thanks: 'Bedankt! De feedback komt direct bij het ontwikkelteam terecht.',

@@ -1,6 +1,7 @@
 import { Outlet } from '@tanstack/react-router'
 import { ToastProvider } from '@/components/Toast'
 import { FeedbackWidget } from '@/features/feedback/FeedbackWidget'
+import { RetiringBanner } from '@/features/retiring/RetiringBanner'
 import { NavBar } from './NavBar'
 
 /** The frame of every page for signed-in users. */
@@ -8,6 +9,7 @@ export function AppShell() {
   return (
     <ToastProvider>
       <div className="min-h-full">
+        <RetiringBanner />
         <NavBar />
         <main className="mx-auto max-w-7xl px-4 pt-8 pb-24 sm:px-6 lg:px-8">
           <Outlet />
