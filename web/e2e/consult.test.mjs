@@ -3,14 +3,14 @@
 // one, a second api (started here, behind a proxy the test can cut) sends each utterance its
 // voice-activity detection cut from the real audio to a speech test double.
 import assert from 'node:assert/strict'
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, afterEach, before, describe, it } from 'node:test'
 import { baseUrl, fakeMicrophoneArgs, freshPage, launchBrowser, screenshotDir, signInAs } from './browser.mjs'
 import { startProxy } from './proxy.mjs'
+import { freePort, startApi } from './servers.mjs'
 import { startSpeechDouble } from './speech-double.mjs'
 
 const RATE = 48000
@@ -53,58 +53,18 @@ function recording(parts) {
   return { wav, sentences }
 }
 
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolvePort(port))
-    })
-  })
-}
-
 /** A second api (`api all`) on the run's database with a speech engine, reached through a proxy. */
 async function startSpeechApi(speechUrl) {
   const port = await freePort()
   const proxy = await startProxy({ host: '127.0.0.1', port })
-  let output = ''
-  const child = spawn(process.env.E2E_API_BIN, ['all'], {
-    env: {
-      ...process.env,
-      ...JSON.parse(process.env.E2E_API_ENV ?? '{}'),
-      APP_HTTP_ADDR: `127.0.0.1:${port}`,
-      APP_PUBLIC_URL: proxy.url,
-      APP_JOBS_NAMESPACE: `e2e-speech-${process.pid}`,
-      APP_SPEECH_URL: speechUrl,
-      // no interim requests: every request the double gets is a finished utterance
-      APP_SPEECH_INTERIM: '0',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.stdout.on('data', (c) => (output += c))
-  child.stderr.on('data', (c) => (output += c))
-  const exited = new Promise((done) => child.on('exit', done))
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the speech api exited early:\n${output}`)
-    try {
-      const response = await fetch(`${proxy.url}/readyz`, { signal: AbortSignal.timeout(2_000) })
-      if (response.status === 200) break
-    } catch {
-      // not yet listening
-    }
-    if (Date.now() > deadline) throw new Error(`the speech api was not ready:\n${output}`)
-    await new Promise((wait) => setTimeout(wait, 250))
-  }
+  // no interim requests: every request the double gets is a finished utterance
+  const env = { APP_SPEECH_URL: speechUrl, APP_SPEECH_INTERIM: '0' }
+  const api = await startApi('speech', env, { command: 'all', port, publicUrl: proxy.url })
   return {
     proxy,
-    output: () => output,
+    output: api.output,
     async stop() {
-      child.kill('SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-      await exited
-      clearTimeout(timer)
+      await api.stop()
       await proxy.close()
     },
   }

@@ -16,14 +16,16 @@ export function freePort() {
 }
 
 /**
- * Another api (`api serve`) on the run's database with the run's settings plus `env`, on a free
- * port; `url` is its address. `stop()` ends it.
+ * Another api on the run's database with the run's settings plus `env`; `url` is its address.
+ * Options: `command` (`serve`, or `all` for one with a worker), `port` (a free one by default) and
+ * `publicUrl` (where browsers reach it, e.g. through a proxy; the api on `port` by default).
+ * `stop()` ends it.
  */
-export async function startApi(name, env) {
-  const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
+export async function startApi(name, env, { command = 'serve', port: chosenPort, publicUrl } = {}) {
+  const port = chosenPort ?? (await freePort())
+  const url = publicUrl ?? `http://127.0.0.1:${port}`
   let output = ''
-  const child = spawn(process.env.E2E_API_BIN, ['serve'], {
+  const child = spawn(process.env.E2E_API_BIN, [command], {
     env: {
       ...process.env,
       ...JSON.parse(process.env.E2E_API_ENV ?? '{}'),
