@@ -511,7 +511,13 @@ impl Connection {
             }
         };
 
-        // The engine finishes what it heard; its last sentences are still kept.
+        // The engine finishes what it heard, the frame still waiting for it included; its last
+        // sentences are still kept.
+        if let (Some((frame, _)), Some(audio)) = (pending.take(), &audio)
+            && tokio::time::timeout(SEND_TIMEOUT, audio.send(frame)).await.is_err()
+        {
+            tracing::warn!("the engine did not take the socket's last frame");
+        }
         drop(audio);
         if engine_open {
             let guard = state.speech_tasks.enter("drain");
