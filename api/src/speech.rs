@@ -115,11 +115,10 @@ pub async fn recording(
     if session.expired() {
         return Err(ApiError::Missing(EXPIRED.reason));
     }
-    let model = match query.get("model").map(String::as_str) {
-        None | Some("multilingual" | "generic") => AudioModel::Multilingual,
-        Some("radiology") => AudioModel::Radiology,
-        Some(_) => return Err(ApiError::BadRequest { code: "invalid_model", message: "Onbekend model; kies multilingual of radiology.".into() }),
-    };
+    let model = audio_model(query.get("model").map(String::as_str)).ok_or_else(|| ApiError::BadRequest {
+        code: "invalid_model",
+        message: "Onbekend model; kies multilingual of radiology.".into(),
+    })?;
     let engine = state.speech.get(model).ok_or(ApiError::Conflict { code: "no_engine", message: NO_ENGINE })?;
     let samples = tokio::task::spawn_blocking(move || decode::decode_recording(&body))
         .await
@@ -254,6 +253,15 @@ async fn upgrade(
         })
 }
 
+/// The `model` query parameter: multilingual (also `generic`, and the default) or radiology.
+fn audio_model(model: Option<&str>) -> Option<AudioModel> {
+    match model {
+        None | Some("multilingual" | "generic") => Some(AudioModel::Multilingual),
+        Some("radiology") => Some(AudioModel::Radiology),
+        Some(_) => None,
+    }
+}
+
 /// The token from the `bearer.` subprotocol, or else the `Authorization` header.
 fn token_of(headers: &HeaderMap) -> Option<String> {
     let from_protocol = headers
@@ -290,11 +298,7 @@ async fn admit(
     if service.is_empty() || service.len() > 40 || !service.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
         return Err(BAD_REQUEST);
     }
-    let model = match model {
-        None | Some("multilingual" | "generic") => AudioModel::Multilingual,
-        Some("radiology") => AudioModel::Radiology,
-        Some(_) => return Err(BAD_REQUEST),
-    };
+    let model = audio_model(model).ok_or(BAD_REQUEST)?;
     let session = match consults::find_session(&state.db, session_id).await {
         Ok(Some(session)) if session.user_id == user.id => session,
         Ok(_) => return Err(NOT_FOUND),
@@ -319,6 +323,15 @@ fn close(refusal: Refusal) -> Message {
 }
 
 type Sink = SplitSink<WebSocket, Message>;
+
+/// Sends a message, giving up on a client that does not take it within [`SEND_TIMEOUT`].
+async fn send_on(sink: &mut Sink, message: &Outgoing<'_>) -> Result<(), ()> {
+    let text = serde_json::to_string(message).map_err(|_| ())?;
+    match tokio::time::timeout(SEND_TIMEOUT, sink.send(Message::Text(text.into()))).await {
+        Ok(Ok(())) => Ok(()),
+        _ => Err(()),
+    }
+}
 
 /// One open socket.
 struct Connection {
@@ -395,15 +408,14 @@ impl Connection {
             }
         };
         let engine = state.speech.get(model);
-        let (session_id, consult_id) = (self.session.id.clone(), self.session.consult_id.clone());
         let ready = Outgoing::Ready {
-            session_id: &session_id,
-            consult_id: &consult_id,
+            session_id: &self.session.id,
+            consult_id: &self.session.consult_id,
             model,
             engine: engine.as_ref().map(|e| e.name()),
             resumed: !lines.is_empty(),
         };
-        if self.send(&ready).await.is_err() {
+        if send_on(&mut self.sink, &ready).await.is_err() {
             return End::Gone;
         }
         if !lines.is_empty() && self.send(&Outgoing::Transcript { buffer: "", completed: &lines }).await.is_err() {
@@ -496,7 +508,8 @@ impl Connection {
                             continue;
                         }
                         let frame: AudioFrame = bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
-                        metrics::counter!("speech_audio_seconds_total").increment(frame.len() as u64 / 16);
+                        // 16 samples a millisecond
+                        metrics::counter!("speech_audio_milliseconds_total").increment(frame.len() as u64 / 16);
                         pending = Some((frame, received));
                     }
                     Some(Ok(Message::Text(text))) => if self.client_message(text.as_str()).await.is_err() { break End::Gone },
@@ -541,21 +554,14 @@ impl Connection {
     }
 
     async fn send(&mut self, message: &Outgoing<'_>) -> Result<(), ()> {
-        let text = serde_json::to_string(message).map_err(|_| ())?;
-        match tokio::time::timeout(SEND_TIMEOUT, self.sink.send(Message::Text(text.into()))).await {
-            Ok(Ok(())) => Ok(()),
-            _ => Err(()),
-        }
+        send_on(&mut self.sink, message).await
     }
 
     async fn engine_event(&mut self, event: SpeechEvent, ttl: Duration) -> Result<(), ()> {
         match event {
             SpeechEvent::Buffer(buffer) => {
                 self.buffer = buffer;
-                let buffer = std::mem::take(&mut self.buffer);
-                let sent = self.send(&Outgoing::Transcript { buffer: &buffer, completed: &[] }).await;
-                self.buffer = buffer;
-                sent
+                send_on(&mut self.sink, &Outgoing::Transcript { buffer: &self.buffer, completed: &[] }).await
             }
             SpeechEvent::Completed { sentence, speaker } => {
                 let speaker = speaker.or_else(|| guess(&sentence));
@@ -567,10 +573,8 @@ impl Connection {
                         return self.send(&Outgoing::Error { code: "store_failed", message }).await;
                     }
                 };
-                let buffer = std::mem::take(&mut self.buffer);
-                let sent = self.send(&Outgoing::Transcript { buffer: &buffer, completed: std::slice::from_ref(&line) }).await;
-                self.buffer = buffer;
-                sent
+                let message = Outgoing::Transcript { buffer: &self.buffer, completed: std::slice::from_ref(&line) };
+                send_on(&mut self.sink, &message).await
             }
             SpeechEvent::Trouble { code, message } => self.send(&Outgoing::Error { code, message: &message }).await,
         }

@@ -25,7 +25,7 @@ pub const MAX_EXAMPLES: usize = 20;
 pub const MAX_SUGGESTION_CHARS: usize = 1_000;
 
 /// The `request` of a websocket `summarize` message, and the body of `/v1/withExamples`.
-#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SummarizeRequest {
     /// soap (default), report, dictation, radiology, specialist, meeting
@@ -167,6 +167,12 @@ pub struct Accepted {
 }
 
 impl SummarizeRequest {
+    /// The summariser's request with its own typed transcript, split into sentences.
+    pub fn into_typed_request(self) -> SummaryRequest {
+        let transcript = typed_lines(self.transcript.as_deref().unwrap_or(""));
+        self.into_request(transcript)
+    }
+
     /// The summariser's request with the given transcript.
     pub fn into_request(self, transcript: Vec<TranscriptLine>) -> SummaryRequest {
         SummaryRequest {

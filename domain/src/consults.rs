@@ -221,7 +221,8 @@ pub async fn find_session(db: &PgPool, id: &str) -> sqlx::Result<Option<Session>
         .await
 }
 
-/// A socket joined the session: it lives `ttl` from now, capped at `ttl` after it was opened.
+/// A socket joined the session: it gets its whole life back (`ttl` after it was opened), which a
+/// socket that left had pulled forward to the resume grace.
 pub async fn session_joined(db: &PgPool, id: &str, ttl: Duration) -> sqlx::Result<()> {
     let ttl_ms = ttl.as_millis() as f64;
     sqlx::query(

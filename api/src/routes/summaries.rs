@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use domain::consults::{self, Source};
-use integrations::summarise::{Flavour, ModelSize, Precision, Template};
+use integrations::summarise::{Flavour, ModelSize, Precision, SummaryRequest, Template};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use utoipa::{IntoParams, ToSchema};
@@ -82,16 +82,15 @@ fn transcript_of(body: &Bytes) -> Result<String, ApiError> {
     })
 }
 
+/// Starts the summary and answers with the note, or 202 with the job when it takes longer.
 async fn summarise(
     state: &AppState,
     user: &CurrentUser,
     consult_id: Option<&str>,
     route: &str,
-    request: SummarizeRequest,
+    request: &SummaryRequest,
 ) -> Result<Response, ApiError> {
-    let transcript = summaries::typed_lines(request.transcript.as_deref().unwrap_or(""));
-    let request = request.into_request(transcript);
-    let mut started = summaries::start(state, &user.id, consult_id, None, route, &request).await?;
+    let mut started = summaries::start(state, &user.id, consult_id, None, route, request).await?;
     match summaries::wait(state, &mut started, state.summary_wait).await? {
         Waited::Done(result) => Ok(Json(vec![result]).into_response()),
         Waited::Failed(message) => Err(ApiError::Upstream(message)),
@@ -109,7 +108,7 @@ async fn summarise(
     responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn v1(State(state): State<AppState>, user: CurrentUser, Query(q): Query<SummaryQuery>, body: Bytes) -> Result<Response, ApiError> {
     let request = q.request(Precision::High, ModelSize::Large, &transcript_of(&body)?)?;
-    summarise(&state, &user, None, "v1", request).await
+    summarise(&state, &user, None, "v1", &request.into_typed_request()).await
 }
 
 /// As v1, with the examples (and the transcript) in a JSON body.
@@ -130,7 +129,7 @@ pub async fn v1_with_examples(
     }
     request.episode_count = q.episode_count.or(body.episode_count);
     request.user_suggestion = q.user_suggestion.or(body.user_suggestion);
-    summarise(&state, &user, None, "v1-examples", request).await
+    summarise(&state, &user, None, "v1-examples", &request.into_typed_request()).await
 }
 
 /// A SOEP note from a transcript on the medium model.
@@ -139,7 +138,7 @@ pub async fn v1_with_examples(
     responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn v2(State(state): State<AppState>, user: CurrentUser, Query(q): Query<SummaryQuery>, body: Bytes) -> Result<Response, ApiError> {
     let request = q.request(Precision::Medium, ModelSize::Medium, &transcript_of(&body)?)?;
-    summarise(&state, &user, None, "v2", request).await
+    summarise(&state, &user, None, "v2", &request.into_typed_request()).await
 }
 
 /// A SOEP note from a transcript on the small, fast model.
@@ -148,7 +147,7 @@ pub async fn v2(State(state): State<AppState>, user: CurrentUser, Query(q): Quer
     responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn v2_turbo(State(state): State<AppState>, user: CurrentUser, Query(q): Query<SummaryQuery>, body: Bytes) -> Result<Response, ApiError> {
     let request = q.request(Precision::Medium, ModelSize::Small, &transcript_of(&body)?)?;
-    summarise(&state, &user, None, "v2-turbo", request).await
+    summarise(&state, &user, None, "v2-turbo", &request.into_typed_request()).await
 }
 
 /// An e-consult: the patient's written question and the exchange, as JSON.
@@ -166,11 +165,12 @@ pub struct ElectronicConsult {
     responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn electronic(State(state): State<AppState>, user: CurrentUser, Json(body): Json<ElectronicConsult>) -> Result<Response, ApiError> {
     let query = SummaryQuery { episode_count: body.episode_count, ..Default::default() };
-    let request = query.request(Precision::Medium, ModelSize::Medium, &body.text)?;
-    summaries::check(&request.clone().into_request(summaries::typed_lines(&body.text)))?;
+    let request = query.request(Precision::Medium, ModelSize::Medium, &body.text)?.into_typed_request();
+    // refused before the e-consult is kept
+    summaries::check(&request)?;
     let mut conn = state.db.acquire().await?;
     let content = json!({ "kind": "e-consult", "text": body.text });
     let consult = consults::create(&mut conn, &user.id, Source::Electronic, &content, state.consults.retention).await?;
     drop(conn);
-    summarise(&state, &user, Some(&consult.id), "electronic", request).await
+    summarise(&state, &user, Some(&consult.id), "electronic", &request).await
 }

@@ -31,6 +31,20 @@ pub enum Template {
     Meeting,
 }
 
+impl Template {
+    /// The name on the wire (`soap`, `report`, ...), as serde writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Template::Soap => "soap",
+            Template::Report => "report",
+            Template::Dictation => "dictation",
+            Template::Radiology => "radiology",
+            Template::Specialist => "specialist",
+            Template::Meeting => "meeting",
+        }
+    }
+}
+
 /// The variant of a template.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -232,3 +246,15 @@ pub fn specialist_sections(flavour: Flavour) -> &'static [&'static str] {
 
 pub use rules::RulesSummariser;
 pub use speaker::guess_speaker;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_templates_name_is_its_wire_name() {
+        for t in [Template::Soap, Template::Report, Template::Dictation, Template::Radiology, Template::Specialist, Template::Meeting] {
+            assert_eq!(serde_json::to_value(t).unwrap(), t.as_str());
+        }
+    }
+}

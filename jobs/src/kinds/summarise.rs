@@ -62,7 +62,7 @@ impl Job for SummariseConsult {
         };
         let mut request: SummaryRequest = serde_json::from_value(row.request.clone())
             .map_err(|e| JobError::Permanent(format!("Het verzoek om samen te vatten is onleesbaar: {e}")))?;
-        let template = template_name(request.template);
+        let template = request.template.as_str();
         if let Some(result) = &row.result {
             let engine = row.engine.clone().unwrap_or_default();
             announce(ctx, &row, job, "succeeded", Some(result.clone()), template, None).await;
@@ -108,17 +108,6 @@ fn outcome(row: &SummaryRow, template: &str, engine: &str, engine_time: Option<D
         "engine": engine,
         "engineMillis": engine_time.map(|d| d.as_secs_f64() * 1000.0),
     })
-}
-
-pub fn template_name(template: Template) -> &'static str {
-    match template {
-        Template::Soap => "soap",
-        Template::Report => "report",
-        Template::Dictation => "dictation",
-        Template::Radiology => "radiology",
-        Template::Specialist => "specialist",
-        Template::Meeting => "meeting",
-    }
 }
 
 /// The user's newest examples.
