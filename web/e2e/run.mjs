@@ -11,9 +11,9 @@ import { spawn, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { createServer } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { freePort } from './servers.mjs'
 
 const web = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const apiBin = resolve(web, process.env.E2E_API_BIN ?? '../target/debug/api')
@@ -30,18 +30,6 @@ function fail(message) {
 
 if (!existsSync(apiBin)) fail(`the api binary ${apiBin} does not exist; build it with \`cargo build -p api\` (or set E2E_API_BIN)`)
 if (!existsSync(join(dist, 'index.html'))) fail('web/dist is missing; run `npm run build` first')
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer()
-    server.unref()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolvePort(port))
-    })
-  })
-}
 
 const port = await freePort()
 const baseUrl = `http://127.0.0.1:${port}`
