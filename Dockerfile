@@ -28,11 +28,6 @@ RUN npm run build
 # --- 2. the Rust binaries ---------------------------------------------------------------------
 FROM rust:${RUST_VERSION}-${DEBIAN_RELEASE} AS build
 WORKDIR /src
-# libopus: uploaded webm/ogg recordings are decoded with it.
-# hadolint ignore=DL3008
-RUN apt-get update \
- && apt-get install -y --no-install-recommends libopus-dev pkg-config \
- && rm -rf /var/lib/apt/lists/*
 # sqlx macros never reach for a database during the image build (they use .sqlx/ when present).
 ENV SQLX_OFFLINE=true \
     CARGO_TERM_COLOR=never
@@ -49,12 +44,12 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry,sharing=locked \
 
 # --- 3. the runtime ---------------------------------------------------------------------------
 FROM debian:${DEBIAN_RELEASE}-slim AS runtime
-# ca-certificates: TLS to outside services; tzdata: Europe/Amsterdam for the scheduler's cron;
-# libopus0: decoding uploaded Opus recordings.
+# ca-certificates: TLS to outside services; tzdata: Europe/Amsterdam for the scheduler's cron.
+# The binaries link nothing but the C runtime (Opus is decoded in Rust).
 # Not pinned on purpose: a rebuild picks up the distribution's security updates.
 # hadolint ignore=DL3008
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates tzdata libopus0 \
+ && apt-get install -y --no-install-recommends ca-certificates tzdata \
  && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 spreekkamer \
  && useradd --system --uid 10001 --gid spreekkamer --home-dir /app --no-create-home \

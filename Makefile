@@ -6,7 +6,7 @@ export APP_ENV ?= development
 # Tests create one database each through this server (see .cargo/config.toml).
 export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 
-.PHONY: help run test test-rust test-web test-e2e test-make-run services web web-deps openapi lint bench-jobs
+.PHONY: help run test test-rust test-web test-e2e test-make-run test-links services tools web web-deps openapi lint bench-jobs
 
 help:
 	@echo "make run    start Spreekkamer on http://localhost:8080 (development sign-in, local PostgreSQL and Redis)"
@@ -17,10 +17,14 @@ run: services web
 	cargo run --quiet -p api -- all
 
 ## Every test.
-test: services lint test-rust test-web test-e2e test-make-run
+test: services tools lint test-rust test-web test-e2e test-make-run test-links
 
 services:
 	@scripts/ensure-services.sh
+
+## The programs the tests use (Chromium, pdftotext, espeak-ng, sox, ...): installed when missing.
+tools:
+	@scripts/ensure-tools.sh
 
 web-deps: web/node_modules/.package-lock.json
 
@@ -49,6 +53,9 @@ test-e2e: web
 
 test-make-run:
 	scripts/check-make-run.sh
+
+test-links:
+	scripts/check-links.sh
 
 ## The job-queue benchmark beside BullMQ and Celery (figures in docs/benchmarks.md).
 bench-jobs: services

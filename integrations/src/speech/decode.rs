@@ -2,7 +2,7 @@
 //! become 16 kHz mono PCM16, the audio the speech engines take.
 //!
 //! The container is sniffed from the bytes, never from a file name. Symphonia demuxes every
-//! container and decodes every codec except Opus, which libopus decodes (straight to 16 kHz).
+//! container and decodes every codec except Opus, which `opus-pure` (pure Rust) decodes straight to 16 kHz.
 //! Channels are averaged to mono; other sample rates are resampled with an FFT resampler.
 //! Decoding is CPU-bound: call it from a blocking task.
 
@@ -210,7 +210,7 @@ fn opus_head(extra: &[u8]) -> Result<OpusHead, Failure> {
     Ok(OpusHead { channels, pre_skip })
 }
 
-/// Decodes Opus packets with libopus, at 16 kHz.
+/// Decodes Opus packets with the pure-Rust decoder (RFC 6716 and 8251), at 16 kHz.
 fn decode_opus(
     format: &mut dyn FormatReader,
     track_id: u32,
@@ -231,12 +231,7 @@ fn decode_opus(
             }
         }
     };
-    let layout = if head.channels == 1 {
-        opus::Channels::Mono
-    } else {
-        opus::Channels::Stereo
-    };
-    let mut decoder = opus::Decoder::new(SAMPLE_RATE, layout)
+    let mut decoder = opus_pure::OpusDecoder::new(SAMPLE_RATE as i32, head.channels)
         .map_err(|err| Failure::Unreadable(format!("opus decoder: {err}")))?;
     let mut mono = Mono::new(SAMPLE_RATE)?;
     // The pre-skip counts 48 kHz samples; we decode at 16 kHz.
@@ -253,7 +248,7 @@ fn decode_opus(
         if packet.track_id() != track_id || packet.data.is_empty() {
             continue;
         }
-        let frames = match decoder.decode(&packet.data, &mut pcm, false) {
+        let frames = match decoder.decode_s16(&packet.data, MAX_OPUS_FRAME, &mut pcm) {
             Ok(frames) => frames.min(MAX_OPUS_FRAME),
             Err(_) => {
                 failed_packets += 1;
