@@ -66,6 +66,8 @@ export const consultTexts = {
   summaryProgress: 'Voortgang van de samenvatting',
   jobState: (state: string) => `Status: ${state}`,
   summaryFailed: 'De samenvatting kon niet worden gemaakt.',
+  summaryDelayed: 'Het samenvatten duurt langer dan verwacht. Je transcript blijft bewaard.',
+  retrySummary: 'Opnieuw proberen',
 
   result: 'Resultaat',
   episode: (n: number) => `Episode ${n}`,
