@@ -344,3 +344,140 @@ describe('live consult', () => {
     assertRequestsWereUtterances(double.requests(), sentences)
   })
 })
+
+/** What the page heard on its speech socket: `job` and `summarization` messages, and how many pongs. */
+function socketLog(page) {
+  const log = { jobs: [], results: [], pongs: 0 }
+  page.on('websocket', (socket) =>
+    socket.on('framereceived', ({ payload }) => {
+      if (typeof payload !== 'string') return
+      const message = JSON.parse(payload)
+      if (message.type === 'job') log.jobs.push(message)
+      else if (message.type === 'summarization') log.results.push(message)
+      else if (message.type === 'pong') log.pongs++
+    }),
+  )
+  return log
+}
+
+/** Waits (in real time, at most 60 s) until `condition()` holds. */
+async function until(condition, what) {
+  const deadline = Date.now() + 60_000
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`waited in vain for ${what}`)
+    await new Promise((wait) => setTimeout(wait, 100))
+  }
+}
+
+/**
+ * Runs the page's clock `ms` ahead, firing its timers as they come due, in steps of 10 s: after
+ * each the socket's ping is answered before the next, so the page does not take the fast clock
+ * for a silent network.
+ */
+async function runClock(page, log, ms) {
+  const STEP = 10_000
+  for (let left = ms; left > 0; left -= STEP) {
+    const pongs = log.pongs
+    await page.clock.runFor(Math.min(STEP, left))
+    await until(() => log.pongs > pongs, 'the pong after a step of the clock')
+  }
+}
+
+const OTHER_CONSULT = [
+  'Goedemiddag, vertelt u het maar.',
+  'Dokter, ik heb sinds een week rugpijn na het tillen van een kast.',
+  'Straalt het uit naar uw been?',
+  'Nee.',
+  'De onderrug is drukpijnlijk, de proef van Lasègue is negatief.',
+  'Dit past bij aspecifieke lage rugpijn.',
+  'Blijf zo veel mogelijk in beweging en neem zo nodig paracetamol.',
+].join('\n')
+
+describe('a summary that does not come', () => {
+  it('past its bound the page says so, keeps the transcript, asks again, and shows the newest result once the queue moves', async () => {
+    // this api's worker takes only e-mail: its summaries wait in the queue, as when it stalled
+    const namespace = `e2e-stalled-${process.pid}`
+    const stalled = await startApi('stalled', { APP_JOBS_NAMESPACE: namespace, APP_WORKER_QUEUES: 'email' }, { command: 'all' })
+    let worker
+    open.push({ close: async () => (await worker?.stop(), await stalled.stop()) })
+
+    const browser = await launchBrowser()
+    open.push(browser)
+    const { page } = await freshPage(browser, { baseURL: stalled.url, viewport: { width: 1440, height: 900 } })
+    // the page's clock runs as usual until the test runs it ahead
+    await page.clock.install()
+    const log = socketLog(page)
+    const summarizeMessages = []
+    page.on('websocket', (socket) =>
+      socket.on('framesent', ({ payload }) => {
+        if (typeof payload === 'string' && payload.includes('"summarize"')) summarizeMessages.push(JSON.parse(payload))
+      }),
+    )
+    await page.goto('/audioconsult/beta/soap')
+    await signInAs(page, 'huisarts@example.nl')
+    await page.getByRole('button', { name: 'Start' }).click()
+    await page.getByText('Er is geen spraakherkenning ingesteld.', { exact: false }).first().waitFor()
+    const typed = page.getByLabel('Gesprek (getypt of geplakt)')
+    await typed.fill(TYPED_CONSULT)
+    await page.getByRole('button', { name: 'Samenvatten' }).click()
+
+    await until(() => log.jobs.some((j) => j.state === 'queued'), 'the answer naming the job')
+    const firstJob = log.jobs.find((j) => j.state === 'queued').id
+    await page.getByTestId('summary-job-state').filter({ hasText: 'Status: In de wachtrij' }).waitFor()
+    const delayed = page.getByTestId('summary-delayed')
+    // the bound: a minute past the estimate for this transcript, as the page computed it
+    const bound = Number(await page.getByTestId('summary').getAttribute('data-delayed-after-ms'))
+    assert.ok(bound > 60_000 && bound < 70_000, `a minute past an estimate of a few seconds, not ${bound} ms`)
+
+    // just before the bound: still waiting, no message
+    await runClock(page, log, bound - 5_000)
+    assert.equal(await delayed.count(), 0, 'no delay message before the bound')
+    assert.equal(await page.getByRole('button', { name: 'Samenvatten' }).isDisabled(), true)
+
+    // past it: the message, with the transcript and the empty note as they were
+    await runClock(page, log, 10_000)
+    await delayed.waitFor()
+    assert.equal(
+      (await delayed.getByText('Het samenvatten duurt', { exact: false }).textContent()).trim(),
+      'Het samenvatten duurt langer dan verwacht. Je transcript blijft bewaard.',
+    )
+    assert.equal(await typed.inputValue(), TYPED_CONSULT)
+    assert.deepEqual(await soepFields(page), { Subjectief: '', Objectief: '', Evaluatie: '', Plan: '' })
+    await page.getByTestId('summary-job-state').filter({ hasText: 'Status: In de wachtrij' }).waitFor()
+    assert.equal(Number(await page.getByRole('progressbar').getAttribute('aria-valuenow')), 95, 'the bar waits at its cap')
+    await page.screenshot({ path: join(screenshotDir, 'spreekkamer-consult-samenvatting-vertraagd-1440.png'), fullPage: true })
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.screenshot({ path: join(screenshotDir, 'spreekkamer-consult-samenvatting-vertraagd-390.png'), fullPage: true })
+    await page.setViewportSize({ width: 1440, height: 900 })
+    // the job is still waiting, so the page keeps polling it as well as listening
+    const polled = page.waitForResponse((r) => r.url().endsWith(`/api/jobs/${firstJob}`) && r.status() === 200)
+    await page.clock.runFor(2_000)
+    assert.equal((await (await polled).json()).state, 'queued')
+
+    // the clinician pastes the right conversation and asks again: a new request replaces the first
+    await typed.fill(OTHER_CONSULT)
+    await delayed.getByRole('button', { name: 'Opnieuw proberen' }).click()
+    await delayed.waitFor({ state: 'detached' })
+    await until(() => log.jobs.filter((j) => j.state === 'queued').length === 2, 'the answer naming the second job')
+    const secondJob = log.jobs.filter((j) => j.state === 'queued')[1].id
+    assert.notEqual(secondJob, firstJob)
+    assert.equal(summarizeMessages.length, 2)
+    assert.equal(summarizeMessages[1].request.transcript, OTHER_CONSULT)
+
+    // the queue moves: a worker for summaries runs both jobs; the page hears both results
+    worker = await startApi('summaries', { APP_JOBS_NAMESPACE: namespace, APP_WORKER_QUEUES: 'summarise_consult' }, { command: 'all' })
+    await until(
+      () => [firstJob, secondJob].every((id) => log.results.some((r) => r.jobId === id) && log.jobs.some((j) => j.id === id && j.state === 'succeeded')),
+      'both summaries',
+    )
+    // the newest request's result is shown, whichever came last; the first job's never
+    const subjective = episode(page, 1).getByLabel('Subjectief', { exact: true })
+    await page.waitForFunction((el) => el.value !== '', await subjective.elementHandle())
+    const fields = await soepFields(page)
+    assert.match(fields.Subjectief, /rugpijn/)
+    assert.doesNotMatch(Object.values(fields).join('\n'), /keelpijn/)
+    assert.equal(await typed.inputValue(), OTHER_CONSULT)
+    await page.getByRole('progressbar').waitFor({ state: 'detached' })
+    assert.equal(await delayed.count(), 0)
+  })
+})

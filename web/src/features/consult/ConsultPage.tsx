@@ -24,6 +24,7 @@ import {
   EPISODE_FIELDS,
   emptyForm,
   formFromResult,
+  keepingChanges,
   specialistText,
   TEMPLATES,
   withEpisodeField,
@@ -36,6 +37,7 @@ import {
 import {
   acceptsResult,
   asked,
+  delayedAfterMs,
   finished,
   idleSummary,
   jobChanged,
@@ -132,6 +134,8 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
   const dictated = useRef(new Set<number>())
   const formRef = useRef(form)
   formRef.current = form
+  /** The result's fields when the newest summary was asked for. */
+  const askedWith = useRef<ConsultForm | null>(null)
 
   // Changing the template resets the result.
   useEffect(() => {
@@ -216,14 +220,19 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
   // Leaving the page disconnects the session.
   useEffect(() => stopEverything, [stopEverything])
 
-  /** Shows the result of job `jobId` when it answers the newest request (see `summaryRequest`). */
+  /**
+   * Shows the result of job `jobId` when it answers the newest request (see `summaryRequest`);
+   * what was written in the result's fields while waiting stays.
+   */
   const applyResult = useCallback(
     (jobId: string, result: SummaryResult) => {
       if (!acceptsResult(summaryRef.current, jobId)) return
-      setForm((current) => formFromResult(current, result, flavour))
+      const fill = (current: ConsultForm) => keepingChanges(askedWith.current ?? current, current, formFromResult(current, result, flavour))
+      setForm((current) => fill(current).form)
+      if (fill(formRef.current).kept) toast({ tone: 'success', message: t.summaryKeptChanges })
       updateSummary(resultShown)
     },
-    [flavour, updateSummary],
+    [flavour, toast, updateSummary],
   )
 
   const onMessage = useCallback(
@@ -377,6 +386,7 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
       toast({ tone: 'warning', message: t.reconnecting })
       return
     }
+    askedWith.current = formRef.current
     updateSummary((s) => asked(s, transcriptText.length, Date.now()))
   }
 
@@ -534,7 +544,7 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
       )}
 
       {pending && (
-        <div className="mt-4">
+        <div className="mt-4" data-testid="summary" data-delayed-after-ms={delayedAfterMs(pending.transcriptLength)}>
           <div className="flex flex-wrap justify-between gap-x-4 text-sm text-slate-600">
             <span>{pending.done ? jobStateText('succeeded') : t.summarizing}</span>
             {!pending.done && <span data-testid="summary-job-state">{t.jobState(jobStateText(pending.jobState))}</span>}
