@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, afterEach, before, describe, it } from 'node:test'
@@ -479,5 +480,67 @@ describe('a summary that does not come', () => {
     assert.equal(await typed.inputValue(), OTHER_CONSULT)
     await page.getByRole('progressbar').waitFor({ state: 'detached' })
     assert.equal(await delayed.count(), 0)
+  })
+})
+
+/** A language model that refuses every request (400): each summary fails for good at once. */
+async function startRefusingModel() {
+  let requests = 0
+  const server = createServer((request, response) => {
+    request.resume()
+    request.on('end', () => {
+      requests++
+      response.writeHead(400, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ error: { message: 'refused', type: 'invalid_request_error' } }))
+    })
+  })
+  await new Promise((ready) => server.listen(0, '127.0.0.1', ready))
+  return {
+    url: `http://127.0.0.1:${server.address().port}/v1`,
+    requests: () => requests,
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections()
+        server.close(done)
+      }),
+  }
+}
+
+describe('a summary that fails', () => {
+  it('shows the Dutch reason on the page, keeps the transcript, and can be asked again from there', async () => {
+    const model = await startRefusingModel()
+    const refusing = await startApi('refusing', { APP_LLM_URL: model.url, APP_LLM_MODEL: 'weigeraar' }, { command: 'all' })
+    open.push({ close: async () => (await refusing.stop(), await model.close()) })
+
+    const browser = await launchBrowser()
+    open.push(browser)
+    const { page } = await freshPage(browser, { baseURL: refusing.url })
+    const log = socketLog(page)
+    await page.goto('/audioconsult/beta/soap')
+    await signInAs(page, 'huisarts@example.nl')
+    await page.getByRole('button', { name: 'Start' }).click()
+    const typed = page.getByLabel('Gesprek (getypt of geplakt)')
+    await typed.fill(TYPED_CONSULT)
+    await page.getByRole('button', { name: 'Samenvatten' }).click()
+
+    const failed = page.getByTestId('summary-failed')
+    await failed.waitFor({ timeout: 30_000 })
+    const reason = 'De samenvatting kon niet worden gemaakt: het taalmodel weigerde het verzoek (HTTP-status 400).'
+    assert.equal((await failed.getByRole('alert').textContent()).trim(), reason)
+    assert.equal(log.jobs.at(-1).state, 'failed')
+    assert.equal(await page.getByRole('progressbar').count(), 0)
+    assert.equal(await typed.inputValue(), TYPED_CONSULT)
+    assert.equal(await page.getByRole('button', { name: 'Samenvatten' }).isEnabled(), true)
+    await page.screenshot({ path: join(screenshotDir, 'spreekkamer-consult-samenvatting-mislukt.png'), fullPage: true })
+
+    // Opnieuw proberen asks again: a new job, which fails the same way
+    const before = model.requests()
+    await failed.getByRole('button', { name: 'Opnieuw proberen' }).click()
+    await until(() => log.jobs.filter((j) => j.state === 'queued').length === 2, 'the second job')
+    await until(() => model.requests() > before, 'the second request to the model')
+    await until(() => log.jobs.filter((j) => j.state === 'failed').length === 2, 'the second failure')
+    await failed.waitFor()
+    assert.equal((await failed.getByRole('alert').textContent()).trim(), reason)
+    assert.equal(await typed.inputValue(), TYPED_CONSULT)
   })
 })
