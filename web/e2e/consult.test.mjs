@@ -455,6 +455,19 @@ describe('a summary that does not come', () => {
     await page.clock.runFor(2_000)
     assert.equal((await (await polled).json()).state, 'queued')
 
+    // from here on, note whether a result field is ever given the first conversation's summary
+    await page.evaluate(() => {
+      window.__firstSummaryShown = false
+      const value = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')
+      Object.defineProperty(HTMLTextAreaElement.prototype, 'value', {
+        ...value,
+        set(text) {
+          if (this.closest('fieldset') && String(text).includes('keelpijn')) window.__firstSummaryShown = true
+          value.set.call(this, text)
+        },
+      })
+    })
+
     // the clinician pastes the right conversation and asks again: a new request replaces the first
     await typed.fill(OTHER_CONSULT)
     await delayed.getByRole('button', { name: 'Opnieuw proberen' }).click()
@@ -465,18 +478,29 @@ describe('a summary that does not come', () => {
     assert.equal(summarizeMessages.length, 2)
     assert.equal(summarizeMessages[1].request.transcript, OTHER_CONSULT)
 
-    // the queue moves: a worker for summaries runs both jobs; the page hears both results
-    worker = await startApi('summaries', { APP_JOBS_NAMESPACE: namespace, APP_WORKER_QUEUES: 'summarise_consult' }, { command: 'all' })
+    // the queue moves: a worker for summaries runs both jobs, one at a time in the queue's order,
+    // so the first job's (late) result reaches the page before the newer one's
+    worker = await startApi(
+      'summaries',
+      { APP_JOBS_NAMESPACE: namespace, APP_WORKER_QUEUES: 'summarise_consult', APP_WORKER_CONCURRENCY_SUMMARISE_CONSULT: '1' },
+      { command: 'all' },
+    )
     await until(
       () => [firstJob, secondJob].every((id) => log.results.some((r) => r.jobId === id) && log.jobs.some((j) => j.id === id && j.state === 'succeeded')),
       'both summaries',
     )
-    // the newest request's result is shown, whichever came last; the first job's never
+    assert.deepEqual(
+      log.results.map((r) => r.jobId),
+      [firstJob, secondJob],
+      'the first job finished first',
+    )
+    // the newest request's result is shown; the first job's never was
     const subjective = episode(page, 1).getByLabel('Subjectief', { exact: true })
     await page.waitForFunction((el) => el.value !== '', await subjective.elementHandle())
     const fields = await soepFields(page)
     assert.match(fields.Subjectief, /rugpijn/)
     assert.doesNotMatch(Object.values(fields).join('\n'), /keelpijn/)
+    assert.equal(await page.evaluate(() => window.__firstSummaryShown), false, 'the first summary was never shown')
     assert.equal(await typed.inputValue(), OTHER_CONSULT)
     await page.getByRole('progressbar').waitFor({ state: 'detached' })
     assert.equal(await delayed.count(), 0)

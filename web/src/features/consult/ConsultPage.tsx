@@ -396,7 +396,8 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
   const polled = useJob(pending && !pending.done && (socketGone || delayed) ? (pending.jobId ?? undefined) : undefined)
   useEffect(() => {
     const job = polled.data
-    if (!job) return
+    // only the newest request's job is polled; an answer still arriving for an earlier one is not its
+    if (!job || job.id !== summaryRef.current.pending?.jobId) return
     if (job.state === 'succeeded') {
       const outer = job.result as { result?: SummaryResult } | null | undefined
       if (outer?.result) applyResult(job.id, outer.result)
