@@ -394,58 +394,72 @@ const OTHER_CONSULT = [
   'Blijf zo veel mogelijk in beweging en neem zo nodig paracetamol.',
 ].join('\n')
 
+/**
+ * An api whose worker takes only e-mail, so its summaries wait in the queue as when the queue
+ * stalled (`startWorker()` starts a worker for them on the same queues, one job at a time in the
+ * queue's order); Chromium on its consult page with the typed consult summarised and the page's
+ * clock run past the delay bound. Checks the page on the way.
+ */
+async function delayedSummary(name) {
+  const namespace = `e2e-${name}-${process.pid}`
+  const stalled = await startApi(name, { APP_JOBS_NAMESPACE: namespace, APP_WORKER_QUEUES: 'email' }, { command: 'all' })
+  let worker
+  open.push({ close: async () => (await worker?.stop(), await stalled.stop()) })
+  const startWorker = async () => {
+    const env = { APP_JOBS_NAMESPACE: namespace, APP_WORKER_QUEUES: 'summarise_consult', APP_WORKER_CONCURRENCY_SUMMARISE_CONSULT: '1' }
+    worker = await startApi(`${name}-worker`, env, { command: 'all' })
+  }
+
+  const browser = await launchBrowser()
+  open.push(browser)
+  const { page } = await freshPage(browser, { baseURL: stalled.url, viewport: { width: 1440, height: 900 } })
+  // the page's clock runs as usual until the test runs it ahead
+  await page.clock.install()
+  const log = socketLog(page)
+  const summarizeMessages = []
+  page.on('websocket', (socket) =>
+    socket.on('framesent', ({ payload }) => {
+      if (typeof payload === 'string' && payload.includes('"summarize"')) summarizeMessages.push(JSON.parse(payload))
+    }),
+  )
+  await page.goto('/audioconsult/beta/soap')
+  await signInAs(page, 'huisarts@example.nl')
+  await page.getByRole('button', { name: 'Start' }).click()
+  await page.getByText('Er is geen spraakherkenning ingesteld.', { exact: false }).first().waitFor()
+  const typed = page.getByLabel('Gesprek (getypt of geplakt)')
+  await typed.fill(TYPED_CONSULT)
+  await page.getByRole('button', { name: 'Samenvatten' }).click()
+
+  await until(() => log.jobs.some((j) => j.state === 'queued'), 'the answer naming the job')
+  const firstJob = log.jobs.find((j) => j.state === 'queued').id
+  await page.getByTestId('summary-job-state').filter({ hasText: 'Status: In de wachtrij' }).waitFor()
+  const delayed = page.getByTestId('summary-delayed')
+  // the bound: a minute past the estimate for this transcript, as the page computed it
+  const bound = Number(await page.getByTestId('summary').getAttribute('data-delayed-after-ms'))
+  assert.ok(bound > 60_000 && bound < 70_000, `a minute past an estimate of a few seconds, not ${bound} ms`)
+
+  // just before the bound: still waiting, no message
+  await runClock(page, log, bound - 5_000)
+  assert.equal(await delayed.count(), 0, 'no delay message before the bound')
+  assert.equal(await page.getByRole('button', { name: 'Samenvatten' }).isDisabled(), true)
+
+  // past it: the message, with the transcript and the empty note as they were
+  await runClock(page, log, 10_000)
+  await delayed.waitFor()
+  assert.equal(
+    (await delayed.getByText('Het samenvatten duurt', { exact: false }).textContent()).trim(),
+    'Het samenvatten duurt langer dan verwacht. Je transcript blijft bewaard.',
+  )
+  assert.equal(await typed.inputValue(), TYPED_CONSULT)
+  assert.deepEqual(await soepFields(page), { Subjectief: '', Objectief: '', Evaluatie: '', Plan: '' })
+  await page.getByTestId('summary-job-state').filter({ hasText: 'Status: In de wachtrij' }).waitFor()
+  assert.equal(Number(await page.getByRole('progressbar').getAttribute('aria-valuenow')), 95, 'the bar waits at its cap')
+  return { page, log, typed, delayed, firstJob, summarizeMessages, startWorker }
+}
+
 describe('a summary that does not come', () => {
   it('past its bound the page says so, keeps the transcript, asks again, and shows the newest result once the queue moves', async () => {
-    // this api's worker takes only e-mail: its summaries wait in the queue, as when it stalled
-    const namespace = `e2e-stalled-${process.pid}`
-    const stalled = await startApi('stalled', { APP_JOBS_NAMESPACE: namespace, APP_WORKER_QUEUES: 'email' }, { command: 'all' })
-    let worker
-    open.push({ close: async () => (await worker?.stop(), await stalled.stop()) })
-
-    const browser = await launchBrowser()
-    open.push(browser)
-    const { page } = await freshPage(browser, { baseURL: stalled.url, viewport: { width: 1440, height: 900 } })
-    // the page's clock runs as usual until the test runs it ahead
-    await page.clock.install()
-    const log = socketLog(page)
-    const summarizeMessages = []
-    page.on('websocket', (socket) =>
-      socket.on('framesent', ({ payload }) => {
-        if (typeof payload === 'string' && payload.includes('"summarize"')) summarizeMessages.push(JSON.parse(payload))
-      }),
-    )
-    await page.goto('/audioconsult/beta/soap')
-    await signInAs(page, 'huisarts@example.nl')
-    await page.getByRole('button', { name: 'Start' }).click()
-    await page.getByText('Er is geen spraakherkenning ingesteld.', { exact: false }).first().waitFor()
-    const typed = page.getByLabel('Gesprek (getypt of geplakt)')
-    await typed.fill(TYPED_CONSULT)
-    await page.getByRole('button', { name: 'Samenvatten' }).click()
-
-    await until(() => log.jobs.some((j) => j.state === 'queued'), 'the answer naming the job')
-    const firstJob = log.jobs.find((j) => j.state === 'queued').id
-    await page.getByTestId('summary-job-state').filter({ hasText: 'Status: In de wachtrij' }).waitFor()
-    const delayed = page.getByTestId('summary-delayed')
-    // the bound: a minute past the estimate for this transcript, as the page computed it
-    const bound = Number(await page.getByTestId('summary').getAttribute('data-delayed-after-ms'))
-    assert.ok(bound > 60_000 && bound < 70_000, `a minute past an estimate of a few seconds, not ${bound} ms`)
-
-    // just before the bound: still waiting, no message
-    await runClock(page, log, bound - 5_000)
-    assert.equal(await delayed.count(), 0, 'no delay message before the bound')
-    assert.equal(await page.getByRole('button', { name: 'Samenvatten' }).isDisabled(), true)
-
-    // past it: the message, with the transcript and the empty note as they were
-    await runClock(page, log, 10_000)
-    await delayed.waitFor()
-    assert.equal(
-      (await delayed.getByText('Het samenvatten duurt', { exact: false }).textContent()).trim(),
-      'Het samenvatten duurt langer dan verwacht. Je transcript blijft bewaard.',
-    )
-    assert.equal(await typed.inputValue(), TYPED_CONSULT)
-    assert.deepEqual(await soepFields(page), { Subjectief: '', Objectief: '', Evaluatie: '', Plan: '' })
-    await page.getByTestId('summary-job-state').filter({ hasText: 'Status: In de wachtrij' }).waitFor()
-    assert.equal(Number(await page.getByRole('progressbar').getAttribute('aria-valuenow')), 95, 'the bar waits at its cap')
+    const { page, log, typed, delayed, firstJob, summarizeMessages, startWorker } = await delayedSummary('stalled')
     await page.screenshot({ path: join(screenshotDir, 'spreekkamer-consult-samenvatting-vertraagd-1440.png'), fullPage: true })
     await page.setViewportSize({ width: 390, height: 844 })
     await page.screenshot({ path: join(screenshotDir, 'spreekkamer-consult-samenvatting-vertraagd-390.png'), fullPage: true })
@@ -480,11 +494,7 @@ describe('a summary that does not come', () => {
 
     // the queue moves: a worker for summaries runs both jobs, one at a time in the queue's order,
     // so the first job's (late) result reaches the page before the newer one's
-    worker = await startApi(
-      'summaries',
-      { APP_JOBS_NAMESPACE: namespace, APP_WORKER_QUEUES: 'summarise_consult', APP_WORKER_CONCURRENCY_SUMMARISE_CONSULT: '1' },
-      { command: 'all' },
-    )
+    await startWorker()
     await until(
       () => [firstJob, secondJob].every((id) => log.results.some((r) => r.jobId === id) && log.jobs.some((j) => j.id === id && j.state === 'succeeded')),
       'both summaries',
@@ -504,6 +514,27 @@ describe('a summary that does not come', () => {
     assert.equal(await typed.inputValue(), OTHER_CONSULT)
     await page.getByRole('progressbar').waitFor({ state: 'detached' })
     assert.equal(await delayed.count(), 0)
+  })
+
+  it('a summary that comes after the delay message is shown as usual, and leaves what was written meanwhile', async () => {
+    const { page, log, typed, delayed, firstJob, summarizeMessages, startWorker } = await delayedSummary('late')
+    // the clinician stops waiting and writes the plan herself
+    const plan = episode(page, 1).getByLabel('Plan', { exact: true })
+    await plan.fill('Zelf geschreven: terugkomen bij koorts.')
+
+    await startWorker()
+    const subjective = episode(page, 1).getByLabel('Subjectief', { exact: true })
+    await page.waitForFunction((el) => el.value !== '', await subjective.elementHandle(), { timeout: 30_000 })
+    const fields = await soepFields(page)
+    assert.match(fields.Subjectief, /keelpijn/)
+    assert.match(fields.Evaluatie, /virale keelontsteking/)
+    assert.equal(fields.Plan, 'Zelf geschreven: terugkomen bij koorts.', 'what she wrote stays')
+    await page.getByText('Tekst die tijdens het wachten is geschreven of gedicteerd, is bewaard.', { exact: false }).waitFor()
+    await delayed.waitFor({ state: 'detached' })
+    await page.getByRole('progressbar').waitFor({ state: 'detached' })
+    assert.equal(await typed.inputValue(), TYPED_CONSULT)
+    assert.deepEqual(log.results.map((r) => r.jobId), [firstJob])
+    assert.equal(summarizeMessages.length, 1)
   })
 })
 
