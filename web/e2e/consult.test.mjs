@@ -2,6 +2,9 @@
 // espeak-ng. Without a speech engine (the run's api) the clinician types the conversation. With
 // one, a second api (started here, behind a proxy the test can cut) sends each utterance its
 // voice-activity detection cut from the real audio to a speech test double.
+// Summaries that do not come or fail: an api whose worker takes only e-mail leaves them in the
+// queue (the page's clock is run past the delay bound with Playwright's clock, then a worker for
+// summaries is started on the same queues), and a language model that refuses makes them fail.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
