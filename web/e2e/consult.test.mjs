@@ -2,9 +2,13 @@
 // espeak-ng. Without a speech engine (the run's api) the clinician types the conversation. With
 // one, a second api (started here, behind a proxy the test can cut) sends each utterance its
 // voice-activity detection cut from the real audio to a speech test double.
+// Summaries that do not come or fail: an api whose worker takes only e-mail leaves them in the
+// queue (the page's clock is run past the delay bound with Playwright's clock, then a worker for
+// summaries is started on the same queues), and a language model that refuses makes them fail.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, afterEach, before, describe, it } from 'node:test'
@@ -342,5 +346,259 @@ describe('live consult', () => {
     assert.deepEqual(await bubbleTexts(page), sentences.map((s) => s.text))
     await page.getByTestId('reconnecting').waitFor({ state: 'detached' })
     assertRequestsWereUtterances(double.requests(), sentences)
+  })
+})
+
+/** What the page heard on its speech socket: `job` and `summarization` messages, and how many pongs. */
+function socketLog(page) {
+  const log = { jobs: [], results: [], pongs: 0 }
+  page.on('websocket', (socket) =>
+    socket.on('framereceived', ({ payload }) => {
+      if (typeof payload !== 'string') return
+      const message = JSON.parse(payload)
+      if (message.type === 'job') log.jobs.push(message)
+      else if (message.type === 'summarization') log.results.push(message)
+      else if (message.type === 'pong') log.pongs++
+    }),
+  )
+  return log
+}
+
+/** Waits (in real time, at most 60 s) until `condition()` holds. */
+async function until(condition, what) {
+  const deadline = Date.now() + 60_000
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`waited in vain for ${what}`)
+    await new Promise((wait) => setTimeout(wait, 100))
+  }
+}
+
+/**
+ * Runs the page's clock `ms` ahead, firing its timers as they come due, in steps of 10 s: after
+ * each the socket's ping is answered before the next, so the page does not take the fast clock
+ * for a silent network.
+ */
+async function runClock(page, log, ms) {
+  const STEP = 10_000
+  for (let left = ms; left > 0; left -= STEP) {
+    const pongs = log.pongs
+    await page.clock.runFor(Math.min(STEP, left))
+    await until(() => log.pongs > pongs, 'the pong after a step of the clock')
+  }
+}
+
+const OTHER_CONSULT = [
+  'Goedemiddag, vertelt u het maar.',
+  'Dokter, ik heb sinds een week rugpijn na het tillen van een kast.',
+  'Straalt het uit naar uw been?',
+  'Nee.',
+  'De onderrug is drukpijnlijk, de proef van Lasègue is negatief.',
+  'Dit past bij aspecifieke lage rugpijn.',
+  'Blijf zo veel mogelijk in beweging en neem zo nodig paracetamol.',
+].join('\n')
+
+/**
+ * An api whose worker takes only e-mail, so its summaries wait in the queue as when the queue
+ * stalled (`startWorker()` starts a worker for them on the same queues, one job at a time in the
+ * queue's order); Chromium on its consult page with the typed consult summarised and the page's
+ * clock run past the delay bound. Checks the page on the way.
+ */
+async function delayedSummary(name) {
+  const namespace = `e2e-${name}-${process.pid}`
+  const stalled = await startApi(name, { APP_JOBS_NAMESPACE: namespace, APP_WORKER_QUEUES: 'email' }, { command: 'all' })
+  let worker
+  open.push({ close: async () => (await worker?.stop(), await stalled.stop()) })
+  const startWorker = async () => {
+    const env = { APP_JOBS_NAMESPACE: namespace, APP_WORKER_QUEUES: 'summarise_consult', APP_WORKER_CONCURRENCY_SUMMARISE_CONSULT: '1' }
+    worker = await startApi(`${name}-worker`, env, { command: 'all' })
+  }
+
+  const browser = await launchBrowser()
+  open.push(browser)
+  const { page } = await freshPage(browser, { baseURL: stalled.url, viewport: { width: 1440, height: 900 } })
+  // the page's clock runs as usual until the test runs it ahead
+  await page.clock.install()
+  const log = socketLog(page)
+  const summarizeMessages = []
+  page.on('websocket', (socket) =>
+    socket.on('framesent', ({ payload }) => {
+      if (typeof payload === 'string' && payload.includes('"summarize"')) summarizeMessages.push(JSON.parse(payload))
+    }),
+  )
+  await page.goto('/audioconsult/beta/soap')
+  await signInAs(page, 'huisarts@example.nl')
+  await page.getByRole('button', { name: 'Start' }).click()
+  await page.getByText('Er is geen spraakherkenning ingesteld.', { exact: false }).first().waitFor()
+  const typed = page.getByLabel('Gesprek (getypt of geplakt)')
+  await typed.fill(TYPED_CONSULT)
+  await page.getByRole('button', { name: 'Samenvatten' }).click()
+
+  await until(() => log.jobs.some((j) => j.state === 'queued'), 'the answer naming the job')
+  const firstJob = log.jobs.find((j) => j.state === 'queued').id
+  await page.getByTestId('summary-job-state').filter({ hasText: 'Status: In de wachtrij' }).waitFor()
+  const delayed = page.getByTestId('summary-delayed')
+  // the bound: a minute past the estimate for this transcript, as the page computed it
+  const bound = Number(await page.getByTestId('summary').getAttribute('data-delayed-after-ms'))
+  assert.ok(bound > 60_000 && bound < 70_000, `a minute past an estimate of a few seconds, not ${bound} ms`)
+
+  // just before the bound: still waiting, no message
+  await runClock(page, log, bound - 5_000)
+  assert.equal(await delayed.count(), 0, 'no delay message before the bound')
+  assert.equal(await page.getByRole('button', { name: 'Samenvatten' }).isDisabled(), true)
+
+  // past it: the message, with the transcript and the empty note as they were
+  await runClock(page, log, 10_000)
+  await delayed.waitFor()
+  assert.equal(
+    (await delayed.getByText('Het samenvatten duurt', { exact: false }).textContent()).trim(),
+    'Het samenvatten duurt langer dan verwacht. Je transcript blijft bewaard.',
+  )
+  assert.equal(await typed.inputValue(), TYPED_CONSULT)
+  assert.deepEqual(await soepFields(page), { Subjectief: '', Objectief: '', Evaluatie: '', Plan: '' })
+  await page.getByTestId('summary-job-state').filter({ hasText: 'Status: In de wachtrij' }).waitFor()
+  assert.equal(Number(await page.getByRole('progressbar').getAttribute('aria-valuenow')), 95, 'the bar waits at its cap')
+  return { page, log, typed, delayed, firstJob, summarizeMessages, startWorker }
+}
+
+describe('a summary that does not come', () => {
+  it('past its bound the page says so, keeps the transcript, asks again, and shows the newest result once the queue moves', async () => {
+    const { page, log, typed, delayed, firstJob, summarizeMessages, startWorker } = await delayedSummary('stalled')
+    await page.screenshot({ path: join(screenshotDir, 'spreekkamer-consult-samenvatting-vertraagd-1440.png'), fullPage: true })
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.screenshot({ path: join(screenshotDir, 'spreekkamer-consult-samenvatting-vertraagd-390.png'), fullPage: true })
+    await page.setViewportSize({ width: 1440, height: 900 })
+    // the job is still waiting, so the page keeps polling it as well as listening
+    const polled = page.waitForResponse((r) => r.url().endsWith(`/api/jobs/${firstJob}`) && r.status() === 200)
+    await page.clock.runFor(2_000)
+    assert.equal((await (await polled).json()).state, 'queued')
+
+    // from here on, note whether a result field is ever given the first conversation's summary
+    await page.evaluate(() => {
+      window.__firstSummaryShown = false
+      const value = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')
+      Object.defineProperty(HTMLTextAreaElement.prototype, 'value', {
+        ...value,
+        set(text) {
+          if (this.closest('fieldset') && String(text).includes('keelpijn')) window.__firstSummaryShown = true
+          value.set.call(this, text)
+        },
+      })
+    })
+
+    // the clinician pastes the right conversation and asks again: a new request replaces the first
+    await typed.fill(OTHER_CONSULT)
+    await delayed.getByRole('button', { name: 'Opnieuw proberen' }).click()
+    await delayed.waitFor({ state: 'detached' })
+    await until(() => log.jobs.filter((j) => j.state === 'queued').length === 2, 'the answer naming the second job')
+    const secondJob = log.jobs.filter((j) => j.state === 'queued')[1].id
+    assert.notEqual(secondJob, firstJob)
+    assert.equal(summarizeMessages.length, 2)
+    assert.equal(summarizeMessages[1].request.transcript, OTHER_CONSULT)
+
+    // the queue moves: a worker for summaries runs both jobs, one at a time in the queue's order,
+    // so the first job's (late) result reaches the page before the newer one's
+    await startWorker()
+    await until(
+      () => [firstJob, secondJob].every((id) => log.results.some((r) => r.jobId === id) && log.jobs.some((j) => j.id === id && j.state === 'succeeded')),
+      'both summaries',
+    )
+    assert.deepEqual(
+      log.results.map((r) => r.jobId),
+      [firstJob, secondJob],
+      'the first job finished first',
+    )
+    // the newest request's result is shown; the first job's never was
+    const subjective = episode(page, 1).getByLabel('Subjectief', { exact: true })
+    await page.waitForFunction((el) => el.value !== '', await subjective.elementHandle())
+    const fields = await soepFields(page)
+    assert.match(fields.Subjectief, /rugpijn/)
+    assert.doesNotMatch(Object.values(fields).join('\n'), /keelpijn/)
+    assert.equal(await page.evaluate(() => window.__firstSummaryShown), false, 'the first summary was never shown')
+    assert.equal(await typed.inputValue(), OTHER_CONSULT)
+    await page.getByRole('progressbar').waitFor({ state: 'detached' })
+    assert.equal(await delayed.count(), 0)
+  })
+
+  it('a summary that comes after the delay message is shown as usual, and leaves what was written meanwhile', async () => {
+    const { page, log, typed, delayed, firstJob, summarizeMessages, startWorker } = await delayedSummary('late')
+    // the clinician stops waiting and writes the plan herself
+    const plan = episode(page, 1).getByLabel('Plan', { exact: true })
+    await plan.fill('Zelf geschreven: terugkomen bij koorts.')
+
+    await startWorker()
+    const subjective = episode(page, 1).getByLabel('Subjectief', { exact: true })
+    await page.waitForFunction((el) => el.value !== '', await subjective.elementHandle(), { timeout: 30_000 })
+    const fields = await soepFields(page)
+    assert.match(fields.Subjectief, /keelpijn/)
+    assert.match(fields.Evaluatie, /virale keelontsteking/)
+    assert.equal(fields.Plan, 'Zelf geschreven: terugkomen bij koorts.', 'what she wrote stays')
+    await page.getByText('Tekst die tijdens het wachten is geschreven of gedicteerd, is bewaard.', { exact: false }).waitFor()
+    await delayed.waitFor({ state: 'detached' })
+    await page.getByRole('progressbar').waitFor({ state: 'detached' })
+    assert.equal(await typed.inputValue(), TYPED_CONSULT)
+    assert.deepEqual(log.results.map((r) => r.jobId), [firstJob])
+    assert.equal(summarizeMessages.length, 1)
+  })
+})
+
+/** A language model that refuses every request (400): each summary fails for good at once. */
+async function startRefusingModel() {
+  let requests = 0
+  const server = createServer((request, response) => {
+    request.resume()
+    request.on('end', () => {
+      requests++
+      response.writeHead(400, { 'content-type': 'application/json' })
+      response.end(JSON.stringify({ error: { message: 'refused', type: 'invalid_request_error' } }))
+    })
+  })
+  await new Promise((ready) => server.listen(0, '127.0.0.1', ready))
+  return {
+    url: `http://127.0.0.1:${server.address().port}/v1`,
+    requests: () => requests,
+    close: () =>
+      new Promise((done) => {
+        server.closeAllConnections()
+        server.close(done)
+      }),
+  }
+}
+
+describe('a summary that fails', () => {
+  it('shows the Dutch reason on the page, keeps the transcript, and can be asked again from there', async () => {
+    const model = await startRefusingModel()
+    const refusing = await startApi('refusing', { APP_LLM_URL: model.url, APP_LLM_MODEL: 'weigeraar' }, { command: 'all' })
+    open.push({ close: async () => (await refusing.stop(), await model.close()) })
+
+    const browser = await launchBrowser()
+    open.push(browser)
+    const { page } = await freshPage(browser, { baseURL: refusing.url })
+    const log = socketLog(page)
+    await page.goto('/audioconsult/beta/soap')
+    await signInAs(page, 'huisarts@example.nl')
+    await page.getByRole('button', { name: 'Start' }).click()
+    const typed = page.getByLabel('Gesprek (getypt of geplakt)')
+    await typed.fill(TYPED_CONSULT)
+    await page.getByRole('button', { name: 'Samenvatten' }).click()
+
+    const failed = page.getByTestId('summary-failed')
+    await failed.waitFor({ timeout: 30_000 })
+    const reason = 'De samenvatting kon niet worden gemaakt: het taalmodel weigerde het verzoek (HTTP-status 400).'
+    assert.equal((await failed.getByRole('alert').textContent()).trim(), reason)
+    assert.equal(log.jobs.at(-1).state, 'failed')
+    assert.equal(await page.getByRole('progressbar').count(), 0)
+    assert.equal(await typed.inputValue(), TYPED_CONSULT)
+    assert.equal(await page.getByRole('button', { name: 'Samenvatten' }).isEnabled(), true)
+    await page.screenshot({ path: join(screenshotDir, 'spreekkamer-consult-samenvatting-mislukt.png'), fullPage: true })
+
+    // Opnieuw proberen asks again: a new job, which fails the same way
+    const before = model.requests()
+    await failed.getByRole('button', { name: 'Opnieuw proberen' }).click()
+    await until(() => log.jobs.filter((j) => j.state === 'queued').length === 2, 'the second job')
+    await until(() => model.requests() > before, 'the second request to the model')
+    await until(() => log.jobs.filter((j) => j.state === 'failed').length === 2, 'the second failure')
+    await failed.waitFor()
+    assert.equal((await failed.getByRole('alert').textContent()).trim(), reason)
+    assert.equal(await typed.inputValue(), TYPED_CONSULT)
   })
 })

@@ -2,7 +2,7 @@ const focus = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visi
 
 /** The filled brand button used for the main action of a full-page message. */
 export const primaryButtonClass =
-  'rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white shadow-xs hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700'
+  'rounded-md bg-brand-700 px-4 py-2 text-sm font-semibold text-white shadow-xs hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-50 disabled:hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700'
 
 /** A white button with a grey ring, for the other actions beside a primary one. */
 export const secondaryButtonClass = `rounded-md bg-white px-4 py-2 text-sm font-semibold text-slate-900 shadow-xs ring-1 ring-slate-300 hover:bg-slate-50 disabled:cursor-not-allowed disabled:opacity-50 ${focus}`

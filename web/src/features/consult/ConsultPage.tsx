@@ -24,6 +24,7 @@ import {
   EPISODE_FIELDS,
   emptyForm,
   formFromResult,
+  keepingChanges,
   specialistText,
   TEMPLATES,
   withEpisodeField,
@@ -33,8 +34,21 @@ import {
   type SummaryResult,
   type Template,
 } from './result'
+import {
+  acceptsResult,
+  asked,
+  delayedAfterMs,
+  finished,
+  idleSummary,
+  jobChanged,
+  refused,
+  refusesRequest,
+  resultShown,
+  socketLost,
+  type SummaryStatus,
+} from './summaryRequest'
 import { consultTexts as t } from './texts'
-import { clock, useProgressElapsed, useRecordingSeconds } from './useElapsed'
+import { clock, useProgressElapsed, useRecordingSeconds, useSummaryDelayed } from './useElapsed'
 
 export interface ConsultPageProps {
   model: string
@@ -50,13 +64,6 @@ const fieldNames: Record<EpisodeField, string> = {
 }
 
 type Phase = 'idle' | 'starting' | 'live'
-
-interface Summarizing {
-  jobId: string | null
-  jobState: string | null
-  transcriptLength: number
-  done: boolean
-}
 
 /** The live transcript: sentences merged by their number, and the words of the sentence in progress. */
 interface Transcript {
@@ -99,7 +106,15 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
   const [transcript, setTranscript] = useState<Transcript>(emptyTranscript)
   const [typed, setTyped] = useState('')
   const [form, setForm] = useState<ConsultForm>(() => emptyForm(template, flavour))
-  const [summarizing, setSummarizing] = useState<Summarizing | null>(null)
+  const [summary, setSummary] = useState<SummaryStatus>(idleSummary)
+  /** The summary's status as of the last message (messages can come faster than renders). */
+  const summaryRef = useRef(summary)
+  const updateSummary = useCallback((change: (status: SummaryStatus) => SummaryStatus) => {
+    const next = change(summaryRef.current)
+    if (next === summaryRef.current) return
+    summaryRef.current = next
+    setSummary(next)
+  }, [])
   const [fatal, setFatal] = useState<string | null>(null)
   const [backlogFull, setBacklogFull] = useState(false)
   const [episodeCount, setEpisodeCount] = useState(1)
@@ -119,6 +134,8 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
   const dictated = useRef(new Set<number>())
   const formRef = useRef(form)
   formRef.current = form
+  /** The result's fields when the newest summary was asked for. */
+  const askedWith = useRef<ConsultForm | null>(null)
 
   // Changing the template resets the result.
   useEffect(() => {
@@ -203,12 +220,19 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
   // Leaving the page disconnects the session.
   useEffect(() => stopEverything, [stopEverything])
 
+  /**
+   * Shows the result of job `jobId` when it answers the newest request (see `summaryRequest`);
+   * what was written in the result's fields while waiting stays.
+   */
   const applyResult = useCallback(
-    (result: SummaryResult) => {
-      setForm((current) => formFromResult(current, result, flavour))
-      setSummarizing((s) => (s ? { ...s, done: true } : s))
+    (jobId: string, result: SummaryResult) => {
+      if (!acceptsResult(summaryRef.current, jobId)) return
+      const fill = (current: ConsultForm) => keepingChanges(askedWith.current ?? current, current, formFromResult(current, result, flavour))
+      setForm((current) => fill(current).form)
+      if (fill(formRef.current).kept) toast({ tone: 'success', message: t.summaryKeptChanges })
+      updateSummary(resultShown)
     },
-    [flavour],
+    [flavour, toast, updateSummary],
   )
 
   const onMessage = useCallback(
@@ -244,15 +268,13 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
           }
           break
         case 'summarization':
-          if (message.template === formRef.current.template) applyResult(message.result)
-          else setSummarizing(null)
+          if (message.template === formRef.current.template) applyResult(message.jobId, message.result)
+          // a summary for a template the page has since left ends the wait without filling anything
+          else if (acceptsResult(summaryRef.current, message.jobId)) updateSummary(() => idleSummary)
           break
         case 'job':
-          setSummarizing((s) => (s ? { ...s, jobId: message.id, jobState: message.state } : s))
-          if (message.state === 'failed' || message.state === 'dead') {
-            setSummarizing(null)
-            toast({ tone: 'error', message: message.message ?? t.summaryFailed })
-          }
+          // the worker's message on failure is written for the user
+          updateSummary((s) => jobChanged(s, message.id, message.state, message.message ?? t.summaryFailed))
           break
         case 'error':
           if (message.code === 'no_engine') {
@@ -261,18 +283,20 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
           }
           if (message.code === 'engine_unavailable') setEngineFailed(true)
           // a refused summary request has no job yet
-          setSummarizing((s) => (s && !s.jobId ? null : s))
+          if (refusesRequest(message.code)) updateSummary(refused)
           toast({ tone: 'error', message: message.message })
           break
         case 'pong':
           break
       }
     },
-    [applyResult, dictating, toast, openMicrophone, releaseAudioContext, setMic],
+    [applyResult, dictating, toast, openMicrophone, releaseAudioContext, setMic, updateSummary],
   )
 
   const onStatus = useCallback((next: ConnectionStatus) => {
     setStatus(next)
+    // the socket's answers to what it was sent are gone with it
+    if (next.kind === 'reconnecting' || next.kind === 'closed') updateSummary(socketLost)
     if (next.kind === 'closed') {
       capture.current?.stop()
       capture.current = null
@@ -281,7 +305,7 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
       setRecording(false)
       setFatal(t.closed[next.code] ?? (next.reason || t.connectionLost))
     }
-  }, [])
+  }, [updateSummary])
 
   const onMessageRef = useRef(onMessage)
   onMessageRef.current = onMessage
@@ -325,7 +349,7 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
     setEngineFailed(false)
     setTranscript(emptyTranscript)
     setTyped('')
-    setSummarizing(null)
+    updateSummary(() => idleSummary)
     setFatal(null)
     setBacklogFull(false)
     setMicProblem(null)
@@ -343,9 +367,13 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
   )
   const transcriptText = typing && typed.trim() !== '' ? typed : spokenText
 
+  const pending = summary.pending
+  const delayed = useSummaryDelayed(pending)
+
+  /** Asks for a summary; while one is being made, only once it is delayed (it then replaces that one). */
   function summarize() {
     // Summarising does nothing when the transcript is empty.
-    if (transcriptText.trim() === '' || summarizing) return
+    if (transcriptText.trim() === '' || (pending && !delayed)) return
     const request = {
       template,
       flavour,
@@ -358,32 +386,33 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
       toast({ tone: 'warning', message: t.reconnecting })
       return
     }
-    setSummarizing({ jobId: null, jobState: 'queued', transcriptLength: transcriptText.length, done: false })
+    askedWith.current = formRef.current
+    updateSummary((s) => asked(s, transcriptText.length, Date.now()))
   }
 
-  // While the socket is gone, the summary's job is polled.
+  // While the socket is gone, and once the summary is delayed (its event may have been missed),
+  // the summary's job is polled as well.
   const socketGone = status !== null && status.kind !== 'ready'
-  const polled = useJob(summarizing && !summarizing.done && socketGone ? (summarizing.jobId ?? undefined) : undefined)
+  const polled = useJob(pending && !pending.done && (socketGone || delayed) ? (pending.jobId ?? undefined) : undefined)
   useEffect(() => {
     const job = polled.data
-    if (!job || !summarizing || summarizing.done) return
+    // only the newest request's job is polled; an answer still arriving for an earlier one is not its
+    if (!job || job.id !== summaryRef.current.pending?.jobId) return
     if (job.state === 'succeeded') {
       const outer = job.result as { result?: SummaryResult } | null | undefined
-      if (outer?.result) applyResult(outer.result)
-    } else if (job.state === 'failed' || job.state === 'dead') {
-      setSummarizing(null)
-      toast({ tone: 'error', message: job.lastError ?? t.summaryFailed })
-    } else if (job.state !== summarizing.jobState) {
-      setSummarizing({ ...summarizing, jobState: job.state })
+      if (outer?.result) applyResult(job.id, outer.result)
+    } else {
+      // the job's last error is written for operators; the user reads the Dutch message
+      updateSummary((s) => jobChanged(s, job.id, job.state, t.summaryFailed))
     }
-  }, [polled.data, summarizing, applyResult, toast])
+  }, [polled.data, applyResult, updateSummary])
 
   // The finished bar shows a moment, then goes.
   useEffect(() => {
-    if (!summarizing?.done) return
-    const timer = setTimeout(() => setSummarizing(null), 1000)
+    if (!pending?.done) return
+    const timer = setTimeout(() => updateSummary(finished), 1000)
     return () => clearTimeout(timer)
-  }, [summarizing?.done])
+  }, [pending?.done, updateSummary])
 
   // While reconnecting, how much audio waits in the page.
   const [keptSeconds, setKeptSeconds] = useState(0)
@@ -393,7 +422,7 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
     return () => clearInterval(timer)
   }, [status?.kind])
 
-  const elapsed = useProgressElapsed(summarizing !== null && !summarizing.done)
+  const elapsed = useProgressElapsed(pending !== null && !pending.done, pending?.askedAt)
   const seconds = useRecordingSeconds(phase === 'live' && recording && !typing, generation)
 
   function togglePause() {
@@ -477,7 +506,7 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
                 {recording ? t.pause : t.start}
               </button>
             )}
-            <button type="button" className={primaryButtonClass} onClick={summarize} disabled={summarizing !== null}>
+            <button type="button" className={primaryButtonClass} onClick={summarize} disabled={pending !== null}>
               {t.summarize}
             </button>
           </div>
@@ -515,25 +544,49 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
         </p>
       )}
 
-      {summarizing && (
-        <div className="mt-4">
-          <div className="flex justify-between text-sm text-slate-600">
-            <span>{summarizing.done ? jobStateText('succeeded') : t.summarizing}</span>
-            {summarizing.jobState && !summarizing.done && <span>{t.jobState(jobStateText(summarizing.jobState))}</span>}
+      {pending && (
+        <div className="mt-4" data-testid="summary" data-delayed-after-ms={delayedAfterMs(pending.transcriptLength)}>
+          <div className="flex flex-wrap justify-between gap-x-4 text-sm text-slate-600">
+            <span>{pending.done ? jobStateText('succeeded') : t.summarizing}</span>
+            {!pending.done && <span data-testid="summary-job-state">{t.jobState(jobStateText(pending.jobState))}</span>}
           </div>
           <div
             role="progressbar"
             aria-label={t.summaryProgress}
             aria-valuemin={0}
             aria-valuemax={100}
-            aria-valuenow={Math.round(progressFraction(elapsed, summarizing.transcriptLength, summarizing.done) * 100)}
+            aria-valuenow={Math.round(progressFraction(elapsed, pending.transcriptLength, pending.done) * 100)}
             className="mt-1 h-2 overflow-hidden rounded-full bg-slate-200"
           >
             <div
               className="h-full bg-brand-700 transition-[width] duration-500"
-              style={{ width: `${progressFraction(elapsed, summarizing.transcriptLength, summarizing.done) * 100}%` }}
+              style={{ width: `${progressFraction(elapsed, pending.transcriptLength, pending.done) * 100}%` }}
             />
           </div>
+          {delayed && (
+            <div
+              role="status"
+              data-testid="summary-delayed"
+              className="mt-3 flex flex-wrap items-center justify-between gap-3 rounded-md bg-amber-50 p-3 ring-1 ring-amber-200"
+            >
+              <p className="text-sm text-amber-900">{t.summaryDelayed}</p>
+              <button type="button" className={secondaryButtonClass} onClick={summarize}>
+                {t.retrySummary}
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+      {summary.failure && (
+        <div className="mt-4 flex flex-wrap items-center justify-between gap-3 rounded-md bg-red-50 p-3 ring-1 ring-red-200" data-testid="summary-failed">
+          <p role="alert" className="text-sm text-red-900">
+            {summary.failure}
+          </p>
+          {phase === 'live' && (
+            <button type="button" className={secondaryButtonClass} onClick={summarize}>
+              {t.retrySummary}
+            </button>
+          )}
         </div>
       )}
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { appendSentence, emptyForm, formFromResult, reportText, specialistText, withEpisodeField } from './result'
+import { appendSentence, emptyForm, formFromResult, keepingChanges, reportText, specialistText, withEpisodeField } from './result'
 
 const episode = { subjective: 'Hoest sinds een week.', objective: 'Longen schoon.', diagnosis: 'Bovenste luchtweginfectie.', plan: 'Paracetamol.' }
 
@@ -73,5 +73,53 @@ describe('editing', () => {
     expect(appendSentence('', 'Eerste zin.')).toBe('Eerste zin.')
     expect(appendSentence('Eerste zin.', 'Tweede zin.')).toBe('Eerste zin. Tweede zin.')
     expect(appendSentence('Eerste zin.\n', '  ')).toBe('Eerste zin.\n')
+  })
+})
+
+describe('keepingChanges: a late summary does not overwrite what was written while waiting', () => {
+  const result = { episodes: [episode, { subjective: 'Knie' }] }
+
+  it('fills every field when nothing changed since asking', () => {
+    const asked = emptyForm('soap', 'normal')
+    const { form, kept } = keepingChanges(asked, asked, formFromResult(asked, result, 'normal'))
+    expect(form).toEqual(formFromResult(asked, result, 'normal'))
+    expect(kept).toBe(false)
+  })
+
+  it('keeps a field the user wrote while waiting, and fills the others', () => {
+    const asked = emptyForm('soap', 'normal')
+    const current = withEpisodeField(withEpisodeField(asked, 0, 'plan', 'Zelf geschreven plan.'), 2, 'subjective', 'Derde probleem.')
+    const { form, kept } = keepingChanges(asked, current, formFromResult(current, result, 'normal'))
+    expect(kept).toBe(true)
+    expect(form.episodes).toEqual([
+      { ...episode, plan: 'Zelf geschreven plan.' },
+      { subjective: 'Knie', objective: '', diagnosis: '', plan: '' },
+      { subjective: 'Derde probleem.', objective: '', diagnosis: '', plan: '' },
+    ])
+  })
+
+  it('says nothing was kept when what was written equals the summary', () => {
+    const asked = emptyForm('soap', 'normal')
+    const current = withEpisodeField(asked, 0, 'plan', episode.plan)
+    expect(keepingChanges(asked, current, formFromResult(current, result, 'normal')).kept).toBe(false)
+  })
+
+  it('keeps sentences dictated while waiting, and fills the summary of the dictation', () => {
+    const asked = { ...emptyForm('dictation', 'normal'), dictation: 'Geachte collega.' }
+    const current = { ...asked, dictation: 'Geachte collega. Hierbij verwijs ik mevrouw Jansen.' }
+    const filled = formFromResult(current, { dictation: 'Geachte collega,', summarizedDictation: 'Verwijzing.' }, 'normal')
+    const { form } = keepingChanges(asked, current, filled)
+    expect(form.dictation).toBe('Geachte collega. Hierbij verwijs ik mevrouw Jansen.')
+    expect(form.summarizedDictation).toBe('Verwijzing.')
+  })
+
+  it('keeps a specialist section written while waiting, by its name', () => {
+    const asked = emptyForm('specialist', 'normal')
+    const current = { ...asked, specialist: asked.specialist.map((s) => (s.name === 'Beleid' ? { ...s, text: 'Eigen beleid.' } : s)) }
+    const filled = formFromResult(current, { specialistSummarization: { Anamnese: 'Pijn.', Beleid: 'Rust.' } }, 'normal')
+    const { form, kept } = keepingChanges(asked, current, filled)
+    expect(kept).toBe(true)
+    expect(form.specialist.find((s) => s.name === 'Anamnese')?.text).toBe('Pijn.')
+    expect(form.specialist.find((s) => s.name === 'Beleid')?.text).toBe('Eigen beleid.')
   })
 })

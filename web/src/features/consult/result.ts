@@ -160,3 +160,49 @@ export function specialistText(sections: readonly SpecialistSection[]): string {
     .map((s) => `${s.name}\n${s.text.trim()}`)
     .join('\n\n')
 }
+
+/**
+ * `filled` (the summary over the form on screen) keeping what changed since the summary was asked
+ * for: a field whose text on screen differs from its text in `askedWith` (the form when the page
+ * asked) was written meanwhile (by the user while waiting, or a dictated sentence) and stays; every
+ * other field takes the summary's. `kept` says whether anything of the summary was left out so.
+ */
+export function keepingChanges(askedWith: ConsultForm, current: ConsultForm, filled: ConsultForm): { form: ConsultForm; kept: boolean } {
+  let kept = false
+  const pick = <T extends string | null>(now: T, then: T, summary: T): T => {
+    if (now === then) return summary
+    if (now !== summary) kept = true
+    return now
+  }
+  const episodes: Episode[] = []
+  const count = Math.max(filled.episodes.length, current.episodes.length)
+  for (let i = 0; i < count; i++) {
+    const now = current.episodes[i] ?? emptyEpisode
+    const then = askedWith.episodes[i] ?? emptyEpisode
+    const summary = filled.episodes[i] ?? emptyEpisode
+    const changed = EPISODE_FIELDS.some((f) => now[f] !== then[f])
+    // an episode the summary does not have stays only when it was written meanwhile
+    if (i >= filled.episodes.length && !changed) continue
+    episodes.push(episodeOf(Object.fromEntries(EPISODE_FIELDS.map((f) => [f, pick(now[f], then[f], summary[f])]))))
+  }
+  const textOf = (sections: readonly SpecialistSection[]) => new Map(sections.map((s) => [s.name, s.text]))
+  const nowSections = textOf(current.specialist)
+  const thenSections = textOf(askedWith.specialist)
+  const specialist = filled.specialist.map((s) => ({ name: s.name, text: pick(nowSections.get(s.name) ?? '', thenSections.get(s.name) ?? '', s.text) }))
+  for (const s of current.specialist) {
+    if (!specialist.some((f) => f.name === s.name) && s.text !== (thenSections.get(s.name) ?? '')) {
+      kept = true
+      specialist.push(s)
+    }
+  }
+  const form: ConsultForm = {
+    template: filled.template,
+    episodes: episodes.length > 0 ? episodes : [{ ...emptyEpisode }],
+    report: pick(current.report, askedWith.report, filled.report),
+    dictation: pick(current.dictation, askedWith.dictation, filled.dictation),
+    summarizedDictation: pick(current.summarizedDictation, askedWith.summarizedDictation, filled.summarizedDictation),
+    meeting: pick(current.meeting, askedWith.meeting, filled.meeting),
+    specialist,
+  }
+  return { form, kept }
+}

@@ -66,6 +66,9 @@ export const consultTexts = {
   summaryProgress: 'Voortgang van de samenvatting',
   jobState: (state: string) => `Status: ${state}`,
   summaryFailed: 'De samenvatting kon niet worden gemaakt.',
+  summaryDelayed: 'Het samenvatten duurt langer dan verwacht. Je transcript blijft bewaard.',
+  retrySummary: 'Opnieuw proberen',
+  summaryKeptChanges: 'De samenvatting is ingevuld. Tekst die tijdens het wachten is geschreven of gedicteerd, is bewaard.',
 
   result: 'Resultaat',
   episode: (n: number) => `Episode ${n}`,
