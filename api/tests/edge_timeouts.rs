@@ -14,9 +14,13 @@ use tokio_tungstenite::tungstenite::Message;
 
 /// Bounds of one and two seconds; every wait below is a hang guard far beyond them.
 async fn app(pool: PgPool) -> TestApp {
+    app_idle(pool, "2s").await
+}
+
+async fn app_idle(pool: PgPool, idle: &str) -> TestApp {
     let env = vec![
         ("APP_HTTP_HEADER_TIMEOUT", "1s".to_owned()),
-        ("APP_HTTP_IDLE_TIMEOUT", "2s".to_owned()),
+        ("APP_HTTP_IDLE_TIMEOUT", idle.to_owned()),
         ("APP_HTTP_BODY_TIMEOUT", "1s".to_owned()),
     ];
     TestApp::spawn_with(pool, Options { env, ..Default::default() }).await
@@ -47,7 +51,8 @@ async fn read_until_closed(stream: &mut TcpStream) -> String {
 
 #[sqlx::test(migrations = "../migrations")]
 async fn a_connection_that_sends_half_a_request_head_is_closed(pool: PgPool) {
-    let app = app(pool).await;
+    // the idle bound is far beyond the hang guard: the header bound closes it
+    let app = app_idle(pool, "10m").await;
     let mut stream = connect(&app).await;
     stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: ").await.unwrap();
     let answer = read_until_closed(&mut stream).await;
@@ -56,7 +61,7 @@ async fn a_connection_that_sends_half_a_request_head_is_closed(pool: PgPool) {
 
 #[sqlx::test(migrations = "../migrations")]
 async fn a_head_sent_one_byte_at_a_time_is_cut_off(pool: PgPool) {
-    let app = app(pool).await;
+    let app = app_idle(pool, "10m").await;
     let mut stream = connect(&app).await;
     let head = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-A: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n";
     let dripped = tokio::time::timeout(HANG_GUARD, async {
