@@ -37,6 +37,10 @@ pub struct Config {
     /// Keycloak's admin API, for writing `accepted-agreement` (all four `APP_KEYCLOAK_*` set);
     /// the client keeps its service-account token.
     pub keycloak_admin: Option<integrations::keycloak::KeycloakAdmin>,
+    /// Connection and body timeouts, trusted proxies (`APP_HTTP_*`, `APP_TRUSTED_PROXIES`).
+    pub http: crate::edge::HttpConfig,
+    /// Rate limits (`APP_RATE_LIMIT_<NAME>`).
+    pub rate_limits: crate::edge::limit::RateLimits,
 }
 
 #[derive(Debug, Clone)]
@@ -159,6 +163,8 @@ impl Config {
             support_email: env.string("APP_SUPPORT_EMAIL", "support@spreekkamer.nl"),
             new_environment: new_environment(env)?,
             keycloak_admin: keycloak_admin(env)?,
+            http: crate::edge::HttpConfig::from_env(env)?,
+            rate_limits: crate::edge::limit::RateLimits::from_env(env)?,
         })
     }
 

@@ -36,6 +36,14 @@ pub enum ApiError {
     /// 409 with a code and message of its own: the request cannot be served in this setup.
     #[error("conflict: {message}")]
     Conflict { code: &'static str, message: &'static str },
+    /// A request the edge refuses before any handler reads it (a NUL byte, a wrong content type,
+    /// a body too large or too slow, an unreadable body, query or path, a method the address does
+    /// not take): its own status, code and Dutch message.
+    #[error("refused ({status}): {message}")]
+    Refused { status: StatusCode, code: &'static str, message: String },
+    /// 429: a rate limit was reached; the client may try again after this many seconds.
+    #[error("rate limited ({limit})")]
+    TooManyRequests { limit: &'static str, retry_after: u64 },
     /// 502: a service we rely on gave no usable answer; the message is Dutch.
     #[error("upstream: {0}")]
     Upstream(String),
@@ -62,6 +70,15 @@ impl IntoResponse for ApiError {
                 response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
                 return response;
             }
+            Self::TooManyRequests { limit, retry_after } => {
+                tracing::info!(limit, retry_after, "rate limit reached");
+                metrics::counter!("http_rate_limited_total", "limit" => limit).increment(1);
+                let body = ErrorBody { error: "too_many_requests", message: too_many_requests_message(retry_after) };
+                let mut response = (StatusCode::TOO_MANY_REQUESTS, Json(body)).into_response();
+                response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
+                return response;
+            }
+            Self::Refused { status, code, message } => (status, code, message),
             Self::Forbidden => (StatusCode::FORBIDDEN, "forbidden", "Je hebt geen toegang tot deze gegevens.".to_owned()),
             Self::NotFound => (StatusCode::NOT_FOUND, "not_found", "Niet gevonden.".to_owned()),
             Self::Missing(message) => (StatusCode::NOT_FOUND, "not_found", message.to_owned()),
@@ -80,4 +97,10 @@ impl IntoResponse for ApiError {
         };
         (status, Json(ErrorBody { error: code, message })).into_response()
     }
+}
+
+/// 'Te veel verzoeken. Probeer het over N seconden opnieuw.' (one second: 'seconde').
+pub fn too_many_requests_message(retry_after: u64) -> String {
+    let unit = if retry_after == 1 { "seconde" } else { "seconden" };
+    format!("Te veel verzoeken. Probeer het over {retry_after} {unit} opnieuw.")
 }

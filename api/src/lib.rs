@@ -5,7 +5,9 @@ pub mod auth;
 pub mod config;
 #[cfg(feature = "dev-oidc")]
 pub mod dev_oidc;
+pub mod edge;
 pub mod error;
+pub mod extract;
 pub mod live;
 pub mod openapi;
 pub mod routes;
@@ -84,8 +86,13 @@ pub fn app(state: AppState) -> Router {
     if let Some(issuer) = &state.dev_oidc {
         router = router.nest("/oidc", dev_oidc::router(issuer.clone(), state.auth.clone()));
     }
+    let policies = Arc::new(edge::headers::Policies::new(&state.config));
     router
         .merge(spa::router(&state.config.web_dist))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), edge::limit::limit))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), edge::guard::guard))
+        .layer(axum::middleware::from_fn(edge::reject::json_errors))
+        .layer(axum::middleware::from_fn_with_state(policies, edge::headers::security_headers))
         .layer(axum::middleware::from_fn(telemetry::observe))
         .layer(PropagateRequestIdLayer::new(request_id.clone()))
         .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
@@ -140,7 +147,8 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {addr} (APP_HTTP_ADDR): {e}"))?;
     tracing::info!(%addr, url = %public_url, "api listening");
-    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await?;
+    let http = state.config.http.clone();
+    edge::conn::serve(listener, app(state), http, shutdown).await?;
     tokio::time::timeout(Duration::from_secs(5), pool.close()).await.ok();
     Ok(())
 }

@@ -1,5 +1,6 @@
 // Shared set-up of the browser tests: one Chromium per test file, a fresh context per test.
 import { tmpdir } from 'node:os'
+import { afterEach } from 'node:test'
 import { chromium } from 'playwright-core'
 
 export const baseUrl = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080'
@@ -26,10 +27,34 @@ export function fakeMicrophoneArgs(wav) {
   return ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${wav}%noloop`]
 }
 
+/** Content-Security-Policy violations the pages of this test file reported, not yet failed on. */
+const cspViolations = []
+
+// every test fails when a page it opened broke the api's Content-Security-Policy
+afterEach(() => {
+  if (cspViolations.length === 0) return
+  const seen = cspViolations.splice(0)
+  throw new Error(`Content-Security-Policy violations:\n${seen.join('\n')}`)
+})
+
+/** Collects the CSP violations of `page`: Chromium's console reports and the DOM's events. */
+function watchCsp(page) {
+  page.on('console', (message) => {
+    const text = message.text()
+    if (text.includes('Content Security Policy') || text.startsWith('CSP violation:')) cspViolations.push(`${page.url()}: ${text}`)
+  })
+}
+
 /** A new, empty browser context (no session, no storage) and a page in it. */
 export async function freshPage(browser, options = {}) {
   const context = await browser.newContext({ baseURL: baseUrl, locale: 'nl-NL', ...options })
   context.setDefaultTimeout(15_000)
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || '(inline)'} in ${event.sourceFile || event.documentURI}`),
+    )
+  })
+  context.on('page', watchCsp)
   const page = await context.newPage()
   return { context, page }
 }

@@ -28,6 +28,7 @@ use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 use url::Url;
 
+pub use page::style_source;
 pub use routes::router;
 pub use seed::{SEED_USERS, SeedUser};
 

@@ -28,6 +28,13 @@ label{display:block;font-weight:600;margin-bottom:.35rem}input{width:100%;box-si
 .primary{margin-top:.75rem;width:100%;padding:.6rem;border:0;border-radius:.5rem;background:#0d9488;color:#fff;font-weight:600;cursor:pointer}\
 .error{background:#fef2f2;color:#991b1b;padding:.6rem;border-radius:.5rem}.note{font-size:.8rem;color:#94a3b8;margin-top:1.5rem}";
 
+/// The CSP source that allows the pages' one inline stylesheet and nothing else inline.
+pub fn style_source() -> String {
+    use base64::Engine;
+    use sha2::Digest;
+    format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(STYLE.as_bytes())))
+}
+
 fn hidden_fields(params: &AuthorizeParams) -> String {
     let fields = [
         ("client_id", &params.client_id),

@@ -1,10 +1,10 @@
 //! Consults (`/api/consult...`): the user's own, with their live sessions, the patient and
 //! carer renderings, and the helper-user flag.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post, put};
-use axum::{Json, Router};
+use axum::Router;
 use chrono::{DateTime, Utc};
 use domain::consult_render::{self, Perspective};
 use domain::consults::{self, Consult, Source};
@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Json, Path};
 use crate::state::AppState;
 
 /// The largest consult content, serialised.

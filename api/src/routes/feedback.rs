@@ -3,7 +3,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::post;
-use axum::{Json, Router};
+use axum::Router;
 use domain::feedback::{self, NewFeedback, Sender};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -11,6 +11,7 @@ use uuid::Uuid;
 
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::Json;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {

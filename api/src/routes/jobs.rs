@@ -1,8 +1,8 @@
 //! A job's state, for the page that started it.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::routing::get;
-use axum::{Json, Router};
+use axum::Router;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -10,6 +10,7 @@ use uuid::Uuid;
 
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Json, Path};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {

@@ -9,7 +9,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Router;
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::medcat::{self, Kind, LineError, MAX_TEXT_CHARS, Shortage};
 use serde::{Deserialize, Serialize};
@@ -17,6 +17,7 @@ use utoipa::ToSchema;
 
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::Json;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {

@@ -1,10 +1,10 @@
 //! Personal SOEP examples (`/api/user/personalized/soap`) and corrected notes turned into
 //! examples (`/api/feedback/soapexample`).
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{delete, get, post};
-use axum::{Json, Router};
+use axum::Router;
 use chrono::{DateTime, Utc};
 use domain::soap_examples::{self, Parts, SoapExample};
 use serde::{Deserialize, Serialize};
@@ -13,6 +13,7 @@ use uuid::Uuid;
 
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Json, Path};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {

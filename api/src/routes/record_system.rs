@@ -10,10 +10,10 @@
 //! Return addresses must be of an origin on `APP_RECORD_SYSTEM_REDIRECT_ORIGINS`, checked when
 //! the note is handed off and again when the page reads it; nothing else is ever redirected to.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::Router;
 use domain::consults::{self, Consult, Source};
 use domain::record_system::{self, Episode};
 use serde::{Deserialize, Serialize};
@@ -22,6 +22,7 @@ use utoipa::ToSchema;
 
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Json, Path};
 use crate::routes::consults::MAX_CONTENT_BYTES;
 use crate::state::AppState;
 

@@ -8,11 +8,11 @@
 //! flavour and model size. Requests without examples get the clinician's saved ones.
 
 use axum::body::Bytes;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use axum::{Json, Router};
+use axum::Router;
 use domain::consults::{self, Source};
 use integrations::summarise::{Flavour, ModelSize, Precision, SummaryRequest, Template};
 use serde::Deserialize;
@@ -21,6 +21,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Json, Query};
 use crate::state::AppState;
 use crate::summaries::{self, Accepted, SummarizeRequest, Waited};
 

@@ -1,9 +1,9 @@
 //! Template entries and groups (`/api/template/entry...`, `/api/template/group...`).
 
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::get;
-use axum::{Json, Router};
+use axum::Router;
 use chrono::{DateTime, Utc};
 use domain::templates::{self as t, Access, EntryFields, Filter, Grant, GroupFields, Kind, Viewer};
 use serde::{Deserialize, Serialize};
@@ -12,6 +12,7 @@ use uuid::Uuid;
 
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Json, Path, Query};
 use crate::state::AppState;
 
 pub const NOT_FOUND: &str = "Template niet gevonden";

@@ -60,7 +60,8 @@ impl TestApp {
         let config = Config::from_env(&Env::from_pairs(vars.clone())).expect("config");
         let state = api::state(config, pool).await.expect("state");
         let app = api::app(state.clone());
-        tokio::spawn(async move { axum::serve(listener, app).await.expect("serve") });
+        let http = state.config.http.clone();
+        tokio::spawn(async move { api::edge::conn::serve(listener, app, http, std::future::pending()).await.expect("serve") });
         let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().expect("client");
         Self { base, state, http, vars }
     }

@@ -1,0 +1,228 @@
+//! Serving connections (HTTP/1.1, with upgrades for the live consult's websocket) with bounds:
+//!
+//! - idle: a connection waiting for a request (a new one, or a kept-alive one after its last
+//!   answer) is closed after `APP_HTTP_IDLE_TIMEOUT` (hyper's head timer, which starts whenever
+//!   the connection waits for a request);
+//! - header: once the first byte of a request head has arrived, the whole head must follow within
+//!   `APP_HTTP_HEADER_TIMEOUT`, so a client that sends half a head and waits is dropped;
+//! - body: see [`super::guard`] (`APP_HTTP_BODY_TIMEOUT`, longer for recording uploads);
+//! - a connection upgraded to a websocket is left alone: the socket has its own keep-alive.
+//!
+//! Each request carries the peer's address as `ConnectInfo<SocketAddr>`.
+
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::ConnectInfo;
+use axum::http::{Request, Response, StatusCode};
+use http_body::{Frame, SizeHint};
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::time::Sleep;
+use tower::ServiceExt;
+
+use super::HttpConfig;
+
+/// What the connection and its requests share.
+#[derive(Default)]
+struct ConnState {
+    /// A request's head has been read and its answer is not finished.
+    in_request: AtomicBool,
+    /// The connection is a websocket now.
+    upgraded: AtomicBool,
+}
+
+/// The socket, watching the time from a head's first byte to the head's end.
+struct Watched {
+    inner: TcpStream,
+    state: Arc<ConnState>,
+    header_timeout: Duration,
+    /// Running from the first byte of a request head until the request starts.
+    head_deadline: Option<Pin<Box<Sleep>>>,
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = &mut *self;
+        let between_requests = !this.state.in_request.load(Ordering::SeqCst)
+            && !this.state.upgraded.load(Ordering::SeqCst);
+        if !between_requests {
+            this.head_deadline = None;
+        } else if let Some(deadline) = this.head_deadline.as_mut()
+            && deadline.as_mut().poll(cx).is_ready()
+        {
+            return Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "request head not complete in time",
+            )));
+        }
+        let before = buf.filled().len();
+        let read = Pin::new(&mut this.inner).poll_read(cx, buf);
+        if between_requests
+            && this.head_deadline.is_none()
+            && matches!(read, Poll::Ready(Ok(())))
+            && buf.filled().len() > before
+        {
+            let mut deadline = Box::pin(tokio::time::sleep(this.header_timeout));
+            // registers the waker, so the deadline wakes a connection waiting for the rest
+            let _ = deadline.as_mut().poll(cx);
+            this.head_deadline = Some(deadline);
+        }
+        read
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+}
+
+/// An answer's body that marks the end of its request when it is done or dropped.
+struct EndsRequest {
+    inner: Body,
+    state: Arc<ConnState>,
+}
+
+impl Drop for EndsRequest {
+    fn drop(&mut self) {
+        self.state.in_request.store(false, Ordering::SeqCst);
+    }
+}
+
+impl http_body::Body for EndsRequest {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// Serves `app` on `listener` until `shutdown` resolves, then lets open requests finish.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    http: HttpConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
+    // every connection holds a receiver; once they are all gone, every connection has ended
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    // out of file descriptors and the like: wait instead of spinning
+                    tracing::warn!(error = %e, "could not accept a connection");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let state = Arc::new(ConnState::default());
+        let io = Watched {
+            inner: stream,
+            state: state.clone(),
+            header_timeout: http.header_timeout,
+            head_deadline: None,
+        };
+        let app = app.clone();
+        let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+            let (app, state) = (app.clone(), state.clone());
+            async move {
+                state.in_request.store(true, Ordering::SeqCst);
+                let mut request = request.map(Body::new);
+                request.extensions_mut().insert(ConnectInfo(peer));
+                let response: Response<Body> = app
+                    .oneshot(request)
+                    .await
+                    .unwrap_or_else(|never| match never {});
+                if response.status() == StatusCode::SWITCHING_PROTOCOLS {
+                    state.upgraded.store(true, Ordering::SeqCst);
+                }
+                Ok::<_, std::convert::Infallible>(
+                    response.map(|inner| Body::new(EndsRequest { inner, state })),
+                )
+            }
+        });
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(http.idle_timeout)
+            .keep_alive(true)
+            .serve_connection(TokioIo::new(io), service)
+            .with_upgrades();
+        let mut stop = stop_rx.clone();
+        tokio::spawn(async move {
+            let mut connection = std::pin::pin!(connection);
+            let ended = tokio::select! {
+                ended = connection.as_mut() => ended,
+                _ = async { let _ = stop.wait_for(|s| *s).await; } => {
+                    // answers the request in progress, then closes
+                    connection.as_mut().graceful_shutdown();
+                    connection.await
+                }
+            };
+            if let Err(e) = ended {
+                tracing::debug!(error = %e, %peer, "connection ended with an error");
+            }
+            drop(stop);
+        });
+    }
+    drop(listener);
+    drop(stop_rx);
+    let _ = stop_tx.send(true);
+    stop_tx.closed().await;
+    Ok(())
+}
