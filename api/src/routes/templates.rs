@@ -202,7 +202,7 @@ impl ListParams {
                 Some(query) => t::search_words(query)?,
                 None => Vec::new(),
             },
-            icpc: self.icpc.as_deref().map(|c| c.trim().to_ascii_uppercase()).filter(|c| !c.is_empty() && c.len() <= 3),
+            icpc: self.icpc.as_deref().map(|c| c.trim().to_ascii_uppercase()).filter(|c| !c.is_empty()),
         })
     }
 
