@@ -31,6 +31,12 @@ pub enum ApiError {
     /// 403 with a message of its own, e.g. 'Geen toegang tot template'.
     #[error("forbidden: {0}")]
     Denied(&'static str),
+    /// 403 `agreement_required`: the user has not accepted the user agreement in force.
+    #[error("agreement not accepted")]
+    AgreementRequired,
+    /// 413 with a code and message of its own: the body is larger than the call takes.
+    #[error("too large: {message}")]
+    TooLarge { code: &'static str, message: String },
     #[error("{message}")]
     BadRequest { code: &'static str, message: String },
     /// 409 with a code and message of its own: the request cannot be served in this setup.
@@ -83,6 +89,10 @@ impl IntoResponse for ApiError {
             Self::NotFound => (StatusCode::NOT_FOUND, "not_found", "Niet gevonden.".to_owned()),
             Self::Missing(message) => (StatusCode::NOT_FOUND, "not_found", message.to_owned()),
             Self::Denied(message) => (StatusCode::FORBIDDEN, "forbidden", message.to_owned()),
+            Self::AgreementRequired => {
+                (StatusCode::FORBIDDEN, "agreement_required", crate::auth::AGREEMENT_REQUIRED.to_owned())
+            }
+            Self::TooLarge { code, message } => (StatusCode::PAYLOAD_TOO_LARGE, code, message),
             Self::BadRequest { code, message } => (StatusCode::BAD_REQUEST, code, message),
             Self::Conflict { code, message } => (StatusCode::CONFLICT, code, message.to_owned()),
             Self::Upstream(message) => (StatusCode::BAD_GATEWAY, "summary_failed", message),

@@ -58,6 +58,7 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
         live,
         transcripts: transcripts::Transcripts::new(&namespace),
         speech_tasks: speech::TaskCount::default(),
+        recordings: speech::RecordingSlots::default(),
         auth: Arc::new(Authenticator::new(&config.auth, source)),
         jobs: jobs::Dispatcher::new(db.clone(), redis.clone(), config.jobs.clone()),
         config: Arc::new(config),

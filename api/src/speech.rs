@@ -9,6 +9,7 @@
 //! |---|---|
 //! | 4400 | unknown `model` or malformed `service` |
 //! | 4401 | no token, or a bad or expired one |
+//! | 4403 | the user has not accepted the user agreement |
 //! | 4404 | no such session, or another user's |
 //! | 4409 | the session was opened on another socket |
 //! | 4410 | the session has expired |
@@ -30,11 +31,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use axum::extract::DefaultBodyLimit;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
-use axum::http::header::{AUTHORIZATION, SEC_WEBSOCKET_PROTOCOL};
+use axum::http::header::{AUTHORIZATION, CONTENT_LENGTH, SEC_WEBSOCKET_PROTOCOL};
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -76,14 +76,40 @@ pub const NO_ENGINE: &str =
     "Er is geen spraakherkenning ingesteld. Typ of plak het gesprek in het tekstveld en druk op Samenvatten.";
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/ws/speech/{service}/{session_id}", get(upgrade)).route(
-        "/api/consult/audio/session/{session_id}/recording",
-        post(recording).layer(DefaultBodyLimit::max(MAX_RECORDING_BYTES)),
-    )
+    Router::new()
+        .route("/ws/speech/{service}/{session_id}", get(upgrade))
+        .route("/api/consult/audio/session/{session_id}/recording", post(recording))
 }
 
-/// The largest uploaded recording.
-pub const MAX_RECORDING_BYTES: usize = 256 * 1024 * 1024;
+/// The largest uploaded recording: 128 MiB. Two hours of any compressed format up to 128 kbit/s
+/// (webm/opus at 24–32 kbit/s is about 30 MB, mp3 or m4a at 128 kbit/s 115 MB); wav at 16 kHz mono
+/// fits about 70 minutes, so a longer wav recording is to be compressed first.
+pub const MAX_RECORDING_BYTES: u64 = 128 * 1024 * 1024;
+
+/// Uploads this process decodes and transcribes at once. A decoded recording is 16 kHz mono PCM16
+/// (up to 230 MB for two hours) and stays in memory until the engine has it all; more uploads
+/// wait (their bodies are on disk by then) for a slot.
+pub const RECORDING_SLOTS: usize = 2;
+
+const TOO_LARGE: &str = "De opname is te groot: hoogstens 128 MB. Verklein of comprimeer het bestand (bijvoorbeeld webm, ogg of mp3).";
+const NOT_RECEIVED: &str = "De opname kon niet volledig worden ontvangen. Probeer het opnieuw.";
+
+/// Slots for decoding uploaded recordings, shared by the process's requests.
+#[derive(Clone)]
+pub struct RecordingSlots(Arc<tokio::sync::Semaphore>);
+
+impl Default for RecordingSlots {
+    fn default() -> Self {
+        Self(Arc::new(tokio::sync::Semaphore::new(RECORDING_SLOTS)))
+    }
+}
+
+impl RecordingSlots {
+    /// Slots free now.
+    pub fn available(&self) -> usize {
+        self.0.available_permits()
+    }
+}
 
 /// What an uploaded recording added to the session's transcript.
 #[derive(Debug, Serialize, ToSchema)]
@@ -99,17 +125,24 @@ pub struct RecordingTranscript {
 
 /// Transcribes an uploaded recording (wav, webm/opus, ogg, mp3, m4a) into the session, through
 /// the same engine and transcript as live audio.
+///
+/// The session (404 when unknown or someone else's), the model and the engine are checked before
+/// any of the body is read. The body (at most 128 MiB, else 413 as soon as it is passed) goes to
+/// a temporary file, which the decoder reads; at most [`RECORDING_SLOTS`] uploads decode and
+/// transcribe at once, the others wait.
 #[utoipa::path(post, path = "/api/consult/audio/session/{session_id}/recording", tag = "consult", security(("bearer" = [])),
     params(("session_id" = String, Path), ("model" = Option<String>, Query, description = "multilingual (default) or radiology")),
-    request_body(content = Vec<u8>, content_type = "application/octet-stream"),
+    request_body(content = Vec<u8>, content_type = "application/octet-stream", description = "The recording, at most 128 MiB"),
     responses((status = 200, body = RecordingTranscript), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 502, body = ErrorBody)))]
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 413, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn recording(
     State(state): State<AppState>,
     user: CurrentUser,
     Path(session_id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
-    body: axum::body::Bytes,
+    headers: HeaderMap,
+    body: axum::body::Body,
 ) -> Result<Json<RecordingTranscript>, ApiError> {
     let session = consults::find_session(&state.db, &session_id).await?.filter(|s| s.user_id == user.id).ok_or(ApiError::NotFound)?;
     if session.expired() {
@@ -120,7 +153,14 @@ pub async fn recording(
         message: "Onbekend model; kies multilingual of radiology.".into(),
     })?;
     let engine = state.speech.get(model).ok_or(ApiError::Conflict { code: "no_engine", message: NO_ENGINE })?;
-    let samples = tokio::task::spawn_blocking(move || decode::decode_recording(&body))
+    let declared = headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_RECORDING_BYTES) {
+        return Err(too_large());
+    }
+    let file = receive(body).await?;
+    // held until the decoded samples are gone
+    let _slot = state.recordings.0.acquire().await.map_err(|e| ApiError::Internal(e.into()))?;
+    let samples = tokio::task::spawn_blocking(move || decode::decode_recording_file(file))
         .await
         .map_err(|e| ApiError::Internal(e.into()))?
         .map_err(|e| ApiError::BadRequest { code: "bad_recording", message: e.to_string() })?;
@@ -161,6 +201,52 @@ pub async fn recording(
     Ok(Json(RecordingTranscript { completed, problems }))
 }
 
+fn too_large() -> ApiError {
+    ApiError::TooLarge { code: "recording_too_large", message: TOO_LARGE.to_owned() }
+}
+
+/// Streams an upload's body into an unnamed temporary file, refusing it (413) as soon as it
+/// passes [`MAX_RECORDING_BYTES`]; the rest is never read. Returns the file at its start.
+async fn receive(body: axum::body::Body) -> Result<std::fs::File, ApiError> {
+    use tokio::io::{AsyncSeekExt, AsyncWriteExt};
+    let mut file = tokio::fs::File::from_std(anonymous_file().await?);
+    let mut received: u64 = 0;
+    let mut chunks = body.into_data_stream();
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk.map_err(|e| {
+            tracing::info!(error = %e, bytes = received, "a recording upload broke off");
+            ApiError::BadRequest { code: "recording_incomplete", message: NOT_RECEIVED.to_owned() }
+        })?;
+        received += chunk.len() as u64;
+        if received > MAX_RECORDING_BYTES {
+            return Err(too_large());
+        }
+        file.write_all(&chunk).await.map_err(|e| ApiError::Internal(anyhow::Error::from(e).context("writing an upload")))?;
+    }
+    file.flush().await.map_err(|e| ApiError::Internal(e.into()))?;
+    file.rewind().await.map_err(|e| ApiError::Internal(e.into()))?;
+    Ok(file.into_std().await)
+}
+
+/// A new file in the temporary directory that has no name any more: it goes when it is closed,
+/// even when the process dies.
+async fn anonymous_file() -> Result<std::fs::File, ApiError> {
+    let path = std::env::temp_dir().join(format!("spreekkamer-recording-{}", uuid::Uuid::new_v4().simple()));
+    let opened = tokio::task::spawn_blocking(move || {
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true).write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options.open(&path)?;
+        #[cfg(unix)]
+        std::fs::remove_file(&path)?;
+        Ok::<_, std::io::Error>(file)
+    })
+    .await
+    .map_err(|e| ApiError::Internal(e.into()))?;
+    opened.map_err(|e| ApiError::Internal(anyhow::Error::from(e).context("a temporary file for an upload")))
+}
+
 /// Tasks this process runs for sockets: the socket itself, its engine stream and the drain of
 /// the engine's last sentences. Back to zero when every socket is gone and its engine finished.
 #[derive(Clone, Default)]
@@ -199,6 +285,7 @@ pub struct Refusal {
 
 const BAD_REQUEST: Refusal = Refusal { code: 4400, reason: "Ongeldig verzoek." };
 const UNAUTHENTICATED: Refusal = Refusal { code: 4401, reason: "Niet ingelogd of de inlog is verlopen." };
+const AGREEMENT: Refusal = Refusal { code: 4403, reason: crate::auth::AGREEMENT_REQUIRED };
 const NOT_FOUND: Refusal = Refusal { code: 4404, reason: "Deze sessie bestaat niet." };
 const TAKEN_OVER: Refusal = Refusal { code: 4409, reason: "Deze sessie is op een andere plek geopend." };
 const EXPIRED: Refusal = Refusal { code: 4410, reason: "Deze sessie is verlopen. Start een nieuwe opname." };
@@ -293,6 +380,7 @@ async fn admit(
     let token = token.ok_or(UNAUTHENTICATED)?;
     let user = CurrentUser::from_token(state, &token).await.map_err(|e| match e {
         ApiError::Unauthorized(_) => UNAUTHENTICATED,
+        ApiError::AgreementRequired => AGREEMENT,
         _ => INTERNAL,
     })?;
     if service.is_empty() || service.len() > 40 || !service.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {

@@ -27,6 +27,8 @@ pub struct AppState {
     pub transcripts: crate::transcripts::Transcripts,
     /// Tasks running for live sockets.
     pub speech_tasks: crate::speech::TaskCount,
+    /// Slots for decoding uploaded recordings.
+    pub recordings: crate::speech::RecordingSlots,
     #[cfg(feature = "dev-oidc")]
     pub dev_oidc: Option<Arc<crate::dev_oidc::DevIssuer>>,
 }

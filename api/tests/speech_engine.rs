@@ -45,6 +45,8 @@ fn consult_audio(count: usize) -> Vec<i16> {
 /// answers with that sentence's text; a clip with none of them gets an empty text.
 #[derive(Clone, Default)]
 struct Engine {
+    /// Requests wait here while a test holds it for writing.
+    gate: Arc<tokio::sync::RwLock<()>>,
     requests: Arc<AtomicUsize>,
     /// Requests whose prompt carried the user's vocabulary (a template title of theirs).
     with_vocabulary: Arc<AtomicUsize>,
@@ -59,6 +61,7 @@ async fn transcribe(State(engine): State<Engine>, headers: HeaderMap, body: Byte
     let size = u32::from_le_bytes(body[riff + 4..riff + 8].try_into().unwrap()) as usize + 8;
     let clip = wav::parse(&body[riff..riff + size]).expect("a 16 kHz mono PCM16 WAV");
     engine.requests.fetch_add(1, Ordering::SeqCst);
+    let _open = engine.gate.read().await;
     if String::from_utf8_lossy(&body).contains(VOCABULARY_WORD) {
         engine.with_vocabulary.fetch_add(1, Ordering::SeqCst);
     }
@@ -224,4 +227,131 @@ async fn an_uploaded_recording_goes_through_the_same_engine_into_the_transcript(
     let bram_here = app.access_token_for("bram@praktijk.nl").await;
     let response = app.http.post(app.url(&format!("/api/consult/audio/session/{sid}/recording"))).bearer_auth(&bram_here).body(wav::encode(&consult_audio(1))).send().await.unwrap();
     assert_eq!(response.status(), 404);
+}
+
+/// Posts only a request head announcing `length` bytes of body, and reads the answer: a server
+/// that read the body first would wait for it forever.
+async fn head_only(app: &TestApp, path: &str, token: &str, length: u64) -> (u16, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = app.base.trim_start_matches("http://").to_owned();
+    let mut stream = tokio::net::TcpStream::connect(&host).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\n\
+         Content-Type: application/octet-stream\r\nContent-Length: {length}\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let read = async {
+        let mut answer = Vec::new();
+        let mut buffer = [0u8; 4096];
+        loop {
+            let n = stream.read(&mut buffer).await.unwrap();
+            assert!(n > 0, "the server closed without a whole answer: {}", String::from_utf8_lossy(&answer));
+            answer.extend_from_slice(&buffer[..n]);
+            let text = String::from_utf8_lossy(&answer).into_owned();
+            let Some(end) = text.find("\r\n\r\n") else { continue };
+            let length: usize = text[..end]
+                .lines()
+                .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse().unwrap()))
+                .expect("a content-length");
+            if answer.len() >= end + 4 + length {
+                let status = text[9..12].parse().unwrap();
+                return (status, serde_json::from_slice(&answer[end + 4..end + 4 + length]).unwrap());
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), read).await.expect("an answer without the body")
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_recording_for_an_unknown_or_someone_elses_session_is_refused_before_its_body_is_read(pool: PgPool) {
+    let (app, _) = app_with_engine(pool).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let bram = app.access_token_for("bram@praktijk.nl").await;
+    let (sid, _) = open_session(&app, &anna).await;
+
+    let (status, body) = head_only(&app, &format!("/api/consult/audio/session/{sid}/recording"), &bram, 50_000_000).await;
+    assert_eq!((status, body["error"].as_str()), (404, Some("not_found")), "{body}");
+    let (status, body) = head_only(&app, "/api/consult/audio/session/01JZZZZZZZZZZZZZZZZZZZZZZZ/recording", &anna, 50_000_000).await;
+    assert_eq!((status, body["error"].as_str()), (404, Some("not_found")), "{body}");
+    // the owner announcing more than the limit is refused before sending it
+    let (status, body) = head_only(&app, &format!("/api/consult/audio/session/{sid}/recording"), &anna, 129 * 1024 * 1024).await;
+    assert_eq!((status, body["error"].as_str()), (413, Some("recording_too_large")), "{body}");
+    assert!(body["message"].as_str().unwrap().starts_with("De opname is te groot: hoogstens 128 MB."), "{body}");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_recording_past_the_limit_is_refused_as_soon_as_it_passes_it(pool: PgPool) {
+    let (app, engine) = app_with_engine(pool).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let (sid, _) = open_session(&app, &anna).await;
+    // no length announced (chunked), a mebibyte at a time for as long as the server reads
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = app.base.trim_start_matches("http://").to_owned();
+    let stream = tokio::net::TcpStream::connect(&host).await.unwrap();
+    let (mut reading, mut writing) = stream.into_split();
+    let answer = tokio::spawn(async move {
+        let mut answer = Vec::new();
+        let _ = reading.read_to_end(&mut answer).await;
+        String::from_utf8_lossy(&answer).into_owned()
+    });
+    let head = format!(
+        "POST /api/consult/audio/session/{sid}/recording HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {anna}\r\n\
+         Content-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+    );
+    writing.write_all(head.as_bytes()).await.unwrap();
+    let chunk = [format!("{:x}\r\n", 1 << 20).into_bytes(), vec![0x55u8; 1 << 20], b"\r\n".to_vec()].concat();
+    let write = async {
+        let mut sent = 0usize;
+        while sent < 1024 && writing.write_all(&chunk).await.is_ok() {
+            sent += 1;
+        }
+        sent
+    };
+    let sent = tokio::time::timeout(Duration::from_secs(120), write).await.expect("the server stops reading in time");
+    // 128 MiB, and what the sockets' buffers hold beyond it
+    assert!((128..160).contains(&sent), "{sent} MiB were taken");
+    drop(writing);
+    let answer = tokio::time::timeout(Duration::from_secs(30), answer).await.expect("closed in time").unwrap();
+    // the answer may be lost when the server resets the connection it stopped reading
+    if !answer.is_empty() {
+        assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+        assert!(answer.contains("recording_too_large"), "{answer}");
+    }
+    assert_eq!(engine.requests.load(Ordering::SeqCst), 0);
+    assert_eq!(app.state.recordings.available(), api::speech::RECORDING_SLOTS);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn uploads_are_transcribed_two_at_a_time_and_the_others_wait_their_turn(pool: PgPool) {
+    let (app, engine) = app_with_engine(pool).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let hold = engine.gate.clone().write_owned().await;
+    let mut uploads = Vec::new();
+    for _ in 0..3 {
+        let (sid, _) = open_session(&app, &anna).await;
+        let request = app.http.post(app.url(&format!("/api/consult/audio/session/{sid}/recording"))).bearer_auth(&anna).body(wav::encode(&consult_audio(1)));
+        uploads.push(tokio::spawn(async move {
+            let response = request.send().await.unwrap();
+            (response.status().as_u16(), response.json::<Value>().await.unwrap())
+        }));
+    }
+    // two reach the engine and hold both slots while it works; the third waits for one
+    tokio::time::timeout(Duration::from_secs(60), async {
+        while engine.requests.load(Ordering::SeqCst) < 2 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("two uploads at the engine");
+    assert_eq!(app.state.recordings.available(), 0);
+    assert_eq!(engine.requests.load(Ordering::SeqCst), 2);
+
+    drop(hold);
+    for upload in uploads {
+        let (status, body) = tokio::time::timeout(Duration::from_secs(60), upload).await.expect("done in time").unwrap();
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["completed"].as_array().unwrap().len(), 1);
+    }
+    assert_eq!(engine.requests.load(Ordering::SeqCst), 3);
+    assert_eq!(app.state.recordings.available(), api::speech::RECORDING_SLOTS);
 }

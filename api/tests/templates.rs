@@ -317,3 +317,159 @@ async fn codes_are_checked_and_kept_once_and_soep_types_are_required(pool: PgPoo
     let (_, unchanged) = call(&app, Method::GET, &path, Some(&me), None).await;
     assert_eq!(unchanged["codes"], json!(["T90", "K86", "R74"]), "a refused change changes nothing");
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_search_takes_at_most_ten_words_of_two_hundred_characters(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let me = person(&app, "zoeker@praktijk.nl").await;
+    create_entry(&app, &me, false, json!({"title": "een twee drie vier vijf zes zeven acht negen tien", "soepType": "PLAN"})).await;
+    let ten = "een twee drie vier vijf zes zeven acht negen tien";
+    let refusal = json!({"error": "query_too_long", "message": "Zoek op hoogstens 10 woorden (200 tekens)."});
+    for path in ["/api/template/entry/query", "/api/template/entry/count", "/api/template/group/query", "/api/template/group/count"] {
+        let (status, _) = call(&app, Method::GET, &format!("{path}?query={}", urlencode(ten)), Some(&me), None).await;
+        assert_eq!(status, 200, "{path}");
+        let eleven = format!("{ten} elf");
+        let (status, body) = call(&app, Method::GET, &format!("{path}?query={}", urlencode(&eleven)), Some(&me), None).await;
+        assert_eq!((status, &body), (400, &refusal), "{path}");
+        // thousands of words are refused just the same, without a query of them
+        let many: String = (0..5000).map(|i| format!("w{i} ")).collect();
+        let (status, body) = call(&app, Method::GET, &format!("{path}?query={}", urlencode(&many)), Some(&me), None).await;
+        assert_eq!((status, &body), (400, &refusal), "{path}");
+    }
+    // a word repeated counts once, but the characters count all
+    let (_, found) = call(&app, Method::GET, &format!("/api/template/entry/query?query={}", urlencode(&"tien ".repeat(39))), Some(&me), None).await;
+    assert_eq!(found.as_array().unwrap().len(), 1);
+    let (status, _) = call(&app, Method::GET, &format!("/api/template/entry/query?query={}", urlencode(&"tien ".repeat(41))), Some(&me), None).await;
+    assert_eq!(status, 400);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn every_field_of_a_template_is_bounded_and_kind_is_a_short_code(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let me = person(&app, "schrijver@praktijk.nl").await;
+    let entry = create_entry(&app, &me, false, json!({"soepType": "PLAN", "kind": " SOEP_regel-1 "})).await;
+    assert_eq!(entry["kind"], "SOEP_regel-1");
+    let path = format!("/api/template/entry/{}", entry["id"].as_str().unwrap());
+    let refused = |body: Value| {
+        let app = &app;
+        let me = &me;
+        let path = path.clone();
+        async move {
+            let (status, answer) = call(app, Method::POST, &path, Some(me), Some(body)).await;
+            assert_eq!(status, 400, "{answer}");
+            (answer["error"].as_str().unwrap().to_owned(), answer["message"].as_str().unwrap().to_owned())
+        }
+    };
+    let (code, message) = refused(json!({"kind": "k".repeat(1_500_000)})).await;
+    assert_eq!((code.as_str(), message.as_str()), ("invalid_kind", "De soort is een korte code van letters, cijfers, '_' of '-' (hoogstens 50 tekens)."));
+    assert_eq!(refused(json!({"kind": "twee woorden"})).await.0, "invalid_kind");
+    assert_eq!(refused(json!({"kind": "k".repeat(51)})).await.0, "invalid_kind");
+    assert_eq!(refused(json!({"title": "t".repeat(201)})).await.1, "De titel is te lang (hoogstens 200 tekens).");
+    assert_eq!(refused(json!({"description": "o".repeat(1001)})).await.1, "De omschrijving is te lang (hoogstens 1000 tekens).");
+    assert_eq!(refused(json!({"text": "x".repeat(20_001)})).await.1, "De tekst is te lang (hoogstens 20000 tekens).");
+    let codes: Vec<String> = domain::icpc::embedded().iter().filter(|c| c.category != "-").take(21).map(|c| c.id()).collect();
+    assert_eq!(refused(json!({"codes": codes})).await.1, "Te veel ICPC-codes (hoogstens 20).");
+    let permissions: Vec<Value> = (0..51).map(|i| json!({"userId": format!("iemand-{i}")})).collect();
+    assert_eq!(refused(json!({"permissions": permissions})).await.1, "Te veel deelrechten (hoogstens 50).");
+
+    // within the bounds all is kept; an empty kind is none
+    let (status, kept) = call(&app, Method::POST, &path, Some(&me), Some(json!({"title": "t".repeat(200), "text": "x".repeat(20_000), "codes": codes[..20], "kind": ""}))).await;
+    assert_eq!(status, 200, "{kept}");
+    assert_eq!(kept["codes"].as_array().unwrap().len(), 20);
+    assert_eq!(kept["kind"], Value::Null);
+
+    // a group holds at most 100 entries, checked before any is looked up
+    let entries: Vec<Value> = (0..101).map(|_| json!({"id": uuid::Uuid::new_v4()})).collect();
+    let (status, body) = call(&app, Method::PUT, "/api/template/group?sharedTemplate=false", Some(&me), Some(json!({"title": "Groot", "entries": entries}))).await;
+    assert_eq!((status, body["message"].as_str()), (400, Some("Te veel entries in een groep (hoogstens 100).")));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_plain_lists_come_a_page_at_a_time(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let me = person(&app, "lijst@praktijk.nl").await;
+    sqlx::query(
+        "insert into template_entries (id, owner_id, title, soep_type, visibility, search, sort_title)
+         select gen_random_uuid(), $1, 'Regel ' || lpad(n::text, 3, '0'), 'PLAN', 'PRIVATE', '', 'regel ' || lpad(n::text, 3, '0')
+           from generate_series(1, 105) n",
+    )
+    .bind(&me.id)
+    .execute(&pool)
+    .await
+    .unwrap();
+    sqlx::query(
+        "insert into template_groups (id, owner_id, title, visibility, search, sort_title)
+         select gen_random_uuid(), $1, 'Groep ' || lpad(n::text, 2, '0'), 'PRIVATE', '', 'groep ' || lpad(n::text, 2, '0')
+           from generate_series(1, 25) n",
+    )
+    .bind(&me.id)
+    .execute(&pool)
+    .await
+    .unwrap();
+
+    let titles = |list: &Value| list.as_array().unwrap().iter().map(|e| e["title"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+    let (status, first) = call(&app, Method::GET, "/api/template/entry", Some(&me), None).await;
+    assert_eq!(status, 200);
+    assert_eq!(titles(&first).len(), 100, "a page of at most 100");
+    assert_eq!(titles(&first)[0], "Regel 001");
+    let (_, rest) = call(&app, Method::GET, "/api/template/entry?offset=100&limit=1000", Some(&me), None).await;
+    assert_eq!(titles(&rest), ["Regel 101", "Regel 102", "Regel 103", "Regel 104", "Regel 105"]);
+    let (_, small) = call(&app, Method::GET, "/api/template/entry?limit=2&offset=3", Some(&me), None).await;
+    assert_eq!(titles(&small), ["Regel 004", "Regel 005"]);
+    let (_, count) = call(&app, Method::GET, "/api/template/entry/count", Some(&me), None).await;
+    assert_eq!(count, 105);
+
+    let (_, groups) = call(&app, Method::GET, "/api/template/group", Some(&me), None).await;
+    assert_eq!(titles(&groups).len(), 20, "a page of at most 20 groups");
+    let (_, rest) = call(&app, Method::GET, "/api/template/group?offset=20", Some(&me), None).await;
+    assert_eq!(titles(&rest).len(), 5);
+    let (_, queried) = call(&app, Method::GET, "/api/template/group/query?limit=100", Some(&me), None).await;
+    assert_eq!(titles(&queried).len(), 20);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn others_see_a_templates_owner_by_preferred_name_or_as_collega_never_by_login_name(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let owner = person(&app, "eigenaar@praktijk.nl").await;
+    let other = person(&app, "ander@praktijk.nl").await;
+    let staff = person(&app, "staff@example.nl").await;
+    let entry = create_entry(&app, &owner, true, json!({"title": "Openbaar", "soepType": "PLAN"})).await;
+    let entry_path = format!("/api/template/entry/{}", entry["id"].as_str().unwrap());
+    let (status, group) = call(&app, Method::PUT, "/api/template/group?sharedTemplate=true", Some(&owner), Some(json!({"title": "Openbare groep", "entries": [{"id": entry["id"]}]}))).await;
+    assert_eq!(status, 201);
+    let group_path = format!("/api/template/group/{}", group["id"].as_str().unwrap());
+    let paths = ["/api/template/entry", "/api/template/entry/query", "/api/template/group", "/api/template/group/query", entry_path.as_str(), group_path.as_str()];
+
+    let seen_by = |who: &Person| {
+        let app = &app;
+        let token = who.token.clone();
+        async move {
+            let mut names = Vec::new();
+            for path in paths {
+                let response = app.http.get(app.url(path)).bearer_auth(&token).send().await.unwrap();
+                assert_eq!(response.status(), 200, "{path}");
+                let text = response.text().await.unwrap();
+                assert!(!text.contains("eigenaar@praktijk.nl"), "{path} shows the login name: {text}");
+                let body: Value = serde_json::from_str(&text).unwrap();
+                let items = if body.is_array() { body.as_array().unwrap().clone() } else { vec![body] };
+                for item in items {
+                    names.push(item["owner"]["name"].as_str().unwrap().to_owned());
+                    for inner in item["entries"].as_array().into_iter().flatten() {
+                        names.push(inner["owner"]["name"].as_str().unwrap().to_owned());
+                    }
+                }
+            }
+            names.dedup();
+            names
+        }
+    };
+    assert_eq!(seen_by(&other).await, ["Collega"]);
+    assert_eq!(seen_by(&staff).await, ["Collega"]);
+    let (_, own) = call(&app, Method::GET, &entry_path, Some(&owner), None).await;
+    assert_eq!(own["owner"]["id"], owner.id.as_str());
+    assert_ne!(own["owner"]["name"], "Collega", "the owner sees their own name");
+
+    let (status, _) = call(&app, Method::POST, "/api/user/onboarding/info", Some(&owner), Some(json!({"preferredUsername": "Dokter Jansen"}))).await;
+    assert_eq!(status, 200);
+    assert_eq!(seen_by(&other).await, ["Dokter Jansen"]);
+}

@@ -6,7 +6,8 @@
 //! delete. Lists show what a user sees (staff included); staff may open and change any template
 //! by its id.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 
 use chrono::{DateTime, Utc};
 use sqlx::{FromRow, PgConnection, PgPool, Postgres, QueryBuilder};
@@ -17,6 +18,98 @@ use crate::text::normalize;
 
 pub const SOEP_TYPES: [&str; 6] = ["PLAN", "OBJECTIVE", "SUBJECTIVE", "PLAN_TEXT", "OBJECTIVE_TEXT", "SUBJECTIVE_TEXT"];
 pub const VISIBILITIES: [&str; 2] = ["PUBLIC", "PRIVATE"];
+
+/// Limits of what a user writes or asks (characters, or items of a list). The specification
+/// gives none; these are generous for a line of a note and keep each request's work bounded.
+pub mod limits {
+    /// A title.
+    pub const TITLE: usize = 200;
+    /// A description.
+    pub const DESCRIPTION: usize = 1_000;
+    /// An entry's text.
+    pub const TEXT: usize = 20_000;
+    /// An entry's `kind`: a short code.
+    pub const KIND: usize = 50;
+    /// ICPC codes of one entry.
+    pub const CODES: usize = 20;
+    /// Entries of one group.
+    pub const GROUP_ENTRIES: usize = 100;
+    /// Whom one template is shared with.
+    pub const PERMISSIONS: usize = 50;
+    /// A search query.
+    pub const QUERY: usize = 200;
+    /// Distinct words of a search query (one `LIKE` each).
+    pub const QUERY_WORDS: usize = 10;
+    /// Rows of one page of entries.
+    pub const ENTRY_PAGE: i64 = 100;
+    /// Rows of one page of groups (each carries its entries).
+    pub const GROUP_PAGE: i64 = 20;
+}
+
+/// What a user wrote that a template cannot take; the message is Dutch and fit to show.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Invalid {
+    /// Stable machine code, e.g. `too_long`.
+    pub code: &'static str,
+    pub message: String,
+}
+
+fn invalid(code: &'static str, message: impl Into<String>) -> Invalid {
+    Invalid { code, message: message.into() }
+}
+
+/// A text field within `max` characters; `what` names it in Dutch ("De titel").
+pub fn bounded_text(value: String, max: usize, what: &str) -> Result<String, Invalid> {
+    if value.chars().count() > max {
+        return Err(invalid("too_long", format!("{what} is te lang (hoogstens {max} tekens).")));
+    }
+    Ok(value)
+}
+
+/// An entry's `kind`: absent or empty is none; otherwise a short code of letters, digits, `_`
+/// and `-` (the specification names the field but not its values).
+pub fn parse_kind(value: Option<String>) -> Result<Option<String>, Invalid> {
+    let Some(kind) = value.map(|k| k.trim().to_owned()).filter(|k| !k.is_empty()) else {
+        return Ok(None);
+    };
+    let short = kind.chars().count() <= limits::KIND;
+    if !short || !kind.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
+        return Err(invalid(
+            "invalid_kind",
+            format!("De soort is een korte code van letters, cijfers, '_' of '-' (hoogstens {} tekens).", limits::KIND),
+        ));
+    }
+    Ok(Some(kind))
+}
+
+/// A list of at most `max` items; `what` names them in Dutch ("ICPC-codes").
+pub fn bounded_list<T>(items: Vec<T>, max: usize, what: &str) -> Result<Vec<T>, Invalid> {
+    if items.len() > max {
+        return Err(invalid("too_many", format!("Te veel {what} (hoogstens {max}).")));
+    }
+    Ok(items)
+}
+
+/// The words of a search query: at most [`limits::QUERY`] characters and
+/// [`limits::QUERY_WORDS`] distinct words, else refused (every word must match, so leaving some
+/// out would show templates without them).
+pub fn search_words(query: &str) -> Result<Vec<String>, Invalid> {
+    let too_long = || {
+        invalid(
+            "query_too_long",
+            format!("Zoek op hoogstens {} woorden ({} tekens).", limits::QUERY_WORDS, limits::QUERY),
+        )
+    };
+    if query.chars().count() > limits::QUERY {
+        return Err(too_long());
+    }
+    let words = crate::text::words(query);
+    if words.len() > limits::QUERY_WORDS {
+        return Err(too_long());
+    }
+    Ok(words)
+}
 
 /// Who is asking.
 #[derive(Debug, Clone)]
@@ -37,7 +130,7 @@ impl Viewer {
 }
 
 /// Whom a private template is shared with.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Grant {
     User(String),
     Level { id: Uuid, name: String },
@@ -56,7 +149,10 @@ pub enum Access {
 pub struct Entry {
     pub id: Uuid,
     pub owner_id: Option<String>,
+    /// The name the owner asked to be addressed by (onboarding), if any.
     pub owner_name: Option<String>,
+    /// The owner's login name (usually an e-mail address): for the owner's own eyes only.
+    pub owner_login: Option<String>,
     pub title: String,
     pub text: String,
     pub description: String,
@@ -72,7 +168,10 @@ pub struct Entry {
 pub struct Group {
     pub id: Uuid,
     pub owner_id: Option<String>,
+    /// The name the owner asked to be addressed by (onboarding), if any.
     pub owner_name: Option<String>,
+    /// The owner's login name (usually an e-mail address): for the owner's own eyes only.
+    pub owner_login: Option<String>,
     pub title: String,
     pub description: String,
     pub visibility: String,
@@ -105,11 +204,11 @@ impl Kind {
     fn columns(self) -> &'static str {
         match self {
             Kind::Entry => {
-                "t.id, t.owner_id, coalesce(u.preferred_name, u.preferred_username) as owner_name, t.title, t.text, \
+                "t.id, t.owner_id, u.preferred_name as owner_name, u.preferred_username as owner_login, t.title, t.text, \
                  t.description, t.soep_type, t.kind, t.visibility, t.codes, t.created_at, t.updated_at"
             }
             Kind::Group => {
-                "t.id, t.owner_id, coalesce(u.preferred_name, u.preferred_username) as owner_name, t.title, \
+                "t.id, t.owner_id, u.preferred_name as owner_name, u.preferred_username as owner_login, t.title, \
                  t.description, t.visibility, t.created_at, t.updated_at"
             }
         }
@@ -292,15 +391,10 @@ pub struct GroupFields {
     pub entries: Vec<Uuid>,
 }
 
-/// Keeps the first of each repeated item.
-pub fn dedupe<T: PartialEq + Clone>(items: &[T]) -> Vec<T> {
-    let mut out: Vec<T> = Vec::with_capacity(items.len());
-    for item in items {
-        if !out.contains(item) {
-            out.push(item.clone());
-        }
-    }
-    out
+/// Keeps the first of each repeated item, in one pass.
+pub fn dedupe<T: Eq + Hash + Clone>(items: &[T]) -> Vec<T> {
+    let mut seen: HashSet<&T> = HashSet::with_capacity(items.len());
+    items.iter().filter(|item| seen.insert(*item)).cloned().collect()
 }
 
 fn entry_search(f: &EntryFields) -> String {

@@ -11,13 +11,9 @@ pub fn normalize(s: &str) -> String {
 
 /// The distinct words of a search, normalised.
 pub fn words(query: &str) -> Vec<String> {
-    let mut words: Vec<String> = Vec::new();
-    for w in normalize(query).split(' ').filter(|w| !w.is_empty()) {
-        if !words.iter().any(|x| x == w) {
-            words.push(w.to_owned());
-        }
-    }
-    words
+    let normalized = normalize(query);
+    let mut seen = std::collections::HashSet::new();
+    normalized.split(' ').filter(|w| !w.is_empty() && seen.insert(*w)).map(str::to_owned).collect()
 }
 
 #[cfg(test)]

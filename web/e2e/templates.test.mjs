@@ -177,4 +177,22 @@ describe('templates', () => {
     await other.getByRole('heading', { level: 1, name: 'Templates' }).waitFor()
     assert.equal(new URL(other.url()).pathname, '/template')
   })
+
+  it("shows a shared entry's owner to others by preferred name, else as 'Collega', never by login name", async () => {
+    const owner = await openAs('poh@example.nl', '/template')
+    await owner.getByRole('link', { name: 'Nieuwe openbare regel' }).click()
+    await owner.getByRole('heading', { level: 1, name: 'Nieuwe openbare template regel' }).waitFor()
+    await owner.getByRole('radio', { name: 'Plan', exact: true }).check()
+    await owner.getByRole('button', { name: 'Aanmaken' }).click()
+    await owner.getByRole('heading', { level: 1, name: 'Template regel bewerken' }).waitFor()
+    const [, id] = ENTRY_PAGE.exec(new URL(owner.url()).pathname)
+    // the owner, without a preferred name, sees their own login name
+    await owner.getByText('Eigenaar: poh', { exact: true }).waitFor()
+
+    const other = await openAs('huisarts@example.nl', `/template/entry/${id}`)
+    await other.getByRole('heading', { level: 1, name: 'Template regel', exact: true }).waitFor()
+    await other.getByText('Eigenaar: Collega', { exact: true }).waitFor()
+    const shown = await other.locator('main').textContent()
+    assert.ok(!shown.includes('poh'), `the login name is not shown: ${shown}`)
+  })
 })

@@ -13,7 +13,7 @@ use jsonwebtoken::{Algorithm, Validation};
 use serde::Deserialize;
 
 pub use keys::{KeySource, KeyStore};
-pub use user::{CurrentUser, UserRegistry};
+pub use user::{AGREEMENT_REQUIRED, CurrentUser, SignedIn, UserRegistry};
 
 use crate::config::AuthConfig;
 

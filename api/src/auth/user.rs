@@ -90,28 +90,72 @@ impl UserRegistry {
     }
 }
 
+/// The Dutch message of a call refused because the user has not accepted the agreement.
+pub const AGREEMENT_REQUIRED: &str = "Accepteer eerst de gebruikersovereenkomst.";
+
+/// A signed-in user who may not have accepted the agreement yet: only for the calls the 'Welkom'
+/// screen and the app shell need before acceptance (`GET /api/user/me`,
+/// `POST /api/user/agreement`). Every other handler takes [`CurrentUser`], which refuses such a
+/// user with 403 `agreement_required`.
+#[derive(Debug, Clone)]
+pub struct SignedIn(pub CurrentUser);
+
+fn header_token(parts: &Parts) -> Result<&str, ApiError> {
+    parts
+        .headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(bearer_token)
+        .ok_or(ApiError::Unauthorized(Rejection::Missing))
+}
+
+impl FromRequestParts<AppState> for SignedIn {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let token = header_token(parts)?;
+        Ok(Self(CurrentUser::signed_in(state, token).await?))
+    }
+}
+
 impl FromRequestParts<AppState> for CurrentUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let token = parts
-            .headers
-            .get(AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(bearer_token)
-            .ok_or(ApiError::Unauthorized(Rejection::Missing))?;
+        let token = header_token(parts)?;
         Self::from_token(state, token).await
     }
 }
 
 impl CurrentUser {
-    /// The user an access token speaks for, registered on first sight: for callers that get the
-    /// token some other way than the `Authorization` header (the speech websocket).
+    /// The user an access token speaks for, registered on first sight, who has accepted the
+    /// agreement in force (else [`ApiError::AgreementRequired`]): for callers that get the token
+    /// some other way than the `Authorization` header (the speech websocket).
     pub async fn from_token(state: &AppState, token: &str) -> Result<Self, ApiError> {
+        let user = Self::signed_in(state, token).await?;
+        user.require_agreement(state).await?;
+        Ok(user)
+    }
+
+    /// The user an access token speaks for, registered on first sight, whether or not they
+    /// accepted the agreement.
+    async fn signed_in(state: &AppState, token: &str) -> Result<Self, ApiError> {
         let claims = state.auth.validate(token).await.map_err(ApiError::Unauthorized)?;
         let user = Self::from_claims(claims, &state.config.auth.staff_role);
         crate::telemetry::record_user(&user.id);
         state.users.register(&state.db, &state.jobs, &user).await?;
         Ok(user)
+    }
+
+    /// Passes a user whose token carries `accepted-agreement` (the identity provider signs it:
+    /// our own record, or an acceptance it holds from before, as Keycloak's attribute), or whose
+    /// acceptance of the version in force is in our database (a token issued just before the
+    /// acceptance, until it is renewed). Staff are no exception: the SPA sends them to the
+    /// 'Welkom' screen too.
+    pub async fn require_agreement(&self, state: &AppState) -> Result<(), ApiError> {
+        if self.accepted_agreement || domain::users::has_accepted_agreement(&state.db, &self.id).await? {
+            return Ok(());
+        }
+        Err(ApiError::AgreementRequired)
     }
 }

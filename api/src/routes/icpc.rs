@@ -49,9 +49,15 @@ pub async fn codes(State(state): State<AppState>, _user: CurrentUser) -> Result<
     Ok(([(header::CACHE_CONTROL, "private, max-age=3600")], Json(codes)))
 }
 
+/// The longest text `POST /api/icpc/predict` codes, in characters: as much as text analysis
+/// takes (`POST /api/medcat/medcatify`), well above an episode's S and E or a whole typed
+/// consult.
+pub const MAX_PREDICT_TEXT: usize = 20_000;
+
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct PredictRequest {
-    /// The text to code, e.g. an episode's S and E.
+    /// The text to code, e.g. an episode's S and E: at most 20,000 characters.
+    #[schema(max_length = 20000)]
     pub text: String,
 }
 
@@ -69,14 +75,18 @@ pub struct IcpcSuggestion {
 
 /// At most ten ICPC codes for a text, best first.
 #[utoipa::path(post, path = "/api/icpc/predict", tag = "icpc", security(("bearer" = [])), request_body = PredictRequest,
-    responses((status = 200, body = [IcpcSuggestion]), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = [IcpcSuggestion]), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody)))]
 pub async fn predict(
     State(state): State<AppState>,
     _user: CurrentUser,
     Json(request): Json<PredictRequest>,
 ) -> Result<Json<Vec<IcpcSuggestion>>, ApiError> {
-    if request.text.chars().count() > 50_000 {
-        return Err(ApiError::BadRequest { code: "too_long", message: "De tekst is te lang om te coderen.".to_owned() });
+    if request.text.chars().count() > MAX_PREDICT_TEXT {
+        return Err(ApiError::BadRequest {
+            code: "too_long",
+            message: format!("De tekst is te lang om te coderen (hoogstens {MAX_PREDICT_TEXT} tekens)."),
+        });
     }
     let codes = icpc::list(&state.db).await?;
     Ok(Json(

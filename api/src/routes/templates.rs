@@ -5,7 +5,7 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use axum::Router;
 use chrono::{DateTime, Utc};
-use domain::templates::{self as t, Access, EntryFields, Filter, Grant, GroupFields, Kind, Viewer};
+use domain::templates::{self as t, Access, EntryFields, Filter, Grant, GroupFields, Invalid, Kind, Viewer, limits};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
@@ -17,9 +17,15 @@ use crate::state::AppState;
 
 pub const NOT_FOUND: &str = "Template niet gevonden";
 pub const DENIED: &str = "Geen toegang tot template";
-const MAX_TITLE: usize = 200;
-const MAX_TEXT: usize = 20_000;
-const MAX_PAGE: i64 = 100;
+/// The owner's name for others when the owner gave no preferred name: never the login name,
+/// which is usually an e-mail address.
+pub const NEUTRAL_OWNER: &str = "Collega";
+
+impl From<Invalid> for ApiError {
+    fn from(e: Invalid) -> Self {
+        ApiError::BadRequest { code: e.code, message: e.message }
+    }
+}
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -56,7 +62,8 @@ pub struct OrganizationLevel {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Owner {
     pub id: String,
-    /// The preferred name, or the login name.
+    /// The owner's preferred name; without one 'Collega' (the owner alone sees their own login
+    /// name there).
     pub name: String,
 }
 
@@ -105,14 +112,21 @@ pub struct TemplateGroup {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EntryInput {
+    #[schema(max_length = 200)]
     pub title: Option<String>,
+    #[schema(max_length = 20000)]
     pub text: Option<String>,
+    #[schema(max_length = 1000)]
     pub description: Option<String>,
-    /// Each code once: a repeated code is ignored.
+    /// Each code once: a repeated code is ignored; at most 20 different codes.
     pub codes: Option<Vec<String>>,
     pub soep_type: Option<String>,
+    /// A short code: letters, digits, `_` and `-`, at most 50 characters; empty is none.
+    #[schema(max_length = 50)]
     pub kind: Option<String>,
     pub visibility_type: Option<String>,
+    /// At most 50.
+    #[schema(max_items = 50)]
     pub permissions: Option<Vec<Permission>>,
 }
 
@@ -125,11 +139,15 @@ pub struct EntryRef {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GroupInput {
+    #[schema(max_length = 200)]
     pub title: Option<String>,
+    #[schema(max_length = 1000)]
     pub description: Option<String>,
-    /// The entries in order; a repeated entry is ignored.
+    /// The entries in order; a repeated entry is ignored; at most 100 different entries.
     pub entries: Option<Vec<EntryRef>>,
     pub visibility_type: Option<String>,
+    /// At most 50.
+    #[schema(max_items = 50)]
     pub permissions: Option<Vec<Permission>>,
 }
 
@@ -147,13 +165,28 @@ impl CreateParams {
     }
 }
 
+/// A page of a list: `limit` rows from `offset`.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+pub struct PageParams {
+    /// Rows per page: at most 100 entries or 20 groups (the default).
+    #[param(minimum = 1)]
+    pub limit: Option<i64>,
+    #[param(minimum = 0)]
+    pub offset: Option<i64>,
+}
+
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 pub struct ListParams {
-    /// Rows per page (at most 100; default 5).
+    /// Rows per page: at most 100 entries or 20 groups (default 5).
+    #[param(minimum = 1)]
     pub limit: Option<i64>,
+    #[param(minimum = 0)]
     pub offset: Option<i64>,
-    /// Words that must all occur in the title, description or text (case and accents aside).
+    /// Words that must all occur in the title, description or text (case and accents aside): at
+    /// most 10 distinct words and 200 characters, else 400 `query_too_long`.
+    #[param(max_length = 200)]
     pub query: Option<String>,
     /// Only the caller's own templates.
     #[serde(default)]
@@ -163,17 +196,29 @@ pub struct ListParams {
 }
 
 impl ListParams {
-    fn filter(&self) -> Filter {
-        Filter {
+    fn filter(&self) -> Result<Filter, ApiError> {
+        Ok(Filter {
             own: self.user_templates,
-            words: self.query.as_deref().map(domain::text::words).unwrap_or_default(),
+            words: match self.query.as_deref() {
+                Some(query) => t::search_words(query)?,
+                None => Vec::new(),
+            },
             icpc: self.icpc.as_deref().map(|c| c.trim().to_ascii_uppercase()).filter(|c| !c.is_empty()),
-        }
+        })
     }
 
-    fn page(&self) -> (i64, i64) {
-        (self.limit.unwrap_or(5).clamp(1, MAX_PAGE), self.offset.unwrap_or(0).max(0))
+    fn page(&self, kind: Kind) -> (i64, i64) {
+        page(self.limit, self.offset, 5, kind)
     }
+}
+
+/// Rows and offset of a page: a missing limit is `default`, any limit at most the kind's page.
+fn page(limit: Option<i64>, offset: Option<i64>, default: i64, kind: Kind) -> (i64, i64) {
+    let max = match kind {
+        Kind::Entry => limits::ENTRY_PAGE,
+        Kind::Group => limits::GROUP_PAGE,
+    };
+    (limit.unwrap_or(default).clamp(1, max), offset.unwrap_or(0).max(0))
 }
 
 async fn viewer(state: &AppState, user: &CurrentUser) -> Result<Viewer, ApiError> {
@@ -191,8 +236,14 @@ fn permission_of(grant: &Grant) -> Permission {
     }
 }
 
-fn owner_of(id: &Option<String>, name: &Option<String>) -> Option<Owner> {
-    id.as_ref().map(|id| Owner { id: id.clone(), name: name.clone().unwrap_or_default() })
+/// The owner as the viewer may see them: the preferred name, else 'Collega'; the owner sees
+/// their own login name in its place.
+fn owner_of(viewer: &Viewer, id: &Option<String>, name: &Option<String>, login: &Option<String>) -> Option<Owner> {
+    let id = id.as_ref()?;
+    let preferred = name.as_deref().map(str::trim).filter(|n| !n.is_empty());
+    let own = (*id == viewer.user_id).then_some(login.as_deref()).flatten();
+    let name = preferred.or(own).unwrap_or(NEUTRAL_OWNER).to_owned();
+    Some(Owner { id: id.clone(), name })
 }
 
 /// Entries as the api shows them, with their permissions fetched in one query.
@@ -209,7 +260,7 @@ async fn one_entry_view(state: &AppState, viewer: &Viewer, e: t::Entry) -> Resul
 fn entry_view(viewer: &Viewer, grants: Vec<Grant>, e: t::Entry) -> TemplateEntry {
     let can_edit = t::access(viewer, e.owner_id.as_deref(), &e.visibility, &grants) == Access::Write;
     TemplateEntry {
-        owner: owner_of(&e.owner_id, &e.owner_name),
+        owner: owner_of(viewer, &e.owner_id, &e.owner_name, &e.owner_login),
         permissions: grants.iter().map(permission_of).collect(),
         id: e.id,
         title: e.title,
@@ -244,7 +295,7 @@ async fn one_group_view(state: &AppState, viewer: &Viewer, g: t::Group) -> Resul
 fn group_view(viewer: &Viewer, grants: Vec<Grant>, entries: Vec<TemplateEntry>, g: t::Group) -> TemplateGroup {
     let can_edit = t::access(viewer, g.owner_id.as_deref(), &g.visibility, &grants) == Access::Write;
     TemplateGroup {
-        owner: owner_of(&g.owner_id, &g.owner_name),
+        owner: owner_of(viewer, &g.owner_id, &g.owner_name, &g.owner_login),
         permissions: grants.iter().map(permission_of).collect(),
         id: g.id,
         title: g.title,
@@ -285,13 +336,6 @@ fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
     ApiError::BadRequest { code, message: message.into() }
 }
 
-fn checked_text(value: String, max: usize, what: &str) -> Result<String, ApiError> {
-    if value.chars().count() > max {
-        return Err(bad("too_long", format!("{what} is te lang (hoogstens {max} tekens).")));
-    }
-    Ok(value)
-}
-
 fn checked_visibility(value: String) -> Result<String, ApiError> {
     let v = value.to_ascii_uppercase();
     if t::VISIBILITIES.contains(&v.as_str()) { Ok(v) } else { Err(bad("invalid_visibility", "Kies openbaar of privé.")) }
@@ -299,6 +343,7 @@ fn checked_visibility(value: String) -> Result<String, ApiError> {
 
 async fn checked_codes(state: &AppState, codes: Vec<String>) -> Result<Vec<String>, ApiError> {
     let codes: Vec<String> = t::dedupe(&codes.iter().map(|c| c.trim().to_ascii_uppercase()).collect::<Vec<_>>());
+    let codes = t::bounded_list(codes, limits::CODES, "ICPC-codes")?;
     let unknown = domain::icpc::unknown(&state.db, &codes).await?;
     if let Some(first) = unknown.first() {
         return Err(bad("unknown_icpc", format!("Onbekende ICPC-code: {first}")));
@@ -307,6 +352,7 @@ async fn checked_codes(state: &AppState, codes: Vec<String>) -> Result<Vec<Strin
 }
 
 async fn checked_grants(state: &AppState, viewer: &Viewer, permissions: Vec<Permission>) -> Result<Vec<Grant>, ApiError> {
+    let permissions = t::bounded_list(permissions, limits::PERMISSIONS, "deelrechten")?;
     let mut grants = Vec::new();
     for p in permissions {
         let level = p.organization_level.as_ref().map(|l| l.organization_name.as_str());
@@ -343,11 +389,14 @@ async fn entry_fields(state: &AppState, base: EntryFields, input: EntryInput) ->
         return Err(bad("invalid_soep_type", "Kies Plan, Objectief of Subjectief."));
     }
     Ok(EntryFields {
-        title: checked_text(input.title.unwrap_or(base.title), MAX_TITLE, "De titel")?,
-        text: checked_text(input.text.unwrap_or(base.text), MAX_TEXT, "De tekst")?,
-        description: checked_text(input.description.unwrap_or(base.description), MAX_TITLE * 5, "De omschrijving")?,
+        title: t::bounded_text(input.title.unwrap_or(base.title), limits::TITLE, "De titel")?,
+        text: t::bounded_text(input.text.unwrap_or(base.text), limits::TEXT, "De tekst")?,
+        description: t::bounded_text(input.description.unwrap_or(base.description), limits::DESCRIPTION, "De omschrijving")?,
         soep_type,
-        kind: input.kind.or(base.kind),
+        kind: match input.kind {
+            Some(kind) => t::parse_kind(Some(kind))?,
+            None => base.kind,
+        },
         codes: match input.codes {
             Some(codes) => checked_codes(state, codes).await?,
             None => base.codes,
@@ -360,6 +409,7 @@ async fn group_fields(state: &AppState, viewer: &Viewer, base: GroupFields, inpu
         None => base.entries,
         Some(refs) => {
             let ids = t::dedupe(&refs.iter().map(|r| r.id).collect::<Vec<_>>());
+            let ids = t::bounded_list(ids, limits::GROUP_ENTRIES, "entries in een groep")?;
             for id in &ids {
                 let missing = || bad("unknown_entry", format!("Onbekende template entry: {id}"));
                 let entry = t::entry(&state.db, *id).await?.ok_or_else(missing)?;
@@ -372,25 +422,31 @@ async fn group_fields(state: &AppState, viewer: &Viewer, base: GroupFields, inpu
         }
     };
     Ok(GroupFields {
-        title: checked_text(input.title.unwrap_or(base.title), MAX_TITLE, "De titel")?,
-        description: checked_text(input.description.unwrap_or(base.description), MAX_TITLE * 5, "De omschrijving")?,
+        title: t::bounded_text(input.title.unwrap_or(base.title), limits::TITLE, "De titel")?,
+        description: t::bounded_text(input.description.unwrap_or(base.description), limits::DESCRIPTION, "De omschrijving")?,
         entries,
     })
 }
 
-/// Every entry the caller may see, by title.
-#[utoipa::path(get, path = "/api/template/entry", tag = "templates", security(("bearer" = [])),
-    responses((status = 200, body = [TemplateEntry]), (status = 401, body = ErrorBody)))]
-pub async fn list_entries(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<TemplateEntry>>, ApiError> {
+/// The entries the caller may see, by title then id, a page at a time (at most 100, the default;
+/// `GET /api/template/entry/count` says how many there are).
+#[utoipa::path(get, path = "/api/template/entry", tag = "templates", security(("bearer" = [])), params(PageParams),
+    responses((status = 200, body = [TemplateEntry]), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+pub async fn list_entries(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<TemplateEntry>>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let entries = t::query_entries(&state.db, &viewer, &Filter::default(), i64::MAX, 0).await?;
+    let (limit, offset) = page(params.limit, params.offset, limits::ENTRY_PAGE, Kind::Entry);
+    let entries = t::query_entries(&state.db, &viewer, &Filter::default(), limit, offset).await?;
     Ok(Json(entry_views(&state, &viewer, entries).await?))
 }
 
 /// Creates an entry, shared (public) or private; the caller owns it.
 #[utoipa::path(put, path = "/api/template/entry", tag = "templates", security(("bearer" = [])), params(CreateParams),
     request_body = EntryInput,
-    responses((status = 201, body = TemplateEntry), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+    responses((status = 201, body = TemplateEntry), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn create_entry(
     State(state): State<AppState>,
     user: CurrentUser,
@@ -414,23 +470,23 @@ pub async fn create_entry(
 
 /// How many entries a list finds (the same filter as the query call, without paging).
 #[utoipa::path(get, path = "/api/template/entry/count", tag = "templates", security(("bearer" = [])), params(ListParams),
-    responses((status = 200, body = i64), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = i64), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn count_entries(State(state): State<AppState>, user: CurrentUser, Query(params): Query<ListParams>) -> Result<Json<i64>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    Ok(Json(t::count(&state.db, Kind::Entry, &viewer, &params.filter()).await?))
+    Ok(Json(t::count(&state.db, Kind::Entry, &viewer, &params.filter()?).await?))
 }
 
 /// A page of entries, by title then id, so pages never repeat or skip a row.
 #[utoipa::path(get, path = "/api/template/entry/query", tag = "templates", security(("bearer" = [])), params(ListParams),
-    responses((status = 200, body = [TemplateEntry]), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = [TemplateEntry]), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn query_entries(
     State(state): State<AppState>,
     user: CurrentUser,
     Query(params): Query<ListParams>,
 ) -> Result<Json<Vec<TemplateEntry>>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let (limit, offset) = params.page();
-    let entries = t::query_entries(&state.db, &viewer, &params.filter(), limit, offset).await?;
+    let (limit, offset) = params.page(Kind::Entry);
+    let entries = t::query_entries(&state.db, &viewer, &params.filter()?, limit, offset).await?;
     Ok(Json(entry_views(&state, &viewer, entries).await?))
 }
 
@@ -485,19 +541,25 @@ pub async fn delete_entry(State(state): State<AppState>, user: CurrentUser, Path
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// Every group the caller may see, by title.
-#[utoipa::path(get, path = "/api/template/group", tag = "templates", security(("bearer" = [])),
-    responses((status = 200, body = [TemplateGroup]), (status = 401, body = ErrorBody)))]
-pub async fn list_groups(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<TemplateGroup>>, ApiError> {
+/// The groups the caller may see, by title then id, a page at a time (at most 20, the default;
+/// `GET /api/template/group/count` says how many there are).
+#[utoipa::path(get, path = "/api/template/group", tag = "templates", security(("bearer" = [])), params(PageParams),
+    responses((status = 200, body = [TemplateGroup]), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+pub async fn list_groups(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(params): Query<PageParams>,
+) -> Result<Json<Vec<TemplateGroup>>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let groups = t::query_groups(&state.db, &viewer, &Filter::default(), i64::MAX, 0).await?;
+    let (limit, offset) = page(params.limit, params.offset, limits::GROUP_PAGE, Kind::Group);
+    let groups = t::query_groups(&state.db, &viewer, &Filter::default(), limit, offset).await?;
     Ok(Json(group_views(&state, &viewer, groups).await?))
 }
 
 /// Creates a group, shared (public) or private; the caller owns it.
 #[utoipa::path(put, path = "/api/template/group", tag = "templates", security(("bearer" = [])), params(CreateParams),
     request_body = GroupInput,
-    responses((status = 201, body = TemplateGroup), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+    responses((status = 201, body = TemplateGroup), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn create_group(
     State(state): State<AppState>,
     user: CurrentUser,
@@ -518,23 +580,23 @@ pub async fn create_group(
 
 /// How many groups a list finds.
 #[utoipa::path(get, path = "/api/template/group/count", tag = "templates", security(("bearer" = [])), params(ListParams),
-    responses((status = 200, body = i64), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = i64), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn count_groups(State(state): State<AppState>, user: CurrentUser, Query(params): Query<ListParams>) -> Result<Json<i64>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    Ok(Json(t::count(&state.db, Kind::Group, &viewer, &params.filter()).await?))
+    Ok(Json(t::count(&state.db, Kind::Group, &viewer, &params.filter()?).await?))
 }
 
 /// A page of groups, by title then id; `icpc` keeps groups with an entry of that code.
 #[utoipa::path(get, path = "/api/template/group/query", tag = "templates", security(("bearer" = [])), params(ListParams),
-    responses((status = 200, body = [TemplateGroup]), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = [TemplateGroup]), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn query_groups(
     State(state): State<AppState>,
     user: CurrentUser,
     Query(params): Query<ListParams>,
 ) -> Result<Json<Vec<TemplateGroup>>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let (limit, offset) = params.page();
-    let groups = t::query_groups(&state.db, &viewer, &params.filter(), limit, offset).await?;
+    let (limit, offset) = params.page(Kind::Group);
+    let groups = t::query_groups(&state.db, &viewer, &params.filter()?, limit, offset).await?;
     Ok(Json(group_views(&state, &viewer, groups).await?))
 }
 

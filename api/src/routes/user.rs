@@ -9,7 +9,7 @@ use domain::profiles::{self, Profile};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::auth::CurrentUser;
+use crate::auth::{CurrentUser, SignedIn};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::Json;
 use crate::state::AppState;
@@ -72,7 +72,7 @@ pub const AGREEMENT_NOT_FORWARDED: &str = "Je akkoord is opgeslagen, maar kon no
     security(("bearer" = [])),
     responses((status = 200, body = AgreementAccepted), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody))
 )]
-pub async fn accept_agreement(State(state): State<AppState>, user: CurrentUser) -> Result<Response, ApiError> {
+pub async fn accept_agreement(State(state): State<AppState>, SignedIn(user): SignedIn) -> Result<Response, ApiError> {
     domain::users::record_agreement(&state.db, &user.id).await?;
     let accepted_at: chrono::DateTime<chrono::Utc> =
         sqlx::query_scalar("select accepted_at from agreement_acceptances where user_id = $1 and version = $2")
@@ -187,7 +187,7 @@ pub struct Me {
     security(("bearer" = [])),
     responses((status = 200, body = Me), (status = 401, body = ErrorBody))
 )]
-pub async fn me(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Me>, ApiError> {
+pub async fn me(State(state): State<AppState>, SignedIn(user): SignedIn) -> Result<Json<Me>, ApiError> {
     let row = domain::users::find(&state.db, &user.id).await?;
     Ok(Json(Me {
         preferred_name: row.and_then(|r| r.preferred_name),

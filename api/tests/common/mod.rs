@@ -92,8 +92,29 @@ impl TestApp {
         format!("{}/oidc", self.base)
     }
 
-    /// Tokens through the password grant (what scripts and tests use).
+    /// The seeded user who has not accepted the agreement; [`TestApp::tokens_for`] leaves them so.
+    pub const UNACCEPTED: &'static str = "nieuw@example.nl";
+
+    /// Tokens through the password grant (what scripts and tests use), for a user who has
+    /// accepted the agreement: a user seen for the first time accepts it first, as the 'Welkom'
+    /// screen would. Only [`TestApp::UNACCEPTED`] stays without (see
+    /// [`TestApp::tokens_without_agreement`]).
     pub async fn tokens_for(&self, email: &str) -> Value {
+        let tokens = self.tokens_without_agreement(email).await;
+        let access = tokens["access_token"].as_str().expect("access_token");
+        if email == Self::UNACCEPTED || claims_of(access).get("accepted-agreement").is_some() {
+            return tokens;
+        }
+        let me = self.get_with_token("/api/user/me", access).await;
+        assert_eq!(me.status(), 200, "first call of {email}");
+        let accepted = self.http.post(self.url("/api/user/agreement")).bearer_auth(access).send().await.expect("accept");
+        assert_eq!(accepted.status(), 200, "{email} accepts the agreement");
+        self.tokens_without_agreement(email).await
+    }
+
+    /// Tokens through the password grant, as the user stands: a new user has not accepted the
+    /// agreement.
+    pub async fn tokens_without_agreement(&self, email: &str) -> Value {
         let response = self
             .http
             .post(self.url("/oidc/token"))

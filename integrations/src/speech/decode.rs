@@ -14,7 +14,7 @@ use symphonia::core::audio::SampleBuffer;
 use symphonia::core::codecs::{CODEC_TYPE_NULL, CODEC_TYPE_OPUS, CodecParameters, DecoderOptions};
 use symphonia::core::errors::Error as SymphoniaError;
 use symphonia::core::formats::{FormatOptions, FormatReader};
-use symphonia::core::io::MediaSourceStream;
+use symphonia::core::io::{MediaSource, MediaSourceStream};
 use symphonia::core::meta::MetadataOptions;
 use symphonia::core::probe::Hint;
 
@@ -43,12 +43,23 @@ const MAX_OPUS_FRAME: usize = SAMPLE_RATE as usize * 120 / 1000;
 /// samples, or silence), unreadable (unknown format or corrupt), or longer than
 /// [`MAX_RECORDING_SECONDS`]. A file cut short decodes up to where it breaks off.
 pub fn decode_recording(bytes: &[u8]) -> Result<Vec<i16>, SpeechError> {
-    if bytes.is_empty() {
+    decode_source(Box::new(Cursor::new(bytes.to_vec())), bytes.len() as u64)
+}
+
+/// As [`decode_recording`], reading the recording from a file (an upload streamed to disk), so
+/// that the encoded bytes are never all in memory; read from its current position.
+pub fn decode_recording_file(file: std::fs::File) -> Result<Vec<i16>, SpeechError> {
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    decode_source(Box::new(file), len)
+}
+
+fn decode_source(source: Box<dyn MediaSource>, len: u64) -> Result<Vec<i16>, SpeechError> {
+    if len == 0 {
         return Err(SpeechError::Audio(NO_SOUND.to_string()));
     }
     // The decoders are meant not to panic on hostile input; should one do so anyway, the upload
     // is unreadable rather than the process wounded.
-    let decoded = catch_unwind(AssertUnwindSafe(|| decode(bytes)))
+    let decoded = catch_unwind(AssertUnwindSafe(|| decode(source)))
         .unwrap_or_else(|_| Err(Failure::Unreadable("a decoder panicked".to_string())));
     match decoded {
         Ok(samples) => {
@@ -65,7 +76,7 @@ pub fn decode_recording(bytes: &[u8]) -> Result<Vec<i16>, SpeechError> {
             Ok(samples)
         }
         Err(Failure::Unreadable(reason)) => {
-            tracing::info!(bytes = bytes.len(), %reason, "uploaded recording unreadable");
+            tracing::info!(bytes = len, %reason, "uploaded recording unreadable");
             Err(SpeechError::Audio(UNREADABLE.to_string()))
         }
         Err(Failure::TooLong) => Err(SpeechError::Audio(TOO_LONG.to_string())),
@@ -79,8 +90,8 @@ enum Failure {
     TooLong,
 }
 
-fn decode(bytes: &[u8]) -> Result<Vec<i16>, Failure> {
-    let source = MediaSourceStream::new(Box::new(Cursor::new(bytes.to_vec())), Default::default());
+fn decode(source: Box<dyn MediaSource>) -> Result<Vec<i16>, Failure> {
+    let source = MediaSourceStream::new(source, Default::default());
     let probed = symphonia::default::get_probe()
         .format(
             &Hint::new(),

@@ -159,6 +159,10 @@ export interface paths {
         /**
          * Transcribes an uploaded recording (wav, webm/opus, ogg, mp3, m4a) into the session, through
          *     the same engine and transcript as live audio.
+         * @description The session (404 when unknown or someone else's), the model and the engine are checked before
+         *     any of the body is read. The body (at most 128 MiB, else 413 as soon as it is passed) goes to
+         *     a temporary file, which the decoder reads; at most [`RECORDING_SLOTS`] uploads decode and
+         *     transcribe at once, the others wait.
          */
         post: operations["recording"];
         delete?: never;
@@ -455,7 +459,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every entry the caller may see, by title. */
+        /**
+         * The entries the caller may see, by title then id, a page at a time (at most 100, the default;
+         *     `GET /api/template/entry/count` says how many there are).
+         */
         get: operations["list_entries"];
         /** Creates an entry, shared (public) or private; the caller owns it. */
         put: operations["create_entry"];
@@ -526,7 +533,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every group the caller may see, by title. */
+        /**
+         * The groups the caller may see, by title then id, a page at a time (at most 20, the default;
+         *     `GET /api/template/group/count` says how many there are).
+         */
         get: operations["list_groups"];
         /** Creates a group, shared (public) or private; the caller owns it. */
         put: operations["create_group"];
@@ -870,10 +880,12 @@ export interface components {
          *     empty). `soepType` is required on create.
          */
         EntryInput: {
-            /** @description Each code once: a repeated code is ignored. */
+            /** @description Each code once: a repeated code is ignored; at most 20 different codes. */
             codes?: string[] | null;
             description?: string | null;
+            /** @description A short code: letters, digits, `_` and `-`, at most 50 characters; empty is none. */
             kind?: string | null;
+            /** @description At most 50. */
             permissions?: components["schemas"]["Permission"][] | null;
             soepType?: string | null;
             text?: string | null;
@@ -920,8 +932,9 @@ export interface components {
         };
         GroupInput: {
             description?: string | null;
-            /** @description The entries in order; a repeated entry is ignored. */
+            /** @description The entries in order; a repeated entry is ignored; at most 100 different entries. */
             entries?: components["schemas"]["EntryRef"][] | null;
+            /** @description At most 50. */
             permissions?: components["schemas"]["Permission"][] | null;
             title?: string | null;
             visibilityType?: string | null;
@@ -1074,7 +1087,10 @@ export interface components {
         };
         Owner: {
             id: string;
-            /** @description The preferred name, or the login name. */
+            /**
+             * @description The owner's preferred name; without one 'Collega' (the owner alone sees their own login
+             *     name there).
+             */
             name: string;
         };
         /** @description Whom a private template is shared with: one of the three fields. */
@@ -1111,7 +1127,7 @@ export interface components {
             subjective?: string;
         };
         PredictRequest: {
-            /** @description The text to code, e.g. an episode's S and E. */
+            /** @description The text to code, e.g. an episode's S and E: at most 20,000 characters. */
             text: string;
         };
         /**
@@ -1780,6 +1796,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description The recording, at most 128 MiB */
         requestBody: {
             content: {
                 "application/octet-stream": number[];
@@ -1810,6 +1827,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1819,6 +1844,14 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2242,6 +2275,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     hand_off: {
@@ -2495,7 +2536,11 @@ export interface operations {
     };
     list_entries: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Rows per page: at most 100 entries or 20 groups (the default). */
+                limit?: number | null;
+                offset?: number | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2511,6 +2556,14 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2560,15 +2613,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     count_entries: {
         parameters: {
             query?: {
-                /** @description Rows per page (at most 100; default 5). */
+                /** @description Rows per page: at most 100 entries or 20 groups (default 5). */
                 limit?: number | null;
                 offset?: number | null;
-                /** @description Words that must all occur in the title, description or text (case and accents aside). */
+                /**
+                 * @description Words that must all occur in the title, description or text (case and accents aside): at
+                 *     most 10 distinct words and 200 characters, else 400 `query_too_long`.
+                 */
                 query?: string | null;
                 /** @description Only the caller's own templates. */
                 userTemplates?: boolean;
@@ -2589,7 +2653,23 @@ export interface operations {
                     "text/plain": number;
                 };
             };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2602,10 +2682,13 @@ export interface operations {
     query_entries: {
         parameters: {
             query?: {
-                /** @description Rows per page (at most 100; default 5). */
+                /** @description Rows per page: at most 100 entries or 20 groups (default 5). */
                 limit?: number | null;
                 offset?: number | null;
-                /** @description Words that must all occur in the title, description or text (case and accents aside). */
+                /**
+                 * @description Words that must all occur in the title, description or text (case and accents aside): at
+                 *     most 10 distinct words and 200 characters, else 400 `query_too_long`.
+                 */
                 query?: string | null;
                 /** @description Only the caller's own templates. */
                 userTemplates?: boolean;
@@ -2626,7 +2709,23 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateEntry"][];
                 };
             };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2759,7 +2858,11 @@ export interface operations {
     };
     list_groups: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Rows per page: at most 100 entries or 20 groups (the default). */
+                limit?: number | null;
+                offset?: number | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2775,6 +2878,14 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2824,15 +2935,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     count_groups: {
         parameters: {
             query?: {
-                /** @description Rows per page (at most 100; default 5). */
+                /** @description Rows per page: at most 100 entries or 20 groups (default 5). */
                 limit?: number | null;
                 offset?: number | null;
-                /** @description Words that must all occur in the title, description or text (case and accents aside). */
+                /**
+                 * @description Words that must all occur in the title, description or text (case and accents aside): at
+                 *     most 10 distinct words and 200 characters, else 400 `query_too_long`.
+                 */
                 query?: string | null;
                 /** @description Only the caller's own templates. */
                 userTemplates?: boolean;
@@ -2853,7 +2975,23 @@ export interface operations {
                     "text/plain": number;
                 };
             };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2866,10 +3004,13 @@ export interface operations {
     query_groups: {
         parameters: {
             query?: {
-                /** @description Rows per page (at most 100; default 5). */
+                /** @description Rows per page: at most 100 entries or 20 groups (default 5). */
                 limit?: number | null;
                 offset?: number | null;
-                /** @description Words that must all occur in the title, description or text (case and accents aside). */
+                /**
+                 * @description Words that must all occur in the title, description or text (case and accents aside): at
+                 *     most 10 distinct words and 200 characters, else 400 `query_too_long`.
+                 */
                 query?: string | null;
                 /** @description Only the caller's own templates. */
                 userTemplates?: boolean;
@@ -2890,7 +3031,23 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateGroup"][];
                 };
             };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

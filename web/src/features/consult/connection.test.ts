@@ -34,7 +34,7 @@ describe('afterClose', () => {
     expect(afterClose(1011, false)).toBe('reconnect')
     expect(afterClose(4401, false)).toBe('renew')
     expect(afterClose(4401, true)).toBe('final')
-    for (const code of [4404, 4409, 4410, 1009]) expect(afterClose(code, false)).toBe('final')
+    for (const code of [4403, 4404, 4409, 4410, 1009]) expect(afterClose(code, false)).toBe('final')
   })
 })
 

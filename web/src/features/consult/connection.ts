@@ -29,7 +29,7 @@ export type ConnectionStatus =
   | { kind: 'closed'; code: number; reason: string }
 
 /** Close codes after which trying again cannot help. */
-export const FINAL_CODES: readonly number[] = [4400, 4404, 4409, 4410, 1009]
+export const FINAL_CODES: readonly number[] = [4400, 4403, 4404, 4409, 4410, 1009]
 /** The server refused the token. */
 export const UNAUTHENTICATED = 4401
 /** The code the page reports when reconnecting failed for longer than the server keeps a session. */

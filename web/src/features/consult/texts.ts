@@ -93,6 +93,7 @@ export const consultTexts = {
   closed: {
     4400: 'De verbinding werd geweigerd: ongeldig verzoek.',
     4401: 'Je inlog is verlopen. Log opnieuw in en start een nieuwe opname.',
+    4403: 'Accepteer eerst de gebruikersovereenkomst. Log opnieuw in om haar te lezen en te accepteren.',
     4404: 'Deze sessie bestaat niet (meer). Druk op Opnieuw en start een nieuwe opname.',
     4409: 'Deze sessie is op een andere plek geopend, bijvoorbeeld in een ander tabblad. Hier is de opname gestopt.',
     4410: 'Deze sessie is verlopen. Druk op Opnieuw en start een nieuwe opname.',

@@ -7,6 +7,9 @@ export const TEMPLATE_TOAST_MS = 1000
 /** Rows per page of the template lists. */
 export const PAGE_SIZE = 5
 
+/** The longest search the api takes (it also takes at most 10 different words). */
+export const SEARCH_MAX_LENGTH = 200
+
 /** The search waits this long after the last key press. */
 export const SEARCH_DEBOUNCE_MS = 250
 

@@ -103,6 +103,7 @@ export function EntriesTab() {
               {failed ? (
                 <MessageRow columns={COLUMNS}>
                   <LoadFailed
+                    error={page.error ?? count.error}
                     onRetry={() => {
                       void count.refetch()
                       void page.refetch()

@@ -1,11 +1,12 @@
 import { Combobox, ComboboxInput, ComboboxOption, ComboboxOptions, Field, Label } from '@headlessui/react'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
+import { refusalReason } from '@/api/client'
 import { Icon } from '@/components/Icon'
 import { useDebouncedValue } from '@/lib/useDebouncedValue'
 import { entryPageQueryOptions, type TemplateEntry } from '../api'
 import { editTexts as t, soepTypeName, templateTexts } from '../texts'
-import { ENTRY_SUGGESTIONS, SEARCH_DEBOUNCE_MS } from '../constants'
+import { ENTRY_SUGGESTIONS, SEARCH_DEBOUNCE_MS, SEARCH_MAX_LENGTH } from '../constants'
 import { inputClass, optionsClass } from './CodePicker'
 
 interface EntryPickerProps {
@@ -44,6 +45,7 @@ export function EntryPicker({ selected, onAdd }: EntryPickerProps) {
             placeholder={t.entryPlaceholder}
             displayValue={() => query}
             onChange={(event) => setQuery(event.target.value)}
+            maxLength={SEARCH_MAX_LENGTH}
             autoComplete="off"
           />
         </div>
@@ -76,7 +78,7 @@ export function EntryPicker({ selected, onAdd }: EntryPickerProps) {
         {waiting
           ? t.searchingEntries
           : found.isError
-            ? templateTexts.loadFailed
+            ? (refusalReason(found.error) ?? templateTexts.loadFailed)
             : debounced !== '' && matches.length === 0
               ? t.noEntryMatches
               : ''}

@@ -120,6 +120,7 @@ export function GroupsTab() {
               {failed ? (
                 <MessageRow columns={COLUMNS}>
                   <LoadFailed
+                    error={page.error ?? count.error}
                     onRetry={() => {
                       void count.refetch()
                       void page.refetch()

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { refusalReason } from '@/api/client'
 import { templateTexts as t } from '../texts'
 
 /** A table row spanning every column, for loading, failing and empty lists. */
@@ -12,10 +13,11 @@ export function MessageRow({ columns, children }: { columns: number; children: R
   )
 }
 
-export function LoadFailed({ onRetry }: { onRetry: () => void }) {
+/** A list that could not be loaded; a refused search (400) says why in the api's words. */
+export function LoadFailed({ onRetry, error }: { onRetry: () => void; error?: unknown }) {
   return (
     <span role="alert">
-      {t.loadFailed}{' '}
+      {refusalReason(error) ?? t.loadFailed}{' '}
       <button type="button" onClick={onRetry} className="font-semibold text-brand-700 underline hover:text-brand-900">
         {t.retry}
       </button>

@@ -1,5 +1,6 @@
 import { Field, Input, Label, Switch } from '@headlessui/react'
 import { Icon } from '@/components/Icon'
+import { SEARCH_MAX_LENGTH } from '../constants'
 import { templateTexts as t } from '../texts'
 
 interface ListToolbarProps {
@@ -19,6 +20,7 @@ export function ListToolbar({ query, onQuery, own, onOwn, placeholder }: ListToo
         <Icon name="search" className="pointer-events-none absolute top-2.5 left-3 size-4 text-slate-400" />
         <Input
           type="search"
+          maxLength={SEARCH_MAX_LENGTH}
           value={query}
           onChange={(event) => onQuery(event.target.value)}
           placeholder={placeholder}
