@@ -5,7 +5,10 @@
 
 use axum::routing::get;
 use axum::{Json, Router};
+use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::schema::{AllOfBuilder, AnyOfBuilder, ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::{Content, Ref, RefOr, Response};
 use utoipa::{Modify, OpenApi};
 
 use crate::routes::{
@@ -76,7 +79,7 @@ use crate::state::AppState;
         user::agreement_pdf
     ),
     components(schemas(crate::error::ErrorBody)),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &CommonResponses, &AtLeastOne),
     tags(
         (name = "health", description = "Liveness, readiness and metrics"),
         (name = "consult", description = "Consults, live sessions and their renderings"),
@@ -103,6 +106,112 @@ impl Modify for BearerAuth {
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
         );
     }
+}
+
+/// The operations a signed-in user may call before accepting the agreement (the 'Welkom' screen
+/// and the app shell): every other one that needs sign-in answers 403 `agreement_required` first.
+pub const WITHOUT_AGREEMENT: &[&str] = &["me", "accept_agreement"];
+
+/// The answers that come from the edge and the sign-in check rather than from a handler, added to
+/// every operation they apply to, so each handler's annotation lists only its own answers:
+///
+/// - needs sign-in: 401 (no, a bad or an expired token) and 403 (the agreement is not accepted;
+///   added to the operation's own 403 when it has one);
+/// - has a body: 400 (a NUL character, a body that is not JSON), 413 (larger than the call takes);
+///   a JSON body also 415 (not sent as `application/json`) and 422 (JSON of the wrong shape);
+/// - has parameters: 400 (a NUL character, a malformed query string or path segment).
+///
+/// Each is the project's error JSON, `{error, message}` with a Dutch message.
+struct CommonResponses;
+
+impl Modify for CommonResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.patch,
+                &mut item.head,
+                &mut item.options,
+                &mut item.trace,
+            ];
+            for operation in operations.into_iter().flatten() {
+                add_common_responses(operation);
+            }
+        }
+    }
+}
+
+fn add_common_responses(operation: &mut Operation) {
+    let signed_in = operation.security.as_ref().is_some_and(|s| !s.is_empty());
+    let agreement_free = operation.operation_id.as_deref().is_some_and(|id| WITHOUT_AGREEMENT.contains(&id));
+    let body = operation.request_body.as_ref().map(|b| b.content.keys().any(|c| c == "application/json"));
+    let parameters = operation.parameters.as_ref().is_some_and(|p| !p.is_empty());
+    let responses = &mut operation.responses.responses;
+    let mut add = |status: &str, why: &str| {
+        match responses.get_mut(status) {
+            Some(RefOr::T(response)) => {
+                if response.description.is_empty() {
+                    response.description = "refused by the call itself (its description says when)".to_owned();
+                }
+                if !response.description.contains(why) {
+                    response.description = format!("{}; or {why}", response.description);
+                }
+            }
+            Some(RefOr::Ref(_)) => {}
+            None => {
+                let mut response = Response::new(why);
+                response.content.insert("application/json".to_owned(), Content::new(Some(Ref::from_schema_name("ErrorBody"))));
+                responses.insert(status.to_owned(), RefOr::T(response));
+            }
+        }
+    };
+    if signed_in {
+        add("401", "not signed in, or the token is invalid or expired (`unauthorized`)");
+        if !agreement_free {
+            add("403", "the user has not accepted the agreement (`agreement_required`)");
+        }
+    }
+    if let Some(json) = body {
+        add("400", "the body is not readable (not JSON, or a NUL character)");
+        add("413", "the body is larger than the call takes");
+        if json {
+            add("415", "the body is not sent as `application/json`");
+            add("422", "the JSON does not have the expected shape");
+        }
+    }
+    if parameters {
+        add("400", "a parameter is malformed or holds a NUL character");
+    }
+}
+
+/// Request bodies whose fields are each optional but not all at once, which a struct's derive
+/// cannot say: the body must also match one of the alternatives (JSON Schema `anyOf`).
+struct AtLeastOne;
+
+impl Modify for AtLeastOne {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let text = |field: &str| {
+            ObjectBuilder::new()
+                .property(field, ObjectBuilder::new().schema_type(Type::String).pattern(Some(crate::summaries::NOT_BLANK)))
+                .required(field)
+                .build()
+        };
+        let rating = ObjectBuilder::new().property("rating", ObjectBuilder::new().schema_type(SchemaType::new(Type::Integer))).required("rating").build();
+        // domain::feedback::check: 'Schrijf iets of geef een beoordeling.'
+        at_least_one(openapi, "Feedback", vec![text("text"), rating]);
+        // domain::soap_examples::Parts::checked: 'Geen tekst ingevuld'
+        at_least_one(openapi, "PersonalizedSoapInput", ["subjective", "objective", "evaluation", "plan"].map(text).into());
+    }
+}
+
+fn at_least_one(openapi: &mut utoipa::openapi::OpenApi, name: &str, alternatives: Vec<utoipa::openapi::schema::Object>) {
+    let Some(schemas) = openapi.components.as_mut().map(|c| &mut c.schemas) else { return };
+    let Some(schema) = schemas.remove(name) else { panic!("the document has no schema {name}") };
+    let any_of = alternatives.into_iter().fold(AnyOfBuilder::new(), |any, alternative| any.item(Schema::Object(alternative)));
+    schemas.insert(name.to_owned(), AllOfBuilder::new().item(schema).item(any_of).into());
 }
 
 /// The document as committed in `api/openapi.json` (pretty JSON, trailing newline).

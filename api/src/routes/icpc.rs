@@ -51,6 +51,7 @@ pub async fn codes(State(state): State<AppState>, _user: CurrentUser) -> Result<
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct PredictRequest {
     /// The text to code, e.g. an episode's S and E.
+    #[schema(max_length = 50000)]
     pub text: String,
 }
 

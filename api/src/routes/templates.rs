@@ -69,10 +69,10 @@ pub struct TemplateEntry {
     pub description: String,
     /// ICPC codes, category plus number (`K86`).
     pub codes: Vec<String>,
-    /// PLAN, OBJECTIVE, SUBJECTIVE, PLAN_TEXT, OBJECTIVE_TEXT or SUBJECTIVE_TEXT.
+    #[schema(value_type = SoepType)]
     pub soep_type: String,
     pub kind: Option<String>,
-    /// PUBLIC or PRIVATE.
+    #[schema(value_type = VisibilityType)]
     pub visibility_type: String,
     pub permissions: Vec<Permission>,
     pub owner: Option<Owner>,
@@ -91,6 +91,7 @@ pub struct TemplateGroup {
     pub description: String,
     /// The entries the caller may see, in order.
     pub entries: Vec<TemplateEntry>,
+    #[schema(value_type = VisibilityType)]
     pub visibility_type: String,
     pub permissions: Vec<Permission>,
     pub owner: Option<Owner>,
@@ -104,18 +105,83 @@ pub struct TemplateGroup {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EntryInput {
+    #[schema(max_length = 200)]
     pub title: Option<String>,
+    #[schema(max_length = 20000)]
     pub text: Option<String>,
+    #[schema(max_length = 1000)]
     pub description: Option<String>,
-    /// Each code once: a repeated code is ignored.
+    /// ICPC codes of the list in force (`K86`; case and surrounding spaces aside); a repeated
+    /// code is ignored, an unknown one refused (400 `unknown_icpc`).
+    #[schema(value_type = Option<Vec<IcpcCodeInput>>)]
     pub codes: Option<Vec<String>>,
+    /// Upper case as shown; lower case is taken too.
+    #[schema(value_type = Option<SoepType>)]
     pub soep_type: Option<String>,
     pub kind: Option<String>,
+    /// Upper case as shown; lower case is taken too.
+    #[schema(value_type = Option<VisibilityType>)]
     pub visibility_type: Option<String>,
+    /// Whom a private template is shared with: the caller's own organisations and users the api
+    /// knows (400 `unknown_permission` otherwise); replaces the sharing when sent.
     pub permissions: Option<Vec<Permission>>,
 }
 
-/// An entry of a group, by id (an entry object as the api returns it also does).
+/// The body of a new entry: as [`EntryInput`], with `soepType` required. Whether it is shared is
+/// the query's `sharedTemplate`: `visibilityType` is not read here.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)] // the handler reads an `EntryInput`; this is its shape in the document
+pub struct NewEntryInput {
+    #[schema(max_length = 200)]
+    title: Option<String>,
+    #[schema(max_length = 20000)]
+    text: Option<String>,
+    #[schema(max_length = 1000)]
+    description: Option<String>,
+    /// ICPC codes of the list in force (`K86`; case and surrounding spaces aside); a repeated
+    /// code is ignored, an unknown one refused (400 `unknown_icpc`).
+    codes: Option<Vec<IcpcCodeInput>>,
+    /// Upper case as shown; lower case is taken too.
+    soep_type: SoepType,
+    kind: Option<String>,
+    /// Whom a private template is shared with: the caller's own organisations and users the api
+    /// knows (400 `unknown_permission` otherwise).
+    permissions: Option<Vec<Permission>>,
+}
+
+/// An ICPC code as a template takes it: the chapter letter (or `-`) and two digits, case and
+/// surrounding spaces aside.
+#[derive(ToSchema)]
+#[allow(dead_code)] // the document's shape of a code in `EntryInput::codes`
+#[schema(pattern = "^\\s*[A-Za-z-][0-9]{2}\\s*$")]
+pub struct IcpcCodeInput(String);
+
+/// Which part of a SOEP note an entry belongs to (`domain::templates::SOEP_TYPES`).
+#[derive(ToSchema)]
+#[allow(dead_code)] // the document's shape of `soepType`
+#[schema(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum SoepType {
+    Plan,
+    Objective,
+    Subjective,
+    PlanText,
+    ObjectiveText,
+    SubjectiveText,
+}
+
+/// Who may see a template (`domain::templates::VISIBILITIES`): everyone, or the owner and
+/// whom it is shared with.
+#[derive(ToSchema)]
+#[allow(dead_code)] // the document's shape of `visibilityType`
+#[schema(rename_all = "UPPERCASE")]
+pub enum VisibilityType {
+    Public,
+    Private,
+}
+
+/// An entry of a group, by id (an entry object as the api returns it also does): one the caller
+/// may see (400 `unknown_entry` otherwise).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct EntryRef {
     pub id: Uuid,
@@ -124,11 +190,17 @@ pub struct EntryRef {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GroupInput {
+    #[schema(max_length = 200)]
     pub title: Option<String>,
+    #[schema(max_length = 1000)]
     pub description: Option<String>,
     /// The entries in order; a repeated entry is ignored.
     pub entries: Option<Vec<EntryRef>>,
+    /// Upper case as shown; lower case is taken too. Not read on create (see `sharedTemplate`).
+    #[schema(value_type = Option<VisibilityType>)]
     pub visibility_type: Option<String>,
+    /// Whom a private template is shared with: the caller's own organisations and users the api
+    /// knows (400 `unknown_permission` otherwise); replaces the sharing when sent.
     pub permissions: Option<Vec<Permission>>,
 }
 
@@ -388,7 +460,7 @@ pub async fn list_entries(State(state): State<AppState>, user: CurrentUser) -> R
 
 /// Creates an entry, shared (public) or private; the caller owns it.
 #[utoipa::path(put, path = "/api/template/entry", tag = "templates", security(("bearer" = [])), params(CreateParams),
-    request_body = EntryInput,
+    request_body = NewEntryInput,
     responses((status = 201, body = TemplateEntry), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 pub async fn create_entry(
     State(state): State<AppState>,
@@ -413,7 +485,7 @@ pub async fn create_entry(
 
 /// How many entries a list finds (the same filter as the query call, without paging).
 #[utoipa::path(get, path = "/api/template/entry/count", tag = "templates", security(("bearer" = [])), params(ListParams),
-    responses((status = 200, body = i64), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = i64, content_type = "application/json"), (status = 401, body = ErrorBody)))]
 pub async fn count_entries(State(state): State<AppState>, user: CurrentUser, Query(params): Query<ListParams>) -> Result<Json<i64>, ApiError> {
     let viewer = viewer(&state, &user).await?;
     Ok(Json(t::count(&state.db, Kind::Entry, &viewer, &params.filter()).await?))
@@ -517,7 +589,7 @@ pub async fn create_group(
 
 /// How many groups a list finds.
 #[utoipa::path(get, path = "/api/template/group/count", tag = "templates", security(("bearer" = [])), params(ListParams),
-    responses((status = 200, body = i64), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = i64, content_type = "application/json"), (status = 401, body = ErrorBody)))]
 pub async fn count_groups(State(state): State<AppState>, user: CurrentUser, Query(params): Query<ListParams>) -> Result<Json<i64>, ApiError> {
     let viewer = viewer(&state, &user).await?;
     Ok(Json(t::count(&state.db, Kind::Group, &viewer, &params.filter()).await?))
