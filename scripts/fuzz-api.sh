@@ -7,7 +7,8 @@
 # It starts the api binary (`api all`, so summaries run through the worker) on a free port with a
 # fresh database of its own, signs in through the development issuer's password grant, fuzzes
 # every operation as an ordinary user who accepted the agreement, then the staff operations as
-# staff, and drops the database. The run is bounded: a fixed number of examples per operation, a
+# staff, and drops the database. scripts/fuzz-api.toml holds what the fuzzer must know beyond
+# the document (each exception with its reason). The run is bounded: a fixed number of examples per operation, a
 # fixed seed (the same requests every run), and a wall-clock cap per pass. Exits non-zero on any
 # failure, printing them, and on any ERROR line in the api's log.
 #
@@ -103,6 +104,7 @@ env APP_ENV=development \
 	APP_LOG=info \
 	APP_SPEECH_URL= APP_SPEECH_RADIOLOGY_URL= APP_LLM_URL= \
 	APP_SUMMARY_WAIT=5s \
+	APP_RECORD_SYSTEM_REDIRECT_ORIGINS=https://his.example.nl \
 	"${rate_limits[@]}" \
 	"$api_bin" all >"$log" 2>&1 &
 api_pid=$!
@@ -132,8 +134,9 @@ run_pass() {
 	access="$(token "$user")" || die "no token for $user"
 	say "pass '$name' as $user: $examples examples per operation, seed $seed, at most $time_limit s"
 	local status=0
-	timeout --signal=INT --kill-after=15 "$time_limit" \
-		"$venv/bin/schemathesis" run "$url/api/openapi.json" \
+	# from the run's own folder: schemathesis keeps a cache in the working directory
+	(cd "$work" && timeout --signal=INT --kill-after=15 "$time_limit" \
+		"$venv/bin/schemathesis" --config-file "$root/scripts/fuzz-api.toml" run "$url/api/openapi.json" \
 		--checks all \
 		--max-examples "$examples" \
 		--seed "$seed" \
@@ -143,7 +146,7 @@ run_pass() {
 		--header "Authorization: Bearer $access" \
 		--report junit --report-junit-path "$work/$name.xml" \
 		--no-color \
-		"$@" || status=$?
+		"$@") || status=$?
 	if ((status == 124 || status == 130)); then
 		say "pass '$name' did not finish within $time_limit s"
 	fi

@@ -8,7 +8,7 @@ use axum::{Json, Router};
 use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::schema::{AllOfBuilder, AnyOfBuilder, ObjectBuilder, Schema, SchemaType, Type};
-use utoipa::openapi::{Content, Ref, RefOr, Response};
+use utoipa::openapi::{Content, Ref, RefOr, Required, Response};
 use utoipa::{Modify, OpenApi};
 
 use crate::routes::{
@@ -78,8 +78,9 @@ use crate::state::AppState;
         user::accept_agreement,
         user::agreement_pdf
     ),
-    components(schemas(crate::error::ErrorBody)),
-    modifiers(&BearerAuth, &CommonResponses, &AtLeastOne),
+    // schemas named by a parameter's `value_type` only, which utoipa does not collect itself
+    components(schemas(crate::error::ErrorBody, summaries::FlavourParam, crate::speech::AudioModelName)),
+    modifiers(&BearerAuth, &CommonResponses, &AtLeastOne, &OptionalBodies),
     tags(
         (name = "health", description = "Liveness, readiness and metrics"),
         (name = "consult", description = "Consults, live sessions and their renderings"),
@@ -212,6 +213,45 @@ fn at_least_one(openapi: &mut utoipa::openapi::OpenApi, name: &str, alternatives
     let Some(schema) = schemas.remove(name) else { panic!("the document has no schema {name}") };
     let any_of = alternatives.into_iter().fold(AnyOfBuilder::new(), |any, alternative| any.item(Schema::Object(alternative)));
     schemas.insert(name.to_owned(), AllOfBuilder::new().item(schema).item(any_of).into());
+}
+
+/// Operations whose body may be left out, which an `Option<Json<_>>` body cannot tell utoipa
+/// without also allowing a JSON `null` (which the handler refuses).
+const OPTIONAL_BODIES: &[&str] = &["open_session", "open_beta_session"];
+
+struct OptionalBodies;
+
+impl Modify for OptionalBodies {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            for operation in [&mut item.get, &mut item.put, &mut item.post, &mut item.delete].into_iter().flatten() {
+                if operation.operation_id.as_deref().is_some_and(|id| OPTIONAL_BODIES.contains(&id))
+                    && let Some(body) = operation.request_body.as_mut()
+                {
+                    body.required = Some(Required::False);
+                }
+            }
+        }
+    }
+}
+
+/// An optional integer that also takes a JSON number with a zero fraction (`8.0`): JSON Schema's
+/// `integer`, which the document promises, admits it.
+pub fn whole_number<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<i64>,
+{
+    use serde::Deserialize;
+    use serde::de::Error;
+    let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else { return Ok(None) };
+    let whole = match (number.as_i64(), number.as_f64()) {
+        (Some(n), _) => Some(n),
+        (None, Some(f)) if f.fract() == 0.0 && f >= i64::MIN as f64 && f <= i64::MAX as f64 => Some(f as i64),
+        _ => None,
+    };
+    let value = whole.and_then(|n| T::try_from(n).ok());
+    value.map(Some).ok_or_else(|| D::Error::custom(format!("invalid value: {number}, expected a whole number in range")))
 }
 
 /// The document as committed in `api/openapi.json` (pretty JSON, trailing newline).

@@ -30,26 +30,27 @@ pub const MAX_SUGGESTION_CHARS: usize = 1_000;
 pub struct SummarizeRequest {
     /// The kind of note; soap when left out.
     #[serde(default)]
-    #[schema(value_type = Option<TemplateName>)]
+    #[schema(value_type = TemplateName, required = false)]
     pub template: Template,
     /// The variant; normal when left out.
     #[serde(default)]
-    #[schema(value_type = Option<FlavourName>)]
+    #[schema(value_type = FlavourName, required = false)]
     pub flavour: Flavour,
     /// The model size; medium when left out.
     #[serde(default)]
-    #[schema(value_type = Option<ModelSizeName>)]
+    #[schema(value_type = ModelSizeName, required = false)]
     pub model_size: ModelSize,
     /// medium when left out.
     #[serde(default)]
-    #[schema(value_type = Option<PrecisionName>)]
+    #[schema(value_type = PrecisionName, required = false)]
     pub precision: Precision,
     /// Episodes expected, 1 to 10 (1 when left out).
+    #[serde(default, deserialize_with = "crate::openapi::whole_number")]
     #[schema(minimum = 1, maximum = 10)]
     pub episode_count: Option<u8>,
     /// The clinician's SOEP examples (at most 20); without them their saved examples are used.
     #[serde(default)]
-    #[schema(value_type = Option<Vec<ExampleNote>>, max_items = 20)]
+    #[schema(value_type = Vec<ExampleNote>, max_items = 20, required = false)]
     pub examples: Vec<SoapExample>,
     /// A typed or pasted transcript. On the websocket it replaces the spoken one (a consult with
     /// no speech engine); in `/v1/withExamples` it is the transcript.
@@ -108,10 +109,14 @@ pub enum PrecisionName {
 #[derive(ToSchema)]
 #[allow(dead_code)] // the shape of `integrations::summarise::SoapExample` in the document only
 pub struct ExampleNote {
-    subjective: Option<String>,
-    objective: Option<String>,
-    evaluation: Option<String>,
-    plan: Option<String>,
+    #[schema(required = false)]
+    subjective: String,
+    #[schema(required = false)]
+    objective: String,
+    #[schema(required = false)]
+    evaluation: String,
+    #[schema(required = false)]
+    plan: String,
 }
 
 /// The body of `/v1/withExamples`: a [`SummarizeRequest`] whose transcript is required.
@@ -120,19 +125,23 @@ pub struct ExampleNote {
 #[allow(dead_code)] // the handler reads a `SummarizeRequest`; this is its shape in the document
 pub struct SummarizeWithExamples {
     /// The kind of note; soap when left out.
-    template: Option<TemplateName>,
+    #[schema(required = false)]
+    template: TemplateName,
     /// The variant; normal when left out; the query's `flavour` wins.
-    flavour: Option<FlavourName>,
+    #[schema(required = false)]
+    flavour: FlavourName,
     /// The model size; large on this call whatever is sent.
-    model_size: Option<ModelSizeName>,
+    #[schema(required = false)]
+    model_size: ModelSizeName,
     /// high on this call whatever is sent.
-    precision: Option<PrecisionName>,
+    #[schema(required = false)]
+    precision: PrecisionName,
     /// Episodes expected, 1 to 10 (1 when left out); the query's `episodeCount` wins.
     #[schema(minimum = 1, maximum = 10)]
     episode_count: Option<u8>,
     /// The clinician's SOEP examples (at most 20); without them their saved examples are used.
-    #[schema(max_items = 20)]
-    examples: Option<Vec<ExampleNote>>,
+    #[schema(max_items = 20, required = false)]
+    examples: Vec<ExampleNote>,
     /// The transcript: at most 200,000 characters, not only white space.
     #[schema(max_length = 200000, pattern = "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]")]
     transcript: String,

@@ -63,7 +63,7 @@ impl From<Consult> for ConsultView {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ConsultInput {
     /// The client's own JSON object; an empty one when left out.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Object, required = false)]
     #[serde(default = "empty_object")]
     pub content: Value,
 }
@@ -205,7 +205,7 @@ pub struct SessionOpened {
 
 /// Opens a live audio session for the websocket; with no consult id, for a new consult.
 #[utoipa::path(post, path = "/api/consult/audio/session", tag = "consult", security(("bearer" = [])),
-    request_body(content = Option<SessionInput>, description = "optional: without a body (or a `consultId`), a new consult"),
+    request_body(content = SessionInput, description = "optional: without a body (or a `consultId`), a new consult"),
     responses((status = 201, body = SessionOpened), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn open_session(
     State(state): State<AppState>,
@@ -217,7 +217,7 @@ pub async fn open_session(
 
 /// Opens a live audio session on the new model (the `beta` segment of the consult page).
 #[utoipa::path(post, path = "/api/consult/beta", tag = "consult", security(("bearer" = [])),
-    request_body(content = Option<SessionInput>, description = "optional: without a body (or a `consultId`), a new consult"),
+    request_body(content = SessionInput, description = "optional: without a body (or a `consultId`), a new consult"),
     responses((status = 201, body = SessionOpened), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn open_beta_session(
     State(state): State<AppState>,

@@ -23,12 +23,13 @@ pub fn router() -> Router<AppState> {
 pub struct Feedback {
     /// The widget's type; default when left out.
     #[serde(default = "default_kind", rename = "type")]
-    #[schema(value_type = Option<FeedbackKind>)]
+    #[schema(value_type = FeedbackKind, required = false)]
     pub kind: String,
     /// Fewer than 3000 characters.
     #[serde(default)]
     #[schema(max_length = 2999)]
     pub text: String,
+    #[serde(default, deserialize_with = "crate::openapi::whole_number")]
     #[schema(minimum = 1, maximum = 5)]
     pub rating: Option<i16>,
     /// Sent without who sent it.

@@ -57,6 +57,7 @@ impl From<SoapExample> for PersonalizedSoap {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PersonalizedSoapInput {
+    #[schema(pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
     pub id: Option<Uuid>,
     #[serde(default)]
     #[schema(max_length = 5000)]

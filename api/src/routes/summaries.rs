@@ -193,6 +193,7 @@ pub struct ElectronicConsult {
     #[schema(max_length = 200000, pattern = "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]")]
     pub text: String,
     /// Episodes expected, 1 to 10 (default 1).
+    #[serde(default, deserialize_with = "crate::openapi::whole_number")]
     #[schema(minimum = 1, maximum = 10)]
     pub episode_count: Option<u8>,
 }

@@ -184,6 +184,7 @@ pub enum VisibilityType {
 /// may see (400 `unknown_entry` otherwise).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct EntryRef {
+    #[schema(pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
     pub id: Uuid,
 }
 
@@ -202,6 +203,23 @@ pub struct GroupInput {
     /// Whom a private template is shared with: the caller's own organisations and users the api
     /// knows (400 `unknown_permission` otherwise); replaces the sharing when sent.
     pub permissions: Option<Vec<Permission>>,
+}
+
+/// The body of a new group: as [`GroupInput`]; whether it is shared is the query's
+/// `sharedTemplate`: `visibilityType` is not read here.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)] // the handler reads a `GroupInput`; this is its shape in the document
+pub struct NewGroupInput {
+    #[schema(max_length = 200)]
+    title: Option<String>,
+    #[schema(max_length = 1000)]
+    description: Option<String>,
+    /// The entries in order; a repeated entry is ignored.
+    entries: Option<Vec<EntryRef>>,
+    /// Whom a private template is shared with: the caller's own organisations and users the api
+    /// knows (400 `unknown_permission` otherwise).
+    permissions: Option<Vec<Permission>>,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -567,7 +585,7 @@ pub async fn list_groups(State(state): State<AppState>, user: CurrentUser) -> Re
 
 /// Creates a group, shared (public) or private; the caller owns it.
 #[utoipa::path(put, path = "/api/template/group", tag = "templates", security(("bearer" = [])), params(CreateParams),
-    request_body = GroupInput,
+    request_body = NewGroupInput,
     responses((status = 201, body = TemplateGroup), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 pub async fn create_group(
     State(state): State<AppState>,

@@ -833,7 +833,14 @@ export interface components {
         Annotations: {
             annotations: components["schemas"]["Annotation"][];
         };
+        /**
+         * @description The `model` query parameter of an upload (what [`audio_model`] takes).
+         * @enum {string}
+         */
+        AudioModelName: "multilingual" | "generic" | "radiology";
+        /** @description A consult's content: a JSON object, at most 512 kB serialised. */
         ConsultInput: {
+            /** @description The client's own JSON object; an empty one when left out. */
             content?: Record<string, never>;
         };
         /**
@@ -860,9 +867,15 @@ export interface components {
         };
         /** @description An e-consult: the patient's written question and the exchange, as JSON. */
         ElectronicConsult: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Episodes expected, 1 to 10 (default 1).
+             */
             episodeCount?: number | null;
-            /** @description The written exchange (the patient's question, the answers). */
+            /**
+             * @description The written exchange (the patient's question, the answers): at most 200,000 characters,
+             *     not only white space.
+             */
             text: string;
         };
         /**
@@ -870,17 +883,27 @@ export interface components {
          *     empty). `soepType` is required on create.
          */
         EntryInput: {
-            /** @description Each code once: a repeated code is ignored. */
-            codes?: string[] | null;
+            /**
+             * @description ICPC codes of the list in force (`K86`; case and surrounding spaces aside); a repeated
+             *     code is ignored, an unknown one refused (400 `unknown_icpc`).
+             */
+            codes?: components["schemas"]["IcpcCodeInput"][] | null;
             description?: string | null;
             kind?: string | null;
+            /**
+             * @description Whom a private template is shared with: the caller's own organisations and users the api
+             *     knows (400 `unknown_permission` otherwise); replaces the sharing when sent.
+             */
             permissions?: components["schemas"]["Permission"][] | null;
-            soepType?: string | null;
+            soepType?: null | components["schemas"]["SoepType"];
             text?: string | null;
             title?: string | null;
-            visibilityType?: string | null;
+            visibilityType?: null | components["schemas"]["VisibilityType"];
         };
-        /** @description An entry of a group, by id (an entry object as the api returns it also does). */
+        /**
+         * @description An entry of a group, by id (an entry object as the api returns it also does): one the caller
+         *     may see (400 `unknown_entry` otherwise).
+         */
         EntryRef: {
             /** Format: uuid */
             id: string;
@@ -899,32 +922,60 @@ export interface components {
             /** @description A Dutch message that can be shown to the user. */
             message: string;
         };
+        /** @description One SOEP example as the summary calls take it: the four parts, each empty when left out. */
+        ExampleNote: {
+            evaluation?: string;
+            objective?: string;
+            plan?: string;
+            subjective?: string;
+        };
         Feedback: {
             /** @description Sent without who sent it. */
             anonymous?: boolean;
             consultId?: string | null;
             /** @description The first path segment of the page it was sent from. */
             consultType?: string | null;
-            /**
-             * Format: int32
-             * @description 1 to 5.
-             */
+            /** Format: int32 */
             rating?: number | null;
+            /** @description Fewer than 3000 characters. */
             text?: string;
-            /** @description template, faq, status or default (the widget's type). */
-            type?: string;
-        };
+            /** @description The widget's type; default when left out. */
+            type?: components["schemas"]["FeedbackKind"];
+        } & ({
+            text: string;
+        } | {
+            rating: number;
+        });
+        /**
+         * @description The kinds of feedback (`domain::feedback::KINDS`).
+         * @enum {string}
+         */
+        FeedbackKind: "template" | "faq" | "status" | "default";
         FeedbackReceived: {
             /** Format: uuid */
             id: string;
         };
+        /**
+         * @description The variants of a note (`integrations::summarise::Flavour`).
+         * @enum {string}
+         */
+        FlavourName: "normal" | "poh-ggz" | "kinderarts-allergoloog" | "kinderarts-orthopeed";
+        /**
+         * @description The `flavour` query parameter: a [`FlavourName`] or empty (normal).
+         * @enum {string}
+         */
+        FlavourParam: "empty" | "normal" | "poh-ggz" | "kinderarts-allergoloog" | "kinderarts-orthopeed";
         GroupInput: {
             description?: string | null;
             /** @description The entries in order; a repeated entry is ignored. */
             entries?: components["schemas"]["EntryRef"][] | null;
+            /**
+             * @description Whom a private template is shared with: the caller's own organisations and users the api
+             *     knows (400 `unknown_permission` otherwise); replaces the sharing when sent.
+             */
             permissions?: components["schemas"]["Permission"][] | null;
             title?: string | null;
-            visibilityType?: string | null;
+            visibilityType?: null | components["schemas"]["VisibilityType"];
         };
         HandOffEpisodes: {
             episodes: components["schemas"]["EpisodeView"][];
@@ -989,6 +1040,11 @@ export interface components {
             officialTitle: string;
             patientTitle: string;
         };
+        /**
+         * @description An ICPC code as a template takes it: the chapter letter (or `-`) and two digits, case and
+         *     surrounding spaces aside.
+         */
+        IcpcCodeInput: string;
         IcpcSuggestion: {
             category: string;
             code: string;
@@ -1056,17 +1112,71 @@ export interface components {
             /** @description The login name (`preferred_username`). */
             username: string;
         };
-        /** @description The onboarding profile; every field is optional. */
+        /**
+         * @description The model sizes (`integrations::summarise::ModelSize`).
+         * @enum {string}
+         */
+        ModelSizeName: "small" | "medium" | "large";
+        /**
+         * @description The body of a new entry: as [`EntryInput`], with `soepType` required. Whether it is shared is
+         *     the query's `sharedTemplate`: `visibilityType` is not read here.
+         */
+        NewEntryInput: {
+            /**
+             * @description ICPC codes of the list in force (`K86`; case and surrounding spaces aside); a repeated
+             *     code is ignored, an unknown one refused (400 `unknown_icpc`).
+             */
+            codes?: components["schemas"]["IcpcCodeInput"][] | null;
+            description?: string | null;
+            kind?: string | null;
+            /**
+             * @description Whom a private template is shared with: the caller's own organisations and users the api
+             *     knows (400 `unknown_permission` otherwise).
+             */
+            permissions?: components["schemas"]["Permission"][] | null;
+            /** @description Upper case as shown; lower case is taken too. */
+            soepType: components["schemas"]["SoepType"];
+            text?: string | null;
+            title?: string | null;
+        };
+        /**
+         * @description The body of a new group: as [`GroupInput`]; whether it is shared is the query's
+         *     `sharedTemplate`: `visibilityType` is not read here.
+         */
+        NewGroupInput: {
+            description?: string | null;
+            /** @description The entries in order; a repeated entry is ignored. */
+            entries?: components["schemas"]["EntryRef"][] | null;
+            /**
+             * @description Whom a private template is shared with: the caller's own organisations and users the api
+             *     knows (400 `unknown_permission` otherwise).
+             */
+            permissions?: components["schemas"]["Permission"][] | null;
+            title?: string | null;
+        };
+        /**
+         * @description The onboarding profile; every field is optional, and one left empty (or only white space) is
+         *     unset. Fields are trimmed; the answer holds them as stored (kinds in upper case, the AGB code
+         *     as eight digits).
+         */
         OnboardingUser: {
-            /** @description The practice's AGB code: eight digits. */
+            /** @description The practice's AGB code: eight digits (spaces, `-` and `.` between them are dropped). */
             AGBCode?: string | null;
+            /** @description At most 200 characters. */
             organizationName?: string | null;
+            /** @description 8 to 15 digits, with spaces, `+`, `-`, `(` and `)` between them. */
             phoneNumber?: string | null;
-            /** @description WAARNEMEND, PRAKTIJKHOUDEND or ANDERS; kept only when userKind is ARTS. */
+            /**
+             * @description WAARNEMEND, PRAKTIJKHOUDEND or ANDERS (lower case is taken too); kept only when userKind
+             *     is ARTS.
+             */
             practitionerKind?: string | null;
-            /** @description The name the user wants to be addressed by ('Met welke naam wil je aangesproken worden?'). */
+            /**
+             * @description The name the user wants to be addressed by ('Met welke naam wil je aangesproken worden?'):
+             *     at most 100 characters.
+             */
             preferredUsername?: string | null;
-            /** @description ARTS, ZORGGROEPMANAGER or ANDERS. */
+            /** @description ARTS, ZORGGROEPMANAGER or ANDERS (lower case is taken too). */
             userKind?: string | null;
         };
         OrganizationLevel: {
@@ -1099,7 +1209,6 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** @description An example to add (no id) or change (the id of one of the user's own). */
         PersonalizedSoapInput: {
             /** @description With `/api/feedback/soapexample`: the consult the note came from. */
             consultId?: string | null;
@@ -1109,7 +1218,25 @@ export interface components {
             objective?: string;
             plan?: string;
             subjective?: string;
-        };
+        } & ({
+            subjective: string;
+        } | {
+            objective: string;
+        } | {
+            evaluation: string;
+        } | {
+            plan: string;
+        });
+        /**
+         * @description For whom a note is rendered: the patient or a carer (`domain::consult_render::Perspective`).
+         * @enum {string}
+         */
+        PerspectiveName: "PATIENT" | "CARER";
+        /**
+         * @description The precisions (`integrations::summarise::Precision`).
+         * @enum {string}
+         */
+        PrecisionName: "medium" | "high";
         PredictRequest: {
             /** @description The text to code, e.g. an episode's S and E. */
             text: string;
@@ -1160,6 +1287,11 @@ export interface components {
              */
             supportEmail: string;
         };
+        /**
+         * Format: binary
+         * @description An uploaded recording: the file's bytes.
+         */
+        RecordingFile: string;
         /** @description What an uploaded recording added to the session's transcript. */
         RecordingTranscript: {
             /** @description The new sentences, numbered after those the session already had. */
@@ -1168,8 +1300,7 @@ export interface components {
             problems: Record<string, never>[];
         };
         Rendering: {
-            /** @description PATIENT or CARER */
-            perspective: string;
+            perspective: components["schemas"]["PerspectiveName"];
             text: string;
         };
         SessionInput: {
@@ -1233,25 +1364,31 @@ export interface components {
             /** @description How many medicines the list now holds. */
             count: number;
         };
-        /** @description The `request` of a websocket `summarize` message, and the body of `/v1/withExamples`. */
-        SummarizeRequest: {
-            /** Format: int32 */
-            episodeCount?: number | null;
-            /** @description The clinician's SOEP examples; without them their saved examples are used. */
-            examples?: Record<string, never>[];
-            /** @description normal (default), poh-ggz, kinderarts-allergoloog, kinderarts-orthopeed */
-            flavour?: string;
-            /** @description small, medium (default), large */
-            modelSize?: string;
-            /** @description medium (default) or high */
-            precision?: string;
-            /** @description soap (default), report, dictation, radiology, specialist, meeting */
-            template?: string;
+        /**
+         * @description Which part of a SOEP note an entry belongs to (`domain::templates::SOEP_TYPES`).
+         * @enum {string}
+         */
+        SoepType: "PLAN" | "OBJECTIVE" | "SUBJECTIVE" | "PLAN_TEXT" | "OBJECTIVE_TEXT" | "SUBJECTIVE_TEXT";
+        /** @description The body of `/v1/withExamples`: a [`SummarizeRequest`] whose transcript is required. */
+        SummarizeWithExamples: {
             /**
-             * @description A typed or pasted transcript. On the websocket it replaces the spoken one (a consult with
-             *     no speech engine); in `/v1/withExamples` it is the transcript.
+             * Format: int32
+             * @description Episodes expected, 1 to 10 (1 when left out); the query's `episodeCount` wins.
              */
-            transcript?: string | null;
+            episodeCount?: number | null;
+            /** @description The clinician's SOEP examples (at most 20); without them their saved examples are used. */
+            examples?: components["schemas"]["ExampleNote"][];
+            /** @description The variant; normal when left out; the query's `flavour` wins. */
+            flavour?: components["schemas"]["FlavourName"];
+            /** @description The model size; large on this call whatever is sent. */
+            modelSize?: components["schemas"]["ModelSizeName"];
+            /** @description high on this call whatever is sent. */
+            precision?: components["schemas"]["PrecisionName"];
+            /** @description The kind of note; soap when left out. */
+            template?: components["schemas"]["TemplateName"];
+            /** @description The transcript: at most 200,000 characters, not only white space. */
+            transcript: string;
+            /** @description A hint from the clinician for this summary (at most 1000 characters); the query's wins. */
             userSuggestion?: string | null;
         };
         /** @description A template entry: a line of a SOEP note with its ICPC codes. */
@@ -1268,14 +1405,12 @@ export interface components {
             kind?: string | null;
             owner?: null | components["schemas"]["Owner"];
             permissions: components["schemas"]["Permission"][];
-            /** @description PLAN, OBJECTIVE, SUBJECTIVE, PLAN_TEXT, OBJECTIVE_TEXT or SUBJECTIVE_TEXT. */
-            soepType: string;
+            soepType: components["schemas"]["SoepType"];
             text: string;
             title: string;
             /** Format: date-time */
             updatedAt: string;
-            /** @description PUBLIC or PRIVATE. */
-            visibilityType: string;
+            visibilityType: components["schemas"]["VisibilityType"];
         };
         /** @description A template group: ordered entries. */
         TemplateGroup: {
@@ -1292,12 +1427,24 @@ export interface components {
             title: string;
             /** Format: date-time */
             updatedAt: string;
-            visibilityType: string;
+            visibilityType: components["schemas"]["VisibilityType"];
         };
+        /**
+         * @description The note kinds, as the summary calls and the websocket name them (`integrations::summarise::Template`).
+         * @enum {string}
+         */
+        TemplateName: "soap" | "report" | "dictation" | "radiology" | "specialist" | "meeting";
         /** @description A text to analyse: at most 20,000 characters. */
         TextRequest: {
             text: string;
         };
+        TranscriptText: string;
+        /**
+         * @description Who may see a template (`domain::templates::VISIBILITIES`): everyone, or the owner and
+         *     whom it is shared with.
+         * @enum {string}
+         */
+        VisibilityType: "PUBLIC" | "PRIVATE";
     };
     responses: never;
     parameters: never;
@@ -1312,9 +1459,9 @@ export interface operations {
             query?: {
                 /** @description Episodes expected, 1 to 10 (default 1). */
                 episodeCount?: number;
-                /** @description normal (default), poh-ggz, kinderarts-allergoloog, kinderarts-orthopeed */
-                flavour?: string;
-                /** @description A hint from the clinician for this summary. */
+                /** @description The variant of the note; normal when left out or empty. */
+                flavour?: components["schemas"]["FlavourParam"];
+                /** @description A hint from the clinician for this summary (at most 1000 characters). */
                 userSuggestion?: string;
             };
             header?: never;
@@ -1323,7 +1470,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/plain": string;
+                "text/plain": components["schemas"]["TranscriptText"];
             };
         };
         responses: {
@@ -1344,6 +1491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1352,7 +1500,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1375,9 +1542,9 @@ export interface operations {
             query?: {
                 /** @description Episodes expected, 1 to 10 (default 1). */
                 episodeCount?: number;
-                /** @description normal (default), poh-ggz, kinderarts-allergoloog, kinderarts-orthopeed */
-                flavour?: string;
-                /** @description A hint from the clinician for this summary. */
+                /** @description The variant of the note; normal when left out or empty. */
+                flavour?: components["schemas"]["FlavourParam"];
+                /** @description A hint from the clinician for this summary (at most 1000 characters). */
                 userSuggestion?: string;
             };
             header?: never;
@@ -1386,7 +1553,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SummarizeRequest"];
+                "application/json": components["schemas"]["SummarizeWithExamples"];
             };
         };
         responses: {
@@ -1407,6 +1574,7 @@ export interface operations {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1415,7 +1583,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1438,9 +1643,9 @@ export interface operations {
             query?: {
                 /** @description Episodes expected, 1 to 10 (default 1). */
                 episodeCount?: number;
-                /** @description normal (default), poh-ggz, kinderarts-allergoloog, kinderarts-orthopeed */
-                flavour?: string;
-                /** @description A hint from the clinician for this summary. */
+                /** @description The variant of the note; normal when left out or empty. */
+                flavour?: components["schemas"]["FlavourParam"];
+                /** @description A hint from the clinician for this summary (at most 1000 characters). */
                 userSuggestion?: string;
             };
             header?: never;
@@ -1449,7 +1654,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/plain": string;
+                "text/plain": components["schemas"]["TranscriptText"];
             };
         };
         responses: {
@@ -1470,6 +1675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1478,7 +1684,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1501,9 +1726,9 @@ export interface operations {
             query?: {
                 /** @description Episodes expected, 1 to 10 (default 1). */
                 episodeCount?: number;
-                /** @description normal (default), poh-ggz, kinderarts-allergoloog, kinderarts-orthopeed */
-                flavour?: string;
-                /** @description A hint from the clinician for this summary. */
+                /** @description The variant of the note; normal when left out or empty. */
+                flavour?: components["schemas"]["FlavourParam"];
+                /** @description A hint from the clinician for this summary (at most 1000 characters). */
                 userSuggestion?: string;
             };
             header?: never;
@@ -1512,7 +1737,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/plain": string;
+                "text/plain": components["schemas"]["TranscriptText"];
             };
         };
         responses: {
@@ -1533,6 +1758,7 @@ export interface operations {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1541,7 +1767,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1576,6 +1821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShortageList"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1584,6 +1830,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1616,6 +1863,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShortagesReplaced"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1624,6 +1872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShortageUploadError"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1632,7 +1881,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1653,7 +1912,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/plain": boolean;
+                "application/json": boolean;
             };
         };
         responses: {
@@ -1663,6 +1922,16 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1671,6 +1940,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1680,6 +1950,33 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1710,6 +2007,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedConsult"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1718,7 +2016,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1735,8 +2070,8 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description optional */
-        requestBody: {
+        /** @description optional: without a body (or a `consultId`), a new consult */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["SessionInput"];
             };
@@ -1750,7 +2085,26 @@ export interface operations {
                     "application/json": components["schemas"]["SessionOpened"];
                 };
             };
+            /** @description the body is not readable (not JSON, or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1766,13 +2120,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     recording: {
         parameters: {
             query?: {
-                /** @description multilingual (default) or radiology */
-                model?: string;
+                /** @description multilingual when left out */
+                model?: components["schemas"]["AudioModelName"];
             };
             header?: never;
             path: {
@@ -1782,7 +2163,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/octet-stream": number[];
+                "application/octet-stream": components["schemas"]["RecordingFile"];
             };
         };
         responses: {
@@ -1794,6 +2175,7 @@ export interface operations {
                     "application/json": components["schemas"]["RecordingTranscript"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1802,7 +2184,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1819,6 +2211,15 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1843,8 +2244,8 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description optional */
-        requestBody: {
+        /** @description optional: without a body (or a `consultId`), a new consult */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["SessionInput"];
             };
@@ -1858,6 +2259,16 @@ export interface operations {
                     "application/json": components["schemas"]["SessionOpened"];
                 };
             };
+            /** @description the body is not readable (not JSON, or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1866,7 +2277,43 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1890,10 +2337,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": boolean;
+                    "application/json": boolean;
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1922,7 +2379,26 @@ export interface operations {
                     "application/json": components["schemas"]["ConsultView"];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1963,6 +2439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsultView"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1971,6 +2448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1979,7 +2457,43 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2006,7 +2520,26 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2030,8 +2563,7 @@ export interface operations {
             header?: never;
             path: {
                 consult_id: string;
-                /** @description PATIENT or CARER */
-                perspective: string;
+                perspective: components["schemas"]["PerspectiveName"];
             };
             cookie?: never;
         };
@@ -2045,6 +2577,7 @@ export interface operations {
                     "application/json": components["schemas"]["Rendering"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2053,7 +2586,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2101,6 +2644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2109,7 +2653,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2148,6 +2729,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeedbackReceived"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2156,7 +2738,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2187,6 +2806,7 @@ export interface operations {
                     "application/json": components["schemas"]["PersonalizedSoap"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2195,7 +2815,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2226,6 +2883,7 @@ export interface operations {
                     "application/json": components["schemas"]["IcpcSuggestion"][];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2234,7 +2892,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2265,6 +2960,7 @@ export interface operations {
                     "application/json": components["schemas"]["HandedOff"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2273,6 +2969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2281,7 +2978,43 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2310,7 +3043,26 @@ export interface operations {
                     "application/json": components["schemas"]["HandOffEpisodes"];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2347,6 +3099,15 @@ export interface operations {
                     "application/json": components["schemas"]["HandOffRedirect"];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2377,7 +3138,26 @@ export interface operations {
                     "application/json": components["schemas"]["JobView"];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2417,6 +3197,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShortagesFound"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2425,7 +3206,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2456,6 +3274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Annotations"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2464,7 +3283,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2510,7 +3366,17 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateEntry"][];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2532,7 +3398,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EntryInput"];
+                "application/json": components["schemas"]["NewEntryInput"];
             };
         };
         responses: {
@@ -2544,6 +3410,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateEntry"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2552,7 +3419,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2586,10 +3490,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": number;
+                    "application/json": number;
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2626,7 +3549,26 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateEntry"][];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2655,6 +3597,25 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateEntry"];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2696,6 +3657,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateEntry"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2704,6 +3666,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2713,6 +3685,33 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2739,6 +3738,25 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2774,7 +3792,17 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateGroup"][];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2796,7 +3824,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["GroupInput"];
+                "application/json": components["schemas"]["NewGroupInput"];
             };
         };
         responses: {
@@ -2808,6 +3836,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateGroup"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2816,7 +3845,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2850,10 +3916,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": number;
+                    "application/json": number;
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2890,7 +3975,26 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateGroup"][];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2919,6 +4023,25 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateGroup"];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2960,6 +4083,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateGroup"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2968,6 +4092,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2977,6 +4111,33 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3003,6 +4164,25 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3038,6 +4218,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgreementAccepted"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3073,6 +4254,7 @@ export interface operations {
                     "application/json": components["schemas"]["Me"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3104,6 +4286,7 @@ export interface operations {
                     "application/json": components["schemas"]["OnboardingUser"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3112,7 +4295,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3139,7 +4359,17 @@ export interface operations {
                     "application/json": components["schemas"]["OnboardingUser"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3166,7 +4396,17 @@ export interface operations {
                     "application/json": components["schemas"]["PersonalizedSoap"][];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3197,6 +4437,7 @@ export interface operations {
                     "application/json": components["schemas"]["PersonalizedSoap"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3205,6 +4446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3213,7 +4455,43 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3240,7 +4518,26 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3275,7 +4572,17 @@ export interface operations {
                     "application/json": components["schemas"]["IcpcCode"][];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
