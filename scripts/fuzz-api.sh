@@ -141,7 +141,7 @@ run_pass() {
 		--max-examples "$examples" \
 		--seed "$seed" \
 		--generation-database none \
-		--workers 2 \
+		--workers 1 \
 		--request-timeout 30 \
 		--header "Authorization: Bearer $access" \
 		--report junit --report-junit-path "$work/$name.xml" \
