@@ -15,9 +15,10 @@
 # schemathesis comes from PyPI into a virtualenv under var/ (git-ignored), made on first use.
 #
 # Environment: FUZZ_API_BIN (default target/debug/api; build it with `cargo build -p api`),
-# FUZZ_EXAMPLES (examples per operation and phase, default 20), FUZZ_SEED (default 20261123),
+# FUZZ_EXAMPLES (examples per operation and phase, default 15), FUZZ_SEED (default 20261123),
 # FUZZ_TIME_LIMIT (seconds per pass, default 240), FUZZ_DATABASE_HOST (default 127.0.0.1:5432),
-# FUZZ_REDIS_URL (default redis://127.0.0.1:6379), FUZZ_KEEP (set: keep the database and logs).
+# FUZZ_REDIS_URL (default redis://127.0.0.1:6379), FUZZ_KEEP (set: keep the database and logs),
+# FUZZ_ONLY (a regular expression: fuzz only the paths it matches, in the user's pass).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,7 +27,7 @@ cd "$root"
 SCHEMATHESIS_VERSION=4.32.5
 venv="$root/var/fuzz-venv"
 api_bin="${FUZZ_API_BIN:-$root/target/debug/api}"
-examples="${FUZZ_EXAMPLES:-20}"
+examples="${FUZZ_EXAMPLES:-15}"
 seed="${FUZZ_SEED:-20261123}"
 time_limit="${FUZZ_TIME_LIMIT:-240}"
 db_host="${FUZZ_DATABASE_HOST:-127.0.0.1:5432}"
@@ -122,6 +123,10 @@ token() {
 }
 
 # --- the passes -----------------------------------------------------------------------------
+# One worker: hypothesis is not thread-safe, and two made schemathesis fail inside itself. A
+# request whose connection the api closed right after the previous answer (as HTTP servers may
+# once a keep-alive connection's previous request body was left unread) is sent once more on a
+# new connection, as browsers do; a second failure counts.
 # Nothing is excluded: the document lists every REST call (a test in api/tests/openapi.rs keeps it
 # so). What it leaves out is not fuzzed here: the live consult websocket (its own tests and the
 # browser tests), the development sign-in issuer under /oidc (not part of the product's api) and
@@ -143,6 +148,7 @@ run_pass() {
 		--generation-database none \
 		--workers 1 \
 		--request-timeout 30 \
+		--request-retries 1 \
 		--header "Authorization: Bearer $access" \
 		--report junit --report-junit-path "$work/$name.xml" \
 		--no-color \
@@ -153,7 +159,7 @@ run_pass() {
 	((status == 0)) || failed=1
 }
 
-run_pass user huisarts@example.nl
+run_pass user huisarts@example.nl ${FUZZ_ONLY:+--include-path-regex "$FUZZ_ONLY"}
 run_pass staff staff@example.nl --include-tag cms
 
 if grep -q '"level":"ERROR"' "$log"; then
