@@ -6,18 +6,18 @@ export APP_ENV ?= development
 # Tests create one database each through this server (see .cargo/config.toml).
 export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 
-.PHONY: help run test test-rust test-web test-e2e test-make-run test-links services tools web web-deps openapi lint bench-jobs
+.PHONY: help run test test-rust test-web test-e2e test-fuzz test-make-run test-links services tools web web-deps openapi lint bench-jobs
 
 help:
 	@echo "make run    start Spreekkamer on http://localhost:8080 (development sign-in, local PostgreSQL and Redis)"
-	@echo "make test   run every test (Rust, web unit tests, API contract, browser end-to-end, make run check)"
+	@echo "make test   run every test (Rust, web unit tests, API contract, browser end-to-end, API fuzzing, make run check)"
 
 ## Start everything on the embedded defaults: api, worker and scheduler in one process.
 run: services web
 	cargo run --quiet -p api -- all
 
 ## Every test.
-test: services tools lint test-rust test-web test-e2e test-make-run test-links
+test: services tools lint test-rust test-web test-e2e test-fuzz test-make-run test-links
 
 services:
 	@scripts/ensure-services.sh
@@ -50,6 +50,11 @@ test-web: web-deps
 test-e2e: web
 	cargo build -p api
 	cd web && npm run e2e
+
+## The api against its OpenAPI document: a bounded schemathesis run (scripts/fuzz-api.sh).
+test-fuzz: services
+	cargo build -p api
+	scripts/fuzz-api.sh
 
 test-make-run:
 	scripts/check-make-run.sh

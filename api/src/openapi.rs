@@ -5,7 +5,10 @@
 
 use axum::routing::get;
 use axum::{Json, Router};
+use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::schema::{AllOfBuilder, AnyOfBuilder, ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::{Content, Ref, RefOr, Required, Response};
 use utoipa::{Modify, OpenApi};
 
 use crate::routes::{
@@ -75,8 +78,9 @@ use crate::state::AppState;
         user::accept_agreement,
         user::agreement_pdf
     ),
-    components(schemas(crate::error::ErrorBody)),
-    modifiers(&BearerAuth),
+    // schemas named by a parameter's `value_type` only, which utoipa does not collect itself
+    components(schemas(crate::error::ErrorBody, summaries::FlavourParam, crate::speech::AudioModelName)),
+    modifiers(&BearerAuth, &CommonResponses, &AtLeastOne, &OptionalBodies),
     tags(
         (name = "health", description = "Liveness, readiness and metrics"),
         (name = "consult", description = "Consults, live sessions and their renderings"),
@@ -103,6 +107,151 @@ impl Modify for BearerAuth {
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
         );
     }
+}
+
+/// The operations a signed-in user may call before accepting the agreement (the 'Welkom' screen
+/// and the app shell): every other one that needs sign-in answers 403 `agreement_required` first.
+pub const WITHOUT_AGREEMENT: &[&str] = &["me", "accept_agreement"];
+
+/// The answers that come from the edge and the sign-in check rather than from a handler, added to
+/// every operation they apply to, so each handler's annotation lists only its own answers:
+///
+/// - needs sign-in: 401 (no, a bad or an expired token) and 403 (the agreement is not accepted;
+///   added to the operation's own 403 when it has one);
+/// - has a body: 400 (a NUL character, a body that is not JSON), 413 (larger than the call takes);
+///   a JSON body also 415 (not sent as `application/json`) and 422 (JSON of the wrong shape);
+/// - has parameters: 400 (a NUL character, a malformed query string or path segment).
+///
+/// Each is the project's error JSON, `{error, message}` with a Dutch message.
+struct CommonResponses;
+
+impl Modify for CommonResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.patch,
+                &mut item.head,
+                &mut item.options,
+                &mut item.trace,
+            ];
+            for operation in operations.into_iter().flatten() {
+                add_common_responses(operation);
+            }
+        }
+    }
+}
+
+fn add_common_responses(operation: &mut Operation) {
+    let signed_in = operation.security.as_ref().is_some_and(|s| !s.is_empty());
+    let agreement_free = operation.operation_id.as_deref().is_some_and(|id| WITHOUT_AGREEMENT.contains(&id));
+    let body = operation.request_body.as_ref().map(|b| b.content.keys().any(|c| c == "application/json"));
+    let parameters = operation.parameters.as_ref().is_some_and(|p| !p.is_empty());
+    let responses = &mut operation.responses.responses;
+    let mut add = |status: &str, why: &str| {
+        match responses.get_mut(status) {
+            Some(RefOr::T(response)) => {
+                if response.description.is_empty() {
+                    response.description = "refused by the call itself (its description says when)".to_owned();
+                }
+                if !response.description.contains(why) {
+                    response.description = format!("{}; or {why}", response.description);
+                }
+            }
+            Some(RefOr::Ref(_)) => {}
+            None => {
+                let mut response = Response::new(why);
+                response.content.insert("application/json".to_owned(), Content::new(Some(Ref::from_schema_name("ErrorBody"))));
+                responses.insert(status.to_owned(), RefOr::T(response));
+            }
+        }
+    };
+    if signed_in {
+        add("401", "not signed in, or the token is invalid or expired (`unauthorized`)");
+        if !agreement_free {
+            add("403", "the user has not accepted the agreement (`agreement_required`)");
+        }
+    }
+    if let Some(json) = body {
+        add("400", "the body is not readable (not JSON, or a NUL character)");
+        add("413", "the body is larger than the call takes");
+        if json {
+            add("415", "the body is not sent as `application/json`");
+            add("422", "the JSON does not have the expected shape");
+        }
+    }
+    if parameters {
+        add("400", "a parameter is malformed or holds a NUL character");
+    }
+}
+
+/// Request bodies whose fields are each optional but not all at once, which a struct's derive
+/// cannot say: the body must also match one of the alternatives (JSON Schema `anyOf`).
+struct AtLeastOne;
+
+impl Modify for AtLeastOne {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let text = |field: &str| {
+            ObjectBuilder::new()
+                .property(field, ObjectBuilder::new().schema_type(Type::String).pattern(Some(crate::summaries::NOT_BLANK)))
+                .required(field)
+                .build()
+        };
+        let rating = ObjectBuilder::new().property("rating", ObjectBuilder::new().schema_type(SchemaType::new(Type::Integer))).required("rating").build();
+        // domain::feedback::check: 'Schrijf iets of geef een beoordeling.'
+        at_least_one(openapi, "Feedback", vec![text("text"), rating]);
+        // domain::soap_examples::Parts::checked: 'Geen tekst ingevuld'
+        at_least_one(openapi, "PersonalizedSoapInput", ["subjective", "objective", "evaluation", "plan"].map(text).into());
+    }
+}
+
+fn at_least_one(openapi: &mut utoipa::openapi::OpenApi, name: &str, alternatives: Vec<utoipa::openapi::schema::Object>) {
+    let Some(schemas) = openapi.components.as_mut().map(|c| &mut c.schemas) else { return };
+    let Some(schema) = schemas.remove(name) else { panic!("the document has no schema {name}") };
+    let any_of = alternatives.into_iter().fold(AnyOfBuilder::new(), |any, alternative| any.item(Schema::Object(alternative)));
+    schemas.insert(name.to_owned(), AllOfBuilder::new().item(schema).item(any_of).into());
+}
+
+/// Operations whose body may be left out, which an `Option<Json<_>>` body cannot tell utoipa
+/// without also allowing a JSON `null` (which the handler refuses).
+const OPTIONAL_BODIES: &[&str] = &["open_session", "open_beta_session"];
+
+struct OptionalBodies;
+
+impl Modify for OptionalBodies {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            for operation in [&mut item.get, &mut item.put, &mut item.post, &mut item.delete].into_iter().flatten() {
+                if operation.operation_id.as_deref().is_some_and(|id| OPTIONAL_BODIES.contains(&id))
+                    && let Some(body) = operation.request_body.as_mut()
+                {
+                    body.required = Some(Required::False);
+                }
+            }
+        }
+    }
+}
+
+/// An optional integer that also takes a JSON number with a zero fraction (`8.0`): JSON Schema's
+/// `integer`, which the document promises, admits it.
+pub fn whole_number<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<i64>,
+{
+    use serde::Deserialize;
+    use serde::de::Error;
+    let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else { return Ok(None) };
+    let whole = match (number.as_i64(), number.as_f64()) {
+        (Some(n), _) => Some(n),
+        (None, Some(f)) if f.fract() == 0.0 && f >= i64::MIN as f64 && f <= i64::MAX as f64 => Some(f as i64),
+        _ => None,
+    };
+    let value = whole.and_then(|n| T::try_from(n).ok());
+    value.map(Some).ok_or_else(|| D::Error::custom(format!("invalid value: {number}, expected a whole number in range")))
 }
 
 /// The document as committed in `api/openapi.json` (pretty JSON, trailing newline).

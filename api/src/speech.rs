@@ -123,6 +123,23 @@ pub struct RecordingTranscript {
     pub problems: Vec<Value>,
 }
 
+/// The `model` query parameter of an upload (what [`audio_model`] takes).
+#[derive(ToSchema)]
+#[allow(dead_code)] // the document's shape of `model`
+#[schema(rename_all = "lowercase")]
+pub enum AudioModelName {
+    Multilingual,
+    /// The same as multilingual.
+    Generic,
+    Radiology,
+}
+
+/// An uploaded recording: the file's bytes.
+#[derive(ToSchema)]
+#[allow(dead_code)] // the document's shape of the body
+#[schema(value_type = String, format = Binary)]
+pub struct RecordingFile(Vec<u8>);
+
 /// Transcribes an uploaded recording (wav, webm/opus, ogg, mp3, m4a) into the session, through
 /// the same engine and transcript as live audio.
 ///
@@ -131,8 +148,8 @@ pub struct RecordingTranscript {
 /// a temporary file, which the decoder reads; at most [`RECORDING_SLOTS`] uploads decode and
 /// transcribe at once, the others wait.
 #[utoipa::path(post, path = "/api/consult/audio/session/{session_id}/recording", tag = "consult", security(("bearer" = [])),
-    params(("session_id" = String, Path), ("model" = Option<String>, Query, description = "multilingual (default) or radiology")),
-    request_body(content = Vec<u8>, content_type = "application/octet-stream", description = "The recording, at most 128 MiB"),
+    params(("session_id" = String, Path), ("model" = Option<AudioModelName>, Query, description = "multilingual when left out")),
+    request_body(content = RecordingFile, content_type = "application/octet-stream", description = "The recording, at most 128 MiB"),
     responses((status = 200, body = RecordingTranscript), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
         (status = 413, body = ErrorBody), (status = 502, body = ErrorBody)))]

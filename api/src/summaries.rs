@@ -28,31 +28,126 @@ pub const MAX_SUGGESTION_CHARS: usize = 1_000;
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SummarizeRequest {
-    /// soap (default), report, dictation, radiology, specialist, meeting
+    /// The kind of note; soap when left out.
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(value_type = TemplateName, required = false)]
     pub template: Template,
-    /// normal (default), poh-ggz, kinderarts-allergoloog, kinderarts-orthopeed
+    /// The variant; normal when left out.
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(value_type = FlavourName, required = false)]
     pub flavour: Flavour,
-    /// small, medium (default), large
+    /// The model size; medium when left out.
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(value_type = ModelSizeName, required = false)]
     pub model_size: ModelSize,
-    /// medium (default) or high
+    /// medium when left out.
     #[serde(default)]
-    #[schema(value_type = String)]
+    #[schema(value_type = PrecisionName, required = false)]
     pub precision: Precision,
+    /// Episodes expected, 1 to 10 (1 when left out).
+    #[serde(default, deserialize_with = "crate::openapi::whole_number")]
+    #[schema(minimum = 1, maximum = 10)]
     pub episode_count: Option<u8>,
-    /// The clinician's SOEP examples; without them their saved examples are used.
+    /// The clinician's SOEP examples (at most 20); without them their saved examples are used.
     #[serde(default)]
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<ExampleNote>, max_items = 20, required = false)]
     pub examples: Vec<SoapExample>,
     /// A typed or pasted transcript. On the websocket it replaces the spoken one (a consult with
     /// no speech engine); in `/v1/withExamples` it is the transcript.
+    #[schema(max_length = 200000)]
     pub transcript: Option<String>,
+    /// A hint from the clinician for this summary (at most 1000 characters).
+    #[schema(max_length = 1000)]
     pub user_suggestion: Option<String>,
+}
+
+/// The document's pattern for text that must hold something besides white space: a character
+/// that is not white space as `str::trim` counts it (`#[schema(pattern)]` takes only a literal,
+/// so the annotations repeat it; a test checks that they do and that it is exact).
+pub const NOT_BLANK: &str = "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+
+/// The note kinds, as the summary calls and the websocket name them (`integrations::summarise::Template`).
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+pub enum TemplateName {
+    Soap,
+    Report,
+    Dictation,
+    Radiology,
+    Specialist,
+    Meeting,
+}
+
+/// The variants of a note (`integrations::summarise::Flavour`).
+#[derive(ToSchema)]
+#[schema(rename_all = "kebab-case")]
+pub enum FlavourName {
+    Normal,
+    PohGgz,
+    KinderartsAllergoloog,
+    KinderartsOrthopeed,
+}
+
+/// The model sizes (`integrations::summarise::ModelSize`).
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+pub enum ModelSizeName {
+    Small,
+    Medium,
+    Large,
+}
+
+/// The precisions (`integrations::summarise::Precision`).
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+pub enum PrecisionName {
+    Medium,
+    High,
+}
+
+/// One SOEP example as the summary calls take it: the four parts, each empty when left out.
+#[derive(ToSchema)]
+#[allow(dead_code)] // the shape of `integrations::summarise::SoapExample` in the document only
+pub struct ExampleNote {
+    #[schema(required = false)]
+    subjective: String,
+    #[schema(required = false)]
+    objective: String,
+    #[schema(required = false)]
+    evaluation: String,
+    #[schema(required = false)]
+    plan: String,
+}
+
+/// The body of `/v1/withExamples`: a [`SummarizeRequest`] whose transcript is required.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)] // the handler reads a `SummarizeRequest`; this is its shape in the document
+pub struct SummarizeWithExamples {
+    /// The kind of note; soap when left out.
+    #[schema(required = false)]
+    template: TemplateName,
+    /// The variant; normal when left out; the query's `flavour` wins.
+    #[schema(required = false)]
+    flavour: FlavourName,
+    /// The model size; large on this call whatever is sent.
+    #[schema(required = false)]
+    model_size: ModelSizeName,
+    /// high on this call whatever is sent.
+    #[schema(required = false)]
+    precision: PrecisionName,
+    /// Episodes expected, 1 to 10 (1 when left out); the query's `episodeCount` wins.
+    #[schema(minimum = 1, maximum = 10)]
+    episode_count: Option<u8>,
+    /// The clinician's SOEP examples (at most 20); without them their saved examples are used.
+    #[schema(max_items = 20, required = false)]
+    examples: Vec<ExampleNote>,
+    /// The transcript: at most 200,000 characters, not only white space.
+    #[schema(max_length = 200000, pattern = "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]")]
+    transcript: String,
+    /// A hint from the clinician for this summary (at most 1000 characters); the query's wins.
+    #[schema(max_length = 1000)]
+    user_suggestion: Option<String>,
 }
 
 /// A started summary.

@@ -46,3 +46,164 @@ fn every_operation_has_its_own_id() {
     }
     assert!(seen.len() > 40);
 }
+
+/// Routes the document leaves out, each with its reason.
+const UNDOCUMENTED: &[(&str, &str, &str)] = &[
+    // OpenAPI has no words for a websocket; its messages are in docs/ARCHITECTURE.md
+    ("GET", "/ws/speech/{service}/{session_id}", "the live consult websocket"),
+    ("GET", "/api/openapi.json", "the document itself"),
+    ("ANY", "/api/{*rest}", "the JSON 404 for unknown api paths"),
+];
+
+/// Every `.route(path, method(handler)...)` in the api's source, as (method, path, handler).
+/// axum's router cannot list its routes, so they are read from the source, where each router
+/// module declares them; a `.route(` this cannot read fails the test rather than be skipped. The
+/// development sign-in issuer (`src/dev_oidc`, under `/oidc`) is not part of the product's api,
+/// nor are the SPA's files.
+fn routes_in_source() -> Vec<(String, String, Option<String>)> {
+    fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path.file_name().unwrap() != "dev_oidc" {
+                    files(&path, out);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut sources = Vec::new();
+    files(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut sources);
+    let method = regex_lite_method();
+    let mut routes = Vec::new();
+    for file in sources {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (at, _) in text.match_indices(".route(") {
+            let rest = &text[at + ".route(".len()..];
+            let where_ = || format!("{}:{}", file.display(), text[..at].lines().count());
+            let rest = rest.trim_start();
+            let path = rest
+                .strip_prefix('"')
+                .and_then(|r| r.split_once('"'))
+                .map(|(path, _)| path.to_owned())
+                .unwrap_or_else(|| panic!("{}: a route whose path is not a literal; write it as one", where_()));
+            // the method router: up to the `)` that closes `.route(`
+            let mut depth = 1;
+            let body: String = rest
+                .chars()
+                .take_while(|c| {
+                    match c {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                    depth > 0
+                })
+                .collect();
+            let found = method(&body);
+            assert!(!found.is_empty(), "{}: no method router found in `.route(\"{path}\", ...)`", where_());
+            for (m, handler) in found {
+                routes.push((m, path.clone(), handler));
+            }
+        }
+        for nest in [".nest(", ".nest_service(", ".route_service("] {
+            for (at, _) in text.match_indices(nest) {
+                let line = &text[at..text[at..].find('\n').map_or(text.len(), |n| at + n)];
+                // the development issuer, and the SPA's hashed files
+                let known = ["\"/oidc\"", "\"/assets\""].iter().any(|p| line.contains(p));
+                assert!(known, "{}: `{line}` adds routes this test cannot see", file.display());
+            }
+        }
+    }
+    routes
+}
+
+/// `get(handler)`, `.post(handler)`, `any(...)` in a method router, with the handler's name when
+/// it is a path (not a closure).
+fn regex_lite_method() -> impl Fn(&str) -> Vec<(String, Option<String>)> {
+    |body: &str| {
+        let mut found = Vec::new();
+        for name in ["get", "post", "put", "delete", "patch", "head", "options", "any"] {
+            for (at, _) in body.match_indices(&format!("{name}(")) {
+                let before = body[..at].chars().last();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                    continue;
+                }
+                let args = &body[at + name.len() + 1..];
+                let handler: String = args.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
+                let handler = (!handler.is_empty()).then(|| handler.rsplit("::").next().unwrap().to_owned());
+                found.push((name.to_ascii_uppercase(), handler));
+            }
+        }
+        found
+    }
+}
+
+#[test]
+fn every_route_of_the_api_is_in_the_document_and_every_documented_one_is_routed() {
+    let document: serde_json::Value = serde_json::from_str(&api::openapi::document()).unwrap();
+    let documented: std::collections::BTreeMap<(String, String), String> = document["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .flat_map(|(path, operations)| {
+            operations.as_object().unwrap().iter().map(move |(method, operation)| {
+                ((method.to_ascii_uppercase(), path.clone()), operation["operationId"].as_str().unwrap_or_default().to_owned())
+            })
+        })
+        .collect();
+    let routes = routes_in_source();
+    assert!(routes.len() > 40, "only {} routes found in the source", routes.len());
+    let mut missing = Vec::new();
+    for (method, path, handler) in &routes {
+        if UNDOCUMENTED.iter().any(|(m, p, _)| m == method && p == path) {
+            continue;
+        }
+        match documented.get(&(method.clone(), path.clone())) {
+            None => missing.push(format!("{method} {path} is routed but not in the document")),
+            Some(id) => {
+                if let Some(handler) = handler {
+                    assert_eq!(id, handler, "{method} {path} is routed to `{handler}` but documented by `{id}`");
+                }
+            }
+        }
+    }
+    for (method, path) in documented.keys() {
+        if !routes.iter().any(|(m, p, _)| m == method && p == path) {
+            missing.push(format!("{method} {path} is in the document but not routed"));
+        }
+    }
+    for (method, path, why) in UNDOCUMENTED {
+        assert!(
+            routes.iter().any(|(m, p, _)| m == method && p == path),
+            "{method} {path} ({why}) is listed as undocumented but no longer routed"
+        );
+    }
+    assert!(missing.is_empty(), "the document and the routers differ:\n{}", missing.join("\n"));
+}
+
+#[test]
+fn every_reference_in_the_document_names_a_schema_it_has() {
+    // the SPA's type generator refuses a document with a dangling `$ref`
+    fn refs(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                if let Some(serde_json::Value::String(r)) = map.get("$ref") {
+                    out.push(r.clone());
+                }
+                map.values().for_each(|v| refs(v, out));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| refs(v, out)),
+            _ => {}
+        }
+    }
+    let document: serde_json::Value = serde_json::from_str(&api::openapi::document()).unwrap();
+    let mut found = Vec::new();
+    refs(&document, &mut found);
+    assert!(!found.is_empty());
+    for r in found {
+        let name = r.strip_prefix("#/components/schemas/").unwrap_or_else(|| panic!("unexpected reference {r}"));
+        assert!(document["components"]["schemas"][name].is_object(), "{r} names no schema of the document");
+    }
+}

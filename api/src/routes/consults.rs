@@ -60,9 +60,11 @@ impl From<Consult> for ConsultView {
     }
 }
 
+/// A consult's content: a JSON object, at most 512 kB serialised.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ConsultInput {
-    #[schema(value_type = Object)]
+    /// The client's own JSON object; an empty one when left out.
+    #[schema(value_type = Object, required = false)]
     #[serde(default = "empty_object")]
     pub content: Value,
 }
@@ -153,14 +155,24 @@ pub async fn delete_consult(State(state): State<AppState>, user: CurrentUser, Pa
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Rendering {
-    /// PATIENT or CARER
+    #[schema(value_type = PerspectiveName)]
     pub perspective: String,
     pub text: String,
 }
 
+/// For whom a note is rendered: the patient or a carer (`domain::consult_render::Perspective`).
+#[derive(ToSchema)]
+#[allow(dead_code)] // the document's shape of the `perspective` path segment
+pub enum PerspectiveName {
+    #[schema(rename = "PATIENT")]
+    Patient,
+    #[schema(rename = "CARER")]
+    Carer,
+}
+
 /// The consult's note in plain Dutch for the patient (`PATIENT`) or a carer (`CARER`).
 #[utoipa::path(get, path = "/api/consult/{consult_id}/render/{perspective}", tag = "consult", security(("bearer" = [])),
-    params(("consult_id" = String, Path), ("perspective" = String, Path, description = "PATIENT or CARER")),
+    params(("consult_id" = String, Path), ("perspective" = PerspectiveName, Path)),
     responses((status = 200, body = Rendering), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn render_consult(
     State(state): State<AppState>,
@@ -194,7 +206,7 @@ pub struct SessionOpened {
 
 /// Opens a live audio session for the websocket; with no consult id, for a new consult.
 #[utoipa::path(post, path = "/api/consult/audio/session", tag = "consult", security(("bearer" = [])),
-    request_body(content = SessionInput, description = "optional"),
+    request_body(content = SessionInput, description = "optional: without a body (or a `consultId`), a new consult"),
     responses((status = 201, body = SessionOpened), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn open_session(
     State(state): State<AppState>,
@@ -206,7 +218,7 @@ pub async fn open_session(
 
 /// Opens a live audio session on the new model (the `beta` segment of the consult page).
 #[utoipa::path(post, path = "/api/consult/beta", tag = "consult", security(("bearer" = [])),
-    request_body(content = SessionInput, description = "optional"),
+    request_body(content = SessionInput, description = "optional: without a body (or a `consultId`), a new consult"),
     responses((status = 201, body = SessionOpened), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn open_beta_session(
     State(state): State<AppState>,
@@ -237,14 +249,14 @@ async fn open(
 
 /// Whether the user is a helper user.
 #[utoipa::path(get, path = "/api/consult/isHelperUser", tag = "consult", security(("bearer" = [])),
-    responses((status = 200, body = bool), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = bool, content_type = "application/json"), (status = 401, body = ErrorBody)))]
 pub async fn is_helper_user(State(state): State<AppState>, user: CurrentUser) -> Result<Json<bool>, ApiError> {
     Ok(Json(consults::is_helper(&state.db, &user.id).await?))
 }
 
 /// Staff: marks a user as a helper user, or not (body `true` or `false`).
 #[utoipa::path(post, path = "/api/cms/setIsHelperUser/{user_id}", tag = "cms", security(("bearer" = [])),
-    params(("user_id" = String, Path)), request_body = bool,
+    params(("user_id" = String, Path)), request_body(content = bool, content_type = "application/json"),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn set_helper_user(
     State(state): State<AppState>,

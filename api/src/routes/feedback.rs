@@ -18,15 +18,20 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/feedback", post(send))
 }
 
+/// Feedback: text (not only white space) or a rating, or both.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Feedback {
-    /// template, faq, status or default (the widget's type).
+    /// The widget's type; default when left out.
     #[serde(default = "default_kind", rename = "type")]
+    #[schema(value_type = FeedbackKind, required = false)]
     pub kind: String,
+    /// Fewer than 3000 characters.
     #[serde(default)]
+    #[schema(max_length = 2999)]
     pub text: String,
-    /// 1 to 5.
+    #[serde(default, deserialize_with = "crate::openapi::whole_number")]
+    #[schema(minimum = 1, maximum = 5)]
     pub rating: Option<i16>,
     /// Sent without who sent it.
     #[serde(default)]
@@ -34,6 +39,17 @@ pub struct Feedback {
     pub consult_id: Option<String>,
     /// The first path segment of the page it was sent from.
     pub consult_type: Option<String>,
+}
+
+/// The kinds of feedback (`domain::feedback::KINDS`).
+#[derive(ToSchema)]
+#[allow(dead_code)] // the document's shape of `type`
+#[schema(rename_all = "lowercase")]
+pub enum FeedbackKind {
+    Template,
+    Faq,
+    Status,
+    Default,
 }
 
 fn default_kind() -> String {

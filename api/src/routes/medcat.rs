@@ -30,6 +30,7 @@ pub fn router() -> Router<AppState> {
 /// A text to analyse: at most 20,000 characters.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct TextRequest {
+    #[schema(max_length = 20000)]
     pub text: String,
 }
 

@@ -53,18 +53,24 @@ impl From<SoapExample> for PersonalizedSoap {
     }
 }
 
-/// An example to add (no id) or change (the id of one of the user's own).
+/// An example to add (no id) or change (the id of one of the user's own). At least one part holds
+/// more than white space; each part at most 5000 characters (surrounding white space aside).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PersonalizedSoapInput {
+    #[schema(pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
     pub id: Option<Uuid>,
     #[serde(default)]
+    #[schema(max_length = 5000)]
     pub subjective: String,
     #[serde(default)]
+    #[schema(max_length = 5000)]
     pub objective: String,
     #[serde(default)]
+    #[schema(max_length = 5000)]
     pub evaluation: String,
     #[serde(default)]
+    #[schema(max_length = 5000)]
     pub plan: String,
     /// With `/api/feedback/soapexample`: the consult the note came from.
     pub consult_id: Option<String>,

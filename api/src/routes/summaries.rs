@@ -24,6 +24,8 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Query};
 use crate::state::AppState;
 use crate::summaries::{self, Accepted, SummarizeRequest, Waited};
+#[allow(unused_imports)] // named by the annotations alone
+use crate::summaries::{FlavourName, SummarizeWithExamples};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -39,12 +41,44 @@ pub fn router() -> Router<AppState> {
 #[into_params(parameter_in = Query)]
 pub struct SummaryQuery {
     /// Episodes expected, 1 to 10 (default 1).
+    #[param(minimum = 1, maximum = 10)]
     pub episode_count: Option<u8>,
-    /// normal (default), poh-ggz, kinderarts-allergoloog, kinderarts-orthopeed
+    /// The variant of the note; normal when left out or empty.
+    #[param(value_type = Option<FlavourParam>)]
     pub flavour: Option<String>,
-    /// A hint from the clinician for this summary.
+    /// A hint from the clinician for this summary (at most 1000 characters).
+    #[param(max_length = 1000)]
     pub user_suggestion: Option<String>,
 }
+
+/// The `flavour` query parameter: a [`FlavourName`] or empty (normal).
+#[derive(ToSchema)]
+#[allow(dead_code)] // the document's shape of `SummaryQuery::flavour`
+#[schema(rename_all = "kebab-case")]
+pub enum FlavourParam {
+    #[schema(rename = "")]
+    Empty,
+    Normal,
+    PohGgz,
+    KinderartsAllergoloog,
+    KinderartsOrthopeed,
+}
+
+/// A transcript sent as the whole body (`text/plain`, or a JSON string): at most 200,000
+/// characters, not only white space.
+pub struct TranscriptText;
+
+impl utoipa::PartialSchema for TranscriptText {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .max_length(Some(summaries::MAX_TRANSCRIPT_CHARS))
+            .pattern(Some(summaries::NOT_BLANK))
+            .into()
+    }
+}
+
+impl ToSchema for TranscriptText {}
 
 impl SummaryQuery {
     fn flavour(&self) -> Result<Flavour, ApiError> {
@@ -105,7 +139,7 @@ async fn summarise(
 
 /// A SOEP note from a transcript with high precision (the large model).
 #[utoipa::path(post, path = "/api/audio/consult/generative/v1", tag = "summaries", security(("bearer" = [])),
-    params(SummaryQuery), request_body(content = String, content_type = "text/plain"),
+    params(SummaryQuery), request_body(content = TranscriptText, content_type = "text/plain"),
     responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn v1(State(state): State<AppState>, user: CurrentUser, Query(q): Query<SummaryQuery>, body: Bytes) -> Result<Response, ApiError> {
     let request = q.request(Precision::High, ModelSize::Large, &transcript_of(&body)?)?;
@@ -114,7 +148,7 @@ pub async fn v1(State(state): State<AppState>, user: CurrentUser, Query(q): Quer
 
 /// As v1, with the examples (and the transcript) in a JSON body.
 #[utoipa::path(post, path = "/api/audio/consult/generative/v1/withExamples", tag = "summaries", security(("bearer" = [])),
-    params(SummaryQuery), request_body = SummarizeRequest,
+    params(SummaryQuery), request_body = SummarizeWithExamples,
     responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn v1_with_examples(
     State(state): State<AppState>,
@@ -135,7 +169,7 @@ pub async fn v1_with_examples(
 
 /// A SOEP note from a transcript on the medium model.
 #[utoipa::path(post, path = "/api/audio/consult/generative/v2", tag = "summaries", security(("bearer" = [])),
-    params(SummaryQuery), request_body(content = String, content_type = "text/plain"),
+    params(SummaryQuery), request_body(content = TranscriptText, content_type = "text/plain"),
     responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn v2(State(state): State<AppState>, user: CurrentUser, Query(q): Query<SummaryQuery>, body: Bytes) -> Result<Response, ApiError> {
     let request = q.request(Precision::Medium, ModelSize::Medium, &transcript_of(&body)?)?;
@@ -144,7 +178,7 @@ pub async fn v2(State(state): State<AppState>, user: CurrentUser, Query(q): Quer
 
 /// A SOEP note from a transcript on the small, fast model.
 #[utoipa::path(post, path = "/api/audio/consult/generative/v2-turbo", tag = "summaries", security(("bearer" = [])),
-    params(SummaryQuery), request_body(content = String, content_type = "text/plain"),
+    params(SummaryQuery), request_body(content = TranscriptText, content_type = "text/plain"),
     responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn v2_turbo(State(state): State<AppState>, user: CurrentUser, Query(q): Query<SummaryQuery>, body: Bytes) -> Result<Response, ApiError> {
     let request = q.request(Precision::Medium, ModelSize::Small, &transcript_of(&body)?)?;
@@ -155,8 +189,13 @@ pub async fn v2_turbo(State(state): State<AppState>, user: CurrentUser, Query(q)
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ElectronicConsult {
-    /// The written exchange (the patient's question, the answers).
+    /// The written exchange (the patient's question, the answers): at most 200,000 characters,
+    /// not only white space.
+    #[schema(max_length = 200000, pattern = "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]")]
     pub text: String,
+    /// Episodes expected, 1 to 10 (default 1).
+    #[serde(default, deserialize_with = "crate::openapi::whole_number")]
+    #[schema(minimum = 1, maximum = 10)]
     pub episode_count: Option<u8>,
 }
 

@@ -77,10 +77,10 @@ pub struct TemplateEntry {
     pub description: String,
     /// ICPC codes, category plus number (`K86`).
     pub codes: Vec<String>,
-    /// PLAN, OBJECTIVE, SUBJECTIVE, PLAN_TEXT, OBJECTIVE_TEXT or SUBJECTIVE_TEXT.
+    #[schema(value_type = SoepType)]
     pub soep_type: String,
     pub kind: Option<String>,
-    /// PUBLIC or PRIVATE.
+    #[schema(value_type = VisibilityType)]
     pub visibility_type: String,
     pub permissions: Vec<Permission>,
     pub owner: Option<Owner>,
@@ -99,6 +99,7 @@ pub struct TemplateGroup {
     pub description: String,
     /// The entries the caller may see, in order.
     pub entries: Vec<TemplateEntry>,
+    #[schema(value_type = VisibilityType)]
     pub visibility_type: String,
     pub permissions: Vec<Permission>,
     pub owner: Option<Owner>,
@@ -118,21 +119,86 @@ pub struct EntryInput {
     pub text: Option<String>,
     #[schema(max_length = 1000)]
     pub description: Option<String>,
-    /// Each code once: a repeated code is ignored; at most 20 different codes.
+    /// ICPC codes of the list in force (`K86`; case and surrounding spaces aside); a repeated
+    /// code is ignored, an unknown one refused (400 `unknown_icpc`); at most 20 different codes.
+    #[schema(value_type = Option<Vec<IcpcCodeInput>>)]
     pub codes: Option<Vec<String>>,
+    /// Upper case as shown; lower case is taken too.
+    #[schema(value_type = Option<SoepType>)]
     pub soep_type: Option<String>,
     /// A short code: letters, digits, `_` and `-`, at most 50 characters; empty is none.
     #[schema(max_length = 50)]
     pub kind: Option<String>,
+    /// Upper case as shown; lower case is taken too.
+    #[schema(value_type = Option<VisibilityType>)]
     pub visibility_type: Option<String>,
-    /// At most 50.
+    /// Whom a private template is shared with: the caller's own organisations and users the api
+    /// knows (400 `unknown_permission` otherwise); replaces the sharing when sent. At most 50.
     #[schema(max_items = 50)]
     pub permissions: Option<Vec<Permission>>,
 }
 
-/// An entry of a group, by id (an entry object as the api returns it also does).
+/// The body of a new entry: as [`EntryInput`], with `soepType` required. Whether it is shared is
+/// the query's `sharedTemplate`: `visibilityType` is not read here.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)] // the handler reads an `EntryInput`; this is its shape in the document
+pub struct NewEntryInput {
+    #[schema(max_length = 200)]
+    title: Option<String>,
+    #[schema(max_length = 20000)]
+    text: Option<String>,
+    #[schema(max_length = 1000)]
+    description: Option<String>,
+    /// ICPC codes of the list in force (`K86`; case and surrounding spaces aside); a repeated
+    /// code is ignored, an unknown one refused (400 `unknown_icpc`); at most 20 different codes.
+    codes: Option<Vec<IcpcCodeInput>>,
+    /// Upper case as shown; lower case is taken too.
+    soep_type: SoepType,
+    /// A short code: letters, digits, `_` and `-`, at most 50 characters; empty is none.
+    #[schema(max_length = 50)]
+    kind: Option<String>,
+    /// Whom a private template is shared with: the caller's own organisations and users the api
+    /// knows (400 `unknown_permission` otherwise). At most 50.
+    #[schema(max_items = 50)]
+    permissions: Option<Vec<Permission>>,
+}
+
+/// An ICPC code as a template takes it: the chapter letter (or `-`) and two digits, case and
+/// surrounding spaces aside.
+#[derive(ToSchema)]
+#[allow(dead_code)] // the document's shape of a code in `EntryInput::codes`
+#[schema(pattern = "^\\s*[A-Za-z-][0-9]{2}\\s*$")]
+pub struct IcpcCodeInput(String);
+
+/// Which part of a SOEP note an entry belongs to (`domain::templates::SOEP_TYPES`).
+#[derive(ToSchema)]
+#[allow(dead_code)] // the document's shape of `soepType`
+#[schema(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum SoepType {
+    Plan,
+    Objective,
+    Subjective,
+    PlanText,
+    ObjectiveText,
+    SubjectiveText,
+}
+
+/// Who may see a template (`domain::templates::VISIBILITIES`): everyone, or the owner and
+/// whom it is shared with.
+#[derive(ToSchema)]
+#[allow(dead_code)] // the document's shape of `visibilityType`
+#[schema(rename_all = "UPPERCASE")]
+pub enum VisibilityType {
+    Public,
+    Private,
+}
+
+/// An entry of a group, by id (an entry object as the api returns it also does): one the caller
+/// may see (400 `unknown_entry` otherwise).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct EntryRef {
+    #[schema(pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
     pub id: Uuid,
 }
 
@@ -145,10 +211,31 @@ pub struct GroupInput {
     pub description: Option<String>,
     /// The entries in order; a repeated entry is ignored; at most 100 different entries.
     pub entries: Option<Vec<EntryRef>>,
+    /// Upper case as shown; lower case is taken too. Not read on create (see `sharedTemplate`).
+    #[schema(value_type = Option<VisibilityType>)]
     pub visibility_type: Option<String>,
-    /// At most 50.
+    /// Whom a private template is shared with: the caller's own organisations and users the api
+    /// knows (400 `unknown_permission` otherwise); replaces the sharing when sent. At most 50.
     #[schema(max_items = 50)]
     pub permissions: Option<Vec<Permission>>,
+}
+
+/// The body of a new group: as [`GroupInput`]; whether it is shared is the query's
+/// `sharedTemplate`: `visibilityType` is not read here.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)] // the handler reads a `GroupInput`; this is its shape in the document
+pub struct NewGroupInput {
+    #[schema(max_length = 200)]
+    title: Option<String>,
+    #[schema(max_length = 1000)]
+    description: Option<String>,
+    /// The entries in order; a repeated entry is ignored; at most 100 different entries.
+    entries: Option<Vec<EntryRef>>,
+    /// Whom a private template is shared with: the caller's own organisations and users the api
+    /// knows (400 `unknown_permission` otherwise). At most 50.
+    #[schema(max_items = 50)]
+    permissions: Option<Vec<Permission>>,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -445,7 +532,7 @@ pub async fn list_entries(
 
 /// Creates an entry, shared (public) or private; the caller owns it.
 #[utoipa::path(put, path = "/api/template/entry", tag = "templates", security(("bearer" = [])), params(CreateParams),
-    request_body = EntryInput,
+    request_body = NewEntryInput,
     responses((status = 201, body = TemplateEntry), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn create_entry(
     State(state): State<AppState>,
@@ -470,7 +557,7 @@ pub async fn create_entry(
 
 /// How many entries a list finds (the same filter as the query call, without paging).
 #[utoipa::path(get, path = "/api/template/entry/count", tag = "templates", security(("bearer" = [])), params(ListParams),
-    responses((status = 200, body = i64), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+    responses((status = 200, body = i64, content_type = "application/json"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn count_entries(State(state): State<AppState>, user: CurrentUser, Query(params): Query<ListParams>) -> Result<Json<i64>, ApiError> {
     let viewer = viewer(&state, &user).await?;
     Ok(Json(t::count(&state.db, Kind::Entry, &viewer, &params.filter()?).await?))
@@ -558,7 +645,7 @@ pub async fn list_groups(
 
 /// Creates a group, shared (public) or private; the caller owns it.
 #[utoipa::path(put, path = "/api/template/group", tag = "templates", security(("bearer" = [])), params(CreateParams),
-    request_body = GroupInput,
+    request_body = NewGroupInput,
     responses((status = 201, body = TemplateGroup), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn create_group(
     State(state): State<AppState>,
@@ -580,7 +667,7 @@ pub async fn create_group(
 
 /// How many groups a list finds.
 #[utoipa::path(get, path = "/api/template/group/count", tag = "templates", security(("bearer" = [])), params(ListParams),
-    responses((status = 200, body = i64), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+    responses((status = 200, body = i64, content_type = "application/json"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn count_groups(State(state): State<AppState>, user: CurrentUser, Query(params): Query<ListParams>) -> Result<Json<i64>, ApiError> {
     let viewer = viewer(&state, &user).await?;
     Ok(Json(t::count(&state.db, Kind::Group, &viewer, &params.filter()?).await?))

@@ -90,20 +90,32 @@ pub async fn accept_agreement(State(state): State<AppState>, SignedIn(user): Sig
     Ok(Json(AgreementAccepted { version: domain::users::AGREEMENT_VERSION, accepted_at }).into_response())
 }
 
-/// The onboarding profile; every field is optional.
+/// The onboarding profile; every field is optional, and one left empty (or only white space) is
+/// unset. Fields are trimmed; the answer holds them as stored (kinds in upper case, the AGB code
+/// as eight digits).
 #[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OnboardingUser {
-    /// The name the user wants to be addressed by ('Met welke naam wil je aangesproken worden?').
+    /// The name the user wants to be addressed by ('Met welke naam wil je aangesproken worden?'):
+    /// at most 100 characters.
+    #[schema(max_length = 100)]
     pub preferred_username: Option<String>,
+    /// 8 to 15 digits, with spaces, `+`, `-`, `(` and `)` between them.
+    #[schema(pattern = "^[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*([ +()-]*([0-9][ +()-]*){8,15}[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*)?$")]
     pub phone_number: Option<String>,
-    /// The practice's AGB code: eight digits.
+    /// The practice's AGB code: eight digits (spaces, `-` and `.` between them are dropped).
     #[serde(rename = "AGBCode")]
+    #[schema(pattern = "^[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*([ .-]*([0-9][ .-]*){8}[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*)?$")]
     pub agb_code: Option<String>,
+    /// At most 200 characters.
+    #[schema(max_length = 200)]
     pub organization_name: Option<String>,
-    /// ARTS, ZORGGROEPMANAGER or ANDERS.
+    /// ARTS, ZORGGROEPMANAGER or ANDERS (lower case is taken too).
+    #[schema(pattern = "^[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*(ARTS|ZORGGROEPMANAGER|ANDERS|arts|zorggroepmanager|anders)?[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*$")]
     pub user_kind: Option<String>,
-    /// WAARNEMEND, PRAKTIJKHOUDEND or ANDERS; kept only when userKind is ARTS.
+    /// WAARNEMEND, PRAKTIJKHOUDEND or ANDERS (lower case is taken too); kept only when userKind
+    /// is ARTS.
+    #[schema(pattern = "^[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*(WAARNEMEND|PRAKTIJKHOUDEND|ANDERS|waarnemend|praktijkhoudend|anders)?[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*$")]
     pub practitioner_kind: Option<String>,
 }
 

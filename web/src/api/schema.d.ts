@@ -843,7 +843,14 @@ export interface components {
         Annotations: {
             annotations: components["schemas"]["Annotation"][];
         };
+        /**
+         * @description The `model` query parameter of an upload (what [`audio_model`] takes).
+         * @enum {string}
+         */
+        AudioModelName: "multilingual" | "generic" | "radiology";
+        /** @description A consult's content: a JSON object, at most 512 kB serialised. */
         ConsultInput: {
+            /** @description The client's own JSON object; an empty one when left out. */
             content?: Record<string, never>;
         };
         /**
@@ -870,9 +877,15 @@ export interface components {
         };
         /** @description An e-consult: the patient's written question and the exchange, as JSON. */
         ElectronicConsult: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Episodes expected, 1 to 10 (default 1).
+             */
             episodeCount?: number | null;
-            /** @description The written exchange (the patient's question, the answers). */
+            /**
+             * @description The written exchange (the patient's question, the answers): at most 200,000 characters,
+             *     not only white space.
+             */
             text: string;
         };
         /**
@@ -880,19 +893,28 @@ export interface components {
          *     empty). `soepType` is required on create.
          */
         EntryInput: {
-            /** @description Each code once: a repeated code is ignored; at most 20 different codes. */
-            codes?: string[] | null;
+            /**
+             * @description ICPC codes of the list in force (`K86`; case and surrounding spaces aside); a repeated
+             *     code is ignored, an unknown one refused (400 `unknown_icpc`); at most 20 different codes.
+             */
+            codes?: components["schemas"]["IcpcCodeInput"][] | null;
             description?: string | null;
             /** @description A short code: letters, digits, `_` and `-`, at most 50 characters; empty is none. */
             kind?: string | null;
-            /** @description At most 50. */
+            /**
+             * @description Whom a private template is shared with: the caller's own organisations and users the api
+             *     knows (400 `unknown_permission` otherwise); replaces the sharing when sent. At most 50.
+             */
             permissions?: components["schemas"]["Permission"][] | null;
-            soepType?: string | null;
+            soepType?: null | components["schemas"]["SoepType"];
             text?: string | null;
             title?: string | null;
-            visibilityType?: string | null;
+            visibilityType?: null | components["schemas"]["VisibilityType"];
         };
-        /** @description An entry of a group, by id (an entry object as the api returns it also does). */
+        /**
+         * @description An entry of a group, by id (an entry object as the api returns it also does): one the caller
+         *     may see (400 `unknown_entry` otherwise).
+         */
         EntryRef: {
             /** Format: uuid */
             id: string;
@@ -911,33 +933,60 @@ export interface components {
             /** @description A Dutch message that can be shown to the user. */
             message: string;
         };
+        /** @description One SOEP example as the summary calls take it: the four parts, each empty when left out. */
+        ExampleNote: {
+            evaluation?: string;
+            objective?: string;
+            plan?: string;
+            subjective?: string;
+        };
         Feedback: {
             /** @description Sent without who sent it. */
             anonymous?: boolean;
             consultId?: string | null;
             /** @description The first path segment of the page it was sent from. */
             consultType?: string | null;
-            /**
-             * Format: int32
-             * @description 1 to 5.
-             */
+            /** Format: int32 */
             rating?: number | null;
+            /** @description Fewer than 3000 characters. */
             text?: string;
-            /** @description template, faq, status or default (the widget's type). */
-            type?: string;
-        };
+            /** @description The widget's type; default when left out. */
+            type?: components["schemas"]["FeedbackKind"];
+        } & ({
+            text: string;
+        } | {
+            rating: number;
+        });
+        /**
+         * @description The kinds of feedback (`domain::feedback::KINDS`).
+         * @enum {string}
+         */
+        FeedbackKind: "template" | "faq" | "status" | "default";
         FeedbackReceived: {
             /** Format: uuid */
             id: string;
         };
+        /**
+         * @description The variants of a note (`integrations::summarise::Flavour`).
+         * @enum {string}
+         */
+        FlavourName: "normal" | "poh-ggz" | "kinderarts-allergoloog" | "kinderarts-orthopeed";
+        /**
+         * @description The `flavour` query parameter: a [`FlavourName`] or empty (normal).
+         * @enum {string}
+         */
+        FlavourParam: "empty" | "normal" | "poh-ggz" | "kinderarts-allergoloog" | "kinderarts-orthopeed";
         GroupInput: {
             description?: string | null;
             /** @description The entries in order; a repeated entry is ignored; at most 100 different entries. */
             entries?: components["schemas"]["EntryRef"][] | null;
-            /** @description At most 50. */
+            /**
+             * @description Whom a private template is shared with: the caller's own organisations and users the api
+             *     knows (400 `unknown_permission` otherwise); replaces the sharing when sent. At most 50.
+             */
             permissions?: components["schemas"]["Permission"][] | null;
             title?: string | null;
-            visibilityType?: string | null;
+            visibilityType?: null | components["schemas"]["VisibilityType"];
         };
         HandOffEpisodes: {
             episodes: components["schemas"]["EpisodeView"][];
@@ -1002,6 +1051,11 @@ export interface components {
             officialTitle: string;
             patientTitle: string;
         };
+        /**
+         * @description An ICPC code as a template takes it: the chapter letter (or `-`) and two digits, case and
+         *     surrounding spaces aside.
+         */
+        IcpcCodeInput: string;
         IcpcSuggestion: {
             category: string;
             code: string;
@@ -1069,17 +1123,72 @@ export interface components {
             /** @description The login name (`preferred_username`). */
             username: string;
         };
-        /** @description The onboarding profile; every field is optional. */
+        /**
+         * @description The model sizes (`integrations::summarise::ModelSize`).
+         * @enum {string}
+         */
+        ModelSizeName: "small" | "medium" | "large";
+        /**
+         * @description The body of a new entry: as [`EntryInput`], with `soepType` required. Whether it is shared is
+         *     the query's `sharedTemplate`: `visibilityType` is not read here.
+         */
+        NewEntryInput: {
+            /**
+             * @description ICPC codes of the list in force (`K86`; case and surrounding spaces aside); a repeated
+             *     code is ignored, an unknown one refused (400 `unknown_icpc`); at most 20 different codes.
+             */
+            codes?: components["schemas"]["IcpcCodeInput"][] | null;
+            description?: string | null;
+            /** @description A short code: letters, digits, `_` and `-`, at most 50 characters; empty is none. */
+            kind?: string | null;
+            /**
+             * @description Whom a private template is shared with: the caller's own organisations and users the api
+             *     knows (400 `unknown_permission` otherwise). At most 50.
+             */
+            permissions?: components["schemas"]["Permission"][] | null;
+            /** @description Upper case as shown; lower case is taken too. */
+            soepType: components["schemas"]["SoepType"];
+            text?: string | null;
+            title?: string | null;
+        };
+        /**
+         * @description The body of a new group: as [`GroupInput`]; whether it is shared is the query's
+         *     `sharedTemplate`: `visibilityType` is not read here.
+         */
+        NewGroupInput: {
+            description?: string | null;
+            /** @description The entries in order; a repeated entry is ignored; at most 100 different entries. */
+            entries?: components["schemas"]["EntryRef"][] | null;
+            /**
+             * @description Whom a private template is shared with: the caller's own organisations and users the api
+             *     knows (400 `unknown_permission` otherwise). At most 50.
+             */
+            permissions?: components["schemas"]["Permission"][] | null;
+            title?: string | null;
+        };
+        /**
+         * @description The onboarding profile; every field is optional, and one left empty (or only white space) is
+         *     unset. Fields are trimmed; the answer holds them as stored (kinds in upper case, the AGB code
+         *     as eight digits).
+         */
         OnboardingUser: {
-            /** @description The practice's AGB code: eight digits. */
+            /** @description The practice's AGB code: eight digits (spaces, `-` and `.` between them are dropped). */
             AGBCode?: string | null;
+            /** @description At most 200 characters. */
             organizationName?: string | null;
+            /** @description 8 to 15 digits, with spaces, `+`, `-`, `(` and `)` between them. */
             phoneNumber?: string | null;
-            /** @description WAARNEMEND, PRAKTIJKHOUDEND or ANDERS; kept only when userKind is ARTS. */
+            /**
+             * @description WAARNEMEND, PRAKTIJKHOUDEND or ANDERS (lower case is taken too); kept only when userKind
+             *     is ARTS.
+             */
             practitionerKind?: string | null;
-            /** @description The name the user wants to be addressed by ('Met welke naam wil je aangesproken worden?'). */
+            /**
+             * @description The name the user wants to be addressed by ('Met welke naam wil je aangesproken worden?'):
+             *     at most 100 characters.
+             */
             preferredUsername?: string | null;
-            /** @description ARTS, ZORGGROEPMANAGER or ANDERS. */
+            /** @description ARTS, ZORGGROEPMANAGER or ANDERS (lower case is taken too). */
             userKind?: string | null;
         };
         OrganizationLevel: {
@@ -1115,7 +1224,6 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** @description An example to add (no id) or change (the id of one of the user's own). */
         PersonalizedSoapInput: {
             /** @description With `/api/feedback/soapexample`: the consult the note came from. */
             consultId?: string | null;
@@ -1125,7 +1233,25 @@ export interface components {
             objective?: string;
             plan?: string;
             subjective?: string;
-        };
+        } & ({
+            subjective: string;
+        } | {
+            objective: string;
+        } | {
+            evaluation: string;
+        } | {
+            plan: string;
+        });
+        /**
+         * @description For whom a note is rendered: the patient or a carer (`domain::consult_render::Perspective`).
+         * @enum {string}
+         */
+        PerspectiveName: "PATIENT" | "CARER";
+        /**
+         * @description The precisions (`integrations::summarise::Precision`).
+         * @enum {string}
+         */
+        PrecisionName: "medium" | "high";
         PredictRequest: {
             /** @description The text to code, e.g. an episode's S and E: at most 20,000 characters. */
             text: string;
@@ -1176,6 +1302,11 @@ export interface components {
              */
             supportEmail: string;
         };
+        /**
+         * Format: binary
+         * @description An uploaded recording: the file's bytes.
+         */
+        RecordingFile: string;
         /** @description What an uploaded recording added to the session's transcript. */
         RecordingTranscript: {
             /** @description The new sentences, numbered after those the session already had. */
@@ -1184,8 +1315,7 @@ export interface components {
             problems: Record<string, never>[];
         };
         Rendering: {
-            /** @description PATIENT or CARER */
-            perspective: string;
+            perspective: components["schemas"]["PerspectiveName"];
             text: string;
         };
         SessionInput: {
@@ -1249,25 +1379,31 @@ export interface components {
             /** @description How many medicines the list now holds. */
             count: number;
         };
-        /** @description The `request` of a websocket `summarize` message, and the body of `/v1/withExamples`. */
-        SummarizeRequest: {
-            /** Format: int32 */
-            episodeCount?: number | null;
-            /** @description The clinician's SOEP examples; without them their saved examples are used. */
-            examples?: Record<string, never>[];
-            /** @description normal (default), poh-ggz, kinderarts-allergoloog, kinderarts-orthopeed */
-            flavour?: string;
-            /** @description small, medium (default), large */
-            modelSize?: string;
-            /** @description medium (default) or high */
-            precision?: string;
-            /** @description soap (default), report, dictation, radiology, specialist, meeting */
-            template?: string;
+        /**
+         * @description Which part of a SOEP note an entry belongs to (`domain::templates::SOEP_TYPES`).
+         * @enum {string}
+         */
+        SoepType: "PLAN" | "OBJECTIVE" | "SUBJECTIVE" | "PLAN_TEXT" | "OBJECTIVE_TEXT" | "SUBJECTIVE_TEXT";
+        /** @description The body of `/v1/withExamples`: a [`SummarizeRequest`] whose transcript is required. */
+        SummarizeWithExamples: {
             /**
-             * @description A typed or pasted transcript. On the websocket it replaces the spoken one (a consult with
-             *     no speech engine); in `/v1/withExamples` it is the transcript.
+             * Format: int32
+             * @description Episodes expected, 1 to 10 (1 when left out); the query's `episodeCount` wins.
              */
-            transcript?: string | null;
+            episodeCount?: number | null;
+            /** @description The clinician's SOEP examples (at most 20); without them their saved examples are used. */
+            examples?: components["schemas"]["ExampleNote"][];
+            /** @description The variant; normal when left out; the query's `flavour` wins. */
+            flavour?: components["schemas"]["FlavourName"];
+            /** @description The model size; large on this call whatever is sent. */
+            modelSize?: components["schemas"]["ModelSizeName"];
+            /** @description high on this call whatever is sent. */
+            precision?: components["schemas"]["PrecisionName"];
+            /** @description The kind of note; soap when left out. */
+            template?: components["schemas"]["TemplateName"];
+            /** @description The transcript: at most 200,000 characters, not only white space. */
+            transcript: string;
+            /** @description A hint from the clinician for this summary (at most 1000 characters); the query's wins. */
             userSuggestion?: string | null;
         };
         /** @description A template entry: a line of a SOEP note with its ICPC codes. */
@@ -1284,14 +1420,12 @@ export interface components {
             kind?: string | null;
             owner?: null | components["schemas"]["Owner"];
             permissions: components["schemas"]["Permission"][];
-            /** @description PLAN, OBJECTIVE, SUBJECTIVE, PLAN_TEXT, OBJECTIVE_TEXT or SUBJECTIVE_TEXT. */
-            soepType: string;
+            soepType: components["schemas"]["SoepType"];
             text: string;
             title: string;
             /** Format: date-time */
             updatedAt: string;
-            /** @description PUBLIC or PRIVATE. */
-            visibilityType: string;
+            visibilityType: components["schemas"]["VisibilityType"];
         };
         /** @description A template group: ordered entries. */
         TemplateGroup: {
@@ -1308,12 +1442,24 @@ export interface components {
             title: string;
             /** Format: date-time */
             updatedAt: string;
-            visibilityType: string;
+            visibilityType: components["schemas"]["VisibilityType"];
         };
+        /**
+         * @description The note kinds, as the summary calls and the websocket name them (`integrations::summarise::Template`).
+         * @enum {string}
+         */
+        TemplateName: "soap" | "report" | "dictation" | "radiology" | "specialist" | "meeting";
         /** @description A text to analyse: at most 20,000 characters. */
         TextRequest: {
             text: string;
         };
+        TranscriptText: string;
+        /**
+         * @description Who may see a template (`domain::templates::VISIBILITIES`): everyone, or the owner and
+         *     whom it is shared with.
+         * @enum {string}
+         */
+        VisibilityType: "PUBLIC" | "PRIVATE";
     };
     responses: never;
     parameters: never;
@@ -1328,9 +1474,9 @@ export interface operations {
             query?: {
                 /** @description Episodes expected, 1 to 10 (default 1). */
                 episodeCount?: number;
-                /** @description normal (default), poh-ggz, kinderarts-allergoloog, kinderarts-orthopeed */
-                flavour?: string;
-                /** @description A hint from the clinician for this summary. */
+                /** @description The variant of the note; normal when left out or empty. */
+                flavour?: components["schemas"]["FlavourParam"];
+                /** @description A hint from the clinician for this summary (at most 1000 characters). */
                 userSuggestion?: string;
             };
             header?: never;
@@ -1339,7 +1485,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/plain": string;
+                "text/plain": components["schemas"]["TranscriptText"];
             };
         };
         responses: {
@@ -1360,6 +1506,7 @@ export interface operations {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1368,7 +1515,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1391,9 +1557,9 @@ export interface operations {
             query?: {
                 /** @description Episodes expected, 1 to 10 (default 1). */
                 episodeCount?: number;
-                /** @description normal (default), poh-ggz, kinderarts-allergoloog, kinderarts-orthopeed */
-                flavour?: string;
-                /** @description A hint from the clinician for this summary. */
+                /** @description The variant of the note; normal when left out or empty. */
+                flavour?: components["schemas"]["FlavourParam"];
+                /** @description A hint from the clinician for this summary (at most 1000 characters). */
                 userSuggestion?: string;
             };
             header?: never;
@@ -1402,7 +1568,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SummarizeRequest"];
+                "application/json": components["schemas"]["SummarizeWithExamples"];
             };
         };
         responses: {
@@ -1423,6 +1589,7 @@ export interface operations {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1431,7 +1598,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1454,9 +1658,9 @@ export interface operations {
             query?: {
                 /** @description Episodes expected, 1 to 10 (default 1). */
                 episodeCount?: number;
-                /** @description normal (default), poh-ggz, kinderarts-allergoloog, kinderarts-orthopeed */
-                flavour?: string;
-                /** @description A hint from the clinician for this summary. */
+                /** @description The variant of the note; normal when left out or empty. */
+                flavour?: components["schemas"]["FlavourParam"];
+                /** @description A hint from the clinician for this summary (at most 1000 characters). */
                 userSuggestion?: string;
             };
             header?: never;
@@ -1465,7 +1669,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/plain": string;
+                "text/plain": components["schemas"]["TranscriptText"];
             };
         };
         responses: {
@@ -1486,6 +1690,7 @@ export interface operations {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1494,7 +1699,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1517,9 +1741,9 @@ export interface operations {
             query?: {
                 /** @description Episodes expected, 1 to 10 (default 1). */
                 episodeCount?: number;
-                /** @description normal (default), poh-ggz, kinderarts-allergoloog, kinderarts-orthopeed */
-                flavour?: string;
-                /** @description A hint from the clinician for this summary. */
+                /** @description The variant of the note; normal when left out or empty. */
+                flavour?: components["schemas"]["FlavourParam"];
+                /** @description A hint from the clinician for this summary (at most 1000 characters). */
                 userSuggestion?: string;
             };
             header?: never;
@@ -1528,7 +1752,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/plain": string;
+                "text/plain": components["schemas"]["TranscriptText"];
             };
         };
         responses: {
@@ -1549,6 +1773,7 @@ export interface operations {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1557,7 +1782,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1592,6 +1836,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShortageList"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1600,6 +1845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1632,6 +1878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShortagesReplaced"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1640,6 +1887,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShortageUploadError"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1648,7 +1896,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1669,7 +1927,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/plain": boolean;
+                "application/json": boolean;
             };
         };
         responses: {
@@ -1679,6 +1937,16 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1687,6 +1955,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1696,6 +1965,33 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1726,6 +2022,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedConsult"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1734,7 +2031,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1751,8 +2085,8 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description optional */
-        requestBody: {
+        /** @description optional: without a body (or a `consultId`), a new consult */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["SessionInput"];
             };
@@ -1766,7 +2100,26 @@ export interface operations {
                     "application/json": components["schemas"]["SessionOpened"];
                 };
             };
+            /** @description the body is not readable (not JSON, or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1782,13 +2135,40 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     recording: {
         parameters: {
             query?: {
-                /** @description multilingual (default) or radiology */
-                model?: string;
+                /** @description multilingual when left out */
+                model?: components["schemas"]["AudioModelName"];
             };
             header?: never;
             path: {
@@ -1799,7 +2179,7 @@ export interface operations {
         /** @description The recording, at most 128 MiB */
         requestBody: {
             content: {
-                "application/octet-stream": number[];
+                "application/octet-stream": components["schemas"]["RecordingFile"];
             };
         };
         responses: {
@@ -1811,6 +2191,7 @@ export interface operations {
                     "application/json": components["schemas"]["RecordingTranscript"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1819,6 +2200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1827,6 +2209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1851,6 +2234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is larger than the call takes */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1876,8 +2260,8 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description optional */
-        requestBody: {
+        /** @description optional: without a body (or a `consultId`), a new consult */
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["SessionInput"];
             };
@@ -1891,6 +2275,16 @@ export interface operations {
                     "application/json": components["schemas"]["SessionOpened"];
                 };
             };
+            /** @description the body is not readable (not JSON, or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1899,7 +2293,43 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1923,10 +2353,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": boolean;
+                    "application/json": boolean;
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1955,7 +2395,26 @@ export interface operations {
                     "application/json": components["schemas"]["ConsultView"];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1996,6 +2455,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsultView"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2004,6 +2464,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2012,7 +2473,43 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2039,7 +2536,26 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2063,8 +2579,7 @@ export interface operations {
             header?: never;
             path: {
                 consult_id: string;
-                /** @description PATIENT or CARER */
-                perspective: string;
+                perspective: components["schemas"]["PerspectiveName"];
             };
             cookie?: never;
         };
@@ -2078,6 +2593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Rendering"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2086,7 +2602,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2134,6 +2660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Accepted"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2142,7 +2669,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2181,6 +2745,7 @@ export interface operations {
                     "application/json": components["schemas"]["FeedbackReceived"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2189,7 +2754,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2220,6 +2822,7 @@ export interface operations {
                     "application/json": components["schemas"]["PersonalizedSoap"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2228,7 +2831,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2259,6 +2899,7 @@ export interface operations {
                     "application/json": components["schemas"]["IcpcSuggestion"][];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2267,6 +2908,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2275,7 +2917,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2306,6 +2976,7 @@ export interface operations {
                     "application/json": components["schemas"]["HandedOff"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2314,6 +2985,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2322,7 +2994,43 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2351,7 +3059,26 @@ export interface operations {
                     "application/json": components["schemas"]["HandOffEpisodes"];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2388,6 +3115,15 @@ export interface operations {
                     "application/json": components["schemas"]["HandOffRedirect"];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2418,7 +3154,26 @@ export interface operations {
                     "application/json": components["schemas"]["JobView"];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2458,6 +3213,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShortagesFound"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2466,7 +3222,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2497,6 +3290,7 @@ export interface operations {
                     "application/json": components["schemas"]["Annotations"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2505,7 +3299,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2555,6 +3386,16 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateEntry"][];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2563,6 +3404,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2585,7 +3427,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["EntryInput"];
+                "application/json": components["schemas"]["NewEntryInput"];
             };
         };
         responses: {
@@ -2597,6 +3439,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateEntry"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2605,6 +3448,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2613,7 +3457,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2650,9 +3522,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": number;
+                    "application/json": number;
                 };
             };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2661,6 +3534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2669,6 +3543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2709,6 +3584,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateEntry"][];
                 };
             };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2717,6 +3593,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2725,6 +3602,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2754,6 +3632,25 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateEntry"];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2795,6 +3692,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateEntry"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2803,6 +3701,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2812,6 +3720,33 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2838,6 +3773,25 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2877,6 +3831,16 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateGroup"][];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2885,6 +3849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2907,7 +3872,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["GroupInput"];
+                "application/json": components["schemas"]["NewGroupInput"];
             };
         };
         responses: {
@@ -2919,6 +3884,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateGroup"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2927,6 +3893,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2935,7 +3902,35 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2972,9 +3967,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": number;
+                    "application/json": number;
                 };
             };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2983,6 +3979,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2991,6 +3988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3031,6 +4029,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateGroup"][];
                 };
             };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3039,6 +4038,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3047,6 +4047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3076,6 +4077,25 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateGroup"];
                 };
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3117,6 +4137,7 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateGroup"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3125,6 +4146,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3134,6 +4165,33 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3160,6 +4218,25 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3195,6 +4272,7 @@ export interface operations {
                     "application/json": components["schemas"]["AgreementAccepted"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3230,6 +4308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Me"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3261,6 +4340,7 @@ export interface operations {
                     "application/json": components["schemas"]["OnboardingUser"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3269,7 +4349,44 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3296,7 +4413,17 @@ export interface operations {
                     "application/json": components["schemas"]["OnboardingUser"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3323,7 +4450,17 @@ export interface operations {
                     "application/json": components["schemas"]["PersonalizedSoap"][];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3354,6 +4491,7 @@ export interface operations {
                     "application/json": components["schemas"]["PersonalizedSoap"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3362,6 +4500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3370,7 +4509,43 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3397,7 +4572,26 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3432,7 +4626,17 @@ export interface operations {
                     "application/json": components["schemas"]["IcpcCode"][];
                 };
             };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,6 +6,7 @@ import { PAGE_SIZE } from './constants'
 export type TemplateEntry = components['schemas']['TemplateEntry']
 export type TemplateGroup = components['schemas']['TemplateGroup']
 export type EntryInput = components['schemas']['EntryInput']
+export type NewEntryInput = components['schemas']['NewEntryInput']
 export type GroupInput = components['schemas']['GroupInput']
 export type TemplateKind = 'entry' | 'group'
 
@@ -80,7 +81,7 @@ export function groupQueryOptions(id: string) {
   })
 }
 
-export async function createEntry(shared: boolean, input: EntryInput): Promise<TemplateEntry> {
+export async function createEntry(shared: boolean, input: NewEntryInput): Promise<TemplateEntry> {
   return unwrap(await api.PUT('/api/template/entry', { params: { query: { sharedTemplate: shared } }, body: input }))
 }
 
@@ -93,7 +94,7 @@ export async function deleteEntry(id: string): Promise<void> {
   if (!response.ok) throw new ApiError(response.status, error)
 }
 
-export async function createGroup(shared: boolean, input: GroupInput): Promise<TemplateGroup> {
+export async function createGroup(shared: boolean, input: components['schemas']['NewGroupInput']): Promise<TemplateGroup> {
   return unwrap(await api.PUT('/api/template/group', { params: { query: { sharedTemplate: shared } }, body: input }))
 }
 
