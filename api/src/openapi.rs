@@ -247,7 +247,7 @@ where
     let Some(number) = Option::<serde_json::Number>::deserialize(deserializer)? else { return Ok(None) };
     let whole = match (number.as_i64(), number.as_f64()) {
         (Some(n), _) => Some(n),
-        (None, Some(f)) if f.fract() == 0.0 && f >= i64::MIN as f64 && f <= i64::MAX as f64 => Some(f as i64),
+        (None, Some(f)) if f.fract() == 0.0 && (i64::MIN as f64..=i64::MAX as f64).contains(&f) => Some(f as i64),
         _ => None,
     };
     let value = whole.and_then(|n| T::try_from(n).ok());

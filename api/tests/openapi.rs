@@ -207,3 +207,57 @@ fn every_reference_in_the_document_names_a_schema_it_has() {
         assert!(document["components"]["schemas"][name].is_object(), "{r} names no schema of the document");
     }
 }
+
+#[test]
+fn the_not_blank_pattern_is_exactly_what_trim_leaves() {
+    // the white space `str::trim` removes (Unicode White_Space), as ranges
+    const WHITE: &[(u32, u32)] = &[
+        (0x09, 0x0d),
+        (0x20, 0x20),
+        (0x85, 0x85),
+        (0xa0, 0xa0),
+        (0x1680, 0x1680),
+        (0x2000, 0x200a),
+        (0x2028, 0x2029),
+        (0x202f, 0x202f),
+        (0x205f, 0x205f),
+        (0x3000, 0x3000),
+    ];
+    for c in (0..=0x10ffff).filter_map(char::from_u32) {
+        let listed = WHITE.iter().any(|(a, b)| (*a..=*b).contains(&(c as u32)));
+        assert_eq!(c.is_whitespace(), listed, "U+{:04X}", c as u32);
+    }
+    let escape = |n: u32| match n {
+        0x09 => "\\t".to_owned(),
+        0x0d => "\\r".to_owned(),
+        0x20 => " ".to_owned(),
+        n => format!("\\u{n:04x}"),
+    };
+    let class: String =
+        WHITE.iter().map(|(a, b)| if b - a > 1 { format!("{}-{}", escape(*a), escape(*b)) } else { (*a..=*b).map(escape).collect() }).collect();
+    assert_eq!(api::summaries::NOT_BLANK, format!("[^{class}]"));
+    // and the annotations, which must repeat it as a literal, do
+    let document = api::openapi::document();
+    let escaped = serde_json::to_string(api::summaries::NOT_BLANK).unwrap();
+    let near_copies = document.matches("\"[^\\\\t-\\\\r").count();
+    assert!(near_copies >= 4, "only {near_copies} not-blank patterns in the document");
+    assert_eq!(document.matches(&format!("\"pattern\": {escaped}")).count(), near_copies);
+}
+
+#[test]
+fn a_whole_number_with_a_zero_fraction_counts_as_the_integer_the_document_promises() {
+    #[derive(serde::Deserialize)]
+    struct Body {
+        #[serde(default, deserialize_with = "api::openapi::whole_number")]
+        n: Option<u8>,
+    }
+    let n = |json: &str| serde_json::from_str::<Body>(json).map(|b| b.n).map_err(|e| e.to_string());
+    assert_eq!(n(r#"{"n": 8}"#), Ok(Some(8)));
+    assert_eq!(n(r#"{"n": 8.0}"#), Ok(Some(8)));
+    assert_eq!(n(r#"{"n": null}"#), Ok(None));
+    assert_eq!(n(r#"{}"#), Ok(None));
+    assert!(n(r#"{"n": 8.5}"#).is_err());
+    assert!(n(r#"{"n": 300}"#).is_err());
+    assert!(n(r#"{"n": -1}"#).is_err());
+    assert!(n(r#"{"n": "8"}"#).is_err());
+}
