@@ -120,14 +120,15 @@ pub const WITHOUT_AGREEMENT: &[&str] = &["me", "accept_agreement"];
 ///   added to the operation's own 403 when it has one);
 /// - has a body: 400 (a NUL character, a body that is not JSON), 413 (larger than the call takes);
 ///   a JSON body also 415 (not sent as `application/json`) and 422 (JSON of the wrong shape);
-/// - has parameters: 400 (a NUL character, a malformed query string or path segment).
+/// - has parameters: 400 (a NUL character, a malformed query string or path segment);
+/// - guarded by a rate limit (`edge::limit::limit_for`): 429.
 ///
 /// Each is the project's error JSON, `{error, message}` with a Dutch message.
 struct CommonResponses;
 
 impl Modify for CommonResponses {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        for item in openapi.paths.paths.values_mut() {
+        for (path, item) in openapi.paths.paths.iter_mut() {
             let operations = [
                 &mut item.get,
                 &mut item.put,
@@ -138,14 +139,27 @@ impl Modify for CommonResponses {
                 &mut item.options,
                 &mut item.trace,
             ];
-            for operation in operations.into_iter().flatten() {
-                add_common_responses(operation);
+            for (method, operation) in [
+                axum::http::Method::GET,
+                axum::http::Method::PUT,
+                axum::http::Method::POST,
+                axum::http::Method::DELETE,
+                axum::http::Method::PATCH,
+                axum::http::Method::HEAD,
+                axum::http::Method::OPTIONS,
+                axum::http::Method::TRACE,
+            ]
+            .into_iter()
+            .zip(operations)
+            .filter_map(|(method, operation)| Some((method, operation.as_mut()?)))
+            {
+                add_common_responses(operation, crate::edge::limit::limit_for(&method, path).is_some());
             }
         }
     }
 }
 
-fn add_common_responses(operation: &mut Operation) {
+fn add_common_responses(operation: &mut Operation, rate_limited: bool) {
     let signed_in = operation.security.as_ref().is_some_and(|s| !s.is_empty());
     let agreement_free = operation.operation_id.as_deref().is_some_and(|id| WITHOUT_AGREEMENT.contains(&id));
     let body = operation.request_body.as_ref().map(|b| b.content.keys().any(|c| c == "application/json"));
@@ -185,6 +199,9 @@ fn add_common_responses(operation: &mut Operation) {
     }
     if parameters {
         add("400", "a parameter is malformed or holds a NUL character");
+    }
+    if rate_limited {
+        add("429", "too many calls in the limit's period (`too_many_requests`; `Retry-After` says when to try again)");
     }
 }
 

@@ -473,3 +473,18 @@ async fn others_see_a_templates_owner_by_preferred_name_or_as_collega_never_by_l
     assert_eq!(status, 200);
     assert_eq!(seen_by(&other).await, ["Dokter Jansen"]);
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_page_below_one_row_or_before_the_first_is_refused_on_every_list(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let me = person(&app, "pagina@praktijk.nl").await;
+    let refusal = json!({"error": "invalid_page", "message": "Ongeldige pagina: limit is minstens 1 en offset is niet negatief."});
+    for list in ["entry", "entry/query", "entry/count", "group", "group/query", "group/count"] {
+        for page in ["offset=-1", "limit=0", "limit=-5&offset=2"] {
+            let (status, body) = call(&app, Method::GET, &format!("/api/template/{list}?{page}"), Some(&me), None).await;
+            assert_eq!((status, &body), (400, &refusal), "{list}?{page}");
+        }
+        let (status, _) = call(&app, Method::GET, &format!("/api/template/{list}?limit=1&offset=0"), Some(&me), None).await;
+        assert_eq!(status, 200, "{list}");
+    }
+}

@@ -139,7 +139,12 @@ impl Rate {
 pub struct RateLimits(Vec<(LimitName, Option<Rate>)>);
 
 impl RateLimits {
+    /// `APP_RATE_LIMITS=off` switches every limit off (a load test, the API fuzz run); otherwise
+    /// each is its own `APP_RATE_LIMIT_<NAME>` or its default.
     pub fn from_env(env: &Env) -> Result<Self, EnvError> {
+        if env.get("APP_RATE_LIMITS").is_some_and(|v| v.trim().eq_ignore_ascii_case("off")) {
+            return Ok(Self(LimitName::ALL.iter().map(|&name| (name, None)).collect()));
+        }
         let mut limits = Vec::new();
         for name in LimitName::ALL {
             let var = format!("APP_RATE_LIMIT_{}", name.as_str().to_ascii_uppercase());
@@ -376,6 +381,14 @@ mod tests {
         let err = RateLimits::from_env(&Env::from_pairs([("APP_RATE_LIMIT_UPLOAD", "many")]))
             .unwrap_err();
         assert!(err.to_string().contains("APP_RATE_LIMIT_UPLOAD"), "{err}");
+        let all_off = RateLimits::from_env(&Env::from_pairs([
+            ("APP_RATE_LIMITS", "off"),
+            ("APP_RATE_LIMIT_SUMMARY", "3/1m"),
+        ]))
+        .unwrap();
+        for name in LimitName::ALL {
+            assert_eq!(all_off.get(name), None, "{name:?}");
+        }
     }
 
     #[test]

@@ -284,6 +284,7 @@ pub struct ListParams {
 
 impl ListParams {
     fn filter(&self) -> Result<Filter, ApiError> {
+        check_page(self.limit, self.offset)?;
         Ok(Filter {
             own: self.user_templates,
             words: match self.query.as_deref() {
@@ -299,7 +300,16 @@ impl ListParams {
     }
 }
 
+/// A limit below 1 or a negative offset is refused (400 `invalid_page`), as the document says.
+fn check_page(limit: Option<i64>, offset: Option<i64>) -> Result<(), ApiError> {
+    if limit.is_some_and(|l| l < 1) || offset.is_some_and(|o| o < 0) {
+        return Err(bad("invalid_page", "Ongeldige pagina: limit is minstens 1 en offset is niet negatief."));
+    }
+    Ok(())
+}
+
 /// Rows and offset of a page: a missing limit is `default`, any limit at most the kind's page.
+/// A limit below 1 or a negative offset is refused before it gets here ([`check_page`]).
 fn page(limit: Option<i64>, offset: Option<i64>, default: i64, kind: Kind) -> (i64, i64) {
     let max = match kind {
         Kind::Entry => limits::ENTRY_PAGE,
@@ -525,6 +535,7 @@ pub async fn list_entries(
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<TemplateEntry>>, ApiError> {
     let viewer = viewer(&state, &user).await?;
+    check_page(params.limit, params.offset)?;
     let (limit, offset) = page(params.limit, params.offset, limits::ENTRY_PAGE, Kind::Entry);
     let entries = t::query_entries(&state.db, &viewer, &Filter::default(), limit, offset).await?;
     Ok(Json(entry_views(&state, &viewer, entries).await?))
@@ -638,6 +649,7 @@ pub async fn list_groups(
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<TemplateGroup>>, ApiError> {
     let viewer = viewer(&state, &user).await?;
+    check_page(params.limit, params.offset)?;
     let (limit, offset) = page(params.limit, params.offset, limits::GROUP_PAGE, Kind::Group);
     let groups = t::query_groups(&state.db, &viewer, &Filter::default(), limit, offset).await?;
     Ok(Json(group_views(&state, &viewer, groups).await?))
