@@ -203,6 +203,7 @@ pub struct Claimed {
 }
 
 /// A request to take a job for one attempt.
+#[derive(Debug, Clone)]
 pub(crate) struct ClaimRequest {
     pub id: Uuid,
     pub kind: String,
@@ -267,15 +268,17 @@ pub(crate) async fn finish_many(
     let mut backoffs = Vec::with_capacity(attempts.len());
     for (_, outcome) in attempts {
         let (kind, result, error, backoff) = match outcome {
-            Outcome::Succeeded(v) => ("succeeded", Some(v), None, 0.0),
-            Outcome::Failed(e) => ("failed", None, Some(e.as_str()), 0.0),
-            Outcome::Retry { error, backoff } => ("retry", None, Some(error.as_str()), backoff.as_millis() as f64),
+            Outcome::Succeeded(v) => ("succeeded", Some(storable_json(v)), None, 0.0),
+            Outcome::Failed(e) => ("failed", None, Some(storable_text(e)), 0.0),
+            Outcome::Retry { error, backoff } => ("retry", None, Some(storable_text(error)), backoff.as_millis() as f64),
         };
         outcomes.push(kind);
         results.push(result);
         errors.push(error);
         backoffs.push(backoff);
     }
+    let results: Vec<Option<&Value>> = results.iter().map(|r| r.as_deref()).collect();
+    let errors: Vec<Option<&str>> = errors.iter().map(|e| e.as_deref()).collect();
     let states: Vec<(Uuid, String)> = sqlx::query_as(
         "update jobs j
             set state = case
@@ -304,6 +307,35 @@ pub(crate) async fn finish_many(
     .await?;
     let by_id: std::collections::HashMap<Uuid, String> = states.into_iter().collect();
     Ok(ids.iter().map(|id| by_id.get(id).and_then(|s| JobState::parse(s))).collect())
+}
+
+/// Text as PostgreSQL's `text` takes it: a NUL character (which it refuses, failing the whole
+/// statement) becomes U+FFFD. Errors and results quote what handlers and users produced, and no
+/// such text may keep a job's state from being written.
+pub fn storable_text(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains('\0') { std::borrow::Cow::Owned(s.replace('\0', "\u{FFFD}")) } else { std::borrow::Cow::Borrowed(s) }
+}
+
+/// A JSON value as `jsonb` takes it: NUL characters in strings and keys (`\u0000`, which jsonb
+/// refuses) become U+FFFD.
+pub fn storable_json(v: &Value) -> std::borrow::Cow<'_, Value> {
+    fn has_nul(v: &Value) -> bool {
+        match v {
+            Value::String(s) => s.contains('\0'),
+            Value::Array(a) => a.iter().any(has_nul),
+            Value::Object(o) => o.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
+            _ => false,
+        }
+    }
+    fn clean(v: &Value) -> Value {
+        match v {
+            Value::String(s) => Value::String(storable_text(s).into_owned()),
+            Value::Array(a) => Value::Array(a.iter().map(clean).collect()),
+            Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (storable_text(k).into_owned(), clean(v))).collect()),
+            other => other.clone(),
+        }
+    }
+    if has_nul(v) { std::borrow::Cow::Owned(clean(v)) } else { std::borrow::Cow::Borrowed(v) }
 }
 
 /// Gives attempts that `worker` could not finish before it stopped back, uncounted, so another

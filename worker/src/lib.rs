@@ -186,13 +186,18 @@ async fn stopped(mut stop: watch::Receiver<bool>) {
 #[derive(Debug, Clone, Copy)]
 struct QueueKind(&'static str);
 
-/// The apalis handler: run the job the message names.
+/// The apalis handler: run the job the message names. It always answers apalis with success: a
+/// message apalis counts as failed is retried by apalis-redis up to 25 times and then parked
+/// with the status `Failed`, which the relay must take for alive. When the row could not be
+/// read or written the job is still the row's: an unclaimed job waits `queued` with its message
+/// gone (the relay finds the message done and pushes it again), a claimed one waits for its
+/// lease to run out (the relay rescues it).
 async fn handle(message: Dispatch, runner: Data<Runner>, kind: Data<QueueKind>) -> Result<(), BoxDynError> {
     let QueueKind(kind) = *kind;
-    runner.run(kind, message.job_id).await.map(|_| ()).map_err(|e| -> BoxDynError {
-        // the row could not be read or written: let apalis try the message again
-        format!("job {}: database: {e}", message.job_id).into()
-    })
+    if let Err(e) = runner.run(kind, message.job_id).await {
+        tracing::warn!(job.id = %message.job_id, job.kind = kind, error = %e, "job state not written; the relay will take the job up again");
+    }
+    Ok(())
 }
 
 /// Runs one kind's apalis worker, starting a fresh one (new name, new connection) whenever the
