@@ -9,6 +9,7 @@
 pub mod batch;
 pub mod config;
 pub mod dispatch;
+pub mod health;
 pub mod kind;
 pub mod kinds;
 pub mod live;

@@ -57,6 +57,11 @@ impl Runner {
         Self { ctx, registry, state_db, instance, lease_margin, claims, outcomes }
     }
 
+    /// What the handlers reach (the database, the dispatcher).
+    pub fn context(&self) -> &JobContext {
+        &self.ctx
+    }
+
     /// Runs the job if it is waiting for an attempt; a duplicate or stale message does nothing.
     /// `kind` is the queue's kind (one queue per kind). An error means the row could not be read
     /// or written (PostgreSQL away).

@@ -20,9 +20,10 @@ pub fn router() -> Router<AppState> {
 pub struct Health {
     /// `ok` or `unavailable`.
     pub status: &'static str,
-    /// Each dependency (`postgres`, `redis`): `ok` or why not.
+    /// Each dependency (`postgres`, `redis`): `ok` or why not; a stalled job queue appears as
+    /// `queue:<kind>` with why.
     #[schema(example = json!({"postgres": "ok", "redis": "ok"}))]
-    pub checks: BTreeMap<&'static str, String>,
+    pub checks: BTreeMap<String, String>,
 }
 
 /// The process is up.
@@ -31,15 +32,15 @@ pub async fn healthz() -> Json<Health> {
     Json(Health { status: "ok", checks: BTreeMap::new() })
 }
 
-/// PostgreSQL and Redis are reachable; 503 names the ones that are not.
+/// PostgreSQL and Redis are reachable and no job queue is stalled; 503 names what is not.
 #[utoipa::path(
     get,
     path = "/readyz",
     tag = "health",
-    responses((status = 200, body = Health), (status = 503, body = Health, description = "a dependency is unreachable"))
+    responses((status = 200, body = Health), (status = 503, body = Health, description = "a dependency is unreachable or a job queue is stalled"))
 )]
 pub async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
-    let (ready, checks) = jobs::ops::readiness(&state.db, &state.redis).await;
+    let (ready, checks) = jobs::ops::readiness(&state.db, &state.redis, state.jobs.config()).await;
     let status = if ready { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     (status, Json(Health { status: if ready { "ok" } else { "unavailable" }, checks }))
 }

@@ -24,6 +24,10 @@ pub struct ProbePayload {
     pub permanent: bool,
     #[serde(default)]
     pub panic: bool,
+    /// After succeeding, the stream that ran it stops fetching, without an error and without
+    /// ending, as a wedged apalis stream does (for the watchdog's test).
+    #[serde(default)]
+    pub wedge_stream: bool,
     /// Enqueue time in epoch microseconds, for the latency benchmark.
     #[serde(default)]
     pub sent_us: u64,
@@ -78,6 +82,6 @@ impl Job for Probe {
                 .await
                 .map_err(|e| JobError::Retryable(e.to_string()))?;
         }
-        Ok(json!({ "attempt": job.attempts, "latencyUs": started_us.saturating_sub(p.sent_us) }))
+        Ok(json!({ "attempt": job.attempts, "latencyUs": started_us.saturating_sub(p.sent_us), "wedgeStream": p.wedge_stream }))
     }
 }
