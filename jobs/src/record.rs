@@ -353,3 +353,18 @@ pub(crate) async fn hand_back(db: impl PgExecutor<'_>, worker: &str) -> sqlx::Re
     .fetch_all(db)
     .await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nul_characters_never_reach_a_state_column() {
+        assert_eq!(storable_text("a\0b"), "a\u{FFFD}b");
+        assert!(matches!(storable_text("ab"), std::borrow::Cow::Borrowed(_)));
+        let v = serde_json::json!({"k\0": ["x\0", {"y": "z\0"}], "n": 1});
+        let clean = storable_json(&v);
+        assert_eq!(*clean, serde_json::json!({"k\u{FFFD}": ["x\u{FFFD}", {"y": "z\u{FFFD}"}], "n": 1}));
+        assert!(matches!(storable_json(&serde_json::json!({"a": "b"})), std::borrow::Cow::Borrowed(_)));
+    }
+}

@@ -155,3 +155,32 @@ async fn readiness_names_a_stalled_queue_and_metrics_show_its_ages(db: PgPool) {
     }
     worker.shutdown().await;
 }
+
+/// An error text with a NUL character (which PostgreSQL refuses in `text` and `jsonb`) used to
+/// fail the whole outcome batch: every attempt in it lost its outcome. It is now written with the
+/// NUL replaced, and the attempts beside it are recorded as usual.
+#[sqlx::test(migrations = "../migrations")]
+async fn an_error_with_a_nul_character_is_recorded_and_its_batch_neighbours_too(db: PgPool) {
+    let h = Harness::new(db).await;
+    let worker = h.start_worker(&[]);
+    let mut plain = Vec::new();
+    let mut nul = Vec::new();
+    for i in 0..20 {
+        if i % 4 == 0 {
+            let p = ProbePayload { fail_attempts: 9, permanent: true, nul_in_error: true, ..Default::default() };
+            nul.push(h.enqueue(Probe::job(&p)).await);
+        } else {
+            plain.push(h.enqueue(Probe::job(&ProbePayload::default())).await);
+        }
+    }
+    for id in nul {
+        let job = h.wait_for_state(id, JobState::Failed, Duration::from_secs(30)).await;
+        assert_eq!(job.last_error.as_deref(), Some("probe fails attempt 1\u{FFFD}"));
+        assert_eq!(job.attempts, 1);
+    }
+    for id in plain {
+        let job = h.wait_for_state(id, JobState::Succeeded, Duration::from_secs(30)).await;
+        assert_eq!(job.attempts, 1);
+    }
+    worker.shutdown().await;
+}

@@ -22,6 +22,9 @@ pub struct ProbePayload {
     /// Failures are permanent.
     #[serde(default)]
     pub permanent: bool,
+    /// The failures' error text carries a NUL character (which PostgreSQL refuses in text).
+    #[serde(default)]
+    pub nul_in_error: bool,
     #[serde(default)]
     pub panic: bool,
     /// After succeeding, the stream that ran it stops fetching, without an error and without
@@ -68,7 +71,8 @@ impl Job for Probe {
             panic!("probe asked to panic");
         }
         if job.attempts as u32 <= p.fail_attempts {
-            let e = format!("probe fails attempt {}", job.attempts);
+            let nul = if p.nul_in_error { "\0" } else { "" };
+            let e = format!("probe fails attempt {}{nul}", job.attempts);
             return Err(if p.permanent { JobError::Permanent(e) } else { JobError::Retryable(e) });
         }
         if let Some(dir) = &self.dir {
