@@ -67,3 +67,36 @@ async fn every_response_carries_a_request_id(pool: PgPool) {
     let response = app.http.get(app.url("/healthz")).header("x-request-id", "abc-123").send().await.unwrap();
     assert_eq!(response.headers()["x-request-id"], "abc-123");
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn readyz_names_a_job_queue_whose_jobs_wait_while_nothing_fetches_them(pool: PgPool) {
+    let options = Options { env: vec![("APP_JOBS_STALL_AFTER", "1s".to_owned())], ..Options::default() };
+    let app = TestApp::spawn_with(pool, options).await;
+    // a sweep due five seconds ago, and no worker
+    let mut tx = app.state.db.begin().await.unwrap();
+    let job = jobs::kinds::PruneJobs::job().run_at(chrono::Utc::now() - chrono::Duration::seconds(5));
+    let id = jobs::enqueue(&mut tx, job).await.unwrap();
+    tx.commit().await.unwrap();
+    let response = app.http.get(app.url("/readyz")).send().await.unwrap();
+    assert_eq!(response.status(), 503);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["checks"]["postgres"], "ok");
+    assert_eq!(body["checks"]["redis"], "ok");
+    assert!(body["checks"]["queue:prune_jobs"].as_str().unwrap().starts_with("stalled"), "{body}");
+    let metrics = app.http.get(app.url("/metrics")).send().await.unwrap().text().await.unwrap();
+    assert!(metrics.contains("jobs_oldest_waiting_seconds{kind=\"prune_jobs\"}"), "{metrics}");
+
+    // a worker takes the job: ready again
+    let worker = app.start_worker(&[("APP_JOBS_STALL_AFTER", "1s")]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let response = app.http.get(app.url("/readyz")).send().await.unwrap();
+        if response.status() == 200 {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "still {}: {}", response.status(), response.text().await.unwrap());
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    assert!(jobs::find(&app.state.db, id).await.unwrap().is_some());
+    worker.stop().await;
+}

@@ -3,8 +3,15 @@
 //! Requests queue on a channel; one task takes whatever has queued up (up to `max`) and runs it
 //! as one batch. An idle system runs each request alone at once, a busy one gets larger batches
 //! by itself: no timer, no added latency.
+//!
+//! One request that the database refuses must not take the others down with it: a batch that
+//! fails is run again one request at a time, so only the refused one gets the error. A batch
+//! that panics answers its requests with an error and the task goes on.
 
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
+
+use futures::FutureExt;
 
 use tokio::sync::{mpsc, oneshot};
 
@@ -20,11 +27,11 @@ impl<Req, Resp> Clone for Batcher<Req, Resp> {
     }
 }
 
-impl<Req: Send + 'static, Resp: Send + 'static> Batcher<Req, Resp> {
+impl<Req: Clone + Send + 'static, Resp: Send + 'static> Batcher<Req, Resp> {
     /// `run` answers a batch with one response per request, in order, or fails the whole batch.
     pub fn spawn<F, Fut>(max: usize, run: F) -> Self
     where
-        F: Fn(Vec<Req>) -> Fut + Send + 'static,
+        F: Fn(Vec<Req>) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Vec<Resp>, String>> + Send,
     {
         let (tx, mut rx) = mpsc::unbounded_channel::<Request<Req, Resp>>();
@@ -32,26 +39,83 @@ impl<Req: Send + 'static, Resp: Send + 'static> Batcher<Req, Resp> {
             let mut waiting = Vec::with_capacity(max);
             while rx.recv_many(&mut waiting, max).await > 0 {
                 let (requests, replies): (Vec<Req>, Vec<_>) = waiting.drain(..).unzip();
-                match run(requests).await {
-                    Ok(responses) => {
+                let alone = if requests.len() > 1 { Some(requests.clone()) } else { None };
+                match guarded(&run, requests).await {
+                    Ok(responses) if responses.len() == replies.len() => {
                         for (reply, response) in replies.into_iter().zip(responses) {
                             let _ = reply.send(Ok(response));
                         }
                     }
-                    Err(e) => {
+                    Ok(_) => {
                         for reply in replies {
-                            let _ = reply.send(Err(e.clone()));
+                            let _ = reply.send(Err("the batch answered a different number of requests".to_owned()));
                         }
                     }
+                    Err(e) => match alone {
+                        // some request in it was refused: find out which, one at a time
+                        Some(requests) => {
+                            tracing::warn!(error = %e, size = requests.len(), "batch refused; writing its requests one by one");
+                            for (request, reply) in requests.into_iter().zip(replies) {
+                                let answer = guarded(&run, vec![request])
+                                    .await
+                                    .and_then(|mut r| r.pop().ok_or_else(|| "no answer".to_owned()));
+                                let _ = reply.send(answer);
+                            }
+                        }
+                        None => {
+                            for reply in replies {
+                                let _ = reply.send(Err(e.clone()));
+                            }
+                        }
+                    },
                 }
             }
         });
         Self { tx }
     }
 
+    /// Sends a request and waits for its answer.
     pub async fn call(&self, request: Req) -> Result<Resp, String> {
         let (reply, answer) = oneshot::channel();
         self.tx.send((request, reply)).map_err(|_| "the batcher stopped".to_owned())?;
         answer.await.map_err(|_| "the batcher stopped".to_owned())?
+    }
+}
+
+/// Runs a batch with its panic turned into an error, so the batcher outlives it.
+async fn guarded<Req, Resp, F, Fut>(run: &F, requests: Vec<Req>) -> Result<Vec<Resp>, String>
+where
+    F: Fn(Vec<Req>) -> Fut,
+    Fut: Future<Output = Result<Vec<Resp>, String>>,
+{
+    match AssertUnwindSafe(run(requests)).catch_unwind().await {
+        Ok(result) => result,
+        Err(_) => Err("the batch statement panicked".to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_refused_request_fails_alone_and_the_others_in_its_batch_succeed() {
+        // refuses any batch that holds 0; panics on 13
+        let batcher = Batcher::spawn(64, |xs: Vec<u32>| async move {
+            assert!(!xs.contains(&13), "unlucky");
+            if xs.contains(&0) { Err("zero refused".to_owned()) } else { Ok(xs.into_iter().map(|x| x * 2).collect()) }
+        });
+        let calls = (0..20u32).map(|x| {
+            let b = batcher.clone();
+            async move { b.call(x).await }
+        });
+        let answers = futures::future::join_all(calls).await;
+        assert_eq!(answers[0], Err("zero refused".to_owned()));
+        assert_eq!(answers[13], Err("the batch statement panicked".to_owned()));
+        for (x, answer) in answers.iter().enumerate().filter(|(x, _)| *x != 0 && *x != 13) {
+            assert_eq!(answer, &Ok(x as u32 * 2));
+        }
+        // the batcher lives on
+        assert_eq!(batcher.call(4).await, Ok(8));
     }
 }

@@ -25,6 +25,12 @@ pub struct JobsConfig {
     pub lease_margin: Duration,
     /// How long Redis keeps an idempotency key of a pushed message.
     pub idempotency_ttl: Duration,
+    /// A queue whose due jobs wait this long while none of its streams asks Redis for work is
+    /// stalled: the watchdog restarts its streams and `/readyz` names it.
+    pub stall_after: Duration,
+    /// A pushed job still waiting after this long gets a second message, even if Redis still holds
+    /// the first (the claim makes whichever comes second a no-op).
+    pub repush_after: Duration,
 }
 
 impl Default for JobsConfig {
@@ -36,6 +42,8 @@ impl Default for JobsConfig {
             stale_after: Duration::from_secs(30),
             lease_margin: Duration::from_secs(10),
             idempotency_ttl: Duration::from_secs(24 * 3600),
+            stall_after: Duration::from_secs(60),
+            repush_after: Duration::from_secs(120),
         }
     }
 }
@@ -61,6 +69,8 @@ impl JobsConfig {
             stale_after: env.duration("APP_JOBS_STALE_AFTER", d.stale_after)?,
             lease_margin: env.duration("APP_JOBS_LEASE_MARGIN", d.lease_margin)?,
             idempotency_ttl: d.idempotency_ttl,
+            stall_after: env.duration("APP_JOBS_STALL_AFTER", d.stall_after)?,
+            repush_after: env.duration("APP_JOBS_REPUSH_AFTER", d.repush_after)?,
         })
     }
 

@@ -31,7 +31,12 @@ pub fn apalis_config(config: &JobsConfig, kind: &str) -> apalis_redis::Config {
         // a worker that vanished has its fetched messages handed to others after 15 s, not 300 s
         .heartbeat_interval(Duration::from_secs(5))
         .missed_heartbeats(3)
-        .batch_size(50)
+        // one message per fetch: a stream asks only when it has a free slot, so it never holds a
+        // message it cannot start. apalis-redis neither heartbeats nor acknowledges while a
+        // fetched batch waits for slots: with 50 per fetch and slots busy with long attempts a
+        // stream went silent until its siblings took it for dead (or, with every stream so
+        // busy, until the attempts ended)
+        .batch_size(1)
         // apalis's per-message lease runs `LREM` over the whole ready list for every message
         // (the bottleneck under load); the job row's lease does that work
         .lock_tasks(false)

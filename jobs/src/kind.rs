@@ -12,7 +12,7 @@ use serde_json::Value;
 use sqlx::PgPool;
 
 use crate::dispatch::Dispatcher;
-use crate::record::Claimed;
+use crate::record::{Claimed, JobState};
 
 /// How a kind is run and retried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +74,16 @@ pub struct JobContext {
     pub dispatcher: Dispatcher,
 }
 
+/// A change of a job's state that is committed: what [`Job::announce`] hears.
+#[derive(Debug, Clone, Copy)]
+pub struct StateChange<'a> {
+    pub state: JobState,
+    /// The attempt's result (`succeeded`).
+    pub result: Option<&'a Value>,
+    /// The attempt's error as recorded (`retrying`, `failed`, `dead`).
+    pub error: Option<&'a str>,
+}
+
 /// One job kind. Implemented once per file in [`crate::kinds`].
 pub trait Job: Send + Sync + 'static {
     /// Stable name: the `kind` column and the Redis queue. Never rename it.
@@ -89,6 +99,13 @@ pub trait Job: Send + Sync + 'static {
         job: &Claimed,
         payload: Self::Payload,
     ) -> impl Future<Output = Result<Value, JobError>> + Send;
+
+    /// Tells whoever waits for the job that its state changed. The runner calls it only after the
+    /// change is committed (`running` after the claim, the outcome after its write), so anyone
+    /// who reads the job's row on hearing it finds that state or a later one. Best effort.
+    fn announce(&self, _ctx: &JobContext, _job: &Claimed, _change: StateChange<'_>) -> impl Future<Output = ()> + Send {
+        async {}
+    }
 }
 
 /// A job kind with its payload type erased, as the runner holds it.
@@ -96,6 +113,7 @@ pub trait Handler: Send + Sync {
     fn kind(&self) -> &'static str;
     fn policy(&self) -> Policy;
     fn run<'a>(&'a self, ctx: &'a JobContext, job: &'a Claimed) -> BoxFuture<'a, Result<Value, JobError>>;
+    fn announce<'a>(&'a self, ctx: &'a JobContext, job: &'a Claimed, change: StateChange<'a>) -> BoxFuture<'a, ()>;
 }
 
 impl<J: Job> Handler for J {
@@ -113,6 +131,10 @@ impl<J: Job> Handler for J {
                 .map_err(|e| JobError::Permanent(format!("De gegevens van de taak zijn onleesbaar: {e}")))?;
             Job::run(self, ctx, job, payload).await
         })
+    }
+
+    fn announce<'a>(&'a self, ctx: &'a JobContext, job: &'a Claimed, change: StateChange<'a>) -> BoxFuture<'a, ()> {
+        Box::pin(Job::announce(self, ctx, job, change))
     }
 }
 

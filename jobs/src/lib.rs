@@ -9,6 +9,7 @@
 pub mod batch;
 pub mod config;
 pub mod dispatch;
+pub mod health;
 pub mod kind;
 pub mod kinds;
 pub mod live;
@@ -22,7 +23,7 @@ pub mod runner;
 
 pub use config::JobsConfig;
 pub use dispatch::{Dispatch, Dispatcher};
-pub use kind::{Handler, Job, JobContext, JobError, Policy, Registry};
+pub use kind::{Handler, Job, JobContext, JobError, Policy, Registry, StateChange};
 pub use record::{JobRecord, JobState, NewJob, enqueue, enqueue_many, find};
 pub use redis_conn::{RedisConfig, ping};
 pub use relay::Relay;

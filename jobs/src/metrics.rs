@@ -45,3 +45,18 @@ pub(crate) fn pushed(kind: &str, n: u64) {
 pub fn worker_restart(queue: &str) {
     metrics::counter!("jobs_worker_restarts_total", "queue" => queue.to_owned()).increment(1);
 }
+
+/// Age of a kind's oldest due job that waits to run.
+pub(crate) fn oldest_waiting(kind: &str, age: Duration) {
+    metrics::gauge!("jobs_oldest_waiting_seconds", "kind" => kind.to_owned()).set(age.as_secs_f64());
+}
+
+/// When a stream of a kind last asked Redis for work (epoch seconds).
+pub(crate) fn last_fetch(kind: &str, at_ms: u64) {
+    metrics::gauge!("jobs_last_fetch_timestamp_seconds", "kind" => kind.to_owned()).set(at_ms as f64 / 1000.0);
+}
+
+/// A queue's stream was restarted by the watchdog.
+pub fn stalled_restart(queue: &str) {
+    metrics::counter!("jobs_stalled_restarts_total", "queue" => queue.to_owned()).increment(1);
+}

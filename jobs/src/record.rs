@@ -203,6 +203,7 @@ pub struct Claimed {
 }
 
 /// A request to take a job for one attempt.
+#[derive(Debug, Clone)]
 pub(crate) struct ClaimRequest {
     pub id: Uuid,
     pub kind: String,
@@ -267,15 +268,17 @@ pub(crate) async fn finish_many(
     let mut backoffs = Vec::with_capacity(attempts.len());
     for (_, outcome) in attempts {
         let (kind, result, error, backoff) = match outcome {
-            Outcome::Succeeded(v) => ("succeeded", Some(v), None, 0.0),
-            Outcome::Failed(e) => ("failed", None, Some(e.as_str()), 0.0),
-            Outcome::Retry { error, backoff } => ("retry", None, Some(error.as_str()), backoff.as_millis() as f64),
+            Outcome::Succeeded(v) => ("succeeded", Some(storable_json(v)), None, 0.0),
+            Outcome::Failed(e) => ("failed", None, Some(storable_text(e)), 0.0),
+            Outcome::Retry { error, backoff } => ("retry", None, Some(storable_text(error)), backoff.as_millis() as f64),
         };
         outcomes.push(kind);
         results.push(result);
         errors.push(error);
         backoffs.push(backoff);
     }
+    let results: Vec<Option<&Value>> = results.iter().map(|r| r.as_deref()).collect();
+    let errors: Vec<Option<&str>> = errors.iter().map(|e| e.as_deref()).collect();
     let states: Vec<(Uuid, String)> = sqlx::query_as(
         "update jobs j
             set state = case
@@ -306,6 +309,35 @@ pub(crate) async fn finish_many(
     Ok(ids.iter().map(|id| by_id.get(id).and_then(|s| JobState::parse(s))).collect())
 }
 
+/// Text as PostgreSQL's `text` takes it: a NUL character (which it refuses, failing the whole
+/// statement) becomes U+FFFD. Errors and results quote what handlers and users produced, and no
+/// such text may keep a job's state from being written.
+pub fn storable_text(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains('\0') { std::borrow::Cow::Owned(s.replace('\0', "\u{FFFD}")) } else { std::borrow::Cow::Borrowed(s) }
+}
+
+/// A JSON value as `jsonb` takes it: NUL characters in strings and keys (`\u0000`, which jsonb
+/// refuses) become U+FFFD.
+pub fn storable_json(v: &Value) -> std::borrow::Cow<'_, Value> {
+    fn has_nul(v: &Value) -> bool {
+        match v {
+            Value::String(s) => s.contains('\0'),
+            Value::Array(a) => a.iter().any(has_nul),
+            Value::Object(o) => o.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
+            _ => false,
+        }
+    }
+    fn clean(v: &Value) -> Value {
+        match v {
+            Value::String(s) => Value::String(storable_text(s).into_owned()),
+            Value::Array(a) => Value::Array(a.iter().map(clean).collect()),
+            Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (storable_text(k).into_owned(), clean(v))).collect()),
+            other => other.clone(),
+        }
+    }
+    if has_nul(v) { std::borrow::Cow::Owned(clean(v)) } else { std::borrow::Cow::Borrowed(v) }
+}
+
 /// Gives attempts that `worker` could not finish before it stopped back, uncounted, so another
 /// worker takes them at once.
 pub(crate) async fn hand_back(db: impl PgExecutor<'_>, worker: &str) -> sqlx::Result<Vec<Uuid>> {
@@ -320,4 +352,19 @@ pub(crate) async fn hand_back(db: impl PgExecutor<'_>, worker: &str) -> sqlx::Re
     .bind(worker)
     .fetch_all(db)
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nul_characters_never_reach_a_state_column() {
+        assert_eq!(storable_text("a\0b"), "a\u{FFFD}b");
+        assert!(matches!(storable_text("ab"), std::borrow::Cow::Borrowed(_)));
+        let v = serde_json::json!({"k\0": ["x\0", {"y": "z\0"}], "n": 1});
+        let clean = storable_json(&v);
+        assert_eq!(*clean, serde_json::json!({"k\u{FFFD}": ["x\u{FFFD}", {"y": "z\u{FFFD}"}], "n": 1}));
+        assert!(matches!(storable_json(&serde_json::json!({"a": "b"})), std::borrow::Cow::Borrowed(_)));
+    }
 }

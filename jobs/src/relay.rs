@@ -5,7 +5,9 @@
 //!    last attempt;
 //! 2. checks messages pushed long ago for jobs that have not started: if Redis no longer has the
 //!    message (Redis restarted without its data, or apalis finished it without running it), the
-//!    job waits for a push again;
+//!    job waits for a push again; a job still waiting `APP_JOBS_REPUSH_AFTER` after its push gets
+//!    a second message whatever Redis says (its first may sit with a stream that stopped
+//!    fetching; whichever message comes second finds the job claimed and does nothing);
 //! 3. pushes due jobs that wait for a push, within each queue's backlog limit;
 //! 4. updates the gauges: queue depth, relay backlog, dead jobs.
 //!
@@ -108,6 +110,33 @@ impl Relay {
     }
 
     async fn find_lost(&self) -> anyhow::Result<u64> {
+        let overdue = self.repush_overdue().await?;
+        Ok(overdue + self.find_missing().await?)
+    }
+
+    /// Jobs pushed more than `repush_after` ago that still wait: pushed again.
+    async fn repush_overdue(&self) -> sqlx::Result<u64> {
+        let after = self.dispatcher.config().repush_after.as_millis() as f64;
+        let rows: Vec<(Uuid, String)> = sqlx::query_as(
+            "update jobs set dispatched_at = null, task_id = null
+              where id in (select id from jobs
+                            where dispatched_at is not null and state in ('queued', 'retrying')
+                              and dispatched_at < now() - $1 * interval '1 millisecond'
+                              and run_at < now() - $1 * interval '1 millisecond'
+                            order by dispatched_at limit 500)
+                and dispatched_at is not null and state in ('queued', 'retrying')
+              returning id, kind",
+        )
+        .bind(after)
+        .fetch_all(self.dispatcher.db())
+        .await?;
+        for (id, kind) in &rows {
+            tracing::warn!(job.id = %id, job.kind = %kind, waited_s = self.dispatcher.config().repush_after.as_secs(), "pushed job still waiting; pushing it again");
+        }
+        Ok(rows.len() as u64)
+    }
+
+    async fn find_missing(&self) -> anyhow::Result<u64> {
         let stale = self.dispatcher.config().stale_after.as_millis() as f64;
         let candidates: Vec<(Uuid, String, String)> = sqlx::query_as(
             "select id, kind, task_id from jobs
@@ -204,6 +233,11 @@ impl Relay {
         for kind in &self.kinds {
             let n = dead.iter().find(|(k, _)| k == kind).map_or(0, |(_, n)| *n);
             crate::metrics::dead(kind, n);
+        }
+        if let Ok(mut conn) = self.dispatcher.connection().await
+            && let Err(e) = crate::health::stalled_queues(self.dispatcher.db(), &mut conn, self.dispatcher.config()).await
+        {
+            tracing::debug!(error = %e, "queue ages not measured");
         }
         for kind in &self.kinds {
             if let Ok((scheduled, active)) = self.dispatcher.backlog(kind).await {

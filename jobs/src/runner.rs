@@ -9,11 +9,18 @@ use sqlx::PgPool;
 use uuid::Uuid;
 
 use crate::batch::Batcher;
-use crate::kind::{JobContext, JobError, Registry};
+use crate::kind::{JobContext, JobError, Registry, StateChange};
 use crate::record::{self, ClaimRequest, Claimed, JobState, Outcome};
 
 /// Most claims or outcomes written in one statement.
 const BATCH: usize = 256;
+
+/// Longest wait for a claim or an outcome to be written. Without a bound an attempt whose state
+/// write never returns would hold its stream's slot for good.
+const STATE_WRITE_LIMIT: Duration = Duration::from_secs(30);
+
+/// Longest a kind may take to announce a state change.
+const ANNOUNCE_LIMIT: Duration = Duration::from_secs(5);
 
 #[derive(Clone)]
 pub struct Runner {
@@ -50,6 +57,11 @@ impl Runner {
         Self { ctx, registry, state_db, instance, lease_margin, claims, outcomes }
     }
 
+    /// What the handlers reach (the database, the dispatcher).
+    pub fn context(&self) -> &JobContext {
+        &self.ctx
+    }
+
     /// Runs the job if it is waiting for an attempt; a duplicate or stale message does nothing.
     /// `kind` is the queue's kind (one queue per kind). An error means the row could not be read
     /// or written (PostgreSQL away).
@@ -61,10 +73,12 @@ impl Runner {
         let policy = handler.policy();
         let lease = policy.timeout + self.lease_margin;
         let request = ClaimRequest { id: job_id, kind: kind.to_owned(), lease };
-        let Some(claimed) = self.claims.call(request).await? else {
+        let claim = tokio::time::timeout(STATE_WRITE_LIMIT, self.claims.call(request)).await;
+        let Some(claimed) = claim.map_err(|_| "the claim was not written within 30 s".to_owned())?? else {
             return Ok(None);
         };
         crate::metrics::started(kind);
+        self.announce(&*handler, &claimed, StateChange { state: JobState::Running, result: None, error: None }).await;
         let span = tracing::info_span!("job", job.id = %job_id, job.kind = %kind, job.attempt = claimed.attempts);
         let started = Instant::now();
         let attempt = AssertUnwindSafe(handler.run(&self.ctx, &claimed)).catch_unwind();
@@ -77,7 +91,8 @@ impl Runner {
             Ok(Err(panic)) => retry(format!("De taak brak af met een fout in het programma: {}", panic_message(&panic)), &policy, claimed.attempts),
             Err(_) => retry(format!("De poging duurde langer dan {} s en is afgebroken.", policy.timeout.as_secs_f64()), &policy, claimed.attempts),
         };
-        let state = self.outcomes.call((job_id, outcome.clone())).await?;
+        let written = tokio::time::timeout(STATE_WRITE_LIMIT, self.outcomes.call((job_id, outcome.clone()))).await;
+        let state = written.map_err(|_| "the outcome was not written within 30 s".to_owned())??;
         span.in_scope(|| match (&outcome, state) {
             (_, None) => tracing::warn!("attempt ended after its lease ran out; its outcome was not recorded"),
             (Outcome::Succeeded(_), _) => tracing::info!(duration_ms = took.as_millis() as u64, "job succeeded"),
@@ -87,6 +102,16 @@ impl Runner {
         });
         if let Some(state) = state {
             crate::metrics::finished(kind, state.as_str(), took);
+            // committed: only now may anyone hear of it
+            let error = match &outcome {
+                Outcome::Succeeded(_) => None,
+                Outcome::Failed(e) | Outcome::Retry { error: e, .. } => Some(e.as_str()),
+            };
+            let result = match &outcome {
+                Outcome::Succeeded(v) => Some(v),
+                _ => None,
+            };
+            self.announce(&*handler, &claimed, StateChange { state, result, error }).await;
             if state == JobState::Retrying
                 && let Err(e) = self.ctx.dispatcher.dispatch(&[job_id]).await
             {
@@ -94,6 +119,12 @@ impl Runner {
             }
         }
         Ok(state)
+    }
+
+    async fn announce(&self, handler: &dyn crate::kind::Handler, job: &Claimed, change: StateChange<'_>) {
+        if tokio::time::timeout(ANNOUNCE_LIMIT, handler.announce(&self.ctx, job, change)).await.is_err() {
+            tracing::warn!(job.id = %job.id, job.state = change.state.as_str(), "announcing the job's state took too long; skipped");
+        }
     }
 
     /// After a shutdown that did not wait for every attempt: gives this process's unfinished

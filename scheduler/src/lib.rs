@@ -111,7 +111,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let ops = config.http_addr.map(|addr| {
         let mut stop = stop_rx.clone();
-        tokio::spawn(jobs::ops::serve(addr, db.clone(), redis.clone(), async move {
+        tokio::spawn(jobs::ops::serve(addr, db.clone(), redis.clone(), config.jobs.clone(), async move {
             let _ = stop.wait_for(|s| *s).await;
         }))
     });

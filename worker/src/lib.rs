@@ -11,7 +11,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use apalis::prelude::{BoxDynError, Data, WorkerBuilder, WorkerBuilderExt, WorkerError};
+use apalis::prelude::{
+    BoxDynError, Data, IntervalStrategy, PollSnapshot, PollStrategy, WorkerBuilder, WorkerBuilderExt, WorkerContext,
+    WorkerError,
+};
 use apalis_redis::RedisStorage;
 use domain::db::DatabaseConfig;
 use domain::env::{Env, EnvError};
@@ -19,6 +22,7 @@ use domain::telemetry::TelemetryConfig;
 use jobs::dispatch::{Dispatch, apalis_config};
 use jobs::kinds::{Probe, PruneJobs, PurgeConsults, SendEmail, SummariseConsult};
 use jobs::mail::{MailConfig, Mailer};
+use jobs::health::StreamHealth;
 use jobs::{Dispatcher, JobContext, JobsConfig, RedisConfig, Registry, Relay, Runner};
 use tokio::sync::watch;
 
@@ -149,6 +153,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             tasks.spawn(supervise(
                 kind,
                 concurrency / streams + usize::from(i < concurrency % streams),
+                policy.timeout + config.jobs.lease_margin,
                 policy.poll_interval.unwrap_or(config.poll_interval),
                 config.shutdown_grace,
                 runner.clone(),
@@ -160,7 +165,9 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     }
     let relay = Relay::new(dispatcher.clone(), registry.kinds().collect());
     let relay_task = tokio::spawn(relay.run(config.jobs.relay_interval, stopped(stop_rx.clone())));
-    let ops = config.http_addr.map(|addr| tokio::spawn(jobs::ops::serve(addr, db.clone(), redis.clone(), stopped(stop_rx.clone()))));
+    let ops = config
+        .http_addr
+        .map(|addr| tokio::spawn(jobs::ops::serve(addr, db.clone(), redis.clone(), config.jobs.clone(), stopped(stop_rx.clone()))));
     tracing::info!(worker = %instance, kinds = ?registry.kinds().collect::<Vec<_>>(), "worker started");
 
     shutdown.await;
@@ -186,13 +193,95 @@ async fn stopped(mut stop: watch::Receiver<bool>) {
 #[derive(Debug, Clone, Copy)]
 struct QueueKind(&'static str);
 
-/// The apalis handler: run the job the message names.
-async fn handle(message: Dispatch, runner: Data<Runner>, kind: Data<QueueKind>) -> Result<(), BoxDynError> {
+/// The apalis handler: run the job the message names. It always answers apalis with success: a
+/// message apalis counts as failed is retried by apalis-redis up to 25 times and then parked
+/// with the status `Failed`, which the relay must take for alive. When the row could not be
+/// read or written the job is still the row's: an unclaimed job waits `queued` with its message
+/// gone (the relay finds the message done and pushes it again), a claimed one waits for its
+/// lease to run out (the relay rescues it).
+async fn handle(
+    message: Dispatch,
+    runner: Data<Runner>,
+    kind: Data<QueueKind>,
+    health: Data<Arc<StreamHealth>>,
+    worker: WorkerContext,
+) -> Result<(), BoxDynError> {
     let QueueKind(kind) = *kind;
-    runner.run(kind, message.job_id).await.map(|_| ()).map_err(|e| -> BoxDynError {
-        // the row could not be read or written: let apalis try the message again
-        format!("job {}: database: {e}", message.job_id).into()
-    })
+    let attempt = health.attempt();
+    if let Err(e) = runner.run(kind, message.job_id).await {
+        tracing::warn!(job.id = %message.job_id, job.kind = kind, error = %e, "job state not written; the relay will take the job up again");
+    }
+    drop(attempt);
+    if kind == <Probe as jobs::Job>::KIND && probe_asks_to_wedge(&runner, &message).await {
+        // the probe's `wedge_stream`: this stream stops fetching without an error and without
+        // ending, as the stalled streams did; only the watchdog brings the queue back
+        let _ = worker.pause();
+    }
+    Ok(())
+}
+
+async fn probe_asks_to_wedge(runner: &Runner, message: &Dispatch) -> bool {
+    matches!(
+        jobs::find(&runner.context().db, message.job_id).await,
+        Ok(Some(job)) if job.result.as_ref().and_then(|r| r.get("wedgeStream")).and_then(|w| w.as_bool()) == Some(true)
+    )
+}
+
+/// Polls Redis every `interval` when idle (apalis otherwise waits for its heartbeat) and notes
+/// each time the stream asks for work, for the watchdog.
+struct WatchedPolling {
+    interval: IntervalStrategy,
+    health: Arc<StreamHealth>,
+}
+
+impl PollStrategy for WatchedPolling {
+    fn poll_drive(&mut self, cx: &mut std::task::Context<'_>, snapshot: &PollSnapshot) -> std::task::Poll<Option<()>> {
+        self.interval.poll_drive(cx, snapshot)
+    }
+
+    fn on_poll(&mut self, snapshot: &PollSnapshot) {
+        self.health.polled();
+        self.interval.on_poll(snapshot);
+    }
+}
+
+/// Resolves with the reason once the stream has stalled: it stopped asking Redis for work while
+/// jobs of its kind wait (see [`jobs::health::stalled`]). Meanwhile it records the stream's last
+/// fetch in Redis for `/readyz` and `/metrics` of every process.
+async fn watchdog(
+    kind: &'static str,
+    health: Arc<StreamHealth>,
+    slots: usize,
+    attempt_limit: Duration,
+    runner: Runner,
+) -> String {
+    let (db, dispatcher) = (&runner.context().db, &runner.context().dispatcher);
+    let config = dispatcher.config().clone();
+    let every = (config.stall_after / 4).clamp(Duration::from_millis(200), Duration::from_secs(10));
+    let mut first = true;
+    loop {
+        if !std::mem::take(&mut first) {
+            tokio::time::sleep(every).await;
+        }
+        if let Ok(mut conn) = dispatcher.connection().await
+            && let Err(e) = jobs::health::record_fetch(&mut conn, &config, kind, health.last_poll_ms()).await
+        {
+            tracing::debug!(error = %e, "last fetch not recorded");
+        }
+        if health.idle() < config.stall_after {
+            continue;
+        }
+        let oldest = match jobs::health::oldest_waiting(db).await {
+            Ok(ages) => ages.get(kind).copied(),
+            Err(e) => {
+                tracing::debug!(error = %e, "stall check skipped");
+                continue;
+            }
+        };
+        if let Some(why) = jobs::health::stalled(&health, slots, attempt_limit, config.stall_after, oldest) {
+            return why;
+        }
+    }
 }
 
 /// Runs one kind's apalis worker, starting a fresh one (new name, new connection) whenever the
@@ -202,6 +291,7 @@ async fn handle(message: Dispatch, runner: Data<Runner>, kind: Data<QueueKind>) 
 async fn supervise(
     kind: &'static str,
     concurrency: usize,
+    attempt_limit: Duration,
     poll: Duration,
     grace: Duration,
     runner: Runner,
@@ -220,11 +310,14 @@ async fn supervise(
             let storage = RedisStorage::<Dispatch>::new(conn).with_config(apalis_config(&jobs_config, kind));
             // a name of its own per start: apalis refuses a name seen within one heartbeat
             let name = format!("{queue}-{}", ulid::Ulid::generate());
-            let worker = WorkerBuilder::new(name)
-                .backend(apalis::prelude::BackendExt::poll_with_interval(storage, poll))
+            let health = Arc::new(StreamHealth::new());
+            let polling = WatchedPolling { interval: IntervalStrategy::new(poll), health: health.clone() };
+            let worker = WorkerBuilder::new(name.clone())
+                .backend(apalis::prelude::BackendExt::poll_with_strategy(storage, polling))
                 .concurrency(concurrency)
                 .data(runner.clone())
                 .data(QueueKind(kind))
+                .data(health.clone())
                 .build(handle);
             let signal = {
                 let stop = stop.clone();
@@ -240,6 +333,12 @@ async fn supervise(
                 () = async { stopped(stop.clone()).await; tokio::time::sleep(grace).await } => {
                     tracing::warn!(%queue, "grace period over; handing back running jobs");
                     Ok(())
+                }
+                why = watchdog(kind, health, concurrency, attempt_limit, runner.clone()) => {
+                    // a wedged stream never ends by itself: drop it and start a fresh one
+                    tracing::warn!(%queue, worker = %name, reason = %why, "queue stream stalled; restarting it");
+                    jobs::metrics::stalled_restart(&queue);
+                    Err(format!("stalled: {why}"))
                 }
             }
         }

@@ -22,8 +22,9 @@ pub struct Health {
     /// `ok` or `unavailable`.
     pub status: &'static str,
     /// Each dependency (`postgres`, `redis`): `ok` or why not.
+    // and a stalled job queue, as `queue:<kind>` with why
     #[schema(example = json!({"postgres": "ok", "redis": "ok"}))]
-    pub checks: BTreeMap<&'static str, String>,
+    pub checks: BTreeMap<String, String>,
 }
 
 /// The process is up.
@@ -33,6 +34,7 @@ pub async fn healthz() -> Json<Health> {
 }
 
 /// PostgreSQL and Redis are reachable; 503 names the ones that are not.
+// A stalled job queue (jobs::health) also makes it 503, named `queue:<kind>`.
 #[utoipa::path(
     get,
     path = "/readyz",
@@ -40,7 +42,7 @@ pub async fn healthz() -> Json<Health> {
     responses((status = 200, body = Health), (status = 503, body = Health, description = "a dependency is unreachable"))
 )]
 pub async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
-    let (ready, checks) = jobs::ops::readiness(&state.db, &state.redis).await;
+    let (ready, checks) = jobs::ops::readiness(&state.db, &state.redis, state.jobs.config()).await;
     let status = if ready { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     (status, Json(Health { status: if ready { "ok" } else { "unavailable" }, checks }))
 }

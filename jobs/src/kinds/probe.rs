@@ -22,8 +22,15 @@ pub struct ProbePayload {
     /// Failures are permanent.
     #[serde(default)]
     pub permanent: bool,
+    /// The failures' error text carries a NUL character (which PostgreSQL refuses in text).
+    #[serde(default)]
+    pub nul_in_error: bool,
     #[serde(default)]
     pub panic: bool,
+    /// After succeeding, the stream that ran it stops fetching, without an error and without
+    /// ending, as a wedged apalis stream does (for the watchdog's test).
+    #[serde(default)]
+    pub wedge_stream: bool,
     /// Enqueue time in epoch microseconds, for the latency benchmark.
     #[serde(default)]
     pub sent_us: u64,
@@ -64,7 +71,8 @@ impl Job for Probe {
             panic!("probe asked to panic");
         }
         if job.attempts as u32 <= p.fail_attempts {
-            let e = format!("probe fails attempt {}", job.attempts);
+            let nul = if p.nul_in_error { "\0" } else { "" };
+            let e = format!("probe fails attempt {}{nul}", job.attempts);
             return Err(if p.permanent { JobError::Permanent(e) } else { JobError::Retryable(e) });
         }
         if let Some(dir) = &self.dir {
@@ -78,6 +86,6 @@ impl Job for Probe {
                 .await
                 .map_err(|e| JobError::Retryable(e.to_string()))?;
         }
-        Ok(json!({ "attempt": job.attempts, "latencyUs": started_us.saturating_sub(p.sent_us) }))
+        Ok(json!({ "attempt": job.attempts, "latencyUs": started_us.saturating_sub(p.sent_us), "wedgeStream": p.wedge_stream }))
     }
 }

@@ -2,10 +2,11 @@
 //!
 //! The payload names a `summaries` row, which holds the request with the transcript as it was
 //! when the clinician pressed Samenvatten. The handler adds the clinician's own SOEP examples
-//! when the request brought none, asks the configured summariser, keeps the result with the
-//! summary and its consult, and tells the live session (or the waiting request) over pub/sub.
-//! A summary that already has its result is not made again: a duplicate delivery only repeats
-//! the event.
+//! when the request brought none, asks the configured summariser and keeps the result with the
+//! summary and its consult. The live session (or the waiting request) hears of each state over
+//! pub/sub from [`Job::announce`], which the runner calls only once that state is committed, so
+//! whoever hears `succeeded` finds the job succeeded. A summary that already has its result is
+//! not made again: a duplicate delivery only repeats the event.
 
 use std::time::{Duration, Instant};
 
@@ -14,9 +15,15 @@ use integrations::summarise::{SharedSummariser, SoapExample, SummariseError, Sum
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::kind::{Job, JobContext, JobError, Policy};
+use crate::kind::{Job, JobContext, JobError, Policy, StateChange};
 use crate::live::{self, LiveEvent};
-use crate::record::{Claimed, NewJob};
+use crate::record::{Claimed, JobState, NewJob};
+
+/// The start of a retryable error for a summariser that could not be reached.
+const UNAVAILABLE: &str = "De samenvatter is niet bereikbaar";
+
+/// A failure without a message of its own.
+const FAILED: &str = "De samenvatting kon niet worden gemaakt.";
 
 /// Personal examples given to a summariser at most.
 pub const MAX_EXAMPLES: usize = 5;
@@ -56,36 +63,25 @@ impl Job for SummariseConsult {
         POLICY
     }
 
-    async fn run(&self, ctx: &JobContext, job: &Claimed, payload: SummarisePayload) -> Result<Value, JobError> {
+    async fn run(&self, ctx: &JobContext, _job: &Claimed, payload: SummarisePayload) -> Result<Value, JobError> {
         let Some(row) = consults::find_summary(&ctx.db, &payload.summary_id).await? else {
             return Err(JobError::Permanent("De samenvatting bestaat niet meer (verlopen of verwijderd).".into()));
         };
         let mut request: SummaryRequest = serde_json::from_value(row.request.clone())
             .map_err(|e| JobError::Permanent(format!("Het verzoek om samen te vatten is onleesbaar: {e}")))?;
         let template = request.template.as_str();
-        if let Some(result) = &row.result {
+        if row.result.is_some() {
             let engine = row.engine.clone().unwrap_or_default();
-            announce(ctx, &row, job, "succeeded", Some(result.clone()), template, None).await;
             return Ok(outcome(&row, template, &engine, None));
         }
-        announce(ctx, &row, job, "running", None, template, None).await;
         if request.examples.is_empty() && matches!(request.template, Template::Soap | Template::Report) {
             request.examples = own_examples(ctx, &row.user_id).await?;
         }
         let started = Instant::now();
         let summary = match self.summariser.summarise(&request).await {
             Ok(summary) => summary,
-            Err(SummariseError::Unavailable(why)) => {
-                let last = job.attempts >= job.max_attempts;
-                let message = "De samenvatter is niet bereikbaar.".to_owned();
-                let state = if last { "failed" } else { "retrying" };
-                announce(ctx, &row, job, state, None, template, Some(message)).await;
-                return Err(JobError::Retryable(format!("summariser unavailable: {why}")));
-            }
-            Err(SummariseError::Invalid(message)) => {
-                announce(ctx, &row, job, "failed", None, template, Some(message.clone())).await;
-                return Err(JobError::Permanent(message));
-            }
+            Err(SummariseError::Unavailable(why)) => return Err(JobError::Retryable(format!("{UNAVAILABLE}: {why}"))),
+            Err(SummariseError::Invalid(message)) => return Err(JobError::Permanent(message)),
         };
         let engine_time = started.elapsed();
         metrics::histogram!("summaries_engine_seconds", "engine" => self.summariser.name()).record(engine_time.as_secs_f64());
@@ -93,8 +89,35 @@ impl Job for SummariseConsult {
         let mut tx = ctx.db.begin().await?;
         consults::finish_summary(&mut tx, &row, template, &result, &summary.engine).await?;
         tx.commit().await?;
-        announce(ctx, &row, job, "succeeded", Some(result), template, None).await;
         Ok(outcome(&row, template, &summary.engine, Some(engine_time)))
+    }
+
+    async fn announce(&self, ctx: &JobContext, job: &Claimed, change: StateChange<'_>) {
+        let Some(summary_id) = job.payload.get("summaryId").and_then(Value::as_str) else { return };
+        let row = match consults::find_summary(&ctx.db, summary_id).await {
+            Ok(Some(row)) => row,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!(error = %e, job = %job.id, "could not read the summary to announce it");
+                return;
+            }
+        };
+        let template = row.request.get("template").and_then(Value::as_str).unwrap_or("soap").to_owned();
+        // a summariser out of reach says so; other errors (the database, a timeout) get the general message
+        let message = |error: Option<&str>| match error {
+            Some(e) if e.starts_with(UNAVAILABLE) => format!("{UNAVAILABLE}."),
+            _ => FAILED.to_owned(),
+        };
+        let (state, result, message) = match change.state {
+            JobState::Running => ("running", None, None),
+            JobState::Succeeded => ("succeeded", row.result.clone(), None),
+            JobState::Retrying => ("retrying", None, Some(message(change.error))),
+            // a permanent error is the summariser's own Dutch message
+            JobState::Failed => ("failed", None, Some(change.error.map_or_else(|| FAILED.to_owned(), str::to_owned))),
+            JobState::Dead => ("failed", None, Some(message(change.error))),
+            JobState::Queued => return,
+        };
+        announce(ctx, &row, job, state, result, &template, message).await;
     }
 }
 
