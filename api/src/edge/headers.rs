@@ -5,8 +5,9 @@
 //!   through the DOM, which CSP does not govern); it talks to this origin, its websocket and the
 //!   sign-in issuer; forms go to this origin and to the record system's hand-off origins; nobody
 //!   may frame it. The development issuer's pages allow their one inline stylesheet by hash and
-//!   may send the browser back to the issuer's redirect origins. Every other answer (JSON,
-//!   assets) gets `default-src 'none'`. PDFs get none, so browsers' PDF viewers keep working.
+//!   may send the browser back to the issuer's redirect origins. The api's JSON answers get
+//!   `default-src 'none'`; scripts, the issuer's JSON and PDFs get none (a policy on those stopped
+//!   the agreement screen's silent renew in Chromium; PDF viewers need none).
 //! - `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`,
 //!   `Referrer-Policy: strict-origin-when-cross-origin` (a hand-off page's address holds its id:
 //!   other origins see only our origin; `no-referrer` would also make browsers send
@@ -109,7 +110,9 @@ impl Policies {
         if content_type.starts_with("application/pdf") {
             None
         } else if !content_type.starts_with("text/html") {
-            Some(&self.other)
+            // JSON from the api; the SPA's scripts and the issuer's answers get none (a policy on
+            // them stopped the agreement screen's silent renew in Chromium)
+            path.starts_with("/api/").then_some(&self.other)
         } else if path.starts_with("/oidc/") {
             Some(&self.issuer_pages)
         } else {

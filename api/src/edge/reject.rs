@@ -204,6 +204,12 @@ fn by_status(status: StatusCode) -> ApiError {
         StatusCode::UNSUPPORTED_MEDIA_TYPE => refusal(Refusal::MediaType),
         StatusCode::REQUEST_TIMEOUT => refusal(Refusal::BodyTimeout),
         StatusCode::NOT_FOUND => ApiError::NotFound,
+        StatusCode::FORBIDDEN => ApiError::Forbidden,
+        StatusCode::UNAUTHORIZED => ApiError::Refused {
+            status,
+            code: "unauthorized",
+            message: crate::error::UNAUTHORIZED_MESSAGE.to_owned(),
+        },
         StatusCode::UNPROCESSABLE_ENTITY => {
             unprocessable("De gegevens in de aanvraag kloppen niet.".to_owned())
         }
