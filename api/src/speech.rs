@@ -697,6 +697,11 @@ impl Connection {
     }
 
     async fn client_message(&mut self, text: &str) -> Result<(), ()> {
+        // The same refusal as the HTTP edge's: PostgreSQL's text and jsonb take no NUL.
+        if crate::edge::json_contains_nul(text.as_bytes()) {
+            let message = "Het bericht bevat een ongeldig teken (NUL).";
+            return self.send(&Outgoing::Error { code: "invalid_character", message }).await;
+        }
         let Ok(value) = serde_json::from_str::<Value>(text) else {
             return self.send(&Outgoing::Error { code: "invalid_message", message: "Dit bericht is geen geldige JSON." }).await;
         };
@@ -718,6 +723,14 @@ impl Connection {
     }
 
     async fn summarize(&mut self, request: SummarizeRequest) -> Result<(), ()> {
+        // The summary calls' limit, counted together with the HTTP calls.
+        let subject = crate::edge::limit::Subject::User(self.user.id.clone());
+        if let Err(ApiError::TooManyRequests { retry_after, .. }) =
+            crate::edge::limit::check(&self.state, crate::edge::limit::LimitName::Summary, &subject).await
+        {
+            let message = crate::error::too_many_requests_message(retry_after);
+            return self.send(&Outgoing::Error { code: "too_many_requests", message: &message }).await;
+        }
         let transcript = match request.transcript.as_deref().filter(|t| !t.trim().is_empty()) {
             Some(typed) => summaries::typed_lines(typed),
             None => match self.state.transcripts.all(&mut self.conn, &self.session.id).await {

@@ -92,6 +92,10 @@ async fn without_an_engine_the_socket_says_so_and_bad_messages_get_errors(pool: 
     assert_eq!(next_json(&mut socket).await["code"], "invalid_message");
     socket.send(Message::Text(r#"{"type":"ping"}"#.into())).await.unwrap();
     assert_eq!(next_json(&mut socket).await["type"], "pong");
+    // a NUL character never reaches the database: refused like the HTTP edge refuses it
+    socket.send(Message::Text(r#"{"type":"summarize","request":{"template":"soap","transcript":"keel\u0000pijn"}}"#.into())).await.unwrap();
+    let nul = next_json(&mut socket).await;
+    assert_eq!((nul["code"].as_str(), nul["message"].as_str()), (Some("invalid_character"), Some("Het bericht bevat een ongeldig teken (NUL).")));
 
     // nothing said, nothing to summarise: no job
     socket.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap"}}).to_string().into())).await.unwrap();
@@ -182,4 +186,29 @@ async fn a_second_socket_takes_the_session_over_and_a_dropped_one_resumes_within
     tokio::time::sleep(Duration::from_millis(2_500)).await;
     let mut late = connect(&app, &path, Some(&anna)).await;
     assert_eq!(closed_with(&mut late).await.0, 4410);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_socket_s_summaries_count_against_the_summary_limit(pool: PgPool) {
+    let env = vec![("APP_RATE_LIMIT_SUMMARY", "1/1h".to_owned())];
+    let app = TestApp::spawn_with(pool.clone(), Options { env, ..Default::default() }).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let (sid, _) = open_session(&app, &anna).await;
+    let mut socket = connect(&app, &format!("/ws/speech/consult/{sid}"), Some(&anna)).await;
+    assert_eq!(next_json(&mut socket).await["type"], "ready");
+    assert_eq!(next_json(&mut socket).await["code"], "no_engine");
+
+    let typed = "Ik heb al drie dagen keelpijn. Keel is rood. Virale keelontsteking. Paracetamol zo nodig.";
+    let summarize = json!({"type": "summarize", "request": {"template": "soap", "transcript": typed}}).to_string();
+    socket.send(Message::Text(summarize.clone().into())).await.unwrap();
+    assert_eq!(next_json(&mut socket).await["state"], "queued");
+    socket.send(Message::Text(summarize.into())).await.unwrap();
+    let refused = next_json(&mut socket).await;
+    assert_eq!(refused["code"], "too_many_requests", "{refused}");
+    assert!(refused["message"].as_str().unwrap().starts_with("Te veel verzoeken. Probeer het over "), "{refused}");
+    let jobs: i64 = sqlx::query_scalar("select count(*) from jobs where kind = 'summarise_consult'").fetch_one(&pool).await.unwrap();
+    assert_eq!(jobs, 1, "the refused summary made no job");
+    // the socket stays open
+    socket.send(Message::Text(r#"{"type":"ping"}"#.into())).await.unwrap();
+    assert_eq!(next_json(&mut socket).await["type"], "pong");
 }
