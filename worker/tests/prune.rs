@@ -22,12 +22,13 @@ async fn pruning_removes_finished_jobs_and_their_redis_keys_after_the_retention(
     let waiting = h.enqueue(Probe::job(&ProbePayload::default()).run_at(chrono::Utc::now() + chrono::Duration::hours(1))).await;
     let mut conn = h.redis.connection().await;
     let done_set = format!("{}:probe:done", h.namespace);
-    let before: u64 = redis::cmd("SCARD").arg(&done_set).query_async(&mut conn).await.unwrap();
-    assert_eq!(before, 2, "apalis keeps finished messages");
+    // apalis acknowledges a message after the runner has recorded its outcome
+    assert_eq!(done_count(&mut conn, &done_set, 2).await, 2, "apalis keeps finished messages");
 
     tokio::time::sleep(Duration::from_millis(3_100)).await;
     let recent = h.enqueue(Probe::job(&ProbePayload::default())).await;
     h.wait_for_state(recent, JobState::Succeeded, Duration::from_secs(20)).await;
+    assert_eq!(done_count(&mut conn, &done_set, 3).await, 3);
     let prune = h.enqueue(PruneJobs::job()).await;
     let job = h.wait_for_state(prune, JobState::Succeeded, Duration::from_secs(20)).await;
     let result = job.result.unwrap();
@@ -45,4 +46,16 @@ async fn pruning_removes_finished_jobs_and_their_redis_keys_after_the_retention(
     let metas: Vec<String> = redis::cmd("KEYS").arg(format!("{}:probe:meta:*", h.namespace)).query_async(&mut conn).await.unwrap();
     assert_eq!(metas.len(), 2, "the waiting and the recent message");
     worker.shutdown().await;
+}
+
+/// The number of finished messages in `set` once it reaches `expected`, or after 10 s.
+async fn done_count(conn: &mut redis::aio::MultiplexedConnection, set: &str, expected: u64) -> u64 {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let n: u64 = redis::cmd("SCARD").arg(set).query_async(conn).await.unwrap();
+        if n >= expected || tokio::time::Instant::now() >= deadline {
+            return n;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
