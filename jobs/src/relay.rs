@@ -130,8 +130,12 @@ impl Relay {
         .bind(after)
         .fetch_all(self.dispatcher.db())
         .await?;
-        for (id, kind) in &rows {
-            tracing::warn!(job.id = %id, job.kind = %kind, waited_s = self.dispatcher.config().repush_after.as_secs(), "pushed job still waiting; pushing it again");
+        // one line per sweep, not per job: a long backlog can bring hundreds at once
+        if let Some((first, _)) = rows.first() {
+            let mut kinds: Vec<&str> = rows.iter().map(|(_, kind)| kind.as_str()).collect();
+            kinds.sort_unstable();
+            kinds.dedup();
+            tracing::warn!(count = rows.len(), kinds = ?kinds, first.job.id = %first, waited_s = self.dispatcher.config().repush_after.as_secs(), "pushed jobs still waiting; pushing them again");
         }
         Ok(rows.len() as u64)
     }

@@ -1542,6 +1542,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description too many calls in the limit's period (`too_many_requests`; `Retry-After` says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -1643,6 +1652,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description too many calls in the limit's period (`too_many_requests`; `Retry-After` says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -1726,6 +1744,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description too many calls in the limit's period (`too_many_requests`; `Retry-After` says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -1802,6 +1829,15 @@ export interface operations {
             };
             /** @description the body is larger than the call takes */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many calls in the limit's period (`too_many_requests`; `Retry-After` says when to try again) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2236,6 +2272,15 @@ export interface operations {
             };
             /** @description refused by the call itself (its description says when); or the body is larger than the call takes */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many calls in the limit's period (`too_many_requests`; `Retry-After` says when to try again) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2714,6 +2759,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description too many calls in the limit's period (`too_many_requests`; `Retry-After` says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2792,6 +2846,15 @@ export interface operations {
             };
             /** @description the JSON does not have the expected shape */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many calls in the limit's period (`too_many_requests`; `Retry-After` says when to try again) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3125,6 +3188,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many calls in the limit's period (`too_many_requests`; `Retry-After` says when to try again) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
