@@ -3,6 +3,7 @@
 # Missing ones are installed from Debian's packages when this runs as root (or with password-less
 # sudo) on a machine with apt-get; otherwise the script names the packages to install and fails.
 set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
 
 # what is checked | Debian package | what needs it
 checks=(
@@ -21,7 +22,15 @@ present() {
   case $1 in
     file:*) [ -x "${1#file:}" ] ;;
     cmd:*) command -v "${1#cmd:}" >/dev/null 2>&1 ;;
-    venv) command -v python3 >/dev/null 2>&1 && python3 -c 'import venv, ensurepip' >/dev/null 2>&1 ;;
+    # Debian's python3 without python3-venv has the module but cannot make one: try it
+    venv) [ -x "$root/var/fuzz-venv/bin/pip" ] || {
+      command -v python3 >/dev/null 2>&1 || return 1
+      local tmp ok=0
+      tmp=$(mktemp -d)
+      python3 -m venv "$tmp/venv" >/dev/null 2>&1 || ok=1
+      rm -rf "$tmp"
+      return $ok
+    } ;;
   esac
 }
 
