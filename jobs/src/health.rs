@@ -5,8 +5,8 @@
 //! names it and `/metrics` shows both figures.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{LazyLock, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
@@ -25,7 +25,7 @@ pub fn last_fetch_key(config: &JobsConfig) -> String {
 pub struct StreamHealth {
     /// Epoch milliseconds of the last time the stream asked its backend for a message.
     last_poll_ms: AtomicU64,
-    in_flight: AtomicUsize,
+    /// The attempts running, by token: when each started.
     started: Mutex<BTreeMap<u64, Instant>>,
     next: AtomicU64,
 }
@@ -55,13 +55,12 @@ impl StreamHealth {
     /// An attempt starts; it counts as running until the guard is dropped.
     pub fn attempt(&self) -> AttemptGuard<'_> {
         let token = self.next.fetch_add(1, Ordering::Relaxed);
-        self.in_flight.fetch_add(1, Ordering::Relaxed);
         self.started.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(token, Instant::now());
         AttemptGuard { health: self, token }
     }
 
     pub fn in_flight(&self) -> usize {
-        self.in_flight.load(Ordering::Relaxed)
+        self.started.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
     }
 
     /// Age of the oldest attempt running.
@@ -77,7 +76,6 @@ pub struct AttemptGuard<'a> {
 
 impl Drop for AttemptGuard<'_> {
     fn drop(&mut self) {
-        self.health.in_flight.fetch_sub(1, Ordering::Relaxed);
         self.health.started.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&self.token);
     }
 }
@@ -128,6 +126,15 @@ pub async fn oldest_waiting(db: &PgPool) -> sqlx::Result<BTreeMap<String, Durati
     Ok(rows.into_iter().map(|(kind, s)| (kind, Duration::from_secs_f64(s.max(0.0)))).collect())
 }
 
+/// Keeps the later of the stored and the given fetch time (hashed once, sent by its digest).
+static RECORD_FETCH: LazyLock<redis::Script> = LazyLock::new(|| {
+    redis::Script::new(
+        "local cur = redis.call('HGET', KEYS[1], ARGV[1])
+         if not cur or tonumber(cur) < tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+         return 1",
+    )
+});
+
 /// Records that a stream of `kind` asked for work at `at_ms` (keeps the latest).
 pub async fn record_fetch(
     conn: &mut redis::aio::ConnectionManager,
@@ -135,16 +142,12 @@ pub async fn record_fetch(
     kind: &str,
     at_ms: u64,
 ) -> redis::RedisResult<()> {
-    redis::Script::new(
-        "local cur = redis.call('HGET', KEYS[1], ARGV[1])
-         if not cur or tonumber(cur) < tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
-         return 1",
-    )
-    .key(last_fetch_key(config))
-    .arg(kind)
-    .arg(at_ms)
-    .invoke_async::<i64>(conn)
-    .await?;
+    RECORD_FETCH
+        .key(last_fetch_key(config))
+        .arg(kind)
+        .arg(at_ms)
+        .invoke_async::<i64>(conn)
+        .await?;
     Ok(())
 }
 

@@ -109,12 +109,21 @@ fn header_token(parts: &Parts) -> Result<&str, ApiError> {
         .ok_or(ApiError::Unauthorized(Rejection::Missing))
 }
 
+/// The claims of the request's bearer token: those an earlier layer validated (the rate limit
+/// puts them in the request's extensions), else the header's token validated here.
+async fn header_claims(parts: &Parts, state: &AppState) -> Result<AccessClaims, ApiError> {
+    if let Some(claims) = parts.extensions.get::<AccessClaims>() {
+        return Ok(claims.clone());
+    }
+    state.auth.validate(header_token(parts)?).await.map_err(ApiError::Unauthorized)
+}
+
 impl FromRequestParts<AppState> for SignedIn {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let token = header_token(parts)?;
-        Ok(Self(CurrentUser::signed_in(state, token).await?))
+        let claims = header_claims(parts, state).await?;
+        Ok(Self(CurrentUser::registered(state, claims).await?))
     }
 }
 
@@ -122,8 +131,10 @@ impl FromRequestParts<AppState> for CurrentUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let token = header_token(parts)?;
-        Self::from_token(state, token).await
+        let claims = header_claims(parts, state).await?;
+        let user = Self::registered(state, claims).await?;
+        user.require_agreement(state).await?;
+        Ok(user)
     }
 }
 
@@ -141,6 +152,11 @@ impl CurrentUser {
     /// accepted the agreement.
     async fn signed_in(state: &AppState, token: &str) -> Result<Self, ApiError> {
         let claims = state.auth.validate(token).await.map_err(ApiError::Unauthorized)?;
+        Self::registered(state, claims).await
+    }
+
+    /// The user validated claims speak for, registered on first sight.
+    async fn registered(state: &AppState, claims: AccessClaims) -> Result<Self, ApiError> {
         let user = Self::from_claims(claims, &state.config.auth.staff_role);
         crate::telemetry::record_user(&user.id);
         state.users.register(&state.db, &state.jobs, &user).await?;

@@ -25,6 +25,7 @@ use axum::response::{IntoResponse, Response};
 use domain::env::{Env, EnvError};
 
 use super::guard::is_recording_upload;
+use crate::auth::AccessClaims;
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -292,18 +293,13 @@ pub async fn check(state: &AppState, name: LimitName, subject: &Subject) -> Resu
     })
 }
 
-/// The user a request's bearer token speaks for, when it is valid.
-async fn user_of(state: &AppState, token: Option<String>) -> Option<String> {
-    state
-        .auth
-        .validate(&token?)
-        .await
-        .ok()
-        .map(|claims| claims.sub)
+/// The claims of a request's bearer token, when it is valid.
+async fn claims_of(state: &AppState, token: Option<String>) -> Option<AccessClaims> {
+    state.auth.validate(&token?).await.ok()
 }
 
 /// Applies the limit of the call, if it has one.
-pub async fn limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn limit(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let Some(name) = limit_for(request.method(), request.uri().path()) else {
         return next.run(request).await;
     };
@@ -312,13 +308,19 @@ pub async fn limit(State(state): State<AppState>, request: Request, next: Next) 
     }
     let subject = match name.per() {
         Per::User => {
+            // validated once: the handler's sign-in check takes the claims from the extensions
             let token = request
                 .headers()
                 .get(AUTHORIZATION)
                 .and_then(|v| v.to_str().ok())
                 .and_then(crate::auth::bearer_token)
                 .map(str::to_owned);
-            user_of(&state, token).await.map(Subject::User)
+            let claims = claims_of(&state, token).await;
+            let subject = claims.as_ref().map(|c| Subject::User(c.sub.clone()));
+            if let Some(claims) = claims {
+                request.extensions_mut().insert(claims);
+            }
+            subject
         }
         Per::Address => super::client::peer(request.extensions()).map(|peer| {
             Subject::Address(
