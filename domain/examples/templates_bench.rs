@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use domain::templates::{self, EntryFields, Filter, Grant, Kind, Viewer};
+use domain::templates::{self, EntryFields, Filter, Grant, Kind, SoepType, Viewer, Visibility};
 use sqlx::{Connection, PgConnection};
 
 const WORDS: [&str; 48] = [
@@ -74,11 +74,11 @@ async fn run(url: &str, n: usize) -> anyhow::Result<String> {
             title: rng.sentence(2),
             text: rng.sentence(25),
             description: rng.sentence(4),
-            soep_type: ["PLAN", "OBJECTIVE", "SUBJECTIVE"][i % 3].to_owned(),
+            soep_type: [SoepType::Plan, SoepType::Objective, SoepType::Subjective][i % 3],
             kind: None,
             codes: vec![],
         };
-        let visibility = if i % 3 == 0 { "PUBLIC" } else { "PRIVATE" };
+        let visibility = Visibility::shared(i % 3 == 0);
         let grants = if i % 50 == 1 { vec![Grant::Level { id: level, name: String::new() }] } else { vec![] };
         templates::create_entry(&mut tx, &owner, visibility, &fields, &grants).await?;
         if i % 5_000 == 4_999 {

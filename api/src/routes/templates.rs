@@ -5,7 +5,10 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use axum::Router;
 use chrono::{DateTime, Utc};
-use domain::templates::{self as t, Access, EntryFields, Filter, Grant, GroupFields, Invalid, Kind, Viewer, limits};
+use domain::templates::{
+    self as t, Access, EntryChange, EntryFields, Filter, Grant, GroupFields, Invalid, Kind, Named, Refused, SoepType, Viewer,
+    Visibility, limits,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
@@ -24,6 +27,15 @@ pub const NEUTRAL_OWNER: &str = "Collega";
 impl From<Invalid> for ApiError {
     fn from(e: Invalid) -> Self {
         ApiError::BadRequest { code: e.code, message: e.message }
+    }
+}
+
+impl From<Refused> for ApiError {
+    fn from(e: Refused) -> Self {
+        match e {
+            Refused::Invalid(invalid) => invalid.into(),
+            Refused::Db(db) => db.into(),
+        }
     }
 }
 
@@ -77,11 +89,9 @@ pub struct TemplateEntry {
     pub description: String,
     /// ICPC codes, category plus number (`K86`).
     pub codes: Vec<String>,
-    #[schema(value_type = SoepType)]
-    pub soep_type: String,
+    pub soep_type: SoepType,
     pub kind: Option<String>,
-    #[schema(value_type = VisibilityType)]
-    pub visibility_type: String,
+    pub visibility_type: Visibility,
     pub permissions: Vec<Permission>,
     pub owner: Option<Owner>,
     /// Whether the caller may change and delete it.
@@ -99,8 +109,7 @@ pub struct TemplateGroup {
     pub description: String,
     /// The entries the caller may see, in order.
     pub entries: Vec<TemplateEntry>,
-    #[schema(value_type = VisibilityType)]
-    pub visibility_type: String,
+    pub visibility_type: Visibility,
     pub permissions: Vec<Permission>,
     pub owner: Option<Owner>,
     pub can_edit: bool,
@@ -130,7 +139,7 @@ pub struct EntryInput {
     #[schema(max_length = 50)]
     pub kind: Option<String>,
     /// Upper case as shown; lower case is taken too.
-    #[schema(value_type = Option<VisibilityType>)]
+    #[schema(value_type = Option<Visibility>)]
     pub visibility_type: Option<String>,
     /// Whom a private template is shared with: the caller's own organisations and users the api
     /// knows (400 `unknown_permission` otherwise); replaces the sharing when sent. At most 50.
@@ -171,29 +180,6 @@ pub struct NewEntryInput {
 #[schema(pattern = "^\\s*[A-Za-z-][0-9]{2}\\s*$")]
 pub struct IcpcCodeInput(String);
 
-/// Which part of a SOEP note an entry belongs to (`domain::templates::SOEP_TYPES`).
-#[derive(ToSchema)]
-#[allow(dead_code)] // the document's shape of `soepType`
-#[schema(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum SoepType {
-    Plan,
-    Objective,
-    Subjective,
-    PlanText,
-    ObjectiveText,
-    SubjectiveText,
-}
-
-/// Who may see a template (`domain::templates::VISIBILITIES`): everyone, or the owner and
-/// whom it is shared with.
-#[derive(ToSchema)]
-#[allow(dead_code)] // the document's shape of `visibilityType`
-#[schema(rename_all = "UPPERCASE")]
-pub enum VisibilityType {
-    Public,
-    Private,
-}
-
 /// An entry of a group, by id (an entry object as the api returns it also does): one the caller
 /// may see (400 `unknown_entry` otherwise).
 #[derive(Debug, Deserialize, ToSchema)]
@@ -212,7 +198,7 @@ pub struct GroupInput {
     /// The entries in order; a repeated entry is ignored; at most 100 different entries.
     pub entries: Option<Vec<EntryRef>>,
     /// Upper case as shown; lower case is taken too. Not read on create (see `sharedTemplate`).
-    #[schema(value_type = Option<VisibilityType>)]
+    #[schema(value_type = Option<Visibility>)]
     pub visibility_type: Option<String>,
     /// Whom a private template is shared with: the caller's own organisations and users the api
     /// knows (400 `unknown_permission` otherwise); replaces the sharing when sent. At most 50.
@@ -247,8 +233,8 @@ pub struct CreateParams {
 }
 
 impl CreateParams {
-    fn visibility(&self) -> &'static str {
-        if self.shared_template { "PUBLIC" } else { "PRIVATE" }
+    fn visibility(&self) -> Visibility {
+        Visibility::shared(self.shared_template)
     }
 }
 
@@ -284,7 +270,8 @@ pub struct ListParams {
 
 impl ListParams {
     fn filter(&self) -> Result<Filter, ApiError> {
-        check_page(self.limit, self.offset)?;
+        // the count takes the list's parameters: a page they could not ask for is refused there too
+        self.page(Kind::Entry)?;
         Ok(Filter {
             own: self.user_templates,
             words: match self.query.as_deref() {
@@ -295,27 +282,9 @@ impl ListParams {
         })
     }
 
-    fn page(&self, kind: Kind) -> (i64, i64) {
-        page(self.limit, self.offset, 5, kind)
+    fn page(&self, kind: Kind) -> Result<(i64, i64), ApiError> {
+        Ok(t::page(self.limit, self.offset, 5, kind)?)
     }
-}
-
-/// A limit below 1 or a negative offset is refused (400 `invalid_page`), as the document says.
-fn check_page(limit: Option<i64>, offset: Option<i64>) -> Result<(), ApiError> {
-    if limit.is_some_and(|l| l < 1) || offset.is_some_and(|o| o < 0) {
-        return Err(bad("invalid_page", "Ongeldige pagina: limit is minstens 1 en offset is niet negatief."));
-    }
-    Ok(())
-}
-
-/// Rows and offset of a page: a missing limit is `default`, any limit at most the kind's page.
-/// A limit below 1 or a negative offset is refused before it gets here ([`check_page`]).
-fn page(limit: Option<i64>, offset: Option<i64>, default: i64, kind: Kind) -> (i64, i64) {
-    let max = match kind {
-        Kind::Entry => limits::ENTRY_PAGE,
-        Kind::Group => limits::GROUP_PAGE,
-    };
-    (limit.unwrap_or(default).clamp(1, max), offset.unwrap_or(0).max(0))
 }
 
 async fn viewer(state: &AppState, user: &CurrentUser) -> Result<Viewer, ApiError> {
@@ -355,7 +324,7 @@ async fn one_entry_view(state: &AppState, viewer: &Viewer, e: t::Entry) -> Resul
 }
 
 fn entry_view(viewer: &Viewer, grants: Vec<Grant>, e: t::Entry) -> TemplateEntry {
-    let can_edit = t::access(viewer, e.owner_id.as_deref(), &e.visibility, &grants) == Access::Write;
+    let can_edit = t::access(viewer, e.owner_id.as_deref(), e.visibility, &grants) == Access::Write;
     TemplateEntry {
         owner: owner_of(viewer, &e.owner_id, &e.owner_name, &e.owner_login),
         permissions: grants.iter().map(permission_of).collect(),
@@ -390,7 +359,7 @@ async fn one_group_view(state: &AppState, viewer: &Viewer, g: t::Group) -> Resul
 }
 
 fn group_view(viewer: &Viewer, grants: Vec<Grant>, entries: Vec<TemplateEntry>, g: t::Group) -> TemplateGroup {
-    let can_edit = t::access(viewer, g.owner_id.as_deref(), &g.visibility, &grants) == Access::Write;
+    let can_edit = t::access(viewer, g.owner_id.as_deref(), g.visibility, &grants) == Access::Write;
     TemplateGroup {
         owner: owner_of(viewer, &g.owner_id, &g.owner_name, &g.owner_login),
         permissions: grants.iter().map(permission_of).collect(),
@@ -410,7 +379,7 @@ async fn readable_entry(state: &AppState, viewer: &Viewer, id: &str, need: Acces
     let id: Uuid = id.parse().map_err(|_| ApiError::Missing(NOT_FOUND))?;
     let entry = t::entry(&state.db, id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
     let grants = t::grants(&state.db, Kind::Entry, id).await?;
-    check(t::access(viewer, entry.owner_id.as_deref(), &entry.visibility, &grants), need)?;
+    check(t::access(viewer, entry.owner_id.as_deref(), entry.visibility, &grants), need)?;
     Ok((entry, grants))
 }
 
@@ -418,46 +387,24 @@ async fn readable_group(state: &AppState, viewer: &Viewer, id: &str, need: Acces
     let id: Uuid = id.parse().map_err(|_| ApiError::Missing(NOT_FOUND))?;
     let group = t::group(&state.db, id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
     let grants = t::grants(&state.db, Kind::Group, id).await?;
-    check(t::access(viewer, group.owner_id.as_deref(), &group.visibility, &grants), need)?;
+    check(t::access(viewer, group.owner_id.as_deref(), group.visibility, &grants), need)?;
     Ok((group, grants))
 }
 
 fn check(have: Access, need: Access) -> Result<(), ApiError> {
-    match (have, need) {
-        (Access::Write, _) | (Access::Read, Access::Read) => Ok(()),
-        _ => Err(ApiError::Denied(DENIED)),
-    }
+    if have.allows(need) { Ok(()) } else { Err(ApiError::Denied(DENIED)) }
 }
 
-fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
-    ApiError::BadRequest { code, message: message.into() }
-}
-
-fn checked_visibility(value: String) -> Result<String, ApiError> {
-    let v = value.to_ascii_uppercase();
-    if t::VISIBILITIES.contains(&v.as_str()) { Ok(v) } else { Err(bad("invalid_visibility", "Kies openbaar of privé.")) }
-}
-
-async fn checked_codes(state: &AppState, codes: Vec<String>) -> Result<Vec<String>, ApiError> {
-    let codes: Vec<String> = t::dedupe(&codes.iter().map(|c| c.trim().to_ascii_uppercase()).collect::<Vec<_>>());
-    let codes = t::bounded_list(codes, limits::CODES, "ICPC-codes")?;
-    let unknown = domain::icpc::unknown(&state.db, &codes).await?;
-    if let Some(first) = unknown.first() {
-        return Err(bad("unknown_icpc", format!("Onbekende ICPC-code: {first}")));
-    }
-    Ok(codes)
-}
-
-async fn checked_grants(state: &AppState, viewer: &Viewer, permissions: Vec<Permission>) -> Result<Vec<Grant>, ApiError> {
-    let permissions = t::bounded_list(permissions, limits::PERMISSIONS, "deelrechten")?;
-    let mut grants = Vec::new();
-    for p in permissions {
-        let level = p.organization_level.as_ref().map(|l| l.organization_name.as_str());
-        let named = p.user_id.as_deref().or(level).or(p.organization_name.as_deref()).unwrap_or_default().to_owned();
-        let grant = t::resolve_grant(&state.db, viewer, p.user_id.as_deref(), level, p.organization_name.as_deref()).await?;
-        grants.push(grant.ok_or_else(|| bad("unknown_permission", format!("Onbekende organisatie of gebruiker: {named}")))?);
-    }
-    Ok(grants)
+async fn checked_grants(state: &AppState, viewer: &Viewer, permissions: &[Permission]) -> Result<Vec<Grant>, ApiError> {
+    let named: Vec<Named> = permissions
+        .iter()
+        .map(|p| Named {
+            user: p.user_id.as_deref(),
+            level: p.organization_level.as_ref().map(|l| l.organization_name.as_str()),
+            organisation: p.organization_name.as_deref(),
+        })
+        .collect();
+    Ok(t::checked_grants(&state.db, viewer, &named).await?)
 }
 
 /// The visibility and sharing a change asks for; what it leaves out stays (`None`: the grants
@@ -465,13 +412,13 @@ async fn checked_grants(state: &AppState, viewer: &Viewer, permissions: Vec<Perm
 async fn requested_sharing(
     state: &AppState,
     viewer: &Viewer,
-    current: &str,
-    visibility: Option<String>,
-    permissions: Option<Vec<Permission>>,
-) -> Result<(String, Option<Vec<Grant>>), ApiError> {
+    current: Visibility,
+    visibility: Option<&str>,
+    permissions: Option<&[Permission]>,
+) -> Result<(Visibility, Option<Vec<Grant>>), ApiError> {
     let visibility = match visibility {
-        Some(v) => checked_visibility(v)?,
-        None => current.to_owned(),
+        Some(v) => Visibility::parse(v)?,
+        None => current,
     };
     let grants = match permissions {
         Some(p) => Some(checked_grants(state, viewer, p).await?),
@@ -481,48 +428,27 @@ async fn requested_sharing(
 }
 
 async fn entry_fields(state: &AppState, base: EntryFields, input: EntryInput) -> Result<EntryFields, ApiError> {
-    let soep_type = input.soep_type.map(|s| s.to_ascii_uppercase()).unwrap_or(base.soep_type);
-    if !t::SOEP_TYPES.contains(&soep_type.as_str()) {
-        return Err(bad("invalid_soep_type", "Kies Plan, Objectief of Subjectief."));
+    let codes = input.codes;
+    let mut fields = base.changed(EntryChange {
+        title: input.title,
+        text: input.text,
+        description: input.description,
+        soep_type: input.soep_type,
+        kind: input.kind,
+    })?;
+    if let Some(codes) = codes {
+        fields.codes = t::checked_codes(&state.db, &codes).await?;
     }
-    Ok(EntryFields {
-        title: t::bounded_text(input.title.unwrap_or(base.title), limits::TITLE, "De titel")?,
-        text: t::bounded_text(input.text.unwrap_or(base.text), limits::TEXT, "De tekst")?,
-        description: t::bounded_text(input.description.unwrap_or(base.description), limits::DESCRIPTION, "De omschrijving")?,
-        soep_type,
-        kind: match input.kind {
-            Some(kind) => t::parse_kind(Some(kind))?,
-            None => base.kind,
-        },
-        codes: match input.codes {
-            Some(codes) => checked_codes(state, codes).await?,
-            None => base.codes,
-        },
-    })
+    Ok(fields)
 }
 
 async fn group_fields(state: &AppState, viewer: &Viewer, base: GroupFields, input: GroupInput) -> Result<GroupFields, ApiError> {
-    let entries = match input.entries {
-        None => base.entries,
-        Some(refs) => {
-            let ids = t::dedupe(&refs.iter().map(|r| r.id).collect::<Vec<_>>());
-            let ids = t::bounded_list(ids, limits::GROUP_ENTRIES, "entries in een groep")?;
-            for id in &ids {
-                let missing = || bad("unknown_entry", format!("Onbekende template entry: {id}"));
-                let entry = t::entry(&state.db, *id).await?.ok_or_else(missing)?;
-                let grants = t::grants(&state.db, Kind::Entry, *id).await?;
-                if t::access(viewer, entry.owner_id.as_deref(), &entry.visibility, &grants) == Access::None {
-                    return Err(missing());
-                }
-            }
-            ids
-        }
-    };
-    Ok(GroupFields {
-        title: t::bounded_text(input.title.unwrap_or(base.title), limits::TITLE, "De titel")?,
-        description: t::bounded_text(input.description.unwrap_or(base.description), limits::DESCRIPTION, "De omschrijving")?,
-        entries,
-    })
+    let mut fields = base.retitled(input.title, input.description)?;
+    if let Some(refs) = input.entries {
+        let ids: Vec<Uuid> = refs.iter().map(|r| r.id).collect();
+        fields.entries = t::checked_group_entries(&state.db, viewer, &ids).await?;
+    }
+    Ok(fields)
 }
 
 /// The entries the caller may see, by title then id, a page at a time (at most 100, the default;
@@ -535,8 +461,7 @@ pub async fn list_entries(
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<TemplateEntry>>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    check_page(params.limit, params.offset)?;
-    let (limit, offset) = page(params.limit, params.offset, limits::ENTRY_PAGE, Kind::Entry);
+    let (limit, offset) = t::page(params.limit, params.offset, limits::ENTRY_PAGE, Kind::Entry)?;
     let entries = t::query_entries(&state.db, &viewer, &Filter::default(), limit, offset).await?;
     Ok(Json(entry_views(&state, &viewer, entries).await?))
 }
@@ -552,15 +477,11 @@ pub async fn create_entry(
     Json(input): Json<EntryInput>,
 ) -> Result<(StatusCode, Json<TemplateEntry>), ApiError> {
     let viewer = viewer(&state, &user).await?;
-    if input.soep_type.is_none() {
-        return Err(bad("invalid_soep_type", "Kies Plan, Objectief of Subjectief."));
-    }
-    let visibility = params.visibility();
-    let grants = checked_grants(&state, &viewer, input.permissions.clone().unwrap_or_default()).await?;
-    let base = EntryFields { title: String::new(), text: String::new(), description: String::new(), soep_type: String::new(), kind: None, codes: vec![] };
+    let base = EntryFields::new(input.soep_type.as_deref())?;
+    let grants = checked_grants(&state, &viewer, input.permissions.as_deref().unwrap_or_default()).await?;
     let fields = entry_fields(&state, base, input).await?;
     let mut tx = state.db.begin().await?;
-    let id = t::create_entry(&mut tx, &user.id, visibility, &fields, &grants).await?;
+    let id = t::create_entry(&mut tx, &user.id, params.visibility(), &fields, &grants).await?;
     tx.commit().await?;
     let entry = t::entry(&state.db, id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
     Ok((StatusCode::CREATED, Json(one_entry_view(&state, &viewer, entry).await?)))
@@ -583,7 +504,7 @@ pub async fn query_entries(
     Query(params): Query<ListParams>,
 ) -> Result<Json<Vec<TemplateEntry>>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let (limit, offset) = params.page(Kind::Entry);
+    let (limit, offset) = params.page(Kind::Entry)?;
     let entries = t::query_entries(&state.db, &viewer, &params.filter()?, limit, offset).await?;
     Ok(Json(entry_views(&state, &viewer, entries).await?))
 }
@@ -611,18 +532,18 @@ pub async fn update_entry(
     let viewer = viewer(&state, &user).await?;
     let (entry, _) = readable_entry(&state, &viewer, &id, Access::Write).await?;
     let (visibility, grants) =
-        requested_sharing(&state, &viewer, &entry.visibility, input.visibility_type.clone(), input.permissions.clone()).await?;
+        requested_sharing(&state, &viewer, entry.visibility, input.visibility_type.as_deref(), input.permissions.as_deref()).await?;
     let base = EntryFields {
         title: entry.title.clone(),
         text: entry.text.clone(),
         description: entry.description.clone(),
-        soep_type: entry.soep_type.clone(),
+        soep_type: entry.soep_type,
         kind: entry.kind.clone(),
         codes: entry.codes.clone(),
     };
     let fields = entry_fields(&state, base, input).await?;
     let mut tx = state.db.begin().await?;
-    t::update_entry(&mut tx, entry.id, &visibility, &fields, grants.as_deref()).await?;
+    t::update_entry(&mut tx, entry.id, visibility, &fields, grants.as_deref()).await?;
     tx.commit().await?;
     let entry = t::entry(&state.db, entry.id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
     Ok(Json(one_entry_view(&state, &viewer, entry).await?))
@@ -649,8 +570,7 @@ pub async fn list_groups(
     Query(params): Query<PageParams>,
 ) -> Result<Json<Vec<TemplateGroup>>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    check_page(params.limit, params.offset)?;
-    let (limit, offset) = page(params.limit, params.offset, limits::GROUP_PAGE, Kind::Group);
+    let (limit, offset) = t::page(params.limit, params.offset, limits::GROUP_PAGE, Kind::Group)?;
     let groups = t::query_groups(&state.db, &viewer, &Filter::default(), limit, offset).await?;
     Ok(Json(group_views(&state, &viewer, groups).await?))
 }
@@ -666,12 +586,10 @@ pub async fn create_group(
     Json(input): Json<GroupInput>,
 ) -> Result<(StatusCode, Json<TemplateGroup>), ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let visibility = params.visibility();
-    let grants = checked_grants(&state, &viewer, input.permissions.clone().unwrap_or_default()).await?;
-    let base = GroupFields { title: String::new(), description: String::new(), entries: vec![] };
-    let fields = group_fields(&state, &viewer, base, input).await?;
+    let grants = checked_grants(&state, &viewer, input.permissions.as_deref().unwrap_or_default()).await?;
+    let fields = group_fields(&state, &viewer, GroupFields::default(), input).await?;
     let mut tx = state.db.begin().await?;
-    let id = t::create_group(&mut tx, &user.id, visibility, &fields, &grants).await?;
+    let id = t::create_group(&mut tx, &user.id, params.visibility(), &fields, &grants).await?;
     tx.commit().await?;
     let group = t::group(&state.db, id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
     Ok((StatusCode::CREATED, Json(one_group_view(&state, &viewer, group).await?)))
@@ -694,7 +612,7 @@ pub async fn query_groups(
     Query(params): Query<ListParams>,
 ) -> Result<Json<Vec<TemplateGroup>>, ApiError> {
     let viewer = viewer(&state, &user).await?;
-    let (limit, offset) = params.page(Kind::Group);
+    let (limit, offset) = params.page(Kind::Group)?;
     let groups = t::query_groups(&state.db, &viewer, &params.filter()?, limit, offset).await?;
     Ok(Json(group_views(&state, &viewer, groups).await?))
 }
@@ -723,7 +641,7 @@ pub async fn update_group(
     let viewer = viewer(&state, &user).await?;
     let (group, _) = readable_group(&state, &viewer, &id, Access::Write).await?;
     let (visibility, grants) =
-        requested_sharing(&state, &viewer, &group.visibility, input.visibility_type.clone(), input.permissions.clone()).await?;
+        requested_sharing(&state, &viewer, group.visibility, input.visibility_type.as_deref(), input.permissions.as_deref()).await?;
     let current: Vec<Uuid> = sqlx::query_scalar("select entry_id from template_group_entries where group_id = $1 order by position")
         .bind(group.id)
         .fetch_all(&state.db)
@@ -740,7 +658,7 @@ pub async fn update_group(
         }
     }
     let mut tx = state.db.begin().await?;
-    t::update_group(&mut tx, group.id, &visibility, &fields, grants.as_deref()).await?;
+    t::update_group(&mut tx, group.id, visibility, &fields, grants.as_deref()).await?;
     tx.commit().await?;
     let group = t::group(&state.db, group.id).await?.ok_or(ApiError::Missing(NOT_FOUND))?;
     Ok(Json(one_group_view(&state, &viewer, group).await?))

@@ -5,77 +5,8 @@
 //! assesses and plans, and speaks formally ("u", "uw"); the patient speaks in the first person
 //! about complaints, their duration and what they tried.
 
-use super::rules::cues::{self, EVALUATION, OBJECTIVE, PLAN, QUESTION_START};
+use super::rules::lexicon::{CLINICIAN_CUES, EVALUATION, OBJECTIVE, PATIENT_CUES, PLAN, QUESTION_START};
 use crate::speech::Speaker;
-
-/// First-person complaint language: points to the patient.
-static PATIENT_CUES: &[&str] = &[
-    "ik heb",
-    "heb ik",
-    "ik had",
-    "had ik",
-    "mijn",
-    "ik ben",
-    "ik voel me",
-    "ik kan",
-    "ik krijg",
-    "ik merk",
-    "ik slaap",
-    "ik word",
-    "ik hoest",
-    "ik moest",
-    "het doet pijn",
-    "doet pijn",
-    "doet zeer",
-    "sinds",
-    "last van",
-    "al een paar",
-    "al twee",
-    "al drie",
-    "dokter",
-    "bang",
-    "zorgen",
-    "ongerust",
-    "geprobeerd",
-    "ik dacht",
-    "mij",
-    "me",
-    "vannacht",
-    "gisteren",
-    "dat zal ik",
-    "dat ga ik",
-    "ik zal",
-    "dank u",
-    "helpt niet",
-    "hielp",
-    "werkt niet",
-    "ik smeer",
-    "ik gebruik",
-    "ik neem",
-    "ik slik",
-];
-
-/// Formal address and the clinician's own actions: point to the clinician.
-static CLINICIAN_CUES: &[&str] = &[
-    "u",
-    "uw",
-    "ik schrijf",
-    "ik zie",
-    "ik hoor",
-    "ik voel",
-    "ik denk dat het",
-    "ik stel voor",
-    "ik raad",
-    "ik adviseer",
-    "ik verwijs",
-    "we gaan",
-    "laten we",
-    "mag ik",
-    "zal ik",
-];
-
-/// The lists above, for the matcher's index.
-pub(crate) static CUE_LISTS: [&[&str]; 2] = [PATIENT_CUES, CLINICIAN_CUES];
 
 /// Guesses the speaker of a sentence that came without one.
 ///
@@ -89,14 +20,14 @@ pub fn guess_speaker(sentence: &str) -> Speaker {
     if s.ends_with('?') {
         clinician += 2;
     }
-    if cues::starts_any(s, QUESTION_START) {
+    if QUESTION_START.starts_any(s) {
         clinician += 2;
     }
-    clinician += cues::count(s, CLINICIAN_CUES);
-    clinician += 2 * cues::count(s, OBJECTIVE).min(2);
-    clinician += 2 * cues::count(s, EVALUATION).min(2);
-    clinician += 2 * cues::count(s, PLAN).min(2);
-    patient += 2 * cues::count(s, PATIENT_CUES);
+    clinician += CLINICIAN_CUES.count(s);
+    clinician += 2 * OBJECTIVE.count(s).min(2);
+    clinician += 2 * EVALUATION.count(s).min(2);
+    clinician += 2 * PLAN.count(s).min(2);
+    patient += 2 * PATIENT_CUES.count(s);
     if clinician > patient {
         Speaker::Zorgverlener
     } else {

@@ -1380,7 +1380,7 @@ export interface components {
             count: number;
         };
         /**
-         * @description Which part of a SOEP note an entry belongs to (`domain::templates::SOEP_TYPES`).
+         * @description Which part of a SOEP note an entry belongs to. The `_TEXT` kinds are free text of that part.
          * @enum {string}
          */
         SoepType: "PLAN" | "OBJECTIVE" | "SUBJECTIVE" | "PLAN_TEXT" | "OBJECTIVE_TEXT" | "SUBJECTIVE_TEXT";
@@ -1455,8 +1455,7 @@ export interface components {
         };
         TranscriptText: string;
         /**
-         * @description Who may see a template (`domain::templates::VISIBILITIES`): everyone, or the owner and
-         *     whom it is shared with.
+         * @description Who may see a template: everyone, or the owner and whom it is shared with.
          * @enum {string}
          */
         VisibilityType: "PUBLIC" | "PRIVATE";

@@ -19,7 +19,8 @@ use crate::summarise::speaker::guess_speaker;
 use crate::summarise::{Flavour, TranscriptLine};
 
 use super::Section;
-use super::cues::{self, *};
+use super::cues;
+use super::lexicon::*;
 use super::style;
 
 /// One sentence's placement before episodes are assigned.
@@ -60,7 +61,7 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
 }
 
 fn is_question(s: &str) -> bool {
-    s.ends_with('?') || cues::starts_any(strip_lead(s), QUESTION_START)
+    s.ends_with('?') || QUESTION_START.starts_any(strip_lead(s))
 }
 
 /// The sentence without leading fillers, for start-of-sentence matching.
@@ -72,18 +73,18 @@ fn place_clinician(s: &str, flavour: Flavour) -> (Placed, Option<&str>) {
     let p = plan_score(s);
     if is_question(s) {
         // A proposal phrased as a question is the plan.
-        if p >= 2 && cues::starts_any(strip_lead(s), PROPOSAL) {
+        if p >= 2 && PROPOSAL.starts_any(strip_lead(s)) {
             return (placed(Section::Plan, s), None);
         }
         let clinical =
-            !cues::starts_any(strip_lead(s), NON_CLINICAL_QUESTION) && !cues::any(s, GREETING);
+            !NON_CLINICAL_QUESTION.starts_any(strip_lead(s)) && !GREETING.any(s);
         return (dropped(), clinical.then_some(s));
     }
     let o = objective_score(s, flavour);
     let e = evaluation_score(s);
-    let r = 2 * cues::count(s, RESTATE);
-    let greeting = cues::any(s, GREETING) || is_ack(s);
-    let announce = if cues::any(s, ANNOUNCE) { 3 } else { 0 };
+    let r = 2 * RESTATE.count(s);
+    let greeting = GREETING.any(s) || is_ack(s);
+    let announce = if ANNOUNCE.any(s) { 3 } else { 0 };
     let best = p.max(e).max(o).max(r);
     if best == 0 || (greeting && best < 3) || announce >= best {
         return (dropped(), None);
@@ -113,7 +114,7 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
     }
     if let Some(q) = question
         && word_count(s) <= 4
-        && !cues::any(s, GREETING)
+        && !GREETING.any(s)
         && let Some(text) = style::answer_to_note(q, s)
     {
         return Placed {
@@ -122,14 +123,14 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
             text,
         };
     }
-    let clinical = cues::count(s, SUBJECTIVE)
-        + cues::count(s, DIAGNOSIS_TERMS)
+    let clinical = SUBJECTIVE.count(s)
+        + DIAGNOSIS_TERMS.count(s)
         + if flavour == Flavour::PohGgz {
-            cues::count(s, GGZ_SUBJECTIVE)
+            GGZ_SUBJECTIVE.count(s)
         } else {
             0
         };
-    if (cues::any(s, GREETING) || cues::any(s, AGREEMENT)) && clinical < 2 {
+    if (GREETING.any(s) || AGREEMENT.any(s)) && clinical < 2 {
         return dropped();
     }
     if s.ends_with('?') && clinical == 0 {
@@ -142,22 +143,22 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
 }
 
 fn plan_score(s: &str) -> u32 {
-    2 * cues::count(s, PLAN).min(4)
+    2 * PLAN.count(s).min(4)
 }
 
 fn objective_score(s: &str, flavour: Flavour) -> u32 {
-    let mut o = 2 * cues::count(s, OBJECTIVE).min(3);
+    let mut o = 2 * OBJECTIVE.count(s).min(3);
     if cues::has_measurement(s) {
         o += 4;
     }
     if flavour == Flavour::PohGgz {
-        o += 2 * cues::count(s, GGZ_OBJECTIVE).min(3);
+        o += 2 * GGZ_OBJECTIVE.count(s).min(3);
     }
     o
 }
 
 fn evaluation_score(s: &str) -> u32 {
-    3 * cues::count(s, EVALUATION).min(2) + cues::count(s, DIAGNOSIS_TERMS).min(2)
+    3 * EVALUATION.count(s).min(2) + DIAGNOSIS_TERMS.count(s).min(2)
 }
 
 /// True when the sentence is only an acknowledgement or a bare yes/no.

@@ -17,13 +17,14 @@
 //!
 //! Episodes nothing was assigned to stay empty, so the note always has the number asked for.
 
-use super::cues::{self, TOPIC_CHANGE, TOPIC_CHANGE_START};
+use super::cues::CueList;
+use super::lexicon::{TOPIC_CHANGE, TOPIC_CHANGE_START};
 
 /// Topics by body part or organ system: a name (for documentation) and its cues.
-pub(crate) static TOPICS: &[(&str, &[&str])] = &[
+pub(crate) static TOPICS: [(&str, CueList); 15] = [
     (
         "luchtwegen",
-        &[
+        CueList::new(&[
             "hoest*",
             "verkoud*",
             "keel*",
@@ -51,11 +52,11 @@ pub(crate) static TOPICS: &[(&str, &[&str])] = &[
             "tonsil*",
             "saturatie",
             "ademhaling",
-        ],
+        ]),
     ),
     (
         "oor",
-        &[
+        CueList::new(&[
             "oor",
             "oren",
             "rechteroor",
@@ -64,11 +65,11 @@ pub(crate) static TOPICS: &[(&str, &[&str])] = &[
             "trommelvlies*",
             "gehoor*",
             "oorsmeer",
-        ],
+        ]),
     ),
     (
         "hart-vaat",
-        &[
+        CueList::new(&[
             "bloeddruk*",
             "hypertensie*",
             "tensie",
@@ -83,11 +84,11 @@ pub(crate) static TOPICS: &[(&str, &[&str])] = &[
             "ldl",
             "cardiovasculair*",
             "zout*",
-        ],
+        ]),
     ),
     (
         "diabetes",
-        &[
+        CueList::new(&[
             "suiker*",
             "diabet*",
             "glucose*",
@@ -99,11 +100,11 @@ pub(crate) static TOPICS: &[(&str, &[&str])] = &[
             "monofilament",
             "hypo*",
             "dm2",
-        ],
+        ]),
     ),
     (
         "buik",
-        &[
+        CueList::new(&[
             "buik*",
             "maag*",
             "misselijk*",
@@ -117,11 +118,11 @@ pub(crate) static TOPICS: &[(&str, &[&str])] = &[
             "omeprazol*",
             "pantoprazol*",
             "poep*",
-        ],
+        ]),
     ),
     (
         "urineweg",
-        &[
+        CueList::new(&[
             "plas*",
             "urine*",
             "blaas*",
@@ -134,11 +135,11 @@ pub(crate) static TOPICS: &[(&str, &[&str])] = &[
             "urineweg*",
             "nitriet",
             "stick*",
-        ],
+        ]),
     ),
     (
         "huid",
-        &[
+        CueList::new(&[
             "huid*",
             "eczeem*",
             "jeuk*",
@@ -160,11 +161,11 @@ pub(crate) static TOPICS: &[(&str, &[&str])] = &[
             "wond*",
             "schilfer*",
             "vette",
-        ],
+        ]),
     ),
     (
         "rug",
-        &[
+        CueList::new(&[
             "rug*",
             "onderrug*",
             "lumba*",
@@ -177,22 +178,22 @@ pub(crate) static TOPICS: &[(&str, &[&str])] = &[
             "wervel*",
             "tillen",
             "getild",
-        ],
+        ]),
     ),
     (
         "knie",
-        &[
+        CueList::new(&[
             "knie*",
             "rechterknie*",
             "linkerknie*",
             "meniscus*",
             "kniebanden",
             "knieschijf",
-        ],
+        ]),
     ),
     (
         "been",
-        &[
+        CueList::new(&[
             "been",
             "benen",
             "onderbeen",
@@ -200,11 +201,11 @@ pub(crate) static TOPICS: &[(&str, &[&str])] = &[
             "kuit*",
             "scheenbeen",
             "dijbeen",
-        ],
+        ]),
     ),
     (
         "enkel-voet",
-        &[
+        CueList::new(&[
             "enkel",
             "enkels",
             "rechterenkel",
@@ -221,11 +222,11 @@ pub(crate) static TOPICS: &[(&str, &[&str])] = &[
             "ottawa",
             "inversietrauma",
             "enkelband*",
-        ],
+        ]),
     ),
     (
         "schouder-arm",
-        &[
+        CueList::new(&[
             "schouder*",
             "rechterschouder",
             "linkerschouder",
@@ -242,12 +243,12 @@ pub(crate) static TOPICS: &[(&str, &[&str])] = &[
             "pols",
             "rechterpols",
             "linkerpols",
-        ],
+        ]),
     ),
-    ("hoofd", &["hoofdpijn*", "migraine*", "duizel*", "hoofd"]),
+    ("hoofd", CueList::new(&["hoofdpijn*", "migraine*", "duizel*", "hoofd"])),
     (
         "psyche",
-        &[
+        CueList::new(&[
             "slaap*",
             "slapen",
             "sliep",
@@ -266,11 +267,11 @@ pub(crate) static TOPICS: &[(&str, &[&str])] = &[
             "sertraline",
             "citalopram",
             "temazepam",
-        ],
+        ]),
     ),
     (
         "oog",
-        &["oog", "ogen", "rechteroog", "linkeroog", "zicht", "wazig"],
+        CueList::new(&["oog", "ogen", "rechteroog", "linkeroog", "zicht", "wazig"]),
     ),
 ];
 
@@ -278,7 +279,7 @@ pub(crate) static TOPICS: &[(&str, &[&str])] = &[
 pub(crate) fn topic_of(sentence: &str) -> Option<usize> {
     let mut best: Option<(usize, u32)> = None;
     for (i, (_, list)) in TOPICS.iter().enumerate() {
-        let n = cues::count(sentence, list);
+        let n = list.count(sentence);
         if n > 0 && best.is_none_or(|(_, b)| n > b) {
             best = Some((i, n));
         }
@@ -288,7 +289,7 @@ pub(crate) fn topic_of(sentence: &str) -> Option<usize> {
 
 /// True when the sentence marks a move to another problem.
 pub(crate) fn is_topic_change(sentence: &str) -> bool {
-    cues::any(sentence, TOPIC_CHANGE) || cues::starts_any(sentence, TOPIC_CHANGE_START)
+    TOPIC_CHANGE.any(sentence) || TOPIC_CHANGE_START.starts_any(sentence)
 }
 
 /// The episode (0-based, below `count`) of each sentence. `clinical[i]` says whether sentence `i`

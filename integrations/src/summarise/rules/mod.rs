@@ -15,6 +15,7 @@
 pub(crate) mod classify;
 pub(crate) mod cues;
 pub(crate) mod episodes;
+pub(crate) mod lexicon;
 mod render;
 pub(crate) mod style;
 pub mod testset;

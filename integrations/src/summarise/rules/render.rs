@@ -15,8 +15,9 @@ use std::collections::BTreeMap;
 use crate::summarise::{ConsultResult, Episode, Flavour, SummaryRequest, specialist_sections};
 
 use super::classify::{is_ack, word_count};
-use super::cues::{
-    self, ACTION, ADDITIONAL_TESTS, ALLERGY, GREETING, IMAGING, RADIOLOGY_CONCLUSION, REFERRAL,
+use super::cues;
+use super::lexicon::{
+    ACTION, ADDITIONAL_TESTS, ALLERGY, FOLLOW_UP, GREETING, IMAGING, RADIOLOGY_CONCLUSION, REFERRAL,
 };
 use super::style::{self, Style};
 use super::{Placement, Section};
@@ -83,7 +84,7 @@ pub(crate) fn dictation(request: &SummaryRequest, radiology: bool) -> ConsultRes
             Some(i) => sentences[i..].iter().map(String::as_str).collect(),
             None => sentences
                 .iter()
-                .filter(|s| cues::any(s, RADIOLOGY_CONCLUSION))
+                .filter(|s| RADIOLOGY_CONCLUSION.any(s))
                 .map(String::as_str)
                 .collect(),
         }
@@ -103,7 +104,7 @@ pub(crate) fn dictation(request: &SummaryRequest, radiology: bool) -> ConsultRes
 /// The most informative third of a dictation (at least two, at most eight sentences), in their
 /// original order: scored by clinical cue hits per sentence.
 fn top_sentences(sentences: &[String]) -> Vec<&str> {
-    use super::cues::{DIAGNOSIS_TERMS, EVALUATION, OBJECTIVE, PLAN};
+    use super::lexicon::{DIAGNOSIS_TERMS, EVALUATION, OBJECTIVE, PLAN};
     if sentences.len() < 4 {
         return Vec::new();
     }
@@ -112,10 +113,10 @@ fn top_sentences(sentences: &[String]) -> Vec<&str> {
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let score = 2 * cues::count(s, EVALUATION)
-                + 2 * cues::count(s, PLAN)
-                + cues::count(s, OBJECTIVE)
-                + cues::count(s, DIAGNOSIS_TERMS)
+            let score = 2 * EVALUATION.count(s)
+                + 2 * PLAN.count(s)
+                + OBJECTIVE.count(s)
+                + DIAGNOSIS_TERMS.count(s)
                 + u32::from(cues::has_measurement(s));
             (score, i)
         })
@@ -131,11 +132,11 @@ pub(crate) fn meeting(request: &SummaryRequest) -> ConsultResult {
     let mut discussed = Vec::new();
     let mut actions = Vec::new();
     for s in request.transcript.iter().map(|l| l.sentence.trim()) {
-        if s.is_empty() || is_ack(s) || (cues::any(s, GREETING) && word_count(s) <= 6) {
+        if s.is_empty() || is_ack(s) || (GREETING.any(s) && word_count(s) <= 6) {
             continue;
         }
         let text = style::note_text(s);
-        if cues::any(s, ACTION) {
+        if ACTION.any(s) {
             actions.push(text);
         } else if word_count(s) >= 4 && !s.ends_with('?') {
             discussed.push(text);
@@ -180,20 +181,20 @@ pub(crate) fn specialist(placements: &[Placement], flavour: Flavour) -> ConsultR
             }
         };
         match section {
-            Section::Subjective if cues::any(t, REFERRAL) => put("Reden van verwijzing", t),
-            Section::Subjective if has("Allergologische anamnese") && cues::any(t, ALLERGY) => {
+            Section::Subjective if REFERRAL.any(t) => put("Reden van verwijzing", t),
+            Section::Subjective if has("Allergologische anamnese") && ALLERGY.any(t) => {
                 put("Allergologische anamnese", t)
             }
             Section::Subjective => put("Anamnese", t),
-            Section::Objective if has("Beeldvorming") && cues::any(t, IMAGING) => {
+            Section::Objective if has("Beeldvorming") && IMAGING.any(t) => {
                 put("Beeldvorming", t)
             }
-            Section::Objective if has("Aanvullend onderzoek") && cues::any(t, ADDITIONAL_TESTS) => {
+            Section::Objective if has("Aanvullend onderzoek") && ADDITIONAL_TESTS.any(t) => {
                 put("Aanvullend onderzoek", t)
             }
             Section::Objective => put("Lichamelijk onderzoek", t),
             Section::Evaluation => put("Conclusie", t),
-            Section::Plan if cues::any(t, REFERRAL) && !cues::any(t, &["terug*", "controle"]) => {
+            Section::Plan if REFERRAL.any(t) && !FOLLOW_UP.any(t) => {
                 put("Reden van verwijzing", t)
             }
             Section::Plan => put("Beleid", t),

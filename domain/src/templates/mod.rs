@@ -6,118 +6,17 @@
 //! delete. Lists show what a user sees (staff included); staff may open and change any template
 //! by its id.
 
-use std::collections::{HashMap, HashSet};
-use std::hash::Hash;
+use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use sqlx::{FromRow, PgConnection, PgPool, Postgres, QueryBuilder};
 use uuid::Uuid;
 
-use crate::organisations::Membership;
 use crate::text::normalize;
 
-pub const SOEP_TYPES: [&str; 6] = ["PLAN", "OBJECTIVE", "SUBJECTIVE", "PLAN_TEXT", "OBJECTIVE_TEXT", "SUBJECTIVE_TEXT"];
-pub const VISIBILITIES: [&str; 2] = ["PUBLIC", "PRIVATE"];
+mod rules;
 
-/// Limits of what a user writes or asks (characters, or items of a list). The specification
-/// gives none; these are generous for a line of a note and keep each request's work bounded.
-pub mod limits {
-    /// A title.
-    pub const TITLE: usize = 200;
-    /// A description.
-    pub const DESCRIPTION: usize = 1_000;
-    /// An entry's text.
-    pub const TEXT: usize = 20_000;
-    /// An entry's `kind`: a short code.
-    pub const KIND: usize = 50;
-    /// ICPC codes of one entry.
-    pub const CODES: usize = 20;
-    /// Entries of one group.
-    pub const GROUP_ENTRIES: usize = 100;
-    /// Whom one template is shared with.
-    pub const PERMISSIONS: usize = 50;
-    /// A search query.
-    pub const QUERY: usize = 200;
-    /// Distinct words of a search query (one `LIKE` each).
-    pub const QUERY_WORDS: usize = 10;
-    /// Rows of one page of entries.
-    pub const ENTRY_PAGE: i64 = 100;
-    /// Rows of one page of groups (each carries its entries).
-    pub const GROUP_PAGE: i64 = 20;
-}
-
-/// What a user wrote that a template cannot take; the message is Dutch and fit to show.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct Invalid {
-    /// Stable machine code, e.g. `too_long`.
-    pub code: &'static str,
-    pub message: String,
-}
-
-fn invalid(code: &'static str, message: impl Into<String>) -> Invalid {
-    Invalid { code, message: message.into() }
-}
-
-/// A text field within `max` characters; `what` names it in Dutch ("De titel").
-pub fn bounded_text(value: String, max: usize, what: &str) -> Result<String, Invalid> {
-    if value.chars().count() > max {
-        return Err(invalid("too_long", format!("{what} is te lang (hoogstens {max} tekens).")));
-    }
-    Ok(value)
-}
-
-/// An entry's `kind`: absent or empty is none; otherwise a short code of letters, digits, `_`
-/// and `-` (the specification names the field but not its values).
-pub fn parse_kind(value: Option<String>) -> Result<Option<String>, Invalid> {
-    let Some(kind) = value.map(|k| k.trim().to_owned()).filter(|k| !k.is_empty()) else {
-        return Ok(None);
-    };
-    let short = kind.chars().count() <= limits::KIND;
-    if !short || !kind.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-') {
-        return Err(invalid(
-            "invalid_kind",
-            format!("De soort is een korte code van letters, cijfers, '_' of '-' (hoogstens {} tekens).", limits::KIND),
-        ));
-    }
-    Ok(Some(kind))
-}
-
-/// A list of at most `max` items; `what` names them in Dutch ("ICPC-codes").
-pub fn bounded_list<T>(items: Vec<T>, max: usize, what: &str) -> Result<Vec<T>, Invalid> {
-    if items.len() > max {
-        return Err(invalid("too_many", format!("Te veel {what} (hoogstens {max}).")));
-    }
-    Ok(items)
-}
-
-/// The words of a search query: at most [`limits::QUERY`] characters and
-/// [`limits::QUERY_WORDS`] distinct words, else refused (every word must match, so leaving some
-/// out would show templates without them).
-pub fn search_words(query: &str) -> Result<Vec<String>, Invalid> {
-    let too_long = || {
-        invalid(
-            "query_too_long",
-            format!("Zoek op hoogstens {} woorden ({} tekens).", limits::QUERY_WORDS, limits::QUERY),
-        )
-    };
-    if query.chars().count() > limits::QUERY {
-        return Err(too_long());
-    }
-    let words = crate::text::words(query);
-    if words.len() > limits::QUERY_WORDS {
-        return Err(too_long());
-    }
-    Ok(words)
-}
-
-/// Who is asking.
-#[derive(Debug, Clone)]
-pub struct Viewer {
-    pub user_id: String,
-    pub is_staff: bool,
-    pub membership: Membership,
-}
+pub use rules::*;
 
 impl Viewer {
     pub async fn load(db: &PgPool, user_id: &str, is_staff: bool) -> sqlx::Result<Self> {
@@ -127,22 +26,6 @@ impl Viewer {
             membership: crate::organisations::membership(db, user_id).await?,
         })
     }
-}
-
-/// Whom a private template is shared with.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Grant {
-    User(String),
-    Level { id: Uuid, name: String },
-    Organisation { id: Uuid, name: String },
-}
-
-/// What a viewer may do with one template.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Access {
-    None,
-    Read,
-    Write,
 }
 
 #[derive(Debug, Clone, FromRow)]
@@ -156,9 +39,9 @@ pub struct Entry {
     pub title: String,
     pub text: String,
     pub description: String,
-    pub soep_type: String,
+    pub soep_type: SoepType,
     pub kind: Option<String>,
-    pub visibility: String,
+    pub visibility: Visibility,
     pub codes: Vec<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -174,18 +57,12 @@ pub struct Group {
     pub owner_login: Option<String>,
     pub title: String,
     pub description: String,
-    pub visibility: String,
+    pub visibility: Visibility,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
 
-/// Entries or groups: the tables and columns that differ.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Entry,
-    Group,
-}
-
+/// The tables and columns in which entries and groups differ.
 impl Kind {
     fn table(self) -> &'static str {
         match self {
@@ -352,51 +229,6 @@ pub async fn grants_of(db: &PgPool, kind: Kind, ids: &[Uuid]) -> sqlx::Result<Ha
     Ok(out)
 }
 
-/// What the viewer may do with a template of this owner, visibility and grants.
-pub fn access(viewer: &Viewer, owner: Option<&str>, visibility: &str, grants: &[Grant]) -> Access {
-    let m = &viewer.membership;
-    let admin = grants.iter().any(|g| match g {
-        Grant::Level { id, .. } => m.admin_levels.contains(id),
-        Grant::Organisation { id, .. } => m.admin_organisations.contains(id),
-        Grant::User(_) => false,
-    });
-    if viewer.is_staff || owner == Some(viewer.user_id.as_str()) || admin {
-        return Access::Write;
-    }
-    let shared = grants.iter().any(|g| match g {
-        Grant::User(user) => *user == viewer.user_id,
-        Grant::Level { id, .. } => m.levels.contains(id),
-        Grant::Organisation { id, .. } => m.organisations.contains(id),
-    });
-    if visibility == "PUBLIC" || shared { Access::Read } else { Access::None }
-}
-
-/// The fields of an entry a user writes.
-#[derive(Debug, Clone)]
-pub struct EntryFields {
-    pub title: String,
-    pub text: String,
-    pub description: String,
-    pub soep_type: String,
-    pub kind: Option<String>,
-    /// Each code once, in the order given.
-    pub codes: Vec<String>,
-}
-
-#[derive(Debug, Clone)]
-pub struct GroupFields {
-    pub title: String,
-    pub description: String,
-    /// Each entry once, in the order given.
-    pub entries: Vec<Uuid>,
-}
-
-/// Keeps the first of each repeated item, in one pass.
-pub fn dedupe<T: Eq + Hash + Clone>(items: &[T]) -> Vec<T> {
-    let mut seen: HashSet<&T> = HashSet::with_capacity(items.len());
-    items.iter().filter(|item| seen.insert(*item)).cloned().collect()
-}
-
 fn entry_search(f: &EntryFields) -> String {
     normalize(&format!("{} {} {}", f.title, f.description, f.text))
 }
@@ -404,7 +236,7 @@ fn entry_search(f: &EntryFields) -> String {
 pub async fn create_entry(
     conn: &mut PgConnection,
     owner: &str,
-    visibility: &str,
+    visibility: Visibility,
     fields: &EntryFields,
     grants: &[Grant],
 ) -> sqlx::Result<Uuid> {
@@ -433,7 +265,7 @@ pub async fn create_entry(
 pub async fn update_entry(
     conn: &mut PgConnection,
     id: Uuid,
-    visibility: &str,
+    visibility: Visibility,
     fields: &EntryFields,
     grants: Option<&[Grant]>,
 ) -> sqlx::Result<()> {
@@ -464,7 +296,7 @@ pub async fn update_entry(
 pub async fn create_group(
     conn: &mut PgConnection,
     owner: &str,
-    visibility: &str,
+    visibility: Visibility,
     fields: &GroupFields,
     grants: &[Grant],
 ) -> sqlx::Result<Uuid> {
@@ -490,7 +322,7 @@ pub async fn create_group(
 pub async fn update_group(
     conn: &mut PgConnection,
     id: Uuid,
-    visibility: &str,
+    visibility: Visibility,
     fields: &GroupFields,
     grants: Option<&[Grant]>,
 ) -> sqlx::Result<()> {
@@ -609,4 +441,49 @@ pub async fn vocabulary(db: &PgPool, user_id: &str, limit: i64) -> sqlx::Result<
     .bind(limit)
     .fetch_all(db)
     .await
+}
+
+/// The codes an entry is to keep ([`entry_codes`]), each in the ICPC list in force.
+pub async fn checked_codes(db: &PgPool, codes: &[String]) -> Result<Vec<String>, Refused> {
+    let codes = entry_codes(codes)?;
+    if let Some(first) = crate::icpc::unknown(db, &codes).await?.first() {
+        return Err(unknown_code(first).into());
+    }
+    Ok(codes)
+}
+
+/// A group's entries as sent ([`group_entry_ids`]), each one the viewer may read; one that does
+/// not exist and one they may not see are refused alike.
+pub async fn checked_group_entries(db: &PgPool, viewer: &Viewer, ids: &[Uuid]) -> Result<Vec<Uuid>, Refused> {
+    let ids = group_entry_ids(ids)?;
+    for id in &ids {
+        let found = entry(db, *id).await?.ok_or_else(|| unknown_entry(*id))?;
+        let grants = grants(db, Kind::Entry, *id).await?;
+        if !access(viewer, found.owner_id.as_deref(), found.visibility, &grants).allows(Access::Read) {
+            return Err(unknown_entry(*id).into());
+        }
+    }
+    Ok(ids)
+}
+
+/// Whom a template is to be shared with, as a user names them: a user by id, else a level by
+/// name, else a main organisation by name.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Named<'a> {
+    pub user: Option<&'a str>,
+    pub level: Option<&'a str>,
+    pub organisation: Option<&'a str>,
+}
+
+/// The grants a user names ([`resolve_grant`]), at most [`limits::PERMISSIONS`]; one that names
+/// nothing the user may share with is refused.
+pub async fn checked_grants(db: &PgPool, viewer: &Viewer, named: &[Named<'_>]) -> Result<Vec<Grant>, Refused> {
+    let named = bounded_list(named.to_vec(), limits::PERMISSIONS, "deelrechten")?;
+    let mut grants = Vec::with_capacity(named.len());
+    for n in named {
+        let grant = resolve_grant(db, viewer, n.user, n.level, n.organisation).await?;
+        let what = n.user.or(n.level).or(n.organisation).unwrap_or_default();
+        grants.push(grant.ok_or_else(|| unknown_permission(what))?);
+    }
+    Ok(grants)
 }
