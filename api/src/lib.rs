@@ -3,20 +3,17 @@
 
 pub mod auth;
 pub mod config;
+pub mod consult;
 #[cfg(feature = "dev-oidc")]
 pub mod dev_oidc;
 pub mod edge;
 pub mod error;
 pub mod extract;
-pub mod live;
 pub mod openapi;
 pub mod routes;
 pub mod spa;
-pub mod speech;
-pub mod summaries;
 pub mod state;
 pub mod telemetry;
-pub mod transcripts;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,6 +26,7 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 
 use crate::auth::{Authenticator, KeySource, UserRegistry};
 use crate::config::Config;
+use crate::consult::{live, socket as speech, transcripts};
 use crate::state::AppState;
 
 /// Builds the state on a migrated pool: the authenticator, and in development the embedded

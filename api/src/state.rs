@@ -23,12 +23,12 @@ pub struct AppState {
     /// Speech engines per audio model.
     pub speech: integrations::speech::config::Engines,
     /// Live sessions' and waiting requests' end of the pub/sub channel.
-    pub live: crate::live::LiveHub,
-    pub transcripts: crate::transcripts::Transcripts,
+    pub live: crate::consult::live::LiveHub,
+    pub transcripts: crate::consult::transcripts::Transcripts,
     /// Tasks running for live sockets.
-    pub speech_tasks: crate::speech::TaskCount,
+    pub speech_tasks: crate::consult::socket::TaskCount,
     /// Slots for decoding uploaded recordings.
-    pub recordings: crate::speech::RecordingSlots,
+    pub recordings: crate::consult::socket::RecordingSlots,
     #[cfg(feature = "dev-oidc")]
     pub dev_oidc: Option<Arc<crate::dev_oidc::DevIssuer>>,
 }

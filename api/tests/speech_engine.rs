@@ -318,7 +318,7 @@ async fn a_recording_past_the_limit_is_refused_as_soon_as_it_passes_it(pool: PgP
         assert!(answer.contains("recording_too_large"), "{answer}");
     }
     assert_eq!(engine.requests.load(Ordering::SeqCst), 0);
-    assert_eq!(app.state.recordings.available(), api::speech::RECORDING_SLOTS);
+    assert_eq!(app.state.recordings.available(), api::consult::socket::RECORDING_SLOTS);
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -353,5 +353,5 @@ async fn uploads_are_transcribed_two_at_a_time_and_the_others_wait_their_turn(po
         assert_eq!(body["completed"].as_array().unwrap().len(), 1);
     }
     assert_eq!(engine.requests.load(Ordering::SeqCst), 3);
-    assert_eq!(app.state.recordings.available(), api::speech::RECORDING_SLOTS);
+    assert_eq!(app.state.recordings.available(), api::consult::socket::RECORDING_SLOTS);
 }

@@ -23,9 +23,9 @@ use crate::auth::CurrentUser;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Query};
 use crate::state::AppState;
-use crate::summaries::{self, Accepted, SummarizeRequest, Waited};
+use crate::consult::summaries::{self, Accepted, SummarizeRequest, Waited};
 #[allow(unused_imports)] // named by the annotations alone
-use crate::summaries::{FlavourName, SummarizeWithExamples};
+use crate::consult::summaries::{FlavourName, SummarizeWithExamples};
 
 pub fn router() -> Router<AppState> {
     Router::new()

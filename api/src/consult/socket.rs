@@ -53,8 +53,8 @@ use utoipa::ToSchema;
 use crate::auth::{CurrentUser, bearer_token};
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
-use crate::summaries::{self, SummarizeRequest};
-use crate::transcripts::Line;
+use crate::consult::summaries::{self, SummarizeRequest};
+use crate::consult::transcripts::Line;
 
 pub const PROTOCOL: &str = "speech.v1";
 const BEARER: &str = "bearer.";
@@ -492,7 +492,7 @@ impl Connection {
     async fn serve(
         &mut self,
         stream: &mut futures::stream::SplitStream<WebSocket>,
-        slot: &mut crate::live::SessionSlot,
+        slot: &mut crate::consult::live::SessionSlot,
         model: AudioModel,
         connection_id: &str,
     ) -> End {

@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::error::ApiError;
-use crate::live::SummaryWait;
+use crate::consult::live::SummaryWait;
 use crate::state::AppState;
 
 pub const EMPTY_TRANSCRIPT: &str = "Er is nog geen transcript om samen te vatten.";

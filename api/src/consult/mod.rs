@@ -1,0 +1,6 @@
+//! The live consult.
+
+pub mod live;
+pub mod socket;
+pub mod summaries;
+pub mod transcripts;
