@@ -26,7 +26,7 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 
 use crate::auth::{Authenticator, KeySource, UserRegistry};
 use crate::config::Config;
-use crate::consult::{live, socket as speech, transcripts};
+use crate::consult::service::ConsultService;
 use crate::state::AppState;
 
 /// Builds the state on a migrated pool: the authenticator, and in development the embedded
@@ -46,19 +46,19 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
     };
     #[cfg(not(feature = "dev-oidc"))]
     let source = remote_keys(&config);
-    let namespace = config.jobs.namespace.clone();
-    let live = live::LiveHub::new(&namespace);
-    live.listen(redis.clone());
+    let jobs = jobs::Dispatcher::new(db.clone(), redis.clone(), config.jobs.clone());
+    let consult = ConsultService::start(
+        db.clone(),
+        redis.clone(),
+        jobs.clone(),
+        config.consults,
+        config.summary_wait,
+        config.speech.clone(),
+    );
     Ok(AppState {
-        consults: config.consults,
-        summary_wait: config.summary_wait,
-        speech: config.speech.clone(),
-        live,
-        transcripts: transcripts::Transcripts::new(&namespace),
-        speech_tasks: speech::TaskCount::default(),
-        recordings: speech::RecordingSlots::default(),
+        consult,
         auth: Arc::new(Authenticator::new(&config.auth, source)),
-        jobs: jobs::Dispatcher::new(db.clone(), redis.clone(), config.jobs.clone()),
+        jobs,
         config: Arc::new(config),
         db,
         redis,
@@ -80,7 +80,7 @@ fn remote_keys(config: &Config) -> KeySource {
 pub fn app(state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     #[cfg_attr(not(feature = "dev-oidc"), allow(unused_mut))]
-    let mut router = Router::new().merge(routes::router()).merge(speech::router()).merge(openapi::router()).merge(spa::api_not_found());
+    let mut router = Router::new().merge(routes::router()).merge(consult::router()).merge(openapi::router()).merge(spa::api_not_found());
     #[cfg(feature = "dev-oidc")]
     if let Some(issuer) = &state.dev_oidc {
         router = router.nest("/oidc", dev_oidc::router(issuer.clone(), state.auth.clone()));
