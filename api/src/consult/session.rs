@@ -17,6 +17,8 @@ use tokio::sync::mpsc;
 use utoipa::ToSchema;
 
 use crate::auth::CurrentUser;
+#[allow(unused_imports)] // named by the upload's documentation alone
+use crate::consult::service::RECORDING_SLOTS;
 use crate::consult::socket::{AUDIO_QUEUE, EVENT_QUEUE, EXPIRED, NO_ENGINE, VOCABULARY, audio_model, guess};
 use crate::consult::transcripts::Line;
 use crate::error::{ApiError, ErrorBody};
@@ -126,7 +128,7 @@ pub struct RecordingFile(Vec<u8>);
 ///
 /// The session (404 when unknown or someone else's), the model and the engine are checked before
 /// any of the body is read. The body (at most 128 MiB, else 413 as soon as it is passed) goes to
-/// a temporary file, which the decoder reads; at most [`RECORDING_SLOTS`](crate::consult::service::RECORDING_SLOTS) uploads decode and
+/// a temporary file, which the decoder reads; at most [`RECORDING_SLOTS`] uploads decode and
 /// transcribe at once, the others wait.
 #[utoipa::path(post, path = "/api/consult/audio/session/{session_id}/recording", tag = "consult", security(("bearer" = [])),
     params(("session_id" = String, Path), ("model" = Option<AudioModelName>, Query, description = "multilingual when left out")),
