@@ -3,20 +3,17 @@
 
 pub mod auth;
 pub mod config;
+pub mod consult;
 #[cfg(feature = "dev-oidc")]
 pub mod dev_oidc;
 pub mod edge;
 pub mod error;
 pub mod extract;
-pub mod live;
 pub mod openapi;
 pub mod routes;
 pub mod spa;
-pub mod speech;
-pub mod summaries;
 pub mod state;
 pub mod telemetry;
-pub mod transcripts;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,6 +26,7 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 
 use crate::auth::{Authenticator, KeySource, UserRegistry};
 use crate::config::Config;
+use crate::consult::service::ConsultService;
 use crate::state::AppState;
 
 /// Builds the state on a migrated pool: the authenticator, and in development the embedded
@@ -48,19 +46,19 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
     };
     #[cfg(not(feature = "dev-oidc"))]
     let source = remote_keys(&config);
-    let namespace = config.jobs.namespace.clone();
-    let live = live::LiveHub::new(&namespace);
-    live.listen(redis.clone());
+    let jobs = jobs::Dispatcher::new(db.clone(), redis.clone(), config.jobs.clone());
+    let consult = ConsultService::start(
+        db.clone(),
+        redis.clone(),
+        jobs.clone(),
+        config.consults,
+        config.summary_wait,
+        config.speech.clone(),
+    );
     Ok(AppState {
-        consults: config.consults,
-        summary_wait: config.summary_wait,
-        speech: config.speech.clone(),
-        live,
-        transcripts: transcripts::Transcripts::new(&namespace),
-        speech_tasks: speech::TaskCount::default(),
-        recordings: speech::RecordingSlots::default(),
+        consult,
         auth: Arc::new(Authenticator::new(&config.auth, source)),
-        jobs: jobs::Dispatcher::new(db.clone(), redis.clone(), config.jobs.clone()),
+        jobs,
         config: Arc::new(config),
         db,
         redis,
@@ -82,7 +80,7 @@ fn remote_keys(config: &Config) -> KeySource {
 pub fn app(state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     #[cfg_attr(not(feature = "dev-oidc"), allow(unused_mut))]
-    let mut router = Router::new().merge(routes::router()).merge(speech::router()).merge(openapi::router()).merge(spa::api_not_found());
+    let mut router = Router::new().merge(routes::router()).merge(consult::router()).merge(openapi::router()).merge(spa::api_not_found());
     #[cfg(feature = "dev-oidc")]
     if let Some(issuer) = &state.dev_oidc {
         router = router.nest("/oidc", dev_oidc::router(issuer.clone(), state.auth.clone()));

@@ -12,7 +12,7 @@ use utoipa::openapi::{Content, Ref, RefOr, Required, Response};
 use utoipa::{Modify, OpenApi};
 
 use crate::routes::{
-    consults, feedback, health, icpc, jobs as job_routes, medcat, personalize, public, record_system, summaries, templates, user,
+    consults, feedback, health, icpc, jobs as job_routes, medcat, personalize, public, record_system, summary_calls, templates, user,
 };
 use crate::state::AppState;
 
@@ -29,16 +29,16 @@ use crate::state::AppState;
         consults::update_consult,
         consults::delete_consult,
         consults::render_consult,
-        consults::open_session,
-        consults::open_beta_session,
+        crate::consult::session::open_session,
+        crate::consult::session::open_beta_session,
         consults::is_helper_user,
         consults::set_helper_user,
-        crate::speech::recording,
-        summaries::v1,
-        summaries::v1_with_examples,
-        summaries::v2,
-        summaries::v2_turbo,
-        summaries::electronic,
+        crate::consult::session::recording,
+        summary_calls::v1,
+        summary_calls::v1_with_examples,
+        summary_calls::v2,
+        summary_calls::v2_turbo,
+        summary_calls::electronic,
         feedback::send,
         health::healthz,
         health::readyz,
@@ -79,7 +79,7 @@ use crate::state::AppState;
         user::agreement_pdf
     ),
     // schemas named by a parameter's `value_type` only, which utoipa does not collect itself
-    components(schemas(crate::error::ErrorBody, summaries::FlavourParam, crate::speech::AudioModelName)),
+    components(schemas(crate::error::ErrorBody, summary_calls::FlavourParam, crate::consult::session::AudioModelName)),
     modifiers(&BearerAuth, &CommonResponses, &AtLeastOne, &OptionalBodies),
     tags(
         (name = "health", description = "Liveness, readiness and metrics"),
@@ -213,7 +213,7 @@ impl Modify for AtLeastOne {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         let text = |field: &str| {
             ObjectBuilder::new()
-                .property(field, ObjectBuilder::new().schema_type(Type::String).pattern(Some(crate::summaries::NOT_BLANK)))
+                .property(field, ObjectBuilder::new().schema_type(Type::String).pattern(Some(crate::consult::summaries::NOT_BLANK)))
                 .required(field)
                 .build()
         };

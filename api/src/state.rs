@@ -7,6 +7,7 @@ use sqlx::PgPool;
 
 use crate::auth::{Authenticator, UserRegistry};
 use crate::config::Config;
+use crate::consult::service::ConsultService;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -18,17 +19,8 @@ pub struct AppState {
     pub auth: Arc<Authenticator>,
     pub users: UserRegistry,
     pub metrics: PrometheusHandle,
-    pub consults: domain::consults::ConsultConfig,
-    pub summary_wait: std::time::Duration,
-    /// Speech engines per audio model.
-    pub speech: integrations::speech::config::Engines,
-    /// Live sessions' and waiting requests' end of the pub/sub channel.
-    pub live: crate::live::LiveHub,
-    pub transcripts: crate::transcripts::Transcripts,
-    /// Tasks running for live sockets.
-    pub speech_tasks: crate::speech::TaskCount,
-    /// Slots for decoding uploaded recordings.
-    pub recordings: crate::speech::RecordingSlots,
+    /// The live consult: sessions, sockets, transcripts and summaries.
+    pub consult: ConsultService,
     #[cfg(feature = "dev-oidc")]
     pub dev_oidc: Option<Arc<crate::dev_oidc::DevIssuer>>,
 }

@@ -1,5 +1,6 @@
 //! Nothing of a consult's content reaches the logs: a whole live consult with a summary, logged at
-//! the most detailed level `APP_LOG` allows, and not one sentence of it in the output.
+//! the most detailed level `APP_LOG` allows, and not one sentence of it in the output; what the
+//! socket logs names its session.
 
 mod common;
 
@@ -53,6 +54,9 @@ async fn a_consult_and_its_note_never_appear_in_the_logs(pool: PgPool) {
 
     let logs = String::from_utf8_lossy(&captured.0.lock().unwrap()).into_owned();
     assert!(logs.contains("summarise_consult") || logs.contains("job"), "the logs were captured: {} bytes", logs.len());
+    // what the socket's task logs carries its session (the span `live.socket`)
+    let socket_span = format!("live.socket{{session.id={session} user.id=");
+    assert!(logs.contains(&socket_span), "no line in the socket's span {socket_span:?}");
     for secret in ["linkerkuit", "zeurende pijn", "warm en gezwollen", "trombosebeen", "trombosedienst"] {
         let line = logs.lines().find(|l| l.contains(secret)).unwrap_or_default();
         assert!(!logs.contains(secret), "{secret:?} leaked into the logs: {}", &line[..line.len().min(400)]);

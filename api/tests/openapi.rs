@@ -235,10 +235,10 @@ fn the_not_blank_pattern_is_exactly_what_trim_leaves() {
     };
     let class: String =
         WHITE.iter().map(|(a, b)| if b - a > 1 { format!("{}-{}", escape(*a), escape(*b)) } else { (*a..=*b).map(escape).collect() }).collect();
-    assert_eq!(api::summaries::NOT_BLANK, format!("[^{class}]"));
+    assert_eq!(api::consult::summaries::NOT_BLANK, format!("[^{class}]"));
     // and the annotations, which must repeat it as a literal, do
     let document = api::openapi::document();
-    let escaped = serde_json::to_string(api::summaries::NOT_BLANK).unwrap();
+    let escaped = serde_json::to_string(api::consult::summaries::NOT_BLANK).unwrap();
     let near_copies = document.matches("\"[^\\\\t-\\\\r").count();
     assert!(near_copies >= 4, "only {near_copies} not-blank patterns in the document");
     assert_eq!(document.matches(&format!("\"pattern\": {escaped}")).count(), near_copies);

@@ -169,14 +169,14 @@ async fn what_was_said_before_the_socket_dropped_is_kept_and_resent_on_reconnect
     let mut conn = app.state.jobs.connection().await.unwrap();
     let mut kept = Vec::new();
     for _ in 0..300 {
-        kept = app.state.transcripts.all(&mut conn, &sid).await.unwrap();
-        if kept.len() == 3 && app.state.speech_tasks.get() == 0 {
+        kept = app.state.consult.transcripts.all(&mut conn, &sid).await.unwrap();
+        if kept.len() == 3 && app.state.consult.tasks.get() == 0 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(kept.iter().map(|l| l.sentence.as_str()).collect::<Vec<_>>(), sentences()[..3].to_vec());
-    assert_eq!(app.state.speech_tasks.get(), 0, "the engine finished and nothing is left running");
+    assert_eq!(app.state.consult.tasks.get(), 0, "the engine finished and nothing is left running");
 
     let mut again = socket(&app, &anna, &sid).await;
     assert_eq!(next_of(&mut again, "ready").await["resumed"], true);
@@ -206,7 +206,7 @@ async fn an_uploaded_recording_goes_through_the_same_engine_into_the_transcript(
     assert_eq!(engine.requests.load(Ordering::SeqCst), 4);
     assert_eq!(engine.with_vocabulary.load(Ordering::SeqCst), 4, "the user's own words go along in the prompt");
     let mut conn = app.state.jobs.connection().await.unwrap();
-    assert_eq!(app.state.transcripts.all(&mut conn, &sid).await.unwrap().len(), 4);
+    assert_eq!(app.state.consult.transcripts.all(&mut conn, &sid).await.unwrap().len(), 4);
 
     // undecodable or silent audio: a Dutch error, and the session stays usable
     let (status, body) = upload(&app, &sid, b"dit is geen geluid".to_vec()).await;
@@ -318,7 +318,7 @@ async fn a_recording_past_the_limit_is_refused_as_soon_as_it_passes_it(pool: PgP
         assert!(answer.contains("recording_too_large"), "{answer}");
     }
     assert_eq!(engine.requests.load(Ordering::SeqCst), 0);
-    assert_eq!(app.state.recordings.available(), api::speech::RECORDING_SLOTS);
+    assert_eq!(app.state.consult.recordings.available(), api::consult::service::RECORDING_SLOTS);
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -343,7 +343,7 @@ async fn uploads_are_transcribed_two_at_a_time_and_the_others_wait_their_turn(po
     })
     .await
     .expect("two uploads at the engine");
-    assert_eq!(app.state.recordings.available(), 0);
+    assert_eq!(app.state.consult.recordings.available(), 0);
     assert_eq!(engine.requests.load(Ordering::SeqCst), 2);
 
     drop(hold);
@@ -353,5 +353,5 @@ async fn uploads_are_transcribed_two_at_a_time_and_the_others_wait_their_turn(po
         assert_eq!(body["completed"].as_array().unwrap().len(), 1);
     }
     assert_eq!(engine.requests.load(Ordering::SeqCst), 3);
-    assert_eq!(app.state.recordings.available(), api::speech::RECORDING_SLOTS);
+    assert_eq!(app.state.consult.recordings.available(), api::consult::service::RECORDING_SLOTS);
 }

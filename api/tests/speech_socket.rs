@@ -30,12 +30,12 @@ async fn closed_with(socket: &mut Socket) -> (u16, String) {
 /// Waits until every socket task has ended and the hub holds nothing.
 async fn nothing_left(app: &TestApp) {
     for _ in 0..200 {
-        if app.state.speech_tasks.get() == 0 && app.state.live.registered() == (0, 0) {
+        if app.state.consult.tasks.get() == 0 && app.state.consult.live.registered() == (0, 0) {
             return;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    panic!("left behind: {} tasks, {:?} registrations", app.state.speech_tasks.get(), app.state.live.registered());
+    panic!("left behind: {} tasks, {:?} registrations", app.state.consult.tasks.get(), app.state.consult.live.registered());
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -142,7 +142,7 @@ async fn oversized_messages_and_abrupt_disconnects_leave_nothing_behind(pool: Pg
         next_json(&mut socket).await;
         sockets.push(socket);
     }
-    assert!(app.state.speech_tasks.get() >= 20);
+    assert!(app.state.consult.tasks.get() >= 20);
     drop(sockets);
     nothing_left(&app).await;
 
@@ -169,7 +169,7 @@ async fn a_second_socket_takes_the_session_over_and_a_dropped_one_resumes_within
     // what was said before the drop comes back on resume
     let mut conn = app.state.jobs.connection().await.unwrap();
     for sentence in ["Goedemorgen.", "Ik heb last van mijn rug."] {
-        app.state.transcripts.append(&mut conn, &sid, sentence, None, Duration::from_secs(60)).await.unwrap();
+        app.state.consult.transcripts.append(&mut conn, &sid, sentence, None, Duration::from_secs(60)).await.unwrap();
     }
     drop(second);
     nothing_left(&app).await;

@@ -1,5 +1,5 @@
-//! Consults (`/api/consult...`): the user's own, with their live sessions, the patient and
-//! carer renderings, and the helper-user flag.
+//! Consults (`/api/consult...`): the user's own, the patient and carer renderings, and the
+//! helper-user flag. Their live sessions are opened in [`crate::consult::session`].
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -25,8 +25,6 @@ pub fn router() -> Router<AppState> {
         .route("/api/consult", put(create_consult))
         .route("/api/consult/{consult_id}", get(read_consult).post(update_consult).delete(delete_consult))
         .route("/api/consult/{consult_id}/render/{perspective}", get(render_consult))
-        .route("/api/consult/audio/session", post(open_session))
-        .route("/api/consult/beta", post(open_beta_session))
         .route("/api/consult/isHelperUser", get(is_helper_user))
         .route("/api/cms/setIsHelperUser/{user_id}", post(set_helper_user))
 }
@@ -101,7 +99,7 @@ pub async fn create_consult(
 ) -> Result<(StatusCode, Json<CreatedConsult>), ApiError> {
     let content = input.checked()?;
     let mut conn = state.db.acquire().await?;
-    let consult = consults::create(&mut conn, &user.id, Source::App, &content, state.consults.retention).await?;
+    let consult = consults::create(&mut conn, &user.id, Source::App, &content, state.config.consults.retention).await?;
     Ok((StatusCode::CREATED, Json(CreatedConsult { id: consult.id })))
 }
 
@@ -145,7 +143,7 @@ pub async fn delete_consult(State(state): State<AppState>, user: CurrentUser, Pa
     if !sessions.is_empty() {
         let mut conn = state.jobs.connection().await?;
         for session in sessions {
-            if let Err(e) = state.transcripts.delete(&mut conn, &session).await {
+            if let Err(e) = state.consult.transcripts.delete(&mut conn, &session).await {
                 tracing::warn!(error = %e, "a deleted consult's transcript stays until it expires");
             }
         }
@@ -187,64 +185,6 @@ pub async fn render_consult(
     let text = consult_render::render(&consult.content, perspective)
         .ok_or(ApiError::Missing("Dit consult heeft nog geen samenvatting."))?;
     Ok(Json(Rendering { perspective: perspective.as_str().to_owned(), text }))
-}
-
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SessionInput {
-    /// Continue one of the user's consults; a new consult when absent.
-    pub consult_id: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SessionOpened {
-    pub session_id: String,
-    pub consult_id: String,
-    pub expires_at: DateTime<Utc>,
-}
-
-/// Opens a live audio session for the websocket; with no consult id, for a new consult.
-#[utoipa::path(post, path = "/api/consult/audio/session", tag = "consult", security(("bearer" = [])),
-    request_body(content = SessionInput, description = "optional: without a body (or a `consultId`), a new consult"),
-    responses((status = 201, body = SessionOpened), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn open_session(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    body: Option<Json<SessionInput>>,
-) -> Result<(StatusCode, Json<SessionOpened>), ApiError> {
-    open(&state, &user, body.map(|b| b.0).unwrap_or_default(), false).await
-}
-
-/// Opens a live audio session on the new model (the `beta` segment of the consult page).
-#[utoipa::path(post, path = "/api/consult/beta", tag = "consult", security(("bearer" = [])),
-    request_body(content = SessionInput, description = "optional: without a body (or a `consultId`), a new consult"),
-    responses((status = 201, body = SessionOpened), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn open_beta_session(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    body: Option<Json<SessionInput>>,
-) -> Result<(StatusCode, Json<SessionOpened>), ApiError> {
-    open(&state, &user, body.map(|b| b.0).unwrap_or_default(), true).await
-}
-
-async fn open(
-    state: &AppState,
-    user: &CurrentUser,
-    input: SessionInput,
-    new_model: bool,
-) -> Result<(StatusCode, Json<SessionOpened>), ApiError> {
-    let mut tx = state.db.begin().await?;
-    let consult_id = match input.consult_id {
-        Some(id) => consults::get(&state.db, &user.id, &id).await?.ok_or(ApiError::NotFound)?.id,
-        None => consults::create(&mut tx, &user.id, Source::App, &empty_object(), state.consults.retention).await?.id,
-    };
-    let session = consults::create_session(&mut tx, &user.id, &consult_id, new_model, state.consults.session_ttl).await?;
-    tx.commit().await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(SessionOpened { session_id: session.id, consult_id, expires_at: session.expires_at }),
-    ))
 }
 
 /// Whether the user is a helper user.

@@ -9,7 +9,7 @@ pub mod medcat;
 pub mod personalize;
 pub mod public;
 pub mod record_system;
-pub mod summaries;
+pub mod summary_calls;
 pub mod templates;
 pub mod user;
 
@@ -28,7 +28,7 @@ pub fn router() -> Router<AppState> {
         .merge(personalize::router())
         .merge(public::router())
         .merge(record_system::router())
-        .merge(summaries::router())
+        .merge(summary_calls::router())
         .merge(templates::router())
         .merge(user::router())
 }

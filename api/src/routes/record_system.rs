@@ -107,7 +107,7 @@ pub async fn hand_off(
         return Err(ApiError::BadRequest { code: "consult_too_large", message: "Het verslag is te groot om door te sturen (hoogstens 512 kB).".into() });
     }
     let mut conn = state.db.acquire().await?;
-    let consult = consults::create(&mut conn, &user.id, Source::RecordSystem, &content, state.consults.record_system_ttl).await?;
+    let consult = consults::create(&mut conn, &user.id, Source::RecordSystem, &content, state.config.consults.record_system_ttl).await?;
     Ok((
         StatusCode::CREATED,
         Json(HandedOff { url: format!("/consult/{}", consult.id), consult_id: consult.id, expires_at: consult.expires_at }),

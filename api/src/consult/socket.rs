@@ -27,34 +27,30 @@
 //! heard and its sentences are still stored, and the session can be resumed within the grace.
 
 use std::collections::HashMap;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
-use axum::http::header::{AUTHORIZATION, CONTENT_LENGTH, SEC_WEBSOCKET_PROTOCOL};
+use axum::http::header::{AUTHORIZATION, SEC_WEBSOCKET_PROTOCOL};
 use axum::response::Response;
-use axum::routing::{get, post};
-use axum::{Json, Router};
 use domain::consults::{self, Session};
 use futures::stream::SplitSink;
 use futures::{SinkExt, StreamExt};
-use integrations::speech::{AudioFrame, AudioModel, Speaker, SpeechEvent, StreamOptions, decode};
+use integrations::speech::{AudioFrame, AudioModel, Speaker, SpeechEvent, StreamOptions};
 use integrations::summarise::TranscriptLine;
 use jobs::live::{self, LiveEvent};
 use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
-
-use utoipa::ToSchema;
+use tracing::Instrument;
 
 use crate::auth::{CurrentUser, bearer_token};
-use crate::error::{ApiError, ErrorBody};
+use crate::consult::live::SessionSlot;
+use crate::consult::summaries::{self, SummarizeRequest};
+use crate::consult::transcripts::Line;
+use crate::error::ApiError;
 use crate::state::AppState;
-use crate::summaries::{self, SummarizeRequest};
-use crate::transcripts::Line;
 
 pub const PROTOCOL: &str = "speech.v1";
 const BEARER: &str = "bearer.";
@@ -64,234 +60,14 @@ pub const MAX_MESSAGE: usize = 1 << 20;
 const READ_BUFFER: usize = 32 * 1024;
 /// Frames waiting for the engine (4 s of audio at one frame per 500 ms).
 pub const AUDIO_QUEUE: usize = 8;
-const EVENT_QUEUE: usize = 64;
+pub(super) const EVENT_QUEUE: usize = 64;
 /// Titles of the user's own template entries given to the engine as words to expect.
-const VOCABULARY: i64 = 40;
-/// An uploaded recording goes to the engine in frames as long as the browser's (500 ms).
-const FRAME_SAMPLES: usize = 8_000;
+pub(super) const VOCABULARY: i64 = 40;
 /// A client that does not take a message within this time is dropped.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
 pub const NO_ENGINE: &str =
     "Er is geen spraakherkenning ingesteld. Typ of plak het gesprek in het tekstveld en druk op Samenvatten.";
-
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/ws/speech/{service}/{session_id}", get(upgrade))
-        .route("/api/consult/audio/session/{session_id}/recording", post(recording))
-}
-
-/// The largest uploaded recording: 128 MiB. Two hours of any compressed format up to 128 kbit/s
-/// (webm/opus at 24–32 kbit/s is about 30 MB, mp3 or m4a at 128 kbit/s 115 MB); wav at 16 kHz mono
-/// fits about 70 minutes, so a longer wav recording is to be compressed first.
-pub const MAX_RECORDING_BYTES: u64 = 128 * 1024 * 1024;
-
-/// Uploads this process decodes and transcribes at once. A decoded recording is 16 kHz mono PCM16
-/// (up to 230 MB for two hours) and stays in memory until the engine has it all; more uploads
-/// wait (their bodies are on disk by then) for a slot.
-pub const RECORDING_SLOTS: usize = 2;
-
-const TOO_LARGE: &str = "De opname is te groot: hoogstens 128 MB. Verklein of comprimeer het bestand (bijvoorbeeld webm, ogg of mp3).";
-const NOT_RECEIVED: &str = "De opname kon niet volledig worden ontvangen. Probeer het opnieuw.";
-
-/// Slots for decoding uploaded recordings, shared by the process's requests.
-#[derive(Clone)]
-pub struct RecordingSlots(Arc<tokio::sync::Semaphore>);
-
-impl Default for RecordingSlots {
-    fn default() -> Self {
-        Self(Arc::new(tokio::sync::Semaphore::new(RECORDING_SLOTS)))
-    }
-}
-
-impl RecordingSlots {
-    /// Slots free now.
-    pub fn available(&self) -> usize {
-        self.0.available_permits()
-    }
-}
-
-/// What an uploaded recording added to the session's transcript.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct RecordingTranscript {
-    /// The new sentences, numbered after those the session already had.
-    #[schema(value_type = Vec<Object>)]
-    pub completed: Vec<Line>,
-    /// Parts the engine could not transcribe (Dutch messages).
-    #[schema(value_type = Vec<Object>)]
-    pub problems: Vec<Value>,
-}
-
-/// The `model` query parameter of an upload (what [`audio_model`] takes).
-#[derive(ToSchema)]
-#[allow(dead_code)] // the document's shape of `model`
-#[schema(rename_all = "lowercase")]
-pub enum AudioModelName {
-    Multilingual,
-    /// The same as multilingual.
-    Generic,
-    Radiology,
-}
-
-/// An uploaded recording: the file's bytes.
-#[derive(ToSchema)]
-#[allow(dead_code)] // the document's shape of the body
-#[schema(value_type = String, format = Binary)]
-pub struct RecordingFile(Vec<u8>);
-
-/// Transcribes an uploaded recording (wav, webm/opus, ogg, mp3, m4a) into the session, through
-/// the same engine and transcript as live audio.
-///
-/// The session (404 when unknown or someone else's), the model and the engine are checked before
-/// any of the body is read. The body (at most 128 MiB, else 413 as soon as it is passed) goes to
-/// a temporary file, which the decoder reads; at most [`RECORDING_SLOTS`] uploads decode and
-/// transcribe at once, the others wait.
-#[utoipa::path(post, path = "/api/consult/audio/session/{session_id}/recording", tag = "consult", security(("bearer" = [])),
-    params(("session_id" = String, Path), ("model" = Option<AudioModelName>, Query, description = "multilingual when left out")),
-    request_body(content = RecordingFile, content_type = "application/octet-stream", description = "The recording, at most 128 MiB"),
-    responses((status = 200, body = RecordingTranscript), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
-        (status = 413, body = ErrorBody), (status = 502, body = ErrorBody)))]
-pub async fn recording(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    Path(session_id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
-    body: axum::body::Body,
-) -> Result<Json<RecordingTranscript>, ApiError> {
-    let session = consults::find_session(&state.db, &session_id).await?.filter(|s| s.user_id == user.id).ok_or(ApiError::NotFound)?;
-    if session.expired() {
-        return Err(ApiError::Missing(EXPIRED.reason));
-    }
-    let model = audio_model(query.get("model").map(String::as_str)).ok_or_else(|| ApiError::BadRequest {
-        code: "invalid_model",
-        message: "Onbekend model; kies multilingual of radiology.".into(),
-    })?;
-    let engine = state.speech.get(model).ok_or(ApiError::Conflict { code: "no_engine", message: NO_ENGINE })?;
-    let declared = headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > MAX_RECORDING_BYTES) {
-        return Err(too_large());
-    }
-    let file = receive(body).await?;
-    // held until the decoded samples are gone
-    let _slot = state.recordings.0.acquire().await.map_err(|e| ApiError::Internal(e.into()))?;
-    let samples = tokio::task::spawn_blocking(move || decode::decode_recording_file(file))
-        .await
-        .map_err(|e| ApiError::Internal(e.into()))?
-        .map_err(|e| ApiError::BadRequest { code: "bad_recording", message: e.to_string() })?;
-    let (audio_tx, audio_rx) = mpsc::channel::<AudioFrame>(AUDIO_QUEUE);
-    let (event_tx, mut events) = mpsc::channel::<SpeechEvent>(EVENT_QUEUE);
-    let vocabulary = domain::templates::vocabulary(&state.db, &user.id, VOCABULARY).await?;
-    let run = engine.run(StreamOptions { model, vocabulary }, audio_rx, event_tx);
-    let feed = tokio::spawn(async move {
-        for frame in samples.chunks(FRAME_SAMPLES) {
-            if audio_tx.send(frame.to_vec()).await.is_err() {
-                break;
-            }
-        }
-    });
-    let collect = async {
-        let mut conn = state.jobs.connection().await?;
-        let (mut completed, mut problems) = (Vec::new(), Vec::new());
-        while let Some(event) = events.recv().await {
-            match event {
-                SpeechEvent::Completed { sentence, speaker } => {
-                    let speaker = speaker.or_else(|| guess(&sentence));
-                    let ttl = state.consults.session_ttl;
-                    completed.push(state.transcripts.append(&mut conn, &session.id, &sentence, speaker, ttl).await.map_err(anyhow::Error::from)?);
-                }
-                SpeechEvent::Trouble { code, message } => problems.push(json!({ "code": code, "message": message })),
-                SpeechEvent::Buffer(_) => {}
-            }
-        }
-        Ok::<_, ApiError>((completed, problems))
-    };
-    let (ran, collected) = tokio::join!(run, collect);
-    feed.abort();
-    let (completed, problems) = collected?;
-    if let Err(e) = ran {
-        tracing::warn!(error = %e, "the speech engine could not take the recording");
-        return Err(ApiError::Upstream("De spraakherkenning is niet bereikbaar. Probeer het later opnieuw.".into()));
-    }
-    Ok(Json(RecordingTranscript { completed, problems }))
-}
-
-fn too_large() -> ApiError {
-    ApiError::TooLarge { code: "recording_too_large", message: TOO_LARGE.to_owned() }
-}
-
-/// Streams an upload's body into an unnamed temporary file, refusing it (413) as soon as it
-/// passes [`MAX_RECORDING_BYTES`]; the rest is never read. Returns the file at its start.
-async fn receive(body: axum::body::Body) -> Result<std::fs::File, ApiError> {
-    use tokio::io::{AsyncSeekExt, AsyncWriteExt};
-    let mut file = tokio::fs::File::from_std(anonymous_file().await?);
-    let mut received: u64 = 0;
-    let mut chunks = body.into_data_stream();
-    while let Some(chunk) = chunks.next().await {
-        let chunk = chunk.map_err(|e| {
-            tracing::info!(error = %e, bytes = received, "a recording upload broke off");
-            ApiError::BadRequest { code: "recording_incomplete", message: NOT_RECEIVED.to_owned() }
-        })?;
-        received += chunk.len() as u64;
-        if received > MAX_RECORDING_BYTES {
-            return Err(too_large());
-        }
-        file.write_all(&chunk).await.map_err(|e| ApiError::Internal(anyhow::Error::from(e).context("writing an upload")))?;
-    }
-    file.flush().await.map_err(|e| ApiError::Internal(e.into()))?;
-    file.rewind().await.map_err(|e| ApiError::Internal(e.into()))?;
-    Ok(file.into_std().await)
-}
-
-/// A new file in the temporary directory that has no name any more: it goes when it is closed,
-/// even when the process dies.
-async fn anonymous_file() -> Result<std::fs::File, ApiError> {
-    let path = std::env::temp_dir().join(format!("spreekkamer-recording-{}", uuid::Uuid::new_v4().simple()));
-    let opened = tokio::task::spawn_blocking(move || {
-        let mut options = std::fs::OpenOptions::new();
-        options.read(true).write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let file = options.open(&path)?;
-        #[cfg(unix)]
-        std::fs::remove_file(&path)?;
-        Ok::<_, std::io::Error>(file)
-    })
-    .await
-    .map_err(|e| ApiError::Internal(e.into()))?;
-    opened.map_err(|e| ApiError::Internal(anyhow::Error::from(e).context("a temporary file for an upload")))
-}
-
-/// Tasks this process runs for sockets: the socket itself, its engine stream and the drain of
-/// the engine's last sentences. Back to zero when every socket is gone and its engine finished.
-#[derive(Clone, Default)]
-pub struct TaskCount(Arc<AtomicUsize>);
-
-impl TaskCount {
-    pub fn get(&self) -> usize {
-        self.0.load(Ordering::SeqCst)
-    }
-
-    fn enter(&self, what: &'static str) -> TaskGuard {
-        self.0.fetch_add(1, Ordering::SeqCst);
-        metrics::gauge!("speech_tasks", "task" => what).increment(1.0);
-        TaskGuard { count: self.clone(), what }
-    }
-}
-
-struct TaskGuard {
-    count: TaskCount,
-    what: &'static str,
-}
-
-impl Drop for TaskGuard {
-    fn drop(&mut self) {
-        self.count.0.fetch_sub(1, Ordering::SeqCst);
-        metrics::gauge!("speech_tasks", "task" => self.what).decrement(1.0);
-    }
-}
 
 /// Why a socket is closed at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -305,7 +81,7 @@ const UNAUTHENTICATED: Refusal = Refusal { code: 4401, reason: "Niet ingelogd of
 const AGREEMENT: Refusal = Refusal { code: 4403, reason: crate::auth::AGREEMENT_REQUIRED };
 const NOT_FOUND: Refusal = Refusal { code: 4404, reason: "Deze sessie bestaat niet." };
 const TAKEN_OVER: Refusal = Refusal { code: 4409, reason: "Deze sessie is op een andere plek geopend." };
-const EXPIRED: Refusal = Refusal { code: 4410, reason: "Deze sessie is verlopen. Start een nieuwe opname." };
+pub(super) const EXPIRED: Refusal = Refusal { code: 4410, reason: "Deze sessie is verlopen. Start een nieuwe opname." };
 const INTERNAL: Refusal = Refusal { code: 1011, reason: "Er ging iets mis aan onze kant." };
 
 /// What the server sends.
@@ -335,7 +111,7 @@ pub enum Outgoing<'a> {
     Pong,
 }
 
-async fn upgrade(
+pub(super) async fn upgrade(
     State(state): State<AppState>,
     Path((service, session_id)): Path<(String, String)>,
     Query(query): Query<HashMap<String, String>>,
@@ -351,14 +127,18 @@ async fn upgrade(
         .on_failed_upgrade(|e| tracing::debug!(error = %e, "websocket upgrade failed"))
         .on_upgrade(move |socket| async move {
             match admitted {
-                Ok(admitted) => Connection::run(socket, state, admitted).await,
+                Ok(admitted) => {
+                    // the socket's task and the engine and drain tasks it spawns log within it
+                    let span = tracing::info_span!("live.socket", session.id = %admitted.session.id, user.id = %admitted.user.id);
+                    Connection::run(socket, state, admitted).instrument(span).await
+                }
                 Err(refusal) => refuse(socket, refusal).await,
             }
         })
 }
 
 /// The `model` query parameter: multilingual (also `generic`, and the default) or radiology.
-fn audio_model(model: Option<&str>) -> Option<AudioModel> {
+pub(super) fn audio_model(model: Option<&str>) -> Option<AudioModel> {
     match model {
         None | Some("multilingual" | "generic") => Some(AudioModel::Multilingual),
         Some("radiology") => Some(AudioModel::Radiology),
@@ -458,7 +238,7 @@ enum End {
 
 impl Connection {
     async fn run(socket: WebSocket, state: AppState, admitted: Admitted) {
-        let _task = state.speech_tasks.enter("socket");
+        let _task = state.consult.tasks.enter("socket");
         metrics::counter!("speech_sessions_total").increment(1);
         let Admitted { user, session, model } = admitted;
         let (sink, mut stream) = socket.split();
@@ -472,7 +252,7 @@ impl Connection {
             }
         };
         let connection_id = consults::new_id();
-        let mut slot = state.live.join(&session.id, &connection_id);
+        let mut slot = state.consult.live.join(&session.id, &connection_id);
         let mut this = Connection { state: state.clone(), user, session, sink, conn, buffer: String::new() };
         let end = this.serve(&mut stream, &mut slot, model, &connection_id).await;
         drop(slot);
@@ -480,11 +260,11 @@ impl Connection {
             let _ = this.sink.send(close(refusal)).await;
         }
         let _ = this.sink.close().await;
-        let grace = this.state.consults.resume_grace;
+        let grace = this.state.consult.config.resume_grace;
         if let Err(e) = consults::session_left(&this.state.db, &this.session.id, grace).await {
             tracing::warn!(error = %e, "cannot record that the socket left");
         }
-        if let Err(e) = this.state.transcripts.keep_for(&mut this.conn, &this.session.id, grace).await {
+        if let Err(e) = this.state.consult.transcripts.keep_for(&mut this.conn, &this.session.id, grace).await {
             tracing::warn!(error = %e, "cannot shorten the transcript's life");
         }
     }
@@ -492,12 +272,12 @@ impl Connection {
     async fn serve(
         &mut self,
         stream: &mut futures::stream::SplitStream<WebSocket>,
-        slot: &mut crate::live::SessionSlot,
+        slot: &mut SessionSlot,
         model: AudioModel,
         connection_id: &str,
     ) -> End {
         let state = self.state.clone();
-        if let Err(e) = consults::session_joined(&state.db, &self.session.id, state.consults.session_ttl).await {
+        if let Err(e) = consults::session_joined(&state.db, &self.session.id, state.consult.config.session_ttl).await {
             tracing::error!(error = %e, "cannot record that the socket joined");
             return End::Refused(INTERNAL);
         }
@@ -505,14 +285,14 @@ impl Connection {
         if let Err(e) = live::publish(&mut self.conn, &state.jobs.config().namespace, &takeover).await {
             tracing::warn!(error = %e, "cannot announce the socket to other replicas");
         }
-        let lines = match state.transcripts.all(&mut self.conn, &self.session.id).await {
+        let lines = match state.consult.transcripts.all(&mut self.conn, &self.session.id).await {
             Ok(lines) => lines,
             Err(e) => {
                 tracing::error!(error = %e, "cannot read the transcript");
                 return End::Refused(INTERNAL);
             }
         };
-        let engine = state.speech.get(model);
+        let engine = state.consult.speech.get(model);
         let ready = Outgoing::Ready {
             session_id: &self.session.id,
             consult_id: &self.session.consult_id,
@@ -536,7 +316,7 @@ impl Connection {
             Some(engine) => {
                 let (audio_tx, audio_rx) = mpsc::channel::<AudioFrame>(AUDIO_QUEUE);
                 let (failed_tx, failed_rx) = oneshot::channel();
-                let guard = state.speech_tasks.enter("engine");
+                let guard = state.consult.tasks.enter("engine");
                 let vocabulary = domain::templates::vocabulary(&state.db, &self.user.id, VOCABULARY).await.unwrap_or_else(|e| {
                     tracing::warn!(error = %e, "the user's vocabulary could not be read");
                     Vec::new()
@@ -547,7 +327,7 @@ impl Connection {
                     if let Err(e) = run.await {
                         let _ = failed_tx.send(e);
                     }
-                });
+                }.in_current_span());
                 (Some(audio_tx), failed_rx)
             }
             None => {
@@ -583,7 +363,7 @@ impl Connection {
                 },
                 event = events.recv(), if engine_open => {
                     let gone = match event {
-                        Some(event) => self.engine_event(event, state.consults.session_ttl).await.is_err(),
+                        Some(event) => self.engine_event(event, state.consult.config.session_ttl).await.is_err(),
                         None => {
                             engine_open = false;
                             false
@@ -638,11 +418,11 @@ impl Connection {
         }
         drop(audio);
         if engine_open {
-            let guard = state.speech_tasks.enter("drain");
-            let transcripts = state.transcripts.clone();
+            let guard = state.consult.tasks.enter("drain");
+            let transcripts = state.consult.transcripts.clone();
             let mut conn = self.conn.clone();
             let session_id = self.session.id.clone();
-            let keep = state.consults.resume_grace;
+            let keep = state.consult.config.resume_grace;
             tokio::spawn(async move {
                 let _guard = guard;
                 while let Some(event) = events.recv().await {
@@ -653,7 +433,7 @@ impl Connection {
                         }
                     }
                 }
-            });
+            }.in_current_span());
         }
         end
     }
@@ -670,7 +450,7 @@ impl Connection {
             }
             SpeechEvent::Completed { sentence, speaker } => {
                 let speaker = speaker.or_else(|| guess(&sentence));
-                let line = match self.state.transcripts.append(&mut self.conn, &self.session.id, &sentence, speaker, ttl).await {
+                let line = match self.state.consult.transcripts.append(&mut self.conn, &self.session.id, &sentence, speaker, ttl).await {
                     Ok(line) => line,
                     Err(e) => {
                         tracing::error!(error = %e, "a sentence could not be kept");
@@ -733,7 +513,7 @@ impl Connection {
         }
         let transcript = match request.transcript.as_deref().filter(|t| !t.trim().is_empty()) {
             Some(typed) => summaries::typed_lines(typed),
-            None => match self.state.transcripts.all(&mut self.conn, &self.session.id).await {
+            None => match self.state.consult.transcripts.all(&mut self.conn, &self.session.id).await {
                 Ok(lines) => lines.into_iter().map(|l| TranscriptLine { sentence: l.sentence, speaker: l.speaker }).collect(),
                 Err(e) => {
                     tracing::error!(error = %e, "cannot read the transcript");
@@ -744,7 +524,7 @@ impl Connection {
         };
         let request = request.into_request(transcript);
         let started = summaries::start(
-            &self.state,
+            &self.state.consult,
             &self.user.id,
             Some(&self.session.consult_id),
             Some(&self.session.id),
@@ -771,6 +551,6 @@ impl Connection {
 }
 
 /// The speaker of a sentence the engine could not attribute, by the summariser's cues.
-fn guess(sentence: &str) -> Option<Speaker> {
+pub(super) fn guess(sentence: &str) -> Option<Speaker> {
     Some(integrations::summarise::guess_speaker(sentence))
 }

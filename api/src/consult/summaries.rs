@@ -14,9 +14,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use crate::consult::live::SummaryWait;
+use crate::consult::service::ConsultService;
 use crate::error::ApiError;
-use crate::live::SummaryWait;
-use crate::state::AppState;
 
 pub const EMPTY_TRANSCRIPT: &str = "Er is nog geen transcript om samen te vatten.";
 pub const MAX_TRANSCRIPT_CHARS: usize = 200_000;
@@ -187,7 +187,7 @@ pub fn check(request: &SummaryRequest) -> Result<(), ApiError> {
 
 /// Stores the request, enqueues the job and pushes its message.
 pub async fn start(
-    state: &AppState,
+    service: &ConsultService,
     user_id: &str,
     consult_id: Option<&str>,
     session_id: Option<&str>,
@@ -196,16 +196,16 @@ pub async fn start(
 ) -> Result<Started, ApiError> {
     check(request)?;
     let body = serde_json::to_value(request).map_err(|e| ApiError::Internal(e.into()))?;
-    let mut tx = state.db.begin().await?;
+    let mut tx = service.db.begin().await?;
     let summary_id = consults::create_summary(
         &mut tx,
-        &NewSummary { user_id, consult_id, session_id, route, request: body, keep_for: state.consults.retention },
+        &NewSummary { user_id, consult_id, session_id, route, request: body, keep_for: service.config.retention },
     )
     .await?;
     let job_id = jobs::enqueue(&mut tx, SummariseConsult::job(&summary_id, user_id)).await?;
-    let wait = state.live.wait_for(&summary_id);
+    let wait = service.live.wait_for(&summary_id);
     tx.commit().await?;
-    if let Err(e) = state.jobs.dispatch(&[job_id]).await {
+    if let Err(e) = service.jobs.dispatch(&[job_id]).await {
         tracing::warn!(job.id = %job_id, error = %e, "summary job not pushed yet; the relay will");
     }
     metrics::counter!("summaries_started_total", "route" => route.to_owned()).increment(1);
@@ -221,7 +221,7 @@ pub enum Waited {
 }
 
 /// Waits up to `limit` for the summary's result.
-pub async fn wait(state: &AppState, started: &mut Started, limit: Duration) -> Result<Waited, ApiError> {
+pub async fn wait(service: &ConsultService, started: &mut Started, limit: Duration) -> Result<Waited, ApiError> {
     let deadline = tokio::time::Instant::now() + limit;
     loop {
         match tokio::time::timeout_at(deadline, started.wait.next()).await {
@@ -239,11 +239,11 @@ pub async fn wait(state: &AppState, started: &mut Started, limit: Duration) -> R
         }
     }
     // The event may have been missed (pub/sub is best effort): the row knows.
-    let row = consults::find_summary(&state.db, &started.summary_id).await?;
+    let row = consults::find_summary(&service.db, &started.summary_id).await?;
     if let Some(result) = row.and_then(|r| r.result) {
         return Ok(Waited::Done(result));
     }
-    if let Some(job) = jobs::find(&state.db, started.job_id).await?
+    if let Some(job) = jobs::find(&service.db, started.job_id).await?
         && matches!(job.state(), jobs::JobState::Failed | jobs::JobState::Dead)
     {
         return Ok(Waited::Failed(job.last_error.unwrap_or_else(|| FAILED.to_owned())));

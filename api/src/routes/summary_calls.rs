@@ -23,9 +23,9 @@ use crate::auth::CurrentUser;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Query};
 use crate::state::AppState;
-use crate::summaries::{self, Accepted, SummarizeRequest, Waited};
+use crate::consult::summaries::{self, Accepted, SummarizeRequest, Waited};
 #[allow(unused_imports)] // named by the annotations alone
-use crate::summaries::{FlavourName, SummarizeWithExamples};
+use crate::consult::summaries::{FlavourName, SummarizeWithExamples};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -125,8 +125,8 @@ async fn summarise(
     route: &str,
     request: &SummaryRequest,
 ) -> Result<Response, ApiError> {
-    let mut started = summaries::start(state, &user.id, consult_id, None, route, request).await?;
-    match summaries::wait(state, &mut started, state.summary_wait).await? {
+    let mut started = summaries::start(&state.consult, &user.id, consult_id, None, route, request).await?;
+    match summaries::wait(&state.consult, &mut started, state.consult.summary_wait).await? {
         Waited::Done(result) => Ok(Json(vec![result]).into_response()),
         Waited::Failed(message) => Err(ApiError::Upstream(message)),
         Waited::Pending => Ok((
@@ -210,7 +210,7 @@ pub async fn electronic(State(state): State<AppState>, user: CurrentUser, Json(b
     summaries::check(&request)?;
     let mut conn = state.db.acquire().await?;
     let content = json!({ "kind": "e-consult", "text": body.text });
-    let consult = consults::create(&mut conn, &user.id, Source::Electronic, &content, state.consults.retention).await?;
+    let consult = consults::create(&mut conn, &user.id, Source::Electronic, &content, state.consult.config.retention).await?;
     drop(conn);
     summarise(&state, &user, Some(&consult.id), "electronic", &request).await
 }

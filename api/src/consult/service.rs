@@ -1,0 +1,120 @@
+//! What the live consult keeps for the whole process, made once when the api starts and held by
+//! the shared state: the database, the job dispatcher, the consults' settings, the speech engines,
+//! the live hub, the transcripts, and the counts of its running tasks and busy upload slots.
+//!
+//! It knows no handler: the socket, the session calls and the summary calls take what they need
+//! from it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use domain::consults::ConsultConfig;
+use integrations::speech::config::Engines;
+use sqlx::PgPool;
+use tokio::sync::{AcquireError, SemaphorePermit};
+
+use crate::consult::live::LiveHub;
+use crate::consult::transcripts::Transcripts;
+
+#[derive(Clone)]
+pub struct ConsultService {
+    pub db: PgPool,
+    /// Pushes the summary jobs' messages; its Redis connection holds the transcripts.
+    pub jobs: jobs::Dispatcher,
+    pub config: ConsultConfig,
+    /// How long a summary call waits for its job before it answers 202.
+    pub summary_wait: Duration,
+    /// Speech engines per audio model.
+    pub speech: Engines,
+    /// Live sessions' and waiting requests' end of the pub/sub channel.
+    pub live: LiveHub,
+    pub transcripts: Transcripts,
+    /// Tasks running for live sockets.
+    pub tasks: TaskCount,
+    /// Slots for decoding uploaded recordings.
+    pub recordings: RecordingSlots,
+}
+
+impl ConsultService {
+    /// Makes the service and starts listening to the live channel of the jobs' namespace.
+    pub fn start(
+        db: PgPool,
+        redis: redis::Client,
+        jobs: jobs::Dispatcher,
+        config: ConsultConfig,
+        summary_wait: Duration,
+        speech: Engines,
+    ) -> Self {
+        let namespace = jobs.config().namespace.clone();
+        let live = LiveHub::new(&namespace);
+        live.listen(redis);
+        Self {
+            db,
+            jobs,
+            config,
+            summary_wait,
+            speech,
+            live,
+            transcripts: Transcripts::new(&namespace),
+            tasks: TaskCount::default(),
+            recordings: RecordingSlots::default(),
+        }
+    }
+}
+
+/// Uploads this process decodes and transcribes at once. A decoded recording is 16 kHz mono PCM16
+/// (up to 230 MB for two hours) and stays in memory until the engine has it all; more uploads
+/// wait (their bodies are on disk by then) for a slot.
+pub const RECORDING_SLOTS: usize = 2;
+
+/// Slots for decoding uploaded recordings, shared by the process's requests.
+#[derive(Clone)]
+pub struct RecordingSlots(Arc<tokio::sync::Semaphore>);
+
+impl Default for RecordingSlots {
+    fn default() -> Self {
+        Self(Arc::new(tokio::sync::Semaphore::new(RECORDING_SLOTS)))
+    }
+}
+
+impl RecordingSlots {
+    /// Slots free now.
+    pub fn available(&self) -> usize {
+        self.0.available_permits()
+    }
+
+    /// Waits for a free slot, held until the permit is dropped.
+    pub async fn acquire(&self) -> Result<SemaphorePermit<'_>, AcquireError> {
+        self.0.acquire().await
+    }
+}
+
+/// Tasks this process runs for sockets: the socket itself, its engine stream and the drain of
+/// the engine's last sentences. Back to zero when every socket is gone and its engine finished.
+#[derive(Clone, Default)]
+pub struct TaskCount(Arc<AtomicUsize>);
+
+impl TaskCount {
+    pub fn get(&self) -> usize {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    pub(crate) fn enter(&self, what: &'static str) -> TaskGuard {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        metrics::gauge!("speech_tasks", "task" => what).increment(1.0);
+        TaskGuard { count: self.clone(), what }
+    }
+}
+
+pub(crate) struct TaskGuard {
+    count: TaskCount,
+    what: &'static str,
+}
+
+impl Drop for TaskGuard {
+    fn drop(&mut self) {
+        self.count.0.fetch_sub(1, Ordering::SeqCst);
+        metrics::gauge!("speech_tasks", "task" => self.what).decrement(1.0);
+    }
+}
