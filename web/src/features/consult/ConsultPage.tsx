@@ -3,8 +3,7 @@ import { useCallback, useEffect, useId, useMemo, useReducer, useRef, useState } 
 import { useAuth } from 'react-oidc-context'
 import { primaryButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
 import { useToast } from '@/components/Toast'
-import { useJob } from '@/features/jobs/api'
-import { jobStateText } from '@/features/jobs/texts'
+import { jobStateText, useJob } from '@/features/jobs'
 import { openSession } from './api'
 import { startCapture, type Capture } from './capture'
 import { CopyButton, GrowingTextarea, TranscriptPanel, Waveform } from './components'
@@ -399,7 +398,7 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
     // only the newest request's job is polled; an answer still arriving for an earlier one is not its
     if (!job || job.id !== summaryRef.current.pending?.jobId) return
     if (job.state === 'succeeded') {
-      const outer = job.result as { result?: SummaryResult } | null | undefined
+      const outer: { result?: SummaryResult } | null | undefined = job.result
       if (outer?.result) applyResult(job.id, outer.result)
     } else {
       // the job's last error is written for operators; the user reads the Dutch message
