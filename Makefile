@@ -45,7 +45,7 @@ test-rust:
 	cargo test --workspace
 
 test-web: web-deps
-	cd web && npm run typecheck && npm test && npm run api:check && npm run build
+	cd web && npm run typecheck && npm run lint && npm test && npm run api:check && npm run build
 
 test-e2e: web
 	cargo build -p api

@@ -3,7 +3,7 @@ import type { paths } from './schema'
 
 type TokenSource = () => Promise<string | null | undefined>
 
-let accessToken: TokenSource = async () => null
+let accessToken: TokenSource = () => Promise.resolve(null)
 
 /** Where the client finds the signed-in user's access token; set once the sign-in settings are known. */
 export function setAccessTokenSource(source: TokenSource) {

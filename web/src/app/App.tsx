@@ -9,6 +9,7 @@ import { SessionGate } from '@/features/auth/components/SessionGate'
 import { safeReturnTo } from '@/features/auth/returnTo'
 import { authTexts } from '@/features/auth/texts'
 import { userManagerFor } from '@/features/auth/userManager'
+import { AppRouter } from './AppRouter'
 
 /** Loads the sign-in settings first, so the identity provider is chosen by configuration alone. */
 export function App() {
@@ -40,7 +41,7 @@ function Session({ config }: { config: components['schemas']['PublicConfig'] }) 
   }, [])
   return (
     <AuthProvider userManager={userManager} onSigninCallback={onSigninCallback}>
-      <SessionGate />
+      <SessionGate ready={(auth) => <AppRouter auth={auth} />} />
     </AuthProvider>
   )
 }

@@ -32,7 +32,9 @@ describe('Toast', () => {
     expect(alert).toHaveTextContent('Fout')
     expect(alert).toHaveTextContent('Het lukt op dit moment niet om de template entry op te slaan')
     expect(alert).toHaveTextContent('Onbekende ICPC-code: Q99')
-    act(() => vi.advanceTimersByTime(1000))
+    act(() => {
+      vi.advanceTimersByTime(1000)
+    })
     expect(screen.queryByRole('alert')).not.toBeInTheDocument()
   })
 
@@ -52,7 +54,7 @@ describe('Toast', () => {
         <Trigger tone="warning" message="Let op" />
       </ToastProvider>,
     )
-    await userEvent.click(screen.getAllByRole('button', { name: 'toon' })[1]!)
+    await userEvent.click(screen.getAllByRole('button', { name: 'toon' })[1])
     expect(screen.getByRole('status')).toHaveTextContent('Waarschuwing')
   })
 })

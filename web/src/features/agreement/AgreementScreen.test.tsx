@@ -8,7 +8,7 @@ import { AgreementScreen } from './AgreementScreen'
 const newUser = () => ({ profile: { sub: 'nieuw-sub', email: 'nieuw@praktijk.nl' } as Record<string, unknown> })
 
 const auth = vi.hoisted(() => ({
-  user: { profile: {} as Record<string, unknown> },
+  user: { profile: {} },
   signinSilent: vi.fn(),
   signoutRedirect: vi.fn(),
 }))
@@ -63,9 +63,9 @@ describe('AgreementScreen', () => {
 
   it('records the acceptance, renews the session and goes where the user wanted', async () => {
     const post = vi.spyOn(api, 'POST').mockResolvedValue(answer(200, { version: 1, acceptedAt: '2025-11-21T10:00:00Z' }))
-    auth.signinSilent.mockImplementation(async () => {
+    auth.signinSilent.mockImplementation(() => {
       auth.user = { profile: { ...auth.user.profile, 'accepted-agreement': true } }
-      return auth.user
+      return Promise.resolve(auth.user)
     })
     const user = userEvent.setup()
     const { router } = renderAt('/overeenkomst?returnTo=%2Fstatus%3Fbron%3De2e', AgreementScreen)

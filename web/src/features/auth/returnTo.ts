@@ -15,9 +15,10 @@ export function returnToOf(location: { pathname: string; search?: string }): str
  */
 export function safeReturnTo(value: unknown): string {
   const candidate =
-    typeof value === 'object' && value !== null && 'returnTo' in value ? (value as { returnTo: unknown }).returnTo : value
+    typeof value === 'object' && value !== null && 'returnTo' in value ? value.returnTo : value
   if (typeof candidate !== 'string') return '/'
   const local = candidate.startsWith('/') && !candidate.startsWith('//') && !candidate.startsWith('/\\')
+  // eslint-disable-next-line no-control-regex -- a return address with control characters is refused on purpose
   if (!local || /[\u0000-\u001f]/.test(candidate)) return '/'
   if (candidate === '/auth/callback' || candidate.startsWith('/auth/callback?')) return '/'
   return candidate

@@ -1,4 +1,4 @@
-import { NotFoundPage } from '@/features/errors/NotFoundPage'
+import { NotFoundPage } from '@/features/errors'
 import { ConsultPage } from './ConsultPage'
 import { isFlavour, isTemplate } from './result'
 

@@ -91,7 +91,7 @@ describe('SpeechConnection', () => {
   })
 
   function connect(tokens: string[] = ['t1', 't2']) {
-    const token = vi.fn(async (renew: boolean) => (renew ? tokens[1] : tokens[0]))
+    const token = vi.fn((renew: boolean) => Promise.resolve(renew ? tokens[1] : tokens[0]))
     const conn = new SpeechConnection({
       url: 'ws://x/ws/speech/consult/s?model=multilingual',
       token,
@@ -109,7 +109,7 @@ describe('SpeechConnection', () => {
   }
 
   const frame = (n: number) => Int16Array.of(n, n)
-  const sentFrames = (socket: FakeSocket) => socket.sent.filter((d) => d instanceof ArrayBuffer).map((b) => [...new Int16Array(b as ArrayBuffer)][0])
+  const sentFrames = (socket: FakeSocket) => socket.sent.filter((d) => d instanceof ArrayBuffer).map((b) => [...new Int16Array(b)][0])
 
   it('sends the bearer token as a subprotocol and audio once the server is ready', async () => {
     const { conn } = connect()

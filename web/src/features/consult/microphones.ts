@@ -47,7 +47,7 @@ export function rememberMicrophone(deviceId: string, storage: Storage = window.l
 export type MicrophoneProblem = 'micDenied' | 'micMissing' | 'micBusy' | 'micUnsupported'
 
 export function microphoneProblem(error: unknown): MicrophoneProblem {
-  const name = error instanceof Error || (typeof error === 'object' && error !== null && 'name' in error) ? String((error as { name: unknown }).name) : ''
+  const name = error instanceof Error || (typeof error === 'object' && error !== null && 'name' in error) ? String(error.name) : ''
   switch (name) {
     case 'NotAllowedError':
     case 'SecurityError':

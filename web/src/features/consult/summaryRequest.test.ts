@@ -170,14 +170,20 @@ describe('useSummaryDelayed', () => {
       initialProps: { status: running('job-1', 700, t0) },
     })
     expect(result.current).toBe(false)
-    act(() => vi.advanceTimersByTime(69_000))
+    act(() => {
+      vi.advanceTimersByTime(69_000)
+    })
     expect(result.current).toBe(false)
-    act(() => vi.advanceTimersByTime(1_000))
+    act(() => {
+      vi.advanceTimersByTime(1_000)
+    })
     expect(result.current).toBe(true)
 
     rerender({ status: asked(running('job-1', 700, t0), 700, Date.now()) })
     expect(result.current).toBe(false)
-    act(() => vi.advanceTimersByTime(70_000))
+    act(() => {
+      vi.advanceTimersByTime(70_000)
+    })
     expect(result.current).toBe(true)
   })
 
@@ -185,13 +191,17 @@ describe('useSummaryDelayed', () => {
     const { result } = renderHook(() => useSummaryDelayed(running('job-1', 700, t0).pending))
     // a background tab: the clock moves on, the timer fires late
     vi.setSystemTime(t0 + 300_000)
-    act(() => vi.advanceTimersByTime(70_000))
+    act(() => {
+      vi.advanceTimersByTime(70_000)
+    })
     expect(result.current).toBe(true)
   })
 
   it('stays false once the result is there', () => {
     const { result } = renderHook(() => useSummaryDelayed(resultShown(running('job-1', 700, t0)).pending))
-    act(() => vi.advanceTimersByTime(600_000))
+    act(() => {
+      vi.advanceTimersByTime(600_000)
+    })
     expect(result.current).toBe(false)
   })
 })

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider, queryOptions } from '@tanstack/react-query'
 import { act, render, screen } from '@testing-library/react'
 import { StrictMode } from 'react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import { ApiError } from '@/api/client'
 import { HandOffPage } from './HandOffPage'
 
@@ -39,7 +39,7 @@ function renderPage(consultId: string) {
 }
 
 describe('HandOffPage', () => {
-  let submit: ReturnType<typeof vi.spyOn>
+  let submit: MockInstance<() => void>
   beforeEach(() => {
     vi.useFakeTimers()
     submit = vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(() => {})
@@ -51,7 +51,7 @@ describe('HandOffPage', () => {
   })
 
   it('posts the data in the single field bricks-data to the return address, once, 300 ms after it arrived', async () => {
-    answers.set('a', async () => ({ redirectUrl: 'https://his.example.nl/terug', data: '{"episodes":[]}' }))
+    answers.set('a', () => Promise.resolve({ redirectUrl: 'https://his.example.nl/terug', data: '{"episodes":[]}' }))
     const { container } = renderPage('a')
     expect(screen.getByRole('heading', { name: 'Consult wordt geopend...' })).toBeInTheDocument()
     expect(screen.getByText('De koppeling met Praktijkdossier loopt voortaan via de nieuwe omgeving.')).toBeInTheDocument()
@@ -64,40 +64,46 @@ describe('HandOffPage', () => {
     const fields = [...form.elements] as HTMLInputElement[]
     expect(fields.map((f) => [f.name, f.value])).toEqual([['bricks-data', '{"episodes":[]}']])
 
-    act(() => vi.advanceTimersByTime(299))
+    act(() => {
+      vi.advanceTimersByTime(299)
+    })
     expect(submit).not.toHaveBeenCalled()
-    act(() => vi.advanceTimersByTime(1))
+    act(() => {
+      vi.advanceTimersByTime(1)
+    })
     expect(submit).toHaveBeenCalledTimes(1)
-    act(() => vi.advanceTimersByTime(5_000))
+    act(() => {
+      vi.advanceTimersByTime(5_000)
+    })
     expect(submit).toHaveBeenCalledTimes(1)
   })
 
   it('says the consult has expired on a 404, naming the record system, and posts nothing', async () => {
-    answers.set('b', async () => {
-      throw new ApiError(404, { code: 'not_found', message: 'Dit consult is verlopen.' })
-    })
+    answers.set('b', () => Promise.reject(new ApiError(404, { code: 'not_found', message: 'Dit consult is verlopen.' })))
     const { container } = renderPage('b')
     await settle()
     screen.getByRole('heading', { name: 'Dit consult is verlopen. Start opnieuw vanuit Praktijkdossier' })
     expect(screen.getByText('De koppeling met Praktijkdossier loopt voortaan via de nieuwe omgeving.')).toBeInTheDocument()
-    act(() => vi.advanceTimersByTime(5_000))
+    act(() => {
+      vi.advanceTimersByTime(5_000)
+    })
     expect(container.querySelector('form')).toBeNull()
     expect(submit).not.toHaveBeenCalled()
   })
 
   it('posts nothing when the answer lacks the data', async () => {
-    answers.set('c', async () => ({ redirectUrl: 'https://his.example.nl/terug', data: '' }))
+    answers.set('c', () => Promise.resolve({ redirectUrl: 'https://his.example.nl/terug', data: '' }))
     renderPage('c')
     await settle()
     screen.getByRole('heading', { name: 'Dit consult is verlopen. Start opnieuw vanuit Praktijkdossier' })
-    act(() => vi.advanceTimersByTime(5_000))
+    act(() => {
+      vi.advanceTimersByTime(5_000)
+    })
     expect(submit).not.toHaveBeenCalled()
   })
 
   it('offers to try again when the server cannot be reached', async () => {
-    answers.set('d', async () => {
-      throw new TypeError('Failed to fetch')
-    })
+    answers.set('d', () => Promise.reject(new TypeError('Failed to fetch')))
     renderPage('d')
     await settle()
     screen.getByRole('button', { name: 'Opnieuw proberen' })

@@ -32,22 +32,30 @@ describe('useAutoSubmitOnce', () => {
       wrapper: strict,
       initialProps: { target: null as HandOffTarget | null },
     })
-    act(() => vi.advanceTimersByTime(1_000))
+    act(() => {
+      vi.advanceTimersByTime(1_000)
+    })
     expect(submit).not.toHaveBeenCalled()
 
     // the data arrives
     rerender({ target: { ...both } })
-    act(() => vi.advanceTimersByTime(AUTO_SUBMIT_DELAY_MS - 1))
+    act(() => {
+      vi.advanceTimersByTime(AUTO_SUBMIT_DELAY_MS - 1)
+    })
     expect(submit).not.toHaveBeenCalled()
     // a re-render with an equal target does not start the wait again
     rerender({ target: { ...both } })
-    act(() => vi.advanceTimersByTime(1))
+    act(() => {
+      vi.advanceTimersByTime(1)
+    })
     expect(submit).toHaveBeenCalledTimes(1)
     expect(submit).toHaveBeenCalledWith(both)
 
     rerender({ target: { ...both } })
     rerender({ target: { redirectUrl: both.redirectUrl, data: '{"episodes":[{}]}' } })
-    act(() => vi.advanceTimersByTime(10_000))
+    act(() => {
+      vi.advanceTimersByTime(10_000)
+    })
     expect(submit).toHaveBeenCalledTimes(1)
   })
 
@@ -55,7 +63,9 @@ describe('useAutoSubmitOnce', () => {
     const submit = vi.fn()
     for (const answer of [{ redirectUrl: both.redirectUrl, data: '' }, { redirectUrl: '', data: both.data }, undefined]) {
       const { unmount } = renderHook(() => useAutoSubmitOnce(handOffTarget(answer), submit), { wrapper: strict })
-      act(() => vi.advanceTimersByTime(10_000))
+      act(() => {
+        vi.advanceTimersByTime(10_000)
+      })
       unmount()
     }
     expect(submit).not.toHaveBeenCalled()
@@ -64,9 +74,13 @@ describe('useAutoSubmitOnce', () => {
   it('submits nothing when the page is left before the 300 ms', () => {
     const submit = vi.fn()
     const { unmount } = renderHook(() => useAutoSubmitOnce(both, submit), { wrapper: strict })
-    act(() => vi.advanceTimersByTime(AUTO_SUBMIT_DELAY_MS - 1))
+    act(() => {
+      vi.advanceTimersByTime(AUTO_SUBMIT_DELAY_MS - 1)
+    })
     unmount()
-    act(() => vi.advanceTimersByTime(10_000))
+    act(() => {
+      vi.advanceTimersByTime(10_000)
+    })
     expect(submit).not.toHaveBeenCalled()
   })
 })

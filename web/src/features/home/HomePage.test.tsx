@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query'
 import { screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { meQueryOptions } from '@/features/user/api'
+import { meQueryOptions } from '@/features/user'
 import { renderAt } from '@/test/renderRoute'
 import { HomePage } from './HomePage'
 

@@ -1,7 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { Icon } from '@/components/Icon'
-import { meQueryOptions } from '@/features/user/api'
+import { meQueryOptions } from '@/features/user'
 import { greetingName } from './greeting'
 import { actionCards, homeTexts } from './texts'
 

@@ -31,7 +31,7 @@ export function searchIcpc(codes: readonly IcpcCode[], query: string): IcpcCode[
   if (typed === '') return []
   const found: IcpcCode[] = []
   if (CODE_PREFIX.test(typed)) {
-    const category = typed[0]!.toUpperCase()
+    const category = typed[0].toUpperCase()
     const digits = typed.slice(1)
     for (const code of codes) {
       if (code.category === category && code.code.startsWith(digits)) found.push(code)

@@ -1,7 +1,7 @@
 import { Outlet } from '@tanstack/react-router'
 import { ToastProvider } from '@/components/Toast'
-import { FeedbackWidget } from '@/features/feedback/FeedbackWidget'
-import { RetiringBanner } from '@/features/retiring/RetiringBanner'
+import { FeedbackWidget } from '@/features/feedback'
+import { RetiringBanner } from '@/features/retiring'
 import { NavBar } from './NavBar'
 
 /** The frame of every page for signed-in users. */

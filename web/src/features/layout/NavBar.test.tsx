@@ -72,7 +72,7 @@ describe('NavBar', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Hoofdmenu openen' }))
     const panels = await screen.findAllByRole('navigation', { name: 'Hoofdnavigatie' })
     expect(panels).toHaveLength(2)
-    const links = within(panels[1]!).getAllByRole('link')
+    const links = within(panels[1]).getAllByRole('link')
     expect(links.map((link) => link.textContent)).toEqual(['Overzicht', 'Templates', 'Status', 'FAQ', 'Abonnementen'])
     expect(links.filter((link) => link.getAttribute('aria-current') === 'page').map((l) => l.textContent)).toEqual(['FAQ'])
   })

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { api, ApiError } from '@/api/client'
-import { meQueryOptions } from '@/features/user/api'
+import { meQueryOptions } from '@/features/user'
 import { renderAt } from '@/test/renderRoute'
 import { OnboardingPage } from './OnboardingPage'
 import type { OnboardingProfile } from './profile'
@@ -31,7 +31,7 @@ const answer = (status: number, body: unknown) =>
   ({ ...(status < 400 ? { data: body } : { error: body }), response: new Response(null, { status }) }) as never
 
 /** The api's GET: the profile (or what `onboarding` does) and the user. */
-function mockGet(onboarding: () => Promise<unknown> = async () => answer(200, stored)) {
+function mockGet(onboarding: () => Promise<unknown> = () => Promise.resolve(answer(200, stored))) {
   return vi.spyOn(api, 'GET').mockImplementation(((path: string) =>
     path === '/api/user/onboarding/user' ? onboarding() : Promise.resolve(answer(200, me))) as never)
 }
@@ -74,7 +74,7 @@ describe('OnboardingPage', () => {
   })
 
   it('asks whether an Arts is waarnemend or praktijkhoudend, and no one else', async () => {
-    mockGet(async () => answer(200, {}))
+    mockGet(() => Promise.resolve(answer(200, {})))
     renderAt('/onboarding/', OnboardingPage, client())
     const role = await screen.findByRole('group', { name: 'Wat is je rol?' })
     expect(group('Ben je waarnemend of praktijkhoudend?')).not.toBeInTheDocument()
@@ -115,7 +115,7 @@ describe('OnboardingPage', () => {
   })
 
   it("says 'Informatie kon niet worden opgeslagen.' with the api's reason, and keeps what was typed", async () => {
-    mockGet(async () => answer(200, {}))
+    mockGet(() => Promise.resolve(answer(200, {})))
     vi.spyOn(api, 'POST').mockResolvedValue(
       answer(400, { error: 'invalid_profile', message: 'Een AGB-code bestaat uit 8 cijfers.' }),
     )
@@ -134,7 +134,7 @@ describe('OnboardingPage', () => {
   })
 
   it('gives only the general message when the failure has no reason', async () => {
-    mockGet(async () => answer(200, {}))
+    mockGet(() => Promise.resolve(answer(200, {})))
     vi.spyOn(api, 'POST').mockRejectedValue(new TypeError('Failed to fetch'))
     renderAt('/onboarding/', OnboardingPage, client())
     await userEvent.click(await screen.findByRole('button', { name: 'Opslaan' }))
@@ -142,9 +142,7 @@ describe('OnboardingPage', () => {
   })
 
   it('still shows the form, empty and with a note, when the profile cannot be loaded', async () => {
-    mockGet(async () => {
-      throw new ApiError(500, { error: 'internal', message: 'Er ging iets mis' })
-    })
+    mockGet(() => Promise.reject(new ApiError(500, { error: 'internal', message: 'Er ging iets mis' })))
     renderAt('/onboarding/', OnboardingPage, client())
     expect(await screen.findByRole('note')).toHaveTextContent('Je huidige gegevens konden niet worden geladen.')
     expect(field('Met welke naam wil je aangesproken worden?')).toHaveValue('')

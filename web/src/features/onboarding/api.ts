@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '@/api/client'
-import { meQueryOptions } from '@/features/user/api'
+import { meQueryOptions } from '@/features/user'
 import type { OnboardingProfile } from './profile'
 
 export const onboardingKey = ['user', 'onboarding'] as const

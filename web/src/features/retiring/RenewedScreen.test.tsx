@@ -22,9 +22,13 @@ describe('RenewedScreen', () => {
     expect(screen.getByText('Je wordt zo doorgestuurd naar de nieuwe omgeving.')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Ga naar de nieuwe omgeving' })).toHaveAttribute('href', 'https://nieuw.example.nl/')
 
-    act(() => vi.advanceTimersByTime(2_999))
+    act(() => {
+      vi.advanceTimersByTime(2_999)
+    })
     expect(go).not.toHaveBeenCalled()
-    act(() => vi.advanceTimersByTime(1))
+    act(() => {
+      vi.advanceTimersByTime(1)
+    })
     expect(go).toHaveBeenCalledTimes(1)
     expect(go).toHaveBeenCalledWith('https://nieuw.example.nl/')
   })

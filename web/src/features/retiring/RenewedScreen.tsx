@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { FullPageMessage } from '@/features/auth/components/FullPageMessage'
+import { FullPageMessage } from '@/features/auth'
 import { RENEWED_REDIRECT_MS } from './retiring'
 import { retiringTexts as t } from './texts'
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useRouterState } from '@tanstack/react-router'
-import { publicConfigQueryOptions } from '@/features/auth/api'
+import { publicConfigQueryOptions } from '@/features/auth'
 import { retiringEnvironment, showsRetiringBanner } from './retiring'
 import { retiringTexts as t } from './texts'
 

@@ -1,5 +1,5 @@
 import type { ErrorComponentProps } from '@tanstack/react-router'
-import { ErrorPage } from '@/features/errors/ErrorPage'
+import { ErrorPage } from '@/features/errors'
 import { RenewedScreen } from './RenewedScreen'
 import { EnvironmentRenewed } from './retiring'
 

@@ -1,8 +1,8 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
-import { profilePath } from '@/features/layout/navigation'
-import { meQueryOptions } from '@/features/user/api'
+import { profilePath } from '@/features/layout'
+import { meQueryOptions } from '@/features/user'
 import { settingsTexts as t } from './texts'
 import { primaryButtonClass } from '@/components/buttonStyles'
 

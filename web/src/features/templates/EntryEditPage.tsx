@@ -4,8 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router'
 import { useMemo, useState } from 'react'
 import { dangerButtonClass, primaryButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
 import { ConfirmDialog } from '@/components/ConfirmDialog'
-import { icpcCodesQueryOptions } from '@/features/icpc/api'
-import { icpcId } from '@/features/icpc/search'
+import { icpcCodesQueryOptions, icpcId } from '@/features/icpc'
 import { entryQueryOptions, refreshAfterChange, templateKeys, updateEntry, useDeleteTemplate, type TemplateEntry } from './api'
 import { CodeChips } from './components/CodeChips'
 import { CodePicker, inputClass } from './components/CodePicker'
@@ -102,11 +101,11 @@ function EntryEditor({ entry }: { entry: TemplateEntry }) {
 
   const confirmDelete = () =>
     remove.mutate(entry.id, {
-      onSuccess: async () => {
+      onSuccess: () => {
         setConfirming(false)
         toasts.deleted()
-        await navigate({ to: '/template' })
-        queryClient.removeQueries({ queryKey: templateKeys.one('entry', entry.id) })
+        // the cached entry goes once the page that shows it is gone
+        void navigate({ to: '/template' }).then(() => queryClient.removeQueries({ queryKey: templateKeys.one('entry', entry.id) }))
       },
       onError: (error) => {
         setConfirming(false)

@@ -143,11 +143,11 @@ function GroupEditor({ group }: { group: TemplateGroup }) {
 
   const confirmDelete = () =>
     remove.mutate(group.id, {
-      onSuccess: async () => {
+      onSuccess: () => {
         setConfirming(false)
         toasts.deleted()
-        await navigate({ to: '/template', search: { tab: 'groepen' } })
-        queryClient.removeQueries({ queryKey: templateKeys.one('group', group.id) })
+        // the cached group goes once the page that shows it is gone
+        void navigate({ to: '/template', search: { tab: 'groepen' } }).then(() => queryClient.removeQueries({ queryKey: templateKeys.one('group', group.id) }))
       },
       onError: (error) => {
         setConfirming(false)

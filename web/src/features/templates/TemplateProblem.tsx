@@ -2,7 +2,7 @@ import { Link, useParams, type ErrorComponentProps } from '@tanstack/react-route
 import { ApiError } from '@/api/client'
 import { primaryButtonClass } from '@/components/buttonStyles'
 import { Icon } from '@/components/Icon'
-import { ErrorPage } from '@/features/errors/ErrorPage'
+import { ErrorPage } from '@/features/errors'
 import { problemTexts as t } from './texts'
 
 /** 'Template niet gevonden' (404, with the id) or 'Geen toegang tot template' (403), with 'Terug'. */

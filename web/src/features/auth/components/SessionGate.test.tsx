@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { SessionGate } from './SessionGate'
 
 const auth = vi.hoisted(() => ({
-  current: {} as Record<string, unknown>,
+  current: {},
 }))
 
 vi.mock('react-oidc-context', () => ({ useAuth: () => auth.current }))
@@ -14,7 +14,7 @@ function renderGate(state: Record<string, unknown>) {
   auth.current = { isLoading: false, isAuthenticated: false, activeNavigator: undefined, error: undefined, ...state }
   return render(
     <QueryClientProvider client={new QueryClient()}>
-      <SessionGate />
+      <SessionGate ready={() => <p>app</p>} />
     </QueryClientProvider>,
   )
 }
@@ -35,6 +35,11 @@ describe('SessionGate', () => {
   it("shows 'Signing you out ...' while going to the end-session page", () => {
     renderGate({ isLoading: true, isAuthenticated: true, activeNavigator: 'signoutRedirect' })
     expect(screen.getByRole('heading')).toHaveTextContent('Signing you out ...')
+  })
+
+  it('hands a settled session to the app', () => {
+    renderGate({ isAuthenticated: true })
+    expect(screen.getByText('app')).toBeInTheDocument()
   })
 
   it("shows 'Login failed' with a way to try again", async () => {

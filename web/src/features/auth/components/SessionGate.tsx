@@ -1,16 +1,16 @@
-import { useQueryClient } from '@tanstack/react-query'
-import { RouterProvider } from '@tanstack/react-router'
-import { useEffect, useRef, useState } from 'react'
+import type { ReactNode } from 'react'
 import { useAuth, type AuthContextProps } from 'react-oidc-context'
-import { createAppRouter } from '@/app/router'
 import { returnToOf, safeReturnTo } from '../returnTo'
 import { sessionPhase } from '../session'
 import { authTexts } from '../texts'
 import { FullPageMessage } from './FullPageMessage'
 import { primaryButtonClass } from '@/components/buttonStyles'
 
-/** Shows the session's transitional states; once it is settled, the router takes over. */
-export function SessionGate() {
+/**
+ * Shows the session's transitional states; once it is settled, `ready` (the app shell's router)
+ * takes over with the session.
+ */
+export function SessionGate({ ready }: { ready: (auth: AuthContextProps) => ReactNode }) {
   const auth = useAuth()
   switch (sessionPhase(auth)) {
     case 'loading':
@@ -22,7 +22,7 @@ export function SessionGate() {
     case 'failed':
       return <LoginFailed auth={auth} />
     case 'ready':
-      return <AppRouter auth={auth} />
+      return ready(auth)
   }
 }
 
@@ -40,17 +40,4 @@ function LoginFailed({ auth }: { auth: AuthContextProps }) {
       </button>
     </FullPageMessage>
   )
-}
-
-function AppRouter({ auth }: { auth: AuthContextProps }) {
-  const queryClient = useQueryClient()
-  const [router] = useState(() => createAppRouter(queryClient))
-  const user = useRef(auth.user)
-  useEffect(() => {
-    // A renewed, changed or ended session: run the route guards again.
-    if (user.current === auth.user) return
-    user.current = auth.user
-    void router.invalidate()
-  }, [auth.user, router])
-  return <RouterProvider router={router} context={{ auth }} />
 }

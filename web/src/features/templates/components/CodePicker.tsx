@@ -1,8 +1,7 @@
 import { Combobox, ComboboxInput, ComboboxOption, ComboboxOptions, Field, Label } from '@headlessui/react'
 import { useMemo, useState } from 'react'
 import { Icon } from '@/components/Icon'
-import { useIcpcCodes } from '@/features/icpc/api'
-import { icpcId, searchIcpc, type IcpcCode } from '@/features/icpc/search'
+import { icpcId, searchIcpc, useIcpcCodes, type IcpcCode } from '@/features/icpc'
 import { editTexts as t } from '../texts'
 
 interface CodePickerProps {

@@ -1,0 +1,136 @@
+import { secondaryButtonClass } from '@/components/buttonStyles'
+import { CopyButton, GrowingTextarea } from './components'
+import { EPISODE_FIELDS, specialistText, withEpisodeField, type ConsultForm, type EpisodeField } from './result'
+import { consultTexts as t } from './texts'
+
+const fieldNames: Record<EpisodeField, string> = {
+  subjective: t.subjective,
+  objective: t.objective,
+  diagnosis: t.evaluation,
+  plan: t.plan,
+}
+
+function LabelledField({
+  id,
+  label,
+  value,
+  onChange,
+  copy = true,
+  hideLabel = false,
+}: {
+  id: string
+  label: string
+  value: string
+  onChange: (value: string) => void
+  copy?: boolean
+  hideLabel?: boolean
+}) {
+  return (
+    <div>
+      <div className="flex items-center justify-between">
+        <label htmlFor={id} id={`${id}-label`} className={hideLabel ? 'sr-only' : 'text-sm font-medium text-slate-900'}>
+          {label}
+        </label>
+        {copy && <CopyButton text={value} describedBy={`${id}-label`} />}
+      </div>
+      <GrowingTextarea id={id} value={value} onChange={(e) => onChange(e.target.value)} className="mt-1" />
+    </div>
+  )
+}
+
+/** The result of the template, in fields the clinician edits and copies. */
+export function ConsultResult({
+  form,
+  setForm,
+  idPrefix,
+  fillLastSentences,
+}: {
+  form: ConsultForm
+  setForm: (update: (form: ConsultForm) => ConsultForm) => void
+  idPrefix: string
+  fillLastSentences: (() => void) | null
+}) {
+  let body
+  switch (form.template) {
+    case 'soap':
+      body = form.episodes.map((episode, index) => (
+        <fieldset key={index} className="rounded-xl bg-white p-4 shadow-xs ring-1 ring-slate-200">
+          <legend className="px-1 text-base font-semibold text-slate-900">{t.episode(index + 1)}</legend>
+          <div className="space-y-3">
+            {EPISODE_FIELDS.map((field) => (
+              <LabelledField
+                key={field}
+                id={`${idPrefix}-e${index}-${field}`}
+                label={fieldNames[field]}
+                value={episode[field]}
+                onChange={(value) => setForm((f) => withEpisodeField(f, index, field, value))}
+              />
+            ))}
+          </div>
+        </fieldset>
+      ))
+      break
+    case 'report':
+      body = <LabelledField id={`${idPrefix}-report`} label={t.report} value={form.report} onChange={(report) => setForm((f) => ({ ...f, report }))} />
+      break
+    case 'dictation':
+    case 'radiology':
+      body = (
+        <>
+          <LabelledField
+            id={`${idPrefix}-dictation`}
+            label={t.dictation}
+            value={form.dictation}
+            onChange={(dictation) => setForm((f) => ({ ...f, dictation }))}
+          />
+          {fillLastSentences && (
+            <button type="button" className={secondaryButtonClass} onClick={fillLastSentences}>
+              {t.fillLastSentences}
+            </button>
+          )}
+          {form.summarizedDictation !== null && (
+            <LabelledField
+              id={`${idPrefix}-summary`}
+              label={t.summary}
+              value={form.summarizedDictation}
+              onChange={(summarizedDictation) => setForm((f) => ({ ...f, summarizedDictation }))}
+            />
+          )}
+        </>
+      )
+      break
+    case 'specialist':
+      body = (
+        <>
+          <div className="flex justify-end">
+            <CopyButton text={specialistText(form.specialist)} label={t.copyWhole} />
+          </div>
+          {form.specialist.map((section, index) => (
+            <LabelledField
+              key={section.name}
+              id={`${idPrefix}-s${index}`}
+              label={section.name}
+              value={section.text}
+              onChange={(text) =>
+                setForm((f) => ({ ...f, specialist: f.specialist.map((s, i) => (i === index ? { ...s, text } : s)) }))
+              }
+            />
+          ))}
+        </>
+      )
+      break
+    case 'meeting':
+      body = (
+        <LabelledField id={`${idPrefix}-meeting`} label={t.meeting} hideLabel value={form.meeting} onChange={(meeting) => setForm((f) => ({ ...f, meeting }))} />
+      )
+      break
+  }
+  return (
+    <section aria-labelledby={`${idPrefix}-result`} className="mt-8 space-y-4">
+      <h2 id={`${idPrefix}-result`} className="text-lg font-semibold text-slate-900">
+        {t.result}
+      </h2>
+      {body}
+    </section>
+  )
+}

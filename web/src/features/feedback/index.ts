@@ -1,0 +1,2 @@
+/** The feedback feature's public entry: the widget the app frame shows. */
+export { FeedbackWidget } from './FeedbackWidget'

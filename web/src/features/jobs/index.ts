@@ -1,0 +1,3 @@
+/** The jobs feature's public entry: a background job as the page follows it, and its state in Dutch. */
+export { useJob } from './api'
+export { jobStateText } from './texts'

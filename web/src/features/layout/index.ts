@@ -1,0 +1,2 @@
+/** The layout feature's public entry: where the navigation's profile link goes. */
+export { profilePath } from './navigation'

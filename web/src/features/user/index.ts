@@ -1,0 +1,2 @@
+/** The user feature's public entry: the signed-in user's account. */
+export { meQueryOptions } from './api'
