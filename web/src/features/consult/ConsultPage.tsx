@@ -3,12 +3,12 @@ import { useCallback, useEffect, useId, useMemo, useReducer, useRef, useState } 
 import { useAuth } from 'react-oidc-context'
 import { primaryButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
 import { useToast } from '@/components/Toast'
-import { useJob } from '@/features/jobs/api'
+import { summaryOutcome, useJob } from '@/features/jobs/api'
 import { jobStateText } from '@/features/jobs/texts'
 import { openSession } from './api'
 import { startCapture, type Capture } from './capture'
 import { CopyButton, GrowingTextarea, TranscriptPanel, Waveform } from './components'
-import { SpeechConnection, speechUrl, type ConnectionStatus, type ServerMessage, type TranscriptLine } from './connection'
+import { SpeechConnection, speechUrl, type ConnectionStatus, type ServerMessage, type SummarizeRequest, type TranscriptLine } from './connection'
 import {
   microphoneProblem,
   microphonesOf,
@@ -374,7 +374,7 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
   function summarize() {
     // Summarising does nothing when the transcript is empty.
     if (transcriptText.trim() === '' || (pending && !delayed)) return
-    const request = {
+    const request: SummarizeRequest = {
       template,
       flavour,
       modelSize: beta ? 'large' : 'medium',
@@ -399,8 +399,8 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
     // only the newest request's job is polled; an answer still arriving for an earlier one is not its
     if (!job || job.id !== summaryRef.current.pending?.jobId) return
     if (job.state === 'succeeded') {
-      const outer = job.result as { result?: SummaryResult } | null | undefined
-      if (outer?.result) applyResult(job.id, outer.result)
+      const note = summaryOutcome(job)?.note
+      if (note) applyResult(job.id, note)
     } else {
       // the job's last error is written for operators; the user reads the Dutch message
       updateSummary((s) => jobChanged(s, job.id, job.state, t.summaryFailed))

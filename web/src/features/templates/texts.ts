@@ -1,5 +1,7 @@
+import type { components } from '@/api/schema'
+
 /** The part of a SOEP note a template entry belongs to. */
-export type SoepType = 'PLAN' | 'OBJECTIVE' | 'SUBJECTIVE' | 'PLAN_TEXT' | 'OBJECTIVE_TEXT' | 'SUBJECTIVE_TEXT'
+export type SoepType = components['schemas']['SoepType']
 
 /** How a soepType reads on screen; the text variants read the same. */
 export const soepTypeNames: Record<SoepType, string> = {
