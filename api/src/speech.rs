@@ -321,6 +321,7 @@ pub enum Outgoing<'a> {
         consult_id: &'a str,
         model: AudioModel,
         /// The engine's name; `null` when none is configured (type the transcript).
+        #[schema(required = true)]
         engine: Option<&'static str>,
         /// True when the session already has sentences (a reconnect).
         resumed: bool,

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 pub struct Line {
     pub idx: usize,
     pub sentence: String,
+    #[schema(required = true)]
     pub speaker: Option<Speaker>,
 }
 

@@ -55,10 +55,15 @@ pub enum JobResult {
 
 impl utoipa::PartialSchema for JobResult {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, OneOfBuilder, Schema, Type};
         OneOfBuilder::new()
             .item(utoipa::openapi::Ref::from_schema_name("SummaryOutcome"))
-            .item(ObjectBuilder::new().schema_type(Type::Object).description(Some("Another kind's own result.")))
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Object)
+                    .additional_properties(Some(AdditionalProperties::<Schema>::FreeForm(true)))
+                    .description(Some("Another kind's own result.")),
+            )
             .description(Some("What the job produced: a summary job's `SummaryOutcome`, or another kind's own object (the view's `kind` says which)."))
             .into()
     }
