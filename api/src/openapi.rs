@@ -78,8 +78,16 @@ use crate::state::AppState;
         user::accept_agreement,
         user::agreement_pdf
     ),
-    // schemas named by a parameter's `value_type` only, which utoipa does not collect itself
-    components(schemas(crate::error::ErrorBody, summary_calls::FlavourParam, crate::consult::session::AudioModelName)),
+    // schemas named by a parameter's `value_type` only, which utoipa does not collect itself, and
+    // the live consult socket's messages (no HTTP operation names them)
+    components(schemas(
+        crate::error::ErrorBody,
+        summary_calls::FlavourParam,
+        crate::consult::session::AudioModelName,
+        crate::consult::socket::SpeechClientMessage,
+        crate::consult::socket::Outgoing,
+        domain::summary::SpecialistSection
+    )),
     modifiers(&BearerAuth, &CommonResponses, &AtLeastOne, &OptionalBodies),
     tags(
         (name = "health", description = "Liveness, readiness and metrics"),

@@ -49,7 +49,8 @@ fn every_operation_has_its_own_id() {
 
 /// Routes the document leaves out, each with its reason.
 const UNDOCUMENTED: &[(&str, &str, &str)] = &[
-    // OpenAPI has no words for a websocket; its messages are in docs/ARCHITECTURE.md
+    // OpenAPI has no operation for a websocket; its messages are the components
+    // `SpeechClientMessage` and `SpeechServerMessage` (see the test below)
     ("GET", "/ws/speech/{service}/{session_id}", "the live consult websocket"),
     ("GET", "/api/openapi.json", "the document itself"),
     ("ANY", "/api/{*rest}", "the JSON 404 for unknown api paths"),
@@ -260,4 +261,42 @@ fn a_whole_number_with_a_zero_fraction_counts_as_the_integer_the_document_promis
     assert!(n(r#"{"n": 300}"#).is_err());
     assert!(n(r#"{"n": -1}"#).is_err());
     assert!(n(r#"{"n": "8"}"#).is_err());
+}
+
+/// The `type`s of a tagged union in the document: each alternative's one-valued `type` enum.
+fn tags(document: &serde_json::Value, schema: &str) -> Vec<String> {
+    let alternatives = document["components"]["schemas"][schema]["oneOf"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{schema} is not a oneOf in the document"));
+    alternatives
+        .iter()
+        .map(|alternative| {
+            let alternative = match alternative.get("allOf") {
+                Some(parts) => parts.as_array().unwrap().iter().find(|p| p["properties"].get("type").is_some()).unwrap().clone(),
+                None => alternative.clone(),
+            };
+            let tag = &alternative["properties"]["type"]["enum"];
+            assert_eq!(tag.as_array().map(Vec::len), Some(1), "{schema}: {alternative}");
+            assert!(alternative["required"].as_array().unwrap().iter().any(|r| r == "type"), "{schema}: {alternative}");
+            tag[0].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn the_socket_messages_are_in_the_document_as_the_socket_reads_and_writes_them() {
+    let document: serde_json::Value = serde_json::from_str(&api::openapi::document()).unwrap();
+    assert_eq!(tags(&document, "SpeechClientMessage"), ["summarize", "ping"]);
+    assert_eq!(tags(&document, "SpeechServerMessage"), ["ready", "transcript", "summarization", "job", "error", "pong"]);
+    // what the client sends reads as the documented type
+    let summarize: api::consult::socket::SpeechClientMessage =
+        serde_json::from_value(serde_json::json!({"type": "summarize", "request": {"template": "meeting", "transcript": "Punt één."}})).unwrap();
+    assert!(matches!(summarize, api::consult::socket::SpeechClientMessage::Summarize { request } if request.template == domain::summary::Template::Meeting));
+    let ping: api::consult::socket::SpeechClientMessage = serde_json::from_value(serde_json::json!({"type": "ping"})).unwrap();
+    assert!(matches!(ping, api::consult::socket::SpeechClientMessage::Ping));
+    // the note's and the job state's names are the domain's
+    let states = document["components"]["schemas"]["JobState"]["enum"].clone();
+    assert_eq!(states, serde_json::json!(domain::jobs::JobState::ALL.map(|s| s.as_str())));
+    let sections = document["components"]["schemas"]["SpecialistSection"]["enum"].clone();
+    assert_eq!(sections, serde_json::json!(domain::summary::all_specialist_sections()));
 }

@@ -81,7 +81,7 @@ async fn a_summary_asked_on_the_socket_comes_back_on_it_and_through_the_job(pool
     // pollable: the owner gets the note through the job, anyone else not the job at all
     let view: Value = app.get_with_token(&format!("/api/jobs/{job_id}"), &anna).await.json().await.unwrap();
     assert_eq!(view["state"], "succeeded");
-    assert_eq!(view["result"]["result"], summary["result"]);
+    assert_eq!(view["result"]["note"], summary["result"]);
     assert_eq!(view["result"]["engine"], "rules");
     assert_eq!(view["result"]["consultId"], consult.as_str());
     assert_eq!(app.get_with_token(&format!("/api/jobs/{job_id}"), &bram).await.status(), 404);
@@ -171,7 +171,7 @@ async fn a_summary_call_that_outlasts_its_wait_answers_202_with_the_job(pool: Pg
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(view["state"], "succeeded", "{view}");
-    assert!(view["result"]["result"]["episodes"][0]["plan"].as_str().unwrap().contains("paracetamol"));
+    assert!(view["result"]["note"]["episodes"][0]["plan"].as_str().unwrap().contains("paracetamol"));
     worker.stop().await;
 }
 
@@ -239,5 +239,38 @@ async fn the_language_model_gets_the_clinicians_own_examples_and_a_useless_answe
     assert_eq!(response.status(), 502);
     let error: Value = response.json().await.unwrap();
     assert_eq!(error["error"], "summary_failed");
+    worker.stop().await;
+}
+
+/// The runner decides a job's state and the socket hears that state: a summariser out of reach
+/// is retried, and after the last attempt the job is `dead` on the socket as in its row (the
+/// kind once announced `failed` while the row said `dead`).
+#[sqlx::test(migrations = "../migrations")]
+async fn a_summariser_out_of_reach_ends_dead_and_the_socket_says_so_as_the_row_does(pool: PgPool) {
+    // a port that was just free: nothing listens there, so every call is refused
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let url = format!("http://{closed}/v1");
+    let app = TestApp::spawn(pool.clone()).await;
+    let worker = app.start_worker(&[("APP_LLM_URL", &url), ("APP_LLM_MODEL", "test-model")]);
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let (sid, _) = open_session(&app, &anna).await;
+    let mut ws = socket(&app, &anna, &sid).await;
+    next_of(&mut ws, "ready").await;
+    ws.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "transcript": CONSULT}}).to_string().into())).await.unwrap();
+    let mut heard = Vec::new();
+    let dead = loop {
+        let job = next_of(&mut ws, "job").await;
+        let state = job["state"].as_str().unwrap().to_owned();
+        assert_ne!(state, "failed", "a retryable error never ends `failed`: {job}");
+        heard.push(state);
+        if job["state"] == "dead" {
+            break job;
+        }
+    };
+    assert_eq!(dead["message"], "De samenvatter is niet bereikbaar.", "{dead}");
+    assert_eq!(heard.iter().filter(|s| *s == "retrying").count(), 2, "{heard:?}");
+    let view: Value = app.get_with_token(&format!("/api/jobs/{}", dead["id"].as_str().unwrap()), &anna).await.json().await.unwrap();
+    assert_eq!((view["state"].as_str(), view["attempts"].as_i64()), (Some("dead"), Some(3)), "{view}");
+    assert!(view["result"].is_null(), "{view}");
     worker.stop().await;
 }

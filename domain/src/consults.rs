@@ -7,9 +7,11 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
+use sqlx::types::Json;
 use sqlx::{PgConnection, PgPool};
 
 use crate::env::{Env, EnvError};
+use crate::summary::{ConsultResult, SummaryRequest, Template};
 
 /// How long consult data is kept, and how live sessions live.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,9 +160,14 @@ pub async fn delete(db: &PgPool, user_id: &str, id: &str) -> sqlx::Result<bool> 
     Ok(n > 0)
 }
 
-/// Keeps a summary's result in its consult's content under `result` (and the template under
+/// Keeps a summary's note in its consult's content under `result` (and the template under
 /// `template`), leaving the rest of the content as the client wrote it.
-pub async fn store_result(conn: &mut PgConnection, consult_id: &str, template: &str, result: &Value) -> sqlx::Result<()> {
+pub async fn store_result(
+    conn: &mut PgConnection,
+    consult_id: &str,
+    template: Template,
+    result: &ConsultResult,
+) -> sqlx::Result<()> {
     sqlx::query(
         "update consults
             set content = jsonb_set(jsonb_set(content, '{result}', $2), '{template}', to_jsonb($3::text)),
@@ -168,8 +175,8 @@ pub async fn store_result(conn: &mut PgConnection, consult_id: &str, template: &
           where id = $1",
     )
     .bind(consult_id)
-    .bind(result)
-    .bind(template)
+    .bind(Json(result))
+    .bind(template.as_str())
     .execute(conn)
     .await?;
     Ok(())
@@ -259,7 +266,7 @@ pub struct NewSummary<'a> {
     pub consult_id: Option<&'a str>,
     pub session_id: Option<&'a str>,
     pub route: &'a str,
-    pub request: Value,
+    pub request: &'a SummaryRequest,
     pub keep_for: Duration,
 }
 
@@ -274,7 +281,7 @@ pub async fn create_summary(conn: &mut PgConnection, new: &NewSummary<'_>) -> sq
     .bind(new.consult_id)
     .bind(new.session_id)
     .bind(new.route)
-    .bind(&new.request)
+    .bind(Json(new.request))
     .bind(after(new.keep_for))
     .execute(conn)
     .await?;
@@ -288,9 +295,18 @@ pub struct SummaryRow {
     pub consult_id: Option<String>,
     pub session_id: Option<String>,
     pub route: String,
-    pub request: Value,
-    pub result: Option<Value>,
+    /// What the clinician asked for, with the transcript as it was then.
+    pub request: Json<SummaryRequest>,
+    /// The note, once the job made it.
+    pub result: Option<Json<ConsultResult>>,
     pub engine: Option<String>,
+}
+
+impl SummaryRow {
+    /// The note, once the job made it.
+    pub fn note(&self) -> Option<&ConsultResult> {
+        self.result.as_ref().map(|Json(note)| note)
+    }
 }
 
 const SUMMARY: &str = "id, user_id, consult_id, session_id, route, request, result, engine";
@@ -303,17 +319,17 @@ pub async fn find_summary(db: &PgPool, id: &str) -> sqlx::Result<Option<SummaryR
         .await
 }
 
-/// Records a summary's result, and keeps it with its consult.
+/// Records a summary's note, and keeps it with its consult.
 pub async fn finish_summary(
     conn: &mut PgConnection,
     row: &SummaryRow,
-    template: &str,
-    result: &Value,
+    result: &ConsultResult,
     engine: &str,
 ) -> sqlx::Result<()> {
+    let template = row.request.template;
     sqlx::query("update summaries set result = $2, engine = $3, finished_at = now() where id = $1")
         .bind(&row.id)
-        .bind(result)
+        .bind(Json(result))
         .bind(engine)
         .execute(&mut *conn)
         .await?;

@@ -4,9 +4,10 @@
 //! socket, publishes one [`LiveEvent`] on the namespace's one channel. Every api replica listens
 //! to it and hands each event to the socket or request on that replica that waits for it.
 
+use domain::jobs::JobState;
+use domain::summary::{ConsultResult, Template};
 use redis::AsyncCommands;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// The one pub/sub channel of a namespace.
 pub fn channel(namespace: &str) -> String {
@@ -16,19 +17,19 @@ pub fn channel(namespace: &str) -> String {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum LiveEvent {
-    /// A summary job changed state; on `succeeded` it carries the template and the result.
+    /// A summary job's state changed, as the runner committed it (never `queued`); on
+    /// `succeeded` it carries the note.
     #[serde(rename_all = "camelCase")]
     Summary {
         summary_id: String,
         session_id: Option<String>,
         job_id: String,
-        /// The job's state: running, succeeded, retrying, failed.
-        state: String,
+        /// The job's state: running, succeeded, retrying, failed or dead.
+        state: JobState,
+        template: Template,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        template: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        result: Option<Value>,
-        /// Dutch, fit to show (failures).
+        result: Option<ConsultResult>,
+        /// Dutch, fit to show (retrying, failed, dead).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         message: Option<String>,
     },

@@ -3,55 +3,20 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 use serde_json::Value;
 use sqlx::{FromRow, PgConnection, PgExecutor};
 use uuid::Uuid;
 
 use crate::kind::Job;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum JobState {
-    Queued,
-    Running,
-    Succeeded,
-    Retrying,
-    Failed,
-    Dead,
-}
-
-impl JobState {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            JobState::Queued => "queued",
-            JobState::Running => "running",
-            JobState::Succeeded => "succeeded",
-            JobState::Retrying => "retrying",
-            JobState::Failed => "failed",
-            JobState::Dead => "dead",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "queued" => JobState::Queued,
-            "running" => JobState::Running,
-            "succeeded" => JobState::Succeeded,
-            "retrying" => JobState::Retrying,
-            "failed" => JobState::Failed,
-            "dead" => JobState::Dead,
-            _ => return None,
-        })
-    }
-}
+pub use domain::jobs::JobState;
 
 /// A job as the api shows it.
 #[derive(Debug, Clone, FromRow)]
 pub struct JobRecord {
     pub id: Uuid,
     pub kind: String,
-    pub state: String,
+    pub state: JobState,
     pub attempts: i32,
     pub max_attempts: i32,
     pub last_error: Option<String>,
@@ -66,7 +31,7 @@ pub struct JobRecord {
 
 impl JobRecord {
     pub fn state(&self) -> JobState {
-        JobState::parse(&self.state).unwrap_or(JobState::Queued)
+        self.state
     }
 }
 
@@ -279,7 +244,7 @@ pub(crate) async fn finish_many(
     }
     let results: Vec<Option<&Value>> = results.iter().map(|r| r.as_deref()).collect();
     let errors: Vec<Option<&str>> = errors.iter().map(|e| e.as_deref()).collect();
-    let states: Vec<(Uuid, String)> = sqlx::query_as(
+    let states: Vec<(Uuid, JobState)> = sqlx::query_as(
         "update jobs j
             set state = case
                     when t.outcome = 'succeeded' then 'succeeded'
@@ -305,8 +270,8 @@ pub(crate) async fn finish_many(
     .bind(&backoffs)
     .fetch_all(db)
     .await?;
-    let by_id: std::collections::HashMap<Uuid, String> = states.into_iter().collect();
-    Ok(ids.iter().map(|id| by_id.get(id).and_then(|s| JobState::parse(s))).collect())
+    let by_id: std::collections::HashMap<Uuid, JobState> = states.into_iter().collect();
+    Ok(ids.iter().map(|id| by_id.get(id).copied()).collect())
 }
 
 /// Text as PostgreSQL's `text` takes it: a NUL character (which it refuses, failing the whole

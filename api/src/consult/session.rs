@@ -99,7 +99,6 @@ const NOT_RECEIVED: &str = "De opname kon niet volledig worden ontvangen. Probee
 #[serde(rename_all = "camelCase")]
 pub struct RecordingTranscript {
     /// The new sentences, numbered after those the session already had.
-    #[schema(value_type = Vec<Object>)]
     pub completed: Vec<Line>,
     /// Parts the engine could not transcribe (Dutch messages).
     #[schema(value_type = Vec<Object>)]

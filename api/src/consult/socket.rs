@@ -38,12 +38,15 @@ use domain::consults::{self, Session};
 use futures::stream::SplitSink;
 use futures::{SinkExt, StreamExt};
 use integrations::speech::{AudioFrame, AudioModel, Speaker, SpeechEvent, StreamOptions};
+use domain::jobs::JobState;
+use domain::summary::{ConsultResult, Template};
 use integrations::summarise::TranscriptLine;
 use jobs::live::{self, LiveEvent};
-use serde::Serialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
+use utoipa::ToSchema;
 
 use crate::auth::{CurrentUser, bearer_token};
 use crate::consult::live::SessionSlot;
@@ -84,9 +87,11 @@ const TAKEN_OVER: Refusal = Refusal { code: 4409, reason: "Deze sessie is op een
 pub(super) const EXPIRED: Refusal = Refusal { code: 4410, reason: "Deze sessie is verlopen. Start een nieuwe opname." };
 const INTERNAL: Refusal = Refusal { code: 1011, reason: "Er ging iets mis aan onze kant." };
 
-/// What the server sends.
-#[derive(Debug, Serialize)]
+/// What the server sends, each a JSON text message tagged by `type` (in the document:
+/// `SpeechServerMessage`).
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(tag = "type", rename_all = "camelCase")]
+#[schema(as = SpeechServerMessage)]
 pub enum Outgoing<'a> {
     #[serde(rename_all = "camelCase")]
     Ready {
@@ -94,21 +99,41 @@ pub enum Outgoing<'a> {
         consult_id: &'a str,
         model: AudioModel,
         /// The engine's name; `null` when none is configured (type the transcript).
+        #[schema(required = true)]
         engine: Option<&'static str>,
         /// True when the session already has sentences (a reconnect).
         resumed: bool,
     },
     Transcript { buffer: &'a str, completed: &'a [Line] },
+    /// The note of a summary the socket asked for.
     #[serde(rename_all = "camelCase")]
-    Summarization { template: &'a str, result: &'a Value, job_id: &'a str, summary_id: &'a str },
+    Summarization { template: Template, result: &'a ConsultResult, job_id: &'a str, summary_id: &'a str },
+    /// A summary's job: `queued` answers a `summarize` (in order), the others come as the worker
+    /// commits them.
     Job {
         id: &'a str,
-        state: &'a str,
+        state: JobState,
+        /// Dutch, fit to show (retrying, failed, dead).
         #[serde(skip_serializing_if = "Option::is_none")]
         message: Option<&'a str>,
     },
     Error { code: &'a str, message: &'a str },
     Pong,
+}
+
+/// What the client sends as text, tagged by `type` (audio goes as binary frames: PCM16
+/// little-endian, 16 kHz, mono). In the document: `SpeechClientMessage`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum SpeechClientMessage {
+    /// Make a note of the transcript so far (or of the typed `request.transcript`).
+    Summarize {
+        #[serde(default)]
+        #[schema(required = false)]
+        request: SummarizeRequest,
+    },
+    /// Answered with `pong`: keeps the socket alive and tells the client it still hears.
+    Ping,
 }
 
 pub(super) async fn upgrade(
@@ -469,11 +494,11 @@ impl Connection {
         let LiveEvent::Summary { summary_id, job_id, state, template, result, message, .. } = event else {
             return Ok(());
         };
-        if let (Some(result), Some(template)) = (&result, &template) {
+        if let Some(result) = &result {
             let message = Outgoing::Summarization { template, result, job_id: &job_id, summary_id: &summary_id };
             self.send(&message).await?;
         }
-        self.send(&Outgoing::Job { id: &job_id, state: &state, message: message.as_deref() }).await
+        self.send(&Outgoing::Job { id: &job_id, state, message: message.as_deref() }).await
     }
 
     async fn client_message(&mut self, text: &str) -> Result<(), ()> {
@@ -485,20 +510,16 @@ impl Connection {
         let Ok(value) = serde_json::from_str::<Value>(text) else {
             return self.send(&Outgoing::Error { code: "invalid_message", message: "Dit bericht is geen geldige JSON." }).await;
         };
-        match value.get("type").and_then(Value::as_str) {
-            Some("summarize") => {
-                let request = value.get("request").cloned().unwrap_or_else(|| json!({}));
-                match serde_json::from_value::<SummarizeRequest>(request) {
-                    Ok(request) => self.summarize(request).await,
-                    Err(e) => {
-                        tracing::debug!(error = %e, "unreadable summarize request");
-                        let message = "Het verzoek om samen te vatten is onleesbaar.";
-                        self.send(&Outgoing::Error { code: "invalid_message", message }).await
-                    }
-                }
+        let known = matches!(value.get("type").and_then(Value::as_str), Some("summarize" | "ping"));
+        match serde_json::from_value::<SpeechClientMessage>(value) {
+            Ok(SpeechClientMessage::Summarize { request }) => self.summarize(request).await,
+            Ok(SpeechClientMessage::Ping) => self.send(&Outgoing::Pong).await,
+            Err(e) if known => {
+                tracing::debug!(error = %e, "unreadable summarize request");
+                let message = "Het verzoek om samen te vatten is onleesbaar.";
+                self.send(&Outgoing::Error { code: "invalid_message", message }).await
             }
-            Some("ping") => self.send(&Outgoing::Pong).await,
-            _ => self.send(&Outgoing::Error { code: "unknown_type", message: "Onbekend soort bericht." }).await,
+            Err(_) => self.send(&Outgoing::Error { code: "unknown_type", message: "Onbekend soort bericht." }).await,
         }
     }
 
@@ -536,7 +557,7 @@ impl Connection {
             Ok(started) => {
                 // The socket hears the outcome through its session's slot.
                 drop(started.wait);
-                self.send(&Outgoing::Job { id: &started.job_id.to_string(), state: "queued", message: None }).await
+                self.send(&Outgoing::Job { id: &started.job_id.to_string(), state: JobState::Queued, message: None }).await
             }
             Err(ApiError::BadRequest { code, message }) => {
                 self.send(&Outgoing::Error { code, message: &message }).await

@@ -5,10 +5,9 @@
 use std::time::Duration;
 
 use domain::consults::{self, NewSummary};
-use integrations::summarise::{
-    Flavour, ModelSize, Precision, SoapExample, SummaryRequest, Template, TranscriptLine,
-};
+use domain::summary::{ConsultResult, Flavour, ModelSize, Precision, SoapExample, SummaryRequest, Template, TranscriptLine};
 use jobs::kinds::SummariseConsult;
+use jobs::JobState;
 use jobs::live::LiveEvent;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -30,19 +29,19 @@ pub const MAX_SUGGESTION_CHARS: usize = 1_000;
 pub struct SummarizeRequest {
     /// The kind of note; soap when left out.
     #[serde(default)]
-    #[schema(value_type = TemplateName, required = false)]
+    #[schema(required = false)]
     pub template: Template,
     /// The variant; normal when left out.
     #[serde(default)]
-    #[schema(value_type = FlavourName, required = false)]
+    #[schema(required = false)]
     pub flavour: Flavour,
     /// The model size; medium when left out.
     #[serde(default)]
-    #[schema(value_type = ModelSizeName, required = false)]
+    #[schema(required = false)]
     pub model_size: ModelSize,
     /// medium when left out.
     #[serde(default)]
-    #[schema(value_type = PrecisionName, required = false)]
+    #[schema(required = false)]
     pub precision: Precision,
     /// Episodes expected, 1 to 10 (1 when left out).
     #[serde(default, deserialize_with = "crate::openapi::whole_number")]
@@ -50,7 +49,7 @@ pub struct SummarizeRequest {
     pub episode_count: Option<u8>,
     /// The clinician's SOEP examples (at most 20); without them their saved examples are used.
     #[serde(default)]
-    #[schema(value_type = Vec<ExampleNote>, max_items = 20, required = false)]
+    #[schema(max_items = 20, required = false)]
     pub examples: Vec<SoapExample>,
     /// A typed or pasted transcript. On the websocket it replaces the spoken one (a consult with
     /// no speech engine); in `/v1/withExamples` it is the transcript.
@@ -66,59 +65,6 @@ pub struct SummarizeRequest {
 /// so the annotations repeat it; a test checks that they do and that it is exact).
 pub const NOT_BLANK: &str = "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
 
-/// The note kinds, as the summary calls and the websocket name them (`integrations::summarise::Template`).
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-pub enum TemplateName {
-    Soap,
-    Report,
-    Dictation,
-    Radiology,
-    Specialist,
-    Meeting,
-}
-
-/// The variants of a note (`integrations::summarise::Flavour`).
-#[derive(ToSchema)]
-#[schema(rename_all = "kebab-case")]
-pub enum FlavourName {
-    Normal,
-    PohGgz,
-    KinderartsAllergoloog,
-    KinderartsOrthopeed,
-}
-
-/// The model sizes (`integrations::summarise::ModelSize`).
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-pub enum ModelSizeName {
-    Small,
-    Medium,
-    Large,
-}
-
-/// The precisions (`integrations::summarise::Precision`).
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-pub enum PrecisionName {
-    Medium,
-    High,
-}
-
-/// One SOEP example as the summary calls take it: the four parts, each empty when left out.
-#[derive(ToSchema)]
-#[allow(dead_code)] // the shape of `integrations::summarise::SoapExample` in the document only
-pub struct ExampleNote {
-    #[schema(required = false)]
-    subjective: String,
-    #[schema(required = false)]
-    objective: String,
-    #[schema(required = false)]
-    evaluation: String,
-    #[schema(required = false)]
-    plan: String,
-}
-
 /// The body of `/v1/withExamples`: a [`SummarizeRequest`] whose transcript is required.
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
@@ -126,22 +72,22 @@ pub struct ExampleNote {
 pub struct SummarizeWithExamples {
     /// The kind of note; soap when left out.
     #[schema(required = false)]
-    template: TemplateName,
+    template: Template,
     /// The variant; normal when left out; the query's `flavour` wins.
     #[schema(required = false)]
-    flavour: FlavourName,
+    flavour: Flavour,
     /// The model size; large on this call whatever is sent.
     #[schema(required = false)]
-    model_size: ModelSizeName,
+    model_size: ModelSize,
     /// high on this call whatever is sent.
     #[schema(required = false)]
-    precision: PrecisionName,
+    precision: Precision,
     /// Episodes expected, 1 to 10 (1 when left out); the query's `episodeCount` wins.
     #[schema(minimum = 1, maximum = 10)]
     episode_count: Option<u8>,
     /// The clinician's SOEP examples (at most 20); without them their saved examples are used.
     #[schema(max_items = 20, required = false)]
-    examples: Vec<ExampleNote>,
+    examples: Vec<SoapExample>,
     /// The transcript: at most 200,000 characters, not only white space.
     #[schema(max_length = 200000, pattern = "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]")]
     transcript: String,
@@ -195,11 +141,10 @@ pub async fn start(
     request: &SummaryRequest,
 ) -> Result<Started, ApiError> {
     check(request)?;
-    let body = serde_json::to_value(request).map_err(|e| ApiError::Internal(e.into()))?;
     let mut tx = service.db.begin().await?;
     let summary_id = consults::create_summary(
         &mut tx,
-        &NewSummary { user_id, consult_id, session_id, route, request: body, keep_for: service.config.retention },
+        &NewSummary { user_id, consult_id, session_id, route, request, keep_for: service.config.retention },
     )
     .await?;
     let job_id = jobs::enqueue(&mut tx, SummariseConsult::job(&summary_id, user_id)).await?;
@@ -214,7 +159,7 @@ pub async fn start(
 
 /// How a wait for a summary ended.
 pub enum Waited {
-    Done(serde_json::Value),
+    Done(ConsultResult),
     Failed(String),
     /// Still going when the time was up.
     Pending,
@@ -225,26 +170,25 @@ pub async fn wait(service: &ConsultService, started: &mut Started, limit: Durati
     let deadline = tokio::time::Instant::now() + limit;
     loop {
         match tokio::time::timeout_at(deadline, started.wait.next()).await {
-            Ok(Some(LiveEvent::Summary { state: s, result, message, .. })) => match s.as_str() {
-                "succeeded" => {
-                    if let Some(result) = result {
-                        return Ok(Waited::Done(result));
-                    }
+            Ok(Some(LiveEvent::Summary { state: s, result, message, .. })) => {
+                if let (JobState::Succeeded, Some(result)) = (s, result) {
+                    return Ok(Waited::Done(result));
                 }
-                "failed" => return Ok(Waited::Failed(message.unwrap_or_else(|| FAILED.to_owned()))),
-                _ => {}
-            },
+                if s.is_failure() {
+                    return Ok(Waited::Failed(message.unwrap_or_else(|| FAILED.to_owned())));
+                }
+            }
             Ok(Some(LiveEvent::Takeover { .. })) => {}
             Ok(None) | Err(_) => break,
         }
     }
     // The event may have been missed (pub/sub is best effort): the row knows.
     let row = consults::find_summary(&service.db, &started.summary_id).await?;
-    if let Some(result) = row.and_then(|r| r.result) {
+    if let Some(sqlx::types::Json(result)) = row.and_then(|r| r.result) {
         return Ok(Waited::Done(result));
     }
     if let Some(job) = jobs::find(&service.db, started.job_id).await?
-        && matches!(job.state(), jobs::JobState::Failed | jobs::JobState::Dead)
+        && job.state.is_failure()
     {
         return Ok(Waited::Failed(job.last_error.unwrap_or_else(|| FAILED.to_owned())));
     }

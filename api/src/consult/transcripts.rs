@@ -8,10 +8,12 @@ use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
 
 /// One finished sentence, numbered from 0 in the order spoken.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(as = TranscriptSentence)]
 pub struct Line {
     pub idx: usize,
     pub sentence: String,
+    #[schema(required = true)]
     pub speaker: Option<Speaker>,
 }
 

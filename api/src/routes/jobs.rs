@@ -4,6 +4,8 @@ use axum::extract::State;
 use axum::routing::get;
 use axum::Router;
 use chrono::{DateTime, Utc};
+use jobs::JobState;
+use jobs::kinds::summarise::SummaryOutcome;
 use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -24,25 +26,54 @@ pub struct JobView {
     pub id: Uuid,
     /// The job kind, e.g. `email`.
     pub kind: String,
-    /// `queued`, `running`, `retrying` (an attempt failed, another follows at `runAt`),
-    /// `succeeded`, `failed` (a permanent error) or `dead` (every attempt failed).
-    #[schema(example = "succeeded")]
-    pub state: String,
+    pub state: JobState,
     /// Attempts made so far.
     pub attempts: i32,
     pub max_attempts: i32,
     /// Why the last failed attempt failed.
     pub last_error: Option<String>,
-    /// What the job produced, when it succeeded. A summary job's owner finds the note under
-    /// `result.result`.
-    #[schema(value_type = Option<Object>)]
-    pub result: Option<serde_json::Value>,
+    /// What the job produced, when it succeeded.
+    pub result: Option<JobResult>,
     /// When the next attempt starts at the earliest.
     pub run_at: DateTime<Utc>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub started_at: Option<DateTime<Utc>>,
     pub finished_at: Option<DateTime<Utc>>,
+}
+
+/// What a job produced: a summary job's [`SummaryOutcome`] (with the note under `note` for the
+/// job's owner), or the own result object of any other kind. The view's `kind` says which; the
+/// document lists them as `oneOf`, untagged, as the JSON has no tag of its own.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum JobResult {
+    Summary(SummaryOutcome),
+    /// Another kind's result: an object of its own (counts, a message id).
+    Other(serde_json::Value),
+}
+
+impl utoipa::PartialSchema for JobResult {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, OneOfBuilder, Schema, Type};
+        OneOfBuilder::new()
+            .item(utoipa::openapi::Ref::from_schema_name("SummaryOutcome"))
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Object)
+                    .additional_properties(Some(AdditionalProperties::<Schema>::FreeForm(true)))
+                    .description(Some("Another kind's own result.")),
+            )
+            .description(Some("What the job produced: a summary job's `SummaryOutcome`, or another kind's own object (the view's `kind` says which)."))
+            .into()
+    }
+}
+
+impl ToSchema for JobResult {
+    fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>) {
+        schemas.push((SummaryOutcome::name().into_owned(), <SummaryOutcome as utoipa::PartialSchema>::schema()));
+        SummaryOutcome::schemas(schemas);
+    }
 }
 
 /// The state of a job, for the user whose action caused it and for staff; anyone else gets 404.
@@ -65,10 +96,19 @@ pub async fn job(State(state): State<AppState>, user: CurrentUser, Path(id): Pat
     if !user.is_staff && !own {
         return Err(ApiError::NotFound);
     }
-    let mut result = record.result;
-    if own && record.kind == <jobs::kinds::SummariseConsult as jobs::Job>::KIND {
-        with_note(&state, &mut result).await?;
-    }
+    let result = match record.result {
+        None => None,
+        Some(value) if record.kind == <jobs::kinds::SummariseConsult as jobs::Job>::KIND => {
+            let mut outcome: SummaryOutcome = serde_json::from_value(value).map_err(|e| ApiError::Internal(e.into()))?;
+            // a summary job keeps only where its note is; its owner gets the note itself (staff
+            // see the job, never the note)
+            if own {
+                outcome.note = domain::consults::find_summary(&state.db, &outcome.summary_id).await?.and_then(|s| s.note().cloned());
+            }
+            Some(JobResult::Summary(outcome))
+        }
+        Some(value) => Some(JobResult::Other(value)),
+    };
     Ok(Json(JobView {
         id: record.id,
         kind: record.kind,
@@ -83,15 +123,4 @@ pub async fn job(State(state): State<AppState>, user: CurrentUser, Path(id): Pat
         started_at: record.started_at,
         finished_at: record.finished_at,
     }))
-}
-
-/// A summary job keeps only where its note is; its owner gets the note itself under `result`
-/// (staff see the job, never the note).
-async fn with_note(state: &AppState, result: &mut Option<serde_json::Value>) -> Result<(), ApiError> {
-    let Some(serde_json::Value::Object(fields)) = result else { return Ok(()) };
-    let Some(summary_id) = fields.get("summaryId").and_then(|v| v.as_str()).map(str::to_owned) else { return Ok(()) };
-    if let Some(note) = domain::consults::find_summary(&state.db, &summary_id).await?.and_then(|s| s.result) {
-        fields.insert("result".to_owned(), note);
-    }
-    Ok(())
 }

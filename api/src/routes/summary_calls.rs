@@ -25,7 +25,9 @@ use crate::extract::{Json, Query};
 use crate::state::AppState;
 use crate::consult::summaries::{self, Accepted, SummarizeRequest, Waited};
 #[allow(unused_imports)] // named by the annotations alone
-use crate::consult::summaries::{FlavourName, SummarizeWithExamples};
+use crate::consult::summaries::SummarizeWithExamples;
+#[allow(unused_imports)] // named by the annotations alone
+use domain::summary::ConsultResult;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -51,7 +53,7 @@ pub struct SummaryQuery {
     pub user_suggestion: Option<String>,
 }
 
-/// The `flavour` query parameter: a [`FlavourName`] or empty (normal).
+/// The `flavour` query parameter: a [`Flavour`] or empty (normal).
 #[derive(ToSchema)]
 #[allow(dead_code)] // the document's shape of `SummaryQuery::flavour`
 #[schema(rename_all = "kebab-case")]
@@ -140,7 +142,7 @@ async fn summarise(
 /// A SOEP note from a transcript with high precision (the large model).
 #[utoipa::path(post, path = "/api/audio/consult/generative/v1", tag = "summaries", security(("bearer" = [])),
     params(SummaryQuery), request_body(content = TranscriptText, content_type = "text/plain"),
-    responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+    responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn v1(State(state): State<AppState>, user: CurrentUser, Query(q): Query<SummaryQuery>, body: Bytes) -> Result<Response, ApiError> {
     let request = q.request(Precision::High, ModelSize::Large, &transcript_of(&body)?)?;
     summarise(&state, &user, None, "v1", &request.into_typed_request()).await
@@ -149,7 +151,7 @@ pub async fn v1(State(state): State<AppState>, user: CurrentUser, Query(q): Quer
 /// As v1, with the examples (and the transcript) in a JSON body.
 #[utoipa::path(post, path = "/api/audio/consult/generative/v1/withExamples", tag = "summaries", security(("bearer" = [])),
     params(SummaryQuery), request_body = SummarizeWithExamples,
-    responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+    responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn v1_with_examples(
     State(state): State<AppState>,
     user: CurrentUser,
@@ -170,7 +172,7 @@ pub async fn v1_with_examples(
 /// A SOEP note from a transcript on the medium model.
 #[utoipa::path(post, path = "/api/audio/consult/generative/v2", tag = "summaries", security(("bearer" = [])),
     params(SummaryQuery), request_body(content = TranscriptText, content_type = "text/plain"),
-    responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+    responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn v2(State(state): State<AppState>, user: CurrentUser, Query(q): Query<SummaryQuery>, body: Bytes) -> Result<Response, ApiError> {
     let request = q.request(Precision::Medium, ModelSize::Medium, &transcript_of(&body)?)?;
     summarise(&state, &user, None, "v2", &request.into_typed_request()).await
@@ -179,7 +181,7 @@ pub async fn v2(State(state): State<AppState>, user: CurrentUser, Query(q): Quer
 /// A SOEP note from a transcript on the small, fast model.
 #[utoipa::path(post, path = "/api/audio/consult/generative/v2-turbo", tag = "summaries", security(("bearer" = [])),
     params(SummaryQuery), request_body(content = TranscriptText, content_type = "text/plain"),
-    responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+    responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn v2_turbo(State(state): State<AppState>, user: CurrentUser, Query(q): Query<SummaryQuery>, body: Bytes) -> Result<Response, ApiError> {
     let request = q.request(Precision::Medium, ModelSize::Small, &transcript_of(&body)?)?;
     summarise(&state, &user, None, "v2-turbo", &request.into_typed_request()).await
@@ -202,7 +204,7 @@ pub struct ElectronicConsult {
 /// A SOEP note of an e-consult; the e-consult is kept as a consult of the user.
 #[utoipa::path(post, path = "/api/electronic/consult/generative", tag = "summaries", security(("bearer" = [])),
     request_body = ElectronicConsult,
-    responses((status = 200, body = Vec<Object>, description = "a list whose first item is the note (the consult result)"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+    responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn electronic(State(state): State<AppState>, user: CurrentUser, Json(body): Json<ElectronicConsult>) -> Result<Response, ApiError> {
     let query = SummaryQuery { episode_count: body.episode_count, ..Default::default() };
     let request = query.request(Precision::Medium, ModelSize::Medium, &body.text)?.into_typed_request();

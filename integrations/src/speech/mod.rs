@@ -26,18 +26,10 @@ pub const SAMPLE_RATE: u32 = 16_000;
 /// One frame of audio: PCM16 samples, 16 kHz, mono. The browser sends one per 500 ms.
 pub type AudioFrame = Vec<i16>;
 
-/// Who said a sentence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Speaker {
-    /// The clinician.
-    Zorgverlener,
-    /// The other speaker: the patient or whoever came with them.
-    Patient,
-}
+pub use domain::summary::Speaker;
 
 /// The `model` query parameter of the websocket: which engine and prompt serve the stream.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum AudioModel {
     #[default]

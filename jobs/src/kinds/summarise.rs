@@ -11,9 +11,11 @@
 use std::time::{Duration, Instant};
 
 use domain::consults::{self, SummaryRow};
-use integrations::summarise::{SharedSummariser, SoapExample, SummariseError, SummaryRequest, Template};
+use domain::summary::ConsultResult;
+use integrations::summarise::{SharedSummariser, SoapExample, SummariseError, Template};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
+use utoipa::ToSchema;
 
 use crate::kind::{Job, JobContext, JobError, Policy, StateChange};
 use crate::live::{self, LiveEvent};
@@ -36,6 +38,23 @@ pub struct SummarisePayload {
 
 pub struct SummariseConsult {
     pub summariser: SharedSummariser,
+}
+
+/// The job's own result: where the note is, never the note itself (that stays with the summary,
+/// under the consult retention). `GET /api/jobs/{id}` adds the note as `note` for the job's owner.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SummaryOutcome {
+    pub summary_id: String,
+    pub consult_id: Option<String>,
+    pub template: Template,
+    /// Which summariser made the note ("rules", "llm:<model>").
+    pub engine: String,
+    /// How long the summariser took; absent when the note was made by an earlier attempt.
+    pub engine_millis: Option<f64>,
+    /// The note, for the job's owner only (the api adds it; the job's row never holds it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<ConsultResult>,
 }
 
 impl SummariseConsult {
@@ -64,16 +83,20 @@ impl Job for SummariseConsult {
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, payload: SummarisePayload) -> Result<Value, JobError> {
-        let Some(row) = consults::find_summary(&ctx.db, &payload.summary_id).await? else {
-            return Err(JobError::Permanent("De samenvatting bestaat niet meer (verlopen of verwijderd).".into()));
+        let row = match consults::find_summary(&ctx.db, &payload.summary_id).await {
+            Ok(Some(row)) => row,
+            Ok(None) => return Err(JobError::Permanent("De samenvatting bestaat niet meer (verlopen of verwijderd).".into())),
+            // a request the types cannot read will not become readable by trying again
+            Err(sqlx::Error::ColumnDecode { source, .. }) => {
+                return Err(JobError::Permanent(format!("Het verzoek om samen te vatten is onleesbaar: {source}")));
+            }
+            Err(e) => return Err(e.into()),
         };
-        let mut request: SummaryRequest = serde_json::from_value(row.request.clone())
-            .map_err(|e| JobError::Permanent(format!("Het verzoek om samen te vatten is onleesbaar: {e}")))?;
-        let template = request.template.as_str();
         if row.result.is_some() {
             let engine = row.engine.clone().unwrap_or_default();
-            return Ok(outcome(&row, template, &engine, None));
+            return outcome(&row, &engine, None);
         }
+        let mut request = row.request.0.clone();
         if request.examples.is_empty() && matches!(request.template, Template::Soap | Template::Report) {
             request.examples = own_examples(ctx, &row.user_id).await?;
         }
@@ -85,16 +108,17 @@ impl Job for SummariseConsult {
         };
         let engine_time = started.elapsed();
         metrics::histogram!("summaries_engine_seconds", "engine" => self.summariser.name()).record(engine_time.as_secs_f64());
-        let result = serde_json::to_value(&summary.result).map_err(|e| JobError::Permanent(e.to_string()))?;
         let mut tx = ctx.db.begin().await?;
-        consults::finish_summary(&mut tx, &row, template, &result, &summary.engine).await?;
+        consults::finish_summary(&mut tx, &row, &summary.result, &summary.engine).await?;
         tx.commit().await?;
-        Ok(outcome(&row, template, &summary.engine, Some(engine_time)))
+        outcome(&row, &summary.engine, Some(engine_time))
     }
 
+    /// Maps the state the runner committed to the summary's live event: the kind never decides a
+    /// state, it only words the failure for the clinician.
     async fn announce(&self, ctx: &JobContext, job: &Claimed, change: StateChange<'_>) {
-        let Some(summary_id) = job.payload.get("summaryId").and_then(Value::as_str) else { return };
-        let row = match consults::find_summary(&ctx.db, summary_id).await {
+        let Ok(payload) = serde_json::from_value::<SummarisePayload>(job.payload.clone()) else { return };
+        let row = match consults::find_summary(&ctx.db, &payload.summary_id).await {
             Ok(Some(row)) => row,
             Ok(None) => return,
             Err(e) => {
@@ -102,35 +126,43 @@ impl Job for SummariseConsult {
                 return;
             }
         };
-        let template = row.request.get("template").and_then(Value::as_str).unwrap_or("soap").to_owned();
         // a summariser out of reach says so; other errors (the database, a timeout) get the general message
         let message = |error: Option<&str>| match error {
             Some(e) if e.starts_with(UNAVAILABLE) => format!("{UNAVAILABLE}."),
             _ => FAILED.to_owned(),
         };
-        let (state, result, message) = match change.state {
-            JobState::Running => ("running", None, None),
-            JobState::Succeeded => ("succeeded", row.result.clone(), None),
-            JobState::Retrying => ("retrying", None, Some(message(change.error))),
-            // a permanent error is the summariser's own Dutch message
-            JobState::Failed => ("failed", None, Some(change.error.map_or_else(|| FAILED.to_owned(), str::to_owned))),
-            JobState::Dead => ("failed", None, Some(message(change.error))),
+        let (result, message) = match change.state {
             JobState::Queued => return,
+            JobState::Running => (None, None),
+            JobState::Succeeded => (row.note().cloned(), None),
+            JobState::Retrying | JobState::Dead => (None, Some(message(change.error))),
+            // a permanent error is the summariser's own Dutch message
+            JobState::Failed => (None, Some(change.error.map_or_else(|| FAILED.to_owned(), str::to_owned))),
         };
-        announce(ctx, &row, job, state, result, &template, message).await;
+        let event = LiveEvent::Summary {
+            summary_id: row.id.clone(),
+            session_id: row.session_id.clone(),
+            job_id: job.id.to_string(),
+            state: change.state,
+            template: row.request.template,
+            result,
+            message,
+        };
+        publish(ctx, job, &event).await;
     }
 }
 
-/// The job's own result: where the note is, never the note itself (that stays with the summary,
-/// under the consult retention; `GET /api/jobs/{id}` adds it for the owner).
-fn outcome(row: &SummaryRow, template: &str, engine: &str, engine_time: Option<Duration>) -> Value {
-    json!({
-        "summaryId": row.id,
-        "consultId": row.consult_id,
-        "template": template,
-        "engine": engine,
-        "engineMillis": engine_time.map(|d| d.as_secs_f64() * 1000.0),
-    })
+/// The job's own result (see [`SummaryOutcome`]).
+fn outcome(row: &SummaryRow, engine: &str, engine_time: Option<Duration>) -> Result<Value, JobError> {
+    let outcome = SummaryOutcome {
+        summary_id: row.id.clone(),
+        consult_id: row.consult_id.clone(),
+        template: row.request.template,
+        engine: engine.to_owned(),
+        engine_millis: engine_time.map(|d| d.as_secs_f64() * 1000.0),
+        note: None,
+    };
+    serde_json::to_value(outcome).map_err(|e| JobError::Permanent(e.to_string()))
 }
 
 /// The user's newest examples.
@@ -146,28 +178,11 @@ async fn own_examples(ctx: &JobContext, user_id: &str) -> Result<Vec<SoapExample
 
 /// Tells whoever waits. Pub/sub is best effort: the result is in PostgreSQL either way, and a
 /// socket that missed it can ask again (the client polls the job).
-async fn announce(
-    ctx: &JobContext,
-    row: &SummaryRow,
-    job: &Claimed,
-    state: &str,
-    result: Option<Value>,
-    template: &str,
-    message: Option<String>,
-) {
-    let event = LiveEvent::Summary {
-        summary_id: row.id.clone(),
-        session_id: row.session_id.clone(),
-        job_id: job.id.to_string(),
-        state: state.to_owned(),
-        template: Some(template.to_owned()),
-        result,
-        message,
-    };
+async fn publish(ctx: &JobContext, job: &Claimed, event: &LiveEvent) {
     let namespace = &ctx.dispatcher.config().namespace;
     match ctx.dispatcher.connection().await {
         Ok(mut conn) => {
-            if let Err(e) = live::publish(&mut conn, namespace, &event).await {
+            if let Err(e) = live::publish(&mut conn, namespace, event).await {
                 tracing::warn!(error = %e, job = %job.id, "could not publish the summary event");
             }
         }

@@ -844,6 +844,11 @@ export interface components {
             annotations: components["schemas"]["Annotation"][];
         };
         /**
+         * @description The `model` query parameter of the websocket: which engine and prompt serve the stream.
+         * @enum {string}
+         */
+        AudioModel: "multilingual" | "radiology";
+        /**
          * @description The `model` query parameter of an upload (what [`audio_model`] takes).
          * @enum {string}
          */
@@ -852,6 +857,22 @@ export interface components {
         ConsultInput: {
             /** @description The client's own JSON object; an empty one when left out. */
             content?: Record<string, never>;
+        };
+        /**
+         * @description The note, shaped per template: soap fills `episodes`; report fills one episode's subjective,
+         *     objective and plan; dictation and radiology fill `dictation` and, when there is one,
+         *     `summarizedDictation`; meeting fills `meeting`; specialist fills `specialistSummarization`
+         *     (section name → text, the sections of the flavour: [`specialist_sections`]).
+         */
+        ConsultResult: {
+            dictation?: string | null;
+            episodes?: components["schemas"]["Episode"][];
+            meeting?: string | null;
+            /** @description Section name ([`SpecialistSection`]) → text. */
+            specialistSummarization?: {
+                [key: string]: string;
+            } | null;
+            summarizedDictation?: string | null;
         };
         /**
          * @description A consult: its id and content. The content is the client's own JSON object (template,
@@ -919,6 +940,13 @@ export interface components {
             /** Format: uuid */
             id: string;
         };
+        /** @description One problem of a SOEP note. `diagnosis` holds the E (evaluatie). */
+        Episode: {
+            diagnosis?: string;
+            objective?: string;
+            plan?: string;
+            subjective?: string;
+        };
         /** @description One episode of a note as the record system takes it. */
         EpisodeView: {
             evaluation: string;
@@ -932,13 +960,6 @@ export interface components {
             error: string;
             /** @description A Dutch message that can be shown to the user. */
             message: string;
-        };
-        /** @description One SOEP example as the summary calls take it: the four parts, each empty when left out. */
-        ExampleNote: {
-            evaluation?: string;
-            objective?: string;
-            plan?: string;
-            subjective?: string;
         };
         Feedback: {
             /** @description Sent without who sent it. */
@@ -967,12 +988,12 @@ export interface components {
             id: string;
         };
         /**
-         * @description The variants of a note (`integrations::summarise::Flavour`).
+         * @description The variant of a template.
          * @enum {string}
          */
-        FlavourName: "normal" | "poh-ggz" | "kinderarts-allergoloog" | "kinderarts-orthopeed";
+        Flavour: "normal" | "poh-ggz" | "kinderarts-allergoloog" | "kinderarts-orthopeed";
         /**
-         * @description The `flavour` query parameter: a [`FlavourName`] or empty (normal).
+         * @description The `flavour` query parameter: a [`Flavour`] or empty (normal).
          * @enum {string}
          */
         FlavourParam: "empty" | "normal" | "poh-ggz" | "kinderarts-allergoloog" | "kinderarts-orthopeed";
@@ -1068,6 +1089,16 @@ export interface components {
              */
             score: number;
         };
+        /** @description What the job produced: a summary job's `SummaryOutcome`, or another kind's own object (the view's `kind` says which). */
+        JobResult: components["schemas"]["SummaryOutcome"] | {
+            [key: string]: unknown;
+        };
+        /**
+         * @description The state of a job: `queued`, `running`, `retrying` (an attempt failed, another follows at
+         *     `runAt`), `succeeded`, `failed` (a permanent error) or `dead` (every attempt failed).
+         * @enum {string}
+         */
+        JobState: "queued" | "running" | "succeeded" | "retrying" | "failed" | "dead";
         /** @description A background job as its page sees it. */
         JobView: {
             /**
@@ -1087,11 +1118,7 @@ export interface components {
             lastError?: string | null;
             /** Format: int32 */
             maxAttempts: number;
-            /**
-             * @description What the job produced, when it succeeded. A summary job's owner finds the note under
-             *     `result.result`.
-             */
-            result?: Record<string, never> | null;
+            result?: null | components["schemas"]["JobResult"];
             /**
              * Format: date-time
              * @description When the next attempt starts at the earliest.
@@ -1099,12 +1126,7 @@ export interface components {
             runAt: string;
             /** Format: date-time */
             startedAt?: string | null;
-            /**
-             * @description `queued`, `running`, `retrying` (an attempt failed, another follows at `runAt`),
-             *     `succeeded`, `failed` (a permanent error) or `dead` (every attempt failed).
-             * @example succeeded
-             */
-            state: string;
+            state: components["schemas"]["JobState"];
             /** Format: date-time */
             updatedAt: string;
         };
@@ -1124,10 +1146,10 @@ export interface components {
             username: string;
         };
         /**
-         * @description The model sizes (`integrations::summarise::ModelSize`).
+         * @description Which of the configured models answers: the summary routes of the spec map onto these.
          * @enum {string}
          */
-        ModelSizeName: "small" | "medium" | "large";
+        ModelSize: "small" | "medium" | "large";
         /**
          * @description The body of a new entry: as [`EntryInput`], with `soepType` required. Whether it is shared is
          *     the query's `sharedTemplate`: `visibilityType` is not read here.
@@ -1248,10 +1270,10 @@ export interface components {
          */
         PerspectiveName: "PATIENT" | "CARER";
         /**
-         * @description The precisions (`integrations::summarise::Precision`).
+         * @description How precise the note must be: high asks the model for more care (and takes longer).
          * @enum {string}
          */
-        PrecisionName: "medium" | "high";
+        Precision: "medium" | "high";
         PredictRequest: {
             /** @description The text to code, e.g. an episode's S and E: at most 20,000 characters. */
             text: string;
@@ -1310,7 +1332,7 @@ export interface components {
         /** @description What an uploaded recording added to the session's transcript. */
         RecordingTranscript: {
             /** @description The new sentences, numbered after those the session already had. */
-            completed: Record<string, never>[];
+            completed: components["schemas"]["TranscriptSentence"][];
             /** @description Parts the engine could not transcribe (Dutch messages). */
             problems: Record<string, never>[];
         };
@@ -1380,10 +1402,109 @@ export interface components {
             count: number;
         };
         /**
+         * @description One of the clinician's own SOEP examples, used to shape the note: the four parts, each empty
+         *     when left out.
+         */
+        SoapExample: {
+            evaluation?: string;
+            objective?: string;
+            plan?: string;
+            subjective?: string;
+        };
+        /**
          * @description Which part of a SOEP note an entry belongs to. The `_TEXT` kinds are free text of that part.
          * @enum {string}
          */
         SoepType: "PLAN" | "OBJECTIVE" | "SUBJECTIVE" | "PLAN_TEXT" | "OBJECTIVE_TEXT" | "SUBJECTIVE_TEXT";
+        /**
+         * @description Who said a sentence.
+         * @enum {string}
+         */
+        Speaker: "zorgverlener" | "patient";
+        /**
+         * @description A section of a specialist letter (`ConsultResult.specialistSummarization`'s keys).
+         * @enum {string}
+         */
+        SpecialistSection: "Reden van verwijzing" | "Anamnese" | "Lichamelijk onderzoek" | "Conclusie" | "Beleid" | "Allergologische anamnese" | "Aanvullend onderzoek" | "Beeldvorming";
+        /**
+         * @description What the client sends as text, tagged by `type` (audio goes as binary frames: PCM16
+         *     little-endian, 16 kHz, mono). In the document: `SpeechClientMessage`.
+         */
+        SpeechClientMessage: {
+            request?: components["schemas"]["SummarizeRequest"];
+            /** @enum {string} */
+            type: "summarize";
+        } | {
+            /** @enum {string} */
+            type: "ping";
+        };
+        /**
+         * @description What the server sends, each a JSON text message tagged by `type` (in the document:
+         *     `SpeechServerMessage`).
+         */
+        SpeechServerMessage: {
+            consultId: string;
+            /** @description The engine's name; `null` when none is configured (type the transcript). */
+            engine: string | null;
+            model: components["schemas"]["AudioModel"];
+            /** @description True when the session already has sentences (a reconnect). */
+            resumed: boolean;
+            sessionId: string;
+            /** @enum {string} */
+            type: "ready";
+        } | {
+            buffer: string;
+            completed: components["schemas"]["TranscriptSentence"][];
+            /** @enum {string} */
+            type: "transcript";
+        } | {
+            jobId: string;
+            result: components["schemas"]["ConsultResult"];
+            summaryId: string;
+            template: components["schemas"]["Template"];
+            /** @enum {string} */
+            type: "summarization";
+        } | {
+            id: string;
+            /** @description Dutch, fit to show (retrying, failed, dead). */
+            message?: string | null;
+            state: components["schemas"]["JobState"];
+            /** @enum {string} */
+            type: "job";
+        } | {
+            code: string;
+            message: string;
+            /** @enum {string} */
+            type: "error";
+        } | {
+            /** @enum {string} */
+            type: "pong";
+        };
+        /** @description The `request` of a websocket `summarize` message, and the body of `/v1/withExamples`. */
+        SummarizeRequest: {
+            /**
+             * Format: int32
+             * @description Episodes expected, 1 to 10 (1 when left out).
+             */
+            episodeCount?: number | null;
+            /** @description The clinician's SOEP examples (at most 20); without them their saved examples are used. */
+            examples?: components["schemas"]["SoapExample"][];
+            /** @description The variant; normal when left out. */
+            flavour?: components["schemas"]["Flavour"];
+            /** @description The model size; medium when left out. */
+            modelSize?: components["schemas"]["ModelSize"];
+            /** @description medium when left out. */
+            precision?: components["schemas"]["Precision"];
+            /** @description The kind of note; soap when left out. */
+            template?: components["schemas"]["Template"];
+            /**
+             * @description A typed or pasted transcript. On the websocket it replaces the spoken one (a consult with
+             *     no speech engine); in `/v1/withExamples` it is the transcript.
+             */
+            transcript?: string | null;
+            /** @description A hint from the clinician for this summary (at most 1000 characters). */
+            userSuggestion?: string | null;
+        };
         /** @description The body of `/v1/withExamples`: a [`SummarizeRequest`] whose transcript is required. */
         SummarizeWithExamples: {
             /**
@@ -1392,20 +1513,42 @@ export interface components {
              */
             episodeCount?: number | null;
             /** @description The clinician's SOEP examples (at most 20); without them their saved examples are used. */
-            examples?: components["schemas"]["ExampleNote"][];
+            examples?: components["schemas"]["SoapExample"][];
             /** @description The variant; normal when left out; the query's `flavour` wins. */
-            flavour?: components["schemas"]["FlavourName"];
+            flavour?: components["schemas"]["Flavour"];
             /** @description The model size; large on this call whatever is sent. */
-            modelSize?: components["schemas"]["ModelSizeName"];
+            modelSize?: components["schemas"]["ModelSize"];
             /** @description high on this call whatever is sent. */
-            precision?: components["schemas"]["PrecisionName"];
+            precision?: components["schemas"]["Precision"];
             /** @description The kind of note; soap when left out. */
-            template?: components["schemas"]["TemplateName"];
+            template?: components["schemas"]["Template"];
             /** @description The transcript: at most 200,000 characters, not only white space. */
             transcript: string;
             /** @description A hint from the clinician for this summary (at most 1000 characters); the query's wins. */
             userSuggestion?: string | null;
         };
+        /**
+         * @description The job's own result: where the note is, never the note itself (that stays with the summary,
+         *     under the consult retention). `GET /api/jobs/{id}` adds the note as `note` for the job's owner.
+         */
+        SummaryOutcome: {
+            consultId?: string | null;
+            /** @description Which summariser made the note ("rules", "llm:<model>"). */
+            engine: string;
+            /**
+             * Format: double
+             * @description How long the summariser took; absent when the note was made by an earlier attempt.
+             */
+            engineMillis?: number | null;
+            note?: null | components["schemas"]["ConsultResult"];
+            summaryId: string;
+            template: components["schemas"]["Template"];
+        };
+        /**
+         * @description What kind of note the clinician asked for.
+         * @enum {string}
+         */
+        Template: "soap" | "report" | "dictation" | "radiology" | "specialist" | "meeting";
         /** @description A template entry: a line of a SOEP note with its ICPC codes. */
         TemplateEntry: {
             /** @description Whether the caller may change and delete it. */
@@ -1444,14 +1587,15 @@ export interface components {
             updatedAt: string;
             visibilityType: components["schemas"]["VisibilityType"];
         };
-        /**
-         * @description The note kinds, as the summary calls and the websocket name them (`integrations::summarise::Template`).
-         * @enum {string}
-         */
-        TemplateName: "soap" | "report" | "dictation" | "radiology" | "specialist" | "meeting";
         /** @description A text to analyse: at most 20,000 characters. */
         TextRequest: {
             text: string;
+        };
+        /** @description One finished sentence, numbered from 0 in the order spoken. */
+        TranscriptSentence: {
+            idx: number;
+            sentence: string;
+            speaker: null | components["schemas"]["Speaker"];
         };
         TranscriptText: string;
         /**
@@ -1488,13 +1632,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description a list whose first item is the note (the consult result) */
+            /** @description a list whose one item is the note */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>[];
+                    "application/json": components["schemas"]["ConsultResult"][];
                 };
             };
             202: {
@@ -1580,13 +1724,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description a list whose first item is the note (the consult result) */
+            /** @description a list whose one item is the note */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>[];
+                    "application/json": components["schemas"]["ConsultResult"][];
                 };
             };
             202: {
@@ -1690,13 +1834,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description a list whose first item is the note (the consult result) */
+            /** @description a list whose one item is the note */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>[];
+                    "application/json": components["schemas"]["ConsultResult"][];
                 };
             };
             202: {
@@ -1782,13 +1926,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description a list whose first item is the note (the consult result) */
+            /** @description a list whose one item is the note */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>[];
+                    "application/json": components["schemas"]["ConsultResult"][];
                 };
             };
             202: {
@@ -2687,13 +2831,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description a list whose first item is the note (the consult result) */
+            /** @description a list whose one item is the note */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>[];
+                    "application/json": components["schemas"]["ConsultResult"][];
                 };
             };
             202: {

@@ -187,7 +187,6 @@ fn bucket(c0: u8, c1: Option<u8>) -> Option<usize> {
 
 /// One list's cues by bucket; cues that may start anywhere or with a non-letter are scanned.
 struct Index {
-    len: usize,
     buckets: Vec<Vec<u16>>,
     scan: Vec<u16>,
 }
@@ -195,7 +194,6 @@ struct Index {
 impl Index {
     fn new(list: &[&str]) -> Self {
         let mut index = Index {
-            len: list.len(),
             buckets: vec![Vec::new(); 26 * 27],
             scan: Vec::new(),
         };

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AudioBacklog } from './backlog'
-import { afterClose, SpeechConnection, speechUrl, type ConnectionStatus, type ServerMessage } from './connection'
+import { afterClose, parseServerMessage, SpeechConnection, speechUrl, type ConnectionStatus, type ServerMessage } from './connection'
 
 describe('AudioBacklog', () => {
   it('keeps frames in order and empties on drain', () => {
@@ -25,6 +25,20 @@ describe('AudioBacklog', () => {
 
   it('holds ten minutes of 16 kHz audio by default', () => {
     expect(new AudioBacklog().maxSamples).toBe(600 * 16000)
+  })
+})
+
+describe('parseServerMessage', () => {
+  it('takes JSON whose type the server sends, and nothing else', () => {
+    expect(parseServerMessage('{"type":"pong"}')).toEqual({ type: 'pong' })
+    const job = parseServerMessage('{"type":"job","id":"j1","state":"dead","message":"Mislukt."}')
+    expect(job?.type === 'job' && job.state).toBe('dead')
+    expect(parseServerMessage('{"type":"correction","idx":1}')).toBeNull()
+    expect(parseServerMessage('{"type":"toString"}')).toBeNull()
+    expect(parseServerMessage('{"state":"succeeded"}')).toBeNull()
+    expect(parseServerMessage('"pong"')).toBeNull()
+    expect(parseServerMessage('null')).toBeNull()
+    expect(parseServerMessage('{type: pong}')).toBeNull()
   })
 })
 

@@ -1,22 +1,44 @@
+import type { components } from '@/api/schema'
 import { AudioBacklog } from './backlog'
-import type { SummaryResult } from './result'
 
-export type Speaker = 'zorgverlener' | 'patient' | null
+export type Speaker = components['schemas']['Speaker']
 
-export interface TranscriptLine {
-  idx: number
-  sentence: string
-  speaker: Speaker
-}
+/** One finished sentence of the session's transcript. */
+export type TranscriptLine = components['schemas']['TranscriptSentence']
 
 /** What the server sends over the speech socket. */
-export type ServerMessage =
-  | { type: 'ready'; sessionId: string; consultId: string; model: string; engine: string | null; resumed: boolean }
-  | { type: 'transcript'; buffer: string; completed: TranscriptLine[] }
-  | { type: 'summarization'; template: string; result: SummaryResult; jobId: string; summaryId: string }
-  | { type: 'job'; id: string; state: string; message?: string }
-  | { type: 'error'; code: string; message: string }
-  | { type: 'pong' }
+export type ServerMessage = components['schemas']['SpeechServerMessage']
+
+/** What the page sends over the speech socket as text (audio goes as binary frames). */
+export type ClientMessage = components['schemas']['SpeechClientMessage']
+
+/** The `request` of a `summarize` message. */
+export type SummarizeRequest = components['schemas']['SummarizeRequest']
+
+/** Every `type` the server sends; a message of another type is dropped. */
+const SERVER_TYPES: Record<ServerMessage['type'], true> = {
+  ready: true,
+  transcript: true,
+  summarization: true,
+  job: true,
+  error: true,
+  pong: true,
+}
+
+/** A text frame as a server message: JSON whose `type` is one the server sends, else null. */
+export function parseServerMessage(text: string): ServerMessage | null {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return null
+  }
+  if (typeof value !== 'object' || value === null || !('type' in value)) return null
+  const type = value.type
+  if (typeof type !== 'string' || !Object.hasOwn(SERVER_TYPES, type)) return null
+  // the server serialises exactly the document's SpeechServerMessage; its tag is checked above
+  return value as ServerMessage
+}
 
 export type ConnectionStatus =
   /** The first connection is being made. */
@@ -126,12 +148,8 @@ export class SpeechConnection {
       if (this.socket !== socket) return
       this.lastHeard = this.now()
       if (typeof event.data !== 'string') return
-      let message: ServerMessage
-      try {
-        message = JSON.parse(event.data) as ServerMessage
-      } catch {
-        return
-      }
+      const message = parseServerMessage(event.data)
+      if (!message) return
       if (message.type === 'ready') this.onReady()
       this.options.onMessage(message)
     }
@@ -206,7 +224,7 @@ export class SpeechConnection {
         this.onClose(1006, '')
         return
       }
-      socket.send(JSON.stringify({ type: 'ping' }))
+      socket.send(JSON.stringify({ type: 'ping' } satisfies ClientMessage))
     }, PING_EVERY_MS)
   }
 
@@ -235,7 +253,7 @@ export class SpeechConnection {
   }
 
   /** Sends a JSON message; false when the socket is not there. */
-  sendJson(message: unknown): boolean {
+  sendJson(message: ClientMessage): boolean {
     if (!this.ready || this.socket?.readyState !== WebSocket.OPEN) return false
     this.socket.send(JSON.stringify(message))
     return true

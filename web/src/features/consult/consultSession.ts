@@ -4,13 +4,14 @@
  * the socket, the microphone and the toasts are `useConsultSession`'s business, which dispatches
  * what happened and acts on what changed.
  */
-import type { ConnectionStatus, TranscriptLine } from './connection'
+import type { ConnectionStatus, SummarizeRequest, TranscriptLine } from './connection'
 import type { MicrophoneProblem } from './microphones'
 import type { MicrophoneState } from './microphoneFlow'
 import { typesTranscript } from './microphoneFlow'
 import { appendSentence, emptyForm, formFromResult, keepingChanges, type ConsultForm, type Flavour, type SummaryResult, type Template } from './result'
 import { acceptsResult, asked, finished, idleSummary, jobChanged, refused, refusesRequest, resultShown, socketLost, type SummaryStatus } from './summaryRequest'
 import { consultTexts as t } from './texts'
+import type { JobState } from '@/features/jobs'
 
 /** Before Start, while the session opens, and once its socket runs. */
 export type Phase = 'idle' | 'starting' | 'live'
@@ -74,11 +75,11 @@ export type ConsultAction =
   | { type: 'fillLastSentences' }
   | { type: 'asked'; transcriptLength: number; now: number }
   /** A `job` message; `message` is the Dutch text a failure shows. */
-  | { type: 'jobChanged'; id: string; state: string; message: string }
+  | { type: 'jobChanged'; id: string; state: JobState; message: string }
   /** A `summarization` message. */
   | { type: 'summarization'; jobId: string; template: string; result: SummaryResult; flavour: Flavour }
   /** The newest request's job, polled while the socket is away or the summary is delayed. */
-  | { type: 'polledJob'; id: string; state: string; result: SummaryResult | undefined; flavour: Flavour }
+  | { type: 'polledJob'; id: string; state: JobState; result: SummaryResult | undefined; flavour: Flavour }
   | { type: 'summaryFinished' }
 
 export function initialConsultState(template: Template, flavour: Flavour): ConsultState {
@@ -136,7 +137,7 @@ export interface SummaryChoices {
 }
 
 /** The `summarize` message's request; the typed conversation goes with it when it is what is summarised. */
-export function summaryRequestOf(state: ConsultState, choices: SummaryChoices) {
+export function summaryRequestOf(state: ConsultState, choices: SummaryChoices): SummarizeRequest {
   return {
     template: choices.template,
     flavour: choices.flavour,

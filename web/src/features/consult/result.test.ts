@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { appendSentence, emptyForm, formFromResult, keepingChanges, reportText, specialistText, withEpisodeField } from './result'
+import { appendSentence, emptyForm, FLAVOURS, formFromResult, isTemplate, keepingChanges, reportText, specialistSections, specialistText, TEMPLATES, withEpisodeField } from './result'
 
 const episode = { subjective: 'Hoest sinds een week.', objective: 'Longen schoon.', diagnosis: 'Bovenste luchtweginfectie.', plan: 'Paracetamol.' }
 
@@ -121,5 +121,21 @@ describe('keepingChanges: a late summary does not overwrite what was written whi
     expect(kept).toBe(true)
     expect(form.specialist.find((s) => s.name === 'Anamnese')?.text).toBe('Pijn.')
     expect(form.specialist.find((s) => s.name === 'Beleid')?.text).toBe('Eigen beleid.')
+  })
+})
+
+describe('the names the server uses', () => {
+  it('offers every template and flavour once, in order', () => {
+    expect(TEMPLATES).toEqual(['soap', 'report', 'dictation', 'radiology', 'specialist', 'meeting'])
+    expect(FLAVOURS).toEqual(['normal', 'poh-ggz', 'kinderarts-allergoloog', 'kinderarts-orthopeed'])
+    expect(isTemplate('meeting')).toBe(true)
+    expect(isTemplate('toString')).toBe(false)
+  })
+
+  it('gives each flavour its specialist sections, a copy the caller may change', () => {
+    expect(specialistSections('kinderarts-orthopeed')).toContain('Beeldvorming')
+    expect(specialistSections('normal')).toEqual(['Reden van verwijzing', 'Anamnese', 'Lichamelijk onderzoek', 'Conclusie', 'Beleid'])
+    specialistSections('normal').push('x')
+    expect(specialistSections('normal')).toHaveLength(5)
   })
 })

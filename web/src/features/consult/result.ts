@@ -1,38 +1,36 @@
 /** The editable result of a consult per template, and how a summary fills it. */
+import type { components } from '@/api/schema'
 
-export const TEMPLATES = ['soap', 'report', 'dictation', 'radiology', 'specialist', 'meeting'] as const
-export type Template = (typeof TEMPLATES)[number]
-export const FLAVOURS = ['normal', 'poh-ggz', 'kinderarts-allergoloog', 'kinderarts-orthopeed'] as const
-export type Flavour = (typeof FLAVOURS)[number]
+export type Template = components['schemas']['Template']
+export type Flavour = components['schemas']['Flavour']
+
+/** Every template, in the order the page offers them (each of the document's once). */
+const TEMPLATE_ORDER: Record<Template, number> = { soap: 0, report: 1, dictation: 2, radiology: 3, specialist: 4, meeting: 5 }
+export const TEMPLATES = Object.keys(TEMPLATE_ORDER) as readonly Template[]
+const FLAVOUR_ORDER: Record<Flavour, number> = { normal: 0, 'poh-ggz': 1, 'kinderarts-allergoloog': 2, 'kinderarts-orthopeed': 3 }
+export const FLAVOURS = Object.keys(FLAVOUR_ORDER) as readonly Flavour[]
 
 export function isTemplate(value: string): value is Template {
-  return (TEMPLATES as readonly string[]).includes(value)
+  return Object.hasOwn(TEMPLATE_ORDER, value)
 }
 
 export function isFlavour(value: string): value is Flavour {
-  return (FLAVOURS as readonly string[]).includes(value)
+  return Object.hasOwn(FLAVOUR_ORDER, value)
 }
 
 /** One problem of a SOEP note; `diagnosis` is the E (evaluatie). */
-export interface Episode {
-  subjective: string
-  objective: string
-  diagnosis: string
-  plan: string
-}
+export type Episode = Required<components['schemas']['Episode']>
 
 export type EpisodeField = keyof Episode
 export const EPISODE_FIELDS: readonly EpisodeField[] = ['subjective', 'objective', 'diagnosis', 'plan']
 
-/** The summary's result as the server sends it (`ConsultResult`). */
-export interface SummaryResult {
-  episodes?: Partial<Episode>[]
-  dictation?: string | null
-  summarizedDictation?: string | null
-  meeting?: string | null
-  specialistSummarization?: Record<string, string> | null
-}
+/** The summary's note as the server sends it. */
+export type SummaryResult = components['schemas']['ConsultResult']
 
+/** A section name of a specialist letter, as the server names them. */
+export type SpecialistSectionName = components['schemas']['SpecialistSection']
+
+/** A section of the specialist letter on screen: one of the flavour's, or another the note named. */
 export interface SpecialistSection {
   name: string
   text: string
@@ -54,16 +52,26 @@ export interface ConsultForm {
 
 export const emptyEpisode: Episode = { subjective: '', objective: '', diagnosis: '', plan: '' }
 
+/** The named sections of a specialist letter per flavour, in the order they are written (the server's
+ * `specialist_sections`; every name is one of the document's `SpecialistSection`). */
+export const SPECIALIST_SECTIONS: Record<Flavour, readonly SpecialistSectionName[]> = {
+  normal: ['Reden van verwijzing', 'Anamnese', 'Lichamelijk onderzoek', 'Conclusie', 'Beleid'],
+  'poh-ggz': ['Reden van verwijzing', 'Anamnese', 'Lichamelijk onderzoek', 'Conclusie', 'Beleid'],
+  'kinderarts-allergoloog': [
+    'Reden van verwijzing',
+    'Anamnese',
+    'Allergologische anamnese',
+    'Lichamelijk onderzoek',
+    'Aanvullend onderzoek',
+    'Conclusie',
+    'Beleid',
+  ],
+  'kinderarts-orthopeed': ['Reden van verwijzing', 'Anamnese', 'Lichamelijk onderzoek', 'Beeldvorming', 'Conclusie', 'Beleid'],
+}
+
 /** The named sections of a specialist letter per flavour, in the order they are written. */
 export function specialistSections(flavour: Flavour): string[] {
-  switch (flavour) {
-    case 'kinderarts-allergoloog':
-      return ['Reden van verwijzing', 'Anamnese', 'Allergologische anamnese', 'Lichamelijk onderzoek', 'Aanvullend onderzoek', 'Conclusie', 'Beleid']
-    case 'kinderarts-orthopeed':
-      return ['Reden van verwijzing', 'Anamnese', 'Lichamelijk onderzoek', 'Beeldvorming', 'Conclusie', 'Beleid']
-    default:
-      return ['Reden van verwijzing', 'Anamnese', 'Lichamelijk onderzoek', 'Conclusie', 'Beleid']
-  }
+  return [...SPECIALIST_SECTIONS[flavour]]
 }
 
 /** The empty form of a template: one empty episode, empty texts, the flavour's empty sections. */

@@ -69,7 +69,7 @@ describe('following the summary job', () => {
   })
 
   it('ends a failed or dead job with a Dutch message the page shows until the user asks again', () => {
-    for (const state of ['failed', 'dead']) {
+    for (const state of ['failed', 'dead'] as const) {
       const status = jobChanged(running('job-1'), 'job-1', state, FAILED)
       expect(status.pending).toBeNull()
       expect(status.failure).toBe(FAILED)

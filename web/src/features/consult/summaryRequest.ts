@@ -9,7 +9,10 @@
  * before its answer, so a late summary never overwrites a newer one (which may cover more
  * transcript) or what the user typed since.
  */
+import type { components } from '@/api/schema'
 import { estimatedSeconds } from './progress'
+
+type JobState = components['schemas']['JobState']
 
 /**
  * How long past the progress estimate (transcript length / 70 s) the page waits for a summary
@@ -28,7 +31,7 @@ export interface PendingSummary {
   /** The job the server named for this request; null until it answered. */
   jobId: string | null
   /** The job's last known state (`queued` until the server says more). */
-  jobState: string
+  jobState: JobState
   transcriptLength: number
   /** When the page asked (milliseconds since the epoch). */
   askedAt: number
@@ -80,7 +83,7 @@ export type JobVerdict =
   | 'other'
 
 /** Whether a message about job `id` (in `state`) concerns the newest request. */
-export function verdict(status: SummaryStatus, id: string, state: string): JobVerdict {
+export function verdict(status: SummaryStatus, id: string, state: JobState): JobVerdict {
   const pending = status.pending
   if (!pending || pending.done) return 'other'
   if (pending.jobId !== null) return pending.jobId === id ? 'current' : 'other'
@@ -92,7 +95,7 @@ export function verdict(status: SummaryStatus, id: string, state: string): JobVe
  * A `job` message (or a polled job) arrived. Returns the new status (the same object when nothing
  * changed); a failure of the newest request ends it with `failedMessage`.
  */
-export function jobChanged(status: SummaryStatus, id: string, state: string, failedMessage: string): SummaryStatus {
+export function jobChanged(status: SummaryStatus, id: string, state: JobState, failedMessage: string): SummaryStatus {
   // the server answers requests with `queued`; the worker never sends that state
   const unanswered = state === 'queued' && status.pending?.jobId === null ? Math.max(0, status.unanswered - 1) : status.unanswered
   if (verdict(status, id, state) === 'other') return unanswered === status.unanswered ? status : { ...status, unanswered }

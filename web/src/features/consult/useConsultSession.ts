@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useAuth } from 'react-oidc-context'
 import { useToast } from '@/components/Toast'
-import { useJob } from '@/features/jobs'
+import { summaryOutcome, useJob } from '@/features/jobs'
 import { openSession } from './api'
 import { startCapture, type Capture } from './capture'
 import { SpeechConnection, speechUrl, type ServerMessage } from './connection'
@@ -17,7 +17,7 @@ import {
 } from './consultSession'
 import { microphoneProblem } from './microphones'
 import { microphoneOnReady } from './microphoneFlow'
-import type { ConsultForm, Flavour, SummaryResult, Template } from './result'
+import type { ConsultForm, Flavour, Template } from './result'
 import { consultTexts as t } from './texts'
 import { useSummaryDelayed } from './useElapsed'
 
@@ -247,9 +247,8 @@ export function useConsultSession(options: ConsultSessionOptions) {
   useEffect(() => {
     const job = polled.data
     if (!job) return
-    const outer: { result?: SummaryResult } | null | undefined = job.result
     const before = current.current.keptChanges
-    const next = dispatch({ type: 'polledJob', id: job.id, state: job.state, result: outer?.result, flavour })
+    const next = dispatch({ type: 'polledJob', id: job.id, state: job.state, result: summaryOutcome(job)?.note ?? undefined, flavour })
     if (next.keptChanges !== before) toast({ tone: 'success', message: t.summaryKeptChanges })
   }, [polled.data, dispatch, flavour, toast])
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { isFinished, nextPoll } from './api'
+import { isFinished, nextPoll, summaryOutcome, type JobState, type SummaryOutcome } from './api'
 import { jobStateText } from './texts'
 
 const now = Date.parse('2026-11-21T10:00:00Z')
-const job = (state: string, runAt = '2026-11-21T10:00:00Z') => ({ state, runAt })
+const job = (state: JobState, runAt = '2026-11-21T10:00:00Z') => ({ state, runAt })
 
 describe('polling a job', () => {
   it('asks every second while the job waits or runs', () => {
@@ -19,7 +19,7 @@ describe('polling a job', () => {
   })
 
   it('stops once the job is finished', () => {
-    for (const state of ['succeeded', 'failed', 'dead']) {
+    for (const state of ['succeeded', 'failed', 'dead'] as const) {
       expect(isFinished(job(state))).toBe(true)
       expect(nextPoll(job(state), now)).toBe(false)
     }
@@ -29,6 +29,15 @@ describe('polling a job', () => {
   it('names every state in Dutch', () => {
     expect(jobStateText('queued')).toBe('In de wachtrij')
     expect(jobStateText('dead')).toBe('Mislukt, ook na herhaalde pogingen')
-    expect(jobStateText('onbekend')).toBe('onbekend')
+  })
+})
+
+describe('a job\'s result', () => {
+  it('is a summary job\'s outcome only when it names its summary', () => {
+    const outcome: SummaryOutcome = { summaryId: 's1', consultId: null, template: 'soap', engine: 'rules', engineMillis: 12, note: { episodes: [] } }
+    expect(summaryOutcome({ result: outcome })?.note).toEqual({ episodes: [] })
+    expect(summaryOutcome({ result: { jobsDeleted: 3 } })).toBeNull()
+    expect(summaryOutcome({ result: null })).toBeNull()
+    expect(summaryOutcome({})).toBeNull()
   })
 })

@@ -4,13 +4,23 @@ import type { components } from '@/api/schema'
 
 /** A background job as `GET /api/jobs/{id}` shows it. */
 export type Job = components['schemas']['JobView']
-export type JobState = 'queued' | 'running' | 'retrying' | 'succeeded' | 'failed' | 'dead'
+export type JobState = components['schemas']['JobState']
+/** A summary job's result: where its note is, and for its owner the note. */
+export type SummaryOutcome = components['schemas']['SummaryOutcome']
 
-const FINISHED: readonly string[] = ['succeeded', 'failed', 'dead']
+const FINISHED: readonly JobState[] = ['succeeded', 'failed', 'dead']
 
 /** No further attempt will be made. */
 export function isFinished(job: Pick<Job, 'state'>): boolean {
   return FINISHED.includes(job.state)
+}
+
+/** The result of a summary job (the one with a `summaryId`), or null for another kind's or none. */
+export function summaryOutcome(job: Pick<Job, 'result'>): SummaryOutcome | null {
+  const result = job.result
+  if (!result || !('summaryId' in result) || typeof result.summaryId !== 'string') return null
+  // the document's oneOf is untagged: `summaryId` is what only a summary job's result has
+  return result as SummaryOutcome
 }
 
 /** Poll every second while the job waits or runs; a job that will retry later is asked again

@@ -1,3 +1,3 @@
 /** The jobs feature's public entry: a background job as the page follows it, and its state in Dutch. */
-export { useJob } from './api'
+export { summaryOutcome, useJob, type JobState } from './api'
 export { jobStateText } from './texts'

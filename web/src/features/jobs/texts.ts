@@ -10,6 +10,6 @@ export const jobStateTexts: Record<JobState, string> = {
   dead: 'Mislukt, ook na herhaalde pogingen',
 }
 
-export function jobStateText(state: string): string {
-  return jobStateTexts[state as JobState] ?? state
+export function jobStateText(state: JobState): string {
+  return jobStateTexts[state]
 }
