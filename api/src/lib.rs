@@ -51,6 +51,8 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
     let namespace = config.jobs.namespace.clone();
     let live = live::LiveHub::new(&namespace);
     live.listen(redis.clone());
+    let payments = config.payments.provider(db.clone(), &config.public_url);
+    tracing::info!(provider = payments.name(), "payments");
     Ok(AppState {
         consults: config.consults,
         summary_wait: config.summary_wait,
@@ -65,6 +67,11 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
         db,
         redis,
         users: UserRegistry::default(),
+        payments,
+        payments_http: reqwest::Client::builder()
+            .timeout(std::time::Duration::from_secs(15))
+            .redirect(reqwest::redirect::Policy::none())
+            .build()?,
         metrics: telemetry::metrics_handle(),
         #[cfg(feature = "dev-oidc")]
         dev_oidc,

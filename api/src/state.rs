@@ -29,6 +29,10 @@ pub struct AppState {
     pub speech_tasks: crate::speech::TaskCount,
     /// Slots for decoding uploaded recordings.
     pub recordings: crate::speech::RecordingSlots,
+    /// The payment provider: Mollie, or the local checkout.
+    pub payments: integrations::payments::SharedProvider,
+    /// For calls the api makes itself (the local checkout's webhook call).
+    pub payments_http: reqwest::Client,
     #[cfg(feature = "dev-oidc")]
     pub dev_oidc: Option<Arc<crate::dev_oidc::DevIssuer>>,
 }
