@@ -273,7 +273,8 @@ async fn a_failed_checkout_leaves_no_active_subscription(pool: PgPool) {
 async fn a_trial_once_per_user_even_when_asked_for_at_once(pool: PgPool) {
     let app = TestApp::spawn(pool.clone()).await;
     let token = app.access_token_for("huisarts@example.nl").await;
-    let calls = (0..6).map(|_| post_json(&app, "/payment/subscription/createTrialSubscription", &token, &billing(TRIAL, 1, 1)));
+    let body = billing(TRIAL, 1, 1);
+    let calls = (0..6).map(|_| post_json(&app, "/payment/subscription/createTrialSubscription", &token, &body));
     let answers = futures::future::join_all(calls).await;
     assert_eq!(answers.iter().filter(|(s, _)| *s == 201).count(), 1, "{answers:?}");
     for (status, body) in answers.iter().filter(|(s, _)| *s != 201) {

@@ -198,11 +198,11 @@ pub fn validate_billing(details: &BillingDetails) -> Result<BillingDetails, Subs
     ] {
         *field = field.trim().to_owned();
     }
-    let required: [(&str, &'static str); 4] = [
-        (&d.contact_name, "Geen naam ingevuld"),
-        (&d.phone_number, "Geen telefoonnummer ingevuld"),
-        (&d.street_address, "Geen straatnaaam ingevuld"),
-        (&d.house_number, "Geen huisnummer ingevuld"),
+    let required = [
+        (d.contact_name.as_str(), "Geen naam ingevuld"),
+        (d.phone_number.as_str(), "Geen telefoonnummer ingevuld"),
+        (d.street_address.as_str(), "Geen straatnaaam ingevuld"),
+        (d.house_number.as_str(), "Geen huisnummer ingevuld"),
     ];
     for (value, message) in required {
         if value.is_empty() {

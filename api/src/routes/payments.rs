@@ -122,12 +122,18 @@ pub struct BillingPaymentDetails {
     pub subscription_type: Option<String>,
     #[serde(default)]
     pub user_amount: Option<i32>,
+    /// Not taken (the server prices the choice).
     #[serde(default)]
+    #[allow(dead_code)]
     pub price_per_user: Option<f64>,
     pub tier_id: Uuid,
+    /// Not taken (the tier decides).
     #[serde(default)]
+    #[allow(dead_code)]
     pub is_individual: Option<bool>,
+    /// Not taken (the server writes the description).
     #[serde(default)]
+    #[allow(dead_code)]
     pub description: Option<String>,
     /// 1 or 12.
     #[serde(default)]
@@ -254,7 +260,7 @@ impl From<subs::OrganisationSubscription> for OrganisationSubscriptionBody {
 }
 
 /// The statuses of a payment (spec §4).
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(ToSchema)]
 #[allow(dead_code)] // the document's shape of `paymentStatus`
 #[schema(rename_all = "UPPERCASE")]
 pub enum PaymentStatusBody {
@@ -660,9 +666,9 @@ pub async fn webhook(State(state): State<AppState>, body: Bytes) -> Result<Statu
     }
     let mut tx = state.db.begin().await?;
     let known: Option<Uuid> = sqlx::query_scalar("select id from payments where provider_payment_id = $1").bind(id).fetch_optional(&mut *tx).await?;
-    let Some(_) = known else {
+    if known.is_none() {
         return Ok(StatusCode::OK);
-    };
+    }
     // one waiting job per payment: concurrent deliveries take turns on this lock
     sqlx::query("select pg_advisory_xact_lock(hashtext('sync_payment:' || $1))").bind(id).execute(&mut *tx).await?;
     let waiting: bool = sqlx::query_scalar(
@@ -680,12 +686,6 @@ pub async fn webhook(State(state): State<AppState>, body: Bytes) -> Result<Statu
         tracing::warn!(job.id = %job, error = %e, "payment sync not pushed yet; the relay will");
     }
     Ok(StatusCode::OK)
-}
-
-/// The outcome chosen on the local checkout's page.
-#[derive(Debug, Deserialize)]
-pub struct CheckoutChoice {
-    pub outcome: String,
 }
 
 fn escape(s: &str) -> String {
