@@ -41,6 +41,13 @@ pub struct Config {
     pub http: crate::edge::HttpConfig,
     /// Rate limits (`APP_RATE_LIMIT_<NAME>`).
     pub rate_limits: crate::edge::limit::RateLimits,
+    /// The payment provider (`APP_MOLLIE_*`): Mollie with a key, the local checkout without.
+    pub payments: integrations::payments::PaymentsConfig,
+    /// Where the payment provider posts its webhook: `APP_MOLLIE_WEBHOOK_URL`, else
+    /// `<APP_PUBLIC_URL>/payment/webhook`.
+    pub payment_webhook_url: Url,
+    /// Accounts made before this day (Europe/Amsterdam) are early adopters (`APP_EARLY_ADOPTER_BEFORE`).
+    pub early_adopter_before: Option<chrono::NaiveDate>,
 }
 
 #[derive(Debug, Clone)]
@@ -100,6 +107,11 @@ pub enum ConfigError {
          together: set all four (the agreement is then written to Keycloak) or none; missing: {0}"
     )]
     KeycloakHalfSet(String),
+    #[error(
+        "APP_MOLLIE_API_KEY is required in production: the local checkout (the payment provider without a key) \
+         takes no money and is for development and tests only"
+    )]
+    LocalCheckoutInProduction,
 }
 
 impl Config {
@@ -125,6 +137,22 @@ impl Config {
             origins.extend(env.list("APP_DEV_OIDC_REDIRECT_ORIGINS").iter().filter_map(|o| Url::parse(o).ok()).map(|u| origin_of(&u)));
             DevOidcConfig { redirect_origins: origins }
         });
+        let payments = integrations::payments::PaymentsConfig::from_lookup(|name| env.get(name))
+            .map_err(|e| EnvError::new("APP_MOLLIE_API_URL", e))?;
+        if payments.uses_local_checkout() && app_env == AppEnv::Production {
+            return Err(ConfigError::LocalCheckoutInProduction);
+        }
+        let payment_webhook_url = match env.get("APP_MOLLIE_WEBHOOK_URL") {
+            Some(_) => env.url("APP_MOLLIE_WEBHOOK_URL", "")?,
+            None => public_url.join("payment/webhook").map_err(|e| EnvError::new("APP_PUBLIC_URL", e.to_string()))?,
+        };
+        let early_adopter_before = match env.get("APP_EARLY_ADOPTER_BEFORE") {
+            Some(raw) => Some(
+                chrono::NaiveDate::parse_from_str(&raw, "%Y-%m-%d")
+                    .map_err(|e| EnvError::new("APP_EARLY_ADOPTER_BEFORE", format!("expected a date like 2026-01-01: {e}")))?,
+            ),
+            None => None,
+        };
         let jwks_url = match env.get("APP_AUTH_JWKS_URL") {
             Some(_) => Some(env.url("APP_AUTH_JWKS_URL", "")?),
             None => None,
@@ -165,6 +193,9 @@ impl Config {
             keycloak_admin: keycloak_admin(env)?,
             http: crate::edge::HttpConfig::from_env(env)?,
             rate_limits: crate::edge::limit::RateLimits::from_env(env)?,
+            payments,
+            payment_webhook_url,
+            early_adopter_before,
         })
     }
 
@@ -244,7 +275,11 @@ mod tests {
     fn production_needs_an_issuer() {
         let err = Config::from_env(&Env::from_pairs([("APP_ENV", "production")])).unwrap_err();
         assert!(matches!(err, ConfigError::MissingIssuer));
-        let ok = Config::from_env(&Env::from_pairs([("APP_AUTH_ISSUER", "https://id.example.nl/realms/spreekkamer")])).unwrap();
+        let ok = Config::from_env(&Env::from_pairs([
+            ("APP_AUTH_ISSUER", "https://id.example.nl/realms/spreekkamer"),
+            ("APP_MOLLIE_API_KEY", "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM"),
+        ]))
+        .unwrap();
         assert!(ok.dev_oidc.is_none());
         assert_eq!(ok.issuer_str(), "https://id.example.nl/realms/spreekkamer");
     }
@@ -291,5 +326,28 @@ mod tests {
         assert!(err.to_string().contains("APP_KEYCLOAK_ADMIN_CLIENT_SECRET"), "{err}");
         let err = dev(&[("APP_RECORD_SYSTEM_REDIRECT_ORIGINS", "https://his.example.nl, http://his.example.nl")]).unwrap_err();
         assert!(err.to_string().contains("APP_RECORD_SYSTEM_REDIRECT_ORIGINS"), "{err}");
+    }
+
+    #[test]
+    fn production_refuses_the_local_checkout_and_development_uses_it() {
+        let err = Config::from_env(&Env::from_pairs([("APP_AUTH_ISSUER", "https://id.example.nl/realms/spreekkamer")])).unwrap_err();
+        assert!(matches!(err, ConfigError::LocalCheckoutInProduction));
+        assert!(err.to_string().contains("APP_MOLLIE_API_KEY is required in production"));
+        let dev = Config::from_env(&Env::from_pairs([("APP_ENV", "development")])).unwrap();
+        assert!(dev.payments.uses_local_checkout());
+        assert_eq!(dev.payment_webhook_url.as_str(), "http://localhost:8080/payment/webhook");
+        assert_eq!(dev.early_adopter_before, None);
+        let set = Config::from_env(&Env::from_pairs([
+            ("APP_ENV", "development"),
+            ("APP_MOLLIE_API_KEY", "test_x"),
+            ("APP_MOLLIE_WEBHOOK_URL", "https://hooks.example.nl/payment/webhook"),
+            ("APP_EARLY_ADOPTER_BEFORE", "2026-01-01"),
+        ]))
+        .unwrap();
+        assert!(!set.payments.uses_local_checkout());
+        assert_eq!(set.payment_webhook_url.as_str(), "https://hooks.example.nl/payment/webhook");
+        assert_eq!(set.early_adopter_before, chrono::NaiveDate::from_ymd_opt(2026, 1, 1));
+        let bad = Config::from_env(&Env::from_pairs([("APP_ENV", "development"), ("APP_EARLY_ADOPTER_BEFORE", "1-1-2026")]));
+        assert!(bad.is_err());
     }
 }

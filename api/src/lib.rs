@@ -55,6 +55,8 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
         config.summary_wait,
         config.speech.clone(),
     );
+    let payments = config.payments.provider(db.clone(), &config.public_url);
+    tracing::info!(provider = payments.name(), "payments");
     Ok(AppState {
         consult,
         auth: Arc::new(Authenticator::new(&config.auth, source)),
@@ -63,6 +65,11 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
         db,
         redis,
         users: UserRegistry::default(),
+        payments,
+        payments_http: reqwest::Client::builder()
+            .timeout(std::time::Duration::from_secs(15))
+            .redirect(reqwest::redirect::Policy::none())
+            .build()?,
         metrics: telemetry::metrics_handle(),
         #[cfg(feature = "dev-oidc")]
         dev_oidc,

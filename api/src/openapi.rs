@@ -12,7 +12,7 @@ use utoipa::openapi::{Content, Ref, RefOr, Required, Response};
 use utoipa::{Modify, OpenApi};
 
 use crate::routes::{
-    consults, feedback, health, icpc, jobs as job_routes, medcat, personalize, public, record_system, summary_calls, templates, user,
+    consults, feedback, health, icpc, jobs as job_routes, medcat, payments, personalize, public, record_system, summary_calls, templates, user,
 };
 use crate::state::AppState;
 
@@ -50,6 +50,25 @@ use crate::state::AppState;
         medcat::medicine_shortage,
         medcat::list_shortages,
         medcat::upload_shortages,
+        payments::get_tiers,
+        payments::apply_discount_code,
+        payments::cancel_subscription,
+        payments::create_trial_subscription,
+        payments::add_user,
+        payments::delete_user,
+        payments::get_invoice_download,
+        payments::get_linked_subscription_for_user,
+        payments::get_payments_for_user,
+        payments::get_subscription_for_user,
+        payments::has_user_active_subscription,
+        payments::is_user_early_adopter,
+        payments::get_subscription_for_organization,
+        payments::get_payment_link,
+        payments::webhook,
+        payments::checkout_page,
+        payments::checkout_choose,
+        payments::get_organization_subscription_for_user,
+        payments::has_user_active_organization_subscription,
         personalize::list,
         personalize::save,
         personalize::remove,
@@ -99,6 +118,7 @@ use crate::state::AppState;
         (name = "jobs", description = "Background jobs the caller started"),
         (name = "medcat", description = "Text analysis: medicines and problems in a text, medicine shortages"),
         (name = "public", description = "Calls that need no sign-in"),
+        (name = "subscriptions", description = "Subscriptions, payments and the payment provider's webhook"),
         (name = "templates", description = "Template entries and groups"),
         (name = "user", description = "The signed-in user"),
     )

@@ -21,6 +21,10 @@ pub struct AppState {
     pub metrics: PrometheusHandle,
     /// The live consult: sessions, sockets, transcripts and summaries.
     pub consult: ConsultService,
+    /// The payment provider: Mollie, or the local checkout.
+    pub payments: integrations::payments::SharedProvider,
+    /// For calls the api makes itself (the local checkout's webhook call).
+    pub payments_http: reqwest::Client,
     #[cfg(feature = "dev-oidc")]
     pub dev_oidc: Option<Arc<crate::dev_oidc::DevIssuer>>,
 }

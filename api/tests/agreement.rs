@@ -74,6 +74,9 @@ const GUARDED: &[(&str, &str)] = &[
     ("GET", "/api/jobs/00000000-0000-0000-0000-000000000000"),
     ("POST", "/api/integration/record-system/consult"),
     ("GET", "/api/cms/medicineShortages"),
+    ("GET", "/payment/subscription/getSubscriptionForUser"),
+    ("POST", "/payment/paymentinfo/getPaymentLink"),
+    ("GET", "/api/user/hasUserActiveOrganizationSubscription"),
 ];
 
 async fn assert_refused(app: &TestApp, token: &str) {

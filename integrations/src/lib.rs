@@ -3,5 +3,6 @@
 
 pub mod keycloak;
 pub mod oidc;
+pub mod payments;
 pub mod speech;
 pub mod summarise;

@@ -20,7 +20,7 @@ use domain::db::DatabaseConfig;
 use domain::env::{Env, EnvError};
 use domain::telemetry::TelemetryConfig;
 use jobs::dispatch::{Dispatch, apalis_config};
-use jobs::kinds::{Probe, PruneJobs, PurgeConsults, SendEmail, SummariseConsult};
+use jobs::kinds::{Probe, PruneJobs, PurgeConsults, SendEmail, SummariseConsult, SyncPayment};
 use jobs::mail::{MailConfig, Mailer};
 use jobs::health::StreamHealth;
 use jobs::{Dispatcher, JobContext, JobsConfig, RedisConfig, Registry, Relay, Runner};
@@ -53,6 +53,10 @@ pub struct Config {
     pub consults: domain::consults::ConsultConfig,
     /// The summariser of `summarise_consult` (`APP_LLM_*`; the rules engine by default).
     pub summariser: Summariser,
+    /// The payment provider of `sync_payment` (`APP_MOLLIE_*`; the local checkout without a key).
+    pub payments: integrations::payments::PaymentsConfig,
+    /// `APP_PUBLIC_URL`: the local checkout's pages are below it.
+    pub public_url: url::Url,
     /// Run the `probe` kind (tests and the benchmark), writing its `effects.log` here if set.
     pub probe: bool,
     pub probe_dir: Option<PathBuf>,
@@ -93,6 +97,9 @@ impl Config {
                 integrations::summarise::config::from_lookup(|name| env.get(name))
                     .map_err(|e| EnvError::new("APP_LLM_URL", e))?,
             ),
+            payments: integrations::payments::PaymentsConfig::from_lookup(|name| env.get(name))
+                .map_err(|e| EnvError::new("APP_MOLLIE_API_URL", e))?,
+            public_url: env.url("APP_PUBLIC_URL", "http://localhost:8080")?,
             probe: env.flag("APP_JOBS_PROBE", false)?,
             probe_dir: env.get("APP_JOBS_PROBE_DIR").map(PathBuf::from),
         })
@@ -110,14 +117,16 @@ impl std::fmt::Debug for Summariser {
 }
 
 /// Every job kind this build has, with its dependencies.
-pub fn registry(config: &Config) -> anyhow::Result<Registry> {
+pub fn registry(config: &Config, db: &sqlx::PgPool) -> anyhow::Result<Registry> {
     let mailer = Arc::new(Mailer::new(config.mail.clone())?);
     tracing::info!(to = %mailer.describe(), "e-mail");
     let mut registry = Registry::default()
         .with(SendEmail { mailer })
         .with(PruneJobs { retention: config.retention, config: config.jobs.clone() })
         .with(PurgeConsults { retention: config.consults.retention })
-        .with(SummariseConsult { summariser: config.summariser.0.clone() });
+        .with(SummariseConsult { summariser: config.summariser.0.clone() })
+        .with(SyncPayment { provider: config.payments.provider(db.clone(), &config.public_url) });
+    tracing::info!(provider = if config.payments.uses_local_checkout() { "local" } else { "mollie" }, "payments");
     tracing::info!(summariser = config.summariser.0.name(), "summaries");
     if config.probe {
         registry = registry.with(Probe { dir: config.probe_dir.clone() });
@@ -131,7 +140,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     let db = domain::db::connect(&config.database).await?;
     let state_db = domain::db::connect_async_commit(&config.database).await?;
     let redis = config.redis.client()?;
-    let registry = registry(&config)?;
+    let registry = registry(&config, &db)?;
     let dispatcher = Dispatcher::new(db.clone(), redis.clone(), config.jobs.clone());
     let instance = format!("{}-{}-{}", hostname(), std::process::id(), ulid::Ulid::generate());
     let runner = Runner::new(

@@ -112,7 +112,7 @@ impl Policies {
         } else if !content_type.starts_with("text/html") {
             // JSON from the api; the SPA's scripts and the issuer's answers get none (a policy on
             // them stopped the agreement screen's silent renew in Chromium)
-            path.starts_with("/api/").then_some(&self.other)
+            (path.starts_with("/api/") || path.starts_with("/payment/")).then_some(&self.other)
         } else if path.starts_with("/oidc/") {
             Some(&self.issuer_pages)
         } else {
@@ -143,7 +143,7 @@ pub async fn security_headers(
         header::REFERRER_POLICY,
         HeaderValue::from_static("strict-origin-when-cross-origin"),
     );
-    if path.starts_with("/api/") || path == "/api" || path.starts_with("/oidc/") {
+    if path.starts_with("/api/") || path == "/api" || path.starts_with("/oidc/") || path.starts_with("/payment/") {
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }
     response

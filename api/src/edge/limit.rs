@@ -56,7 +56,7 @@ pub enum LimitName {
     Upload,
     /// The public hand-off page's `GET /api/integration/record-system/consult/{id}/redirect`.
     Handoff,
-    /// The payment provider's webhook (the route comes with the subscriptions).
+    /// The payment provider's webhook `POST /payment/webhook`.
     PaymentWebhook,
 }
 
@@ -183,6 +183,9 @@ pub fn limit_for(method: &Method, path: &str) -> Option<LimitName> {
         }
         if path == "/api/feedback" {
             return Some(LimitName::Feedback);
+        }
+        if path == "/payment/webhook" {
+            return Some(LimitName::PaymentWebhook);
         }
         if SUMMARIES.contains(&path) {
             return Some(LimitName::Summary);

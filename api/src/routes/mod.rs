@@ -6,6 +6,7 @@ pub mod health;
 pub mod icpc;
 pub mod jobs;
 pub mod medcat;
+pub mod payments;
 pub mod personalize;
 pub mod public;
 pub mod record_system;
@@ -25,6 +26,7 @@ pub fn router() -> Router<AppState> {
         .merge(icpc::router())
         .merge(jobs::router())
         .merge(medcat::router())
+        .merge(payments::router())
         .merge(personalize::router())
         .merge(public::router())
         .merge(record_system::router())

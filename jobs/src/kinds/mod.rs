@@ -5,15 +5,17 @@ pub mod prune_jobs;
 pub mod purge_consults;
 pub mod send_email;
 pub mod summarise;
+pub mod sync_payment;
 
 pub use probe::Probe;
 pub use prune_jobs::PruneJobs;
 pub use purge_consults::PurgeConsults;
 pub use send_email::SendEmail;
 pub use summarise::SummariseConsult;
+pub use sync_payment::SyncPayment;
 
 /// Every kind's stable name (the pruning sweep cleans each one's Redis keys).
 pub fn all() -> Vec<&'static str> {
     use crate::kind::Job;
-    vec![Probe::KIND, PruneJobs::KIND, PurgeConsults::KIND, SendEmail::KIND, SummariseConsult::KIND]
+    vec![Probe::KIND, PruneJobs::KIND, PurgeConsults::KIND, SendEmail::KIND, SummariseConsult::KIND, SyncPayment::KIND]
 }

@@ -624,6 +624,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/getOrganizationSubscriptionForUser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation subscriptions that reach the user (by account, e-mail address, practice or
+         *     main organisation).
+         */
+        get: operations["get_organization_subscription_for_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/hasUserActiveOrganizationSubscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether an active organisation subscription reaches the user. */
+        get: operations["has_user_active_organization_subscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/me": {
         parameters: {
             query?: never;
@@ -787,6 +824,305 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment/checkout/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The local checkout's page (no Mollie key): the amount and description of an open payment and
+         *     four buttons, each posting `outcome` to this address. No script, no inline style.
+         */
+        get: operations["checkout_page"];
+        put?: never;
+        /**
+         * The outcome chosen on the local checkout's page: an open payment takes it, our webhook is
+         *     called as Mollie would (a form POST `id=<payment id>`), and the browser goes back to
+         *     `/subscription` (303).
+         */
+        post: operations["checkout_choose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/paymentinfo/getPaymentLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validates the billing details, writes an inactive subscription with its OPEN first payment,
+         *     and has the payment provider make the payment (a `first` payment that sets up a mandate).
+         *     The answer's `href` is where the browser pays; it comes back to `/subscription`.
+         */
+        post: operations["get_payment_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/subscription/addUser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds a linked user by e-mail address to the user's own subscription. */
+        post: operations["add_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/subscription/applyDiscountCode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Looks a discount code up (the body is the code as a JSON string). `null` means the code is
+         *     unknown: the page says 'Kortingscode onjuist'. Whether it fits the chosen tier and interval is
+         *     checked when paying.
+         */
+        post: operations["apply_discount_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/subscription/cancelSubscription/{subscription_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancels the user's own active subscription: no more renewals, usable until `validUntil`. */
+        post: operations["cancel_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/subscription/createTrialSubscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activates the trial tier, once per user ever ('Gebruiker heeft al eens een
+         *     proefabonnement geactiveerd', 409, also for concurrent calls).
+         */
+        post: operations["create_trial_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/subscription/deleteUser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes a linked user from one of the user's own subscriptions. */
+        post: operations["delete_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/subscription/getInvoiceDownload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The invoice of one of the user's payments (the body is the payment's id, or its invoice id,
+         *     as a JSON string). Invoices come from the bookkeeping provider, which is not connected yet:
+         *     a payment of the user answers 409 'De factuur wordt nog gemaakt.', anything else 404.
+         */
+        post: operations["get_invoice_download"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/subscription/getLinkedSubscriptionForUser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Subscriptions of others on which the user holds a seat. */
+        get: operations["get_linked_subscription_for_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/subscription/getPaymentsForUser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's payments ('Betalingen'), newest first. */
+        get: operations["get_payments_for_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/subscription/getSubscriptionForOrganization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Organisation subscriptions of a level or main organisation the user belongs to (others: empty). */
+        get: operations["get_subscription_for_organization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/subscription/getSubscriptionForUser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's own subscriptions with their linked users, newest first. */
+        get: operations["get_subscription_for_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/subscription/getTiers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tiers on offer, in page order, with prices incl. and excl. VAT. */
+        get: operations["get_tiers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/subscription/hasUserActiveSubscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the user has an active subscription of their own or a seat on one. */
+        get: operations["has_user_active_subscription"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/subscription/isUserEarlyAdopter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the user's account was made before `APP_EARLY_ADOPTER_BEFORE` (a date; unset: nobody). */
+        get: operations["is_user_early_adopter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payment provider's webhook (public; Mollie posts `id=tr_...` as a form). Nothing in the
+         *     body but the id is read. For a payment of ours a `sync_payment` job is queued (none when one
+         *     for it is already waiting) and the answer is 200 at once; unknown ids get the same 200.
+         */
+        post: operations["webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/readyz": {
         parameters: {
             query?: never;
@@ -853,6 +1189,44 @@ export interface components {
          * @enum {string}
          */
         AudioModelName: "multilingual" | "generic" | "radiology";
+        /**
+         * @description The billing dialog's details (spec §3), checked in the spec's order (§5). `pricePerUser` and
+         *     `isIndividual` may be sent but are not taken: the server prices the choice itself.
+         */
+        BillingPaymentDetails: {
+            city?: string;
+            contactName?: string;
+            /** @description Not taken (the server writes the description). */
+            description?: string | null;
+            /** Format: uuid */
+            discountId?: string | null;
+            houseNumber?: string;
+            houseNumberAddition?: string | null;
+            /**
+             * Format: int32
+             * @description 1 or 12.
+             */
+            intervalMonths?: number | null;
+            /** @description Not taken (the tier decides). */
+            isIndividual?: boolean | null;
+            kvkNumber?: string | null;
+            phoneNumber?: string;
+            postcode?: string;
+            practiceName?: string | null;
+            /**
+             * Format: double
+             * @description Not taken (the server prices the choice).
+             */
+            pricePerUser?: number | null;
+            sendInvoiceToEmail?: string;
+            streetAddress?: string;
+            /** @description `MONTHLY` or `ANUALLY` (spelled so); `intervalMonths` decides when both are given. */
+            subscriptionType?: string | null;
+            /** Format: uuid */
+            tierId: string;
+            /** Format: int32 */
+            userAmount?: number | null;
+        };
         /** @description A consult's content: a JSON object, at most 512 kB serialised. */
         ConsultInput: {
             /** @description The client's own JSON object; an empty one when left out. */
@@ -895,6 +1269,21 @@ export interface components {
         };
         CreatedConsult: {
             id: string;
+        };
+        CreatedSubscription: {
+            /** Format: uuid */
+            id: string;
+        };
+        /** @description A discount code that applies: its price (cents, gross) replaces the tier's monthly price. */
+        DiscountBody: {
+            discountCode: string;
+            /** Format: int64 */
+            discountPrice: number;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tierId: string;
+            title: string;
         };
         /** @description An e-consult: the patient's written question and the exchange, as JSON. */
         ElectronicConsult: {
@@ -1089,6 +1478,9 @@ export interface components {
              */
             score: number;
         };
+        InvoiceDownload: {
+            downloadLink: string;
+        };
         /** @description What the job produced: a summary job's `SummaryOutcome`, or another kind's own object (the view's `kind` says which). */
         JobResult: components["schemas"]["SummaryOutcome"] | {
             [key: string]: unknown;
@@ -1129,6 +1521,12 @@ export interface components {
             state: components["schemas"]["JobState"];
             /** Format: date-time */
             updatedAt: string;
+        };
+        LinkedSeatBody: {
+            emailAddress?: string | null;
+            /** Format: uuid */
+            id: string;
+            userId?: string | null;
         };
         /** @description The signed-in user as the api sees them. */
         Me: {
@@ -1213,8 +1611,28 @@ export interface components {
             /** @description ARTS, ZORGGROEPMANAGER or ANDERS (lower case is taken too). */
             userKind?: string | null;
         };
+        /** @description An organisation subscription as the user page shows it. */
+        OrganisationSubscriptionBody: {
+            active: boolean;
+            description: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date */
+            validUntil?: string | null;
+        };
         OrganizationLevel: {
             organizationName: string;
+        };
+        /** @description Someone else's subscription the user holds a seat on (spec "Trial/other subscription"). */
+        OtherSubscriptionBody: {
+            active: boolean;
+            description: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            validUntil?: string | null;
         };
         Owner: {
             id: string;
@@ -1224,6 +1642,53 @@ export interface components {
              */
             name: string;
         };
+        /** @description A payment (spec §3 Payment); amounts in cents, gross. */
+        PaymentBody: {
+            /** Format: int64 */
+            amount: number;
+            city: string;
+            contactName: string;
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            houseNumber: string;
+            houseNumberAddition: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: int32 */
+            intervalMonths: number;
+            isFirstPayment: boolean;
+            kvkNumber: string;
+            moneybirdContactId?: string | null;
+            moneybirdInvoiceId?: string | null;
+            paymentStatus: components["schemas"]["PaymentStatusBody"];
+            /** Format: date */
+            periodEnd?: string | null;
+            /**
+             * Format: date
+             * @description The days this payment pays for (once paid).
+             */
+            periodStart?: string | null;
+            phoneNumber: string;
+            postcode: string;
+            practiceName: string;
+            salesInvoicesUrl?: string | null;
+            sendInvoiceToEmail: string;
+            streetAddress: string;
+            /** Format: uuid */
+            subscriptionId: string;
+            /** Format: int32 */
+            userAmount: number;
+        };
+        PaymentLink: {
+            /** @description Where the browser goes to pay. */
+            href: string;
+        };
+        /**
+         * @description The statuses of a payment (spec §4).
+         * @enum {string}
+         */
+        PaymentStatusBody: "OPEN" | "CANCELED" | "PAID" | "EXPIRED" | "FAILED" | "PENDING" | "AUTHORIZED";
         /** @description Whom a private template is shared with: one of the three fields. */
         Permission: {
             organizationLevel?: null | components["schemas"]["OrganizationLevel"];
@@ -1339,6 +1804,14 @@ export interface components {
         Rendering: {
             perspective: components["schemas"]["PerspectiveName"];
             text: string;
+        };
+        SeatAddedBody: {
+            emailAddress: string;
+            /** Format: uuid */
+            id: string;
+            userId?: string | null;
+            /** @description The fair-use warning when the seats outnumber the users paid for. */
+            warning?: string | null;
         };
         SessionInput: {
             /** @description Continue one of the user's consults; a new consult when absent. */
@@ -1480,6 +1953,43 @@ export interface components {
             /** @enum {string} */
             type: "pong";
         };
+        /** @description One of the user's own subscriptions (spec §3 "Subscription (user)"). */
+        SubscriptionBody: {
+            /** Format: int64 */
+            amount: number;
+            /** @description Linked users may be added and removed (an active paid subscription of a non-individual tier). */
+            canLinkUsers: boolean;
+            /** Format: date-time */
+            canceledAt?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            /** Format: uuid */
+            discountId?: string | null;
+            /** Format: uuid */
+            firstPaymentId?: string | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: int32 */
+            intervalMonths: number;
+            /** @description Active and not past `validUntil` (end of that day, Europe/Amsterdam). */
+            isActive: boolean;
+            isIndividual: boolean;
+            isTrial: boolean;
+            linkedSubscriptions: components["schemas"]["LinkedSeatBody"][];
+            /** Format: date */
+            nextPaymentDate?: string | null;
+            /** Format: int64 */
+            pricePerUser: number;
+            /** Format: date */
+            renewSubscriptionWithoutDiscountDate?: string | null;
+            /** Format: uuid */
+            tierId: string;
+            /** Format: int32 */
+            userAmount: number;
+            /** Format: date */
+            validUntil?: string | null;
+        };
         /** @description The `request` of a websocket `summarize` message, and the body of `/v1/withExamples`. */
         SummarizeRequest: {
             /**
@@ -1590,6 +2100,31 @@ export interface components {
         /** @description A text to analyse: at most 20,000 characters. */
         TextRequest: {
             text: string;
+        };
+        /** @description A tier (prices gross, VAT included, in cents; `priceExclVat...` is the same without VAT). */
+        TierBody: {
+            description: string;
+            /** @description Comma-separated, as the spec keeps them. */
+            features: string;
+            /** Format: uuid */
+            id: string;
+            isIndividual: boolean;
+            isTrial: boolean;
+            mostPopular: boolean;
+            name: string;
+            /** Format: int64 */
+            priceExclVatPerUserMonth: number;
+            /** Format: int64 */
+            priceExclVatPerUserYear: number;
+            /** Format: int64 */
+            pricePerUserMonth: number;
+            /** Format: int64 */
+            pricePerUserYear: number;
+            /**
+             * Format: int32
+             * @description Days a trial lasts (trial tiers).
+             */
+            trialDays?: number | null;
         };
         /** @description One finished sentence, numbered from 0 in the order spoken. */
         TranscriptSentence: {
@@ -4506,6 +5041,80 @@ export interface operations {
             };
         };
     };
+    get_organization_subscription_for_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationSubscriptionBody"][];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    has_user_active_organization_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": boolean;
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     me: {
         parameters: {
             query?: never;
@@ -4914,6 +5523,908 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+        };
+    };
+    checkout_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    checkout_choose: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description `outcome=paid|failed|expired|canceled` */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_payment_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillingPaymentDetails"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    add_user: {
+        parameters: {
+            query: {
+                /** @description Lower-cased before it is stored. */
+                emailAddress?: string;
+                subscriptionId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatAddedBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    apply_discount_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null | components["schemas"]["DiscountBody"];
+                };
+            };
+            /** @description the body is not readable (not JSON, or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancel_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                subscription_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_trial_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillingPaymentDetails"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedSubscription"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_user: {
+        parameters: {
+            query: {
+                linkedSubscriptionId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_invoice_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceDownload"];
+                };
+            };
+            /** @description the body is not readable (not JSON, or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_linked_subscription_for_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtherSubscriptionBody"][];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_payments_for_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentBody"][];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_subscription_for_organization: {
+        parameters: {
+            query: {
+                /** @description A level (practice) or main organisation the user belongs to. */
+                organizationId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationSubscriptionBody"][];
+                };
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_subscription_for_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionBody"][];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_tiers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TierBody"][];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    has_user_active_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": boolean;
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    is_user_early_adopter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": boolean;
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `id=<the provider's payment id>` */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many calls in the limit's period (`too_many_requests`; `Retry-After` says when to try again) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -1,0 +1,769 @@
+//! Subscriptions and payments of the signed-in practitioner (spec subscriptions-cms §7.1), the
+//! payment provider's webhook, and the local checkout's page.
+//!
+//! Only the owner reads or changes their subscriptions, seats and payments: every query names
+//! the signed-in user, and someone else's id answers as an unknown one. The webhook trusts nothing
+//! in its body but the payment's id: it queues a `sync_payment` job, which fetches the payment
+//! from the provider and moves our status forward.
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use chrono::{DateTime, NaiveDate, Utc};
+use domain::subscriptions::{self as subs, BillingDetails, SubscriptionError};
+use integrations::payments::{NewCustomer, NewPayment, SequenceType, local};
+use jobs::kinds::SyncPayment;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use crate::auth::CurrentUser;
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Json, Path, Query};
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/payment/subscription/getTiers", get(get_tiers))
+        .route("/payment/subscription/applyDiscountCode", post(apply_discount_code))
+        .route("/payment/subscription/cancelSubscription/{subscription_id}", post(cancel_subscription))
+        .route("/payment/subscription/createTrialSubscription", post(create_trial_subscription))
+        .route("/payment/subscription/addUser", post(add_user))
+        .route("/payment/subscription/deleteUser", post(delete_user))
+        .route("/payment/subscription/getInvoiceDownload", post(get_invoice_download))
+        .route("/payment/subscription/getLinkedSubscriptionForUser", get(get_linked_subscription_for_user))
+        .route("/payment/subscription/getPaymentsForUser", get(get_payments_for_user))
+        .route("/payment/subscription/getSubscriptionForUser", get(get_subscription_for_user))
+        .route("/payment/subscription/hasUserActiveSubscription", get(has_user_active_subscription))
+        .route("/payment/subscription/isUserEarlyAdopter", get(is_user_early_adopter))
+        .route("/payment/subscription/getSubscriptionForOrganization", get(get_subscription_for_organization))
+        .route("/payment/paymentinfo/getPaymentLink", post(get_payment_link))
+        .route("/payment/webhook", post(webhook))
+        .route("/payment/checkout/{id}", get(checkout_page).post(checkout_choose))
+        .route("/api/user/getOrganizationSubscriptionForUser", get(get_organization_subscription_for_user))
+        .route("/api/user/hasUserActiveOrganizationSubscription", get(has_user_active_organization_subscription))
+}
+
+impl From<SubscriptionError> for ApiError {
+    fn from(e: SubscriptionError) -> Self {
+        match e {
+            SubscriptionError::Invalid(message) => ApiError::BadRequest { code: "invalid_subscription", message: message.to_owned() },
+            SubscriptionError::NotFound(message) => ApiError::Missing(message),
+            SubscriptionError::Conflict(message) => ApiError::Conflict { code: "subscription_conflict", message },
+            SubscriptionError::Db(e) => e.into(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bodies
+
+/// A tier (prices gross, VAT included, in cents; `priceExclVat...` is the same without VAT).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TierBody {
+    pub id: Uuid,
+    pub name: String,
+    pub description: String,
+    pub is_trial: bool,
+    pub is_individual: bool,
+    pub most_popular: bool,
+    pub price_per_user_month: i64,
+    pub price_per_user_year: i64,
+    pub price_excl_vat_per_user_month: i64,
+    pub price_excl_vat_per_user_year: i64,
+    /// Comma-separated, as the spec keeps them.
+    pub features: String,
+    /// Days a trial lasts (trial tiers).
+    pub trial_days: Option<i32>,
+}
+
+/// A discount code that applies: its price (cents, gross) replaces the tier's monthly price.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DiscountBody {
+    pub id: Uuid,
+    pub tier_id: Uuid,
+    pub discount_code: String,
+    pub discount_price: i64,
+    pub title: String,
+}
+
+/// The billing dialog's details (spec §3), checked in the spec's order (§5). `pricePerUser` and
+/// `isIndividual` may be sent but are not taken: the server prices the choice itself.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BillingPaymentDetails {
+    #[serde(default)]
+    pub contact_name: String,
+    #[serde(default)]
+    pub practice_name: Option<String>,
+    #[serde(default)]
+    pub send_invoice_to_email: String,
+    #[serde(default)]
+    pub phone_number: String,
+    #[serde(default)]
+    pub street_address: String,
+    #[serde(default)]
+    pub house_number: String,
+    #[serde(default)]
+    pub house_number_addition: Option<String>,
+    #[serde(default)]
+    pub postcode: String,
+    #[serde(default)]
+    pub city: String,
+    #[serde(default)]
+    pub kvk_number: Option<String>,
+    /// `MONTHLY` or `ANUALLY` (spelled so); `intervalMonths` decides when both are given.
+    #[serde(default)]
+    pub subscription_type: Option<String>,
+    #[serde(default)]
+    pub user_amount: Option<i32>,
+    /// Not taken (the server prices the choice).
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub price_per_user: Option<f64>,
+    pub tier_id: Uuid,
+    /// Not taken (the tier decides).
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub is_individual: Option<bool>,
+    /// Not taken (the server writes the description).
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub description: Option<String>,
+    /// 1 or 12.
+    #[serde(default)]
+    pub interval_months: Option<i32>,
+    #[serde(default)]
+    pub discount_id: Option<Uuid>,
+}
+
+impl BillingPaymentDetails {
+    fn into_domain(self) -> BillingDetails {
+        let interval_months = self.interval_months.unwrap_or(match self.subscription_type.as_deref() {
+            Some("ANUALLY") => 12,
+            _ => 1,
+        });
+        BillingDetails {
+            contact_name: self.contact_name,
+            practice_name: self.practice_name.unwrap_or_default(),
+            send_invoice_to_email: self.send_invoice_to_email,
+            phone_number: self.phone_number,
+            street_address: self.street_address,
+            house_number: self.house_number,
+            house_number_addition: self.house_number_addition.unwrap_or_default(),
+            postcode: self.postcode,
+            city: self.city,
+            kvk_number: self.kvk_number.unwrap_or_default(),
+            tier_id: self.tier_id,
+            user_amount: self.user_amount.unwrap_or(1),
+            interval_months,
+            discount_id: self.discount_id,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkedSeatBody {
+    pub id: Uuid,
+    pub email_address: Option<String>,
+    pub user_id: Option<String>,
+}
+
+/// One of the user's own subscriptions (spec §3 "Subscription (user)").
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SubscriptionBody {
+    pub id: Uuid,
+    pub tier_id: Uuid,
+    pub description: String,
+    /// Active and not past `validUntil` (end of that day, Europe/Amsterdam).
+    pub is_active: bool,
+    pub is_trial: bool,
+    pub is_individual: bool,
+    pub user_amount: i32,
+    pub interval_months: i32,
+    pub price_per_user: i64,
+    pub amount: i64,
+    pub valid_until: Option<NaiveDate>,
+    pub created_at: DateTime<Utc>,
+    pub canceled_at: Option<DateTime<Utc>>,
+    pub next_payment_date: Option<NaiveDate>,
+    pub renew_subscription_without_discount_date: Option<NaiveDate>,
+    pub discount_id: Option<Uuid>,
+    pub first_payment_id: Option<Uuid>,
+    /// Linked users may be added and removed (an active paid subscription of a non-individual tier).
+    pub can_link_users: bool,
+    pub linked_subscriptions: Vec<LinkedSeatBody>,
+}
+
+impl From<subs::Subscription> for SubscriptionBody {
+    fn from(s: subs::Subscription) -> Self {
+        Self {
+            id: s.id,
+            tier_id: s.tier_id,
+            description: s.description,
+            is_active: s.is_active,
+            is_trial: s.is_trial,
+            is_individual: s.is_individual,
+            user_amount: s.user_amount,
+            interval_months: s.interval_months,
+            price_per_user: s.price_per_user,
+            amount: s.amount,
+            valid_until: s.valid_until,
+            created_at: s.created_at,
+            canceled_at: s.canceled_at,
+            next_payment_date: s.next_payment_date,
+            renew_subscription_without_discount_date: s.renew_subscription_without_discount_date,
+            discount_id: s.discount_id,
+            first_payment_id: s.first_payment_id,
+            can_link_users: s.can_link_users,
+            linked_subscriptions: s
+                .linked_subscriptions
+                .into_iter()
+                .map(|l| LinkedSeatBody { id: l.id, email_address: l.email_address, user_id: l.user_id })
+                .collect(),
+        }
+    }
+}
+
+/// Someone else's subscription the user holds a seat on (spec "Trial/other subscription").
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OtherSubscriptionBody {
+    pub id: Uuid,
+    pub description: String,
+    pub active: bool,
+    pub start_date: NaiveDate,
+    pub valid_until: Option<NaiveDate>,
+}
+
+/// An organisation subscription as the user page shows it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrganisationSubscriptionBody {
+    pub id: Uuid,
+    pub active: bool,
+    pub valid_until: Option<NaiveDate>,
+    pub description: String,
+}
+
+impl From<subs::OrganisationSubscription> for OrganisationSubscriptionBody {
+    fn from(o: subs::OrganisationSubscription) -> Self {
+        Self { id: o.id, active: o.active, valid_until: o.valid_until, description: o.description }
+    }
+}
+
+/// The statuses of a payment (spec §4).
+#[derive(ToSchema)]
+#[allow(dead_code)] // the document's shape of `paymentStatus`
+#[schema(rename_all = "UPPERCASE")]
+pub enum PaymentStatusBody {
+    Open,
+    Canceled,
+    Paid,
+    Expired,
+    Failed,
+    Pending,
+    Authorized,
+}
+
+/// A payment (spec §3 Payment); amounts in cents, gross.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentBody {
+    pub id: Uuid,
+    pub subscription_id: Uuid,
+    pub description: String,
+    pub user_amount: i32,
+    pub amount: i64,
+    #[schema(value_type = PaymentStatusBody)]
+    pub payment_status: String,
+    pub created_at: DateTime<Utc>,
+    pub interval_months: i32,
+    pub moneybird_invoice_id: Option<String>,
+    pub moneybird_contact_id: Option<String>,
+    pub sales_invoices_url: Option<String>,
+    pub send_invoice_to_email: String,
+    pub is_first_payment: bool,
+    pub practice_name: String,
+    pub contact_name: String,
+    pub street_address: String,
+    pub house_number: String,
+    pub house_number_addition: String,
+    pub postcode: String,
+    pub city: String,
+    pub phone_number: String,
+    pub kvk_number: String,
+    /// The days this payment pays for (once paid).
+    pub period_start: Option<NaiveDate>,
+    pub period_end: Option<NaiveDate>,
+}
+
+impl From<subs::Payment> for PaymentBody {
+    fn from(p: subs::Payment) -> Self {
+        Self {
+            id: p.id,
+            subscription_id: p.subscription_id,
+            description: p.description,
+            user_amount: p.user_amount,
+            amount: p.amount,
+            payment_status: p.payment_status.as_str().to_owned(),
+            created_at: p.created_at,
+            interval_months: p.interval_months,
+            moneybird_invoice_id: p.moneybird_invoice_id,
+            moneybird_contact_id: p.moneybird_contact_id,
+            sales_invoices_url: p.sales_invoices_url,
+            send_invoice_to_email: p.send_invoice_to_email,
+            is_first_payment: p.is_first_payment,
+            practice_name: p.practice_name,
+            contact_name: p.contact_name,
+            street_address: p.street_address,
+            house_number: p.house_number,
+            house_number_addition: p.house_number_addition,
+            postcode: p.postcode,
+            city: p.city,
+            phone_number: p.phone_number,
+            kvk_number: p.kvk_number,
+            period_start: p.period_start,
+            period_end: p.period_end,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreatedSubscription {
+    pub id: Uuid,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatAddedBody {
+    pub id: Uuid,
+    pub email_address: String,
+    pub user_id: Option<String>,
+    /// The fair-use warning when the seats outnumber the users paid for.
+    pub warning: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PaymentLink {
+    /// Where the browser goes to pay.
+    pub href: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceDownload {
+    pub download_link: String,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct AddUserQuery {
+    /// Lower-cased before it is stored.
+    #[serde(default)]
+    pub email_address: String,
+    pub subscription_id: Uuid,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct DeleteUserQuery {
+    pub linked_subscription_id: Uuid,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct OrganizationQuery {
+    /// A level (practice) or main organisation the user belongs to.
+    pub organization_id: Uuid,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Handlers
+
+/// The tiers on offer, in page order, with prices incl. and excl. VAT.
+#[utoipa::path(get, path = "/payment/subscription/getTiers", tag = "subscriptions", security(("bearer" = [])),
+    responses((status = 200, body = Vec<TierBody>), (status = 401, body = ErrorBody)))]
+pub async fn get_tiers(State(state): State<AppState>, _user: CurrentUser) -> Result<Json<Vec<TierBody>>, ApiError> {
+    let tiers = subs::tiers(&state.db).await?;
+    Ok(Json(
+        tiers
+            .into_iter()
+            .map(|t| TierBody {
+                price_excl_vat_per_user_month: domain::money::excl_vat(t.price_per_user_month),
+                price_excl_vat_per_user_year: domain::money::excl_vat(t.price_per_user_year),
+                id: t.id,
+                name: t.name,
+                description: t.description,
+                is_trial: t.is_trial,
+                is_individual: t.is_individual,
+                most_popular: t.most_popular,
+                price_per_user_month: t.price_per_user_month,
+                price_per_user_year: t.price_per_user_year,
+                features: t.features,
+                trial_days: t.trial_days,
+            })
+            .collect(),
+    ))
+}
+
+/// Looks a discount code up (the body is the code as a JSON string). `null` means the code is
+/// unknown: the page says 'Kortingscode onjuist'. Whether it fits the chosen tier and interval is
+/// checked when paying.
+#[utoipa::path(post, path = "/payment/subscription/applyDiscountCode", tag = "subscriptions", security(("bearer" = [])),
+    request_body = String,
+    responses((status = 200, body = Option<DiscountBody>), (status = 401, body = ErrorBody)))]
+pub async fn apply_discount_code(
+    State(state): State<AppState>,
+    _user: CurrentUser,
+    Json(code): Json<String>,
+) -> Result<Json<Option<DiscountBody>>, ApiError> {
+    if code.chars().count() > 100 {
+        return Ok(Json(None));
+    }
+    let found = subs::discount_by_code(&state.db, &code).await?;
+    Ok(Json(found.map(|d| DiscountBody {
+        id: d.id,
+        tier_id: d.tier_id,
+        discount_code: d.discount_code,
+        discount_price: d.discount_price,
+        title: d.title,
+    })))
+}
+
+/// Cancels the user's own active subscription: no more renewals, usable until `validUntil`.
+#[utoipa::path(post, path = "/payment/subscription/cancelSubscription/{subscription_id}", tag = "subscriptions",
+    security(("bearer" = [])), params(("subscription_id" = Uuid, Path)),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn cancel_subscription(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(subscription_id): Path<Uuid>,
+) -> Result<StatusCode, ApiError> {
+    subs::cancel(&state.db, &user.id, subscription_id, subs::today()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Activates the trial tier, once per user ever ('Gebruiker heeft al eens een
+/// proefabonnement geactiveerd', 409, also for concurrent calls).
+#[utoipa::path(post, path = "/payment/subscription/createTrialSubscription", tag = "subscriptions", security(("bearer" = [])),
+    request_body = BillingPaymentDetails,
+    responses((status = 201, body = CreatedSubscription), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn create_trial_subscription(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<BillingPaymentDetails>,
+) -> Result<(StatusCode, Json<CreatedSubscription>), ApiError> {
+    let id = subs::create_trial(&state.db, &user.id, &body.into_domain(), subs::today()).await?;
+    Ok((StatusCode::CREATED, Json(CreatedSubscription { id })))
+}
+
+/// Adds a linked user by e-mail address to the user's own subscription.
+#[utoipa::path(post, path = "/payment/subscription/addUser", tag = "subscriptions", security(("bearer" = [])),
+    params(AddUserQuery),
+    responses((status = 201, body = SeatAddedBody), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn add_user(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(query): Query<AddUserQuery>,
+) -> Result<(StatusCode, Json<SeatAddedBody>), ApiError> {
+    let seat = subs::add_linked(&state.db, &user.id, query.subscription_id, &query.email_address, subs::today()).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(SeatAddedBody { id: seat.id, email_address: seat.email_address, user_id: seat.user_id, warning: seat.warning.map(str::to_owned) }),
+    ))
+}
+
+/// Removes a linked user from one of the user's own subscriptions.
+#[utoipa::path(post, path = "/payment/subscription/deleteUser", tag = "subscriptions", security(("bearer" = [])),
+    params(DeleteUserQuery),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn delete_user(State(state): State<AppState>, user: CurrentUser, Query(query): Query<DeleteUserQuery>) -> Result<StatusCode, ApiError> {
+    subs::remove_linked(&state.db, &user.id, query.linked_subscription_id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The invoice of one of the user's payments (the body is the payment's id, or its invoice id,
+/// as a JSON string). Invoices come from the bookkeeping provider, which is not connected yet:
+/// a payment of the user answers 409 'De factuur wordt nog gemaakt.', anything else 404.
+#[utoipa::path(post, path = "/payment/subscription/getInvoiceDownload", tag = "subscriptions", security(("bearer" = [])),
+    request_body = String,
+    responses((status = 200, body = InvoiceDownload), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn get_invoice_download(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(id): Json<String>,
+) -> Result<Json<InvoiceDownload>, ApiError> {
+    let id = id.trim();
+    let found: Option<bool> = sqlx::query_scalar(
+        "select true from payments where user_id = $1 and (id::text = $2 or moneybird_invoice_id = $2) limit 1",
+    )
+    .bind(&user.id)
+    .bind(id)
+    .fetch_optional(&state.db)
+    .await?;
+    match found {
+        Some(_) => Err(ApiError::Conflict { code: "invoice_pending", message: "De factuur wordt nog gemaakt." }),
+        None => Err(ApiError::Missing("Factuur niet gevonden")),
+    }
+}
+
+/// Subscriptions of others on which the user holds a seat.
+#[utoipa::path(get, path = "/payment/subscription/getLinkedSubscriptionForUser", tag = "subscriptions", security(("bearer" = [])),
+    responses((status = 200, body = Vec<OtherSubscriptionBody>), (status = 401, body = ErrorBody)))]
+pub async fn get_linked_subscription_for_user(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<OtherSubscriptionBody>>, ApiError> {
+    let list = subs::linked_for_user(&state.db, &user.id, &user.email, subs::today()).await?;
+    Ok(Json(
+        list.into_iter()
+            .map(|o| OtherSubscriptionBody { id: o.id, description: o.description, active: o.active, start_date: o.start_date, valid_until: o.valid_until })
+            .collect(),
+    ))
+}
+
+/// The user's payments ('Betalingen'), newest first.
+#[utoipa::path(get, path = "/payment/subscription/getPaymentsForUser", tag = "subscriptions", security(("bearer" = [])),
+    responses((status = 200, body = Vec<PaymentBody>), (status = 401, body = ErrorBody)))]
+pub async fn get_payments_for_user(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<PaymentBody>>, ApiError> {
+    Ok(Json(subs::payments_for_user(&state.db, &user.id).await?.into_iter().map(PaymentBody::from).collect()))
+}
+
+/// The user's own subscriptions with their linked users, newest first.
+#[utoipa::path(get, path = "/payment/subscription/getSubscriptionForUser", tag = "subscriptions", security(("bearer" = [])),
+    responses((status = 200, body = Vec<SubscriptionBody>), (status = 401, body = ErrorBody)))]
+pub async fn get_subscription_for_user(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<SubscriptionBody>>, ApiError> {
+    Ok(Json(subs::for_user(&state.db, &user.id, subs::today()).await?.into_iter().map(SubscriptionBody::from).collect()))
+}
+
+/// Whether the user has an active subscription of their own or a seat on one.
+#[utoipa::path(get, path = "/payment/subscription/hasUserActiveSubscription", tag = "subscriptions", security(("bearer" = [])),
+    responses((status = 200, body = bool), (status = 401, body = ErrorBody)))]
+pub async fn has_user_active_subscription(State(state): State<AppState>, user: CurrentUser) -> Result<Json<bool>, ApiError> {
+    Ok(Json(subs::has_active(&state.db, &user.id, &user.email, subs::today()).await?))
+}
+
+/// Whether the user's account was made before `APP_EARLY_ADOPTER_BEFORE` (a date; unset: nobody).
+#[utoipa::path(get, path = "/payment/subscription/isUserEarlyAdopter", tag = "subscriptions", security(("bearer" = [])),
+    responses((status = 200, body = bool), (status = 401, body = ErrorBody)))]
+pub async fn is_user_early_adopter(State(state): State<AppState>, user: CurrentUser) -> Result<Json<bool>, ApiError> {
+    Ok(Json(subs::is_early_adopter(&state.db, &user.id, state.config.early_adopter_before).await?))
+}
+
+/// Organisation subscriptions of a level or main organisation the user belongs to (others: empty).
+#[utoipa::path(get, path = "/payment/subscription/getSubscriptionForOrganization", tag = "subscriptions", security(("bearer" = [])),
+    params(OrganizationQuery),
+    responses((status = 200, body = Vec<OrganisationSubscriptionBody>), (status = 401, body = ErrorBody)))]
+pub async fn get_subscription_for_organization(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(query): Query<OrganizationQuery>,
+) -> Result<Json<Vec<OrganisationSubscriptionBody>>, ApiError> {
+    let list = subs::for_organisation(&state.db, &user.id, query.organization_id, subs::today()).await?;
+    Ok(Json(list.into_iter().map(OrganisationSubscriptionBody::from).collect()))
+}
+
+/// The organisation subscriptions that reach the user (by account, e-mail address, practice or
+/// main organisation).
+#[utoipa::path(get, path = "/api/user/getOrganizationSubscriptionForUser", tag = "subscriptions", security(("bearer" = [])),
+    responses((status = 200, body = Vec<OrganisationSubscriptionBody>), (status = 401, body = ErrorBody)))]
+pub async fn get_organization_subscription_for_user(
+    State(state): State<AppState>,
+    user: CurrentUser,
+) -> Result<Json<Vec<OrganisationSubscriptionBody>>, ApiError> {
+    let list = subs::organisation_for_user(&state.db, &user.id, &user.email, subs::today()).await?;
+    Ok(Json(list.into_iter().map(OrganisationSubscriptionBody::from).collect()))
+}
+
+/// Whether an active organisation subscription reaches the user.
+#[utoipa::path(get, path = "/api/user/hasUserActiveOrganizationSubscription", tag = "subscriptions", security(("bearer" = [])),
+    responses((status = 200, body = bool), (status = 401, body = ErrorBody)))]
+pub async fn has_user_active_organization_subscription(State(state): State<AppState>, user: CurrentUser) -> Result<Json<bool>, ApiError> {
+    Ok(Json(subs::has_active_organisation(&state.db, &user.id, &user.email, subs::today()).await?))
+}
+
+/// The Dutch message when the payment provider cannot make the payment.
+pub const PROVIDER_FAILED: &str = "De betaling kon niet worden gestart. Probeer het later opnieuw.";
+
+/// Validates the billing details, writes an inactive subscription with its OPEN first payment,
+/// and has the payment provider make the payment (a `first` payment that sets up a mandate).
+/// The answer's `href` is where the browser pays; it comes back to `/subscription`.
+#[utoipa::path(post, path = "/payment/paymentinfo/getPaymentLink", tag = "subscriptions", security(("bearer" = [])),
+    request_body = BillingPaymentDetails,
+    responses((status = 200, body = PaymentLink), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn get_payment_link(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<BillingPaymentDetails>,
+) -> Result<Json<PaymentLink>, ApiError> {
+    let provider = state.payments.clone();
+    let pending = subs::create_pending(&state.db, &user.id, &body.into_domain(), provider.name()).await?;
+    let fail = |e: integrations::payments::PaymentError| {
+        tracing::warn!(error = %e, payment = %pending.payment_id, "the payment provider did not make the payment");
+        ApiError::Upstream(PROVIDER_FAILED.to_owned())
+    };
+    let customer = match subs::provider_customer(&state.db, &user.id, provider.name()).await? {
+        Some(id) => id,
+        None => {
+            let new = NewCustomer { name: user.username.clone(), email: user.email.clone(), user_id: user.id.clone() };
+            let made = match provider.create_customer(&new).await {
+                Ok(id) => id,
+                Err(e) => {
+                    subs::fail_unsent_payment(&state.db, pending.payment_id).await?;
+                    return Err(fail(e));
+                }
+            };
+            subs::save_provider_customer(&state.db, &user.id, provider.name(), &made).await?
+        }
+    };
+    let new = NewPayment {
+        amount_cents: pending.quote.amount,
+        description: pending.quote.description.clone(),
+        customer_id: customer.clone(),
+        sequence_type: SequenceType::First,
+        redirect_url: Some(state.config.public_url.join("subscription").map(|u| u.to_string()).unwrap_or_default()),
+        webhook_url: Some(state.config.payment_webhook_url.to_string()),
+        payment_id: pending.payment_id.to_string(),
+        idempotency_key: pending.idempotency_key.clone(),
+        mandate_id: None,
+    };
+    let made = match provider.create_payment(&new).await {
+        Ok(made) => made,
+        Err(e) => {
+            subs::fail_unsent_payment(&state.db, pending.payment_id).await?;
+            return Err(fail(e));
+        }
+    };
+    let Some(href) = made.checkout_url.clone() else {
+        subs::fail_unsent_payment(&state.db, pending.payment_id).await?;
+        return Err(ApiError::Upstream(PROVIDER_FAILED.to_owned()));
+    };
+    subs::record_provider_payment(&state.db, pending.payment_id, &made.id, Some(&customer), Some(&href)).await?;
+    Ok(Json(PaymentLink { href }))
+}
+
+/// The payment provider's webhook (public; Mollie posts `id=tr_...` as a form). Nothing in the
+/// body but the id is read. For a payment of ours a `sync_payment` job is queued (none when one
+/// for it is already waiting) and the answer is 200 at once; unknown ids get the same 200.
+#[utoipa::path(post, path = "/payment/webhook", tag = "subscriptions",
+    request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "`id=<the provider's payment id>`"),
+    responses((status = 200), (status = 400, body = ErrorBody)))]
+pub async fn webhook(State(state): State<AppState>, body: Bytes) -> Result<StatusCode, ApiError> {
+    let id = url::form_urlencoded::parse(&body).find(|(k, _)| k == "id").map(|(_, v)| v.into_owned()).unwrap_or_default();
+    let id = id.trim();
+    if id.is_empty() || id.len() > 100 {
+        return Err(ApiError::BadRequest { code: "invalid_webhook", message: "Geen betaling genoemd.".to_owned() });
+    }
+    let mut tx = state.db.begin().await?;
+    let known: Option<Uuid> = sqlx::query_scalar("select id from payments where provider_payment_id = $1").bind(id).fetch_optional(&mut *tx).await?;
+    if known.is_none() {
+        return Ok(StatusCode::OK);
+    }
+    // one waiting job per payment: concurrent deliveries take turns on this lock
+    sqlx::query("select pg_advisory_xact_lock(hashtext('sync_payment:' || $1))").bind(id).execute(&mut *tx).await?;
+    let waiting: bool = sqlx::query_scalar(
+        "select exists (select 1 from jobs where kind = $1 and state = 'queued' and payload->>'providerPaymentId' = $2)",
+    )
+    .bind(<SyncPayment as jobs::Job>::KIND)
+    .bind(id)
+    .fetch_one(&mut *tx)
+    .await?;
+    let job = if waiting { None } else { Some(jobs::enqueue(&mut tx, SyncPayment::job(id)).await?) };
+    tx.commit().await?;
+    if let Some(job) = job
+        && let Err(e) = state.jobs.dispatch(&[job]).await
+    {
+        tracing::warn!(job.id = %job, error = %e, "payment sync not pushed yet; the relay will");
+    }
+    Ok(StatusCode::OK)
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
+}
+
+fn checkout_html(title: &str, body: &str) -> String {
+    format!(
+        "<!doctype html>\n<html lang=\"nl\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{title}</title>\n</head>\n<body>\n<main>\n<h1>{title}</h1>\n{body}\n</main>\n</body>\n</html>\n"
+    )
+}
+
+/// Only with the local checkout (no `APP_MOLLIE_API_KEY`); otherwise 404.
+fn local_only(state: &AppState) -> Result<(), ApiError> {
+    if state.payments.name() == "local" { Ok(()) } else { Err(ApiError::NotFound) }
+}
+
+/// The local checkout's page (no Mollie key): the amount and description of an open payment and
+/// four buttons, each posting `outcome` to this address. No script, no inline style.
+#[utoipa::path(get, path = "/payment/checkout/{id}", tag = "subscriptions", params(("id" = String, Path)),
+    responses((status = 200, content_type = "text/html", body = String), (status = 404, body = ErrorBody)))]
+pub async fn checkout_page(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    local_only(&state)?;
+    let payment = local::find(&state.db, &id).await?.ok_or(ApiError::Missing("Betaling niet gevonden"))?;
+    let amount = domain::money::to_decimal_string(payment.amount_cents).replace('.', ",");
+    let body = if payment.status == "open" {
+        let action = escape(&local::checkout_path(&payment.id));
+        let button = |outcome: &str, label: &str| {
+            format!("<form method=\"post\" action=\"{action}\"><input type=\"hidden\" name=\"outcome\" value=\"{outcome}\"><button type=\"submit\">{label}</button></form>")
+        };
+        format!(
+            "<p>Dit is de lokale betaalpagina voor ontwikkeling en tests; er wordt niets afgeschreven.</p>\n\
+             <p>{}</p>\n<p>Bedrag: &euro; {amount}</p>\n{}\n{}\n{}\n{}",
+            escape(&payment.description),
+            button("paid", "Betaald"),
+            button("failed", "Mislukt"),
+            button("expired", "Verlopen"),
+            button("canceled", "Geannuleerd"),
+        )
+    } else {
+        format!("<p>Deze betaling is al afgerond ({}).</p>\n<p><a href=\"/subscription\">Terug naar abonnementen</a></p>", escape(&payment.status))
+    };
+    Ok((
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-store")],
+        Html(checkout_html("Betalen", &body)),
+    )
+        .into_response())
+}
+
+/// The outcome chosen on the local checkout's page: an open payment takes it, our webhook is
+/// called as Mollie would (a form POST `id=<payment id>`), and the browser goes back to
+/// `/subscription` (303).
+#[utoipa::path(post, path = "/payment/checkout/{id}", tag = "subscriptions", params(("id" = String, Path)),
+    request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "`outcome=paid|failed|expired|canceled`"),
+    responses((status = 303), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn checkout_choose(State(state): State<AppState>, Path(id): Path<String>, body: Bytes) -> Result<Response, ApiError> {
+    local_only(&state)?;
+    let outcome = url::form_urlencoded::parse(&body).find(|(k, _)| k == "outcome").map(|(_, v)| v.into_owned()).unwrap_or_default();
+    if !local::OUTCOMES.contains(&outcome.as_str()) {
+        return Err(ApiError::BadRequest { code: "invalid_outcome", message: "Kies betaald, mislukt, verlopen of geannuleerd.".to_owned() });
+    }
+    let payment = local::find(&state.db, &id).await?.ok_or(ApiError::Missing("Betaling niet gevonden"))?;
+    if let Some(webhook) = local::choose(&state.db, &payment.id, &outcome).await?.flatten() {
+        let form = url::form_urlencoded::Serializer::new(String::new()).append_pair("id", &payment.id).finish();
+        let answer = state
+            .payments_http
+            .post(&webhook)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(form)
+            .send()
+            .await;
+        match answer {
+            Ok(r) if r.status().is_success() => {}
+            Ok(r) => tracing::warn!(status = %r.status(), "the local checkout's webhook call was refused"),
+            Err(e) => tracing::warn!(error = %e, "the local checkout could not call the webhook"),
+        }
+    }
+    let back = payment.redirect_url.unwrap_or_else(|| "/subscription".to_owned());
+    Ok(Redirect::to(&back).into_response())
+}

@@ -1,0 +1,460 @@
+//! Subscriptions and payments over HTTP: the calls of §7.1, the local checkout end to end with a
+//! worker, and Mollie through a test double that speaks its wire format (HAL JSON, string
+//! amounts, problem bodies, the webhook's `id` form body).
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::{Path as AxPath, State as AxState};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use common::{Options, TestApp};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+const TRIAL: &str = "5b0e1a52-2f1c-4c57-9a6e-000000000001";
+const INDIVIDUAL: &str = "5b0e1a52-2f1c-4c57-9a6e-000000000002";
+const PRACTICE: &str = "5b0e1a52-2f1c-4c57-9a6e-000000000003";
+
+fn billing(tier: &str, users: i32, months: i32) -> Value {
+    json!({
+        "contactName": "Anne de Vries",
+        "practiceName": "Huisartsenpraktijk De Linde",
+        "sendInvoiceToEmail": "factuur@delinde.nl",
+        "phoneNumber": "0201234567",
+        "streetAddress": "Lindelaan",
+        "houseNumber": "12",
+        "houseNumberAddition": "",
+        "postcode": "1234 ab",
+        "city": "Amsterdam",
+        "subscriptionType": if months == 12 { "ANUALLY" } else { "MONTHLY" },
+        "userAmount": users,
+        "pricePerUser": 1.0,
+        "tierId": tier,
+        "isIndividual": false,
+        "description": "wat de pagina toont",
+        "intervalMonths": months,
+        "discountId": null,
+    })
+}
+
+async fn post_json(app: &TestApp, path: &str, token: &str, body: &Value) -> (u16, Value) {
+    let response = app.http.post(app.url(path)).bearer_auth(token).json(body).send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+async fn get_json(app: &TestApp, path: &str, token: &str) -> (u16, Value) {
+    let response = app.get_with_token(path, token).await;
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// Waits (bounded) until every `sync_payment` job has finished.
+async fn sync_jobs_done(pool: &PgPool) {
+    for _ in 0..1500 {
+        let open: i64 = sqlx::query_scalar("select count(*) from jobs where kind = 'sync_payment' and state in ('queued', 'running', 'retrying')")
+            .fetch_one(pool)
+            .await
+            .unwrap();
+        let any: i64 = sqlx::query_scalar("select count(*) from jobs where kind = 'sync_payment'").fetch_one(pool).await.unwrap();
+        if open == 0 && any > 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("sync_payment jobs did not finish");
+}
+
+/// (method, path) of every signed-in call here.
+const SIGNED_IN: &[(&str, &str)] = &[
+    ("GET", "/payment/subscription/getTiers"),
+    ("POST", "/payment/subscription/applyDiscountCode"),
+    ("POST", "/payment/subscription/cancelSubscription/00000000-0000-0000-0000-000000000000"),
+    ("POST", "/payment/subscription/createTrialSubscription"),
+    ("POST", "/payment/subscription/addUser?emailAddress=a@b.nl&subscriptionId=00000000-0000-0000-0000-000000000000"),
+    ("POST", "/payment/subscription/deleteUser?linkedSubscriptionId=00000000-0000-0000-0000-000000000000"),
+    ("POST", "/payment/subscription/getInvoiceDownload"),
+    ("GET", "/payment/subscription/getLinkedSubscriptionForUser"),
+    ("GET", "/payment/subscription/getPaymentsForUser"),
+    ("GET", "/payment/subscription/getSubscriptionForUser"),
+    ("GET", "/payment/subscription/hasUserActiveSubscription"),
+    ("GET", "/payment/subscription/isUserEarlyAdopter"),
+    ("GET", "/payment/subscription/getSubscriptionForOrganization?organizationId=00000000-0000-0000-0000-000000000000"),
+    ("POST", "/payment/paymentinfo/getPaymentLink"),
+    ("GET", "/api/user/getOrganizationSubscriptionForUser"),
+    ("GET", "/api/user/hasUserActiveOrganizationSubscription"),
+];
+
+#[sqlx::test(migrations = "../migrations")]
+async fn every_call_needs_a_sign_in_and_the_agreement(pool: PgPool) {
+    let app = TestApp::spawn(pool).await;
+    let unaccepted = app.tokens_for(TestApp::UNACCEPTED).await["access_token"].as_str().unwrap().to_owned();
+    for (method, path) in SIGNED_IN {
+        let request = app.http.request(method.parse().unwrap(), app.url(path));
+        let request = if *method == "POST" { request.json(&json!("x")) } else { request };
+        assert_eq!(request.send().await.unwrap().status(), 401, "{method} {path} without a token");
+        let request = app.http.request(method.parse().unwrap(), app.url(path)).bearer_auth(&unaccepted);
+        let request = if *method == "POST" { request.json(&json!("x")) } else { request };
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), 403, "{method} {path} before the agreement");
+    }
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn tiers_discounts_and_the_billing_messages_in_order(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let token = app.access_token_for("huisarts@example.nl").await;
+    let (status, tiers) = get_json(&app, "/payment/subscription/getTiers", &token).await;
+    assert_eq!(status, 200);
+    let tiers = tiers.as_array().unwrap();
+    assert_eq!(tiers.len(), 3);
+    assert_eq!(tiers[0]["name"], "Gratis");
+    assert_eq!(tiers[0]["isTrial"], true);
+    assert_eq!(tiers.iter().filter(|t| t["mostPopular"] == true).count(), 1);
+    assert_eq!(tiers[1]["pricePerUserMonth"], 4900);
+    assert_eq!(tiers[1]["priceExclVatPerUserMonth"], 4050);
+    assert_eq!(tiers[2]["pricePerUserYear"], 44460);
+
+    // the billing dialog's messages, in the spec's order
+    let mut body = billing(PRACTICE, 3, 12);
+    let steps = [
+        ("contactName", "Geen naam ingevuld", json!("Anne")),
+        ("phoneNumber", "Geen telefoonnummer ingevuld", json!("0612345678")),
+        ("streetAddress", "Geen straatnaaam ingevuld", json!("Lindelaan")),
+        ("houseNumber", "Geen huisnummer ingevuld", json!("12")),
+        ("postcode", "Geen postcode ingevuld", json!("12345")),
+        ("postcode", "Ongeldige postcode. Vul postcode in volgens bijv. '1234AB'", json!("1234AB")),
+        ("city", "Geen plaatsnaam ingevuld", json!("Utrecht")),
+        ("sendInvoiceToEmail", "Geen email ingevuld", json!("f@delinde.nl")),
+    ];
+    for field in ["contactName", "phoneNumber", "streetAddress", "houseNumber", "postcode", "city", "sendInvoiceToEmail"] {
+        body[field] = json!("");
+    }
+    for (field, message, fix) in steps {
+        let (status, answer) = post_json(&app, "/payment/paymentinfo/getPaymentLink", &token, &body).await;
+        assert_eq!(status, 400, "{message}");
+        assert_eq!(answer["message"], message);
+        body[field] = fix;
+    }
+    let payments: i64 = sqlx::query_scalar("select count(*) from payments").fetch_one(&pool).await.unwrap();
+    assert_eq!(payments, 0, "nothing written for refused details");
+
+    // discount codes: null when unknown, only for the monthly individual tier
+    let tier_id: uuid::Uuid = INDIVIDUAL.parse().unwrap();
+    let code = domain::subscriptions::add_discount(&pool, tier_id, "WELKOM25", "Welkomstkorting", 2500).await.unwrap();
+    let (status, found) = post_json(&app, "/payment/subscription/applyDiscountCode", &token, &json!("welkom25")).await;
+    assert_eq!(status, 200);
+    assert_eq!(found["discountPrice"], 2500);
+    assert_eq!(found["id"], code.to_string());
+    let (status, none) = post_json(&app, "/payment/subscription/applyDiscountCode", &token, &json!("onbekend")).await;
+    assert_eq!((status, none), (200, Value::Null));
+    let mut yearly = billing(INDIVIDUAL, 1, 12);
+    yearly["discountId"] = json!(code);
+    let (status, answer) = post_json(&app, "/payment/paymentinfo/getPaymentLink", &token, &yearly).await;
+    assert_eq!((status, answer["message"].as_str()), (400, Some("Kortingscode onjuist")));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_local_checkout_pays_and_the_worker_activates(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let worker = app.start_worker(&[]);
+    let token = app.access_token_for("huisarts@example.nl").await;
+    let (status, active) = get_json(&app, "/payment/subscription/hasUserActiveSubscription", &token).await;
+    assert_eq!((status, active), (200, json!(false)));
+
+    let (status, link) = post_json(&app, "/payment/paymentinfo/getPaymentLink", &token, &billing(PRACTICE, 3, 12)).await;
+    assert_eq!(status, 200, "{link}");
+    let href = link["href"].as_str().unwrap().to_owned();
+    assert!(href.starts_with(&app.url("/payment/checkout/ltr_")), "{href}");
+    let page = app.http.get(&href).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    let csp = page.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    assert!(csp.contains("form-action 'self'") && csp.contains("script-src 'self'"), "{csp}");
+    let html = page.text().await.unwrap();
+    assert!(html.contains("1333,80"), "{html}");
+    assert!(html.contains("Spreekkamer Praktijk (3 gebruikers, jaarlijks)"));
+    assert!(!html.contains("<script") && !html.contains("style="));
+    for outcome in ["paid", "failed", "expired", "canceled"] {
+        assert!(html.contains(&format!("value=\"{outcome}\"")), "{outcome}");
+    }
+
+    let chosen = app.http.post(&href).form(&[("outcome", "paid")]).send().await.unwrap();
+    assert_eq!(chosen.status(), 303);
+    assert_eq!(chosen.headers()["location"], app.url("/subscription").as_str());
+    sync_jobs_done(&pool).await;
+
+    let (_, active) = get_json(&app, "/payment/subscription/hasUserActiveSubscription", &token).await;
+    assert_eq!(active, json!(true));
+    let (_, payments) = get_json(&app, "/payment/subscription/getPaymentsForUser", &token).await;
+    assert_eq!(payments[0]["paymentStatus"], "PAID");
+    assert_eq!(payments[0]["amount"], 133380);
+    assert_eq!(payments[0]["postcode"], "1234AB");
+    let (_, subs) = get_json(&app, "/payment/subscription/getSubscriptionForUser", &token).await;
+    assert_eq!(subs[0]["isActive"], true);
+    assert_eq!(subs[0]["userAmount"], 3);
+    assert_eq!(subs[0]["canLinkUsers"], true);
+    let sub_id = subs[0]["id"].as_str().unwrap().to_owned();
+
+    // a second choice on the page changes nothing
+    let again = app.http.post(&href).form(&[("outcome", "failed")]).send().await.unwrap();
+    assert_eq!(again.status(), 303);
+    let status: String = sqlx::query_scalar("select status from payments").fetch_one(&pool).await.unwrap();
+    assert_eq!(status, "PAID");
+
+    // linked users: added lower-cased, the fair-use warning past the purchased users, removed
+    let add = |email: &str| app.http.post(app.url(&format!("/payment/subscription/addUser?emailAddress={email}&subscriptionId={sub_id}"))).bearer_auth(&token).send();
+    let empty: Value = add("").await.unwrap().json().await.unwrap();
+    assert_eq!(empty["message"], "Geen e-mail adres ingevuld");
+    let mut last = Value::Null;
+    for email in ["Poh@Example.nl", "b@praktijk.nl", "c@praktijk.nl", "d@praktijk.nl"] {
+        let response = add(email).await.unwrap();
+        assert_eq!(response.status(), 201);
+        last = response.json().await.unwrap();
+    }
+    assert_eq!(last["warning"], domain::subscriptions::FAIR_USE);
+    let poh = app.access_token_for("poh@example.nl").await;
+    let (_, linked) = get_json(&app, "/payment/subscription/getLinkedSubscriptionForUser", &poh).await;
+    assert_eq!(linked.as_array().unwrap().len(), 1);
+    let (_, poh_active) = get_json(&app, "/payment/subscription/hasUserActiveSubscription", &poh).await;
+    assert_eq!(poh_active, json!(true));
+
+    // someone else can neither remove a seat, cancel, nor see the invoice
+    let seat = last["id"].as_str().unwrap();
+    let removed = app.http.post(app.url(&format!("/payment/subscription/deleteUser?linkedSubscriptionId={seat}"))).bearer_auth(&poh).send().await.unwrap();
+    assert_eq!(removed.status(), 404);
+    assert_eq!(removed.json::<Value>().await.unwrap()["message"], "Gebruiker kan niet worden verwijderd");
+    let cancel = app.http.post(app.url(&format!("/payment/subscription/cancelSubscription/{sub_id}"))).bearer_auth(&poh).send().await.unwrap();
+    assert_eq!(cancel.status(), 404);
+    let payment_id = payments[0]["id"].as_str().unwrap();
+    let (status, _) = post_json(&app, "/payment/subscription/getInvoiceDownload", &poh, &json!(payment_id)).await;
+    assert_eq!(status, 404);
+    let (status, invoice) = post_json(&app, "/payment/subscription/getInvoiceDownload", &token, &json!(payment_id)).await;
+    assert_eq!((status, invoice["message"].as_str()), (409, Some("De factuur wordt nog gemaakt.")));
+
+    let removed = app.http.post(app.url(&format!("/payment/subscription/deleteUser?linkedSubscriptionId={seat}"))).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(removed.status(), 204);
+
+    // cancelled: still usable until validUntil
+    let cancel = app.http.post(app.url(&format!("/payment/subscription/cancelSubscription/{sub_id}"))).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(cancel.status(), 204);
+    let (_, subs) = get_json(&app, "/payment/subscription/getSubscriptionForUser", &token).await;
+    assert!(subs[0]["canceledAt"].is_string());
+    assert_eq!(subs[0]["nextPaymentDate"], Value::Null);
+    let (_, active) = get_json(&app, "/payment/subscription/hasUserActiveSubscription", &token).await;
+    assert_eq!(active, json!(true));
+    worker.stop().await;
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_failed_checkout_leaves_no_active_subscription(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let worker = app.start_worker(&[]);
+    let token = app.access_token_for("huisarts@example.nl").await;
+    let (_, link) = post_json(&app, "/payment/paymentinfo/getPaymentLink", &token, &billing(INDIVIDUAL, 1, 1)).await;
+    let href = link["href"].as_str().unwrap();
+    let chosen = app.http.post(href).form(&[("outcome", "failed")]).send().await.unwrap();
+    assert_eq!(chosen.status(), 303);
+    sync_jobs_done(&pool).await;
+    let (_, payments) = get_json(&app, "/payment/subscription/getPaymentsForUser", &token).await;
+    assert_eq!(payments[0]["paymentStatus"], "FAILED");
+    let (_, active) = get_json(&app, "/payment/subscription/hasUserActiveSubscription", &token).await;
+    assert_eq!(active, json!(false));
+    let bad = app.http.post(href).form(&[("outcome", "gestolen")]).send().await.unwrap();
+    assert_eq!(bad.status(), 400);
+    worker.stop().await;
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_trial_once_per_user_even_when_asked_for_at_once(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let token = app.access_token_for("huisarts@example.nl").await;
+    let body = billing(TRIAL, 1, 1);
+    let calls = (0..6).map(|_| post_json(&app, "/payment/subscription/createTrialSubscription", &token, &body));
+    let answers = futures::future::join_all(calls).await;
+    assert_eq!(answers.iter().filter(|(s, _)| *s == 201).count(), 1, "{answers:?}");
+    for (status, body) in answers.iter().filter(|(s, _)| *s != 201) {
+        assert_eq!(*status, 409);
+        assert_eq!(body["message"], "Gebruiker heeft al eens een proefabonnement geactiveerd");
+    }
+    let (_, active) = get_json(&app, "/payment/subscription/hasUserActiveSubscription", &token).await;
+    assert_eq!(active, json!(true));
+    let (_, early) = get_json(&app, "/payment/subscription/isUserEarlyAdopter", &token).await;
+    assert_eq!(early, json!(false), "no APP_EARLY_ADOPTER_BEFORE: nobody");
+    let (_, org) = get_json(&app, "/api/user/hasUserActiveOrganizationSubscription", &token).await;
+    assert_eq!(org, json!(false));
+    let (status, orgs) = get_json(&app, "/api/user/getOrganizationSubscriptionForUser", &token).await;
+    assert_eq!((status, orgs), (200, json!([])));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_webhook_takes_only_an_id_and_answers_at_once(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let unknown = app.http.post(app.url("/payment/webhook")).form(&[("id", "tr_unknown")]).send().await.unwrap();
+    assert_eq!(unknown.status(), 200);
+    let none = app.http.post(app.url("/payment/webhook")).form(&[("status", "paid")]).send().await.unwrap();
+    assert_eq!(none.status(), 400);
+    let jobs: i64 = sqlx::query_scalar("select count(*) from jobs where kind = 'sync_payment'").fetch_one(&pool).await.unwrap();
+    assert_eq!(jobs, 0, "nothing queued for ids that are not ours");
+    // with Mollie configured the local checkout's page does not exist
+    let mollie = TestApp::spawn_with(pool, Options { env: vec![("APP_MOLLIE_API_KEY", "test_x".into())], ..Default::default() }).await;
+    assert_eq!(mollie.http.get(mollie.url("/payment/checkout/ltr_x")).send().await.unwrap().status(), 404);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Mollie test double
+
+#[derive(Default)]
+struct Double {
+    payments: HashMap<String, Value>,
+    created: Vec<(Value, Option<String>)>,
+    gets: usize,
+    /// Answer the next create with 503 this many times.
+    fail_creates: usize,
+}
+
+type Shared = Arc<Mutex<Double>>;
+
+fn hal(status: StatusCode, body: Value) -> axum::response::Response {
+    (status, [("content-type", "application/hal+json")], body.to_string()).into_response()
+}
+
+async fn mollie_double() -> (String, Shared) {
+    let state: Shared = Arc::default();
+    let authorised = |headers: &HeaderMap| headers.get("authorization").and_then(|v| v.to_str().ok()) == Some("Bearer test_double_key");
+    let app = axum::Router::new()
+        .route(
+            "/v2/customers",
+            post(move |headers: HeaderMap, body: String| async move {
+                if !authorised(&headers) {
+                    return hal(StatusCode::UNAUTHORIZED, json!({"status": 401, "title": "Unauthorized Request", "detail": "Missing authentication"}));
+                }
+                let body: Value = serde_json::from_str(&body).unwrap();
+                hal(StatusCode::CREATED, json!({"resource": "customer", "id": "cst_8wmqcHMN4U", "mode": "test", "name": body["name"], "email": body["email"]}))
+            }),
+        )
+        .route(
+            "/v2/payments",
+            post(move |AxState(state): AxState<Shared>, headers: HeaderMap, body: String| async move {
+                if !authorised(&headers) {
+                    return hal(StatusCode::UNAUTHORIZED, json!({"status": 401, "title": "Unauthorized Request", "detail": "Missing authentication"}));
+                }
+                let body: Value = serde_json::from_str(&body).unwrap();
+                let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(str::to_owned);
+                let mut s = state.lock().unwrap();
+                s.created.push((body.clone(), key));
+                if s.fail_creates > 0 {
+                    s.fail_creates -= 1;
+                    return hal(StatusCode::SERVICE_UNAVAILABLE, json!({"status": 503, "title": "Service Unavailable", "detail": "try again"}));
+                }
+                if body["amount"]["value"].as_str().is_none_or(|v| !v.contains('.')) {
+                    return hal(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        json!({"status": 422, "title": "Unprocessable Entity", "detail": "The amount is invalid", "field": "amount.value"}),
+                    );
+                }
+                let id = format!("tr_{}", s.payments.len() + 1);
+                let payment = json!({
+                    "resource": "payment", "id": id, "mode": "test", "status": "open",
+                    "amount": body["amount"], "description": body["description"], "sequenceType": body["sequenceType"],
+                    "customerId": body["customerId"], "metadata": body["metadata"], "redirectUrl": body["redirectUrl"],
+                    "webhookUrl": body["webhookUrl"],
+                    "_links": {
+                        "self": {"href": format!("https://api.mollie.com/v2/payments/{id}"), "type": "application/hal+json"},
+                        "checkout": {"href": format!("https://www.mollie.com/checkout/select-method/{id}"), "type": "text/html"}
+                    }
+                });
+                s.payments.insert(id, payment.clone());
+                hal(StatusCode::CREATED, payment)
+            }),
+        )
+        .route(
+            "/v2/payments/{id}",
+            get(move |AxState(state): AxState<Shared>, AxPath(id): AxPath<String>| async move {
+                let mut s = state.lock().unwrap();
+                s.gets += 1;
+                match s.payments.get(&id) {
+                    Some(p) => hal(StatusCode::OK, p.clone()),
+                    None => hal(StatusCode::NOT_FOUND, json!({"status": 404, "title": "Not Found", "detail": "No payment exists with token"})),
+                }
+            }),
+        )
+        .with_state(state.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/v2/", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (url, state)
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn mollie_ten_concurrent_webhooks_make_one_transition_and_one_activation(pool: PgPool) {
+    let (mollie_url, double) = mollie_double().await;
+    double.lock().unwrap().fail_creates = 1;
+    let env = vec![("APP_MOLLIE_API_KEY", "test_double_key".to_owned()), ("APP_MOLLIE_API_URL", mollie_url.clone())];
+    let app = TestApp::spawn_with(pool.clone(), Options { env, ..Default::default() }).await;
+    let worker = app.start_worker(&[]);
+    let token = app.access_token_for("huisarts@example.nl").await;
+
+    let (status, link) = post_json(&app, "/payment/paymentinfo/getPaymentLink", &token, &billing(PRACTICE, 3, 12)).await;
+    assert_eq!(status, 200, "{link}");
+    assert_eq!(link["href"], "https://www.mollie.com/checkout/select-method/tr_1");
+    {
+        let s = double.lock().unwrap();
+        // one 503, then the retry with the same idempotency key
+        assert_eq!(s.created.len(), 2);
+        assert_eq!(s.created[0].1, s.created[1].1);
+        let (body, key) = &s.created[1];
+        assert!(key.as_deref().unwrap().starts_with("first:"));
+        assert_eq!(body["amount"], json!({"currency": "EUR", "value": "1333.80"}));
+        assert_eq!(body["sequenceType"], "first");
+        assert_eq!(body["customerId"], "cst_8wmqcHMN4U");
+        assert_eq!(body["redirectUrl"], app.url("/subscription"));
+        assert_eq!(body["webhookUrl"], app.url("/payment/webhook"));
+        assert_eq!(body["description"], "Spreekkamer Praktijk (3 gebruikers, jaarlijks)");
+        let ours: uuid::Uuid = body["metadata"]["paymentId"].as_str().unwrap().parse().unwrap();
+        assert!(!ours.is_nil());
+    }
+
+    // the customer pays: Mollie's payment goes pending, then paid (with a mandate); ten
+    // deliveries arrive at once, some before the payment is paid
+    let set = |status: &str| {
+        let mut s = double.lock().unwrap();
+        let p = s.payments.get_mut("tr_1").unwrap();
+        p["status"] = json!(status);
+        if status == "paid" {
+            p["mandateId"] = json!("mdt_pWUnw6pkBN");
+        }
+    };
+    set("pending");
+    let webhook = || app.http.post(app.url("/payment/webhook")).form(&[("id", "tr_1")]).send();
+    let first: Vec<_> = futures::future::join_all((0..4).map(|_| webhook())).await;
+    set("paid");
+    let rest: Vec<_> = futures::future::join_all((0..6).map(|_| webhook())).await;
+    for answer in first.into_iter().chain(rest) {
+        assert_eq!(answer.unwrap().status(), 200);
+    }
+    sync_jobs_done(&pool).await;
+    // a late delivery after everything settled
+    assert_eq!(webhook().await.unwrap().status(), 200);
+    sync_jobs_done(&pool).await;
+
+    let results: Vec<Value> = sqlx::query_scalar("select result from jobs where kind = 'sync_payment' and state = 'succeeded'")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    assert!(!results.is_empty());
+    let to_paid = results.iter().filter(|r| r["changed"] == true && r["to"] == "PAID").count();
+    let activations = results.iter().filter(|r| r["activated"] == true).count();
+    assert_eq!((to_paid, activations), (1, 1), "{results:?}");
+    let (_, payments) = get_json(&app, "/payment/subscription/getPaymentsForUser", &token).await;
+    assert_eq!(payments[0]["paymentStatus"], "PAID");
+    let (_, active) = get_json(&app, "/payment/subscription/hasUserActiveSubscription", &token).await;
+    assert_eq!(active, json!(true));
+    let mandate: Option<String> = sqlx::query_scalar("select mandate_id from payment_customers").fetch_one(&pool).await.unwrap();
+    assert_eq!(mandate.as_deref(), Some("mdt_pWUnw6pkBN"));
+    worker.stop().await;
+}

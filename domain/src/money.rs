@@ -1,0 +1,192 @@
+//! Money: integer cents, gross (VAT included), as the spec's prices are.
+//!
+//! VAT is 21 %. The price excluding VAT is the gross price divided by 1.21, rounded half up to the
+//! cent; the VAT is what remains, so excl + VAT is always the gross amount to the cent. The yearly
+//! price per user is twelve months less 5 % ('(5% korting)'), rounded half up to the cent.
+
+/// VAT in percent.
+pub const VAT_PERCENT: i64 = 21;
+
+/// The discount of yearly billing in percent.
+pub const YEARLY_DISCOUNT_PERCENT: i64 = 5;
+
+/// `numerator / denominator` rounded half up (away from zero for negatives).
+fn div_round_half_up(numerator: i64, denominator: i64) -> i64 {
+    debug_assert!(denominator > 0);
+    if numerator >= 0 { (2 * numerator + denominator) / (2 * denominator) } else { -div_round_half_up(-numerator, denominator) }
+}
+
+/// The part of `gross` cents without VAT: gross / 1.21, rounded half up to the cent.
+pub fn excl_vat(gross: i64) -> i64 {
+    div_round_half_up(gross * 100, 100 + VAT_PERCENT)
+}
+
+/// The VAT in `gross` cents: the gross amount less [`excl_vat`].
+pub fn vat(gross: i64) -> i64 {
+    gross - excl_vat(gross)
+}
+
+/// A gross amount split in its parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Split {
+    pub gross: i64,
+    pub excl_vat: i64,
+    pub vat: i64,
+}
+
+pub fn split(gross: i64) -> Split {
+    let excl = excl_vat(gross);
+    Split { gross, excl_vat: excl, vat: gross - excl }
+}
+
+/// The yearly price per user from the monthly one: 12 months less 5 %, rounded half up.
+pub fn yearly_from_monthly(monthly: i64) -> i64 {
+    div_round_half_up(monthly * 12 * (100 - YEARLY_DISCOUNT_PERCENT), 100)
+}
+
+/// The total for `users` users at `per_user` cents each.
+pub fn total(per_user: i64, users: i64) -> i64 {
+    per_user * users
+}
+
+/// The price per user for an interval of 1 or 12 months: a discount's price replaces the monthly
+/// price (discounts apply to monthly billing only; the caller checks that), the yearly price is
+/// the tier's own.
+pub fn price_per_user(month: i64, year: i64, interval_months: i32, discount_price: Option<i64>) -> i64 {
+    match (interval_months, discount_price) {
+        (12, _) => year,
+        (_, Some(discounted)) => discounted,
+        _ => month,
+    }
+}
+
+/// Cents as Mollie and invoices write them: `"12.10"` (two decimals, a point).
+pub fn to_decimal_string(cents: i64) -> String {
+    let sign = if cents < 0 { "-" } else { "" };
+    let abs = cents.unsigned_abs();
+    format!("{sign}{}.{:02}", abs / 100, abs % 100)
+}
+
+/// `"12.10"`, `"12.1"` or `"12"` as cents; `None` for anything else (more than two decimals too).
+pub fn from_decimal_string(value: &str) -> Option<i64> {
+    let (negative, value) = match value.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, value),
+    };
+    let (whole, fraction) = match value.split_once('.') {
+        Some((_, "")) => return None,
+        Some(parts) => parts,
+        None => (value, ""),
+    };
+    if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) || fraction.len() > 2 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let whole: i64 = whole.parse().ok()?;
+    let fraction: i64 = if fraction.is_empty() { 0 } else { format!("{fraction:0<2}").parse().ok()? };
+    let cents = whole.checked_mul(100)?.checked_add(fraction)?;
+    Some(if negative { -cents } else { cents })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excl_vat_is_gross_over_1_21_rounded_half_up() {
+        assert_eq!(excl_vat(0), 0);
+        assert_eq!(excl_vat(121), 100);
+        assert_eq!(excl_vat(12100), 10000);
+        assert_eq!(excl_vat(4900), 4050); // 40.4958 -> 40.50
+        assert_eq!(vat(4900), 850);
+        // 1 cent: 0.826 -> 1, VAT 0
+        assert_eq!(excl_vat(1), 1);
+        assert_eq!(vat(1), 0);
+        // the edge below and above a half: 6050 / 121 = 50 exactly; 6049 -> 49.99 -> 49.99
+        assert_eq!(excl_vat(6050), 5000);
+        assert_eq!(excl_vat(6049), 4999); // 49.9917 -> 49.99
+        assert_eq!(excl_vat(6051), 5001); // 50.0083 -> 50.01
+        // gross 1.82: 150.41 -> 150; 1.81: 149.59 -> 150
+        assert_eq!(excl_vat(182), 150);
+        assert_eq!(excl_vat(181), 150);
+    }
+
+    #[test]
+    fn a_half_cent_rounds_up() {
+        // gross * 100 / 121 ends in exactly .5 when gross*200 = 121*(2k+1): gross = 60.5*(2k+1)
+        // is never whole, so check the helper itself at the half
+        assert_eq!(div_round_half_up(1, 2), 1);
+        assert_eq!(div_round_half_up(3, 2), 2);
+        assert_eq!(div_round_half_up(5, 10), 1);
+        assert_eq!(div_round_half_up(4, 10), 0);
+        assert_eq!(div_round_half_up(-5, 10), -1);
+        assert_eq!(div_round_half_up(-4, 10), 0);
+    }
+
+    #[test]
+    fn the_parts_add_up_for_the_seeded_prices() {
+        for gross in [0, 1, 2, 99, 100, 3900, 4900, 44460, 55860, 133380] {
+            let s = split(gross);
+            assert_eq!(s.excl_vat + s.vat, gross);
+        }
+        assert_eq!(split(55860), Split { gross: 55860, excl_vat: 46165, vat: 9695 });
+    }
+
+    #[test]
+    fn yearly_is_twelve_months_less_five_percent() {
+        assert_eq!(yearly_from_monthly(4900), 55860);
+        assert_eq!(yearly_from_monthly(3900), 44460);
+        assert_eq!(yearly_from_monthly(0), 0);
+        assert_eq!(yearly_from_monthly(1), 11); // 11.4 -> 11
+        assert_eq!(yearly_from_monthly(3), 34); // 34.2 -> 34
+        assert_eq!(yearly_from_monthly(5), 57); // 57.0
+        assert_eq!(yearly_from_monthly(25), 285);
+        // 11.4 per cent of monthly price: 45 cents -> 513.0; 5 -> 57.0; 15 cents -> 171.0
+        assert_eq!(yearly_from_monthly(15), 171);
+    }
+
+    #[test]
+    fn totals_and_discounts() {
+        assert_eq!(total(44460, 3), 133380);
+        assert_eq!(price_per_user(4900, 55860, 1, None), 4900);
+        assert_eq!(price_per_user(4900, 55860, 12, None), 55860);
+        assert_eq!(price_per_user(4900, 55860, 1, Some(2500)), 2500);
+        // a discount never applies to yearly billing
+        assert_eq!(price_per_user(4900, 55860, 12, Some(2500)), 55860);
+    }
+
+    #[test]
+    fn decimal_strings_as_mollie_writes_them() {
+        assert_eq!(to_decimal_string(1210), "12.10");
+        assert_eq!(to_decimal_string(5), "0.05");
+        assert_eq!(to_decimal_string(0), "0.00");
+        assert_eq!(to_decimal_string(-150), "-1.50");
+        assert_eq!(from_decimal_string("12.10"), Some(1210));
+        assert_eq!(from_decimal_string("12.1"), Some(1210));
+        assert_eq!(from_decimal_string("12"), Some(1200));
+        assert_eq!(from_decimal_string("0.05"), Some(5));
+        assert_eq!(from_decimal_string("-1.50"), Some(-150));
+        for bad in ["", ".5", "1.234", "1,50", "abc", "1.", "1.-5", "+1", "--1"] {
+            assert_eq!(from_decimal_string(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn excl_plus_vat_is_gross_for_every_amount_up_to_100_000_euros() {
+        // every value, not a sample: 10 million cents
+        for gross in 0i64..10_000_000 {
+            let s = split(gross);
+            assert_eq!(s.excl_vat + s.vat, gross);
+            assert!(s.vat >= 0 && s.excl_vat >= 0);
+            // excl is the nearest cent to gross / 1.21 (ties up): |121 * excl - 100 * gross| <= 60.5
+            let diff = 121 * s.excl_vat - 100 * gross;
+            assert!((-60..=60).contains(&diff), "{gross}: {}", s.excl_vat);
+        }
+    }
+
+    #[test]
+    fn decimal_strings_round_trip() {
+        for cents in (-1_000_000i64..1_000_000).step_by(7) {
+            assert_eq!(from_decimal_string(&to_decimal_string(cents)), Some(cents));
+        }
+    }
+}

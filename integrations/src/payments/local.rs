@@ -1,0 +1,176 @@
+//! The local checkout: a payment provider inside our own database, for machines without a Mollie
+//! key (never in production). It keeps what Mollie would keep for a payment in
+//! `local_checkout_payments`; a payment's checkout address is the api's page
+//! `/payment/checkout/{id}`, where the user picks the outcome (`paid`, `failed`, `expired`,
+//! `canceled`). The page then calls our webhook with `id=<payment id>`, as Mollie does, so the
+//! rest of the system cannot tell the two apart. A `first` payment that is paid gets a mandate;
+//! a `recurring` payment on a mandate is charged (paid) at once.
+
+use futures::future::BoxFuture;
+use serde_json::json;
+use sqlx::{PgPool, Row};
+
+use super::{NewCustomer, NewPayment, PaymentError, PaymentProvider, ProviderPayment, SequenceType};
+
+/// The outcomes the checkout page offers.
+pub const OUTCOMES: [&str; 4] = ["paid", "failed", "expired", "canceled"];
+
+pub struct LocalCheckout {
+    db: PgPool,
+    /// The api's public URL; checkout pages are below it.
+    base: url::Url,
+}
+
+fn unavailable(e: sqlx::Error) -> PaymentError {
+    PaymentError::Unavailable(format!("local checkout: {e}"))
+}
+
+/// The page's address for a payment.
+pub fn checkout_path(id: &str) -> String {
+    format!("/payment/checkout/{id}")
+}
+
+impl LocalCheckout {
+    pub fn new(db: PgPool, base: url::Url) -> Self {
+        Self { db, base }
+    }
+
+    fn checkout_url(&self, id: &str) -> String {
+        self.base.join(checkout_path(id).trim_start_matches('/')).map(|u| u.to_string()).unwrap_or_else(|_| checkout_path(id))
+    }
+
+    async fn read(&self, id: &str) -> Result<ProviderPayment, PaymentError> {
+        let row = sqlx::query(
+            "select id, status, amount_cents::int8 as amount, customer_id, mandate_id, metadata->>'paymentId' as payment_id
+               from local_checkout_payments where id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.db)
+        .await
+        .map_err(unavailable)?
+        .ok_or(PaymentError::NotFound)?;
+        let status: String = row.get("status");
+        let id: String = row.get("id");
+        Ok(ProviderPayment {
+            checkout_url: (status == "open").then(|| self.checkout_url(&id)),
+            id,
+            status,
+            amount_cents: row.get("amount"),
+            customer_id: row.get("customer_id"),
+            mandate_id: row.get("mandate_id"),
+            payment_id: row.get("payment_id"),
+        })
+    }
+}
+
+/// A payment as the checkout page shows it.
+#[derive(Debug, Clone)]
+pub struct CheckoutPayment {
+    pub id: String,
+    pub amount_cents: i64,
+    pub description: String,
+    pub status: String,
+    pub redirect_url: Option<String>,
+}
+
+/// The payment the page `/payment/checkout/{id}` shows.
+pub async fn find(db: &PgPool, id: &str) -> sqlx::Result<Option<CheckoutPayment>> {
+    let row = sqlx::query("select id, amount_cents::int8 as amount, description, status, redirect_url from local_checkout_payments where id = $1")
+        .bind(id)
+        .fetch_optional(db)
+        .await?;
+    Ok(row.map(|r| CheckoutPayment {
+        id: r.get("id"),
+        amount_cents: r.get("amount"),
+        description: r.get("description"),
+        status: r.get("status"),
+        redirect_url: r.get("redirect_url"),
+    }))
+}
+
+/// The user's choice on the page: an open payment takes `outcome` (a paid first payment gets a
+/// mandate). Returns the webhook to call, or `None` when the payment was no longer open (a second
+/// click changes nothing and calls nothing).
+pub async fn choose(db: &PgPool, id: &str, outcome: &str) -> sqlx::Result<Option<Option<String>>> {
+    debug_assert!(OUTCOMES.contains(&outcome));
+    let mandate = format!("lmdt_{}", ulid::Ulid::generate().to_string().to_lowercase());
+    let row = sqlx::query(
+        "update local_checkout_payments
+            set status = $2, updated_at = now(),
+                mandate_id = case when $2 = 'paid' and sequence_type = 'first' then $3 else mandate_id end
+          where id = $1 and status = 'open'
+          returning webhook_url",
+    )
+    .bind(id)
+    .bind(outcome)
+    .bind(mandate)
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|r| r.get("webhook_url")))
+}
+
+impl PaymentProvider for LocalCheckout {
+    fn name(&self) -> &'static str {
+        "local"
+    }
+
+    fn create_customer<'a>(&'a self, _customer: &'a NewCustomer) -> BoxFuture<'a, Result<String, PaymentError>> {
+        Box::pin(async move { Ok(format!("lcst_{}", ulid::Ulid::generate().to_string().to_lowercase())) })
+    }
+
+    fn create_payment<'a>(&'a self, p: &'a NewPayment) -> BoxFuture<'a, Result<ProviderPayment, PaymentError>> {
+        Box::pin(async move {
+            let id = format!("ltr_{}", ulid::Ulid::generate().to_string().to_lowercase());
+            // a recurring payment is charged on its mandate at once
+            let (status, mandate) = match p.sequence_type {
+                SequenceType::First => ("open", None),
+                SequenceType::Recurring => {
+                    if p.mandate_id.is_none() {
+                        return Err(PaymentError::Refused {
+                            status: 422,
+                            title: "Unprocessable Entity".into(),
+                            detail: "A recurring payment needs a mandate".into(),
+                            field: Some("mandateId".into()),
+                        });
+                    }
+                    ("paid", p.mandate_id.clone())
+                }
+            };
+            let inserted: Option<String> = sqlx::query_scalar(
+                "insert into local_checkout_payments
+                    (id, customer_id, amount_cents, description, sequence_type, status, redirect_url, webhook_url, metadata, idempotency_key, mandate_id)
+                 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                 on conflict (idempotency_key) do nothing
+                 returning id",
+            )
+            .bind(&id)
+            .bind(&p.customer_id)
+            .bind(p.amount_cents as i32)
+            .bind(&p.description)
+            .bind(p.sequence_type.as_str())
+            .bind(status)
+            .bind(&p.redirect_url)
+            .bind(&p.webhook_url)
+            .bind(json!({"paymentId": p.payment_id}))
+            .bind(&p.idempotency_key)
+            .bind(mandate)
+            .fetch_optional(&self.db)
+            .await
+            .map_err(unavailable)?;
+            let id = match inserted {
+                Some(id) => id,
+                // the same key again: the payment made the first time, as Mollie's replay
+                None => sqlx::query_scalar("select id from local_checkout_payments where idempotency_key = $1")
+                    .bind(&p.idempotency_key)
+                    .fetch_one(&self.db)
+                    .await
+                    .map_err(unavailable)?,
+            };
+            self.read(&id).await
+        })
+    }
+
+    fn get_payment<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<ProviderPayment, PaymentError>> {
+        Box::pin(self.read(id))
+    }
+}

@@ -1,0 +1,150 @@
+//! Payment providers: one trait, two implementations.
+//!
+//! - [`mollie::Mollie`]: Mollie's v2 API over HTTPS (customers, `first` and `recurring` payments
+//!   with an `Idempotency-Key`, fetching a payment), with retries on 5xx and 429.
+//! - [`local::LocalCheckout`]: the embedded default for a machine without a Mollie key. Its
+//!   payments live in PostgreSQL (`local_checkout_payments`); the api serves a checkout page that
+//!   lets the user choose the outcome and then calls our own webhook as Mollie would. Refused in
+//!   production at config load.
+//!
+//! Nothing with health data is sent: descriptions name the tier, users and interval only, and the
+//! metadata holds our payment's id.
+
+pub mod local;
+pub mod mollie;
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use serde::{Deserialize, Serialize};
+
+/// A customer to create (a user of ours).
+#[derive(Debug, Clone)]
+pub struct NewCustomer {
+    pub name: String,
+    pub email: String,
+    /// Our user id, kept in the customer's metadata.
+    pub user_id: String,
+}
+
+/// `first` sets up a mandate for later `recurring` payments, which are charged without the user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SequenceType {
+    First,
+    Recurring,
+}
+
+impl SequenceType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::First => "first",
+            Self::Recurring => "recurring",
+        }
+    }
+}
+
+/// A payment to create.
+#[derive(Debug, Clone)]
+pub struct NewPayment {
+    /// Gross, in cents (sent as `"12.10"`).
+    pub amount_cents: i64,
+    pub description: String,
+    pub customer_id: String,
+    pub sequence_type: SequenceType,
+    /// Where the user's browser returns (first payments).
+    pub redirect_url: Option<String>,
+    pub webhook_url: Option<String>,
+    /// Our payment's id, sent as `metadata.paymentId`.
+    pub payment_id: String,
+    /// The same key on a retry yields the same payment.
+    pub idempotency_key: String,
+    /// Recurring payments: the mandate to charge.
+    pub mandate_id: Option<String>,
+}
+
+/// A payment as the provider has it now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderPayment {
+    pub id: String,
+    /// The provider's status in its own spelling (`open`, `paid`, ...).
+    pub status: String,
+    pub amount_cents: i64,
+    pub customer_id: Option<String>,
+    pub mandate_id: Option<String>,
+    /// Our payment's id from the metadata.
+    pub payment_id: Option<String>,
+    /// Where the user pays (present while the payment can be paid).
+    pub checkout_url: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PaymentError {
+    /// The provider refused the request (Mollie's 422 and other 4xx): not worth repeating.
+    #[error("refused ({status}): {title}: {detail}")]
+    Refused { status: u16, title: String, detail: String, field: Option<String> },
+    /// No such payment or customer.
+    #[error("not found")]
+    NotFound,
+    /// The provider could not be reached or failed (after the retries): try again later.
+    #[error("unavailable: {0}")]
+    Unavailable(String),
+}
+
+impl PaymentError {
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, Self::Unavailable(_))
+    }
+}
+
+pub trait PaymentProvider: Send + Sync + 'static {
+    /// `mollie` or `local`: the `provider` column of payments and customers.
+    fn name(&self) -> &'static str;
+    fn create_customer<'a>(&'a self, customer: &'a NewCustomer) -> BoxFuture<'a, Result<String, PaymentError>>;
+    fn create_payment<'a>(&'a self, payment: &'a NewPayment) -> BoxFuture<'a, Result<ProviderPayment, PaymentError>>;
+    fn get_payment<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<ProviderPayment, PaymentError>>;
+}
+
+pub type SharedProvider = Arc<dyn PaymentProvider>;
+
+/// The settings of the payment provider (`APP_MOLLIE_*`).
+#[derive(Clone)]
+pub struct PaymentsConfig {
+    /// Mollie's API key; without it the local checkout is used.
+    pub mollie_api_key: Option<String>,
+    /// `APP_MOLLIE_API_URL`, `https://api.mollie.com/v2/` by default (a test double's in tests).
+    pub mollie_api_url: url::Url,
+}
+
+impl std::fmt::Debug for PaymentsConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PaymentsConfig")
+            .field("mollie_api_key", &self.mollie_api_key.as_ref().map(|_| "<set>"))
+            .field("mollie_api_url", &self.mollie_api_url.as_str())
+            .finish()
+    }
+}
+
+impl PaymentsConfig {
+    /// Reads `APP_MOLLIE_API_KEY` and `APP_MOLLIE_API_URL` through `lookup`.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
+        let raw = lookup("APP_MOLLIE_API_URL").unwrap_or_else(|| mollie::DEFAULT_API_URL.to_owned());
+        let mut url = url::Url::parse(&raw).map_err(|e| format!("APP_MOLLIE_API_URL: not a URL: {e}"))?;
+        if !url.path().ends_with('/') {
+            url.set_path(&format!("{}/", url.path()));
+        }
+        Ok(Self { mollie_api_key: lookup("APP_MOLLIE_API_KEY"), mollie_api_url: url })
+    }
+
+    pub fn uses_local_checkout(&self) -> bool {
+        self.mollie_api_key.is_none()
+    }
+
+    /// The configured provider: Mollie with a key, the local checkout on `db` without.
+    pub fn provider(&self, db: sqlx::PgPool, checkout_base: &url::Url) -> SharedProvider {
+        match &self.mollie_api_key {
+            Some(key) => Arc::new(mollie::Mollie::new(self.mollie_api_url.clone(), key.clone())),
+            None => Arc::new(local::LocalCheckout::new(db, checkout_base.clone())),
+        }
+    }
+}

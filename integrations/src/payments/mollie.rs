@@ -1,0 +1,250 @@
+//! Mollie's v2 API: `POST customers`, `POST payments` (`sequenceType` `first` or `recurring`,
+//! with an `Idempotency-Key`), `GET payments/{id}`. Answers are HAL JSON; amounts are objects
+//! `{"currency": "EUR", "value": "12.10"}`; refusals are problem bodies
+//! `{"status": 422, "title": ..., "detail": ..., "field": ...}`. 5xx, 429 and connection failures
+//! are retried with back-off (0.5 s, 1 s, 2 s; a `Retry-After` up to 10 s is honoured); the same
+//! idempotency key is sent each time, so a retry never makes a second payment.
+
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use reqwest::{Method, StatusCode};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{NewCustomer, NewPayment, PaymentError, PaymentProvider, ProviderPayment, SequenceType};
+
+pub const DEFAULT_API_URL: &str = "https://api.mollie.com/v2/";
+
+/// Attempts per request, the first included.
+const ATTEMPTS: u32 = 4;
+
+pub struct Mollie {
+    base: url::Url,
+    key: String,
+    http: reqwest::Client,
+    /// The first wait between attempts; doubles each time.
+    backoff: Duration,
+}
+
+impl Mollie {
+    pub fn new(base: url::Url, key: String) -> Self {
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(15))
+            .connect_timeout(Duration::from_secs(5))
+            .build()
+            .expect("reqwest client");
+        Self { base, key, http, backoff: Duration::from_millis(500) }
+    }
+
+    /// Waits `backoff` (doubling) between attempts; tests make it short.
+    pub fn with_backoff(mut self, backoff: Duration) -> Self {
+        self.backoff = backoff;
+        self
+    }
+
+    async fn send(&self, method: Method, path: &str, body: Option<&Value>, idempotency_key: Option<&str>) -> Result<Value, PaymentError> {
+        let url = self.base.join(path).map_err(|e| PaymentError::Unavailable(format!("bad Mollie URL: {e}")))?;
+        let mut wait = self.backoff;
+        let mut last = String::new();
+        for attempt in 1..=ATTEMPTS {
+            let mut request = self.http.request(method.clone(), url.clone()).bearer_auth(&self.key).header("accept", "application/hal+json");
+            if let Some(key) = idempotency_key {
+                request = request.header("Idempotency-Key", key);
+            }
+            if let Some(body) = body {
+                request = request.json(body);
+            }
+            match request.send().await {
+                Ok(response) => {
+                    let status = response.status();
+                    let retry_after = response
+                        .headers()
+                        .get("retry-after")
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| v.trim().parse::<u64>().ok())
+                        .map(|s| Duration::from_secs(s.min(10)));
+                    let text = response.text().await.unwrap_or_default();
+                    if status.is_success() {
+                        return serde_json::from_str(&text).map_err(|e| PaymentError::Unavailable(format!("unreadable Mollie answer: {e}")));
+                    }
+                    if status == StatusCode::NOT_FOUND {
+                        return Err(PaymentError::NotFound);
+                    }
+                    if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
+                        last = format!("Mollie answered {status}");
+                        if attempt < ATTEMPTS {
+                            tokio::time::sleep(retry_after.unwrap_or(wait).max(wait)).await;
+                            wait *= 2;
+                        }
+                        continue;
+                    }
+                    return Err(problem(status, &text));
+                }
+                Err(e) => {
+                    last = format!("Mollie unreachable: {e}");
+                    if attempt < ATTEMPTS {
+                        tokio::time::sleep(wait).await;
+                        wait *= 2;
+                    }
+                }
+            }
+        }
+        Err(PaymentError::Unavailable(last))
+    }
+}
+
+/// A Mollie problem body as a typed refusal.
+fn problem(status: StatusCode, text: &str) -> PaymentError {
+    #[derive(Deserialize)]
+    struct Problem {
+        title: Option<String>,
+        detail: Option<String>,
+        field: Option<String>,
+    }
+    let parsed: Option<Problem> = serde_json::from_str(text).ok();
+    PaymentError::Refused {
+        status: status.as_u16(),
+        title: parsed.as_ref().and_then(|p| p.title.clone()).unwrap_or_else(|| status.to_string()),
+        detail: parsed.as_ref().and_then(|p| p.detail.clone()).unwrap_or_default(),
+        field: parsed.and_then(|p| p.field),
+    }
+}
+
+/// Cents as Mollie writes an amount's value: `"12.10"`.
+pub fn amount_value(cents: i64) -> String {
+    let sign = if cents < 0 { "-" } else { "" };
+    let abs = cents.unsigned_abs();
+    format!("{sign}{}.{:02}", abs / 100, abs % 100)
+}
+
+/// `"12.10"` as cents.
+pub fn parse_amount_value(value: &str) -> Option<i64> {
+    let (negative, value) = value.strip_prefix('-').map_or((false, value), |v| (true, v));
+    let (whole, fraction) = value.split_once('.').unwrap_or((value, "00"));
+    if whole.is_empty() || fraction.is_empty() || fraction.len() > 2 || !whole.bytes().chain(fraction.bytes()).all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let cents = whole.parse::<i64>().ok()?.checked_mul(100)?.checked_add(format!("{fraction:0<2}").parse::<i64>().ok()?)?;
+    Some(if negative { -cents } else { cents })
+}
+
+/// A Mollie payment object as ours.
+pub fn payment_of(v: &Value) -> Result<ProviderPayment, PaymentError> {
+    let text = |p: &str| v.pointer(p).and_then(Value::as_str).map(str::to_owned);
+    let id = text("/id").ok_or_else(|| PaymentError::Unavailable("Mollie payment without an id".into()))?;
+    let status = text("/status").ok_or_else(|| PaymentError::Unavailable("Mollie payment without a status".into()))?;
+    let amount_cents = text("/amount/value")
+        .and_then(|v| parse_amount_value(&v))
+        .ok_or_else(|| PaymentError::Unavailable("Mollie payment without a readable amount".into()))?;
+    Ok(ProviderPayment {
+        id,
+        status,
+        amount_cents,
+        customer_id: text("/customerId"),
+        mandate_id: text("/mandateId"),
+        payment_id: text("/metadata/paymentId"),
+        checkout_url: text("/_links/checkout/href"),
+    })
+}
+
+/// The body of `POST /v2/payments`.
+pub fn payment_body(p: &NewPayment) -> Value {
+    let mut body = json!({
+        "amount": {"currency": "EUR", "value": amount_value(p.amount_cents)},
+        "description": p.description,
+        "customerId": p.customer_id,
+        "sequenceType": p.sequence_type.as_str(),
+        "metadata": {"paymentId": p.payment_id},
+    });
+    if let Some(url) = &p.redirect_url {
+        body["redirectUrl"] = json!(url);
+    }
+    if let Some(url) = &p.webhook_url {
+        body["webhookUrl"] = json!(url);
+    }
+    if p.sequence_type == SequenceType::Recurring
+        && let Some(mandate) = &p.mandate_id
+    {
+        body["mandateId"] = json!(mandate);
+    }
+    body
+}
+
+impl PaymentProvider for Mollie {
+    fn name(&self) -> &'static str {
+        "mollie"
+    }
+
+    fn create_customer<'a>(&'a self, c: &'a NewCustomer) -> BoxFuture<'a, Result<String, PaymentError>> {
+        Box::pin(async move {
+            let body = json!({"name": c.name, "email": c.email, "metadata": {"userId": c.user_id}});
+            let key = format!("customer:{}", c.user_id);
+            let v = self.send(Method::POST, "customers", Some(&body), Some(&key)).await?;
+            v.get("id").and_then(Value::as_str).map(str::to_owned).ok_or_else(|| PaymentError::Unavailable("Mollie customer without an id".into()))
+        })
+    }
+
+    fn create_payment<'a>(&'a self, p: &'a NewPayment) -> BoxFuture<'a, Result<ProviderPayment, PaymentError>> {
+        Box::pin(async move {
+            let v = self.send(Method::POST, "payments", Some(&payment_body(p)), Some(&p.idempotency_key)).await?;
+            payment_of(&v)
+        })
+    }
+
+    fn get_payment<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<ProviderPayment, PaymentError>> {
+        Box::pin(async move {
+            // ids are Mollie's own (`tr_...`); anything else would change the path
+            if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                return Err(PaymentError::NotFound);
+            }
+            let v = self.send(Method::GET, &format!("payments/{id}"), None, None).await?;
+            payment_of(&v)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_are_strings_with_two_decimals() {
+        assert_eq!(amount_value(1210), "12.10");
+        assert_eq!(amount_value(1), "0.01");
+        assert_eq!(amount_value(133380), "1333.80");
+        assert_eq!(parse_amount_value("12.10"), Some(1210));
+        assert_eq!(parse_amount_value("12"), Some(1200));
+        assert_eq!(parse_amount_value("0.5"), Some(50));
+        assert_eq!(parse_amount_value("1.234"), None);
+        assert_eq!(parse_amount_value("1."), None);
+        assert_eq!(parse_amount_value("abc"), None);
+    }
+
+    #[test]
+    fn a_first_payment_body_as_mollie_takes_it() {
+        let p = NewPayment {
+            amount_cents: 133380,
+            description: "Spreekkamer Praktijk (3 gebruikers, jaarlijks)".into(),
+            customer_id: "cst_8wmqcHMN4U".into(),
+            sequence_type: SequenceType::First,
+            redirect_url: Some("https://app.example/subscription".into()),
+            webhook_url: Some("https://app.example/payment/webhook".into()),
+            payment_id: "p1".into(),
+            idempotency_key: "first:p1".into(),
+            mandate_id: None,
+        };
+        assert_eq!(
+            payment_body(&p),
+            json!({
+                "amount": {"currency": "EUR", "value": "1333.80"},
+                "description": "Spreekkamer Praktijk (3 gebruikers, jaarlijks)",
+                "customerId": "cst_8wmqcHMN4U",
+                "sequenceType": "first",
+                "metadata": {"paymentId": "p1"},
+                "redirectUrl": "https://app.example/subscription",
+                "webhookUrl": "https://app.example/payment/webhook",
+            })
+        );
+    }
+}

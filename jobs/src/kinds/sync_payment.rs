@@ -1,0 +1,102 @@
+//! `sync_payment`: the payment provider said a payment changed (its webhook named the id); this
+//! fetches the payment from the provider and moves ours forward (never back). A PAID first
+//! payment activates its subscription, a PAID renewal extends it
+//! ([`domain::subscriptions::apply_provider_status`], under a row lock, so any number of
+//! deliveries make one transition and one activation). A paid amount that differs from ours is
+//! not taken.
+
+use std::time::Duration;
+
+use domain::payments::PaymentStatus;
+use domain::subscriptions;
+use integrations::payments::{PaymentError, SharedProvider};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::kind::{Job, JobContext, JobError, Policy};
+use crate::record::{Claimed, NewJob};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncPaymentPayload {
+    /// The provider's id of the payment (`tr_...`).
+    pub provider_payment_id: String,
+}
+
+pub struct SyncPayment {
+    pub provider: SharedProvider,
+}
+
+impl SyncPayment {
+    pub fn job(provider_payment_id: &str) -> NewJob {
+        NewJob::of::<SyncPayment>(&SyncPaymentPayload { provider_payment_id: provider_payment_id.to_owned() })
+    }
+}
+
+const POLICY: Policy = Policy {
+    // Mollie itself repeats a webhook 10 times over 26 hours; ours retries the fetch for about an hour
+    max_attempts: 8,
+    backoff: Duration::from_secs(5),
+    backoff_max: Duration::from_secs(900),
+    timeout: Duration::from_secs(90),
+    concurrency: 16,
+    // the user waits on /subscription for the payment to show
+    poll_interval: Some(Duration::from_millis(20)),
+};
+
+impl Job for SyncPayment {
+    const KIND: &'static str = "sync_payment";
+    type Payload = SyncPaymentPayload;
+
+    fn policy() -> Policy {
+        POLICY
+    }
+
+    async fn run(&self, ctx: &JobContext, _job: &Claimed, payload: SyncPaymentPayload) -> Result<Value, JobError> {
+        let id = payload.provider_payment_id.as_str();
+        let ours: Option<(i64, String)> = sqlx::query_as("select amount_cents::int8, provider from payments where provider_payment_id = $1")
+            .bind(id)
+            .fetch_optional(&ctx.db)
+            .await?;
+        let Some((amount, provider)) = ours else {
+            return Err(JobError::Permanent(format!("no payment of ours has the id {id}")));
+        };
+        if provider != self.provider.name() {
+            return Err(JobError::Permanent(format!("payment {id} belongs to provider {provider}, not {}", self.provider.name())));
+        }
+        let theirs = match self.provider.get_payment(id).await {
+            Ok(p) => p,
+            Err(PaymentError::NotFound) => return Err(JobError::Permanent(format!("the provider does not know payment {id}"))),
+            Err(e) if e.is_retryable() => return Err(JobError::Retryable(e.to_string())),
+            Err(e) => return Err(JobError::Permanent(e.to_string())),
+        };
+        let Some(status) = PaymentStatus::parse(&theirs.status) else {
+            return Err(JobError::Permanent(format!("unknown payment status {:?}", theirs.status)));
+        };
+        if theirs.amount_cents != amount {
+            return Err(JobError::Permanent(format!(
+                "payment {id}: the provider has {} cents, we expect {amount}; not applied",
+                theirs.amount_cents
+            )));
+        }
+        let applied = subscriptions::apply_provider_status(&ctx.db, id, status, theirs.mandate_id.as_deref(), subscriptions::today())
+            .await?
+            .ok_or_else(|| JobError::Permanent(format!("no payment of ours has the id {id}")))?;
+        tracing::info!(
+            payment = %applied.payment_id,
+            from = applied.from.as_str(),
+            to = applied.to.as_str(),
+            changed = applied.changed,
+            activated = applied.activated,
+            "payment synced"
+        );
+        Ok(json!({
+            "paymentId": applied.payment_id,
+            "from": applied.from.as_str(),
+            "to": applied.to.as_str(),
+            "changed": applied.changed,
+            "activated": applied.activated,
+            "validUntil": applied.valid_until,
+        }))
+    }
+}
