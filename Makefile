@@ -38,7 +38,9 @@ web/node_modules/.package-lock.json: web/package.json web/package-lock.json
 web: web-deps
 	cd web && npm run build
 
+## Formatting (rustfmt.toml) and clippy; ESLint runs with the web tests.
 lint:
+	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 
 test-rust:

@@ -96,6 +96,10 @@ pub struct TranscriptLine {
     pub speaker: Option<Speaker>,
 }
 
+/// The clinician's SOEP examples that shape one note, at most: a request takes no more, the
+/// worker adds no more of the saved ones, and a prompt holds no more.
+pub const MAX_EXAMPLES: usize = 5;
+
 /// One of the clinician's own SOEP examples, used to shape the note: the four parts, each empty
 /// when left out.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

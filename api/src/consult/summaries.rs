@@ -20,7 +20,7 @@ use crate::error::ApiError;
 pub const EMPTY_TRANSCRIPT: &str = "Er is nog geen transcript om samen te vatten.";
 pub const MAX_TRANSCRIPT_CHARS: usize = 200_000;
 pub const MAX_EPISODES: u8 = 10;
-pub const MAX_EXAMPLES: usize = 20;
+pub use domain::summary::MAX_EXAMPLES;
 pub const MAX_SUGGESTION_CHARS: usize = 1_000;
 
 /// The `request` of a websocket `summarize` message, and the body of `/v1/withExamples`.
@@ -47,9 +47,9 @@ pub struct SummarizeRequest {
     #[serde(default, deserialize_with = "crate::openapi::whole_number")]
     #[schema(minimum = 1, maximum = 10)]
     pub episode_count: Option<u8>,
-    /// The clinician's SOEP examples (at most 20); without them their saved examples are used.
+    /// The clinician's SOEP examples (at most 5); without them their saved examples are used.
     #[serde(default)]
-    #[schema(max_items = 20, required = false)]
+    #[schema(max_items = 5, required = false)]
     pub examples: Vec<SoapExample>,
     /// A typed or pasted transcript. On the websocket it replaces the spoken one (a consult with
     /// no speech engine); in `/v1/withExamples` it is the transcript.
@@ -85,8 +85,8 @@ pub struct SummarizeWithExamples {
     /// Episodes expected, 1 to 10 (1 when left out); the query's `episodeCount` wins.
     #[schema(minimum = 1, maximum = 10)]
     episode_count: Option<u8>,
-    /// The clinician's SOEP examples (at most 20); without them their saved examples are used.
-    #[schema(max_items = 20, required = false)]
+    /// The clinician's SOEP examples (at most 5); without them their saved examples are used.
+    #[schema(max_items = 5, required = false)]
     examples: Vec<SoapExample>,
     /// The transcript: at most 200,000 characters, not only white space.
     #[schema(max_length = 200000, pattern = "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]")]
@@ -123,7 +123,7 @@ pub fn check(request: &SummaryRequest) -> Result<(), ApiError> {
         return bad("invalid_episode_count", "Het aantal episodes moet tussen 1 en 10 liggen.");
     }
     if request.examples.len() > MAX_EXAMPLES {
-        return bad("too_many_examples", "Geef hoogstens 20 voorbeelden mee.");
+        return bad("too_many_examples", &format!("Geef hoogstens {MAX_EXAMPLES} voorbeelden mee."));
     }
     if request.user_suggestion.as_deref().is_some_and(|s| s.chars().count() > MAX_SUGGESTION_CHARS) {
         return bad("suggestion_too_long", "De aanwijzing is te lang (hoogstens 1000 tekens).");

@@ -26,8 +26,7 @@ use super::{
 };
 use crate::speech::Speaker;
 
-/// At most this many of the clinician's examples go into a prompt.
-pub const MAX_EXAMPLES: usize = 5;
+pub use domain::summary::MAX_EXAMPLES;
 
 /// The examples' texts together stay within this many characters.
 pub const EXAMPLE_BUDGET: usize = 6_000;

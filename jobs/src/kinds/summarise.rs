@@ -27,8 +27,7 @@ const UNAVAILABLE: &str = "De samenvatter is niet bereikbaar";
 /// A failure without a message of its own.
 const FAILED: &str = "De samenvatting kon niet worden gemaakt.";
 
-/// Personal examples given to a summariser at most.
-pub const MAX_EXAMPLES: usize = 5;
+use domain::summary::MAX_EXAMPLES;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
