@@ -315,12 +315,7 @@ impl Client {
     }
 
     async fn open_session(&self) -> anyhow::Result<String> {
-        let response = self
-            .http
-            .post(format!("{}/api/consult/audio/session", self.url))
-            .bearer_auth(self.token().await)
-            .send()
-            .await?;
+        let response = self.http.post(format!("{}/api/consult/audio/session", self.url)).bearer_auth(self.token().await).send().await?;
         if response.status() != reqwest::StatusCode::CREATED {
             bail!("opening a session answered {}", response.status());
         }
@@ -385,9 +380,7 @@ async fn connect(client: &Client, session_id: &str) -> anyhow::Result<Socket> {
         .await
         .map_err(|_| anyhow!("handshake timed out"))??;
     loop {
-        let message = tokio::time::timeout(Duration::from_secs(30), socket.next())
-            .await
-            .map_err(|_| anyhow!("no ready within 30 s"))?;
+        let message = tokio::time::timeout(Duration::from_secs(30), socket.next()).await.map_err(|_| anyhow!("no ready within 30 s"))?;
         match message {
             Some(Ok(Message::Text(text))) => {
                 let value: Value = serde_json::from_str(&text)?;
@@ -416,7 +409,13 @@ struct Plan {
 /// One session: connects at `start_at`, then (with `stream`) sends a frame every 500 ms and a
 /// ping every 10 s until `stop`, and any text from `control` at once. Server messages other than
 /// transcripts and pongs go to `events`.
-async fn session(client: Arc<Client>, plan: Plan, mut stop: watch::Receiver<bool>, mut control: mpsc::UnboundedReceiver<String>, events: mpsc::UnboundedSender<Event>) {
+async fn session(
+    client: Arc<Client>,
+    plan: Plan,
+    mut stop: watch::Receiver<bool>,
+    mut control: mpsc::UnboundedReceiver<String>,
+    events: mpsc::UnboundedSender<Event>,
+) {
     let Plan { session_id, start_at, stream, seed } = plan;
     tokio::time::sleep_until(start_at).await;
     let counters = &client.counters;
@@ -622,10 +621,7 @@ fn histogram(text: &str, name: &str) -> Vec<(f64, f64)> {
 
 /// The difference of two scrapes of one histogram.
 fn histogram_delta(after: &[(f64, f64)], before: &[(f64, f64)]) -> Vec<(f64, f64)> {
-    after
-        .iter()
-        .map(|(le, n)| (*le, n - before.iter().find(|(b, _)| b == le).map_or(0.0, |(_, m)| *m)))
-        .collect()
+    after.iter().map(|(le, n)| (*le, n - before.iter().find(|(b, _)| b == le).map_or(0.0, |(_, m)| *m))).collect()
 }
 
 /// Quantile `q` of a cumulative histogram: the upper bound of the bucket it falls in, and a
@@ -750,7 +746,13 @@ async fn run(opts: &Opts) -> anyhow::Result<()> {
         let (events_tx, events_rx) = mpsc::unbounded_channel();
         handles.push(Handle { control: control_tx, events: tokio::sync::Mutex::new(events_rx) });
         let at = start + Duration::from_secs_f64(ramp * i as f64 / n as f64);
-        tasks.push(tokio::spawn(session(client.clone(), Plan { session_id: id, start_at: at, stream: true, seed: seeds.next() }, stop_rx.clone(), control_rx, events_tx)));
+        tasks.push(tokio::spawn(session(
+            client.clone(),
+            Plan { session_id: id, start_at: at, stream: true, seed: seeds.next() },
+            stop_rx.clone(),
+            control_rx,
+            events_tx,
+        )));
     }
     let ramp_end = start + Duration::from_secs_f64(ramp);
     tokio::time::sleep_until(ramp_end + Duration::from_secs(2)).await;
@@ -951,7 +953,10 @@ async fn idle_summary(client: &Arc<Client>) -> anyhow::Result<SummaryTiming> {
 fn print_summary(r: &Value) {
     let f = &r["frame_handling"];
     println!();
-    println!("sessions {} (connected {}, failed {}, closed early {})", r["sessions"], r["connected"], r["connect_failed"], r["closed_early"]);
+    println!(
+        "sessions {} (connected {}, failed {}, closed early {})",
+        r["sessions"], r["connected"], r["connect_failed"], r["closed_early"]
+    );
     println!(
         "frames sent {} (late {}), transcript messages {} with {} sentences, double requests {}",
         r["frames_sent"], r["frames_late"], r["transcript_messages"], r["sentences"], r["double_requests"]
@@ -969,20 +974,37 @@ fn print_summary(r: &Value) {
         p["whole_run"]["p50"], p["whole_run"]["p99"], p["steady"]["p50"], p["steady"]["p99"], p["steady"]["max"]
     );
     let m = &r["rss_kib"];
-    println!("api RSS: idle {} KiB, streaming {} KiB (max {}), {} KiB per session", m["idle"], m["loaded_median"], m["loaded_max"], m["per_session"]);
+    println!(
+        "api RSS: idle {} KiB, streaming {} KiB (max {}), {} KiB per session",
+        m["idle"], m["loaded_median"], m["loaded_max"], m["per_session"]
+    );
     let c = &r["cpu_cores"];
     let machine = &r["machine"];
     println!(
         "CPU (cores busy, steady): api {}, double {}, client {}; machine {}% busy of {} CPUs, load {} → {}",
-        c["api"], c["double"], c["client"], machine["busy_percent"], machine["cpus"], machine["loadavg_steady_start"], machine["loadavg_steady_end"]
+        c["api"],
+        c["double"],
+        c["client"],
+        machine["busy_percent"],
+        machine["cpus"],
+        machine["loadavg_steady_start"],
+        machine["loadavg_steady_end"]
     );
     for phase in ["loaded", "idle"] {
         let s = &r["summaries"][phase];
         println!(
             "summaries {phase} ({} ok, {} failed): total p50 {} / p95 {} / p99 {} ms; overhead p50 {} / p95 {} / p99 {} ms; engine p50 {} ms; queue wait p50 {} / p99 {} ms",
-            s["count"], s["failed"], s["total_ms"]["p50"], s["total_ms"]["p95"], s["total_ms"]["p99"],
-            s["overhead_ms"]["p50"], s["overhead_ms"]["p95"], s["overhead_ms"]["p99"], s["engine_ms"]["p50"],
-            s["queue_wait_ms"]["p50"], s["queue_wait_ms"]["p99"]
+            s["count"],
+            s["failed"],
+            s["total_ms"]["p50"],
+            s["total_ms"]["p95"],
+            s["total_ms"]["p99"],
+            s["overhead_ms"]["p50"],
+            s["overhead_ms"]["p95"],
+            s["overhead_ms"]["p99"],
+            s["engine_ms"]["p50"],
+            s["queue_wait_ms"]["p50"],
+            s["queue_wait_ms"]["p99"]
         );
     }
     println!("summary overhead p99 loaded / idle: {}", r["summaries"]["overhead_p99_loaded_over_idle"]);

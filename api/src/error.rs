@@ -89,20 +89,14 @@ impl IntoResponse for ApiError {
             Self::NotFound => (StatusCode::NOT_FOUND, "not_found", "Niet gevonden.".to_owned()),
             Self::Missing(message) => (StatusCode::NOT_FOUND, "not_found", message.to_owned()),
             Self::Denied(message) => (StatusCode::FORBIDDEN, "forbidden", message.to_owned()),
-            Self::AgreementRequired => {
-                (StatusCode::FORBIDDEN, "agreement_required", crate::auth::AGREEMENT_REQUIRED.to_owned())
-            }
+            Self::AgreementRequired => (StatusCode::FORBIDDEN, "agreement_required", crate::auth::AGREEMENT_REQUIRED.to_owned()),
             Self::TooLarge { code, message } => (StatusCode::PAYLOAD_TOO_LARGE, code, message),
             Self::BadRequest { code, message } => (StatusCode::BAD_REQUEST, code, message),
             Self::Conflict { code, message } => (StatusCode::CONFLICT, code, message.to_owned()),
             Self::Upstream(message) => (StatusCode::BAD_GATEWAY, "summary_failed", message),
             Self::Internal(error) => {
                 tracing::error!(error = %format!("{error:#}"), "request failed");
-                (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "internal",
-                    "Er ging iets mis aan onze kant. Probeer het later opnieuw.".to_owned(),
-                )
+                (StatusCode::INTERNAL_SERVER_ERROR, "internal", "Er ging iets mis aan onze kant. Probeer het later opnieuw.".to_owned())
             }
         };
         (status, Json(ErrorBody { error: code, message })).into_response()

@@ -25,8 +25,7 @@ where
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let axum::Json(value) =
-            <axum::Json<T> as FromRequest<S>>::from_request(request, state).await?;
+        let axum::Json(value) = <axum::Json<T> as FromRequest<S>>::from_request(request, state).await?;
         Ok(Self(value))
     }
 }
@@ -63,8 +62,7 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let axum::extract::Query(value) =
-            axum::extract::Query::<T>::from_request_parts(parts, state).await?;
+        let axum::extract::Query(value) = axum::extract::Query::<T>::from_request_parts(parts, state).await?;
         Ok(Self(value))
     }
 }
@@ -81,8 +79,7 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let axum::extract::Path(value) =
-            axum::extract::Path::<T>::from_request_parts(parts, state).await?;
+        let axum::extract::Path(value) = axum::extract::Path::<T>::from_request_parts(parts, state).await?;
         Ok(Self(value))
     }
 }

@@ -47,14 +47,8 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
     #[cfg(not(feature = "dev-oidc"))]
     let source = remote_keys(&config);
     let jobs = jobs::Dispatcher::new(db.clone(), redis.clone(), config.jobs.clone());
-    let consult = ConsultService::start(
-        db.clone(),
-        redis.clone(),
-        jobs.clone(),
-        config.consults,
-        config.summary_wait,
-        config.speech.clone(),
-    );
+    let consult =
+        ConsultService::start(db.clone(), redis.clone(), jobs.clone(), config.consults, config.summary_wait, config.speech.clone());
     let payments = config.payments.provider(db.clone(), &config.public_url);
     tracing::info!(provider = payments.name(), "payments");
     Ok(AppState {
@@ -77,10 +71,7 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
 }
 
 fn remote_keys(config: &Config) -> KeySource {
-    KeySource::Remote(Box::new(integrations::oidc::JwksClient::new(
-        config.auth.issuer.clone(),
-        config.auth.jwks_url.clone(),
-    )))
+    KeySource::Remote(Box::new(integrations::oidc::JwksClient::new(config.auth.issuer.clone(), config.auth.jwks_url.clone())))
 }
 
 /// The whole HTTP surface.
@@ -149,9 +140,8 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     let pool = connect_and_migrate(&config).await?;
     let state = state(config, pool.clone()).await?;
     let public_url = state.config.public_url.clone();
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot listen on {addr} (APP_HTTP_ADDR): {e}"))?;
+    let listener =
+        tokio::net::TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr} (APP_HTTP_ADDR): {e}"))?;
     tracing::info!(%addr, url = %public_url, "api listening");
     let http = state.config.http.clone();
     edge::conn::serve(listener, app(state), http, shutdown).await?;

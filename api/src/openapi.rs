@@ -6,13 +6,14 @@
 use axum::routing::get;
 use axum::{Json, Router};
 use utoipa::openapi::path::Operation;
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::schema::{AllOfBuilder, AnyOfBuilder, ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{Content, Ref, RefOr, Required, Response};
 use utoipa::{Modify, OpenApi};
 
 use crate::routes::{
-    consults, feedback, health, icpc, jobs as job_routes, medcat, payments, personalize, public, record_system, summary_calls, templates, user,
+    consults, feedback, health, icpc, jobs as job_routes, medcat, payments, personalize, public, record_system, summary_calls, templates,
+    user,
 };
 use crate::state::AppState;
 
@@ -193,22 +194,20 @@ fn add_common_responses(operation: &mut Operation, rate_limited: bool) {
     let body = operation.request_body.as_ref().map(|b| b.content.keys().any(|c| c == "application/json"));
     let parameters = operation.parameters.as_ref().is_some_and(|p| !p.is_empty());
     let responses = &mut operation.responses.responses;
-    let mut add = |status: &str, why: &str| {
-        match responses.get_mut(status) {
-            Some(RefOr::T(response)) => {
-                if response.description.is_empty() {
-                    response.description = "refused by the call itself (its description says when)".to_owned();
-                }
-                if !response.description.contains(why) {
-                    response.description = format!("{}; or {why}", response.description);
-                }
+    let mut add = |status: &str, why: &str| match responses.get_mut(status) {
+        Some(RefOr::T(response)) => {
+            if response.description.is_empty() {
+                response.description = "refused by the call itself (its description says when)".to_owned();
             }
-            Some(RefOr::Ref(_)) => {}
-            None => {
-                let mut response = Response::new(why);
-                response.content.insert("application/json".to_owned(), Content::new(Some(Ref::from_schema_name("ErrorBody"))));
-                responses.insert(status.to_owned(), RefOr::T(response));
+            if !response.description.contains(why) {
+                response.description = format!("{}; or {why}", response.description);
             }
+        }
+        Some(RefOr::Ref(_)) => {}
+        None => {
+            let mut response = Response::new(why);
+            response.content.insert("application/json".to_owned(), Content::new(Some(Ref::from_schema_name("ErrorBody"))));
+            responses.insert(status.to_owned(), RefOr::T(response));
         }
     };
     if signed_in {
@@ -245,7 +244,10 @@ impl Modify for AtLeastOne {
                 .required(field)
                 .build()
         };
-        let rating = ObjectBuilder::new().property("rating", ObjectBuilder::new().schema_type(SchemaType::new(Type::Integer))).required("rating").build();
+        let rating = ObjectBuilder::new()
+            .property("rating", ObjectBuilder::new().schema_type(SchemaType::new(Type::Integer)))
+            .required("rating")
+            .build();
         // domain::feedback::check: 'Schrijf iets of geef een beoordeling.'
         at_least_one(openapi, "Feedback", vec![text("text"), rating]);
         // domain::soap_examples::Parts::checked: 'Geen tekst ingevuld'

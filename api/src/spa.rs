@@ -26,22 +26,20 @@ pub fn router(dist: &Path) -> Router<AppState> {
         return Router::new().fallback(|| async {
             (
                 StatusCode::SERVICE_UNAVAILABLE,
-                Html("<!doctype html><html lang=\"nl\"><meta charset=\"utf-8\"><title>Spreekkamer</title>\
-                      <p>De webapp is nog niet gebouwd. Start Spreekkamer met <code>make run</code>.</p></html>"),
+                Html(
+                    "<!doctype html><html lang=\"nl\"><meta charset=\"utf-8\"><title>Spreekkamer</title>\
+                      <p>De webapp is nog niet gebouwd. Start Spreekkamer met <code>make run</code>.</p></html>",
+                ),
             )
                 .into_response()
         });
     }
     let assets = Router::new()
         .nest_service("/assets", ServeDir::new(dist.join("assets")))
-        .layer(SetResponseHeaderLayer::overriding(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static("public, max-age=31536000, immutable"),
-        ));
+        .layer(SetResponseHeaderLayer::overriding(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable")));
     let pages = ServeDir::new(dist).append_index_html_on_directories(true).fallback(ServeFile::new(index));
-    let pages = Router::new().fallback_service(pages).layer(SetResponseHeaderLayer::if_not_present(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static("no-cache"),
-    ));
+    let pages = Router::new()
+        .fallback_service(pages)
+        .layer(SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, HeaderValue::from_static("no-cache")));
     assets.merge(pages)
 }

@@ -24,12 +24,7 @@ fn route_label(request: &Request) -> String {
 pub async fn observe(request: Request, next: Next) -> Response {
     let route = route_label(&request);
     let method = request.method().clone();
-    let request_id = request
-        .headers()
-        .get("x-request-id")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned();
+    let request_id = request.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
     let span = tracing::info_span!(
         "http.request",
         http.method = %method,

@@ -32,10 +32,12 @@ async fn the_pdf_is_served_and_accepting_renews_the_claim(pool: PgPool) {
     // accepting twice keeps the first time
     let again: Value = app.http.post(app.url("/api/user/agreement")).bearer_auth(access).send().await.unwrap().json().await.unwrap();
     assert_eq!(again["acceptedAt"], accepted["acceptedAt"]);
-    let rows: i64 = sqlx::query_scalar("select count(*) from agreement_acceptances a join users u on u.id = a.user_id where u.email = 'nieuw@example.nl'")
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let rows: i64 = sqlx::query_scalar(
+        "select count(*) from agreement_acceptances a join users u on u.id = a.user_id where u.email = 'nieuw@example.nl'",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
     assert_eq!(rows, 1);
 
     let renewed: Value = app.refresh(tokens["refresh_token"].as_str().unwrap()).await.json().await.unwrap();
@@ -85,7 +87,11 @@ async fn assert_refused(app: &TestApp, token: &str) {
         let status = response.status().as_u16();
         let body: Value = response.json().await.unwrap_or(Value::Null);
         assert_eq!(status, 403, "{method} {path}: {body}");
-        assert_eq!(body, json!({"error": "agreement_required", "message": "Accepteer eerst de gebruikersovereenkomst."}), "{method} {path}");
+        assert_eq!(
+            body,
+            json!({"error": "agreement_required", "message": "Accepteer eerst de gebruikersovereenkomst."}),
+            "{method} {path}"
+        );
     }
 }
 

@@ -29,7 +29,12 @@ struct Keycloak {
 
 type Shared = Arc<Mutex<Keycloak>>;
 
-async fn token(State(kc): State<Shared>, Path(realm): Path<String>, headers: HeaderMap, Form(form): Form<HashMap<String, String>>) -> (StatusCode, Json<Value>) {
+async fn token(
+    State(kc): State<Shared>,
+    Path(realm): Path<String>,
+    headers: HeaderMap,
+    Form(form): Form<HashMap<String, String>>,
+) -> (StatusCode, Json<Value>) {
     assert_eq!(realm, "spreekkamer");
     assert_eq!(headers["content-type"], "application/x-www-form-urlencoded");
     let ok = form.get("grant_type").map(String::as_str) == Some("client_credentials")
@@ -37,11 +42,16 @@ async fn token(State(kc): State<Shared>, Path(realm): Path<String>, headers: Hea
         && form.get("client_secret").map(String::as_str) == Some(SECRET);
     kc.lock().unwrap().token_requests.push(form);
     if !ok {
-        return (StatusCode::UNAUTHORIZED, Json(json!({"error": "unauthorized_client", "error_description": "Invalid client or Invalid client credentials"})));
+        return (
+            StatusCode::UNAUTHORIZED,
+            Json(json!({"error": "unauthorized_client", "error_description": "Invalid client or Invalid client credentials"})),
+        );
     }
     (
         StatusCode::OK,
-        Json(json!({"access_token": SERVICE_TOKEN, "expires_in": 300, "refresh_expires_in": 0, "token_type": "Bearer", "not-before-policy": 0, "scope": "profile email"})),
+        Json(
+            json!({"access_token": SERVICE_TOKEN, "expires_in": 300, "refresh_expires_in": 0, "token_type": "Bearer", "not-before-policy": 0, "scope": "profile email"}),
+        ),
     )
 }
 

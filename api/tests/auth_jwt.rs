@@ -118,11 +118,8 @@ async fn an_unsigned_alg_none_token_is_refused(pool: PgPool) {
 async fn hs256_signed_with_the_public_key_as_secret_is_refused(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let (kid, _, pem) = app.signing_key().await;
-    let public_pem = rsa::RsaPrivateKey::from_pkcs1_pem(&pem)
-        .unwrap()
-        .to_public_key()
-        .to_public_key_pem(rsa::pkcs8::LineEnding::LF)
-        .unwrap();
+    let public_pem =
+        rsa::RsaPrivateKey::from_pkcs1_pem(&pem).unwrap().to_public_key().to_public_key_pem(rsa::pkcs8::LineEnding::LF).unwrap();
     let mut header = Header::new(Algorithm::HS256);
     header.kid = Some(kid);
     let token = jsonwebtoken::encode(&header, &app.valid_claims(), &EncodingKey::from_secret(public_pem.as_bytes())).unwrap();

@@ -12,9 +12,14 @@ async fn a_consult_is_stored_read_changed_rendered_and_deleted_by_its_owner_only
     let anna = app.access_token_for("anna@praktijk.nl").await;
     let bram = app.access_token_for("bram@praktijk.nl").await;
 
-    let response = app.http.put(app.url("/api/consult")).bearer_auth(&anna)
+    let response = app
+        .http
+        .put(app.url("/api/consult"))
+        .bearer_auth(&anna)
         .json(&json!({"content": {"template": "soap", "transcript": [{"idx": 0, "sentence": "Ik hoest al een week."}]}}))
-        .send().await.unwrap();
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 201);
     let id = response.json::<Value>().await.unwrap()["id"].as_str().unwrap().to_owned();
 
@@ -27,7 +32,8 @@ async fn a_consult_is_stored_read_changed_rendered_and_deleted_by_its_owner_only
 
     // nobody else reads, changes, renders or deletes it
     assert_eq!(app.get_with_token(&format!("/api/consult/{id}"), &bram).await.status(), 404);
-    let response = app.http.post(app.url(&format!("/api/consult/{id}"))).bearer_auth(&bram).json(&json!({"content": {}})).send().await.unwrap();
+    let response =
+        app.http.post(app.url(&format!("/api/consult/{id}"))).bearer_auth(&bram).json(&json!({"content": {}})).send().await.unwrap();
     assert_eq!(response.status(), 404);
     assert_eq!(app.get_with_token(&format!("/api/consult/{id}/render/PATIENT"), &bram).await.status(), 404);
     let response = app.http.delete(app.url(&format!("/api/consult/{id}"))).bearer_auth(&bram).send().await.unwrap();
@@ -40,7 +46,8 @@ async fn a_consult_is_stored_read_changed_rendered_and_deleted_by_its_owner_only
     assert_eq!(response.json::<Value>().await.unwrap()["message"], "Dit consult heeft nog geen samenvatting.");
 
     let note = json!({"template": "soap", "result": {"episodes": [{"subjective": "Een week hoest.", "objective": "Longen schoon.", "diagnosis": "Virale luchtweginfectie.", "plan": "Afwachten, terugkomen bij koorts."}]}});
-    let response = app.http.post(app.url(&format!("/api/consult/{id}"))).bearer_auth(&anna).json(&json!({"content": note})).send().await.unwrap();
+    let response =
+        app.http.post(app.url(&format!("/api/consult/{id}"))).bearer_auth(&anna).json(&json!({"content": note})).send().await.unwrap();
     assert_eq!(response.status(), 200);
     assert_eq!(response.json::<Value>().await.unwrap()["content"]["result"]["episodes"][0]["plan"], "Afwachten, terugkomen bij koorts.");
 
@@ -52,7 +59,8 @@ async fn a_consult_is_stored_read_changed_rendered_and_deleted_by_its_owner_only
     assert_eq!(app.get_with_token(&format!("/api/consult/{id}/render/DOCTOR"), &anna).await.status(), 400);
 
     // bad content is refused with a Dutch message and nothing changes
-    let response = app.http.post(app.url(&format!("/api/consult/{id}"))).bearer_auth(&anna).json(&json!({"content": [1, 2]})).send().await.unwrap();
+    let response =
+        app.http.post(app.url(&format!("/api/consult/{id}"))).bearer_auth(&anna).json(&json!({"content": [1, 2]})).send().await.unwrap();
     assert_eq!(response.status(), 400);
     let big = "x".repeat(600 * 1024);
     let response = app.http.put(app.url("/api/consult")).bearer_auth(&anna).json(&json!({"content": {"text": big}})).send().await.unwrap();
@@ -78,16 +86,21 @@ async fn sessions_belong_to_their_user_and_their_consult(pool: PgPool) {
     assert_eq!(app.get_with_token(&format!("/api/consult/{consult}"), &anna).await.status(), 200, "a new consult comes with it");
 
     // a second session on the same consult, on the new model
-    let response = app.http.post(app.url("/api/consult/beta")).bearer_auth(&anna).json(&json!({"consultId": consult})).send().await.unwrap();
+    let response =
+        app.http.post(app.url("/api/consult/beta")).bearer_auth(&anna).json(&json!({"consultId": consult})).send().await.unwrap();
     assert_eq!(response.status(), 201);
     let beta: Value = response.json().await.unwrap();
     assert_eq!(beta["consultId"], consult.as_str());
     let new_model: bool = sqlx::query_scalar("select new_model from consult_sessions where id = $1")
-        .bind(beta["sessionId"].as_str().unwrap()).fetch_one(&pool).await.unwrap();
+        .bind(beta["sessionId"].as_str().unwrap())
+        .fetch_one(&pool)
+        .await
+        .unwrap();
     assert!(new_model);
 
     // nobody opens a session on someone else's consult
-    let response = app.http.post(app.url("/api/consult/audio/session")).bearer_auth(&bram).json(&json!({"consultId": consult})).send().await.unwrap();
+    let response =
+        app.http.post(app.url("/api/consult/audio/session")).bearer_auth(&bram).json(&json!({"consultId": consult})).send().await.unwrap();
     assert_eq!(response.status(), 404);
     assert_eq!(app.http.post(app.url("/api/consult/audio/session")).send().await.unwrap().status(), 401);
 

@@ -64,7 +64,9 @@ async fn discovery_names_every_endpoint_under_the_issuer(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let doc: Value = app.http.get(app.url("/oidc/.well-known/openid-configuration")).send().await.unwrap().json().await.unwrap();
     assert_eq!(doc["issuer"], app.issuer());
-    for endpoint in ["authorization_endpoint", "token_endpoint", "userinfo_endpoint", "jwks_uri", "end_session_endpoint", "revocation_endpoint"] {
+    for endpoint in
+        ["authorization_endpoint", "token_endpoint", "userinfo_endpoint", "jwks_uri", "end_session_endpoint", "revocation_endpoint"]
+    {
         assert!(doc[endpoint].as_str().unwrap().starts_with(&app.issuer()), "{endpoint}");
     }
     assert_eq!(doc["code_challenge_methods_supported"], serde_json::json!(["S256"]));
@@ -156,12 +158,7 @@ async fn a_new_user_has_no_agreement_claim_until_they_accept(pool: PgPool) {
     assert_eq!(me["acceptedAgreement"], false);
 
     domain::users::record_agreement(&pool, me["id"].as_str().unwrap()).await.unwrap();
-    let renewed: Value = app
-        .refresh(tokens["refresh_token"].as_str().unwrap())
-        .await
-        .json()
-        .await
-        .unwrap();
+    let renewed: Value = app.refresh(tokens["refresh_token"].as_str().unwrap()).await.json().await.unwrap();
     assert_eq!(claims_of(renewed["access_token"].as_str().unwrap())["accepted-agreement"], true);
 }
 
@@ -231,7 +228,8 @@ async fn end_session_revokes_refresh_tokens_and_returns_to_the_app(pool: PgPool)
     assert_eq!(response.status(), 303);
     assert_eq!(response.headers()["location"].to_str().unwrap(), format!("{back}?state=s"));
     assert_eq!(app.refresh(tokens["refresh_token"].as_str().unwrap()).await.status(), 400);
-    let foreign = app.http.get(app.url("/oidc/logout")).query(&[("post_logout_redirect_uri", "https://evil.example/")]).send().await.unwrap();
+    let foreign =
+        app.http.get(app.url("/oidc/logout")).query(&[("post_logout_redirect_uri", "https://evil.example/")]).send().await.unwrap();
     assert_eq!(foreign.status(), 200, "a foreign address gets a page, not a redirect");
 }
 
@@ -268,11 +266,8 @@ async fn the_signing_key_is_kept_so_tokens_survive_a_restart(pool: PgPool) {
 
 #[test]
 fn the_api_refuses_to_start_with_the_dev_issuer_outside_development() {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_api"))
-        .env("APP_ENV", "production")
-        .env("APP_DEV_OIDC", "true")
-        .output()
-        .unwrap();
+    let output =
+        std::process::Command::new(env!("CARGO_BIN_EXE_api")).env("APP_ENV", "production").env("APP_DEV_OIDC", "true").output().unwrap();
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("only runs with APP_ENV=development"), "{stderr}");

@@ -14,7 +14,8 @@ impl Dist {
     fn new() -> Self {
         let dir = std::env::temp_dir().join(format!("spreekkamer-edge-dist-{}", uuid::Uuid::new_v4()));
         std::fs::create_dir_all(dir.join("assets")).unwrap();
-        std::fs::write(dir.join("index.html"), "<!doctype html><div id=root></div><script type=module src=/assets/index-abc.js></script>").unwrap();
+        std::fs::write(dir.join("index.html"), "<!doctype html><div id=root></div><script type=module src=/assets/index-abc.js></script>")
+            .unwrap();
         std::fs::write(dir.join("assets/index-abc.js"), "console.log(1)").unwrap();
         Self(dir)
     }
@@ -55,9 +56,7 @@ fn assert_common(headers: &HeaderMap) {
 #[sqlx::test(migrations = "../migrations")]
 async fn the_spa_gets_a_strict_policy_naming_its_socket_issuer_and_hand_off_origins(pool: PgPool) {
     let dist = Dist::new();
-    let env = vec![
-        ("APP_RECORD_SYSTEM_REDIRECT_ORIGINS", "https://his.example.nl, https://his2.example.nl:8443".to_owned()),
-    ];
+    let env = vec![("APP_RECORD_SYSTEM_REDIRECT_ORIGINS", "https://his.example.nl, https://his2.example.nl:8443".to_owned())];
     let app = TestApp::spawn_with(pool, Options { env, web_dist: Some(dist.0.clone()) }).await;
     for path in ["/", "/consult/01J0000000000000000000000", "/templates"] {
         let response = app.http.get(app.url(path)).send().await.unwrap();
@@ -134,7 +133,10 @@ async fn the_issuer_page_allows_its_own_stylesheet_by_hash_and_its_redirect_orig
     assert_eq!(directive(&csp, "style-src"), [hash]);
     assert_eq!(directive(&csp, "default-src"), ["'none'"]);
     let form = directive(&csp, "form-action");
-    assert!(form.contains(&"'self'".to_owned()) && form.contains(&app.base) && form.contains(&"http://localhost:5173".to_owned()), "{form:?}");
+    assert!(
+        form.contains(&"'self'".to_owned()) && form.contains(&app.base) && form.contains(&"http://localhost:5173".to_owned()),
+        "{form:?}"
+    );
     assert!(!page.contains("<script"), "the page needs no script");
 }
 
@@ -156,7 +158,13 @@ async fn api_answers_are_never_stored_and_carry_the_headers_too(pool: PgPool) {
         assert_eq!(directive(csp, "default-src"), ["'none'"]);
         assert_eq!(directive(csp, "frame-ancestors"), ["'none'"]);
     }
-    let tokens = app.http.post(app.url("/oidc/token")).form(&[("grant_type", "password"), ("username", "huisarts@example.nl"), ("client_id", "spreekkamer-web")]).send().await.unwrap();
+    let tokens = app
+        .http
+        .post(app.url("/oidc/token"))
+        .form(&[("grant_type", "password"), ("username", "huisarts@example.nl"), ("client_id", "spreekkamer-web")])
+        .send()
+        .await
+        .unwrap();
     assert_eq!(header(tokens.headers(), "cache-control"), "no-store");
 }
 

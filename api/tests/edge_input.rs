@@ -160,8 +160,14 @@ async fn a_bad_query_string_is_400_naming_the_parameter(pool: PgPool) {
     let (status, error, message) = refusal(response).await;
     assert_eq!((status, error.as_str()), (400, "invalid_query"));
     assert_eq!(message, "De parameter 'limit' heeft een ongeldige waarde.");
-    let response =
-        app.http.post(app.url("/api/audio/consult/generative/v2?episodeCount=-1")).bearer_auth(&token).body("Hoofdpijn.").send().await.unwrap();
+    let response = app
+        .http
+        .post(app.url("/api/audio/consult/generative/v2?episodeCount=-1"))
+        .bearer_auth(&token)
+        .body("Hoofdpijn.")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(refusal(response).await.0, 400);
 }
 
@@ -170,10 +176,7 @@ async fn a_method_the_address_does_not_take_is_405_with_allow(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let response = app.http.delete(app.url("/api/public/config")).send().await.unwrap();
     assert!(response.headers().get("allow").is_some_and(|v| v.to_str().unwrap().contains("GET")));
-    assert_eq!(
-        refusal(response).await,
-        (405, "method_not_allowed".into(), "Deze methode is op dit adres niet toegestaan.".into())
-    );
+    assert_eq!(refusal(response).await, (405, "method_not_allowed".into(), "Deze methode is op dit adres niet toegestaan.".into()));
     let response = app.http.get(app.url("/oidc/token")).send().await.unwrap();
     assert_eq!(refusal(response).await.0, 405);
 }
@@ -183,12 +186,26 @@ async fn a_body_over_its_limit_is_413_in_dutch(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let token = app.access_token_for("huisarts@example.nl").await;
     let big = format!(r#"{{"text":"{}"}}"#, "a".repeat(3 * 1024 * 1024));
-    let response =
-        app.http.post(app.url("/api/feedback")).bearer_auth(&token).header("content-type", "application/json").body(big.clone()).send().await.unwrap();
+    let response = app
+        .http
+        .post(app.url("/api/feedback"))
+        .bearer_auth(&token)
+        .header("content-type", "application/json")
+        .body(big.clone())
+        .send()
+        .await
+        .unwrap();
     assert_eq!(refusal(response).await, (413, "payload_too_large".into(), "De aanvraag is te groot.".into()));
     // a handler that reads the raw body
-    let response =
-        app.http.post(app.url("/api/audio/consult/generative/v2")).bearer_auth(&token).header("content-type", "text/plain").body(big).send().await.unwrap();
+    let response = app
+        .http
+        .post(app.url("/api/audio/consult/generative/v2"))
+        .bearer_auth(&token)
+        .header("content-type", "text/plain")
+        .body(big)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(refusal(response).await.0, 413);
 }
 

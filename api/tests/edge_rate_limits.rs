@@ -59,7 +59,9 @@ async fn feedback_is_limited_per_user(pool: PgPool) {
     let app = app_with(pool, &[("APP_RATE_LIMIT_FEEDBACK", "2/1h")]).await;
     let anne = app.access_token_for("huisarts@example.nl").await;
     let poh = app.access_token_for("poh@example.nl").await;
-    let send = |token: &str| app.http.post(app.url("/api/feedback")).bearer_auth(token.to_owned()).json(&json!({"text": "Fijn!", "rating": 5})).send();
+    let send = |token: &str| {
+        app.http.post(app.url("/api/feedback")).bearer_auth(token.to_owned()).json(&json!({"text": "Fijn!", "rating": 5})).send()
+    };
     for _ in 0..2 {
         assert_eq!(send(&anne).await.unwrap().status(), 201);
     }

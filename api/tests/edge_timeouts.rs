@@ -63,7 +63,8 @@ async fn a_connection_that_sends_half_a_request_head_is_closed(pool: PgPool) {
 async fn a_head_sent_one_byte_at_a_time_is_cut_off(pool: PgPool) {
     let app = app_idle(pool, "10m").await;
     let mut stream = connect(&app).await;
-    let head = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-A: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n";
+    let head =
+        b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-A: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n";
     let dripped = tokio::time::timeout(HANG_GUARD, async {
         for byte in head {
             if stream.write_all(&[*byte]).await.is_err() {

@@ -45,10 +45,14 @@ async fn a_consult_and_its_note_never_appear_in_the_logs(pool: PgPool) {
     let token = app.access_token_for("anna@praktijk.nl").await;
     let (session, _) = common::open_session(&app, &token).await;
     let mut ws = common::socket(&app, &token, &session).await;
-    let transcript = format!("{SECRET_COMPLAINT} {SECRET_FINDING} Waarschijnlijk een trombosebeen. Ik verwijs u vandaag naar de trombosedienst.");
-    ws.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "transcript": transcript}}).to_string().into())).await.unwrap();
+    let transcript =
+        format!("{SECRET_COMPLAINT} {SECRET_FINDING} Waarschijnlijk een trombosebeen. Ik verwijs u vandaag naar de trombosedienst.");
+    ws.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "transcript": transcript}}).to_string().into()))
+        .await
+        .unwrap();
     common::next_of(&mut ws, "summarization").await;
-    let response = app.http.post(app.url("/api/audio/consult/generative/v2")).bearer_auth(&token).body(transcript.clone()).send().await.unwrap();
+    let response =
+        app.http.post(app.url("/api/audio/consult/generative/v2")).bearer_auth(&token).body(transcript.clone()).send().await.unwrap();
     assert_eq!(response.status(), 200);
     worker.stop().await;
 

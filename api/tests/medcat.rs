@@ -38,7 +38,12 @@ async fn medicines_and_problems_come_with_codes_and_js_offsets(pool: PgPool) {
         .iter()
         .map(|a| {
             assert_eq!(js_slice(text, a["start"].as_u64().unwrap(), a["end"].as_u64().unwrap()), a["text"].as_str().unwrap());
-            (a["text"].as_str().unwrap().into(), a["kind"].as_str().unwrap().into(), a["code"].as_str().unwrap().into(), a["label"].as_str().unwrap().into())
+            (
+                a["text"].as_str().unwrap().into(),
+                a["kind"].as_str().unwrap().into(),
+                a["code"].as_str().unwrap().into(),
+                a["label"].as_str().unwrap().into(),
+            )
         })
         .collect();
     let expected = |t: &str, k: &str, c: &str, l: &str| (t.to_owned(), k.to_owned(), c.to_owned(), l.to_owned());
@@ -51,7 +56,11 @@ async fn medicines_and_problems_come_with_codes_and_js_offsets(pool: PgPool) {
     assert_eq!((found[4].0.as_str(), found[4].2.as_str()), ("suikerziekte", "T90"));
     assert_eq!(found.len(), 5);
     // the emoji count two units each, é one
-    assert_eq!(body["annotations"][0]["start"], text.encode_utf16().collect::<Vec<_>>().len() - "hoofdpijn 🤕 en koorts; gebruikt Augmentin en metformine. Geen suikerziekte.".encode_utf16().count());
+    assert_eq!(
+        body["annotations"][0]["start"],
+        text.encode_utf16().collect::<Vec<_>>().len()
+            - "hoofdpijn 🤕 en koorts; gebruikt Augmentin en metformine. Geen suikerziekte.".encode_utf16().count()
+    );
 
     let long = "a".repeat(20_001);
     let response = app.http.post(app.url("/api/medcat/medcatify")).bearer_auth(&token).json(&json!({"text": long})).send().await.unwrap();
@@ -85,7 +94,8 @@ async fn the_shortage_list_is_uploaded_by_staff_and_flags_medicines(pool: PgPool
     assert!(list["uploadedAt"].is_string());
 
     let text = "Éénmalig 🙂 Augmentin voorgeschreven, eerder zeldzamol; paracetamol zo nodig.";
-    let response = app.http.post(app.url("/api/medcat/medcatMedicineShortage")).bearer_auth(&gp).json(&json!({"text": text})).send().await.unwrap();
+    let response =
+        app.http.post(app.url("/api/medcat/medcatMedicineShortage")).bearer_auth(&gp).json(&json!({"text": text})).send().await.unwrap();
     assert_eq!(response.status(), 200);
     let body: Value = response.json().await.unwrap();
     let shortages = body["shortages"].as_array().unwrap();

@@ -43,7 +43,12 @@ async fn a_user_fills_in_and_reads_back_their_own_profile(pool: PgPool) {
     assert_eq!(other["preferredUsername"], Value::Null);
 
     // the practitioner kind belongs to ARTS only; an empty field clears it
-    let (_, changed) = post(&app, &anna, json!({"preferredUsername": "Anna", "userKind": "ZORGGROEPMANAGER", "practitionerKind": "WAARNEMEND", "phoneNumber": ""})).await;
+    let (_, changed) = post(
+        &app,
+        &anna,
+        json!({"preferredUsername": "Anna", "userKind": "ZORGGROEPMANAGER", "practitionerKind": "WAARNEMEND", "phoneNumber": ""}),
+    )
+    .await;
     assert_eq!(changed["practitionerKind"], Value::Null);
     assert_eq!(changed["phoneNumber"], Value::Null);
     assert_eq!(changed["AGBCode"], Value::Null, "the form sends the whole profile");

@@ -15,10 +15,7 @@ fn the_committed_openapi_document_matches_the_handlers() {
         std::fs::write(SNAPSHOT, &generated).unwrap();
     }
     let committed = std::fs::read_to_string(SNAPSHOT).unwrap_or_default();
-    assert!(
-        committed == generated,
-        "api/openapi.json is out of date; if the change is intended run `make openapi` and commit it"
-    );
+    assert!(committed == generated, "api/openapi.json is out of date; if the change is intended run `make openapi` and commit it");
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -234,8 +231,10 @@ fn the_not_blank_pattern_is_exactly_what_trim_leaves() {
         0x20 => " ".to_owned(),
         n => format!("\\u{n:04x}"),
     };
-    let class: String =
-        WHITE.iter().map(|(a, b)| if b - a > 1 { format!("{}-{}", escape(*a), escape(*b)) } else { (*a..=*b).map(escape).collect() }).collect();
+    let class: String = WHITE
+        .iter()
+        .map(|(a, b)| if b - a > 1 { format!("{}-{}", escape(*a), escape(*b)) } else { (*a..=*b).map(escape).collect() })
+        .collect();
     assert_eq!(api::consult::summaries::NOT_BLANK, format!("[^{class}]"));
     // and the annotations, which must repeat it as a literal, do
     let document = api::openapi::document();
@@ -265,9 +264,8 @@ fn a_whole_number_with_a_zero_fraction_counts_as_the_integer_the_document_promis
 
 /// The `type`s of a tagged union in the document: each alternative's one-valued `type` enum.
 fn tags(document: &serde_json::Value, schema: &str) -> Vec<String> {
-    let alternatives = document["components"]["schemas"][schema]["oneOf"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{schema} is not a oneOf in the document"));
+    let alternatives =
+        document["components"]["schemas"][schema]["oneOf"].as_array().unwrap_or_else(|| panic!("{schema} is not a oneOf in the document"));
     alternatives
         .iter()
         .map(|alternative| {
@@ -290,8 +288,11 @@ fn the_socket_messages_are_in_the_document_as_the_socket_reads_and_writes_them()
     assert_eq!(tags(&document, "SpeechServerMessage"), ["ready", "transcript", "summarization", "job", "error", "pong"]);
     // what the client sends reads as the documented type
     let summarize: api::consult::socket::SpeechClientMessage =
-        serde_json::from_value(serde_json::json!({"type": "summarize", "request": {"template": "meeting", "transcript": "Punt één."}})).unwrap();
-    assert!(matches!(summarize, api::consult::socket::SpeechClientMessage::Summarize { request } if request.template == domain::summary::Template::Meeting));
+        serde_json::from_value(serde_json::json!({"type": "summarize", "request": {"template": "meeting", "transcript": "Punt één."}}))
+            .unwrap();
+    assert!(
+        matches!(summarize, api::consult::socket::SpeechClientMessage::Summarize { request } if request.template == domain::summary::Template::Meeting)
+    );
     let ping: api::consult::socket::SpeechClientMessage = serde_json::from_value(serde_json::json!({"type": "ping"})).unwrap();
     assert!(matches!(ping, api::consult::socket::SpeechClientMessage::Ping));
     // the note's and the job state's names are the domain's

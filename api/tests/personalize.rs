@@ -25,10 +25,16 @@ async fn examples_are_added_changed_and_deleted_by_their_owner_only(pool: PgPool
     assert_eq!(added["source"], "manual");
     let id = added["id"].as_str().unwrap().to_owned();
 
-    let (status, error) = post(&anna, "/api/user/personalized/soap", json!({"subjective": " ", "objective": "", "evaluation": "", "plan": ""})).await;
+    let (status, error) =
+        post(&anna, "/api/user/personalized/soap", json!({"subjective": " ", "objective": "", "evaluation": "", "plan": ""})).await;
     assert_eq!((status, error["message"].as_str()), (400, Some("Geen tekst ingevuld")));
 
-    let (status, changed) = post(&anna, "/api/user/personalized/soap", json!({"id": id, "subjective": "Hoest", "objective": "Pulm: vesiculair", "evaluation": "Bronchitis", "plan": "1. Uitleg"})).await;
+    let (status, changed) = post(
+        &anna,
+        "/api/user/personalized/soap",
+        json!({"id": id, "subjective": "Hoest", "objective": "Pulm: vesiculair", "evaluation": "Bronchitis", "plan": "1. Uitleg"}),
+    )
+    .await;
     assert_eq!(status, 200);
     assert_eq!(changed["objective"], "Pulm: vesiculair");
 
@@ -41,7 +47,12 @@ async fn examples_are_added_changed_and_deleted_by_their_owner_only(pool: PgPool
     assert_eq!(response.status(), 404);
 
     // a corrected generated note becomes an example too
-    let (status, kept) = post(&anna, "/api/feedback/soapexample", json!({"consultId": "c-7", "subjective": "S", "objective": "O", "evaluation": "E", "plan": "P"})).await;
+    let (status, kept) = post(
+        &anna,
+        "/api/feedback/soapexample",
+        json!({"consultId": "c-7", "subjective": "S", "objective": "O", "evaluation": "E", "plan": "P"}),
+    )
+    .await;
     assert_eq!(status, 201);
     assert_eq!(kept["source"], "feedback");
 

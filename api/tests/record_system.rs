@@ -63,7 +63,8 @@ async fn a_note_is_handed_off_and_the_public_page_gets_it_without_a_token(pool: 
     assert_eq!(parsed["episodes"][1]["plan"], "Rust.");
 
     // an ordinary consult is never served by the public redirect
-    let response = app.http.put(app.url("/api/consult")).bearer_auth(&token).json(&json!({"content": {"result": note()}})).send().await.unwrap();
+    let response =
+        app.http.put(app.url("/api/consult")).bearer_auth(&token).json(&json!({"content": {"result": note()}})).send().await.unwrap();
     let app_consult: Value = response.json().await.unwrap();
     let app_id = app_consult["id"].as_str().unwrap();
     let response = app.http.get(app.url(&format!("{HAND_OFF}/{app_id}/redirect"))).send().await.unwrap();
@@ -74,12 +75,25 @@ async fn a_note_is_handed_off_and_the_public_page_gets_it_without_a_token(pool: 
     let response = post(&app, &token, json!({"redirectUrl": "http://localhost:3000/terug", "consultId": app_id})).await;
     assert_eq!(response.status(), 201);
     let from_consult: Value = response.json().await.unwrap();
-    let episodes: Value =
-        app.get_with_token(&format!("{HAND_OFF}/{}/episodes", from_consult["consultId"].as_str().unwrap()), &token).await.json().await.unwrap();
+    let episodes: Value = app
+        .get_with_token(&format!("{HAND_OFF}/{}/episodes", from_consult["consultId"].as_str().unwrap()), &token)
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(episodes["episodes"][0]["subjective"], "Sinds 3 dagen hoest, geen koorts.");
 
     // a bearer is needed to hand off and to read episodes
-    assert_eq!(app.http.post(app.url(HAND_OFF)).json(&json!({"redirectUrl": "https://his.example.nl/", "result": note()})).send().await.unwrap().status(), 401);
+    assert_eq!(
+        app.http
+            .post(app.url(HAND_OFF))
+            .json(&json!({"redirectUrl": "https://his.example.nl/", "result": note()}))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        401
+    );
     assert_eq!(app.http.get(app.url(&format!("{HAND_OFF}/{id}/episodes"))).send().await.unwrap().status(), 401);
 }
 
@@ -128,7 +142,8 @@ async fn another_users_consult_is_not_found(pool: PgPool) {
     let gp = app.access_token_for("huisarts@example.nl").await;
     let other = app.access_token_for("poh@example.nl").await;
 
-    let created: Value = post(&app, &gp, json!({"redirectUrl": "https://his.example.nl/terug", "result": note()})).await.json().await.unwrap();
+    let created: Value =
+        post(&app, &gp, json!({"redirectUrl": "https://his.example.nl/terug", "result": note()})).await.json().await.unwrap();
     let id = created["consultId"].as_str().unwrap();
     let response = app.get_with_token(&format!("{HAND_OFF}/{id}/episodes"), &other).await;
     assert_eq!(response.status(), 404);
@@ -144,7 +159,8 @@ async fn another_users_consult_is_not_found(pool: PgPool) {
         .json()
         .await
         .unwrap();
-    let response = post(&app, &other, json!({"redirectUrl": "https://his.example.nl/terug", "result": note(), "consultId": app_consult["id"]})).await;
+    let response =
+        post(&app, &other, json!({"redirectUrl": "https://his.example.nl/terug", "result": note(), "consultId": app_consult["id"]})).await;
     assert_eq!(response.status(), 404);
 }
 
@@ -152,7 +168,8 @@ async fn another_users_consult_is_not_found(pool: PgPool) {
 async fn an_expired_or_unknown_hand_off_is_not_found(pool: PgPool) {
     let app = app_with_origins(pool.clone(), "https://his.example.nl").await;
     let token = app.access_token_for("huisarts@example.nl").await;
-    let created: Value = post(&app, &token, json!({"redirectUrl": "https://his.example.nl/terug", "result": note()})).await.json().await.unwrap();
+    let created: Value =
+        post(&app, &token, json!({"redirectUrl": "https://his.example.nl/terug", "result": note()})).await.json().await.unwrap();
     let id = created["consultId"].as_str().unwrap();
     sqlx::query("update consults set expires_at = now() - interval '1 second' where id = $1").bind(id).execute(&pool).await.unwrap();
 
@@ -168,7 +185,8 @@ async fn an_expired_or_unknown_hand_off_is_not_found(pool: PgPool) {
 async fn an_origin_taken_off_the_list_is_not_forwarded_to(pool: PgPool) {
     let before = app_with_origins(pool.clone(), "https://his.example.nl").await;
     let token = before.access_token_for("huisarts@example.nl").await;
-    let created: Value = post(&before, &token, json!({"redirectUrl": "https://his.example.nl/terug", "result": note()})).await.json().await.unwrap();
+    let created: Value =
+        post(&before, &token, json!({"redirectUrl": "https://his.example.nl/terug", "result": note()})).await.json().await.unwrap();
     let id = created["consultId"].as_str().unwrap();
 
     let after = app_with_origins(pool, "https://ander.example.nl").await;

@@ -92,8 +92,6 @@ async fn app_with_engine(pool: PgPool) -> (TestApp, Engine) {
     (TestApp::spawn_with(pool, options).await, engine)
 }
 
-
-
 /// Streams samples as the browser does, in 500 ms frames (faster than real time).
 async fn stream(socket: &mut Socket, samples: &[i16]) {
     for frame in samples.chunks(8_000) {
@@ -102,7 +100,6 @@ async fn stream(socket: &mut Socket, samples: &[i16]) {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
-
 
 #[sqlx::test(migrations = "../migrations")]
 async fn spoken_dutch_comes_back_as_sentences_in_order_with_speakers_and_is_summarised(pool: PgPool) {
@@ -221,11 +218,25 @@ async fn an_uploaded_recording_goes_through_the_same_engine_into_the_transcript(
     let plain = TestApp::spawn(pool).await;
     let bram = plain.access_token_for("bram@praktijk.nl").await;
     let (theirs, _) = open_session(&plain, &bram).await;
-    let response = plain.http.post(plain.url(&format!("/api/consult/audio/session/{theirs}/recording"))).bearer_auth(&bram).body(wav::encode(&consult_audio(1))).send().await.unwrap();
+    let response = plain
+        .http
+        .post(plain.url(&format!("/api/consult/audio/session/{theirs}/recording")))
+        .bearer_auth(&bram)
+        .body(wav::encode(&consult_audio(1)))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 409);
     // nor someone else's session
     let bram_here = app.access_token_for("bram@praktijk.nl").await;
-    let response = app.http.post(app.url(&format!("/api/consult/audio/session/{sid}/recording"))).bearer_auth(&bram_here).body(wav::encode(&consult_audio(1))).send().await.unwrap();
+    let response = app
+        .http
+        .post(app.url(&format!("/api/consult/audio/session/{sid}/recording")))
+        .bearer_auth(&bram_here)
+        .body(wav::encode(&consult_audio(1)))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 404);
 }
 
@@ -329,7 +340,11 @@ async fn uploads_are_transcribed_two_at_a_time_and_the_others_wait_their_turn(po
     let mut uploads = Vec::new();
     for _ in 0..3 {
         let (sid, _) = open_session(&app, &anna).await;
-        let request = app.http.post(app.url(&format!("/api/consult/audio/session/{sid}/recording"))).bearer_auth(&anna).body(wav::encode(&consult_audio(1)));
+        let request = app
+            .http
+            .post(app.url(&format!("/api/consult/audio/session/{sid}/recording")))
+            .bearer_auth(&anna)
+            .body(wav::encode(&consult_audio(1)));
         uploads.push(tokio::spawn(async move {
             let response = request.send().await.unwrap();
             (response.status().as_u16(), response.json::<Value>().await.unwrap())

@@ -11,8 +11,6 @@ use serde_json::{Value, json};
 use sqlx::PgPool;
 use tokio_tungstenite::tungstenite::Message;
 
-
-
 /// The close code and reason the server sent.
 async fn closed_with(socket: &mut Socket) -> (u16, String) {
     loop {
@@ -25,7 +23,6 @@ async fn closed_with(socket: &mut Socket) -> (u16, String) {
         }
     }
 }
-
 
 /// Waits until every socket task has ended and the hub holds nothing.
 async fn nothing_left(app: &TestApp) {
@@ -58,7 +55,11 @@ async fn refused_sockets_are_closed_with_a_code_and_a_reason(pool: PgPool) {
     let mut socket = connect(&app, &format!("/ws/speech/consult/{sid}?model=dolfijn"), Some(&anna)).await;
     assert_eq!(closed_with(&mut socket).await.0, 4400, "unknown model");
 
-    sqlx::query("update consult_sessions set expires_at = now() - interval '1 second' where id = $1").bind(&sid).execute(&pool).await.unwrap();
+    sqlx::query("update consult_sessions set expires_at = now() - interval '1 second' where id = $1")
+        .bind(&sid)
+        .execute(&pool)
+        .await
+        .unwrap();
     let mut socket = connect(&app, &path, Some(&anna)).await;
     assert_eq!(closed_with(&mut socket).await, (4410, "Deze sessie is verlopen. Start een nieuwe opname.".to_owned()));
     nothing_left(&app).await;
@@ -95,12 +96,18 @@ async fn without_an_engine_the_socket_says_so_and_bad_messages_get_errors(pool: 
     // a NUL character never reaches the database: refused like the HTTP edge refuses it
     socket.send(Message::Text(r#"{"type":"summarize","request":{"template":"soap","transcript":"keel\u0000pijn"}}"#.into())).await.unwrap();
     let nul = next_json(&mut socket).await;
-    assert_eq!((nul["code"].as_str(), nul["message"].as_str()), (Some("invalid_character"), Some("Het bericht bevat een ongeldig teken (NUL).")));
+    assert_eq!(
+        (nul["code"].as_str(), nul["message"].as_str()),
+        (Some("invalid_character"), Some("Het bericht bevat een ongeldig teken (NUL)."))
+    );
 
     // nothing said, nothing to summarise: no job
     socket.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap"}}).to_string().into())).await.unwrap();
     let empty = next_json(&mut socket).await;
-    assert_eq!((empty["code"].as_str(), empty["message"].as_str()), (Some("empty_transcript"), Some("Er is nog geen transcript om samen te vatten.")));
+    assert_eq!(
+        (empty["code"].as_str(), empty["message"].as_str()),
+        (Some("empty_transcript"), Some("Er is nog geen transcript om samen te vatten."))
+    );
     let jobs: i64 = sqlx::query_scalar("select count(*) from jobs where kind = 'summarise_consult'").fetch_one(&pool).await.unwrap();
     assert_eq!(jobs, 0);
 
@@ -109,9 +116,12 @@ async fn without_an_engine_the_socket_says_so_and_bad_messages_get_errors(pool: 
     socket.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "flavour": "normal", "modelSize": "large", "episodeCount": 1, "transcript": typed}}).to_string().into())).await.unwrap();
     let job = next_json(&mut socket).await;
     assert_eq!((job["type"].as_str(), job["state"].as_str()), (Some("job"), Some("queued")), "{job}");
-    let (consult_of, route, sentences): (Option<String>, String, i64) = sqlx::query_as(
-        "select consult_id, route, jsonb_array_length(request->'transcript')::bigint from summaries where session_id = $1")
-        .bind(&sid).fetch_one(&pool).await.unwrap();
+    let (consult_of, route, sentences): (Option<String>, String, i64) =
+        sqlx::query_as("select consult_id, route, jsonb_array_length(request->'transcript')::bigint from summaries where session_id = $1")
+            .bind(&sid)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
     assert_eq!((consult_of.as_deref(), route.as_str(), sentences), (Some(consult.as_str()), "ws", 5));
     let view: Value = app.get_with_token(&format!("/api/jobs/{}", job["id"].as_str().unwrap()), &anna).await.json().await.unwrap();
     assert_eq!(view["kind"], "summarise_consult");

@@ -57,10 +57,11 @@ async fn get_json(app: &TestApp, path: &str, token: &str) -> (u16, Value) {
 /// Waits (bounded) until every `sync_payment` job has finished.
 async fn sync_jobs_done(pool: &PgPool) {
     for _ in 0..1500 {
-        let open: i64 = sqlx::query_scalar("select count(*) from jobs where kind = 'sync_payment' and state in ('queued', 'running', 'retrying')")
-            .fetch_one(pool)
-            .await
-            .unwrap();
+        let open: i64 =
+            sqlx::query_scalar("select count(*) from jobs where kind = 'sync_payment' and state in ('queued', 'running', 'retrying')")
+                .fetch_one(pool)
+                .await
+                .unwrap();
         let any: i64 = sqlx::query_scalar("select count(*) from jobs where kind = 'sync_payment'").fetch_one(pool).await.unwrap();
         if open == 0 && any > 0 {
             return;
@@ -207,7 +208,12 @@ async fn the_local_checkout_pays_and_the_worker_activates(pool: PgPool) {
     assert_eq!(status, "PAID");
 
     // linked users: added lower-cased, the fair-use warning past the purchased users, removed
-    let add = |email: &str| app.http.post(app.url(&format!("/payment/subscription/addUser?emailAddress={email}&subscriptionId={sub_id}"))).bearer_auth(&token).send();
+    let add = |email: &str| {
+        app.http
+            .post(app.url(&format!("/payment/subscription/addUser?emailAddress={email}&subscriptionId={sub_id}")))
+            .bearer_auth(&token)
+            .send()
+    };
     let empty: Value = add("").await.unwrap().json().await.unwrap();
     assert_eq!(empty["message"], "Geen e-mail adres ingevuld");
     let mut last = Value::Null;
@@ -225,10 +231,17 @@ async fn the_local_checkout_pays_and_the_worker_activates(pool: PgPool) {
 
     // someone else can neither remove a seat, cancel, nor see the invoice
     let seat = last["id"].as_str().unwrap();
-    let removed = app.http.post(app.url(&format!("/payment/subscription/deleteUser?linkedSubscriptionId={seat}"))).bearer_auth(&poh).send().await.unwrap();
+    let removed = app
+        .http
+        .post(app.url(&format!("/payment/subscription/deleteUser?linkedSubscriptionId={seat}")))
+        .bearer_auth(&poh)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(removed.status(), 404);
     assert_eq!(removed.json::<Value>().await.unwrap()["message"], "Gebruiker kan niet worden verwijderd");
-    let cancel = app.http.post(app.url(&format!("/payment/subscription/cancelSubscription/{sub_id}"))).bearer_auth(&poh).send().await.unwrap();
+    let cancel =
+        app.http.post(app.url(&format!("/payment/subscription/cancelSubscription/{sub_id}"))).bearer_auth(&poh).send().await.unwrap();
     assert_eq!(cancel.status(), 404);
     let payment_id = payments[0]["id"].as_str().unwrap();
     let (status, _) = post_json(&app, "/payment/subscription/getInvoiceDownload", &poh, &json!(payment_id)).await;
@@ -236,11 +249,18 @@ async fn the_local_checkout_pays_and_the_worker_activates(pool: PgPool) {
     let (status, invoice) = post_json(&app, "/payment/subscription/getInvoiceDownload", &token, &json!(payment_id)).await;
     assert_eq!((status, invoice["message"].as_str()), (409, Some("De factuur wordt nog gemaakt.")));
 
-    let removed = app.http.post(app.url(&format!("/payment/subscription/deleteUser?linkedSubscriptionId={seat}"))).bearer_auth(&token).send().await.unwrap();
+    let removed = app
+        .http
+        .post(app.url(&format!("/payment/subscription/deleteUser?linkedSubscriptionId={seat}")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(removed.status(), 204);
 
     // cancelled: still usable until validUntil
-    let cancel = app.http.post(app.url(&format!("/payment/subscription/cancelSubscription/{sub_id}"))).bearer_auth(&token).send().await.unwrap();
+    let cancel =
+        app.http.post(app.url(&format!("/payment/subscription/cancelSubscription/{sub_id}"))).bearer_auth(&token).send().await.unwrap();
     assert_eq!(cancel.status(), 204);
     let (_, subs) = get_json(&app, "/payment/subscription/getSubscriptionForUser", &token).await;
     assert!(subs[0]["canceledAt"].is_string());
@@ -331,17 +351,26 @@ async fn mollie_double() -> (String, Shared) {
             "/v2/customers",
             post(move |headers: HeaderMap, body: String| async move {
                 if !authorised(&headers) {
-                    return hal(StatusCode::UNAUTHORIZED, json!({"status": 401, "title": "Unauthorized Request", "detail": "Missing authentication"}));
+                    return hal(
+                        StatusCode::UNAUTHORIZED,
+                        json!({"status": 401, "title": "Unauthorized Request", "detail": "Missing authentication"}),
+                    );
                 }
                 let body: Value = serde_json::from_str(&body).unwrap();
-                hal(StatusCode::CREATED, json!({"resource": "customer", "id": "cst_8wmqcHMN4U", "mode": "test", "name": body["name"], "email": body["email"]}))
+                hal(
+                    StatusCode::CREATED,
+                    json!({"resource": "customer", "id": "cst_8wmqcHMN4U", "mode": "test", "name": body["name"], "email": body["email"]}),
+                )
             }),
         )
         .route(
             "/v2/payments",
             post(move |AxState(state): AxState<Shared>, headers: HeaderMap, body: String| async move {
                 if !authorised(&headers) {
-                    return hal(StatusCode::UNAUTHORIZED, json!({"status": 401, "title": "Unauthorized Request", "detail": "Missing authentication"}));
+                    return hal(
+                        StatusCode::UNAUTHORIZED,
+                        json!({"status": 401, "title": "Unauthorized Request", "detail": "Missing authentication"}),
+                    );
                 }
                 let body: Value = serde_json::from_str(&body).unwrap();
                 let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(str::to_owned);
@@ -349,7 +378,10 @@ async fn mollie_double() -> (String, Shared) {
                 s.created.push((body.clone(), key));
                 if s.fail_creates > 0 {
                     s.fail_creates -= 1;
-                    return hal(StatusCode::SERVICE_UNAVAILABLE, json!({"status": 503, "title": "Service Unavailable", "detail": "try again"}));
+                    return hal(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        json!({"status": 503, "title": "Service Unavailable", "detail": "try again"}),
+                    );
                 }
                 if body["amount"]["value"].as_str().is_none_or(|v| !v.contains('.')) {
                     return hal(
@@ -379,7 +411,9 @@ async fn mollie_double() -> (String, Shared) {
                 s.gets += 1;
                 match s.payments.get(&id) {
                     Some(p) => hal(StatusCode::OK, p.clone()),
-                    None => hal(StatusCode::NOT_FOUND, json!({"status": 404, "title": "Not Found", "detail": "No payment exists with token"})),
+                    None => {
+                        hal(StatusCode::NOT_FOUND, json!({"status": 404, "title": "Not Found", "detail": "No payment exists with token"}))
+                    }
                 }
             }),
         )
@@ -442,10 +476,8 @@ async fn mollie_ten_concurrent_webhooks_make_one_transition_and_one_activation(p
     assert_eq!(webhook().await.unwrap().status(), 200);
     sync_jobs_done(&pool).await;
 
-    let results: Vec<Value> = sqlx::query_scalar("select result from jobs where kind = 'sync_payment' and state = 'succeeded'")
-        .fetch_all(&pool)
-        .await
-        .unwrap();
+    let results: Vec<Value> =
+        sqlx::query_scalar("select result from jobs where kind = 'sync_payment' and state = 'succeeded'").fetch_all(&pool).await.unwrap();
     assert!(!results.is_empty());
     let to_paid = results.iter().filter(|r| r["changed"] == true && r["to"] == "PAID").count();
     let activations = results.iter().filter(|r| r["activated"] == true).count();

@@ -21,9 +21,6 @@ const CONSULT: &str = "Goedemorgen, wat kan ik voor u doen? Ik heb al drie dagen
     Temperatuur 37,2. Het is waarschijnlijk een virale keelontsteking. U mag paracetamol nemen, drie keer per dag 1000 mg. \
     Als het na een week niet beter is, komt u terug.";
 
-
-
-
 #[sqlx::test(migrations = "../migrations")]
 async fn a_summary_asked_on_the_socket_comes_back_on_it_and_through_the_job(pool: PgPool) {
     let app = TestApp::spawn(pool.clone()).await;
@@ -34,7 +31,11 @@ async fn a_summary_asked_on_the_socket_comes_back_on_it_and_through_the_job(pool
     let mut ws = socket(&app, &anna, &sid).await;
     next_of(&mut ws, "ready").await;
 
-    ws.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "episodeCount": 1, "transcript": CONSULT}}).to_string().into())).await.unwrap();
+    ws.send(Message::Text(
+        json!({"type": "summarize", "request": {"template": "soap", "episodeCount": 1, "transcript": CONSULT}}).to_string().into(),
+    ))
+    .await
+    .unwrap();
     let queued = next_of(&mut ws, "job").await;
     assert_eq!(queued["state"], "queued");
     let job_id = queued["id"].as_str().unwrap().to_owned();
@@ -113,10 +114,12 @@ async fn the_summary_calls_answer_with_a_list_whose_first_item_holds_the_episode
         let (status, body) = call(path, CONSULT.into(), false).await;
         assert_eq!(status, 200, "{path}: {body}");
         assert!(body[0]["episodes"][0]["plan"].as_str().unwrap().contains("paracetamol"), "{path}: {body}");
-        let request: Value = sqlx::query_scalar("select request from summaries where route = $1").bind(route).fetch_one(&pool).await.unwrap();
+        let request: Value =
+            sqlx::query_scalar("select request from summaries where route = $1").bind(route).fetch_one(&pool).await.unwrap();
         assert_eq!((request["modelSize"].as_str(), request["precision"].as_str()), (Some(size), Some(precision)), "{route}");
     }
-    let flavour: Value = sqlx::query_scalar("select request->'flavour' from summaries where route = 'v2-turbo'").fetch_one(&pool).await.unwrap();
+    let flavour: Value =
+        sqlx::query_scalar("select request->'flavour' from summaries where route = 'v2-turbo'").fetch_one(&pool).await.unwrap();
     assert_eq!(flavour, "poh-ggz");
 
     // a JSON string body is a transcript too; examples come in the JSON body of withExamples
@@ -128,8 +131,11 @@ async fn the_summary_calls_answer_with_a_list_whose_first_item_holds_the_episode
     assert!(body[0]["episodes"][0]["plan"].as_str().unwrap().starts_with("1. "), "the example's numbered plan: {body}");
     let (status, body) = call("/api/electronic/consult/generative", json!({"text": CONSULT}).to_string().into(), true).await;
     assert_eq!(status, 200, "{body}");
-    let source: String = sqlx::query_scalar("select c.source from summaries s join consults c on c.id = s.consult_id where s.route = 'electronic'")
-        .fetch_one(&pool).await.unwrap();
+    let source: String =
+        sqlx::query_scalar("select c.source from summaries s join consults c on c.id = s.consult_id where s.route = 'electronic'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
     assert_eq!(source, "electronic");
 
     // nothing to summarise, or a bad parameter: a Dutch refusal and no job
@@ -144,7 +150,8 @@ async fn the_summary_calls_answer_with_a_list_whose_first_item_holds_the_episode
     assert_eq!(status, 400);
     let jobs_after: i64 = sqlx::query_scalar("select count(*) from jobs where kind = 'summarise_consult'").fetch_one(&pool).await.unwrap();
     assert_eq!(jobs_before, jobs_after);
-    let electronic_consults: i64 = sqlx::query_scalar("select count(*) from consults where source = 'electronic'").fetch_one(&pool).await.unwrap();
+    let electronic_consults: i64 =
+        sqlx::query_scalar("select count(*) from consults where source = 'electronic'").fetch_one(&pool).await.unwrap();
     assert_eq!(electronic_consults, 1, "a refused e-consult is not kept");
     assert_eq!(app.http.post(app.url("/api/audio/consult/generative/v2")).body(CONSULT).send().await.unwrap().status(), 401);
     worker.stop().await;
@@ -227,7 +234,9 @@ async fn the_language_model_gets_the_clinicians_own_examples_and_a_useless_answe
     let (sid, _) = open_session(&app, &anna).await;
     let mut ws = socket(&app, &anna, &sid).await;
     next_of(&mut ws, "ready").await;
-    ws.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "transcript": CONSULT}}).to_string().into())).await.unwrap();
+    ws.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "transcript": CONSULT}}).to_string().into()))
+        .await
+        .unwrap();
     let failed = loop {
         let job = next_of(&mut ws, "job").await;
         if job["state"] == "failed" {
@@ -256,7 +265,9 @@ async fn a_summariser_out_of_reach_ends_dead_and_the_socket_says_so_as_the_row_d
     let (sid, _) = open_session(&app, &anna).await;
     let mut ws = socket(&app, &anna, &sid).await;
     next_of(&mut ws, "ready").await;
-    ws.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "transcript": CONSULT}}).to_string().into())).await.unwrap();
+    ws.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "transcript": CONSULT}}).to_string().into()))
+        .await
+        .unwrap();
     let mut heard = Vec::new();
     let dead = loop {
         let job = next_of(&mut ws, "job").await;

@@ -33,8 +33,7 @@ async fn call(app: &TestApp, method: Method, path: &str, who: Option<&Person>, b
 }
 
 async fn create_entry(app: &TestApp, who: &Person, shared: bool, body: Value) -> Value {
-    let (status, entry) =
-        call(app, Method::PUT, &format!("/api/template/entry?sharedTemplate={shared}"), Some(who), Some(body)).await;
+    let (status, entry) = call(app, Method::PUT, &format!("/api/template/entry?sharedTemplate={shared}"), Some(who), Some(body)).await;
     assert_eq!(status, 201, "{entry}");
     entry
 }
@@ -172,7 +171,11 @@ async fn groups_hold_ordered_entries_and_follow_the_same_rules(pool: PgPool) {
     )
     .await;
     assert_eq!(status, 201, "{group}");
-    assert_eq!(ids(&group["entries"]), vec![b["id"].as_str().unwrap(), a["id"].as_str().unwrap(), hidden["id"].as_str().unwrap()], "the repeated entry is ignored");
+    assert_eq!(
+        ids(&group["entries"]),
+        vec![b["id"].as_str().unwrap(), a["id"].as_str().unwrap(), hidden["id"].as_str().unwrap()],
+        "the repeated entry is ignored"
+    );
     let path = format!("/api/template/group/{}", group["id"].as_str().unwrap());
 
     // another user sees the public group, but not the private entry in it, and cannot change it
@@ -229,8 +232,20 @@ async fn groups_hold_ordered_entries_and_follow_the_same_rules(pool: PgPool) {
 async fn search_ignores_case_and_accents_and_needs_every_word(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     let me = person(&app, "zoeker@praktijk.nl").await;
-    let knee = create_entry(&app, &me, false, json!({"title": "Knieklachten", "description": "Na val", "text": "Zwelling en pijn bij flexie", "soepType": "SUBJECTIVE"})).await;
-    let eczema = create_entry(&app, &me, false, json!({"title": "Eczeem", "description": "Cremes", "text": "Ëczeem aan beide handen, crème 2x daags", "soepType": "PLAN"})).await;
+    let knee = create_entry(
+        &app,
+        &me,
+        false,
+        json!({"title": "Knieklachten", "description": "Na val", "text": "Zwelling en pijn bij flexie", "soepType": "SUBJECTIVE"}),
+    )
+    .await;
+    let eczema = create_entry(
+        &app,
+        &me,
+        false,
+        json!({"title": "Eczeem", "description": "Cremes", "text": "Ëczeem aan beide handen, crème 2x daags", "soepType": "PLAN"}),
+    )
+    .await;
     create_entry(&app, &me, false, json!({"title": "Griep", "text": "Koorts en spierpijn", "soepType": "SUBJECTIVE"})).await;
 
     let find = |q: &str| {
@@ -238,7 +253,8 @@ async fn search_ignores_case_and_accents_and_needs_every_word(pool: PgPool) {
         let app = &app;
         let me = &me;
         async move {
-            let (_, list) = call(app, Method::GET, &format!("/api/template/entry/query?limit=100&query={}", urlencode(&q)), Some(me), None).await;
+            let (_, list) =
+                call(app, Method::GET, &format!("/api/template/entry/query?limit=100&query={}", urlencode(&q)), Some(me), None).await;
             let (_, count) = call(app, Method::GET, &format!("/api/template/entry/count?query={}", urlencode(&q)), Some(me), None).await;
             assert_eq!(count.as_u64().unwrap() as usize, list.as_array().unwrap().len(), "count and query agree for {q}");
             ids(&list)
@@ -272,14 +288,20 @@ async fn pages_never_repeat_or_skip_rows_with_equal_titles(pool: PgPool) {
     let mut created = Vec::new();
     for i in 0..12 {
         let title = if i % 3 == 0 { "Anders".to_owned() } else { "Zelfde titel".to_owned() };
-        created.push(create_entry(&app, &me, false, json!({"title": title, "text": format!("{i}"), "soepType": "PLAN"})).await["id"].as_str().unwrap().to_owned());
+        created.push(
+            create_entry(&app, &me, false, json!({"title": title, "text": format!("{i}"), "soepType": "PLAN"})).await["id"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
     }
     let (_, total) = call(&app, Method::GET, "/api/template/entry/count?userTemplates=true", Some(&me), None).await;
     assert_eq!(total, 12);
     let mut paged = Vec::new();
     for offset in [0, 5, 10] {
         let (_, page) =
-            call(&app, Method::GET, &format!("/api/template/entry/query?userTemplates=true&limit=5&offset={offset}"), Some(&me), None).await;
+            call(&app, Method::GET, &format!("/api/template/entry/query?userTemplates=true&limit=5&offset={offset}"), Some(&me), None)
+                .await;
         paged.extend(ids(&page));
     }
     assert_eq!(paged.len(), 12);
@@ -308,7 +330,8 @@ async fn codes_are_checked_and_kept_once_and_soep_types_are_required(pool: PgPoo
 
     let (status, body) = call(&app, Method::POST, &path, Some(&me), Some(json!({"codes": ["Q99"]}))).await;
     assert_eq!((status, body["message"].as_str()), (400, Some("Onbekende ICPC-code: Q99")));
-    let (status, body) = call(&app, Method::PUT, "/api/template/entry?sharedTemplate=false", Some(&me), Some(json!({"title": "Zonder type"}))).await;
+    let (status, body) =
+        call(&app, Method::PUT, "/api/template/entry?sharedTemplate=false", Some(&me), Some(json!({"title": "Zonder type"}))).await;
     assert_eq!((status, body["message"].as_str()), (400, Some("Kies Plan, Objectief of Subjectief.")));
     let (status, _) = call(&app, Method::POST, &path, Some(&me), Some(json!({"soepType": "DIAGNOSE"}))).await;
     assert_eq!(status, 400);
@@ -337,9 +360,11 @@ async fn a_search_takes_at_most_ten_words_of_two_hundred_characters(pool: PgPool
         assert_eq!((status, &body), (400, &refusal), "{path}");
     }
     // a word repeated counts once, but the characters count all
-    let (_, found) = call(&app, Method::GET, &format!("/api/template/entry/query?query={}", urlencode(&"tien ".repeat(39))), Some(&me), None).await;
+    let (_, found) =
+        call(&app, Method::GET, &format!("/api/template/entry/query?query={}", urlencode(&"tien ".repeat(39))), Some(&me), None).await;
     assert_eq!(found.as_array().unwrap().len(), 1);
-    let (status, _) = call(&app, Method::GET, &format!("/api/template/entry/query?query={}", urlencode(&"tien ".repeat(41))), Some(&me), None).await;
+    let (status, _) =
+        call(&app, Method::GET, &format!("/api/template/entry/query?query={}", urlencode(&"tien ".repeat(41))), Some(&me), None).await;
     assert_eq!(status, 400);
 }
 
@@ -361,7 +386,10 @@ async fn every_field_of_a_template_is_bounded_and_kind_is_a_short_code(pool: PgP
         }
     };
     let (code, message) = refused(json!({"kind": "k".repeat(1_500_000)})).await;
-    assert_eq!((code.as_str(), message.as_str()), ("invalid_kind", "De soort is een korte code van letters, cijfers, '_' of '-' (hoogstens 50 tekens)."));
+    assert_eq!(
+        (code.as_str(), message.as_str()),
+        ("invalid_kind", "De soort is een korte code van letters, cijfers, '_' of '-' (hoogstens 50 tekens).")
+    );
     assert_eq!(refused(json!({"kind": "twee woorden"})).await.0, "invalid_kind");
     assert_eq!(refused(json!({"kind": "k".repeat(51)})).await.0, "invalid_kind");
     assert_eq!(refused(json!({"title": "t".repeat(201)})).await.1, "De titel is te lang (hoogstens 200 tekens).");
@@ -373,14 +401,23 @@ async fn every_field_of_a_template_is_bounded_and_kind_is_a_short_code(pool: PgP
     assert_eq!(refused(json!({"permissions": permissions})).await.1, "Te veel deelrechten (hoogstens 50).");
 
     // within the bounds all is kept; an empty kind is none
-    let (status, kept) = call(&app, Method::POST, &path, Some(&me), Some(json!({"title": "t".repeat(200), "text": "x".repeat(20_000), "codes": codes[..20], "kind": ""}))).await;
+    let (status, kept) = call(
+        &app,
+        Method::POST,
+        &path,
+        Some(&me),
+        Some(json!({"title": "t".repeat(200), "text": "x".repeat(20_000), "codes": codes[..20], "kind": ""})),
+    )
+    .await;
     assert_eq!(status, 200, "{kept}");
     assert_eq!(kept["codes"].as_array().unwrap().len(), 20);
     assert_eq!(kept["kind"], Value::Null);
 
     // a group holds at most 100 entries, checked before any is looked up
     let entries: Vec<Value> = (0..101).map(|_| json!({"id": uuid::Uuid::new_v4()})).collect();
-    let (status, body) = call(&app, Method::PUT, "/api/template/group?sharedTemplate=false", Some(&me), Some(json!({"title": "Groot", "entries": entries}))).await;
+    let (status, body) =
+        call(&app, Method::PUT, "/api/template/group?sharedTemplate=false", Some(&me), Some(json!({"title": "Groot", "entries": entries})))
+            .await;
     assert_eq!((status, body["message"].as_str()), (400, Some("Te veel entries in een groep (hoogstens 100).")));
 }
 
@@ -435,10 +472,24 @@ async fn others_see_a_templates_owner_by_preferred_name_or_as_collega_never_by_l
     let staff = person(&app, "staff@example.nl").await;
     let entry = create_entry(&app, &owner, true, json!({"title": "Openbaar", "soepType": "PLAN"})).await;
     let entry_path = format!("/api/template/entry/{}", entry["id"].as_str().unwrap());
-    let (status, group) = call(&app, Method::PUT, "/api/template/group?sharedTemplate=true", Some(&owner), Some(json!({"title": "Openbare groep", "entries": [{"id": entry["id"]}]}))).await;
+    let (status, group) = call(
+        &app,
+        Method::PUT,
+        "/api/template/group?sharedTemplate=true",
+        Some(&owner),
+        Some(json!({"title": "Openbare groep", "entries": [{"id": entry["id"]}]})),
+    )
+    .await;
     assert_eq!(status, 201);
     let group_path = format!("/api/template/group/{}", group["id"].as_str().unwrap());
-    let paths = ["/api/template/entry", "/api/template/entry/query", "/api/template/group", "/api/template/group/query", entry_path.as_str(), group_path.as_str()];
+    let paths = [
+        "/api/template/entry",
+        "/api/template/entry/query",
+        "/api/template/group",
+        "/api/template/group/query",
+        entry_path.as_str(),
+        group_path.as_str(),
+    ];
 
     let seen_by = |who: &Person| {
         let app = &app;
@@ -469,7 +520,8 @@ async fn others_see_a_templates_owner_by_preferred_name_or_as_collega_never_by_l
     assert_eq!(own["owner"]["id"], owner.id.as_str());
     assert_ne!(own["owner"]["name"], "Collega", "the owner sees their own name");
 
-    let (status, _) = call(&app, Method::POST, "/api/user/onboarding/info", Some(&owner), Some(json!({"preferredUsername": "Dokter Jansen"}))).await;
+    let (status, _) =
+        call(&app, Method::POST, "/api/user/onboarding/info", Some(&owner), Some(json!({"preferredUsername": "Dokter Jansen"}))).await;
     assert_eq!(status, 200);
     assert_eq!(seen_by(&other).await, ["Dokter Jansen"]);
 }

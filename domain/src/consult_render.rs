@@ -63,10 +63,8 @@ pub fn render(content: &Value, perspective: Perspective) -> Option<String> {
     let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::trim).unwrap_or("").to_owned();
     let mut parts: Vec<String> = Vec::new();
     let episodes = result.get("episodes").and_then(Value::as_array).cloned().unwrap_or_default();
-    let filled: Vec<&Value> = episodes
-        .iter()
-        .filter(|e| ["subjective", "objective", "diagnosis", "plan"].iter().any(|k| !text(e, k).is_empty()))
-        .collect();
+    let filled: Vec<&Value> =
+        episodes.iter().filter(|e| ["subjective", "objective", "diagnosis", "plan"].iter().any(|k| !text(e, k).is_empty())).collect();
     for (n, episode) in filled.iter().enumerate() {
         if filled.len() > 1 {
             parts.push(format!("Klacht {}", n + 1));

@@ -96,13 +96,7 @@ fn after(d: Duration) -> DateTime<Utc> {
 
 const CONSULT: &str = "id, user_id, source, content, created_at, updated_at, expires_at";
 
-pub async fn create(
-    conn: &mut PgConnection,
-    user_id: &str,
-    source: Source,
-    content: &Value,
-    keep_for: Duration,
-) -> sqlx::Result<Consult> {
+pub async fn create(conn: &mut PgConnection, user_id: &str, source: Source, content: &Value, keep_for: Duration) -> sqlx::Result<Consult> {
     sqlx::query_as(&format!(
         "insert into consults (id, user_id, source, content, expires_at) values ($1, $2, $3, $4, $5)
          returning {CONSULT}"
@@ -118,22 +112,17 @@ pub async fn create(
 
 /// The user's consult, unless it has expired.
 pub async fn get(db: &PgPool, user_id: &str, id: &str) -> sqlx::Result<Option<Consult>> {
-    sqlx::query_as(&format!(
-        "select {CONSULT} from consults where id = $1 and user_id = $2 and expires_at > now()"
-    ))
-    .bind(id)
-    .bind(user_id)
-    .fetch_optional(db)
-    .await
+    sqlx::query_as(&format!("select {CONSULT} from consults where id = $1 and user_id = $2 and expires_at > now()"))
+        .bind(id)
+        .bind(user_id)
+        .fetch_optional(db)
+        .await
 }
 
 /// A consult by id alone, unless it has expired: for the record system's hand-off page, which
 /// has no signed-in user.
 pub async fn get_any(db: &PgPool, id: &str) -> sqlx::Result<Option<Consult>> {
-    sqlx::query_as(&format!("select {CONSULT} from consults where id = $1 and expires_at > now()"))
-        .bind(id)
-        .fetch_optional(db)
-        .await
+    sqlx::query_as(&format!("select {CONSULT} from consults where id = $1 and expires_at > now()")).bind(id).fetch_optional(db).await
 }
 
 pub async fn update(db: &PgPool, user_id: &str, id: &str, content: &Value) -> sqlx::Result<Option<Consult>> {
@@ -151,23 +140,13 @@ pub async fn update(db: &PgPool, user_id: &str, id: &str, content: &Value) -> sq
 
 /// Deletes the consult with its sessions and summaries. False when it is not the user's.
 pub async fn delete(db: &PgPool, user_id: &str, id: &str) -> sqlx::Result<bool> {
-    let n = sqlx::query("delete from consults where id = $1 and user_id = $2")
-        .bind(id)
-        .bind(user_id)
-        .execute(db)
-        .await?
-        .rows_affected();
+    let n = sqlx::query("delete from consults where id = $1 and user_id = $2").bind(id).bind(user_id).execute(db).await?.rows_affected();
     Ok(n > 0)
 }
 
 /// Keeps a summary's note in its consult's content under `result` (and the template under
 /// `template`), leaving the rest of the content as the client wrote it.
-pub async fn store_result(
-    conn: &mut PgConnection,
-    consult_id: &str,
-    template: Template,
-    result: &ConsultResult,
-) -> sqlx::Result<()> {
+pub async fn store_result(conn: &mut PgConnection, consult_id: &str, template: Template, result: &ConsultResult) -> sqlx::Result<()> {
     sqlx::query(
         "update consults
             set content = jsonb_set(jsonb_set(content, '{result}', $2), '{template}', to_jsonb($3::text)),
@@ -222,10 +201,7 @@ pub async fn create_session(
 
 /// A session by id, expired or not (the caller tells the two apart, and checks the owner).
 pub async fn find_session(db: &PgPool, id: &str) -> sqlx::Result<Option<Session>> {
-    sqlx::query_as(&format!("select {SESSION} from consult_sessions where id = $1"))
-        .bind(id)
-        .fetch_optional(db)
-        .await
+    sqlx::query_as(&format!("select {SESSION} from consult_sessions where id = $1")).bind(id).fetch_optional(db).await
 }
 
 /// A socket joined the session: it gets its whole life back (`ttl` after it was opened), which a
@@ -313,19 +289,11 @@ const SUMMARY: &str = "id, user_id, consult_id, session_id, route, request, resu
 
 /// A summary by id, unless it has expired.
 pub async fn find_summary(db: &PgPool, id: &str) -> sqlx::Result<Option<SummaryRow>> {
-    sqlx::query_as(&format!("select {SUMMARY} from summaries where id = $1 and expires_at > now()"))
-        .bind(id)
-        .fetch_optional(db)
-        .await
+    sqlx::query_as(&format!("select {SUMMARY} from summaries where id = $1 and expires_at > now()")).bind(id).fetch_optional(db).await
 }
 
 /// Records a summary's note, and keeps it with its consult.
-pub async fn finish_summary(
-    conn: &mut PgConnection,
-    row: &SummaryRow,
-    result: &ConsultResult,
-    engine: &str,
-) -> sqlx::Result<()> {
+pub async fn finish_summary(conn: &mut PgConnection, row: &SummaryRow, result: &ConsultResult, engine: &str) -> sqlx::Result<()> {
     let template = row.request.template;
     sqlx::query("update summaries set result = $2, engine = $3, finished_at = now() where id = $1")
         .bind(&row.id)
@@ -360,10 +328,7 @@ pub async fn purge_expired(db: &PgPool) -> sqlx::Result<Purged> {
 
 /// Whether the user is a helper user (set by staff).
 pub async fn is_helper(db: &PgPool, user_id: &str) -> sqlx::Result<bool> {
-    let flag: Option<bool> = sqlx::query_scalar("select is_helper from users where id = $1")
-        .bind(user_id)
-        .fetch_optional(db)
-        .await?;
+    let flag: Option<bool> = sqlx::query_scalar("select is_helper from users where id = $1").bind(user_id).fetch_optional(db).await?;
     Ok(flag.unwrap_or(false))
 }
 

@@ -22,10 +22,7 @@ pub struct DatabaseConfig {
 
 impl std::fmt::Debug for DatabaseConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DatabaseConfig")
-            .field("url", &redact_url(&self.url))
-            .field("max_connections", &self.max_connections)
-            .finish()
+        f.debug_struct("DatabaseConfig").field("url", &redact_url(&self.url)).field("max_connections", &self.max_connections).finish()
     }
 }
 
@@ -67,9 +64,8 @@ async fn pool(config: &DatabaseConfig, options: PgConnectOptions, max_connection
 /// Creates the database when it does not exist yet (used on development machines).
 pub async fn create_if_missing(config: &DatabaseConfig) -> anyhow::Result<()> {
     let url = config.url.expose_secret();
-    let exists = Postgres::database_exists(url)
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot reach PostgreSQL at {}: {e}", redact_url(&config.url)))?;
+    let exists =
+        Postgres::database_exists(url).await.map_err(|e| anyhow::anyhow!("cannot reach PostgreSQL at {}: {e}", redact_url(&config.url)))?;
     if !exists {
         Postgres::create_database(url).await?;
         tracing::info!(database = %redact_url(&config.url), "created database");

@@ -86,17 +86,14 @@ impl Env {
     pub fn duration(&self, name: &str, default: Duration) -> Result<Duration, EnvError> {
         match self.get(name) {
             None => Ok(default),
-            Some(raw) => parse_duration(&raw).ok_or_else(|| {
-                EnvError::new(name, format!("cannot parse {raw:?}: expected a number with ms, s, m, h or d"))
-            }),
+            Some(raw) => parse_duration(&raw)
+                .ok_or_else(|| EnvError::new(name, format!("cannot parse {raw:?}: expected a number with ms, s, m, h or d"))),
         }
     }
 
     /// A comma-separated list.
     pub fn list(&self, name: &str) -> Vec<String> {
-        self.get(name)
-            .map(|v| v.split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect())
-            .unwrap_or_default()
+        self.get(name).map(|v| v.split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect()).unwrap_or_default()
     }
 }
 

@@ -141,9 +141,30 @@ pub struct Suggestion<'a> {
 
 /// Words too common in titles to point anywhere.
 const STOP_WORDS: [&str; 24] = [
-    "andere", "ander", "anders", "klachten", "klacht", "symptomen", "symptoom", "van", "het", "een", "met", "zonder",
-    "niet", "door", "bij", "voor", "ziekte", "aandoening", "aandoeningen", "overige", "gespecificeerd", "verschijnselen",
-    "problemen", "probleem",
+    "andere",
+    "ander",
+    "anders",
+    "klachten",
+    "klacht",
+    "symptomen",
+    "symptoom",
+    "van",
+    "het",
+    "een",
+    "met",
+    "zonder",
+    "niet",
+    "door",
+    "bij",
+    "voor",
+    "ziekte",
+    "aandoening",
+    "aandoeningen",
+    "overige",
+    "gespecificeerd",
+    "verschijnselen",
+    "problemen",
+    "probleem",
 ];
 
 /// Ranked ICPC suggestions for a text (an episode's S and E, say): a synonym or a whole title
@@ -167,8 +188,7 @@ pub fn predict<'a>(codes: &'a [Code], text: &str) -> Vec<Suggestion<'a>> {
                 }
             }
             let titles = phrase_form(&format!("{} {}", c.patient_title, c.official_title));
-            let mut title_words: Vec<&str> =
-                titles.split(' ').filter(|w| w.chars().count() >= 5 && !STOP_WORDS.contains(w)).collect();
+            let mut title_words: Vec<&str> = titles.split(' ').filter(|w| w.chars().count() >= 5 && !STOP_WORDS.contains(w)).collect();
             title_words.sort_unstable();
             title_words.dedup();
             score += 0.25 * title_words.iter().filter(|w| has_phrase(w)).count() as f64;
@@ -250,7 +270,10 @@ mod tests {
 
     #[test]
     fn an_export_with_header_quotes_and_either_separator_is_read() {
-        let codes = parse_import("Code;Patiënt;Officieel\nK86;Hoge bloeddruk;\"Hypertensie; zonder orgaanschade\"\n-30;Onderzoek;Volledig onderzoek\n").unwrap();
+        let codes = parse_import(
+            "Code;Patiënt;Officieel\nK86;Hoge bloeddruk;\"Hypertensie; zonder orgaanschade\"\n-30;Onderzoek;Volledig onderzoek\n",
+        )
+        .unwrap();
         assert_eq!(codes.len(), 2);
         assert_eq!(codes[0].id(), "K86");
         assert_eq!(codes[0].official_title, "Hypertensie; zonder orgaanschade");

@@ -112,8 +112,7 @@ static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| {
             add(name, Kind::Medication, &m.atc, &m.label);
         }
     }
-    let codes: HashMap<String, &icpc::Code> =
-        icpc::embedded().iter().filter(|c| c.category != "-").map(|c| (c.id(), c)).collect();
+    let codes: HashMap<String, &icpc::Code> = icpc::embedded().iter().filter(|c| c.category != "-").map(|c| (c.id(), c)).collect();
     let synonyms: BTreeMap<String, Vec<String>> =
         serde_json::from_str(include_str!("../data/icpc/synonyms-nl.json")).expect("the embedded synonym list parses");
     for (id, phrases) in &synonyms {
@@ -180,7 +179,9 @@ fn tokens_of(phrase: &str) -> Vec<String> {
 /// Whether two neighbouring words of a text may belong to one term: only spaces, hyphens,
 /// slashes and commas between them, on one line.
 fn joinable(text: &str, a: &Word, b: &Word) -> bool {
-    text[a.end..b.start].chars().all(|c| matches!(c, '-' | '/' | ',' | '\u{2010}' | '\u{2013}') || (c.is_whitespace() && c != '\n' && c != '\r'))
+    text[a.end..b.start]
+        .chars()
+        .all(|c| matches!(c, '-' | '/' | ',' | '\u{2010}' | '\u{2013}') || (c.is_whitespace() && c != '\n' && c != '\r'))
 }
 
 fn token_matches(token: &str, word: &str, inflect: bool) -> bool {
@@ -310,7 +311,10 @@ pub fn find_shortages<'a>(text: &str, list: &'a [Shortage]) -> Vec<ShortageHit<'
         for i in 0..words.len() {
             let n = tokens.len();
             let fits = i + n <= words.len()
-                && tokens.iter().enumerate().all(|(k, t)| words[i + k].norm == *t && (k == 0 || joinable(text, &words[i + k - 1], &words[i + k])));
+                && tokens
+                    .iter()
+                    .enumerate()
+                    .all(|(k, t)| words[i + k].norm == *t && (k == 0 || joinable(text, &words[i + k - 1], &words[i + k])));
             if fits {
                 hits.push((words[i].start16, e, words[i + n - 1].end16));
             }
@@ -347,8 +351,8 @@ pub fn decode_upload(bytes: &[u8]) -> String {
 
 fn windows_1252(b: u8) -> char {
     const HIGH: [char; 32] = [
-        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž', '\u{8f}', '\u{90}', '‘', '’', '“',
-        '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}', 'ž', 'Ÿ',
+        '€', '\u{81}', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\u{8d}', 'Ž', '\u{8f}', '\u{90}', '‘', '’', '“', '”', '•',
+        '–', '—', '˜', '™', 'š', '›', 'œ', '\u{9d}', 'ž', 'Ÿ',
     ];
     match b {
         0x80..=0x9f => HIGH[(b - 0x80) as usize],
@@ -421,10 +425,7 @@ pub fn parse_shortages(text: &str) -> Result<Vec<Shortage>, Vec<LineError>> {
     let first_line = text.lines().next().unwrap_or("");
     let separator = if first_line.contains(';') { ';' } else { ',' };
     let mut records = records(text, separator).into_iter();
-    let header_problem = || LineError {
-        line: 1,
-        reason: format!("de eerste regel moet de kolomnamen geven: {}", COLUMNS.join(";")),
-    };
+    let header_problem = || LineError { line: 1, reason: format!("de eerste regel moet de kolomnamen geven: {}", COLUMNS.join(";")) };
     let Some((header_line, header)) = records.next() else {
         return Err(vec![LineError { line: 1, reason: "het bestand is leeg".to_owned() }]);
     };
@@ -441,10 +442,7 @@ pub fn parse_shortages(text: &str) -> Result<Vec<Shortage>, Vec<LineError>> {
     let mut errors = Vec::new();
     for (line, fields) in records {
         if fields.len() != COLUMNS.len() {
-            errors.push(LineError {
-                line,
-                reason: format!("{} velden gevonden, {} verwacht", fields.len(), COLUMNS.len()),
-            });
+            errors.push(LineError { line, reason: format!("{} velden gevonden, {} verwacht", fields.len(), COLUMNS.len()) });
             continue;
         }
         let field = |k: usize| fields[index[k]].trim();
@@ -589,10 +587,13 @@ mod tests {
 
     #[test]
     fn a_plural_counts_for_a_problem_but_terms_stay_on_one_line() {
-        assert_eq!(found("twee blaasontstekingen en migraines"), vec![
-            ("blaasontstekingen".to_owned(), Kind::Problem, "U71".to_owned()),
-            ("migraines".to_owned(), Kind::Problem, "N89".to_owned()),
-        ]);
+        assert_eq!(
+            found("twee blaasontstekingen en migraines"),
+            vec![
+                ("blaasontstekingen".to_owned(), Kind::Problem, "U71".to_owned()),
+                ("migraines".to_owned(), Kind::Problem, "N89".to_owned()),
+            ]
+        );
         // a medicine takes no plural ending
         assert!(found("paracetamols").is_empty());
         assert_eq!(found("paracetamol met codeïne")[0].2, "N02AJ06");
@@ -604,9 +605,27 @@ mod tests {
     #[test]
     fn shortages_are_found_by_atc_and_by_name() {
         let list = vec![
-            Shortage { name: "Paracetamol 500 mg tablet".into(), atc: Some("N02BE01".into()), status: "tekort".into(), since: NaiveDate::from_ymd_opt(2025, 1, 2).unwrap(), advice: "".into() },
-            Shortage { name: "Zeldzamol".into(), atc: None, status: "beperkt".into(), since: NaiveDate::from_ymd_opt(2025, 1, 3).unwrap(), advice: "overleg".into() },
-            Shortage { name: "Iets".into(), atc: Some("C10AA".into()), status: "tekort".into(), since: NaiveDate::from_ymd_opt(2025, 1, 3).unwrap(), advice: "".into() },
+            Shortage {
+                name: "Paracetamol 500 mg tablet".into(),
+                atc: Some("N02BE01".into()),
+                status: "tekort".into(),
+                since: NaiveDate::from_ymd_opt(2025, 1, 2).unwrap(),
+                advice: "".into(),
+            },
+            Shortage {
+                name: "Zeldzamol".into(),
+                atc: None,
+                status: "beperkt".into(),
+                since: NaiveDate::from_ymd_opt(2025, 1, 3).unwrap(),
+                advice: "overleg".into(),
+            },
+            Shortage {
+                name: "Iets".into(),
+                atc: Some("C10AA".into()),
+                status: "tekort".into(),
+                since: NaiveDate::from_ymd_opt(2025, 1, 3).unwrap(),
+                advice: "".into(),
+            },
         ];
         let hits = find_shortages("Panadol en zeldzamol, daarna simvastatine; ibuprofen", &list);
         let seen: Vec<(&str, usize, usize)> = hits.iter().map(|h| (h.entry.name.as_str(), h.start, h.end)).collect();
@@ -635,7 +654,13 @@ mod tests {
         let errors = parse_shortages(csv).unwrap_err();
         let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
         assert_eq!(lines, [3, 4, 5]);
-        assert!(errors[0].reason.contains("de naam ontbreekt") && errors[0].reason.contains("'XX' is geen ATC-code") && errors[0].reason.contains("2025-13-01"), "{:?}", errors[0]);
+        assert!(
+            errors[0].reason.contains("de naam ontbreekt")
+                && errors[0].reason.contains("'XX' is geen ATC-code")
+                && errors[0].reason.contains("2025-13-01"),
+            "{:?}",
+            errors[0]
+        );
         assert!(errors[1].reason.contains("2 velden"), "{:?}", errors[1]);
         assert!(errors[2].reason.contains("status"), "{:?}", errors[2]);
         assert_eq!(parse_shortages("name;atc;status;since;advice\n").unwrap_err()[0].line, 1);

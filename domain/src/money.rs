@@ -78,7 +78,8 @@ pub fn from_decimal_string(value: &str) -> Option<i64> {
         Some(parts) => parts,
         None => (value, ""),
     };
-    if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) || fraction.len() > 2 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+    if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) || fraction.len() > 2 || !fraction.bytes().all(|b| b.is_ascii_digit())
+    {
         return None;
     }
     let whole: i64 = whole.parse().ok()?;

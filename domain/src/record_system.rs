@@ -161,7 +161,10 @@ mod tests {
             {"subjective": "", "objective": "", "diagnosis": "", "plan": ""}
         ]});
         let episodes = episodes_of(&result);
-        assert_eq!(episodes, vec![Episode { subjective: "Hoest".into(), objective: "".into(), evaluation: "Bronchitis".into(), plan: "Afwachten".into() }]);
+        assert_eq!(
+            episodes,
+            vec![Episode { subjective: "Hoest".into(), objective: "".into(), evaluation: "Bronchitis".into(), plan: "Afwachten".into() }]
+        );
         assert_eq!(
             record_system_data(&episodes),
             r#"{"episodes":[{"subjective":"Hoest","objective":"","evaluation":"Bronchitis","plan":"Afwachten"}]}"#

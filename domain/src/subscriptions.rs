@@ -212,8 +212,8 @@ pub fn validate_billing(details: &BillingDetails) -> Result<BillingDetails, Subs
     if d.postcode.is_empty() {
         return Err(SubscriptionError::Invalid("Geen postcode ingevuld"));
     }
-    d.postcode = normalise_postcode(&d.postcode)
-        .ok_or(SubscriptionError::Invalid("Ongeldige postcode. Vul postcode in volgens bijv. '1234AB'"))?;
+    d.postcode =
+        normalise_postcode(&d.postcode).ok_or(SubscriptionError::Invalid("Ongeldige postcode. Vul postcode in volgens bijv. '1234AB'"))?;
     if d.city.is_empty() {
         return Err(SubscriptionError::Invalid("Geen plaatsnaam ingevuld"));
     }
@@ -278,10 +278,11 @@ pub async fn quote(conn: &mut PgConnection, d: &BillingDetails) -> Result<Quote,
     let discount = match d.discount_id {
         None => None,
         Some(id) => {
-            let row = sqlx::query("select id, tier_id, code, price::int8 as price, title from subscription_discounts where id = $1 and active")
-                .bind(id)
-                .fetch_optional(&mut *conn)
-                .await?;
+            let row =
+                sqlx::query("select id, tier_id, code, price::int8 as price, title from subscription_discounts where id = $1 and active")
+                    .bind(id)
+                    .fetch_optional(&mut *conn)
+                    .await?;
             let discount = row.as_ref().map(discount_of).ok_or(SubscriptionError::Invalid(DISCOUNT_INVALID))?;
             let allowed = discount.tier_id == tier.id && tier.is_individual && !tier.is_trial && d.interval_months == 1;
             if !allowed {
@@ -372,7 +373,11 @@ pub async fn create_pending(db: &PgPool, user_id: &str, details: &BillingDetails
     .bind(&d.kvk_number)
     .execute(&mut *tx)
     .await?;
-    sqlx::query("update subscriptions set first_payment_id = $1 where id = $2").bind(payment_id).bind(subscription_id).execute(&mut *tx).await?;
+    sqlx::query("update subscriptions set first_payment_id = $1 where id = $2")
+        .bind(payment_id)
+        .bind(subscription_id)
+        .execute(&mut *tx)
+        .await?;
     tx.commit().await?;
     Ok(Pending { subscription_id, payment_id, idempotency_key, quote })
 }
@@ -424,10 +429,12 @@ pub async fn record_provider_payment(
 
 /// A payment the provider could not make: it fails at once (it can never be paid).
 pub async fn fail_unsent_payment(db: &PgPool, payment_id: Uuid) -> sqlx::Result<()> {
-    sqlx::query("update payments set status = 'FAILED', updated_at = now() where id = $1 and status = 'OPEN' and provider_payment_id is null")
-        .bind(payment_id)
-        .execute(db)
-        .await?;
+    sqlx::query(
+        "update payments set status = 'FAILED', updated_at = now() where id = $1 and status = 'OPEN' and provider_payment_id is null",
+    )
+    .bind(payment_id)
+    .execute(db)
+    .await?;
     Ok(())
 }
 
@@ -629,10 +636,12 @@ pub async fn for_user(db: &PgPool, user_id: &str, today: NaiveDate) -> sqlx::Res
     .fetch_all(db)
     .await?;
     let ids: Vec<Uuid> = rows.iter().map(|r| r.get("id")).collect();
-    let seats = sqlx::query("select id, subscription_id, email, user_id from linked_subscriptions where subscription_id = any($1) order by created_at, id")
-        .bind(&ids)
-        .fetch_all(db)
-        .await?;
+    let seats = sqlx::query(
+        "select id, subscription_id, email, user_id from linked_subscriptions where subscription_id = any($1) order by created_at, id",
+    )
+    .bind(&ids)
+    .fetch_all(db)
+    .await?;
     Ok(rows
         .iter()
         .map(|r| {
@@ -738,7 +747,12 @@ const ORGANISATION_FILTER: &str = "(o.user_id = $1 or (o.user_email is not null 
 
 /// Organisation subscriptions that name the user, their e-mail address, a level they belong to or
 /// that level's main organisation.
-pub async fn organisation_for_user(db: &PgPool, user_id: &str, email: &str, today: NaiveDate) -> sqlx::Result<Vec<OrganisationSubscription>> {
+pub async fn organisation_for_user(
+    db: &PgPool,
+    user_id: &str,
+    email: &str,
+    today: NaiveDate,
+) -> sqlx::Result<Vec<OrganisationSubscription>> {
     let rows = sqlx::query(&format!(
         "select o.id, o.description, o.is_active and (o.valid_until is null or o.valid_until >= $3) as active, o.valid_until
            from organisation_subscriptions o where {ORGANISATION_FILTER} order by o.valid_until desc nulls first, o.id"
@@ -750,7 +764,12 @@ pub async fn organisation_for_user(db: &PgPool, user_id: &str, email: &str, toda
     .await?;
     Ok(rows
         .iter()
-        .map(|r| OrganisationSubscription { id: r.get("id"), active: r.get("active"), valid_until: r.get("valid_until"), description: r.get("description") })
+        .map(|r| OrganisationSubscription {
+            id: r.get("id"),
+            active: r.get("active"),
+            valid_until: r.get("valid_until"),
+            description: r.get("description"),
+        })
         .collect())
 }
 
@@ -767,7 +786,12 @@ pub async fn has_active_organisation(db: &PgPool, user_id: &str, email: &str, to
 }
 
 /// Organisation subscriptions of one level (practice) or main organisation the user belongs to.
-pub async fn for_organisation(db: &PgPool, user_id: &str, organisation_id: Uuid, today: NaiveDate) -> sqlx::Result<Vec<OrganisationSubscription>> {
+pub async fn for_organisation(
+    db: &PgPool,
+    user_id: &str,
+    organisation_id: Uuid,
+    today: NaiveDate,
+) -> sqlx::Result<Vec<OrganisationSubscription>> {
     let rows = sqlx::query(
         "select o.id, o.description, o.is_active and (o.valid_until is null or o.valid_until >= $3) as active, o.valid_until
            from organisation_subscriptions o
@@ -783,7 +807,12 @@ pub async fn for_organisation(db: &PgPool, user_id: &str, organisation_id: Uuid,
     .await?;
     Ok(rows
         .iter()
-        .map(|r| OrganisationSubscription { id: r.get("id"), active: r.get("active"), valid_until: r.get("valid_until"), description: r.get("description") })
+        .map(|r| OrganisationSubscription {
+            id: r.get("id"),
+            active: r.get("active"),
+            valid_until: r.get("valid_until"),
+            description: r.get("description"),
+        })
         .collect())
 }
 
@@ -893,10 +922,12 @@ pub async fn cancel(db: &PgPool, user_id: &str, subscription_id: Uuid, today: Na
     if !row.get::<bool, _>("active") {
         return Err(SubscriptionError::Conflict("Dit abonnement is niet actief en kan niet worden opgezegd."));
     }
-    sqlx::query("update subscriptions set canceled_at = now(), next_payment_date = null, updated_at = now() where id = $1 and canceled_at is null")
-        .bind(subscription_id)
-        .execute(db)
-        .await?;
+    sqlx::query(
+        "update subscriptions set canceled_at = now(), next_payment_date = null, updated_at = now() where id = $1 and canceled_at is null",
+    )
+    .bind(subscription_id)
+    .execute(db)
+    .await?;
     Ok(())
 }
 
@@ -913,7 +944,13 @@ pub struct SeatAdded {
 
 /// Adds a seat by e-mail address (lower case) to the owner's subscription; when an account has
 /// that address the seat names the account.
-pub async fn add_linked(db: &PgPool, owner_id: &str, subscription_id: Uuid, email: &str, today: NaiveDate) -> Result<SeatAdded, SubscriptionError> {
+pub async fn add_linked(
+    db: &PgPool,
+    owner_id: &str,
+    subscription_id: Uuid,
+    email: &str,
+    today: NaiveDate,
+) -> Result<SeatAdded, SubscriptionError> {
     let email = email.trim().to_lowercase();
     if email.is_empty() {
         return Err(SubscriptionError::Invalid(NO_EMAIL));

@@ -65,8 +65,7 @@ pub enum Flavour {
 }
 
 impl Flavour {
-    pub const ALL: [Flavour; 4] =
-        [Flavour::Normal, Flavour::PohGgz, Flavour::KinderartsAllergoloog, Flavour::KinderartsOrthopeed];
+    pub const ALL: [Flavour; 4] = [Flavour::Normal, Flavour::PohGgz, Flavour::KinderartsAllergoloog, Flavour::KinderartsOrthopeed];
 }
 
 /// How precise the note must be: high asks the model for more care (and takes longer).
@@ -212,21 +211,10 @@ pub fn specialist_sections(flavour: Flavour) -> &'static [&'static str] {
             "Conclusie",
             "Beleid",
         ],
-        Flavour::KinderartsOrthopeed => &[
-            "Reden van verwijzing",
-            "Anamnese",
-            "Lichamelijk onderzoek",
-            "Beeldvorming",
-            "Conclusie",
-            "Beleid",
-        ],
-        Flavour::Normal | Flavour::PohGgz => &[
-            "Reden van verwijzing",
-            "Anamnese",
-            "Lichamelijk onderzoek",
-            "Conclusie",
-            "Beleid",
-        ],
+        Flavour::KinderartsOrthopeed => {
+            &["Reden van verwijzing", "Anamnese", "Lichamelijk onderzoek", "Beeldvorming", "Conclusie", "Beleid"]
+        }
+        Flavour::Normal | Flavour::PohGgz => &["Reden van verwijzing", "Anamnese", "Lichamelijk onderzoek", "Conclusie", "Beleid"],
     }
 }
 
@@ -281,8 +269,7 @@ mod tests {
 
     #[test]
     fn a_stored_request_reads_back_with_its_defaults() {
-        let request: SummaryRequest =
-            serde_json::from_value(serde_json::json!({"transcript": [{"sentence": "Hoest."}]})).unwrap();
+        let request: SummaryRequest = serde_json::from_value(serde_json::json!({"transcript": [{"sentence": "Hoest."}]})).unwrap();
         assert_eq!(request.template, Template::Soap);
         assert_eq!(request.episode_count, 1);
         assert_eq!(request.transcript[0].speaker, None);

@@ -39,10 +39,7 @@ pub struct TelemetryConfig {
 
 impl TelemetryConfig {
     pub fn from_env(env: &Env) -> Result<Self, EnvError> {
-        Ok(Self {
-            format: env.parse("APP_LOG_FORMAT", LogFormat::Pretty)?,
-            filter: env.string("APP_LOG", "info"),
-        })
+        Ok(Self { format: env.parse("APP_LOG_FORMAT", LogFormat::Pretty)?, filter: env.string("APP_LOG", "info") })
     }
 }
 
@@ -53,8 +50,7 @@ const PAYLOAD_LOGGERS: &[&str] = &["tungstenite", "tokio_tungstenite", "hyper", 
 /// The filter of `APP_LOG` (`info` when it does not parse), with [`PAYLOAD_LOGGERS`] capped.
 pub fn filter(spec: &str) -> EnvFilter {
     let caps: Vec<String> = PAYLOAD_LOGGERS.iter().map(|c| format!("{c}=info")).collect();
-    EnvFilter::try_new(format!("{spec},{}", caps.join(",")))
-        .unwrap_or_else(|_| EnvFilter::new(format!("info,{}", caps.join(","))))
+    EnvFilter::try_new(format!("{spec},{}", caps.join(","))).unwrap_or_else(|_| EnvFilter::new(format!("info,{}", caps.join(","))))
 }
 
 /// Installs the global subscriber. Calling it twice is harmless (the second call does nothing).
@@ -62,13 +58,9 @@ pub fn init(config: &TelemetryConfig) {
     let filter = filter(&config.filter);
     let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
     let _ = match config.format {
-        LogFormat::Json => builder
-            .json()
-            .flatten_event(true)
-            .with_current_span(true)
-            .with_span_list(false)
-            .with_span_events(FmtSpan::NONE)
-            .try_init(),
+        LogFormat::Json => {
+            builder.json().flatten_event(true).with_current_span(true).with_span_list(false).with_span_events(FmtSpan::NONE).try_init()
+        }
         LogFormat::Pretty => builder.compact().try_init(),
     };
 }
@@ -85,10 +77,12 @@ pub fn metrics_handle() -> PrometheusHandle {
                     Matcher::Full("speech_frame_seconds".to_owned()),
                     &[0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0],
                 )
-                .and_then(|b| b.set_buckets_for_metric(
-                    Matcher::Suffix("_seconds".to_owned()),
-                    &[0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0],
-                ))
+                .and_then(|b| {
+                    b.set_buckets_for_metric(
+                        Matcher::Suffix("_seconds".to_owned()),
+                        &[0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0],
+                    )
+                })
                 .unwrap_or_else(|_| PrometheusBuilder::new());
             match builder.install_recorder() {
                 Ok(handle) => handle,

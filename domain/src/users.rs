@@ -45,12 +45,10 @@ pub async fn upsert_from_token(conn: &mut PgConnection, who: &TokenIdentity) -> 
 }
 
 pub async fn find(pool: &PgPool, id: &str) -> sqlx::Result<Option<User>> {
-    sqlx::query_as(
-        "select id, email, preferred_username, preferred_name, is_helper, created_at from users where id = $1",
-    )
-    .bind(id)
-    .fetch_optional(pool)
-    .await
+    sqlx::query_as("select id, email, preferred_username, preferred_name, is_helper, created_at from users where id = $1")
+        .bind(id)
+        .fetch_optional(pool)
+        .await
 }
 
 /// Whether the user accepted the agreement version in force.

@@ -273,7 +273,12 @@ async fn organisation_subscriptions_reach_their_members(db: PgPool) {
     let org = Uuid::new_v4();
     let level = Uuid::new_v4();
     sqlx::query("insert into organisations (id, name) values ($1, 'Zorggroep')").bind(org).execute(&db).await.unwrap();
-    sqlx::query("insert into organisation_levels (id, organisation_id, name) values ($1, $2, 'Praktijk')").bind(level).bind(org).execute(&db).await.unwrap();
+    sqlx::query("insert into organisation_levels (id, organisation_id, name) values ($1, $2, 'Praktijk')")
+        .bind(level)
+        .bind(org)
+        .execute(&db)
+        .await
+        .unwrap();
     sqlx::query("insert into organisation_members (level_id, user_id) values ($1, 'u1')").bind(level).execute(&db).await.unwrap();
     sqlx::query("insert into organisation_subscriptions (id, description, organisation_id, valid_until) values ($1, 'Zorggroep abonnement', $2, '2026-12-31')")
         .bind(Uuid::new_v4())

@@ -89,9 +89,7 @@ async fn the_lists_show_exactly_what_access_lets_a_viewer_read(db: PgPool) {
                 .templates
                 .iter()
                 .filter(|(k, ..)| *k == kind)
-                .filter(|(_, _, owner, visibility, grants)| {
-                    t::access(&as_user, owner.as_deref(), *visibility, grants).allows(Access::Read)
-                })
+                .filter(|(_, _, owner, visibility, grants)| t::access(&as_user, owner.as_deref(), *visibility, grants).allows(Access::Read))
                 .map(|(_, id, ..)| *id)
                 .collect();
             let listed: BTreeSet<Uuid> = match kind {
@@ -119,7 +117,12 @@ async fn the_lists_show_exactly_what_access_lets_a_viewer_read(db: PgPool) {
 async fn a_group_keeps_only_entries_its_viewer_may_read_and_refuses_others_alike(db: PgPool) {
     let world = world(&db).await;
     let lone = world.viewers.iter().find(|v| v.user_id == "lone").unwrap();
-    let readable = world.templates.iter().find(|(k, _, _, v, g)| *k == Kind::Entry && *v == Visibility::Private && g.len() == 1 && g[0] == Grant::User("lone".into())).unwrap().1;
+    let readable = world
+        .templates
+        .iter()
+        .find(|(k, _, _, v, g)| *k == Kind::Entry && *v == Visibility::Private && g.len() == 1 && g[0] == Grant::User("lone".into()))
+        .unwrap()
+        .1;
     let hidden = world.templates.iter().find(|(k, _, _, v, g)| *k == Kind::Entry && *v == Visibility::Private && g.is_empty()).unwrap().1;
     assert_eq!(t::checked_group_entries(&db, lone, &[readable, readable]).await.unwrap(), vec![readable]);
     let refused = |e: t::Refused| match e {
@@ -127,6 +130,9 @@ async fn a_group_keeps_only_entries_its_viewer_may_read_and_refuses_others_alike
         t::Refused::Db(db) => panic!("{db}"),
     };
     let missing = Uuid::new_v4();
-    assert_eq!(refused(t::checked_group_entries(&db, lone, &[readable, hidden]).await.unwrap_err()), format!("Onbekende template entry: {hidden}"));
+    assert_eq!(
+        refused(t::checked_group_entries(&db, lone, &[readable, hidden]).await.unwrap_err()),
+        format!("Onbekende template entry: {hidden}")
+    );
     assert_eq!(refused(t::checked_group_entries(&db, lone, &[missing]).await.unwrap_err()), format!("Onbekende template entry: {missing}"));
 }

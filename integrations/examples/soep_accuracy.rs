@@ -40,8 +40,7 @@ fn main() -> ExitCode {
         for c in &consults {
             for (line, p) in c.lines.iter().zip(classify(&c.request())) {
                 let got = p.section.map_or('-', |s| s.letter());
-                let wrong_ep =
-                    c.episode_count > 1 && line.expected != "-" && p.episode + 1 != line.episode;
+                let wrong_ep = c.episode_count > 1 && line.expected != "-" && p.episode + 1 != line.episode;
                 if !line.expected.starts_with(got) || wrong_ep {
                     println!(
                         "{}: expected {} (ep {}), got {got} (ep {}) [{:?}] {}",

@@ -127,8 +127,7 @@ impl KeycloakAdmin {
         if !response.status().is_success() {
             return Err(KeycloakError::Status { step, status: response.status() });
         }
-        let body: TokenResponse =
-            response.json().await.map_err(|e| KeycloakError::Invalid { step, message: e.to_string() })?;
+        let body: TokenResponse = response.json().await.map_err(|e| KeycloakError::Invalid { step, message: e.to_string() })?;
         let lifetime = Duration::from_secs(body.expires_in.unwrap_or(60));
         // renew 30 s before expiry, or halfway through a shorter life
         let margin = TOKEN_MARGIN.min(lifetime / 2);

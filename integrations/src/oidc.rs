@@ -36,23 +36,14 @@ pub struct JwksClient {
 
 impl JwksClient {
     pub fn new(issuer: Url, jwks_url: Option<Url>) -> Self {
-        let http = reqwest::Client::builder()
-            .timeout(Duration::from_secs(5))
-            .user_agent("spreekkamer-api")
-            .build()
-            .unwrap_or_default();
+        let http = reqwest::Client::builder().timeout(Duration::from_secs(5)).user_agent("spreekkamer-api").build().unwrap_or_default();
         let cell = OnceCell::new_with(jwks_url);
         Self { http, issuer, jwks_url: cell }
     }
 
     async fn get_json<T: for<'de> Deserialize<'de>>(&self, url: &Url) -> Result<T, JwksError> {
         let shown = url.to_string();
-        let response = self
-            .http
-            .get(url.clone())
-            .send()
-            .await
-            .map_err(|source| JwksError::Http { url: shown.clone(), source })?;
+        let response = self.http.get(url.clone()).send().await.map_err(|source| JwksError::Http { url: shown.clone(), source })?;
         if !response.status().is_success() {
             return Err(JwksError::Status { url: shown, status: response.status().as_u16() });
         }

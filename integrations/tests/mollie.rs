@@ -34,16 +34,22 @@ async fn create(State(seen): State<Shared>, headers: HeaderMap, body: String) ->
     if !s.script.is_empty() {
         let status = s.script.remove(0);
         return match status {
-            422 => hal(422, json!({"status": 422, "title": "Unprocessable Entity", "detail": "The webhook URL is invalid because it is unreachable from Mollie's point of view", "field": "webhookUrl", "_links": {"documentation": {"href": "https://docs.mollie.com/overview/handling-errors", "type": "text/html"}}})),
+            422 => hal(
+                422,
+                json!({"status": 422, "title": "Unprocessable Entity", "detail": "The webhook URL is invalid because it is unreachable from Mollie's point of view", "field": "webhookUrl", "_links": {"documentation": {"href": "https://docs.mollie.com/overview/handling-errors", "type": "text/html"}}}),
+            ),
             other => hal(other, json!({"status": other, "title": "Error", "detail": "later"})),
         };
     }
-    hal(201, json!({
-        "resource": "payment", "id": "tr_7UhSN1zuXS", "mode": "test", "status": "open",
-        "amount": body["amount"], "description": body["description"], "sequenceType": body["sequenceType"],
-        "customerId": body["customerId"], "metadata": body["metadata"],
-        "_links": {"checkout": {"href": "https://www.mollie.com/checkout/select-method/7UhSN1zuXS", "type": "text/html"}}
-    }))
+    hal(
+        201,
+        json!({
+            "resource": "payment", "id": "tr_7UhSN1zuXS", "mode": "test", "status": "open",
+            "amount": body["amount"], "description": body["description"], "sequenceType": body["sequenceType"],
+            "customerId": body["customerId"], "metadata": body["metadata"],
+            "_links": {"checkout": {"href": "https://www.mollie.com/checkout/select-method/7UhSN1zuXS", "type": "text/html"}}
+        }),
+    )
 }
 
 async fn double(script: Vec<u16>) -> (Mollie, Shared) {
@@ -55,8 +61,11 @@ async fn double(script: Vec<u16>) -> (Mollie, Shared) {
             "/v2/payments/{id}",
             get(|axum::extract::Path(id): axum::extract::Path<String>| async move {
                 if id == "tr_paid" {
-                    hal(200, json!({"resource": "payment", "id": id, "status": "paid", "amount": {"currency": "EUR", "value": "49.00"},
-                        "customerId": "cst_8wmqcHMN4U", "mandateId": "mdt_h3gAaD5zP", "metadata": {"paymentId": "p1"}}))
+                    hal(
+                        200,
+                        json!({"resource": "payment", "id": id, "status": "paid", "amount": {"currency": "EUR", "value": "49.00"},
+                        "customerId": "cst_8wmqcHMN4U", "mandateId": "mdt_h3gAaD5zP", "metadata": {"paymentId": "p1"}}),
+                    )
                 } else {
                     hal(404, json!({"status": 404, "title": "Not Found", "detail": "No payment exists with token"}))
                 }
@@ -86,10 +95,8 @@ fn payment() -> NewPayment {
 #[tokio::test]
 async fn a_first_payment_is_created_with_a_string_amount_and_an_idempotency_key() {
     let (mollie, seen) = double(vec![]).await;
-    let customer = mollie
-        .create_customer(&NewCustomer { name: "Anne".into(), email: "anne@example.nl".into(), user_id: "u1".into() })
-        .await
-        .unwrap();
+    let customer =
+        mollie.create_customer(&NewCustomer { name: "Anne".into(), email: "anne@example.nl".into(), user_id: "u1".into() }).await.unwrap();
     assert_eq!(customer, "cst_8wmqcHMN4U");
     let made = mollie.create_payment(&payment()).await.unwrap();
     assert_eq!(made.id, "tr_7UhSN1zuXS");

@@ -12,30 +12,20 @@ use integrations::speech::decode::decode_recording;
 const FORMATS: [&str; 6] = ["wav", "webm", "vorbis.ogg", "opus.ogg", "mp3", "m4a"];
 
 const NO_SOUND: &str = "De opname bevat geen geluid.";
-const UNREADABLE: &str =
-    "De opname kon niet worden gelezen. Gebruik een wav-, webm-, ogg-, mp3- of m4a-bestand.";
+const UNREADABLE: &str = "De opname kon niet worden gelezen. Gebruik een wav-, webm-, ogg-, mp3- of m4a-bestand.";
 
 fn fixture(name: &str) -> Vec<u8> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/decode")
-        .join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/decode").join(name);
     std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
 }
 
 /// The fixture file of a recording in a format: `zin.wav`, `toon-opus.ogg`, ...
 fn file(recording: &str, format: &str) -> String {
-    if format.ends_with(".ogg") {
-        format!("{recording}-{format}")
-    } else {
-        format!("{recording}.{format}")
-    }
+    if format.ends_with(".ogg") { format!("{recording}-{format}") } else { format!("{recording}.{format}") }
 }
 
 fn zero_crossings(samples: &[i16]) -> usize {
-    samples
-        .windows(2)
-        .filter(|pair| (pair[0] < 0) != (pair[1] < 0))
-        .count()
+    samples.windows(2).filter(|pair| (pair[0] < 0) != (pair[1] < 0)).count()
 }
 
 fn rms(samples: &[i16]) -> f64 {
@@ -44,19 +34,14 @@ fn rms(samples: &[i16]) -> f64 {
 
 /// Two seconds at 16 kHz, give or take what encoders pad at the ends.
 fn assert_two_seconds(name: &str, samples: &[i16]) {
-    assert!(
-        (31_900..=33_500).contains(&samples.len()),
-        "{name}: {} samples",
-        samples.len()
-    );
+    assert!((31_900..=33_500).contains(&samples.len()), "{name}: {} samples", samples.len());
 }
 
 #[test]
 fn the_phrase_decodes_in_every_format() {
     for format in FORMATS {
         let name = file("zin", format);
-        let samples =
-            decode_recording(&fixture(&name)).unwrap_or_else(|err| panic!("{name}: {err}"));
+        let samples = decode_recording(&fixture(&name)).unwrap_or_else(|err| panic!("{name}: {err}"));
         assert_two_seconds(&name, &samples);
         let level = rms(&samples) / 32_768.0;
         assert!(level > 0.02, "{name}: level {level}");
@@ -67,17 +52,13 @@ fn the_phrase_decodes_in_every_format() {
 fn the_tone_keeps_its_frequency_and_level_in_every_format() {
     for format in FORMATS {
         let name = file("toon", format);
-        let samples =
-            decode_recording(&fixture(&name)).unwrap_or_else(|err| panic!("{name}: {err}"));
+        let samples = decode_recording(&fixture(&name)).unwrap_or_else(|err| panic!("{name}: {err}"));
         assert_two_seconds(&name, &samples);
         // The middle second and a half, away from encoder ramps: 1 kHz crosses zero 2000 times
         // a second.
         let middle = &samples[4_000..28_000];
         let crossings = zero_crossings(middle);
-        assert!(
-            crossings.abs_diff(3_000) <= 15,
-            "{name}: {crossings} crossings in 1.5 s"
-        );
+        assert!(crossings.abs_diff(3_000) <= 15, "{name}: {crossings} crossings in 1.5 s");
         // Half of full scale: an RMS of 0.354.
         let level = rms(middle) / 32_768.0;
         assert!((level - 0.354).abs() < 0.04, "{name}: level {level}");
@@ -87,10 +68,7 @@ fn the_tone_keeps_its_frequency_and_level_in_every_format() {
 #[test]
 fn empty_and_silent_recordings_have_no_sound() {
     for recording in [fixture("leeg.wav"), fixture("stil.wav"), Vec::new()] {
-        assert_eq!(
-            decode_recording(&recording),
-            Err(SpeechError::Audio(NO_SOUND.into()))
-        );
+        assert_eq!(decode_recording(&recording), Err(SpeechError::Audio(NO_SOUND.into())));
     }
 }
 
@@ -123,12 +101,7 @@ fn garbage_cannot_be_read() {
         noise.bytes(50_000),
     ];
     for bytes in garbage {
-        assert_eq!(
-            decode_recording(&bytes),
-            Err(SpeechError::Audio(UNREADABLE.into())),
-            "{} bytes",
-            bytes.len()
-        );
+        assert_eq!(decode_recording(&bytes), Err(SpeechError::Audio(UNREADABLE.into())), "{} bytes", bytes.len());
     }
 }
 
@@ -140,9 +113,7 @@ fn count_own_panics() -> Arc<AtomicUsize> {
     let counter = Arc::clone(&panics);
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let in_symphonia = info
-            .location()
-            .is_some_and(|at| at.file().contains("symphonia-"));
+        let in_symphonia = info.location().is_some_and(|at| at.file().contains("symphonia-"));
         if !in_symphonia {
             counter.fetch_add(1, Ordering::SeqCst);
             previous(info);
@@ -154,10 +125,7 @@ fn count_own_panics() -> Arc<AtomicUsize> {
 fn assert_handled(name: &str, result: Result<Vec<i16>, SpeechError>) {
     match result {
         Ok(samples) => assert!(samples.len() <= 34_000, "{name}: {} samples", samples.len()),
-        Err(SpeechError::Audio(message)) => assert!(
-            [NO_SOUND, UNREADABLE].contains(&message.as_str()),
-            "{name}: {message}"
-        ),
+        Err(SpeechError::Audio(message)) => assert!([NO_SOUND, UNREADABLE].contains(&message.as_str()), "{name}: {message}"),
         Err(other) => panic!("{name}: {other:?}"),
     }
 }
@@ -174,10 +142,7 @@ fn cut_or_damaged_recordings_never_panic() {
             let step = (bytes.len() / 60).max(1);
             let lengths = (1..64.min(bytes.len())).chain((64..bytes.len()).step_by(step));
             for length in lengths {
-                assert_handled(
-                    &format!("{name} cut at {length}"),
-                    decode_recording(&bytes[..length]),
-                );
+                assert_handled(&format!("{name} cut at {length}"), decode_recording(&bytes[..length]));
             }
             // Damaged: the header kept, random bytes written over part of the rest.
             for round in 0..20 {
@@ -185,18 +150,12 @@ fn cut_or_damaged_recordings_never_panic() {
                 let start = 16 + (round * damaged.len() / 20).min(damaged.len() - 16);
                 let end = (start + 200).min(damaged.len());
                 damaged[start..end].copy_from_slice(&noise.bytes(end - start));
-                assert_handled(
-                    &format!("{name} damaged at {start}"),
-                    decode_recording(&damaged),
-                );
+                assert_handled(&format!("{name} damaged at {start}"), decode_recording(&damaged));
             }
             // A real header followed by noise.
             let mut forged = bytes[..64.min(bytes.len())].to_vec();
             forged.extend(noise.bytes(20_000));
-            assert_handled(
-                &format!("{name} header and noise"),
-                decode_recording(&forged),
-            );
+            assert_handled(&format!("{name} header and noise"), decode_recording(&forged));
         }
     }
     assert_eq!(panics.load(Ordering::SeqCst), 0, "a decoder panicked");

@@ -27,10 +27,7 @@ const FRAME: usize = 8_000; // 500 ms, as the browser sends
 const RATE: usize = 16_000;
 
 fn fixture(name: &str) -> Vec<u8> {
-    let path = format!(
-        "{}/tests/fixtures/speech/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/tests/fixtures/speech/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
@@ -42,18 +39,13 @@ struct Consult {
 }
 
 fn consult() -> Consult {
-    let lines: Vec<String> = String::from_utf8(fixture("sentences.txt"))
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let lines: Vec<String> = String::from_utf8(fixture("sentences.txt")).unwrap().lines().map(str::to_string).collect();
     let room = wav::parse(&fixture("silence.wav")).expect("silence.wav is 16 kHz mono PCM16");
     let pause = &room[..RATE];
     let mut samples = pause.to_vec();
     let mut sentences = Vec::new();
     for (i, line) in lines.into_iter().enumerate() {
-        let speech = wav::parse(&fixture(&format!("sentence-{:02}.wav", i + 1)))
-            .expect("a 16 kHz mono PCM16 WAV");
+        let speech = wav::parse(&fixture(&format!("sentence-{:02}.wav", i + 1))).expect("a 16 kHz mono PCM16 WAV");
         let start = samples.len();
         samples.extend_from_slice(&speech);
         sentences.push((start..samples.len(), line));
@@ -122,12 +114,7 @@ impl Double {
         }
         let loudest = (0..=clip.len() - PROBE)
             .step_by(PROBE / 2)
-            .max_by_key(|&i| {
-                clip[i..i + PROBE]
-                    .iter()
-                    .map(|&s| i64::from(s).abs())
-                    .sum::<i64>()
-            })?;
+            .max_by_key(|&i| clip[i..i + PROBE].iter().map(|&s| i64::from(s).abs()).sum::<i64>())?;
         let probe = &clip[loudest..loudest + PROBE];
         (loudest..=self.stream.len().saturating_sub(clip.len() - loudest))
             .find(|&p| &self.stream[p..p + PROBE] == probe)
@@ -137,36 +124,13 @@ impl Double {
 
     fn call(&self, n: usize, clip: &[i16]) -> (Call, usize) {
         let Some(offset) = self.locate(clip) else {
-            return (
-                Call {
-                    n,
-                    sentence: None,
-                    offset: 0,
-                    full: false,
-                    honest: String::new(),
-                },
-                0,
-            );
+            return (Call { n, sentence: None, offset: 0, full: false, honest: String::new() }, 0);
         };
         let end = offset + clip.len();
-        let overlapping: Vec<usize> = self
-            .sentences
-            .iter()
-            .enumerate()
-            .filter(|(_, (range, _))| range.start < end && offset < range.end)
-            .map(|(i, _)| i)
-            .collect();
+        let overlapping: Vec<usize> =
+            self.sentences.iter().enumerate().filter(|(_, (range, _))| range.start < end && offset < range.end).map(|(i, _)| i).collect();
         let Some(&sentence) = overlapping.first() else {
-            return (
-                Call {
-                    n,
-                    sentence: None,
-                    offset: 0,
-                    full: false,
-                    honest: String::new(),
-                },
-                0,
-            );
+            return (Call { n, sentence: None, offset: 0, full: false, honest: String::new() }, 0);
         };
         let (range, line) = &self.sentences[sentence];
         let full = end >= range.end;
@@ -177,24 +141,11 @@ impl Double {
             let heard = (end.max(range.start) - range.start) * words.len() / range.len();
             words[..heard].join(" ")
         };
-        (
-            Call {
-                n,
-                sentence: Some(sentence),
-                offset,
-                full,
-                honest,
-            },
-            overlapping.len(),
-        )
+        (Call { n, sentence: Some(sentence), offset, full, honest }, overlapping.len())
     }
 }
 
-async fn transcriptions(
-    State(double): State<Double>,
-    headers: HeaderMap,
-    mut form: Multipart,
-) -> Response {
+async fn transcriptions(State(double): State<Double>, headers: HeaderMap, mut form: Multipart) -> Response {
     let mut fields = HashMap::new();
     let mut clip = None;
     let mut problems = Vec::new();
@@ -215,12 +166,7 @@ async fn transcriptions(
             if field.content_type() != Some("audio/wav") {
                 problems.push(format!("content type {:?}", field.content_type()));
             }
-            match field
-                .bytes()
-                .await
-                .map_err(|e| e.to_string())
-                .and_then(|b| wav::parse(&b).map_err(|e| e.to_string()))
-            {
+            match field.bytes().await.map_err(|e| e.to_string()).and_then(|b| wav::parse(&b).map_err(|e| e.to_string())) {
                 Ok(samples) => clip = Some(samples),
                 Err(e) => problems.push(format!("file is no 16 kHz mono PCM16 WAV: {e}")),
             }
@@ -228,11 +174,7 @@ async fn transcriptions(
             fields.insert(name, field.text().await.unwrap_or_default());
         }
     }
-    for (name, expected) in [
-        ("language", "nl"),
-        ("response_format", "json"),
-        ("temperature", "0"),
-    ] {
+    for (name, expected) in [("language", "nl"), ("response_format", "json"), ("temperature", "0")] {
         if fields.get(name).map(String::as_str) != Some(expected) {
             problems.push(format!("{name} is {:?}, not {expected}", fields.get(name)));
         }
@@ -252,25 +194,13 @@ async fn transcriptions(
         let mut recorded = double.recorded.lock().unwrap();
         let (call, overlaps) = double.call(recorded.len(), &clip);
         let reply = (double.behaviour)(&call);
-        let authorization = headers
-            .get("authorization")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
-        recorded.push(Recorded {
-            call,
-            overlaps,
-            fields,
-            authorization,
-        });
+        let authorization = headers.get("authorization").and_then(|v| v.to_str().ok()).map(str::to_string);
+        recorded.push(Recorded { call, overlaps, fields, authorization });
         reply
     };
     match reply {
         Reply::Text(text) => axum::Json(json!({ "text": text })).into_response(),
-        Reply::Status(code) => (
-            StatusCode::from_u16(code).unwrap(),
-            axum::Json(json!({ "error": { "message": "test" } })),
-        )
-            .into_response(),
+        Reply::Status(code) => (StatusCode::from_u16(code).unwrap(), axum::Json(json!({ "error": { "message": "test" } }))).into_response(),
         Reply::Never => std::future::pending().await,
     }
 }
@@ -283,9 +213,7 @@ async fn serve(consult: &Consult, behaviour: Behaviour) -> (String, Double) {
         recorded: Arc::default(),
         errors: Arc::default(),
     };
-    let app = Router::new()
-        .route("/v1/audio/transcriptions", post(transcriptions))
-        .with_state(double.clone());
+    let app = Router::new().route("/v1/audio/transcriptions", post(transcriptions)).with_state(double.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
@@ -314,20 +242,14 @@ async fn stream(
     options: StreamOptions,
     samples: &[i16],
     pace: Duration,
-) -> (
-    Result<(), integrations::speech::SpeechError>,
-    Vec<SpeechEvent>,
-) {
+) -> (Result<(), integrations::speech::SpeechError>, Vec<SpeechEvent>) {
     let (audio_tx, audio_rx) = mpsc::channel(4);
     let (events_tx, mut events_rx) = mpsc::channel(16);
     let run = tokio::spawn(engine.run(options, audio_rx, events_tx));
     let frames: Vec<Vec<i16>> = samples.chunks(FRAME).map(<[i16]>::to_vec).collect();
     let feeder = tokio::spawn(async move {
         for frame in frames {
-            audio_tx
-                .send(frame)
-                .await
-                .expect("the engine reads until the end");
+            audio_tx.send(frame).await.expect("the engine reads until the end");
             tokio::time::sleep(pace).await;
         }
     });
@@ -338,9 +260,7 @@ async fn stream(
         }
         events
     };
-    let events = tokio::time::timeout(Duration::from_secs(180), collect)
-        .await
-        .expect("the stream ends");
+    let events = tokio::time::timeout(Duration::from_secs(180), collect).await.expect("the stream ends");
     feeder.await.unwrap();
     let result = run.await.unwrap();
     (result, events)
@@ -360,75 +280,34 @@ fn completed(events: &[SpeechEvent]) -> Vec<String> {
 }
 
 fn lines(consult: &Consult) -> Vec<String> {
-    consult
-        .sentences
-        .iter()
-        .map(|(_, line)| line.clone())
-        .collect()
+    consult.sentences.iter().map(|(_, line)| line.clone()).collect()
 }
 
 #[tokio::test]
 async fn a_consult_comes_out_sentence_by_sentence_in_order() {
     let consult = consult();
     let (url, double) = serve(&consult, honest()).await;
-    let engine = OpenAiTranscription::new(EngineSettings {
-        api_key: Some("sk-test".into()),
-        ..settings(&url, 500)
-    });
-    let options = StreamOptions {
-        model: AudioModel::Multilingual,
-        vocabulary: vec!["paracetamol".into()],
-    };
-    let (result, events) = stream(
-        Arc::new(engine),
-        options,
-        &consult.samples,
-        Duration::from_millis(150),
-    )
-    .await;
+    let engine = OpenAiTranscription::new(EngineSettings { api_key: Some("sk-test".into()), ..settings(&url, 500) });
+    let options = StreamOptions { model: AudioModel::Multilingual, vocabulary: vec!["paracetamol".into()] };
+    let (result, events) = stream(Arc::new(engine), options, &consult.samples, Duration::from_millis(150)).await;
     result.unwrap();
 
-    assert_eq!(
-        double.errors(),
-        Vec::<String>::new(),
-        "every request was a valid form with a valid WAV"
-    );
+    assert_eq!(double.errors(), Vec::<String>::new(), "every request was a valid form with a valid WAV");
     let recorded = double.recorded();
     for request in &recorded {
-        assert!(
-            request.call.sentence.is_some(),
-            "request {} is audio of the recording, unaltered",
-            request.call.n
-        );
-        assert_eq!(
-            request.overlaps, 1,
-            "request {} covers one sentence",
-            request.call.n
-        );
+        assert!(request.call.sentence.is_some(), "request {} is audio of the recording, unaltered", request.call.n);
+        assert_eq!(request.overlaps, 1, "request {} covers one sentence", request.call.n);
         assert_eq!(request.fields["model"], "Systran/faster-whisper-large-v3");
-        assert_eq!(
-            request.fields["prompt"],
-            "Een consult bij de huisarts. paracetamol."
-        );
+        assert_eq!(request.fields["prompt"], "Een consult bij de huisarts. paracetamol.");
         assert_eq!(request.authorization.as_deref(), Some("Bearer sk-test"));
     }
     // The segmenter found each sentence as one utterance: every clip of a sentence starts at the
     // same place (interims and the final of one utterance), and the longest reaches its end.
     for sentence in 0..consult.sentences.len() {
-        let clips: Vec<&Call> = recorded
-            .iter()
-            .map(|r| &r.call)
-            .filter(|c| c.sentence == Some(sentence))
-            .collect();
+        let clips: Vec<&Call> = recorded.iter().map(|r| &r.call).filter(|c| c.sentence == Some(sentence)).collect();
         assert!(!clips.is_empty(), "sentence {sentence} was transcribed");
-        assert!(
-            clips.iter().all(|c| c.offset == clips[0].offset),
-            "sentence {sentence} is one utterance"
-        );
-        assert!(
-            clips.iter().any(|c| c.full),
-            "sentence {sentence} was transcribed to its end"
-        );
+        assert!(clips.iter().all(|c| c.offset == clips[0].offset), "sentence {sentence} is one utterance");
+        assert!(clips.iter().any(|c| c.full), "sentence {sentence} was transcribed to its end");
     }
 
     assert_eq!(completed(&events), lines(&consult));
@@ -440,11 +319,7 @@ async fn a_consult_comes_out_sentence_by_sentence_in_order() {
     for (i, event) in events.iter().enumerate() {
         match event {
             SpeechEvent::Buffer(text) if !text.is_empty() => {
-                assert!(
-                    lines[next].starts_with(text.as_str()),
-                    "buffer {text:?} before {:?}",
-                    lines[next]
-                );
+                assert!(lines[next].starts_with(text.as_str()), "buffer {text:?} before {:?}", lines[next]);
                 interims += 1;
             }
             SpeechEvent::Completed { sentence, .. } => {
@@ -476,20 +351,10 @@ async fn invented_phrases_are_dropped_and_repetitions_collapsed() {
     });
     let (url, double) = serve(&consult, behaviour).await;
     let engine = OpenAiTranscription::new(settings(&url, 0));
-    let (result, events) = stream(
-        Arc::new(engine),
-        StreamOptions::default(),
-        &consult.samples,
-        Duration::ZERO,
-    )
-    .await;
+    let (result, events) = stream(Arc::new(engine), StreamOptions::default(), &consult.samples, Duration::ZERO).await;
     result.unwrap();
     assert_eq!(double.errors(), Vec::<String>::new());
-    assert_eq!(
-        double.recorded().len(),
-        consult.sentences.len(),
-        "one request per sentence, no interims"
-    );
+    assert_eq!(double.recorded().len(), consult.sentences.len(), "one request per sentence, no interims");
     let mut expected = lines(&consult)[1..].to_vec();
     expected[0] = "Ik heb al drie dagen hoofdpijn.".to_string();
     assert_eq!(completed(&events), expected);
@@ -499,34 +364,14 @@ async fn invented_phrases_are_dropped_and_repetitions_collapsed() {
 #[tokio::test]
 async fn a_busy_engine_is_asked_again_and_nothing_is_lost() {
     let consult = consult();
-    let behaviour: Behaviour = Arc::new(|call: &Call| {
-        if call.n < 2 {
-            Reply::Status(503)
-        } else {
-            Reply::Text(call.honest.clone())
-        }
-    });
+    let behaviour: Behaviour = Arc::new(|call: &Call| if call.n < 2 { Reply::Status(503) } else { Reply::Text(call.honest.clone()) });
     let (url, double) = serve(&consult, behaviour).await;
     let engine = OpenAiTranscription::new(settings(&url, 0));
-    let (result, events) = stream(
-        Arc::new(engine),
-        StreamOptions::default(),
-        &consult.samples,
-        Duration::ZERO,
-    )
-    .await;
+    let (result, events) = stream(Arc::new(engine), StreamOptions::default(), &consult.samples, Duration::ZERO).await;
     result.unwrap();
     assert_eq!(completed(&events), lines(&consult));
-    assert!(
-        !events
-            .iter()
-            .any(|e| matches!(e, SpeechEvent::Trouble { .. }))
-    );
-    assert_eq!(
-        double.recorded().len(),
-        consult.sentences.len() + 2,
-        "the two refusals were retried"
-    );
+    assert!(!events.iter().any(|e| matches!(e, SpeechEvent::Trouble { .. })));
+    assert_eq!(double.recorded().len(), consult.sentences.len() + 2, "the two refusals were retried");
 }
 
 #[tokio::test]
@@ -539,13 +384,7 @@ async fn an_engine_that_stays_down_costs_one_part_and_the_stream_goes_on() {
     });
     let (url, double) = serve(&consult, behaviour).await;
     let engine = OpenAiTranscription::new(settings(&url, 0));
-    let (result, events) = stream(
-        Arc::new(engine),
-        StreamOptions::default(),
-        &consult.samples,
-        Duration::ZERO,
-    )
-    .await;
+    let (result, events) = stream(Arc::new(engine), StreamOptions::default(), &consult.samples, Duration::ZERO).await;
     result.unwrap();
 
     let lines = lines(&consult);
@@ -554,9 +393,7 @@ async fn an_engine_that_stays_down_costs_one_part_and_the_stream_goes_on() {
         .filter_map(|e| match e {
             SpeechEvent::Completed { sentence, .. } => Some(sentence.clone()),
             SpeechEvent::Trouble { code, message } => {
-                assert!(
-                    message.starts_with("Een deel van de opname kon niet worden omgezet in tekst")
-                );
+                assert!(message.starts_with("Een deel van de opname kon niet worden omgezet in tekst"));
                 Some(format!("<{code}>"))
             }
             SpeechEvent::Buffer(_) => None,
@@ -567,13 +404,7 @@ async fn an_engine_that_stays_down_costs_one_part_and_the_stream_goes_on() {
     expected[4] = "<engine_rejected>".to_string();
     assert_eq!(shown, expected);
 
-    let attempts = |sentence| {
-        double
-            .recorded()
-            .iter()
-            .filter(|r| r.call.sentence == Some(sentence))
-            .count()
-    };
+    let attempts = |sentence| double.recorded().iter().filter(|r| r.call.sentence == Some(sentence)).count();
     assert_eq!(attempts(2), 4, "a 503 is tried four times");
     assert_eq!(attempts(4), 1, "a 400 is not retried");
     assert_eq!(attempts(3), 1);
@@ -587,13 +418,7 @@ async fn silence_costs_no_request_at_all() {
     let room = wav::parse(&fixture("silence.wav")).unwrap();
     let mut samples: Vec<i16> = room.iter().copied().cycle().take(room.len() * 10).collect();
     samples.extend(std::iter::repeat_n(0, 5 * RATE));
-    let (result, events) = stream(
-        Arc::new(engine),
-        StreamOptions::default(),
-        &samples,
-        Duration::ZERO,
-    )
-    .await;
+    let (result, events) = stream(Arc::new(engine), StreamOptions::default(), &samples, Duration::ZERO).await;
     result.unwrap();
     assert_eq!(events, vec![]);
     assert_eq!(double.recorded().len(), 0);
@@ -612,10 +437,7 @@ async fn radiology_streams_use_the_radiology_model_and_prompt() {
     let engines = Engines::from_lookup(|name| vars.get(name).cloned()).unwrap();
     let engine = engines.get(AudioModel::Radiology).unwrap();
     let first = &consult.samples[..consult.sentences[1].0.start];
-    let options = StreamOptions {
-        model: AudioModel::Radiology,
-        vocabulary: vec![],
-    };
+    let options = StreamOptions { model: AudioModel::Radiology, vocabulary: vec![] };
     let (result, events) = stream(engine, options, first, Duration::ZERO).await;
     result.unwrap();
     assert_eq!(completed(&events), lines(&consult)[..1]);
@@ -631,11 +453,8 @@ async fn an_engine_that_does_not_answer_makes_the_caller_wait() {
     let consult = consult();
     let behaviour: Behaviour = Arc::new(|_: &Call| Reply::Never);
     let (url, double) = serve(&consult, behaviour).await;
-    let engine = OpenAiTranscription::new(EngineSettings {
-        timeout: Duration::from_secs(3),
-        ..settings(&url, 0)
-    })
-    .with_backoff(vec![Duration::from_millis(50); 3]);
+    let engine = OpenAiTranscription::new(EngineSettings { timeout: Duration::from_secs(3), ..settings(&url, 0) })
+        .with_backoff(vec![Duration::from_millis(50); 3]);
     let engine: SharedEngine = Arc::new(engine);
 
     let (audio_tx, audio_rx) = mpsc::channel(4);
@@ -643,12 +462,7 @@ async fn an_engine_that_does_not_answer_makes_the_caller_wait() {
     let run = tokio::spawn(engine.run(StreamOptions::default(), audio_rx, events_tx));
 
     // Stream the consult three times over; the engine must stop reading long before the end.
-    let frames: Vec<Vec<i16>> = consult
-        .samples
-        .repeat(3)
-        .chunks(FRAME)
-        .map(<[i16]>::to_vec)
-        .collect();
+    let frames: Vec<Vec<i16>> = consult.samples.repeat(3).chunks(FRAME).map(<[i16]>::to_vec).collect();
     let mut sent = 0;
     let mut blocked = false;
     for frame in &frames {
@@ -664,45 +478,22 @@ async fn an_engine_that_does_not_answer_makes_the_caller_wait() {
         }
     }
     assert!(blocked, "the engine stopped reading audio");
-    assert!(matches!(
-        audio_tx.try_send(frames[sent].clone()),
-        Err(TrySendError::Full(_))
-    ));
-    assert!(
-        sent * FRAME < consult.samples.len(),
-        "at most {MAX_WAITING} utterances and a full channel were taken in ({sent} frames)"
-    );
+    assert!(matches!(audio_tx.try_send(frames[sent].clone()), Err(TrySendError::Full(_))));
+    assert!(sent * FRAME < consult.samples.len(), "at most {MAX_WAITING} utterances and a full channel were taken in ({sent} frames)");
     assert!(double.recorded().len() <= MAX_WAITING);
 
     // The caller hangs up: the stream still ends, once the requests gave up.
     drop(audio_tx);
-    let result = tokio::time::timeout(Duration::from_secs(180), run)
-        .await
-        .expect("run ends")
-        .unwrap();
+    let result = tokio::time::timeout(Duration::from_secs(180), run).await.expect("run ends").unwrap();
     result.unwrap();
     let mut events = Vec::new();
     while let Ok(event) = events_rx.try_recv() {
         events.push(event);
     }
     assert!(completed(&events).is_empty());
-    let troubles = events
-        .iter()
-        .filter(|e| {
-            matches!(
-                e,
-                SpeechEvent::Trouble {
-                    code: "engine_unavailable",
-                    ..
-                }
-            )
-        })
-        .count();
+    let troubles = events.iter().filter(|e| matches!(e, SpeechEvent::Trouble { code: "engine_unavailable", .. })).count();
     let utterances = double.recorded().len() / 4;
     assert!(troubles >= MAX_WAITING, "{troubles} parts reported lost");
-    assert_eq!(
-        troubles, utterances,
-        "every utterance was tried four times and reported"
-    );
+    assert_eq!(troubles, utterances, "every utterance was tried four times and reported");
     assert_eq!(double.errors(), Vec::<String>::new());
 }

@@ -67,13 +67,8 @@ struct AppState {
 async fn start(double: Double) -> (String, Shared, mpsc::UnboundedReceiver<Seen>) {
     let double = Arc::new(Mutex::new(double));
     let (seen, seen_rx) = mpsc::unbounded_channel();
-    let state = Arc::new(AppState {
-        double: Arc::clone(&double),
-        seen,
-    });
-    let app = Router::new()
-        .route("/v1/realtime", get(upgrade))
-        .with_state(state);
+    let state = Arc::new(AppState { double: Arc::clone(&double), seen });
+    let app = Router::new().route("/v1/realtime", get(upgrade)).with_state(state);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await });
@@ -89,12 +84,7 @@ async fn upgrade(
     let connection = {
         let mut double = state.double.lock().unwrap();
         double.queries.push(query);
-        double.authorizations.push(
-            headers
-                .get("authorization")
-                .and_then(|value| value.to_str().ok())
-                .map(String::from),
-        );
+        double.authorizations.push(headers.get("authorization").and_then(|value| value.to_str().ok()).map(String::from));
         double.append_sizes.push(Vec::new());
         double.connections += 1;
         double.connections
@@ -107,43 +97,29 @@ fn event(value: Value) -> Message {
 }
 
 fn pcm(audio: &str) -> Result<Vec<i16>, String> {
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(audio)
-        .map_err(|err| format!("audio is not base64: {err}"))?;
+    let bytes = base64::engine::general_purpose::STANDARD.decode(audio).map_err(|err| format!("audio is not base64: {err}"))?;
     if bytes.len() % 2 != 0 {
         return Err("audio has an odd number of bytes: not PCM16".into());
     }
-    Ok(bytes
-        .chunks_exact(2)
-        .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
-        .collect())
+    Ok(bytes.chunks_exact(2).map(|pair| i16::from_le_bytes([pair[0], pair[1]])).collect())
 }
 
 fn rms(samples: &[i16]) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
-    (samples
-        .iter()
-        .map(|&s| f64::from(s) * f64::from(s))
-        .sum::<f64>()
-        / samples.len() as f64)
-        .sqrt()
+    (samples.iter().map(|&s| f64::from(s) * f64::from(s)).sum::<f64>() / samples.len() as f64).sqrt()
 }
 
 fn zero_crossings(samples: &[i16]) -> usize {
-    samples
-        .windows(2)
-        .filter(|pair| (pair[0] < 0) != (pair[1] < 0))
-        .count()
+    samples.windows(2).filter(|pair| (pair[0] < 0) != (pair[1] < 0)).count()
 }
 
 /// One connection: the speaches side of the protocol.
 async fn serve(mut socket: WebSocket, state: Arc<AppState>, connection: usize) {
     let double = &state.double;
     let _ = state.seen.send(Seen::Connected);
-    let created =
-        json!({"type": "session.created", "event_id": "event_0", "session": {"id": "sess_1"}});
+    let created = json!({"type": "session.created", "event_id": "event_0", "session": {"id": "sess_1"}});
     if socket.send(event(created)).await.is_err() {
         return;
     }
@@ -158,21 +134,13 @@ async fn serve(mut socket: WebSocket, state: Arc<AppState>, connection: usize) {
             continue;
         };
         let Ok(client) = serde_json::from_str::<Value>(text.as_str()) else {
-            double
-                .lock()
-                .unwrap()
-                .violations
-                .push("a client event is not JSON".into());
+            double.lock().unwrap().violations.push("a client event is not JSON".into());
             continue;
         };
         let mut commit = false;
         match client["type"].as_str() {
             Some("session.update") => {
-                double
-                    .lock()
-                    .unwrap()
-                    .sessions
-                    .push(client["session"].clone());
+                double.lock().unwrap().sessions.push(client["session"].clone());
                 let updated = json!({"type": "session.updated", "event_id": "event_1", "session": client["session"]});
                 let _ = socket.send(event(updated)).await;
                 let _ = state.seen.send(Seen::Configured);
@@ -191,25 +159,22 @@ async fn serve(mut socket: WebSocket, state: Arc<AppState>, connection: usize) {
                     double.append_sizes[connection - 1].push(samples.len());
                     // Half a second at 24 kHz; a 1 kHz tone crosses zero 1000 times in it.
                     if samples.len().abs_diff(12_000) > 2 {
-                        double
-                            .violations
-                            .push(format!("an append of {} samples, not 12000", samples.len()));
+                        double.violations.push(format!("an append of {} samples, not 12000", samples.len()));
                     }
                     if loud && zero_crossings(&samples).abs_diff(1_000) > 4 {
-                        double.violations.push(format!(
-                            "the tone crosses zero {} times: not 1 kHz at 24 kHz",
-                            zero_crossings(&samples)
-                        ));
+                        double.violations.push(format!("the tone crosses zero {} times: not 1 kHz at 24 kHz", zero_crossings(&samples)));
                     }
                 }
                 buffer.extend_from_slice(&samples);
                 if loud && !speaking {
                     speaking = true;
-                    let started = json!({"type": "input_audio_buffer.speech_started", "event_id": "e", "item_id": "pending", "audio_start_ms": 0});
+                    let started =
+                        json!({"type": "input_audio_buffer.speech_started", "event_id": "e", "item_id": "pending", "audio_start_ms": 0});
                     let _ = socket.send(event(started)).await;
                 } else if !loud && speaking {
                     speaking = false;
-                    let stopped = json!({"type": "input_audio_buffer.speech_stopped", "event_id": "e", "item_id": "pending", "audio_end_ms": 0});
+                    let stopped =
+                        json!({"type": "input_audio_buffer.speech_stopped", "event_id": "e", "item_id": "pending", "audio_end_ms": 0});
                     let _ = socket.send(event(stopped)).await;
                     commit = true;
                 }
@@ -225,11 +190,7 @@ async fn serve(mut socket: WebSocket, state: Arc<AppState>, connection: usize) {
                 }
             }
             other => {
-                double
-                    .lock()
-                    .unwrap()
-                    .violations
-                    .push(format!("unexpected client event {other:?}"));
+                double.lock().unwrap().violations.push(format!("unexpected client event {other:?}"));
             }
         }
         if !commit {
@@ -240,15 +201,12 @@ async fn serve(mut socket: WebSocket, state: Arc<AppState>, connection: usize) {
             let mut double = double.lock().unwrap();
             double.items += 1;
             let hold = double.hold_first && double.items == 1;
-            let drop_after = if connection == 1 {
-                double.drop_first_after
-            } else {
-                None
-            };
+            let drop_after = if connection == 1 { double.drop_first_after } else { None };
             (double.items, hold, drop_after)
         };
         let item_id = format!("item_{number}");
-        let committed = json!({"type": "input_audio_buffer.committed", "event_id": "e", "item_id": item_id, "previous_item_id": previous_item});
+        let committed =
+            json!({"type": "input_audio_buffer.committed", "event_id": "e", "item_id": item_id, "previous_item_id": previous_item});
         let _ = socket.send(event(committed)).await;
         previous_item = Some(item_id.clone());
         for delta in ["Dit is ", format!("zin {number}").as_str()] {
@@ -271,9 +229,7 @@ async fn serve(mut socket: WebSocket, state: Arc<AppState>, connection: usize) {
         completed_here += 1;
         if let Some((held_id, held_transcript)) = held.take() {
             double.lock().unwrap().hold_first = false;
-            let _ = socket
-                .send(event(completed(&held_id, &held_transcript)))
-                .await;
+            let _ = socket.send(event(completed(&held_id, &held_transcript))).await;
             completed_here += 1;
         }
         if drop_after.is_some_and(|after| completed_here >= after) {
@@ -299,11 +255,7 @@ fn engine(url: &str) -> Realtime {
 }
 
 fn tone() -> AudioFrame {
-    (0..FRAME)
-        .map(|n| {
-            (8_000.0 * (2.0 * std::f64::consts::PI * 1_000.0 * n as f64 / 16_000.0).sin()) as i16
-        })
-        .collect()
+    (0..FRAME).map(|n| (8_000.0 * (2.0 * std::f64::consts::PI * 1_000.0 * n as f64 / 16_000.0).sin()) as i16).collect()
 }
 
 fn silence() -> AudioFrame {
@@ -311,18 +263,11 @@ fn silence() -> AudioFrame {
 }
 
 async fn next_seen(seen: &mut mpsc::UnboundedReceiver<Seen>) -> Seen {
-    tokio::time::timeout(WAIT, seen.recv())
-        .await
-        .expect("the double saw nothing")
-        .expect("double gone")
+    tokio::time::timeout(WAIT, seen.recv()).await.expect("the double saw nothing").expect("double gone")
 }
 
 /// Sends a frame and waits until the double has it: frames must flow while the stream runs.
-async fn stream_frame(
-    audio: &mpsc::Sender<AudioFrame>,
-    seen: &mut mpsc::UnboundedReceiver<Seen>,
-    frame: AudioFrame,
-) {
+async fn stream_frame(audio: &mpsc::Sender<AudioFrame>, seen: &mut mpsc::UnboundedReceiver<Seen>, frame: AudioFrame) {
     audio.send(frame).await.unwrap();
     loop {
         if next_seen(seen).await == Seen::Appended {
@@ -333,10 +278,7 @@ async fn stream_frame(
 
 async fn collect(mut events: mpsc::Receiver<SpeechEvent>) -> Vec<SpeechEvent> {
     let mut all = Vec::new();
-    while let Some(event) = tokio::time::timeout(WAIT, events.recv())
-        .await
-        .expect("events stalled")
-    {
+    while let Some(event) = tokio::time::timeout(WAIT, events.recv()).await.expect("events stalled") {
         all.push(event);
     }
     all
@@ -357,18 +299,11 @@ fn sentences(events: &[SpeechEvent]) -> Vec<String> {
 
 #[tokio::test]
 async fn streams_audio_and_reports_sentences_in_committed_order() {
-    let (url, double, mut seen) = start(Double {
-        hold_first: true,
-        ..Double::default()
-    })
-    .await;
+    let (url, double, mut seen) = start(Double { hold_first: true, ..Double::default() }).await;
     let engine = engine(&url);
     let (audio, audio_rx) = mpsc::channel(2);
     let (events_tx, events_rx) = mpsc::channel(64);
-    let options = StreamOptions {
-        vocabulary: vec!["metoprolol".into(), "HbA1c".into()],
-        ..StreamOptions::default()
-    };
+    let options = StreamOptions { vocabulary: vec!["metoprolol".into(), "HbA1c".into()], ..StreamOptions::default() };
     let run = tokio::spawn(engine.run(options, audio_rx, events_tx));
     let events = tokio::spawn(collect(events_rx));
 
@@ -381,79 +316,33 @@ async fn streams_audio_and_reports_sentences_in_committed_order() {
     }
     drop(audio);
 
-    let result = tokio::time::timeout(WAIT, run)
-        .await
-        .expect("run() did not end")
-        .unwrap();
+    let result = tokio::time::timeout(WAIT, run).await.expect("run() did not end").unwrap();
     assert_eq!(result, Ok(()));
     let events = events.await.unwrap();
 
-    assert_eq!(
-        sentences(&events),
-        [
-            "Dit is zin 1.",
-            "Einde 1.",
-            "Dit is zin 2.",
-            "Einde 2.",
-            "Dit is zin 3.",
-            "Einde 3."
-        ]
-    );
+    assert_eq!(sentences(&events), ["Dit is zin 1.", "Einde 1.", "Dit is zin 2.", "Einde 2.", "Dit is zin 3.", "Einde 3."]);
     assert_eq!(events.last(), Some(&SpeechEvent::Buffer(String::new())));
-    assert!(
-        !events
-            .iter()
-            .any(|event| matches!(event, SpeechEvent::Trouble { .. })),
-        "{events:?}"
-    );
+    assert!(!events.iter().any(|event| matches!(event, SpeechEvent::Trouble { .. })), "{events:?}");
     // The deltas build up the buffer; while item 2 is done and item 1 is not, both show.
-    assert!(
-        events.contains(&SpeechEvent::Buffer("Dit is zin 1".into())),
-        "{events:?}"
-    );
-    assert!(
-        events.contains(&SpeechEvent::Buffer(
-            "Dit is zin 1 Dit is zin 2. Einde 2.".into()
-        )),
-        "{events:?}"
-    );
-    let first_completed = events
-        .iter()
-        .position(|e| matches!(e, SpeechEvent::Completed { .. }));
-    let partial = events
-        .iter()
-        .position(|e| e == &SpeechEvent::Buffer("Dit is zin 1".into()));
+    assert!(events.contains(&SpeechEvent::Buffer("Dit is zin 1".into())), "{events:?}");
+    assert!(events.contains(&SpeechEvent::Buffer("Dit is zin 1 Dit is zin 2. Einde 2.".into())), "{events:?}");
+    let first_completed = events.iter().position(|e| matches!(e, SpeechEvent::Completed { .. }));
+    let partial = events.iter().position(|e| e == &SpeechEvent::Buffer("Dit is zin 1".into()));
     assert!(partial < first_completed);
 
     let double = double.lock().unwrap();
     assert!(double.violations.is_empty(), "{:?}", double.violations);
     assert_eq!(double.connections, 1);
-    assert_eq!(
-        double.append_sizes[0].len(),
-        6,
-        "every frame is sent as it comes"
-    );
+    assert_eq!(double.append_sizes[0].len(), 6, "every frame is sent as it comes");
     let query = &double.queries[0];
-    assert_eq!(
-        query.get("intent").map(String::as_str),
-        Some("transcription")
-    );
-    assert_eq!(
-        query.get("model").map(String::as_str),
-        Some("Systran/faster-whisper-large-v3")
-    );
+    assert_eq!(query.get("intent").map(String::as_str), Some("transcription"));
+    assert_eq!(query.get("model").map(String::as_str), Some("Systran/faster-whisper-large-v3"));
     assert_eq!(query.get("language").map(String::as_str), Some("nl"));
     assert_eq!(double.authorizations[0].as_deref(), Some("Bearer test-key"));
     let session = &double.sessions[0];
     assert_eq!(session["input_audio_transcription"]["language"], "nl");
-    assert_eq!(
-        session["input_audio_transcription"]["model"],
-        "Systran/faster-whisper-large-v3"
-    );
-    assert_eq!(
-        session["input_audio_transcription"]["prompt"],
-        "Een consult bij de huisarts. metoprolol, HbA1c."
-    );
+    assert_eq!(session["input_audio_transcription"]["model"], "Systran/faster-whisper-large-v3");
+    assert_eq!(session["input_audio_transcription"]["prompt"], "Een consult bij de huisarts. metoprolol, HbA1c.");
     assert_eq!(session["turn_detection"]["type"], "server_vad");
 }
 
@@ -466,10 +355,7 @@ async fn closing_without_speech_ends_cleanly_without_a_commit() {
     let events = tokio::spawn(collect(events_rx));
     stream_frame(&audio, &mut seen, silence()).await;
     drop(audio);
-    let result = tokio::time::timeout(WAIT, run)
-        .await
-        .expect("run() did not end")
-        .unwrap();
+    let result = tokio::time::timeout(WAIT, run).await.expect("run() did not end").unwrap();
     assert_eq!(result, Ok(()));
     assert_eq!(events.await.unwrap(), Vec::<SpeechEvent>::new());
     let double = double.lock().unwrap();
@@ -479,11 +365,7 @@ async fn closing_without_speech_ends_cleanly_without_a_commit() {
 
 #[tokio::test]
 async fn a_dropped_connection_is_reopened_and_the_stream_goes_on() {
-    let (url, double, mut seen) = start(Double {
-        drop_first_after: Some(1),
-        ..Double::default()
-    })
-    .await;
+    let (url, double, mut seen) = start(Double { drop_first_after: Some(1), ..Double::default() }).await;
     let (audio, audio_rx) = mpsc::channel(2);
     let (events_tx, events_rx) = mpsc::channel(64);
     let run = tokio::spawn(engine(&url).run(StreamOptions::default(), audio_rx, events_tx));
@@ -502,22 +384,11 @@ async fn a_dropped_connection_is_reopened_and_the_stream_goes_on() {
     stream_frame(&audio, &mut seen, silence()).await;
     drop(audio);
 
-    let result = tokio::time::timeout(WAIT, run)
-        .await
-        .expect("run() did not end")
-        .unwrap();
+    let result = tokio::time::timeout(WAIT, run).await.expect("run() did not end").unwrap();
     assert_eq!(result, Ok(()));
     let events = events.await.unwrap();
-    assert_eq!(
-        sentences(&events),
-        ["Dit is zin 1.", "Einde 1.", "Dit is zin 2.", "Einde 2."]
-    );
-    assert!(
-        !events
-            .iter()
-            .any(|event| matches!(event, SpeechEvent::Trouble { .. })),
-        "{events:?}"
-    );
+    assert_eq!(sentences(&events), ["Dit is zin 1.", "Einde 1.", "Dit is zin 2.", "Einde 2."]);
+    assert!(!events.iter().any(|event| matches!(event, SpeechEvent::Trouble { .. })), "{events:?}");
     assert_eq!(events.last(), Some(&SpeechEvent::Buffer(String::new())));
     let double = double.lock().unwrap();
     assert!(double.violations.is_empty(), "{:?}", double.violations);
@@ -531,20 +402,12 @@ async fn a_refused_connection_is_unavailable() {
     drop(listener);
     let (_audio, audio_rx) = mpsc::channel(2);
     let (events_tx, _events_rx) = mpsc::channel(8);
-    let result = engine(&format!("http://{address}"))
-        .run(StreamOptions::default(), audio_rx, events_tx)
-        .await;
-    assert!(
-        matches!(result, Err(SpeechError::Unavailable(_))),
-        "{result:?}"
-    );
+    let result = engine(&format!("http://{address}")).run(StreamOptions::default(), audio_rx, events_tx).await;
+    assert!(matches!(result, Err(SpeechError::Unavailable(_))), "{result:?}");
 }
 
 async fn refusing_server(status: StatusCode) -> String {
-    let app = Router::new().route(
-        "/v1/realtime",
-        get(move || async move { status.into_response() }),
-    );
+    let app = Router::new().route("/v1/realtime", get(move || async move { status.into_response() }));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await });
@@ -556,33 +419,19 @@ async fn a_failed_handshake_is_unavailable_and_a_refused_key_is_rejected() {
     let (_audio, audio_rx) = mpsc::channel(2);
     let (events_tx, _events_rx) = mpsc::channel(8);
     let url = refusing_server(StatusCode::SERVICE_UNAVAILABLE).await;
-    let result = engine(&url)
-        .run(StreamOptions::default(), audio_rx, events_tx)
-        .await;
-    assert!(
-        matches!(result, Err(SpeechError::Unavailable(_))),
-        "{result:?}"
-    );
+    let result = engine(&url).run(StreamOptions::default(), audio_rx, events_tx).await;
+    assert!(matches!(result, Err(SpeechError::Unavailable(_))), "{result:?}");
 
     let (_audio, audio_rx) = mpsc::channel(2);
     let (events_tx, _events_rx) = mpsc::channel(8);
     let url = refusing_server(StatusCode::UNAUTHORIZED).await;
-    let result = engine(&url)
-        .run(StreamOptions::default(), audio_rx, events_tx)
-        .await;
-    assert!(
-        matches!(result, Err(SpeechError::Rejected(_))),
-        "{result:?}"
-    );
+    let result = engine(&url).run(StreamOptions::default(), audio_rx, events_tx).await;
+    assert!(matches!(result, Err(SpeechError::Rejected(_))), "{result:?}");
 }
 
 #[tokio::test]
 async fn server_errors_become_trouble_and_the_stream_goes_on() {
-    let (url, double, mut seen) = start(Double {
-        fail_item: Some(1),
-        ..Double::default()
-    })
-    .await;
+    let (url, double, mut seen) = start(Double { fail_item: Some(1), ..Double::default() }).await;
     let (audio, audio_rx) = mpsc::channel(2);
     let (events_tx, events_rx) = mpsc::channel(64);
     let run = tokio::spawn(engine(&url).run(StreamOptions::default(), audio_rx, events_tx));
@@ -591,10 +440,7 @@ async fn server_errors_become_trouble_and_the_stream_goes_on() {
         stream_frame(&audio, &mut seen, frame).await;
     }
     drop(audio);
-    let result = tokio::time::timeout(WAIT, run)
-        .await
-        .expect("run() did not end")
-        .unwrap();
+    let result = tokio::time::timeout(WAIT, run).await.expect("run() did not end").unwrap();
     assert_eq!(result, Ok(()));
     let events = events.await.unwrap();
     assert_eq!(sentences(&events), ["Dit is zin 2.", "Einde 2."]);
@@ -606,21 +452,10 @@ async fn server_errors_become_trouble_and_the_stream_goes_on() {
         })
         .collect();
     assert!(!troubles.is_empty());
-    assert!(
-        troubles.iter().all(|(code, _)| *code == "engine_error"),
-        "{troubles:?}"
-    );
-    assert!(
-        troubles
-            .iter()
-            .all(|(_, message)| message.contains("niet") && message.contains("uitgeschreven"))
-    );
-    let first_trouble = events
-        .iter()
-        .position(|e| matches!(e, SpeechEvent::Trouble { .. }));
-    let first_sentence = events
-        .iter()
-        .position(|e| matches!(e, SpeechEvent::Completed { .. }));
+    assert!(troubles.iter().all(|(code, _)| *code == "engine_error"), "{troubles:?}");
+    assert!(troubles.iter().all(|(_, message)| message.contains("niet") && message.contains("uitgeschreven")));
+    let first_trouble = events.iter().position(|e| matches!(e, SpeechEvent::Trouble { .. }));
+    let first_sentence = events.iter().position(|e| matches!(e, SpeechEvent::Completed { .. }));
     assert!(first_trouble < first_sentence, "{events:?}");
     assert_eq!(events.last(), Some(&SpeechEvent::Buffer(String::new())));
     assert!(double.lock().unwrap().violations.is_empty());

@@ -14,12 +14,9 @@ use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use integrations::speech::Speaker;
-use integrations::summarise::llm::{
-    LlmConfig, LlmSummariser, REFUSED_MESSAGE, ResponseFormat, UNUSABLE_MESSAGE,
-};
+use integrations::summarise::llm::{LlmConfig, LlmSummariser, REFUSED_MESSAGE, ResponseFormat, UNUSABLE_MESSAGE};
 use integrations::summarise::{
-    ConsultResult, Episode, Flavour, ModelSize, SoapExample, SummariseError, Summariser,
-    SummaryRequest, Template, TranscriptLine,
+    ConsultResult, Episode, Flavour, ModelSize, SoapExample, SummariseError, Summariser, SummaryRequest, Template, TranscriptLine,
 };
 use serde_json::{Value, json};
 use url::Url;
@@ -30,10 +27,7 @@ const KEY: &str = "sk-test-key";
 #[derive(Clone)]
 enum Canned {
     /// A chat completion with this assistant content and finish reason.
-    Answer {
-        content: String,
-        finish_reason: &'static str,
-    },
+    Answer { content: String, finish_reason: &'static str },
     /// A chat completion whose message is a refusal.
     Refusal,
     /// An OpenAI-style error with this status.
@@ -43,10 +37,7 @@ enum Canned {
 }
 
 fn answer(content: impl Into<String>) -> Canned {
-    Canned::Answer {
-        content: content.into(),
-        finish_reason: "stop",
-    }
+    Canned::Answer { content: content.into(), finish_reason: "stop" }
 }
 
 /// One request as the double received it.
@@ -65,22 +56,15 @@ impl Recorded {
     }
 
     fn messages(&self) -> &Vec<Value> {
-        self.body["messages"]
-            .as_array()
-            .expect("messages is an array")
+        self.body["messages"].as_array().expect("messages is an array")
     }
 
     fn roles(&self) -> Vec<&str> {
-        self.messages()
-            .iter()
-            .map(|m| m["role"].as_str().expect("role is a string"))
-            .collect()
+        self.messages().iter().map(|m| m["role"].as_str().expect("role is a string")).collect()
     }
 
     fn content(&self, index: usize) -> &str {
-        self.messages()[index]["content"]
-            .as_str()
-            .expect("content is a string")
+        self.messages()[index]["content"].as_str().expect("content is a string")
     }
 
     fn system(&self) -> &str {
@@ -111,21 +95,13 @@ struct Double {
 
 impl Double {
     async fn start(azure_key: Option<&str>) -> Self {
-        let state = DoubleState {
-            azure_key: azure_key.map(str::to_owned),
-            ..DoubleState::default()
-        };
+        let state = DoubleState { azure_key: azure_key.map(str::to_owned), ..DoubleState::default() };
         let app = Router::new()
             .route("/v1/chat/completions", post(chat))
-            .route(
-                "/openai/deployments/{deployment}/chat/completions",
-                post(chat),
-            )
+            .route("/openai/deployments/{deployment}/chat/completions", post(chat))
             .fallback(not_found)
             .with_state(state.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");
         tokio::spawn(async move {
             axum::serve(listener, app).await.expect("serve");
@@ -147,10 +123,7 @@ impl Double {
     }
 
     fn config(&self) -> LlmConfig {
-        let mut config = LlmConfig::new(
-            Url::parse(&format!("http://{}/v1", self.addr)).unwrap(),
-            "model-medium",
-        );
+        let mut config = LlmConfig::new(Url::parse(&format!("http://{}/v1", self.addr)).unwrap(), "model-medium");
         config.api_key = Some(KEY.to_owned());
         config.model_small = Some("model-small".to_owned());
         config.model_large = Some("model-large".to_owned());
@@ -179,56 +152,32 @@ fn error(status: u16, message: &str, code: &str) -> Response {
     (StatusCode::from_u16(status).unwrap(), axum::Json(body)).into_response()
 }
 
-async fn not_found(
-    State(state): State<DoubleState>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
+async fn not_found(State(state): State<DoubleState>, method: Method, uri: Uri, headers: HeaderMap, body: Bytes) -> Response {
     record(&state, method, &uri, headers, &body);
     error(404, "Resource not found", "not_found")
 }
 
-async fn chat(
-    State(state): State<DoubleState>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Response {
+async fn chat(State(state): State<DoubleState>, method: Method, uri: Uri, headers: HeaderMap, body: Bytes) -> Response {
     record(&state, method, &uri, headers.clone(), &body);
     let authorised = match &state.azure_key {
         Some(key) => headers.get("api-key").and_then(|v| v.to_str().ok()) == Some(key.as_str()),
-        None => {
-            headers.get("authorization").and_then(|v| v.to_str().ok())
-                == Some(&format!("Bearer {KEY}"))
-        }
+        None => headers.get("authorization").and_then(|v| v.to_str().ok()) == Some(&format!("Bearer {KEY}")),
     };
     if !authorised {
         return error(401, "Incorrect API key provided.", "invalid_api_key");
     }
     let Ok(request) = serde_json::from_slice::<Value>(&body) else {
-        return error(
-            400,
-            "We could not parse the JSON body of your request.",
-            "invalid_json",
-        );
+        return error(400, "We could not parse the JSON body of your request.", "invalid_json");
     };
     let model = request["model"].as_str().unwrap_or_default().to_owned();
     let canned = state.replies.lock().unwrap().pop_front();
     let (message, finish_reason) = match canned {
-        Some(Canned::Answer {
-            content,
-            finish_reason,
-        }) => (
-            json!({"role": "assistant", "content": content, "refusal": null}),
-            finish_reason,
-        ),
-        Some(Canned::Refusal) => (
-            json!({"role": "assistant", "content": null, "refusal": "I'm sorry, I cannot help with that request."}),
-            "stop",
-        ),
+        Some(Canned::Answer { content, finish_reason }) => {
+            (json!({"role": "assistant", "content": content, "refusal": null}), finish_reason)
+        }
+        Some(Canned::Refusal) => {
+            (json!({"role": "assistant", "content": null, "refusal": "I'm sorry, I cannot help with that request."}), "stop")
+        }
         Some(Canned::Error(429)) => {
             return error(429, "Rate limit reached.", "rate_limit_exceeded");
         }
@@ -255,10 +204,7 @@ async fn chat(
 }
 
 fn line(sentence: &str) -> TranscriptLine {
-    TranscriptLine {
-        sentence: sentence.to_owned(),
-        speaker: None,
-    }
+    TranscriptLine { sentence: sentence.to_owned(), speaker: None }
 }
 
 fn request(template: Template, flavour: Flavour, model_size: ModelSize) -> SummaryRequest {
@@ -267,11 +213,7 @@ fn request(template: Template, flavour: Flavour, model_size: ModelSize) -> Summa
         flavour,
         model_size,
         episode_count: 1,
-        transcript: vec![
-            line("Ik hoest al twee weken"),
-            line("Vooral 's nachts."),
-            line("De longen klinken schoon"),
-        ],
+        transcript: vec![line("Ik hoest al twee weken"), line("Vooral 's nachts."), line("De longen klinken schoon")],
         examples: vec![
             SoapExample {
                 subjective: "1. Hoest sinds 1 wk.".into(),
@@ -314,22 +256,11 @@ fn sections(flavour: Flavour) -> Vec<&'static str> {
             "Conclusie",
             "Beleid",
         ],
-        Flavour::KinderartsOrthopeed => vec![
-            "Reden van verwijzing",
-            "Anamnese",
-            "Lichamelijk onderzoek",
-            "Beeldvorming",
-            "Conclusie",
-            "Beleid",
-        ],
+        Flavour::KinderartsOrthopeed => {
+            vec!["Reden van verwijzing", "Anamnese", "Lichamelijk onderzoek", "Beeldvorming", "Conclusie", "Beleid"]
+        }
         Flavour::Normal | Flavour::PohGgz => {
-            vec![
-                "Reden van verwijzing",
-                "Anamnese",
-                "Lichamelijk onderzoek",
-                "Conclusie",
-                "Beleid",
-            ]
+            vec!["Reden van verwijzing", "Anamnese", "Lichamelijk onderzoek", "Conclusie", "Beleid"]
         }
     }
 }
@@ -366,12 +297,8 @@ fn good_answer(template: Template, flavour: Flavour) -> (String, ConsultResult) 
             },
         ),
         Template::Specialist => {
-            let letter: BTreeMap<String, String> =
-                sections(flavour).into_iter().map(|s| (s.to_owned(), format!("{s}: tekst."))).collect();
-            (
-                serde_json::to_string(&letter).unwrap(),
-                ConsultResult { specialist_summarization: Some(letter), ..Default::default() },
-            )
+            let letter: BTreeMap<String, String> = sections(flavour).into_iter().map(|s| (s.to_owned(), format!("{s}: tekst."))).collect();
+            (serde_json::to_string(&letter).unwrap(), ConsultResult { specialist_summarization: Some(letter), ..Default::default() })
         }
     }
 }
@@ -392,19 +319,13 @@ fn prompt_marker(template: Template, flavour: Flavour) -> &'static str {
     match (template, flavour) {
         (Template::Soap, Flavour::PohGgz) => "SOEP-verslag van een gesprek van de POH-GGZ",
         (Template::Soap, _) => "SOEP-verslag van een consult voor het huisartsendossier",
-        (Template::Report, Flavour::PohGgz) => {
-            "consultverslag (S, O en P) van een gesprek van de POH-GGZ"
-        }
+        (Template::Report, Flavour::PohGgz) => "consultverslag (S, O en P) van een gesprek van de POH-GGZ",
         (Template::Report, _) => "consultverslag met de onderdelen S, O en P",
         (Template::Dictation, _) => "gedicteerde tekst van een zorgverlener schoon",
         (Template::Radiology, _) => "gedicteerd radiologieverslag schoon",
         (Template::Meeting, _) => "notulen van een overleg",
-        (Template::Specialist, Flavour::KinderartsAllergoloog) => {
-            "brief van een kinderarts-allergoloog"
-        }
-        (Template::Specialist, Flavour::KinderartsOrthopeed) => {
-            "brief van een kinderarts-orthopeed"
-        }
+        (Template::Specialist, Flavour::KinderartsAllergoloog) => "brief van een kinderarts-allergoloog",
+        (Template::Specialist, Flavour::KinderartsOrthopeed) => "brief van een kinderarts-orthopeed",
         (Template::Specialist, _) => "brief van een medisch specialist",
     }
 }
@@ -425,75 +346,22 @@ async fn every_template_and_flavour_sends_its_own_request_and_reads_its_answer()
     let double = Double::start(None).await;
     let summariser = double.summariser();
     let cases = [
-        (
-            Template::Soap,
-            Flavour::Normal,
-            ModelSize::Medium,
-            "model-medium",
-        ),
-        (
-            Template::Soap,
-            Flavour::PohGgz,
-            ModelSize::Small,
-            "model-small",
-        ),
-        (
-            Template::Report,
-            Flavour::Normal,
-            ModelSize::Large,
-            "model-large",
-        ),
-        (
-            Template::Report,
-            Flavour::PohGgz,
-            ModelSize::Medium,
-            "model-medium",
-        ),
-        (
-            Template::Dictation,
-            Flavour::Normal,
-            ModelSize::Small,
-            "model-small",
-        ),
-        (
-            Template::Radiology,
-            Flavour::Normal,
-            ModelSize::Large,
-            "model-large",
-        ),
-        (
-            Template::Meeting,
-            Flavour::Normal,
-            ModelSize::Medium,
-            "model-medium",
-        ),
-        (
-            Template::Specialist,
-            Flavour::Normal,
-            ModelSize::Medium,
-            "model-medium",
-        ),
-        (
-            Template::Specialist,
-            Flavour::KinderartsAllergoloog,
-            ModelSize::Small,
-            "model-small",
-        ),
-        (
-            Template::Specialist,
-            Flavour::KinderartsOrthopeed,
-            ModelSize::Large,
-            "model-large",
-        ),
+        (Template::Soap, Flavour::Normal, ModelSize::Medium, "model-medium"),
+        (Template::Soap, Flavour::PohGgz, ModelSize::Small, "model-small"),
+        (Template::Report, Flavour::Normal, ModelSize::Large, "model-large"),
+        (Template::Report, Flavour::PohGgz, ModelSize::Medium, "model-medium"),
+        (Template::Dictation, Flavour::Normal, ModelSize::Small, "model-small"),
+        (Template::Radiology, Flavour::Normal, ModelSize::Large, "model-large"),
+        (Template::Meeting, Flavour::Normal, ModelSize::Medium, "model-medium"),
+        (Template::Specialist, Flavour::Normal, ModelSize::Medium, "model-medium"),
+        (Template::Specialist, Flavour::KinderartsAllergoloog, ModelSize::Small, "model-small"),
+        (Template::Specialist, Flavour::KinderartsOrthopeed, ModelSize::Large, "model-large"),
     ];
     for (template, flavour, size, model) in cases {
         let case = format!("{template:?}/{flavour:?}");
         let (content, expected) = good_answer(template, flavour);
         double.reply(answer(content));
-        let summary = summariser
-            .summarise(&request(template, flavour, size))
-            .await
-            .expect(&case);
+        let summary = summariser.summarise(&request(template, flavour, size)).await.expect(&case);
         assert_eq!(summary.result, expected, "{case}");
         assert_eq!(summary.engine, format!("llm:{model}"), "{case}");
         assert!(!summary.extractive);
@@ -504,75 +372,35 @@ async fn every_template_and_flavour_sends_its_own_request_and_reads_its_answer()
         assert_eq!(sent.method, Method::POST, "{case}");
         assert_eq!(sent.path, "/v1/chat/completions", "{case}");
         assert_eq!(sent.query, None, "{case}");
-        assert_eq!(
-            sent.header("authorization"),
-            Some(format!("Bearer {KEY}").as_str()),
-            "{case}"
-        );
-        assert!(
-            sent.header("content-type")
-                .is_some_and(|c| c.starts_with("application/json")),
-            "{case}"
-        );
+        assert_eq!(sent.header("authorization"), Some(format!("Bearer {KEY}").as_str()), "{case}");
+        assert!(sent.header("content-type").is_some_and(|c| c.starts_with("application/json")), "{case}");
         assert_eq!(sent.body["model"], model, "{case}");
-        assert_eq!(
-            sent.body["temperature"]
-                .as_f64()
-                .map(|t| (t * 100.0).round()),
-            Some(20.0),
-            "{case}"
-        );
+        assert_eq!(sent.body["temperature"].as_f64().map(|t| (t * 100.0).round()), Some(20.0), "{case}");
         assert!(sent.body.get("max_tokens").is_none(), "{case}");
 
         let format = &sent.body["response_format"];
         assert_eq!(format["type"], "json_schema", "{case}");
-        assert_eq!(
-            format["json_schema"]["name"],
-            schema_name(template),
-            "{case}"
-        );
+        assert_eq!(format["json_schema"]["name"], schema_name(template), "{case}");
         assert_eq!(format["json_schema"]["strict"], true, "{case}");
         let schema = &format["json_schema"]["schema"];
         assert_eq!(schema["type"], "object", "{case}");
         assert_eq!(schema["additionalProperties"], false, "{case}");
-        assert_eq!(
-            schema["required"],
-            json!(expected_keys(template, flavour)),
-            "{case}"
-        );
+        assert_eq!(schema["required"], json!(expected_keys(template, flavour)), "{case}");
         if template == Template::Soap {
             let items = &schema["properties"]["episodes"]["items"];
-            assert_eq!(
-                items["required"],
-                json!(["subjective", "objective", "diagnosis", "plan"]),
-                "{case}"
-            );
+            assert_eq!(items["required"], json!(["subjective", "objective", "diagnosis", "plan"]), "{case}");
             assert_eq!(items["additionalProperties"], false, "{case}");
         }
 
-        assert!(
-            sent.system().contains(prompt_marker(template, flavour)),
-            "{case}: {}",
-            sent.system()
-        );
-        assert!(
-            sent.last_user().ends_with(JOINED),
-            "{case}: {}",
-            sent.last_user()
-        );
+        assert!(sent.system().contains(prompt_marker(template, flavour)), "{case}: {}", sent.system());
+        assert!(sent.last_user().ends_with(JOINED), "{case}: {}", sent.last_user());
         match template {
             Template::Soap | Template::Report => {
-                assert_eq!(
-                    sent.roles(),
-                    ["system", "user", "assistant", "user", "assistant", "user"],
-                    "{case}"
-                );
+                assert_eq!(sent.roles(), ["system", "user", "assistant", "user", "assistant", "user"], "{case}");
                 assert!(sent.system().contains("Volg hun stijl"), "{case}");
                 assert!(sent.content(1).starts_with("Voorbeeld 1 van 2"), "{case}");
-                let first: Value =
-                    serde_json::from_str(sent.content(2)).expect("example answer is JSON");
-                let second: Value =
-                    serde_json::from_str(sent.content(4)).expect("example answer is JSON");
+                let first: Value = serde_json::from_str(sent.content(2)).expect("example answer is JSON");
+                let second: Value = serde_json::from_str(sent.content(4)).expect("example answer is JSON");
                 if template == Template::Soap {
                     assert_eq!(
                         first,
@@ -609,22 +437,10 @@ async fn speakers_label_the_turns_and_options_reach_the_request() {
     req.episode_count = 2;
     req.user_suggestion = Some("Noem de saturatie apart.".into());
     req.transcript = vec![
-        TranscriptLine {
-            sentence: "Wat kan ik voor u doen?".into(),
-            speaker: Some(Speaker::Zorgverlener),
-        },
-        TranscriptLine {
-            sentence: "Ik hoest al twee weken".into(),
-            speaker: Some(Speaker::Patient),
-        },
-        TranscriptLine {
-            sentence: "Vooral 's nachts".into(),
-            speaker: Some(Speaker::Patient),
-        },
-        TranscriptLine {
-            sentence: "De saturatie is 98 procent".into(),
-            speaker: Some(Speaker::Zorgverlener),
-        },
+        TranscriptLine { sentence: "Wat kan ik voor u doen?".into(), speaker: Some(Speaker::Zorgverlener) },
+        TranscriptLine { sentence: "Ik hoest al twee weken".into(), speaker: Some(Speaker::Patient) },
+        TranscriptLine { sentence: "Vooral 's nachts".into(), speaker: Some(Speaker::Patient) },
+        TranscriptLine { sentence: "De saturatie is 98 procent".into(), speaker: Some(Speaker::Zorgverlener) },
     ];
     double.reply(answer(SOAP_ANSWER));
     summariser.summarise(&req).await.unwrap();
@@ -633,10 +449,7 @@ async fn speakers_label_the_turns_and_options_reach_the_request() {
     assert_eq!(sent.body["max_tokens"], 2048);
     assert_eq!(sent.body["temperature"], 0.0);
     assert!(sent.system().contains("verwacht 2 episodes"));
-    assert!(
-        sent.system()
-            .contains("Extra aanwijzing van de zorgverlener voor dit verslag")
-    );
+    assert!(sent.system().contains("Extra aanwijzing van de zorgverlener voor dit verslag"));
     assert!(sent.system().contains("Noem de saturatie apart."));
     assert!(sent.last_user().ends_with(
         "Zorgverlener: Wat kan ik voor u doen?\nPatiënt: Ik hoest al twee weken. Vooral 's nachts\n\
@@ -652,14 +465,7 @@ async fn json_object_mode_writes_the_schema_into_the_prompt() {
     let summariser = LlmSummariser::new(config).unwrap();
     let (content, expected) = good_answer(Template::Specialist, Flavour::KinderartsOrthopeed);
     double.reply(answer(content));
-    let summary = summariser
-        .summarise(&request(
-            Template::Specialist,
-            Flavour::KinderartsOrthopeed,
-            ModelSize::Medium,
-        ))
-        .await
-        .unwrap();
+    let summary = summariser.summarise(&request(Template::Specialist, Flavour::KinderartsOrthopeed, ModelSize::Medium)).await.unwrap();
     assert_eq!(summary.result, expected);
     let sent = &double.requests()[0];
     assert_eq!(sent.body["response_format"], json!({"type": "json_object"}));
@@ -676,11 +482,7 @@ async fn two_episodes_map_in_order() {
             {"subjective": "Rugpijn.", "objective": "Geen neurologische uitval.", "diagnosis": "Aspecifieke lage rugpijn.", "plan": "Paracetamol 1 g max 4 dd."}
         ]}"#,
     ));
-    let summary = double
-        .summariser()
-        .summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium))
-        .await
-        .unwrap();
+    let summary = double.summariser().summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium)).await.unwrap();
     let episodes = summary.result.episodes;
     assert_eq!(episodes.len(), 2);
     assert_eq!(episodes[0].objective, "");
@@ -696,16 +498,9 @@ async fn malformed_json_is_repaired_without_asking_again() {
         "Hier is het verslag:\n```json\n{\"episodes\": [{\"subjective\": \"Hoest 2 wk,\nvooral 's nachts.\", \
          \"objective\": \"Longen: schoon.\", \"diagnosis\": \"Virale luchtweginfectie.\", \"plan\": \"Uitleg, terug z.n.\",},]}\n```",
     ));
-    let summary = double
-        .summariser()
-        .summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium))
-        .await
-        .unwrap();
+    let summary = double.summariser().summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium)).await.unwrap();
     assert_eq!(summary.result.episodes.len(), 1);
-    assert_eq!(
-        summary.result.episodes[0].subjective,
-        "Hoest 2 wk,\nvooral 's nachts."
-    );
+    assert_eq!(summary.result.episodes[0].subjective, "Hoest 2 wk,\nvooral 's nachts.");
     assert_eq!(summary.result.episodes[0].plan, "Uitleg, terug z.n.");
     assert_eq!(double.requests().len(), 1);
 }
@@ -718,11 +513,7 @@ async fn an_answer_cut_off_in_the_last_text_is_closed_and_kept() {
             .to_owned(),
         finish_reason: "length",
     });
-    let summary = double
-        .summariser()
-        .summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium))
-        .await
-        .unwrap();
+    let summary = double.summariser().summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium)).await.unwrap();
     assert_eq!(summary.result.episodes[0].plan, "Uitleg, terug als koorts");
     assert_eq!(summary.result.episodes[0].diagnosis, "Virale LWI.");
     assert_eq!(double.requests().len(), 1);
@@ -732,17 +523,8 @@ async fn an_answer_cut_off_in_the_last_text_is_closed_and_kept() {
 async fn an_answer_cut_off_before_all_parts_is_asked_again() {
     let double = Double::start(None).await;
     let cut = r#"{"episodes": [{"subjective": "Hoest 2 wk.", "objective": "Longen schoon.", "diag"#;
-    double
-        .reply(Canned::Answer {
-            content: cut.to_owned(),
-            finish_reason: "length",
-        })
-        .reply(answer(SOAP_ANSWER));
-    let summary = double
-        .summariser()
-        .summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium))
-        .await
-        .unwrap();
+    double.reply(Canned::Answer { content: cut.to_owned(), finish_reason: "length" }).reply(answer(SOAP_ANSWER));
+    let summary = double.summariser().summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium)).await.unwrap();
     assert_eq!(summary.result.episodes, vec![soap_episode()]);
 
     let sent = double.requests();
@@ -751,48 +533,26 @@ async fn an_answer_cut_off_before_all_parts_is_asked_again() {
     let n = first.messages().len();
     assert_eq!(second.messages()[..n], first.messages()[..]);
     assert_eq!(second.messages().len(), n + 2);
-    assert_eq!(
-        second.messages()[n],
-        json!({"role": "assistant", "content": cut})
-    );
+    assert_eq!(second.messages()[n], json!({"role": "assistant", "content": cut}));
     assert!(second.last_user().contains("geen geldig JSON-object"));
     assert!(second.last_user().contains("schrijf beknopter"));
-    assert_eq!(
-        second.body["response_format"],
-        first.body["response_format"]
-    );
+    assert_eq!(second.body["response_format"], first.body["response_format"]);
     assert_eq!(second.body["model"], first.body["model"]);
 }
 
 #[tokio::test]
 async fn garbage_twice_is_invalid_after_exactly_two_requests() {
     let double = Double::start(None).await;
-    double
-        .reply(answer("Het spijt me, ik kan hier geen verslag van maken."))
-        .reply(answer(r#"{"subjective": "het verkeerde formaat"}"#));
-    let error = double
-        .summariser()
-        .summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium))
-        .await
-        .unwrap_err();
+    double.reply(answer("Het spijt me, ik kan hier geen verslag van maken.")).reply(answer(r#"{"subjective": "het verkeerde formaat"}"#));
+    let error = double.summariser().summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium)).await.unwrap_err();
     assert_eq!(
         error,
-        SummariseError::Invalid(
-            "De samenvatting kon niet worden gemaakt: het taalmodel gaf geen bruikbaar antwoord."
-                .to_owned()
-        )
+        SummariseError::Invalid("De samenvatting kon niet worden gemaakt: het taalmodel gaf geen bruikbaar antwoord.".to_owned())
     );
-    assert_eq!(
-        UNUSABLE_MESSAGE,
-        "De samenvatting kon niet worden gemaakt: het taalmodel gaf geen bruikbaar antwoord."
-    );
+    assert_eq!(UNUSABLE_MESSAGE, "De samenvatting kon niet worden gemaakt: het taalmodel gaf geen bruikbaar antwoord.");
     let sent = double.requests();
     assert_eq!(sent.len(), 2);
-    assert!(
-        sent[1]
-            .last_user()
-            .contains("uitsluitend met het volledige, geldige JSON-object")
-    );
+    assert!(sent[1].last_user().contains("uitsluitend met het volledige, geldige JSON-object"));
     assert!(!sent[1].last_user().contains("beknopter"));
 }
 
@@ -800,15 +560,7 @@ async fn garbage_twice_is_invalid_after_exactly_two_requests() {
 async fn a_refusal_is_invalid_without_a_retry() {
     let double = Double::start(None).await;
     double.reply(Canned::Refusal);
-    let error = double
-        .summariser()
-        .summarise(&request(
-            Template::Meeting,
-            Flavour::Normal,
-            ModelSize::Medium,
-        ))
-        .await
-        .unwrap_err();
+    let error = double.summariser().summarise(&request(Template::Meeting, Flavour::Normal, ModelSize::Medium)).await.unwrap_err();
     assert_eq!(error, SummariseError::Invalid(REFUSED_MESSAGE.to_owned()));
     assert_eq!(double.requests().len(), 1);
 }
@@ -818,11 +570,7 @@ async fn server_errors_and_rate_limits_are_unavailable() {
     for status in [503, 500, 429] {
         let double = Double::start(None).await;
         double.reply(Canned::Error(status));
-        let error = double
-            .summariser()
-            .summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium))
-            .await
-            .unwrap_err();
+        let error = double.summariser().summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium)).await.unwrap_err();
         match error {
             SummariseError::Unavailable(message) => {
                 assert!(message.contains(&status.to_string()), "{message}")
@@ -838,11 +586,8 @@ async fn a_wrong_key_is_invalid_naming_the_status() {
     let double = Double::start(None).await;
     let mut config = double.config();
     config.api_key = Some("sk-wrong".into());
-    let error = LlmSummariser::new(config)
-        .unwrap()
-        .summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium))
-        .await
-        .unwrap_err();
+    let error =
+        LlmSummariser::new(config).unwrap().summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium)).await.unwrap_err();
     assert_eq!(
         error,
         SummariseError::Invalid(
@@ -860,11 +605,8 @@ async fn no_server_is_unavailable() {
     let addr = listener.local_addr().unwrap();
     drop(listener);
     let config = LlmConfig::new(Url::parse(&format!("http://{addr}/v1")).unwrap(), "m");
-    let error = LlmSummariser::new(config)
-        .unwrap()
-        .summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium))
-        .await
-        .unwrap_err();
+    let error =
+        LlmSummariser::new(config).unwrap().summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium)).await.unwrap_err();
     assert!(matches!(error, SummariseError::Unavailable(_)), "{error:?}");
 }
 
@@ -874,15 +616,9 @@ async fn a_server_that_does_not_answer_times_out_as_unavailable() {
     double.reply(Canned::Hang);
     let mut config = double.config();
     config.timeout = Duration::from_secs(1);
-    let error = LlmSummariser::new(config)
-        .unwrap()
-        .summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium))
-        .await
-        .unwrap_err();
-    assert_eq!(
-        error,
-        SummariseError::Unavailable("het taalmodel gaf geen antwoord binnen 1 seconde".to_owned())
-    );
+    let error =
+        LlmSummariser::new(config).unwrap().summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium)).await.unwrap_err();
+    assert_eq!(error, SummariseError::Unavailable("het taalmodel gaf geen antwoord binnen 1 seconde".to_owned()));
 }
 
 #[tokio::test]
@@ -897,28 +633,15 @@ async fn azure_mode_uses_the_deployment_path_and_the_api_key_header() {
     let summariser = LlmSummariser::new(config).unwrap();
     let (content, expected) = good_answer(Template::Radiology, Flavour::Normal);
     double.reply(answer(content));
-    let summary = summariser
-        .summarise(&request(
-            Template::Radiology,
-            Flavour::Normal,
-            ModelSize::Small,
-        ))
-        .await
-        .unwrap();
+    let summary = summariser.summarise(&request(Template::Radiology, Flavour::Normal, ModelSize::Small)).await.unwrap();
     assert_eq!(summary.result, expected);
     assert_eq!(summary.engine, "llm:gpt-4o-praktijk");
 
     let sent = &double.requests()[0];
     assert_eq!(sent.method, Method::POST);
-    assert_eq!(
-        sent.path,
-        "/openai/deployments/gpt-4o-praktijk/chat/completions"
-    );
+    assert_eq!(sent.path, "/openai/deployments/gpt-4o-praktijk/chat/completions");
     assert_eq!(sent.query.as_deref(), Some("api-version=2024-10-21"));
     assert_eq!(sent.header("api-key"), Some("azure-key"));
     assert_eq!(sent.header("authorization"), None);
-    assert_eq!(
-        sent.body["response_format"]["json_schema"]["name"],
-        "radiologie_dictaat"
-    );
+    assert_eq!(sent.body["response_format"]["json_schema"]["name"], "radiologie_dictaat");
 }

@@ -56,9 +56,8 @@ impl<Req: Clone + Send + 'static, Resp: Send + 'static> Batcher<Req, Resp> {
                         Some(requests) => {
                             tracing::warn!(error = %e, size = requests.len(), "batch refused; writing its requests one by one");
                             for (request, reply) in requests.into_iter().zip(replies) {
-                                let answer = guarded(&run, vec![request])
-                                    .await
-                                    .and_then(|mut r| r.pop().ok_or_else(|| "no answer".to_owned()));
+                                let answer =
+                                    guarded(&run, vec![request]).await.and_then(|mut r| r.pop().ok_or_else(|| "no answer".to_owned()));
                                 let _ = reply.send(answer);
                             }
                         }

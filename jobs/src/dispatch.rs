@@ -103,11 +103,8 @@ impl Dispatcher {
     pub async fn backlog(&self, kind: &str) -> anyhow::Result<(u64, u64)> {
         let config = apalis_config(&self.inner.config, kind);
         let mut conn = self.connection().await?;
-        let (scheduled, active): (u64, u64) = redis::pipe()
-            .zcard(config.scheduled_jobs_set())
-            .llen(config.active_jobs_list())
-            .query_async(&mut conn)
-            .await?;
+        let (scheduled, active): (u64, u64) =
+            redis::pipe().zcard(config.scheduled_jobs_set()).llen(config.active_jobs_list()).query_async(&mut conn).await?;
         Ok((scheduled, active))
     }
 

@@ -5,8 +5,8 @@
 //! names it and `/metrics` shows both figures.
 
 use std::collections::BTreeMap;
-use std::sync::{LazyLock, Mutex};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::Utc;
@@ -136,18 +136,8 @@ static RECORD_FETCH: LazyLock<redis::Script> = LazyLock::new(|| {
 });
 
 /// Records that a stream of `kind` asked for work at `at_ms` (keeps the latest).
-pub async fn record_fetch(
-    conn: &mut redis::aio::ConnectionManager,
-    config: &JobsConfig,
-    kind: &str,
-    at_ms: u64,
-) -> redis::RedisResult<()> {
-    RECORD_FETCH
-        .key(last_fetch_key(config))
-        .arg(kind)
-        .arg(at_ms)
-        .invoke_async::<i64>(conn)
-        .await?;
+pub async fn record_fetch(conn: &mut redis::aio::ConnectionManager, config: &JobsConfig, kind: &str, at_ms: u64) -> redis::RedisResult<()> {
+    RECORD_FETCH.key(last_fetch_key(config)).arg(kind).arg(at_ms).invoke_async::<i64>(conn).await?;
     Ok(())
 }
 

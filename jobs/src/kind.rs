@@ -93,12 +93,7 @@ pub trait Job: Send + Sync + 'static {
     fn policy() -> Policy;
 
     /// One attempt. The returned value becomes the job's `result`.
-    fn run(
-        &self,
-        ctx: &JobContext,
-        job: &Claimed,
-        payload: Self::Payload,
-    ) -> impl Future<Output = Result<Value, JobError>> + Send;
+    fn run(&self, ctx: &JobContext, job: &Claimed, payload: Self::Payload) -> impl Future<Output = Result<Value, JobError>> + Send;
 
     /// Tells whoever waits for the job that its state changed. The runner calls it only after the
     /// change is committed (`running` after the claim, the outcome after its write), so anyone

@@ -40,8 +40,7 @@ pub enum LiveEvent {
 
 /// Publishes an event. Returns how many api replicas received it.
 pub async fn publish(conn: &mut redis::aio::ConnectionManager, namespace: &str, event: &LiveEvent) -> redis::RedisResult<usize> {
-    let body = serde_json::to_string(event).map_err(|e| {
-        redis::RedisError::from((redis::ErrorKind::Client, "cannot encode live event", e.to_string()))
-    })?;
+    let body = serde_json::to_string(event)
+        .map_err(|e| redis::RedisError::from((redis::ErrorKind::Client, "cannot encode live event", e.to_string())))?;
     conn.publish(channel(namespace), body).await
 }

@@ -39,10 +39,7 @@ const RECORD_COLUMNS: &str = "id, kind, state, attempts, max_attempts, last_erro
                               created_at, updated_at, started_at, finished_at";
 
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<JobRecord>> {
-    sqlx::query_as(&format!("select {RECORD_COLUMNS} from jobs where id = $1"))
-        .bind(id)
-        .fetch_optional(db)
-        .await
+    sqlx::query_as(&format!("select {RECORD_COLUMNS} from jobs where id = $1")).bind(id).fetch_optional(db).await
 }
 
 /// A job to enqueue.
@@ -113,12 +110,7 @@ pub async fn enqueue(conn: &mut PgConnection, job: NewJob) -> sqlx::Result<Uuid>
     crate::metrics::enqueued(job.kind, inserted.is_some() as u64);
     match inserted {
         Some(id) => Ok(id),
-        None => {
-            sqlx::query_scalar("select id from jobs where dedupe_key = $1")
-                .bind(&job.dedupe_key)
-                .fetch_one(&mut *conn)
-                .await
-        }
+        None => sqlx::query_scalar("select id from jobs where dedupe_key = $1").bind(&job.dedupe_key).fetch_one(&mut *conn).await,
     }
 }
 
@@ -178,11 +170,7 @@ pub(crate) struct ClaimRequest {
 /// Takes each job for one attempt if it is waiting and due, in one statement. `None` for a job
 /// someone else has, that is finished or not due (a duplicate or early message, then dropped),
 /// and for a second request of the same job in the batch.
-pub(crate) async fn claim_many(
-    db: impl PgExecutor<'_>,
-    worker: &str,
-    requests: &[ClaimRequest],
-) -> sqlx::Result<Vec<Option<Claimed>>> {
+pub(crate) async fn claim_many(db: impl PgExecutor<'_>, worker: &str, requests: &[ClaimRequest]) -> sqlx::Result<Vec<Option<Claimed>>> {
     let mut seen = std::collections::HashSet::new();
     let first: Vec<bool> = requests.iter().map(|r| seen.insert(r.id)).collect();
     let unique: Vec<&ClaimRequest> = requests.iter().zip(&first).filter(|(_, f)| **f).map(|(r, _)| r).collect();
@@ -216,7 +204,10 @@ pub(crate) enum Outcome {
     /// A permanent error: the job ends `failed`.
     Failed(String),
     /// A retryable error: `retrying` at `now + backoff`, or `dead` when no attempt is left.
-    Retry { error: String, backoff: Duration },
+    Retry {
+        error: String,
+        backoff: Duration,
+    },
 }
 
 /// Records the ends of attempts held by `worker`, in one statement; per attempt the new state,

@@ -24,8 +24,7 @@ impl RedisConfig {
     }
 
     pub fn client(&self) -> anyhow::Result<redis::Client> {
-        redis::Client::open(self.url.expose_secret())
-            .map_err(|e| anyhow::anyhow!("APP_REDIS_URL {}: {e}", redact_url(&self.url)))
+        redis::Client::open(self.url.expose_secret()).map_err(|e| anyhow::anyhow!("APP_REDIS_URL {}: {e}", redact_url(&self.url)))
     }
 
     pub fn redacted(&self) -> String {

@@ -191,9 +191,8 @@ impl Relay {
 
     async fn push_due(&self) -> sqlx::Result<u64> {
         const WAITING: &str = "dispatched_at is null and state in ('queued', 'retrying') and run_at <= now() + interval '1 second'";
-        let kinds: Vec<String> = sqlx::query_scalar(&format!("select distinct kind from jobs where {WAITING}"))
-            .fetch_all(self.dispatcher.db())
-            .await?;
+        let kinds: Vec<String> =
+            sqlx::query_scalar(&format!("select distinct kind from jobs where {WAITING}")).fetch_all(self.dispatcher.db()).await?;
         let mut total = 0;
         for kind in kinds {
             loop {
@@ -231,9 +230,7 @@ impl Relay {
         .await?;
         crate::metrics::relay_backlog(backlog);
         let dead: Vec<(String, i64)> =
-            sqlx::query_as("select kind, count(*) from jobs where state = 'dead' group by kind")
-                .fetch_all(self.dispatcher.db())
-                .await?;
+            sqlx::query_as("select kind, count(*) from jobs where state = 'dead' group by kind").fetch_all(self.dispatcher.db()).await?;
         for kind in &self.kinds {
             let n = dead.iter().find(|(k, _)| k == kind).map_or(0, |(_, n)| *n);
             crate::metrics::dead(kind, n);

@@ -88,8 +88,14 @@ impl Runner {
             Ok(Ok(Ok(value))) => Outcome::Succeeded(value),
             Ok(Ok(Err(JobError::Permanent(e)))) => Outcome::Failed(e),
             Ok(Ok(Err(JobError::Retryable(e)))) => retry(e, &policy, claimed.attempts),
-            Ok(Err(panic)) => retry(format!("De taak brak af met een fout in het programma: {}", panic_message(&panic)), &policy, claimed.attempts),
-            Err(_) => retry(format!("De poging duurde langer dan {} s en is afgebroken.", policy.timeout.as_secs_f64()), &policy, claimed.attempts),
+            Ok(Err(panic)) => {
+                retry(format!("De taak brak af met een fout in het programma: {}", panic_message(&panic)), &policy, claimed.attempts)
+            }
+            Err(_) => retry(
+                format!("De poging duurde langer dan {} s en is afgebroken.", policy.timeout.as_secs_f64()),
+                &policy,
+                claimed.attempts,
+            ),
         };
         let written = tokio::time::timeout(STATE_WRITE_LIMIT, self.outcomes.call((job_id, outcome.clone()))).await;
         let state = written.map_err(|_| "the outcome was not written within 30 s".to_owned())??;

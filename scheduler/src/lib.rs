@@ -77,8 +77,8 @@ impl Config {
             _ => Some(env.parse("APP_SCHEDULER_HTTP_ADDR", SocketAddr::from(([127, 0, 0, 1], 9102)))?),
         };
         let timezone = env.string("APP_SCHEDULER_TIMEZONE", "Europe/Amsterdam");
-        let timezone = Tz::from_str(&timezone)
-            .map_err(|_| EnvError::new("APP_SCHEDULER_TIMEZONE", format!("unknown time zone {timezone:?}")))?;
+        let timezone =
+            Tz::from_str(&timezone).map_err(|_| EnvError::new("APP_SCHEDULER_TIMEZONE", format!("unknown time zone {timezone:?}")))?;
         let mut scheduled = Vec::new();
         for sweep in sweeps() {
             let name = format!("APP_SCHEDULE_{}", sweep.name.to_ascii_uppercase());
@@ -149,10 +149,8 @@ pub async fn check(
     now: DateTime<Utc>,
 ) -> anyhow::Result<Option<Uuid>> {
     let name = scheduled.sweep.name;
-    let last: Option<DateTime<Utc>> = sqlx::query_scalar("select last_tick_at from schedule_ticks where sweep = $1")
-        .bind(name)
-        .fetch_optional(db)
-        .await?;
+    let last: Option<DateTime<Utc>> =
+        sqlx::query_scalar("select last_tick_at from schedule_ticks where sweep = $1").bind(name).fetch_optional(db).await?;
     let Some(last) = last else {
         sqlx::query("insert into schedule_ticks (sweep, last_tick_at) values ($1, $2) on conflict do nothing")
             .bind(name)
@@ -183,11 +181,7 @@ pub async fn check(
 
 /// The last tick of `schedule` in `(after, now]`, in `tz`'s wall-clock time.
 pub fn latest_tick(schedule: &cron::Schedule, tz: Tz, after: DateTime<Utc>, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-    schedule
-        .after(&after.with_timezone(&tz))
-        .map(|t| t.with_timezone(&Utc))
-        .take_while(|t| *t <= now)
-        .last()
+    schedule.after(&after.with_timezone(&tz)).map(|t| t.with_timezone(&Utc)).take_while(|t| *t <= now).last()
 }
 
 #[cfg(test)]

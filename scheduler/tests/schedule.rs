@@ -36,10 +36,8 @@ async fn two_schedulers_enqueue_each_tick_once(db: PgPool) {
     a.await.unwrap().unwrap();
     b.await.unwrap().unwrap();
 
-    let keys: Vec<String> = sqlx::query_scalar("select dedupe_key from jobs where kind = 'prune_jobs' order by dedupe_key")
-        .fetch_all(&db)
-        .await
-        .unwrap();
+    let keys: Vec<String> =
+        sqlx::query_scalar("select dedupe_key from jobs where kind = 'prune_jobs' order by dedupe_key").fetch_all(&db).await.unwrap();
     assert!(keys.len() >= 3, "ticks enqueued: {keys:?}");
     let ticks: Vec<DateTime<Utc>> = keys
         .iter()

@@ -44,20 +44,22 @@ async fn main() -> anyhow::Result<()> {
 
 async fn run(redis_url: &str, database_url: &str, n: usize, concurrency: &str, samples: usize) -> anyhow::Result<serde_json::Value> {
     // APP_* variables of the environment (APP_WORKER_STREAMS, say) come last and win
-    let env = Env::from_pairs([
-        ("APP_DATABASE_URL", database_url),
-        ("APP_DATABASE_MAX_CONNECTIONS", "40"),
-        ("APP_REDIS_URL", redis_url),
-        ("APP_JOBS_NAMESPACE", "bench"),
-        ("APP_JOBS_PROBE", "on"),
-        ("APP_WORKER_CONCURRENCY_PROBE", concurrency),
-        ("APP_WORKER_HTTP_ADDR", "off"),
-        ("APP_WORKER_QUEUES", "probe"),
-        ("APP_LOG", "error"),
-    ]
-    .map(|(k, v)| (k.to_owned(), v.to_owned()))
-    .into_iter()
-    .chain(std::env::vars().filter(|(k, _)| k.starts_with("APP_"))));
+    let env = Env::from_pairs(
+        [
+            ("APP_DATABASE_URL", database_url),
+            ("APP_DATABASE_MAX_CONNECTIONS", "40"),
+            ("APP_REDIS_URL", redis_url),
+            ("APP_JOBS_NAMESPACE", "bench"),
+            ("APP_JOBS_PROBE", "on"),
+            ("APP_WORKER_CONCURRENCY_PROBE", concurrency),
+            ("APP_WORKER_HTTP_ADDR", "off"),
+            ("APP_WORKER_QUEUES", "probe"),
+            ("APP_LOG", "error"),
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .into_iter()
+        .chain(std::env::vars().filter(|(k, _)| k.starts_with("APP_"))),
+    );
     let config = worker::Config::from_env(&env)?;
     let db = domain::db::connect(&config.database).await?;
     domain::db::migrate(&db).await?;
@@ -110,12 +112,10 @@ async fn run(redis_url: &str, database_url: &str, n: usize, concurrency: &str, s
     let deadline = Instant::now() + Duration::from_secs(60);
     while latencies.len() < samples {
         anyhow::ensure!(Instant::now() < deadline, "latency samples did not finish");
-        latencies = sqlx::query_scalar(
-            "select (result->>'latencyUs')::float8 / 1000 from jobs where id = any($1) and state = 'succeeded'",
-        )
-        .bind(&ids)
-        .fetch_all(&db)
-        .await?;
+        latencies = sqlx::query_scalar("select (result->>'latencyUs')::float8 / 1000 from jobs where id = any($1) and state = 'succeeded'")
+            .bind(&ids)
+            .fetch_all(&db)
+            .await?;
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     latencies.sort_by(f64::total_cmp);

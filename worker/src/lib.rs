@@ -12,17 +12,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use apalis::prelude::{
-    BoxDynError, Data, IntervalStrategy, PollSnapshot, PollStrategy, WorkerBuilder, WorkerBuilderExt, WorkerContext,
-    WorkerError,
+    BoxDynError, Data, IntervalStrategy, PollSnapshot, PollStrategy, WorkerBuilder, WorkerBuilderExt, WorkerContext, WorkerError,
 };
 use apalis_redis::RedisStorage;
 use domain::db::DatabaseConfig;
 use domain::env::{Env, EnvError};
 use domain::telemetry::TelemetryConfig;
 use jobs::dispatch::{Dispatch, apalis_config};
+use jobs::health::StreamHealth;
 use jobs::kinds::{Probe, PruneJobs, PurgeConsults, SendEmail, SummariseConsult, SyncPayment};
 use jobs::mail::{MailConfig, Mailer};
-use jobs::health::StreamHealth;
 use jobs::{Dispatcher, JobContext, JobsConfig, RedisConfig, Registry, Relay, Runner};
 use tokio::sync::watch;
 
@@ -94,8 +93,7 @@ impl Config {
             retention: env.duration("APP_JOBS_RETENTION", Duration::from_secs(14 * 86_400))?,
             consults: domain::consults::ConsultConfig::from_env(env)?,
             summariser: Summariser(
-                integrations::summarise::config::from_lookup(|name| env.get(name))
-                    .map_err(|e| EnvError::new("APP_LLM_URL", e))?,
+                integrations::summarise::config::from_lookup(|name| env.get(name)).map_err(|e| EnvError::new("APP_LLM_URL", e))?,
             ),
             payments: integrations::payments::PaymentsConfig::from_lookup(|name| env.get(name))
                 .map_err(|e| EnvError::new("APP_MOLLIE_API_URL", e))?,
@@ -257,13 +255,7 @@ impl PollStrategy for WatchedPolling {
 /// Resolves with the reason once the stream has stalled: it stopped asking Redis for work while
 /// jobs of its kind wait (see [`jobs::health::stalled`]). Meanwhile it records the stream's last
 /// fetch in Redis for `/readyz` and `/metrics` of every process.
-async fn watchdog(
-    kind: &'static str,
-    health: Arc<StreamHealth>,
-    slots: usize,
-    attempt_limit: Duration,
-    runner: Runner,
-) -> String {
+async fn watchdog(kind: &'static str, health: Arc<StreamHealth>, slots: usize, attempt_limit: Duration, runner: Runner) -> String {
     let (db, dispatcher) = (&runner.context().db, &runner.context().dispatcher);
     let config = dispatcher.config().clone();
     let every = (config.stall_after / 4).clamp(Duration::from_millis(200), Duration::from_secs(10));

@@ -6,9 +6,9 @@ mod common;
 use std::time::Duration;
 
 use common::Harness;
+use jobs::JobState;
 use jobs::kinds::probe::ProbePayload;
 use jobs::kinds::{Probe, PruneJobs};
-use jobs::JobState;
 use sqlx::PgPool;
 
 #[sqlx::test(migrations = "../migrations")]

@@ -74,10 +74,7 @@ async fn ten_thousand_jobs_enqueued_while_no_worker_runs_all_complete(db: PgPool
     }
     let (scheduled, active) = h.dispatcher.backlog("probe").await.unwrap();
     assert_eq!(scheduled + active, 5_000, "Redis holds up to its backlog limit");
-    let waiting: i64 = sqlx::query_scalar("select count(*) from jobs where dispatched_at is null")
-        .fetch_one(&h.db)
-        .await
-        .unwrap();
+    let waiting: i64 = sqlx::query_scalar("select count(*) from jobs where dispatched_at is null").fetch_one(&h.db).await.unwrap();
     assert_eq!(waiting, 5_000, "the rest waits in PostgreSQL");
 
     let worker = h.start_worker(&[]);
@@ -108,8 +105,7 @@ async fn a_failing_job_is_tried_exactly_its_attempts_and_a_permanent_error_once(
     let h = Harness::new(db).await;
     let worker = h.start_worker(&[]);
     let failing = h.enqueue(probe(ProbePayload { fail_attempts: 99, ..Default::default() }).max_attempts(3)).await;
-    let permanent =
-        h.enqueue(probe(ProbePayload { fail_attempts: 99, permanent: true, ..Default::default() }).max_attempts(3)).await;
+    let permanent = h.enqueue(probe(ProbePayload { fail_attempts: 99, permanent: true, ..Default::default() }).max_attempts(3)).await;
     let panicking = h.enqueue(probe(ProbePayload { panic: true, ..Default::default() }).max_attempts(2)).await;
     let recovering = h.enqueue(probe(ProbePayload { fail_attempts: 2, ..Default::default() }).max_attempts(3)).await;
 
@@ -192,11 +188,7 @@ async fn workers_resume_after_a_redis_restart_and_nothing_enqueued_meanwhile_is_
     h.redis.stop();
     let during = h.enqueue(probe(ProbePayload::default())).await;
     assert!(
-        sqlx::query_scalar::<_, bool>("select dispatched_at is null from jobs where id = $1")
-            .bind(during)
-            .fetch_one(&h.db)
-            .await
-            .unwrap(),
+        sqlx::query_scalar::<_, bool>("select dispatched_at is null from jobs where id = $1").bind(during).fetch_one(&h.db).await.unwrap(),
         "Redis is down: the job waits in PostgreSQL"
     );
     tokio::time::sleep(Duration::from_secs(2)).await;

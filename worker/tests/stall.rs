@@ -107,7 +107,8 @@ async fn a_pushed_job_that_waits_past_its_bound_is_pushed_again(db: PgPool) {
     // wedged stream holds
     let mut conn = h.redis.connection().await;
     let task_id: String = sqlx::query_scalar("select task_id from jobs where id = $1").bind(id).fetch_one(&h.db).await.unwrap();
-    let removed: i64 = redis::cmd("ZREM").arg(format!("{}:probe:scheduled", h.namespace)).arg(&task_id).query_async(&mut conn).await.unwrap();
+    let removed: i64 =
+        redis::cmd("ZREM").arg(format!("{}:probe:scheduled", h.namespace)).arg(&task_id).query_async(&mut conn).await.unwrap();
     assert_eq!(removed, 1);
     let worker = h.start_worker(&[("APP_JOBS_REPUSH_AFTER", "2s"), ("APP_JOBS_STALE_AFTER", "1h")]);
     let job = h.wait_for_state(id, JobState::Succeeded, Duration::from_secs(30)).await;

@@ -58,11 +58,7 @@ impl UserRegistry {
     /// Creates or updates the user's row; a new user gets the welcome e-mail, enqueued in the
     /// same transaction.
     pub async fn register(&self, pool: &PgPool, jobs: &jobs::Dispatcher, user: &CurrentUser) -> sqlx::Result<()> {
-        let who = TokenIdentity {
-            sub: user.id.clone(),
-            email: user.email.clone(),
-            preferred_username: user.username.clone(),
-        };
+        let who = TokenIdentity { sub: user.id.clone(), email: user.email.clone(), preferred_username: user.username.clone() };
         let mut hasher = DefaultHasher::new();
         who.hash(&mut hasher);
         let fingerprint = hasher.finish();
@@ -101,12 +97,7 @@ pub const AGREEMENT_REQUIRED: &str = "Accepteer eerst de gebruikersovereenkomst.
 pub struct SignedIn(pub CurrentUser);
 
 fn header_token(parts: &Parts) -> Result<&str, ApiError> {
-    parts
-        .headers
-        .get(AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(bearer_token)
-        .ok_or(ApiError::Unauthorized(Rejection::Missing))
+    parts.headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(bearer_token).ok_or(ApiError::Unauthorized(Rejection::Missing))
 }
 
 /// The claims of the request's bearer token: those an earlier layer validated (the rate limit

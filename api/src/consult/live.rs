@@ -85,13 +85,7 @@ impl Drop for SummaryWait {
 
 impl LiveHub {
     pub fn new(namespace: &str) -> Self {
-        Self {
-            inner: Arc::new(Inner {
-                namespace: namespace.to_owned(),
-                sessions: Mutex::default(),
-                summaries: Mutex::default(),
-            }),
-        }
+        Self { inner: Arc::new(Inner { namespace: namespace.to_owned(), sessions: Mutex::default(), summaries: Mutex::default() }) }
     }
 
     /// Listens to the namespace's channel until the process ends, reconnecting after Redis
@@ -165,15 +159,14 @@ impl LiveHub {
     /// takeover event at once; one on another process gets it through the channel.
     pub fn join(&self, session_id: &str, connection: &str) -> SessionSlot {
         let (tx, events) = mpsc::channel(SOCKET_QUEUE);
-        let previous = self.inner.sessions.lock().unwrap_or_else(PoisonError::into_inner).insert(
-            session_id.to_owned(),
-            Registration { connection: connection.to_owned(), tx },
-        );
+        let previous = self
+            .inner
+            .sessions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(session_id.to_owned(), Registration { connection: connection.to_owned(), tx });
         if let Some(previous) = previous {
-            let _ = previous.tx.try_send(LiveEvent::Takeover {
-                session_id: session_id.to_owned(),
-                connection: connection.to_owned(),
-            });
+            let _ = previous.tx.try_send(LiveEvent::Takeover { session_id: session_id.to_owned(), connection: connection.to_owned() });
         }
         SessionSlot { hub: self.clone(), session_id: session_id.to_owned(), connection: connection.to_owned(), events }
     }

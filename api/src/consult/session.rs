@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
 use axum::http::header::CONTENT_LENGTH;
+use axum::http::{HeaderMap, StatusCode};
 use chrono::{DateTime, Utc};
 use domain::consults::{self, Source};
 use futures::StreamExt;
@@ -73,14 +73,13 @@ async fn open(
     let mut tx = state.db.begin().await?;
     let consult_id = match input.consult_id {
         Some(id) => consults::get(&state.db, &user.id, &id).await?.ok_or(ApiError::NotFound)?.id,
-        None => consults::create(&mut tx, &user.id, Source::App, &Value::Object(Default::default()), state.consult.config.retention).await?.id,
+        None => {
+            consults::create(&mut tx, &user.id, Source::App, &Value::Object(Default::default()), state.consult.config.retention).await?.id
+        }
     };
     let session = consults::create_session(&mut tx, &user.id, &consult_id, new_model, state.consult.config.session_ttl).await?;
     tx.commit().await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(SessionOpened { session_id: session.id, consult_id, expires_at: session.expires_at }),
-    ))
+    Ok((StatusCode::CREATED, Json(SessionOpened { session_id: session.id, consult_id, expires_at: session.expires_at })))
 }
 
 /// The largest uploaded recording: 128 MiB. Two hours of any compressed format up to 128 kbit/s
@@ -147,10 +146,8 @@ pub async fn recording(
     if session.expired() {
         return Err(ApiError::Missing(EXPIRED.reason));
     }
-    let model = audio_model(query.get("model").map(String::as_str)).ok_or_else(|| ApiError::BadRequest {
-        code: "invalid_model",
-        message: "Onbekend model; kies multilingual of radiology.".into(),
-    })?;
+    let model = audio_model(query.get("model").map(String::as_str))
+        .ok_or_else(|| ApiError::BadRequest { code: "invalid_model", message: "Onbekend model; kies multilingual of radiology.".into() })?;
     let engine = state.consult.speech.get(model).ok_or(ApiError::Conflict { code: "no_engine", message: NO_ENGINE })?;
     let declared = headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| n > MAX_RECORDING_BYTES) {
@@ -182,7 +179,14 @@ pub async fn recording(
                 SpeechEvent::Completed { sentence, speaker } => {
                     let speaker = speaker.or_else(|| guess(&sentence));
                     let ttl = state.consult.config.session_ttl;
-                    completed.push(state.consult.transcripts.append(&mut conn, &session.id, &sentence, speaker, ttl).await.map_err(anyhow::Error::from)?);
+                    completed.push(
+                        state
+                            .consult
+                            .transcripts
+                            .append(&mut conn, &session.id, &sentence, speaker, ttl)
+                            .await
+                            .map_err(anyhow::Error::from)?,
+                    );
                 }
                 SpeechEvent::Trouble { code, message } => problems.push(json!({ "code": code, "message": message })),
                 SpeechEvent::Buffer(_) => {}

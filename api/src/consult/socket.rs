@@ -35,11 +35,11 @@ use axum::http::HeaderMap;
 use axum::http::header::{AUTHORIZATION, SEC_WEBSOCKET_PROTOCOL};
 use axum::response::Response;
 use domain::consults::{self, Session};
+use domain::jobs::JobState;
+use domain::summary::{ConsultResult, Template};
 use futures::stream::SplitSink;
 use futures::{SinkExt, StreamExt};
 use integrations::speech::{AudioFrame, AudioModel, Speaker, SpeechEvent, StreamOptions};
-use domain::jobs::JobState;
-use domain::summary::{ConsultResult, Template};
 use integrations::summarise::TranscriptLine;
 use jobs::live::{self, LiveEvent};
 use serde::{Deserialize, Serialize};
@@ -69,8 +69,7 @@ pub(super) const VOCABULARY: i64 = 40;
 /// A client that does not take a message within this time is dropped.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
-pub const NO_ENGINE: &str =
-    "Er is geen spraakherkenning ingesteld. Typ of plak het gesprek in het tekstveld en druk op Samenvatten.";
+pub const NO_ENGINE: &str = "Er is geen spraakherkenning ingesteld. Typ of plak het gesprek in het tekstveld en druk op Samenvatten.";
 
 /// Why a socket is closed at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,10 +103,18 @@ pub enum Outgoing<'a> {
         /// True when the session already has sentences (a reconnect).
         resumed: bool,
     },
-    Transcript { buffer: &'a str, completed: &'a [Line] },
+    Transcript {
+        buffer: &'a str,
+        completed: &'a [Line],
+    },
     /// The note of a summary the socket asked for.
     #[serde(rename_all = "camelCase")]
-    Summarization { template: Template, result: &'a ConsultResult, job_id: &'a str, summary_id: &'a str },
+    Summarization {
+        template: Template,
+        result: &'a ConsultResult,
+        job_id: &'a str,
+        summary_id: &'a str,
+    },
     /// A summary's job: `queued` answers a `summarize` (in order), the others come as the worker
     /// commits them.
     Job {
@@ -117,7 +124,10 @@ pub enum Outgoing<'a> {
         #[serde(skip_serializing_if = "Option::is_none")]
         message: Option<&'a str>,
     },
-    Error { code: &'a str, message: &'a str },
+    Error {
+        code: &'a str,
+        message: &'a str,
+    },
     Pong,
 }
 
@@ -181,9 +191,7 @@ fn token_of(headers: &HeaderMap) -> Option<String> {
         .map(str::trim)
         .find_map(|p| p.strip_prefix(BEARER))
         .filter(|t| !t.is_empty());
-    from_protocol
-        .or_else(|| headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(bearer_token))
-        .map(str::to_owned)
+    from_protocol.or_else(|| headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(bearer_token)).map(str::to_owned)
 }
 
 pub struct Admitted {
@@ -192,13 +200,7 @@ pub struct Admitted {
     model: AudioModel,
 }
 
-async fn admit(
-    state: &AppState,
-    service: &str,
-    session_id: &str,
-    model: Option<&str>,
-    token: Option<String>,
-) -> Result<Admitted, Refusal> {
+async fn admit(state: &AppState, service: &str, session_id: &str, model: Option<&str>, token: Option<String>) -> Result<Admitted, Refusal> {
     let token = token.ok_or(UNAUTHENTICATED)?;
     let user = CurrentUser::from_token(state, &token).await.map_err(|e| match e {
         ApiError::Unauthorized(_) => UNAUTHENTICATED,
@@ -347,12 +349,15 @@ impl Connection {
                     Vec::new()
                 });
                 let run = engine.run(StreamOptions { model, vocabulary }, audio_rx, event_tx);
-                tokio::spawn(async move {
-                    let _guard = guard;
-                    if let Err(e) = run.await {
-                        let _ = failed_tx.send(e);
+                tokio::spawn(
+                    async move {
+                        let _guard = guard;
+                        if let Err(e) = run.await {
+                            let _ = failed_tx.send(e);
+                        }
                     }
-                }.in_current_span());
+                    .in_current_span(),
+                );
                 (Some(audio_tx), failed_rx)
             }
             None => {
@@ -448,17 +453,20 @@ impl Connection {
             let mut conn = self.conn.clone();
             let session_id = self.session.id.clone();
             let keep = state.consult.config.resume_grace;
-            tokio::spawn(async move {
-                let _guard = guard;
-                while let Some(event) = events.recv().await {
-                    if let SpeechEvent::Completed { sentence, speaker } = event {
-                        let speaker = speaker.or_else(|| guess(&sentence));
-                        if let Err(e) = transcripts.append(&mut conn, &session_id, &sentence, speaker, keep).await {
-                            tracing::warn!(error = %e, "a last sentence could not be kept");
+            tokio::spawn(
+                async move {
+                    let _guard = guard;
+                    while let Some(event) = events.recv().await {
+                        if let SpeechEvent::Completed { sentence, speaker } = event {
+                            let speaker = speaker.or_else(|| guess(&sentence));
+                            if let Err(e) = transcripts.append(&mut conn, &session_id, &sentence, speaker, keep).await {
+                                tracing::warn!(error = %e, "a last sentence could not be kept");
+                            }
                         }
                     }
                 }
-            }.in_current_span());
+                .in_current_span(),
+            );
         }
         end
     }
@@ -544,24 +552,16 @@ impl Connection {
             },
         };
         let request = request.into_request(transcript);
-        let started = summaries::start(
-            &self.state.consult,
-            &self.user.id,
-            Some(&self.session.consult_id),
-            Some(&self.session.id),
-            "ws",
-            &request,
-        )
-        .await;
+        let started =
+            summaries::start(&self.state.consult, &self.user.id, Some(&self.session.consult_id), Some(&self.session.id), "ws", &request)
+                .await;
         match started {
             Ok(started) => {
                 // The socket hears the outcome through its session's slot.
                 drop(started.wait);
                 self.send(&Outgoing::Job { id: &started.job_id.to_string(), state: JobState::Queued, message: None }).await
             }
-            Err(ApiError::BadRequest { code, message }) => {
-                self.send(&Outgoing::Error { code, message: &message }).await
-            }
+            Err(ApiError::BadRequest { code, message }) => self.send(&Outgoing::Error { code, message: &message }).await,
             Err(e) => {
                 tracing::error!(error = %e, "cannot start a summary");
                 let message = "De samenvatting kon niet worden gestart. Probeer het opnieuw.";

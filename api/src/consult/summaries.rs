@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use domain::consults::{self, NewSummary};
 use domain::summary::{ConsultResult, Flavour, ModelSize, Precision, SoapExample, SummaryRequest, Template, TranscriptLine};
-use jobs::kinds::SummariseConsult;
 use jobs::JobState;
+use jobs::kinds::SummariseConsult;
 use jobs::live::LiveEvent;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -108,7 +108,6 @@ pub struct Started {
 pub fn typed_lines(text: &str) -> Vec<TranscriptLine> {
     integrations::speech::sentences::split(text).into_iter().map(|sentence| TranscriptLine { sentence, speaker: None }).collect()
 }
-
 
 /// Checks a request before anything is stored.
 pub fn check(request: &SummaryRequest) -> Result<(), ApiError> {

@@ -50,12 +50,8 @@ impl Transcripts {
         let body = serde_json::to_string(&Stored { s: sentence.to_owned(), p: speaker })
             .map_err(|e| redis::RedisError::from((redis::ErrorKind::Client, "cannot encode a line", e.to_string())))?;
         let key = self.key(session_id);
-        let (len, _): (usize, i64) = redis::pipe()
-            .atomic()
-            .rpush(&key, body)
-            .pexpire(&key, ttl.as_millis() as i64)
-            .query_async(conn)
-            .await?;
+        let (len, _): (usize, i64) =
+            redis::pipe().atomic().rpush(&key, body).pexpire(&key, ttl.as_millis() as i64).query_async(conn).await?;
         Ok(Line { idx: len - 1, sentence: sentence.to_owned(), speaker })
     }
 

@@ -137,12 +137,9 @@ impl DevIssuer {
     pub fn identity(&self, email: &str) -> DevIdentity {
         let email = email.trim().to_lowercase();
         match SEED_USERS.iter().find(|u| u.email == email) {
-            Some(seeded) => DevIdentity {
-                sub: seeded.sub.to_owned(),
-                email,
-                username: seeded.username.to_owned(),
-                roles: self.roles(seeded.staff),
-            },
+            Some(seeded) => {
+                DevIdentity { sub: seeded.sub.to_owned(), email, username: seeded.username.to_owned(), roles: self.roles(seeded.staff) }
+            }
             None => DevIdentity {
                 sub: uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, format!("mailto:{email}").as_bytes()).to_string(),
                 username: email.clone(),
@@ -311,8 +308,8 @@ fn sha256_hex(value: &str) -> String {
 
 /// RFC 7636: BASE64URL(SHA256(verifier)) must equal the challenge.
 pub fn pkce_matches(verifier: &str, challenge: &str) -> bool {
-    let valid_verifier = (43..=128).contains(&verifier.len())
-        && verifier.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b));
+    let valid_verifier =
+        (43..=128).contains(&verifier.len()) && verifier.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b));
     valid_verifier && URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes())) == challenge
 }
 

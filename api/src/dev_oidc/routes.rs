@@ -96,7 +96,8 @@ fn check_request(issuer: &DevIssuer, params: &AuthorizeParams) -> Result<Url, Re
     }
     let redirect = params.redirect_uri.as_deref().filter(|u| issuer.redirect_allowed(u)).and_then(|u| Url::parse(u).ok());
     let Some(redirect) = redirect else {
-        let page = page::problem("Ongeldig terugkeeradres", "Het adres waar de applicatie naar terug wil (redirect_uri) is niet toegestaan.");
+        let page =
+            page::problem("Ongeldig terugkeeradres", "Het adres waar de applicatie naar terug wil (redirect_uri) is niet toegestaan.");
         return Err((StatusCode::BAD_REQUEST, Html(page)).into_response());
     };
     let error = if params.response_type.as_deref() != Some("code") {
@@ -107,7 +108,9 @@ fn check_request(issuer: &DevIssuer, params: &AuthorizeParams) -> Result<Url, Re
         None
     };
     match error {
-        Some((code, description)) => Err(redirect_with(&redirect, &[("error", code), ("error_description", description)], params.state.as_deref())),
+        Some((code, description)) => {
+            Err(redirect_with(&redirect, &[("error", code), ("error_description", description)], params.state.as_deref()))
+        }
         None => Ok(redirect),
     }
 }
@@ -145,8 +148,13 @@ async fn authorize_page(State(issuer): State<Issuer>, Query(params): Query<Autho
 fn normalise_email(raw: &str) -> Option<String> {
     let email = raw.trim().to_lowercase();
     let (local, domain) = email.split_once('@')?;
-    let ok = !local.is_empty() && domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.')
-        && !domain.contains('@') && !email.chars().any(char::is_whitespace) && email.len() <= 254;
+    let ok = !local.is_empty()
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !domain.contains('@')
+        && !email.chars().any(char::is_whitespace)
+        && email.len() <= 254;
     ok.then_some(email)
 }
 

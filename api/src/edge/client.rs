@@ -24,18 +24,10 @@ impl IpRange {
             Some((a, p)) => (a, Some(p)),
             None => (text, None),
         };
-        let address: IpAddr = address
-            .trim()
-            .parse()
-            .map_err(|_| format!("{text:?} is not an IP address or CIDR range"))?;
+        let address: IpAddr = address.trim().parse().map_err(|_| format!("{text:?} is not an IP address or CIDR range"))?;
         let max = if address.is_ipv4() { 32 } else { 128 };
         let prefix = match prefix {
-            Some(p) => p
-                .trim()
-                .parse::<u8>()
-                .ok()
-                .filter(|p| *p <= max)
-                .ok_or_else(|| format!("{text:?}: prefix must be 0 to {max}"))?,
+            Some(p) => p.trim().parse::<u8>().ok().filter(|p| *p <= max).ok_or_else(|| format!("{text:?}: prefix must be 0 to {max}"))?,
             None => max,
         };
         Ok(Self { address, prefix })
@@ -44,12 +36,8 @@ impl IpRange {
     pub fn contains(&self, ip: IpAddr) -> bool {
         let ip = canonical(ip);
         match (self.address, ip) {
-            (IpAddr::V4(range), IpAddr::V4(ip)) => {
-                prefix_matches(&range.octets(), &ip.octets(), self.prefix)
-            }
-            (IpAddr::V6(range), IpAddr::V6(ip)) => {
-                prefix_matches(&range.octets(), &ip.octets(), self.prefix)
-            }
+            (IpAddr::V4(range), IpAddr::V4(ip)) => prefix_matches(&range.octets(), &ip.octets(), self.prefix),
+            (IpAddr::V6(range), IpAddr::V6(ip)) => prefix_matches(&range.octets(), &ip.octets(), self.prefix),
             _ => false,
         }
     }
@@ -80,11 +68,7 @@ pub struct TrustedProxies(Vec<IpRange>);
 
 impl TrustedProxies {
     pub fn parse(items: &[String]) -> Result<Self, String> {
-        items
-            .iter()
-            .map(|i| IpRange::parse(i))
-            .collect::<Result<_, _>>()
-            .map(Self)
+        items.iter().map(|i| IpRange::parse(i)).collect::<Result<_, _>>().map(Self)
     }
 
     fn trusts(&self, ip: IpAddr) -> bool {
@@ -106,19 +90,13 @@ impl TrustedProxies {
             .collect::<Result<_, _>>()
             // a list we cannot read is not believed in part
             .unwrap_or_default();
-        forwarded
-            .into_iter()
-            .rev()
-            .find(|ip| !self.trusts(*ip))
-            .unwrap_or(peer)
+        forwarded.into_iter().rev().find(|ip| !self.trusts(*ip)).unwrap_or(peer)
     }
 }
 
 /// The connection's peer, as the server put it in the request.
 pub fn peer(extensions: &Extensions) -> Option<IpAddr> {
-    extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(addr)| addr.ip())
+    extensions.get::<ConnectInfo<SocketAddr>>().map(|ConnectInfo(addr)| addr.ip())
 }
 
 #[cfg(test)]
@@ -137,26 +115,10 @@ mod tests {
         assert!(range.contains("10.200.1.2".parse().unwrap()));
         assert!(range.contains("::ffff:10.1.1.1".parse().unwrap()));
         assert!(!range.contains("11.0.0.1".parse().unwrap()));
-        assert!(
-            IpRange::parse("172.16.0.0/12")
-                .unwrap()
-                .contains("172.31.255.1".parse().unwrap())
-        );
-        assert!(
-            !IpRange::parse("172.16.0.0/12")
-                .unwrap()
-                .contains("172.32.0.1".parse().unwrap())
-        );
-        assert!(
-            IpRange::parse("fd00::/8")
-                .unwrap()
-                .contains("fd12::1".parse().unwrap())
-        );
-        assert!(
-            IpRange::parse("127.0.0.1")
-                .unwrap()
-                .contains("127.0.0.1".parse().unwrap())
-        );
+        assert!(IpRange::parse("172.16.0.0/12").unwrap().contains("172.31.255.1".parse().unwrap()));
+        assert!(!IpRange::parse("172.16.0.0/12").unwrap().contains("172.32.0.1".parse().unwrap()));
+        assert!(IpRange::parse("fd00::/8").unwrap().contains("fd12::1".parse().unwrap()));
+        assert!(IpRange::parse("127.0.0.1").unwrap().contains("127.0.0.1".parse().unwrap()));
         assert!(IpRange::parse("10.0.0.0/33").is_err() && IpRange::parse("proxy").is_err());
     }
 
@@ -166,15 +128,9 @@ mod tests {
         let peer: IpAddr = "10.0.0.5".parse().unwrap();
         assert_eq!(none.client(peer, &headers("203.0.113.9")), peer);
         let proxies = TrustedProxies::parse(&["10.0.0.0/8".into()]).unwrap();
-        assert_eq!(
-            proxies.client(peer, &headers("203.0.113.9")),
-            "203.0.113.9".parse::<IpAddr>().unwrap()
-        );
+        assert_eq!(proxies.client(peer, &headers("203.0.113.9")), "203.0.113.9".parse::<IpAddr>().unwrap());
         // a client that writes its own header is found right of what it wrote
-        assert_eq!(
-            proxies.client(peer, &headers("1.2.3.4, 203.0.113.9, 10.0.0.7")),
-            "203.0.113.9".parse::<IpAddr>().unwrap()
-        );
+        assert_eq!(proxies.client(peer, &headers("1.2.3.4, 203.0.113.9, 10.0.0.7")), "203.0.113.9".parse::<IpAddr>().unwrap());
         assert_eq!(proxies.client(peer, &headers("garbage, 203.0.113.9")), peer);
         assert_eq!(proxies.client(peer, &HeaderMap::new()), peer);
         let outside: IpAddr = "198.51.100.1".parse().unwrap();

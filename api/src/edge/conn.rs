@@ -51,31 +51,19 @@ struct Watched {
 }
 
 impl AsyncRead for Watched {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
         let this = &mut *self;
-        let between_requests = !this.state.in_request.load(Ordering::SeqCst)
-            && !this.state.upgraded.load(Ordering::SeqCst);
+        let between_requests = !this.state.in_request.load(Ordering::SeqCst) && !this.state.upgraded.load(Ordering::SeqCst);
         if !between_requests {
             this.head_deadline = None;
         } else if let Some(deadline) = this.head_deadline.as_mut()
             && deadline.as_mut().poll(cx).is_ready()
         {
-            return Poll::Ready(Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                "request head not complete in time",
-            )));
+            return Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, "request head not complete in time")));
         }
         let before = buf.filled().len();
         let read = Pin::new(&mut this.inner).poll_read(cx, buf);
-        if between_requests
-            && this.head_deadline.is_none()
-            && matches!(read, Poll::Ready(Ok(())))
-            && buf.filled().len() > before
-        {
+        if between_requests && this.head_deadline.is_none() && matches!(read, Poll::Ready(Ok(()))) && buf.filled().len() > before {
             let mut deadline = Box::pin(tokio::time::sleep(this.header_timeout));
             // registers the waker, so the deadline wakes a connection waiting for the rest
             let _ = deadline.as_mut().poll(cx);
@@ -86,11 +74,7 @@ impl AsyncRead for Watched {
 }
 
 impl AsyncWrite for Watched {
-    fn poll_write(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         Pin::new(&mut self.inner).poll_write(cx, buf)
     }
 
@@ -102,11 +86,7 @@ impl AsyncWrite for Watched {
         Pin::new(&mut self.inner).poll_shutdown(cx)
     }
 
-    fn poll_write_vectored(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bufs: &[io::IoSlice<'_>],
-    ) -> Poll<io::Result<usize>> {
+    fn poll_write_vectored(mut self: Pin<&mut Self>, cx: &mut Context<'_>, bufs: &[io::IoSlice<'_>]) -> Poll<io::Result<usize>> {
         Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
     }
 
@@ -131,10 +111,7 @@ impl http_body::Body for EndsRequest {
     type Data = Bytes;
     type Error = axum::Error;
 
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+    fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
         Pin::new(&mut self.inner).poll_frame(cx)
     }
 
@@ -172,12 +149,7 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let state = Arc::new(ConnState::default());
-        let io = Watched {
-            inner: stream,
-            state: state.clone(),
-            header_timeout: http.header_timeout,
-            head_deadline: None,
-        };
+        let io = Watched { inner: stream, state: state.clone(), header_timeout: http.header_timeout, head_deadline: None };
         let app = app.clone();
         let service = hyper::service::service_fn(move |request: Request<Incoming>| {
             let (app, state) = (app.clone(), state.clone());
@@ -185,16 +157,11 @@ pub async fn serve(
                 state.in_request.store(true, Ordering::SeqCst);
                 let mut request = request.map(Body::new);
                 request.extensions_mut().insert(ConnectInfo(peer));
-                let response: Response<Body> = app
-                    .oneshot(request)
-                    .await
-                    .unwrap_or_else(|never| match never {});
+                let response: Response<Body> = app.oneshot(request).await.unwrap_or_else(|never| match never {});
                 if response.status() == StatusCode::SWITCHING_PROTOCOLS {
                     state.upgraded.store(true, Ordering::SeqCst);
                 }
-                Ok::<_, std::convert::Infallible>(
-                    response.map(|inner| Body::new(EndsRequest { inner, state })),
-                )
+                Ok::<_, std::convert::Infallible>(response.map(|inner| Body::new(EndsRequest { inner, state })))
             }
         });
         let connection = hyper::server::conn::http1::Builder::new()

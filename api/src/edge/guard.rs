@@ -39,18 +39,9 @@ fn grammar_of(content_type: Option<&HeaderValue>) -> Option<Grammar> {
     let Some(value) = content_type else {
         return Some(Grammar::Text);
     };
-    let essence = value
-        .to_str()
-        .unwrap_or_default()
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
-    let binary = essence == "application/octet-stream"
-        || ["audio/", "video/", "image/", "multipart/"]
-            .iter()
-            .any(|p| essence.starts_with(p));
+    let essence = value.to_str().unwrap_or_default().split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    let binary =
+        essence == "application/octet-stream" || ["audio/", "video/", "image/", "multipart/"].iter().any(|p| essence.starts_with(p));
     if binary {
         None
     } else if essence == "application/json" || essence.ends_with("+json") {
@@ -69,33 +60,18 @@ pub async fn guard(State(state): State<AppState>, request: Request, next: Next) 
     }
     let http = &state.config.http;
     let recording = is_recording_upload(request.method(), uri.path());
-    let scanner = if recording {
-        None
-    } else {
-        grammar_of(request.headers().get(header::CONTENT_TYPE)).map(Scanner::new)
-    };
-    let bound = if recording {
-        http.upload_body_timeout
-    } else {
-        http.body_timeout
-    };
+    let scanner = if recording { None } else { grammar_of(request.headers().get(header::CONTENT_TYPE)).map(Scanner::new) };
+    let bound = if recording { http.upload_body_timeout } else { http.body_timeout };
     let verdict = Arc::new(AtomicU8::new(FINE));
     let (parts, body) = request.into_parts();
-    let body = Body::new(GuardedBody {
-        inner: body,
-        scanner,
-        deadline: Box::pin(tokio::time::sleep(bound)),
-        bound,
-        verdict: verdict.clone(),
-    });
+    let body =
+        Body::new(GuardedBody { inner: body, scanner, deadline: Box::pin(tokio::time::sleep(bound)), bound, verdict: verdict.clone() });
     let response = next.run(Request::from_parts(parts, body)).await;
     match verdict.load(Ordering::SeqCst) {
         NUL => refusal(Refusal::Nul).into_response(),
         TOO_SLOW => {
             let mut response = refusal(Refusal::BodyTimeout).into_response();
-            response
-                .headers_mut()
-                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
             response
         }
         _ => response,
@@ -127,16 +103,11 @@ impl http_body::Body for GuardedBody {
     type Data = Bytes;
     type Error = axum::Error;
 
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+    fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
         let this = &mut *self;
         if this.deadline.as_mut().poll(cx).is_ready() {
             this.verdict.store(TOO_SLOW, Ordering::SeqCst);
-            return Poll::Ready(Some(Err(axum::Error::new(BodyRefused::TooSlow(
-                this.bound,
-            )))));
+            return Poll::Ready(Some(Err(axum::Error::new(BodyRefused::TooSlow(this.bound)))));
         }
         let frame = std::task::ready!(Pin::new(&mut this.inner).poll_frame(cx));
         if let (Some(Ok(frame)), Some(scanner)) = (&frame, this.scanner.as_mut())
@@ -159,9 +130,7 @@ impl http_body::Body for GuardedBody {
 }
 
 /// The first error of type `T` in a chain of error sources.
-pub fn find_in_chain<'a, T: std::error::Error + 'static>(
-    error: &'a (dyn std::error::Error + 'static),
-) -> Option<&'a T> {
+pub fn find_in_chain<'a, T: std::error::Error + 'static>(error: &'a (dyn std::error::Error + 'static)) -> Option<&'a T> {
     let mut current = Some(error);
     while let Some(e) = current {
         if let Some(found) = e.downcast_ref::<T>() {
@@ -183,18 +152,9 @@ mod tests {
 
     #[test]
     fn only_the_recording_upload_is_taken_for_one() {
-        assert!(is_recording_upload(
-            &Method::POST,
-            "/api/consult/audio/session/01J/recording"
-        ));
-        assert!(!is_recording_upload(
-            &Method::GET,
-            "/api/consult/audio/session/01J/recording"
-        ));
-        assert!(!is_recording_upload(
-            &Method::POST,
-            "/api/consult/audio/session/a/b/recording"
-        ));
+        assert!(is_recording_upload(&Method::POST, "/api/consult/audio/session/01J/recording"));
+        assert!(!is_recording_upload(&Method::GET, "/api/consult/audio/session/01J/recording"));
+        assert!(!is_recording_upload(&Method::POST, "/api/consult/audio/session/a/b/recording"));
         assert!(!is_recording_upload(&Method::POST, "/api/feedback"));
     }
 
@@ -206,12 +166,7 @@ mod tests {
         assert_eq!(of("application/x-www-form-urlencoded"), Some(Grammar::Form));
         assert_eq!(of("text/plain"), Some(Grammar::Text));
         assert_eq!(grammar_of(None), Some(Grammar::Text));
-        for binary in [
-            "audio/webm",
-            "application/octet-stream",
-            "multipart/form-data; boundary=x",
-            "image/png",
-        ] {
+        for binary in ["audio/webm", "application/octet-stream", "multipart/form-data; boundary=x", "image/png"] {
             assert_eq!(of(binary), None, "{binary}");
         }
     }

@@ -68,11 +68,7 @@ impl Policies {
                 .chain(websocket_origin(&config.public_url))
                 .chain([origin(&config.auth.issuer)]),
         );
-        let form = join_unique(
-            ["'self'".to_owned(), public]
-                .into_iter()
-                .chain(config.record_system.redirect_origins.iter().map(origin)),
-        );
+        let form = join_unique(["'self'".to_owned(), public].into_iter().chain(config.record_system.redirect_origins.iter().map(origin)));
         let spa = format!(
             "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; \
              connect-src {connect}; media-src 'self' blob:; worker-src 'self'; frame-src 'none'; object-src 'none'; \
@@ -80,10 +76,7 @@ impl Policies {
         );
         #[cfg(feature = "dev-oidc")]
         let issuer_pages = {
-            let back = config
-                .dev_oidc
-                .iter()
-                .flat_map(|d| d.redirect_origins.iter().map(origin));
+            let back = config.dev_oidc.iter().flat_map(|d| d.redirect_origins.iter().map(origin));
             format!(
                 "default-src 'none'; style-src {}; img-src data:; base-uri 'none'; form-action {}; frame-ancestors 'none'",
                 crate::dev_oidc::style_source(),
@@ -96,17 +89,12 @@ impl Policies {
         Self {
             spa: value(spa),
             issuer_pages: value(issuer_pages),
-            other: HeaderValue::from_static(
-                "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-            ),
+            other: HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"),
         }
     }
 
     fn for_answer(&self, path: &str, headers: &HeaderMap) -> Option<&HeaderValue> {
-        let content_type = headers
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default();
+        let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
         if content_type.starts_with("application/pdf") {
             None
         } else if !content_type.starts_with("text/html") {
@@ -121,28 +109,16 @@ impl Policies {
     }
 }
 
-pub async fn security_headers(
-    State(policies): State<Arc<Policies>>,
-    request: Request,
-    next: Next,
-) -> Response {
+pub async fn security_headers(State(policies): State<Arc<Policies>>, request: Request, next: Next) -> Response {
     let path = request.uri().path().to_owned();
     let mut response = next.run(request).await;
     if let Some(csp) = policies.for_answer(&path, response.headers()).cloned() {
-        response
-            .headers_mut()
-            .insert(header::CONTENT_SECURITY_POLICY, csp);
+        response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, csp);
     }
     let headers = response.headers_mut();
-    headers.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    headers.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("strict-origin-when-cross-origin"),
-    );
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
     if path.starts_with("/api/") || path == "/api" || path.starts_with("/oidc/") || path.starts_with("/payment/") {
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }

@@ -61,14 +61,7 @@ pub enum LimitName {
 }
 
 impl LimitName {
-    pub const ALL: [LimitName; 6] = [
-        Self::SignIn,
-        Self::Feedback,
-        Self::Summary,
-        Self::Upload,
-        Self::Handoff,
-        Self::PaymentWebhook,
-    ];
+    pub const ALL: [LimitName; 6] = [Self::SignIn, Self::Feedback, Self::Summary, Self::Upload, Self::Handoff, Self::PaymentWebhook];
 
     /// The name in `APP_RATE_LIMIT_<NAME>` and in keys and metrics (lower case).
     pub fn as_str(self) -> &'static str {
@@ -100,10 +93,7 @@ impl LimitName {
             Self::Handoff => (120, 60),
             Self::PaymentWebhook => (600, 60),
         };
-        Rate {
-            count,
-            period: Duration::from_secs(seconds),
-        }
+        Rate { count, period: Duration::from_secs(seconds) }
     }
 }
 
@@ -117,20 +107,12 @@ pub struct Rate {
 impl Rate {
     /// `<count>/<period>` (`30/1h`, `5/10s`).
     pub fn parse(text: &str) -> Result<Self, String> {
-        let (count, period) = text
-            .split_once('/')
-            .ok_or_else(|| format!("expected <count>/<period> or off, got {text:?}"))?;
-        let count: u32 = count
-            .trim()
-            .parse()
-            .ok()
-            .filter(|c| *c > 0)
-            .ok_or_else(|| format!("{text:?}: the count must be a positive number"))?;
+        let (count, period) = text.split_once('/').ok_or_else(|| format!("expected <count>/<period> or off, got {text:?}"))?;
+        let count: u32 =
+            count.trim().parse().ok().filter(|c| *c > 0).ok_or_else(|| format!("{text:?}: the count must be a positive number"))?;
         let period = domain::env::parse_duration(period.trim())
             .filter(|p| p.as_millis() >= 1)
-            .ok_or_else(|| {
-                format!("{text:?}: the period must be a duration such as 10s, 1m or 1h")
-            })?;
+            .ok_or_else(|| format!("{text:?}: the period must be a duration such as 10s, 1m or 1h"))?;
         Ok(Self { count, period })
     }
 }
@@ -160,10 +142,7 @@ impl RateLimits {
     }
 
     pub fn get(&self, name: LimitName) -> Option<Rate> {
-        self.0
-            .iter()
-            .find(|(n, _)| *n == name)
-            .and_then(|(_, r)| *r)
+        self.0.iter().find(|(n, _)| *n == name).and_then(|(_, r)| *r)
     }
 }
 
@@ -195,9 +174,7 @@ pub fn limit_for(method: &Method, path: &str) -> Option<LimitName> {
         }
     }
     if method == Method::GET
-        && let Some(id) = path
-            .strip_prefix("/api/integration/record-system/consult/")
-            .and_then(|r| r.strip_suffix("/redirect"))
+        && let Some(id) = path.strip_prefix("/api/integration/record-system/consult/").and_then(|r| r.strip_suffix("/redirect"))
         && !id.contains('/')
     {
         return Some(LimitName::Handoff);
@@ -224,21 +201,10 @@ impl Subject {
 static LAST_WARNING: AtomicU64 = AtomicU64::new(0);
 
 fn warn_throttled(limit: LimitName, error: &str) {
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default()
-        .as_secs();
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_secs();
     let last = LAST_WARNING.load(Ordering::Relaxed);
-    if now >= last + WARN_EVERY.as_secs()
-        && LAST_WARNING
-            .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
-            .is_ok()
-    {
-        tracing::warn!(
-            limit = limit.as_str(),
-            error,
-            "rate limit not checked: Redis did not answer; the request goes through"
-        );
+    if now >= last + WARN_EVERY.as_secs() && LAST_WARNING.compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
+        tracing::warn!(limit = limit.as_str(), error, "rate limit not checked: Redis did not answer; the request goes through");
     }
 }
 
@@ -248,12 +214,7 @@ pub async fn check(state: &AppState, name: LimitName, subject: &Subject) -> Resu
     let Some(rate) = state.config.rate_limits.get(name) else {
         return Ok(());
     };
-    let key = format!(
-        "{}:ratelimit:{}:{}",
-        state.config.jobs.namespace,
-        name.as_str(),
-        subject.key_part()
-    );
+    let key = format!("{}:ratelimit:{}:{}", state.config.jobs.namespace, name.as_str(), subject.key_part());
     let period_ms = rate.period.as_millis().max(1) as u64;
     let count = async {
         let mut conn = state.jobs.connection().await?;
@@ -290,10 +251,7 @@ pub async fn check(state: &AppState, name: LimitName, subject: &Subject) -> Resu
     }
     // a counter without expiry (a failed SET) would never reset: give it the window
     let ttl_ms = if ttl_ms < 0 { period_ms } else { ttl_ms as u64 };
-    Err(ApiError::TooManyRequests {
-        limit: name.as_str(),
-        retry_after: ttl_ms.div_ceil(1000).max(1),
-    })
+    Err(ApiError::TooManyRequests { limit: name.as_str(), retry_after: ttl_ms.div_ceil(1000).max(1) })
 }
 
 /// The claims of a request's bearer token, when it is valid.
@@ -312,12 +270,8 @@ pub async fn limit(State(state): State<AppState>, mut request: Request, next: Ne
     let subject = match name.per() {
         Per::User => {
             // validated once: the handler's sign-in check takes the claims from the extensions
-            let token = request
-                .headers()
-                .get(AUTHORIZATION)
-                .and_then(|v| v.to_str().ok())
-                .and_then(crate::auth::bearer_token)
-                .map(str::to_owned);
+            let token =
+                request.headers().get(AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(crate::auth::bearer_token).map(str::to_owned);
             let claims = claims_of(&state, token).await;
             let subject = claims.as_ref().map(|c| Subject::User(c.sub.clone()));
             if let Some(claims) = claims {
@@ -325,15 +279,8 @@ pub async fn limit(State(state): State<AppState>, mut request: Request, next: Ne
             }
             subject
         }
-        Per::Address => super::client::peer(request.extensions()).map(|peer| {
-            Subject::Address(
-                state
-                    .config
-                    .http
-                    .trusted_proxies
-                    .client(peer, request.headers()),
-            )
-        }),
+        Per::Address => super::client::peer(request.extensions())
+            .map(|peer| Subject::Address(state.config.http.trusted_proxies.client(peer, request.headers()))),
     };
     if let Some(subject) = subject
         && let Err(refused) = check(&state, name, &subject).await
@@ -349,48 +296,19 @@ mod tests {
 
     #[test]
     fn rates_parse_and_off_turns_a_limit_off() {
-        assert_eq!(
-            Rate::parse("30/1h").unwrap(),
-            Rate {
-                count: 30,
-                period: Duration::from_secs(3600)
-            }
-        );
-        assert_eq!(
-            Rate::parse(" 5 / 10s ").unwrap(),
-            Rate {
-                count: 5,
-                period: Duration::from_secs(10)
-            }
-        );
+        assert_eq!(Rate::parse("30/1h").unwrap(), Rate { count: 30, period: Duration::from_secs(3600) });
+        assert_eq!(Rate::parse(" 5 / 10s ").unwrap(), Rate { count: 5, period: Duration::from_secs(10) });
         for bad in ["30", "0/1m", "x/1m", "5/soon", "5/0s"] {
             assert!(Rate::parse(bad).is_err(), "{bad}");
         }
-        let env = Env::from_pairs([
-            ("APP_RATE_LIMIT_FEEDBACK", "off"),
-            ("APP_RATE_LIMIT_SUMMARY", "3/1m"),
-        ]);
+        let env = Env::from_pairs([("APP_RATE_LIMIT_FEEDBACK", "off"), ("APP_RATE_LIMIT_SUMMARY", "3/1m")]);
         let limits = RateLimits::from_env(&env).unwrap();
         assert_eq!(limits.get(LimitName::Feedback), None);
-        assert_eq!(
-            limits.get(LimitName::Summary),
-            Some(Rate {
-                count: 3,
-                period: Duration::from_secs(60)
-            })
-        );
-        assert_eq!(
-            limits.get(LimitName::Handoff),
-            Some(LimitName::Handoff.default_rate())
-        );
-        let err = RateLimits::from_env(&Env::from_pairs([("APP_RATE_LIMIT_UPLOAD", "many")]))
-            .unwrap_err();
+        assert_eq!(limits.get(LimitName::Summary), Some(Rate { count: 3, period: Duration::from_secs(60) }));
+        assert_eq!(limits.get(LimitName::Handoff), Some(LimitName::Handoff.default_rate()));
+        let err = RateLimits::from_env(&Env::from_pairs([("APP_RATE_LIMIT_UPLOAD", "many")])).unwrap_err();
         assert!(err.to_string().contains("APP_RATE_LIMIT_UPLOAD"), "{err}");
-        let all_off = RateLimits::from_env(&Env::from_pairs([
-            ("APP_RATE_LIMITS", "off"),
-            ("APP_RATE_LIMIT_SUMMARY", "3/1m"),
-        ]))
-        .unwrap();
+        let all_off = RateLimits::from_env(&Env::from_pairs([("APP_RATE_LIMITS", "off"), ("APP_RATE_LIMIT_SUMMARY", "3/1m")])).unwrap();
         for name in LimitName::ALL {
             assert_eq!(all_off.get(name), None, "{name:?}");
         }
@@ -404,31 +322,10 @@ mod tests {
         assert_eq!(limit_for(&Method::GET, "/oidc/auth"), None);
         assert_eq!(post("/api/feedback"), Some(LimitName::Feedback));
         assert_eq!(post("/api/feedback/soapexample"), None);
-        assert_eq!(
-            post("/api/audio/consult/generative/v2-turbo"),
-            Some(LimitName::Summary)
-        );
-        assert_eq!(
-            post("/api/electronic/consult/generative"),
-            Some(LimitName::Summary)
-        );
-        assert_eq!(
-            post("/api/consult/audio/session/01J/recording"),
-            Some(LimitName::Upload)
-        );
-        assert_eq!(
-            limit_for(
-                &Method::GET,
-                "/api/integration/record-system/consult/01J/redirect"
-            ),
-            Some(LimitName::Handoff)
-        );
-        assert_eq!(
-            limit_for(
-                &Method::GET,
-                "/api/integration/record-system/consult/01J/episodes"
-            ),
-            None
-        );
+        assert_eq!(post("/api/audio/consult/generative/v2-turbo"), Some(LimitName::Summary));
+        assert_eq!(post("/api/electronic/consult/generative"), Some(LimitName::Summary));
+        assert_eq!(post("/api/consult/audio/session/01J/recording"), Some(LimitName::Upload));
+        assert_eq!(limit_for(&Method::GET, "/api/integration/record-system/consult/01J/redirect"), Some(LimitName::Handoff));
+        assert_eq!(limit_for(&Method::GET, "/api/integration/record-system/consult/01J/episodes"), None);
     }
 }

@@ -55,10 +55,7 @@ impl HttpConfig {
             header_timeout: positive("APP_HTTP_HEADER_TIMEOUT", Duration::from_secs(10))?,
             idle_timeout: positive("APP_HTTP_IDLE_TIMEOUT", Duration::from_secs(75))?,
             body_timeout: positive("APP_HTTP_BODY_TIMEOUT", Duration::from_secs(60))?,
-            upload_body_timeout: positive(
-                "APP_HTTP_UPLOAD_BODY_TIMEOUT",
-                Duration::from_secs(15 * 60),
-            )?,
+            upload_body_timeout: positive("APP_HTTP_UPLOAD_BODY_TIMEOUT", Duration::from_secs(15 * 60))?,
             trusted_proxies: client::TrustedProxies::parse(&env.list("APP_TRUSTED_PROXIES"))
                 .map_err(|e| EnvError::new("APP_TRUSTED_PROXIES", e))?,
         })
@@ -86,40 +83,20 @@ pub const NUL_MESSAGE: &str = "De aanvraag bevat een ongeldig teken (NUL).";
 pub fn refusal(kind: Refusal) -> ApiError {
     let (status, code, message) = match kind {
         Refusal::Nul => (StatusCode::BAD_REQUEST, "invalid_character", NUL_MESSAGE),
-        Refusal::BodyTimeout => (
-            StatusCode::REQUEST_TIMEOUT,
-            "request_timeout",
-            "De aanvraag kwam te langzaam binnen. Probeer het opnieuw.",
-        ),
-        Refusal::TooLarge => (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "payload_too_large",
-            "De aanvraag is te groot.",
-        ),
+        Refusal::BodyTimeout => {
+            (StatusCode::REQUEST_TIMEOUT, "request_timeout", "De aanvraag kwam te langzaam binnen. Probeer het opnieuw.")
+        }
+        Refusal::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", "De aanvraag is te groot."),
         Refusal::MediaType => (
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "unsupported_media_type",
             "De aanvraag heeft een verkeerd type; stuur JSON met Content-Type: application/json.",
         ),
-        Refusal::JsonSyntax => (
-            StatusCode::BAD_REQUEST,
-            "invalid_json",
-            "De aanvraag is geen geldige JSON.",
-        ),
-        Refusal::BodyUnreadable => (
-            StatusCode::BAD_REQUEST,
-            "invalid_body",
-            "De aanvraag kon niet worden gelezen.",
-        ),
-        Refusal::MethodNotAllowed => (
-            StatusCode::METHOD_NOT_ALLOWED,
-            "method_not_allowed",
-            "Deze methode is op dit adres niet toegestaan.",
-        ),
+        Refusal::JsonSyntax => (StatusCode::BAD_REQUEST, "invalid_json", "De aanvraag is geen geldige JSON."),
+        Refusal::BodyUnreadable => (StatusCode::BAD_REQUEST, "invalid_body", "De aanvraag kon niet worden gelezen."),
+        Refusal::MethodNotAllowed => {
+            (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "Deze methode is op dit adres niet toegestaan.")
+        }
     };
-    ApiError::Refused {
-        status,
-        code,
-        message: message.to_owned(),
-    }
+    ApiError::Refused { status, code, message: message.to_owned() }
 }

@@ -46,10 +46,7 @@ enum State {
 
 impl Scanner {
     pub fn new(grammar: Grammar) -> Self {
-        Self {
-            grammar,
-            state: State::Plain,
-        }
+        Self { grammar, state: State::Plain }
     }
 
     /// Scans the next chunk; true when a NUL was found (in it, or completed by it).
@@ -88,18 +85,10 @@ mod tests {
     fn json_nul_is_found_as_byte_and_as_escape_but_not_behind_an_escaped_backslash() {
         assert!(json_contains_nul(br#"{"text":"a\u0000b"}"#));
         assert!(json_contains_nul(b"{\"text\":\"a\0b\"}"));
-        assert!(
-            json_contains_nul(br#"{"text":"\\\u0000"}"#),
-            "an escaped backslash, then the escape"
-        );
-        assert!(
-            !json_contains_nul(br#"{"text":"a\\u0000b"}"#),
-            "an escaped backslash and the text u0000"
-        );
+        assert!(json_contains_nul(br#"{"text":"\\\u0000"}"#), "an escaped backslash, then the escape");
+        assert!(!json_contains_nul(br#"{"text":"a\\u0000b"}"#), "an escaped backslash and the text u0000");
         assert!(!json_contains_nul(br#"{"text":"\\\\u0000"}"#));
-        assert!(!json_contains_nul(
-            br#"{"text":"\u0001 \u1000 \u000a u0000"}"#
-        ));
+        assert!(!json_contains_nul(br#"{"text":"\u0001 \u1000 \u000a u0000"}"#));
         assert!(!json_contains_nul(br#"{"n":0,"list":[0,0,0,0]}"#));
     }
 
@@ -114,18 +103,13 @@ mod tests {
         let fine = br#"{"text":"abc\\u0000"}"#;
         for cut in 0..fine.len() {
             let mut scan = Scanner::new(Grammar::Json);
-            assert!(
-                !(scan.feed(&fine[..cut]) || scan.feed(&fine[cut..])),
-                "cut at {cut}"
-            );
+            assert!(!(scan.feed(&fine[..cut]) || scan.feed(&fine[cut..])), "cut at {cut}");
         }
     }
 
     #[test]
     fn forms_paths_and_queries_refuse_percent_zero_zero() {
-        assert!(uri_part_has_nul(
-            "/api/integration/record-system/consult/%00/redirect"
-        ));
+        assert!(uri_part_has_nul("/api/integration/record-system/consult/%00/redirect"));
         assert!(uri_part_has_nul("q=a%00"));
         assert!(!uri_part_has_nul("q=%0a%20%100"));
         assert!(!uri_part_has_nul("/api/jobs/01HZX0000"));

@@ -7,8 +7,7 @@
 
 use axum::extract::Request;
 use axum::extract::rejection::{
-    BytesRejection, FailedToBufferBody, FormRejection, JsonRejection, PathRejection,
-    QueryRejection, StringRejection,
+    BytesRejection, FailedToBufferBody, FormRejection, JsonRejection, PathRejection, QueryRejection, StringRejection,
 };
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
@@ -30,14 +29,9 @@ pub enum Place {
 /// (both as the client writes them) are kept.
 pub fn shape_message(place: Place, path: &str, serde_message: &str) -> String {
     let path = path.trim_start_matches('.');
-    let quoted =
-        |s: &str| -> Vec<String> { s.split('`').skip(1).step_by(2).map(str::to_owned).collect() };
+    let quoted = |s: &str| -> Vec<String> { s.split('`').skip(1).step_by(2).map(str::to_owned).collect() };
     let join = |name: &str| {
-        if path.is_empty() {
-            name.to_owned()
-        } else {
-            format!("{path}.{name}")
-        }
+        if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") }
     };
     let noun = match place {
         Place::Body => "Het veld",
@@ -60,10 +54,7 @@ pub fn shape_message(place: Place, path: &str, serde_message: &str) -> String {
     if let Some(rest) = serde_message.strip_prefix("unknown variant ") {
         let allowed = quoted(rest).into_iter().skip(1).collect::<Vec<_>>();
         if !allowed.is_empty() {
-            return format!(
-                "{noun} '{path}' heeft een onbekende waarde; toegestaan: {}.",
-                allowed.join(", ")
-            );
+            return format!("{noun} '{path}' heeft een onbekende waarde; toegestaan: {}.", allowed.join(", "));
         }
         return format!("{noun} '{path}' heeft een onbekende waarde.");
     }
@@ -74,20 +65,14 @@ pub fn shape_message(place: Place, path: &str, serde_message: &str) -> String {
 }
 
 fn unprocessable(message: String) -> ApiError {
-    ApiError::Refused {
-        status: StatusCode::UNPROCESSABLE_ENTITY,
-        code: "invalid_body",
-        message,
-    }
+    ApiError::Refused { status: StatusCode::UNPROCESSABLE_ENTITY, code: "invalid_body", message }
 }
 
 fn from_buffer_error(error: &FailedToBufferBody) -> ApiError {
     match body_refusal(error) {
         Some(BodyRefused::Nul) => refusal(Refusal::Nul),
         Some(BodyRefused::TooSlow(_)) => refusal(Refusal::BodyTimeout),
-        None if matches!(error, FailedToBufferBody::LengthLimitError(_)) => {
-            refusal(Refusal::TooLarge)
-        }
+        None if matches!(error, FailedToBufferBody::LengthLimitError(_)) => refusal(Refusal::TooLarge),
         None => refusal(Refusal::BodyUnreadable),
     }
 }
@@ -97,19 +82,11 @@ impl From<JsonRejection> for ApiError {
         match rejection {
             JsonRejection::MissingJsonContentType(_) => refusal(Refusal::MediaType),
             JsonRejection::JsonSyntaxError(_) => refusal(Refusal::JsonSyntax),
-            JsonRejection::JsonDataError(e) => {
-                match find_in_chain::<serde_path_to_error::Error<serde_json::Error>>(&e) {
-                    Some(detail) => unprocessable(shape_message(
-                        Place::Body,
-                        &detail.path().to_string(),
-                        &detail.inner().to_string(),
-                    )),
-                    None => unprocessable(shape_message(Place::Body, "", "")),
-                }
-            }
-            JsonRejection::BytesRejection(BytesRejection::FailedToBufferBody(e)) => {
-                from_buffer_error(&e)
-            }
+            JsonRejection::JsonDataError(e) => match find_in_chain::<serde_path_to_error::Error<serde_json::Error>>(&e) {
+                Some(detail) => unprocessable(shape_message(Place::Body, &detail.path().to_string(), &detail.inner().to_string())),
+                None => unprocessable(shape_message(Place::Body, "", "")),
+            },
+            JsonRejection::BytesRejection(BytesRejection::FailedToBufferBody(e)) => from_buffer_error(&e),
             _ => refusal(Refusal::BodyUnreadable),
         }
     }
@@ -118,16 +95,15 @@ impl From<JsonRejection> for ApiError {
 impl From<QueryRejection> for ApiError {
     fn from(rejection: QueryRejection) -> Self {
         let message = match &rejection {
-            QueryRejection::FailedToDeserializeQueryString(e) => find_in_chain::<
-                serde_path_to_error::Error<serde_urlencoded::de::Error>,
-            >(e)
-            .map(|d| shape_message(Place::Query, &d.path().to_string(), &d.inner().to_string())),
+            QueryRejection::FailedToDeserializeQueryString(e) => {
+                find_in_chain::<serde_path_to_error::Error<serde_urlencoded::de::Error>>(e)
+                    .map(|d| shape_message(Place::Query, &d.path().to_string(), &d.inner().to_string()))
+            }
             _ => None,
         };
         ApiError::BadRequest {
             code: "invalid_query",
-            message: message
-                .unwrap_or_else(|| "De parameters in het adres kloppen niet.".to_owned()),
+            message: message.unwrap_or_else(|| "De parameters in het adres kloppen niet.".to_owned()),
         }
     }
 }
@@ -135,10 +111,9 @@ impl From<QueryRejection> for ApiError {
 impl From<PathRejection> for ApiError {
     fn from(rejection: PathRejection) -> Self {
         match rejection {
-            PathRejection::FailedToDeserializePathParams(_) => ApiError::BadRequest {
-                code: "invalid_path",
-                message: "Het adres bevat een ongeldige waarde.".to_owned(),
-            },
+            PathRejection::FailedToDeserializePathParams(_) => {
+                ApiError::BadRequest { code: "invalid_path", message: "Het adres bevat een ongeldige waarde.".to_owned() }
+            }
             other => ApiError::Internal(anyhow::anyhow!("path parameters: {other}")),
         }
     }
@@ -157,10 +132,9 @@ impl From<StringRejection> for ApiError {
     fn from(rejection: StringRejection) -> Self {
         match rejection {
             StringRejection::FailedToBufferBody(e) => from_buffer_error(&e),
-            StringRejection::InvalidUtf8(_) => ApiError::BadRequest {
-                code: "invalid_body",
-                message: "De aanvraag is geen geldige UTF-8-tekst.".to_owned(),
-            },
+            StringRejection::InvalidUtf8(_) => {
+                ApiError::BadRequest { code: "invalid_body", message: "De aanvraag is geen geldige UTF-8-tekst.".to_owned() }
+            }
             _ => refusal(Refusal::BodyUnreadable),
         }
     }
@@ -181,13 +155,8 @@ impl From<FormRejection> for ApiError {
 }
 
 /// Headers of a plain-text refusal that the JSON answer keeps.
-const KEPT: [header::HeaderName; 5] = [
-    header::ALLOW,
-    header::WWW_AUTHENTICATE,
-    header::RETRY_AFTER,
-    header::CONNECTION,
-    header::SEC_WEBSOCKET_VERSION,
-];
+const KEPT: [header::HeaderName; 5] =
+    [header::ALLOW, header::WWW_AUTHENTICATE, header::RETRY_AFTER, header::CONNECTION, header::SEC_WEBSOCKET_VERSION];
 
 fn is_plain(headers: &HeaderMap) -> bool {
     match headers.get(header::CONTENT_TYPE) {
@@ -205,25 +174,15 @@ fn by_status(status: StatusCode) -> ApiError {
         StatusCode::REQUEST_TIMEOUT => refusal(Refusal::BodyTimeout),
         StatusCode::NOT_FOUND => ApiError::NotFound,
         StatusCode::FORBIDDEN => ApiError::Forbidden,
-        StatusCode::UNAUTHORIZED => ApiError::Refused {
-            status,
-            code: "unauthorized",
-            message: crate::error::UNAUTHORIZED_MESSAGE.to_owned(),
-        },
-        StatusCode::UNPROCESSABLE_ENTITY => {
-            unprocessable("De gegevens in de aanvraag kloppen niet.".to_owned())
+        StatusCode::UNAUTHORIZED => {
+            ApiError::Refused { status, code: "unauthorized", message: crate::error::UNAUTHORIZED_MESSAGE.to_owned() }
         }
-        StatusCode::UPGRADE_REQUIRED => ApiError::Refused {
-            status,
-            code: "upgrade_required",
-            message: "Dit adres is alleen bereikbaar via een websocket.".to_owned(),
-        },
+        StatusCode::UNPROCESSABLE_ENTITY => unprocessable("De gegevens in de aanvraag kloppen niet.".to_owned()),
+        StatusCode::UPGRADE_REQUIRED => {
+            ApiError::Refused { status, code: "upgrade_required", message: "Dit adres is alleen bereikbaar via een websocket.".to_owned() }
+        }
         s if s.is_server_error() => ApiError::Internal(anyhow::anyhow!("a plain-text {s} answer")),
-        s => ApiError::Refused {
-            status: s,
-            code: "bad_request",
-            message: "De aanvraag is ongeldig.".to_owned(),
-        },
+        s => ApiError::Refused { status: s, code: "bad_request", message: "De aanvraag is ongeldig.".to_owned() },
     }
 }
 
@@ -249,41 +208,20 @@ mod tests {
 
     #[test]
     fn serde_messages_become_dutch_without_type_names() {
+        assert_eq!(shape_message(Place::Body, ".", "missing field `text` at line 1 column 2"), "Het veld 'text' ontbreekt.");
+        assert_eq!(shape_message(Place::Body, "episodes[0]", "missing field `plan`"), "Het veld 'episodes[0].plan' ontbreekt.");
         assert_eq!(
-            shape_message(Place::Body, ".", "missing field `text` at line 1 column 2"),
-            "Het veld 'text' ontbreekt."
-        );
-        assert_eq!(
-            shape_message(Place::Body, "episodes[0]", "missing field `plan`"),
-            "Het veld 'episodes[0].plan' ontbreekt."
-        );
-        assert_eq!(
-            shape_message(
-                Place::Body,
-                "episodeCount",
-                "invalid type: string \"drie\", expected u8 at line 1 column 20"
-            ),
+            shape_message(Place::Body, "episodeCount", "invalid type: string \"drie\", expected u8 at line 1 column 20"),
             "Het veld 'episodeCount' heeft het verkeerde type."
         );
         assert_eq!(
-            shape_message(
-                Place::Query,
-                "flavour",
-                "unknown variant `x`, expected one of `GP`, `SPECIALIST`"
-            ),
+            shape_message(Place::Query, "flavour", "unknown variant `x`, expected one of `GP`, `SPECIALIST`"),
             "De parameter 'flavour' heeft een onbekende waarde; toegestaan: GP, SPECIALIST."
         );
         assert_eq!(
-            shape_message(
-                Place::Body,
-                ".",
-                "invalid type: integer `3`, expected struct ConsultInput"
-            ),
+            shape_message(Place::Body, ".", "invalid type: integer `3`, expected struct ConsultInput"),
             "De aanvraag heeft niet de verwachte vorm."
         );
-        assert_eq!(
-            shape_message(Place::Query, "rows", "invalid digit found in string"),
-            "De parameter 'rows' heeft een ongeldige waarde."
-        );
+        assert_eq!(shape_message(Place::Query, "rows", "invalid digit found in string"), "De parameter 'rows' heeft een ongeldige waarde.");
     }
 }

@@ -1,10 +1,10 @@
 //! Consults (`/api/consult...`): the user's own, the patient and carer renderings, and the
 //! helper-user flag. Their live sessions are opened in [`crate::consult::session`].
 
+use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post, put};
-use axum::Router;
 use chrono::{DateTime, Utc};
 use domain::consult_render::{self, Perspective};
 use domain::consults::{self, Consult, Source};
@@ -74,10 +74,16 @@ fn empty_object() -> Value {
 impl ConsultInput {
     fn checked(self) -> Result<Value, ApiError> {
         if !self.content.is_object() {
-            return Err(ApiError::BadRequest { code: "invalid_consult", message: "De inhoud van een consult moet een object zijn.".into() });
+            return Err(ApiError::BadRequest {
+                code: "invalid_consult",
+                message: "De inhoud van een consult moet een object zijn.".into(),
+            });
         }
         if serde_json::to_vec(&self.content).map(|b| b.len()).unwrap_or(usize::MAX) > MAX_CONTENT_BYTES {
-            return Err(ApiError::BadRequest { code: "consult_too_large", message: "Het consult is te groot om op te slaan (hoogstens 512 kB).".into() });
+            return Err(ApiError::BadRequest {
+                code: "consult_too_large",
+                message: "Het consult is te groot om op te slaan (hoogstens 512 kB).".into(),
+            });
         }
         Ok(self.content)
     }
@@ -177,13 +183,11 @@ pub async fn render_consult(
     user: CurrentUser,
     Path((id, perspective)): Path<(String, String)>,
 ) -> Result<Json<Rendering>, ApiError> {
-    let perspective = Perspective::parse(&perspective).ok_or_else(|| ApiError::BadRequest {
-        code: "invalid_perspective",
-        message: "Kies PATIENT of CARER.".into(),
-    })?;
+    let perspective = Perspective::parse(&perspective)
+        .ok_or_else(|| ApiError::BadRequest { code: "invalid_perspective", message: "Kies PATIENT of CARER.".into() })?;
     let consult = consults::get(&state.db, &user.id, &id).await?.ok_or(ApiError::NotFound)?;
-    let text = consult_render::render(&consult.content, perspective)
-        .ok_or(ApiError::Missing("Dit consult heeft nog geen samenvatting."))?;
+    let text =
+        consult_render::render(&consult.content, perspective).ok_or(ApiError::Missing("Dit consult heeft nog geen samenvatting."))?;
     Ok(Json(Rendering { perspective: perspective.as_str().to_owned(), text }))
 }
 

@@ -1,9 +1,9 @@
 //! Feedback from the widget on every page.
 
+use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::post;
-use axum::Router;
 use domain::feedback::{self, NewFeedback, Sender};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

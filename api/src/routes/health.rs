@@ -2,11 +2,11 @@
 
 use std::collections::BTreeMap;
 
+use axum::Router;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
-use axum::Router;
 use serde::Serialize;
 use utoipa::ToSchema;
 

@@ -1,10 +1,10 @@
 //! The ICPC list and suggestions.
 
+use axum::Router;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
-use axum::Router;
 use domain::icpc::{self, Code};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

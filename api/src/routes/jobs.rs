@@ -1,8 +1,8 @@
 //! A job's state, for the page that started it.
 
+use axum::Router;
 use axum::extract::State;
 use axum::routing::get;
-use axum::Router;
 use chrono::{DateTime, Utc};
 use jobs::JobState;
 use jobs::kinds::summarise::SummaryOutcome;
@@ -64,7 +64,9 @@ impl utoipa::PartialSchema for JobResult {
                     .additional_properties(Some(AdditionalProperties::<Schema>::FreeForm(true)))
                     .description(Some("Another kind's own result.")),
             )
-            .description(Some("What the job produced: a summary job's `SummaryOutcome`, or another kind's own object (the view's `kind` says which)."))
+            .description(Some(
+                "What the job produced: a summary job's `SummaryOutcome`, or another kind's own object (the view's `kind` says which).",
+            ))
             .into()
     }
 }

@@ -4,12 +4,12 @@
 //! The finding is `domain::medcat`'s lexicon lookup; positions are UTF-16 code units, as
 //! JavaScript strings count them. Negations ("geen koorts") are not detected.
 
+use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::Router;
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::medcat::{self, Kind, LineError, MAX_TEXT_CHARS, Shortage};
 use serde::{Deserialize, Serialize};

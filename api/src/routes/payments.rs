@@ -482,7 +482,12 @@ pub async fn add_user(
     let seat = subs::add_linked(&state.db, &user.id, query.subscription_id, &query.email_address, subs::today()).await?;
     Ok((
         StatusCode::CREATED,
-        Json(SeatAddedBody { id: seat.id, email_address: seat.email_address, user_id: seat.user_id, warning: seat.warning.map(str::to_owned) }),
+        Json(SeatAddedBody {
+            id: seat.id,
+            email_address: seat.email_address,
+            user_id: seat.user_id,
+            warning: seat.warning.map(str::to_owned),
+        }),
     ))
 }
 
@@ -490,7 +495,11 @@ pub async fn add_user(
 #[utoipa::path(post, path = "/payment/subscription/deleteUser", tag = "subscriptions", security(("bearer" = [])),
     params(DeleteUserQuery),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn delete_user(State(state): State<AppState>, user: CurrentUser, Query(query): Query<DeleteUserQuery>) -> Result<StatusCode, ApiError> {
+pub async fn delete_user(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(query): Query<DeleteUserQuery>,
+) -> Result<StatusCode, ApiError> {
     subs::remove_linked(&state.db, &user.id, query.linked_subscription_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -507,13 +516,12 @@ pub async fn get_invoice_download(
     Json(id): Json<String>,
 ) -> Result<Json<InvoiceDownload>, ApiError> {
     let id = id.trim();
-    let found: Option<bool> = sqlx::query_scalar(
-        "select true from payments where user_id = $1 and (id::text = $2 or moneybird_invoice_id = $2) limit 1",
-    )
-    .bind(&user.id)
-    .bind(id)
-    .fetch_optional(&state.db)
-    .await?;
+    let found: Option<bool> =
+        sqlx::query_scalar("select true from payments where user_id = $1 and (id::text = $2 or moneybird_invoice_id = $2) limit 1")
+            .bind(&user.id)
+            .bind(id)
+            .fetch_optional(&state.db)
+            .await?;
     match found {
         Some(_) => Err(ApiError::Conflict { code: "invoice_pending", message: "De factuur wordt nog gemaakt." }),
         None => Err(ApiError::Missing("Factuur niet gevonden")),
@@ -523,11 +531,20 @@ pub async fn get_invoice_download(
 /// Subscriptions of others on which the user holds a seat.
 #[utoipa::path(get, path = "/payment/subscription/getLinkedSubscriptionForUser", tag = "subscriptions", security(("bearer" = [])),
     responses((status = 200, body = Vec<OtherSubscriptionBody>), (status = 401, body = ErrorBody)))]
-pub async fn get_linked_subscription_for_user(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<OtherSubscriptionBody>>, ApiError> {
+pub async fn get_linked_subscription_for_user(
+    State(state): State<AppState>,
+    user: CurrentUser,
+) -> Result<Json<Vec<OtherSubscriptionBody>>, ApiError> {
     let list = subs::linked_for_user(&state.db, &user.id, &user.email, subs::today()).await?;
     Ok(Json(
         list.into_iter()
-            .map(|o| OtherSubscriptionBody { id: o.id, description: o.description, active: o.active, start_date: o.start_date, valid_until: o.valid_until })
+            .map(|o| OtherSubscriptionBody {
+                id: o.id,
+                description: o.description,
+                active: o.active,
+                start_date: o.start_date,
+                valid_until: o.valid_until,
+            })
             .collect(),
     ))
 }
@@ -665,7 +682,8 @@ pub async fn webhook(State(state): State<AppState>, body: Bytes) -> Result<Statu
         return Err(ApiError::BadRequest { code: "invalid_webhook", message: "Geen betaling genoemd.".to_owned() });
     }
     let mut tx = state.db.begin().await?;
-    let known: Option<Uuid> = sqlx::query_scalar("select id from payments where provider_payment_id = $1").bind(id).fetch_optional(&mut *tx).await?;
+    let known: Option<Uuid> =
+        sqlx::query_scalar("select id from payments where provider_payment_id = $1").bind(id).fetch_optional(&mut *tx).await?;
     if known.is_none() {
         return Ok(StatusCode::OK);
     }
@@ -715,7 +733,9 @@ pub async fn checkout_page(State(state): State<AppState>, Path(id): Path<String>
     let body = if payment.status == "open" {
         let action = escape(&local::checkout_path(&payment.id));
         let button = |outcome: &str, label: &str| {
-            format!("<form method=\"post\" action=\"{action}\"><input type=\"hidden\" name=\"outcome\" value=\"{outcome}\"><button type=\"submit\">{label}</button></form>")
+            format!(
+                "<form method=\"post\" action=\"{action}\"><input type=\"hidden\" name=\"outcome\" value=\"{outcome}\"><button type=\"submit\">{label}</button></form>"
+            )
         };
         format!(
             "<p>Dit is de lokale betaalpagina voor ontwikkeling en tests; er wordt niets afgeschreven.</p>\n\
@@ -727,12 +747,12 @@ pub async fn checkout_page(State(state): State<AppState>, Path(id): Path<String>
             button("canceled", "Geannuleerd"),
         )
     } else {
-        format!("<p>Deze betaling is al afgerond ({}).</p>\n<p><a href=\"/subscription\">Terug naar abonnementen</a></p>", escape(&payment.status))
+        format!(
+            "<p>Deze betaling is al afgerond ({}).</p>\n<p><a href=\"/subscription\">Terug naar abonnementen</a></p>",
+            escape(&payment.status)
+        )
     };
-    Ok((
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-store")],
-        Html(checkout_html("Betalen", &body)),
-    )
+    Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-store")], Html(checkout_html("Betalen", &body)))
         .into_response())
 }
 
@@ -746,18 +766,16 @@ pub async fn checkout_choose(State(state): State<AppState>, Path(id): Path<Strin
     local_only(&state)?;
     let outcome = url::form_urlencoded::parse(&body).find(|(k, _)| k == "outcome").map(|(_, v)| v.into_owned()).unwrap_or_default();
     if !local::OUTCOMES.contains(&outcome.as_str()) {
-        return Err(ApiError::BadRequest { code: "invalid_outcome", message: "Kies betaald, mislukt, verlopen of geannuleerd.".to_owned() });
+        return Err(ApiError::BadRequest {
+            code: "invalid_outcome",
+            message: "Kies betaald, mislukt, verlopen of geannuleerd.".to_owned(),
+        });
     }
     let payment = local::find(&state.db, &id).await?.ok_or(ApiError::Missing("Betaling niet gevonden"))?;
     if let Some(webhook) = local::choose(&state.db, &payment.id, &outcome).await?.flatten() {
         let form = url::form_urlencoded::Serializer::new(String::new()).append_pair("id", &payment.id).finish();
-        let answer = state
-            .payments_http
-            .post(&webhook)
-            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-            .body(form)
-            .send()
-            .await;
+        let answer =
+            state.payments_http.post(&webhook).header(header::CONTENT_TYPE, "application/x-www-form-urlencoded").body(form).send().await;
         match answer {
             Ok(r) if r.status().is_success() => {}
             Ok(r) => tracing::warn!(status = %r.status(), "the local checkout's webhook call was refused"),

@@ -1,10 +1,10 @@
 //! Personal SOEP examples (`/api/user/personalized/soap`) and corrected notes turned into
 //! examples (`/api/feedback/soapexample`).
 
+use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{delete, get, post};
-use axum::Router;
 use chrono::{DateTime, Utc};
 use domain::soap_examples::{self, Parts, SoapExample};
 use serde::{Deserialize, Serialize};

@@ -1,8 +1,8 @@
 //! What the SPA needs before anyone signs in.
 
+use axum::Router;
 use axum::extract::State;
 use axum::routing::get;
-use axum::Router;
 use serde::Serialize;
 use utoipa::ToSchema;
 

@@ -10,10 +10,10 @@
 //! Return addresses must be of an origin on `APP_RECORD_SYSTEM_REDIRECT_ORIGINS`, checked when
 //! the note is handed off and again when the page reads it; nothing else is ever redirected to.
 
+use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
-use axum::Router;
 use domain::consults::{self, Consult, Source};
 use domain::record_system::{self, Episode};
 use serde::{Deserialize, Serialize};
@@ -104,7 +104,10 @@ pub async fn hand_off(
         "appConsultId": source.as_ref().map(|c| c.id.as_str()),
     });
     if serde_json::to_vec(&content).map(|b| b.len()).unwrap_or(usize::MAX) > MAX_CONTENT_BYTES {
-        return Err(ApiError::BadRequest { code: "consult_too_large", message: "Het verslag is te groot om door te sturen (hoogstens 512 kB).".into() });
+        return Err(ApiError::BadRequest {
+            code: "consult_too_large",
+            message: "Het verslag is te groot om door te sturen (hoogstens 512 kB).".into(),
+        });
     }
     let mut conn = state.db.acquire().await?;
     let consult = consults::create(&mut conn, &user.id, Source::RecordSystem, &content, state.config.consults.record_system_ttl).await?;
@@ -115,11 +118,7 @@ pub async fn hand_off(
 }
 
 fn stored_episodes(consult: &Consult) -> Vec<Episode> {
-    consult
-        .content
-        .get("episodes")
-        .and_then(|e| serde_json::from_value::<Vec<Episode>>(e.clone()).ok())
-        .unwrap_or_default()
+    consult.content.get("episodes").and_then(|e| serde_json::from_value::<Vec<Episode>>(e.clone()).ok()).unwrap_or_default()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -147,15 +146,9 @@ impl From<Episode> for EpisodeView {
 #[utoipa::path(get, path = "/api/integration/record-system/consult/{consult_id}/episodes", tag = "consult", security(("bearer" = [])),
     params(("consult_id" = String, Path)),
     responses((status = 200, body = HandOffEpisodes), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn episodes(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    Path(id): Path<String>,
-) -> Result<Json<HandOffEpisodes>, ApiError> {
-    let consult = consults::get(&state.db, &user.id, &id)
-        .await?
-        .filter(|c| c.source == Source::RecordSystem.as_str())
-        .ok_or(ApiError::NotFound)?;
+pub async fn episodes(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<Json<HandOffEpisodes>, ApiError> {
+    let consult =
+        consults::get(&state.db, &user.id, &id).await?.filter(|c| c.source == Source::RecordSystem.as_str()).ok_or(ApiError::NotFound)?;
     Ok(Json(HandOffEpisodes { episodes: stored_episodes(&consult).into_iter().map(Into::into).collect() }))
 }
 

@@ -7,12 +7,12 @@
 //! medium model; `v2-turbo` the small one; the websocket's `summarize` brings its own template,
 //! flavour and model size. Requests without examples get the clinician's saved ones.
 
+use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use axum::Router;
 use domain::consults::{self, Source};
 use integrations::summarise::{Flavour, ModelSize, Precision, SummaryRequest, Template};
 use serde::Deserialize;
@@ -20,12 +20,12 @@ use serde_json::{Value, json};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::CurrentUser;
+#[allow(unused_imports)] // named by the annotations alone
+use crate::consult::summaries::SummarizeWithExamples;
+use crate::consult::summaries::{self, Accepted, SummarizeRequest, Waited};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Query};
 use crate::state::AppState;
-use crate::consult::summaries::{self, Accepted, SummarizeRequest, Waited};
-#[allow(unused_imports)] // named by the annotations alone
-use crate::consult::summaries::SummarizeWithExamples;
 #[allow(unused_imports)] // named by the annotations alone
 use domain::summary::ConsultResult;
 
@@ -109,10 +109,8 @@ impl SummaryQuery {
 
 /// The transcript of a text body: plain text, or a JSON string.
 fn transcript_of(body: &Bytes) -> Result<String, ApiError> {
-    let text = std::str::from_utf8(body).map_err(|_| ApiError::BadRequest {
-        code: "invalid_transcript",
-        message: "Het transcript is geen geldige UTF-8-tekst.".into(),
-    })?;
+    let text = std::str::from_utf8(body)
+        .map_err(|_| ApiError::BadRequest { code: "invalid_transcript", message: "Het transcript is geen geldige UTF-8-tekst.".into() })?;
     Ok(match serde_json::from_str::<Value>(text) {
         Ok(Value::String(s)) => s,
         _ => text.to_owned(),
@@ -131,11 +129,9 @@ async fn summarise(
     match summaries::wait(&state.consult, &mut started, state.consult.summary_wait).await? {
         Waited::Done(result) => Ok(Json(vec![result]).into_response()),
         Waited::Failed(message) => Err(ApiError::Upstream(message)),
-        Waited::Pending => Ok((
-            StatusCode::ACCEPTED,
-            Json(Accepted { job_id: started.job_id, summary_id: started.summary_id }),
-        )
-            .into_response()),
+        Waited::Pending => {
+            Ok((StatusCode::ACCEPTED, Json(Accepted { job_id: started.job_id, summary_id: started.summary_id })).into_response())
+        }
     }
 }
 
@@ -143,7 +139,12 @@ async fn summarise(
 #[utoipa::path(post, path = "/api/audio/consult/generative/v1", tag = "summaries", security(("bearer" = [])),
     params(SummaryQuery), request_body(content = TranscriptText, content_type = "text/plain"),
     responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
-pub async fn v1(State(state): State<AppState>, user: CurrentUser, Query(q): Query<SummaryQuery>, body: Bytes) -> Result<Response, ApiError> {
+pub async fn v1(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(q): Query<SummaryQuery>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let request = q.request(Precision::High, ModelSize::Large, &transcript_of(&body)?)?;
     summarise(&state, &user, None, "v1", &request.into_typed_request()).await
 }
@@ -173,7 +174,12 @@ pub async fn v1_with_examples(
 #[utoipa::path(post, path = "/api/audio/consult/generative/v2", tag = "summaries", security(("bearer" = [])),
     params(SummaryQuery), request_body(content = TranscriptText, content_type = "text/plain"),
     responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
-pub async fn v2(State(state): State<AppState>, user: CurrentUser, Query(q): Query<SummaryQuery>, body: Bytes) -> Result<Response, ApiError> {
+pub async fn v2(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(q): Query<SummaryQuery>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let request = q.request(Precision::Medium, ModelSize::Medium, &transcript_of(&body)?)?;
     summarise(&state, &user, None, "v2", &request.into_typed_request()).await
 }
@@ -182,7 +188,12 @@ pub async fn v2(State(state): State<AppState>, user: CurrentUser, Query(q): Quer
 #[utoipa::path(post, path = "/api/audio/consult/generative/v2-turbo", tag = "summaries", security(("bearer" = [])),
     params(SummaryQuery), request_body(content = TranscriptText, content_type = "text/plain"),
     responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
-pub async fn v2_turbo(State(state): State<AppState>, user: CurrentUser, Query(q): Query<SummaryQuery>, body: Bytes) -> Result<Response, ApiError> {
+pub async fn v2_turbo(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(q): Query<SummaryQuery>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let request = q.request(Precision::Medium, ModelSize::Small, &transcript_of(&body)?)?;
     summarise(&state, &user, None, "v2-turbo", &request.into_typed_request()).await
 }
@@ -205,7 +216,11 @@ pub struct ElectronicConsult {
 #[utoipa::path(post, path = "/api/electronic/consult/generative", tag = "summaries", security(("bearer" = [])),
     request_body = ElectronicConsult,
     responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
-pub async fn electronic(State(state): State<AppState>, user: CurrentUser, Json(body): Json<ElectronicConsult>) -> Result<Response, ApiError> {
+pub async fn electronic(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(body): Json<ElectronicConsult>,
+) -> Result<Response, ApiError> {
     let query = SummaryQuery { episode_count: body.episode_count, ..Default::default() };
     let request = query.request(Precision::Medium, ModelSize::Medium, &body.text)?.into_typed_request();
     // refused before the e-consult is kept

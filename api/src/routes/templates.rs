@@ -1,13 +1,13 @@
 //! Template entries and groups (`/api/template/entry...`, `/api/template/group...`).
 
+use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::get;
-use axum::Router;
 use chrono::{DateTime, Utc};
 use domain::templates::{
-    self as t, Access, EntryChange, EntryFields, Filter, Grant, GroupFields, Invalid, Kind, Named, Refused, SoepType, Viewer,
-    Visibility, limits,
+    self as t, Access, EntryChange, EntryFields, Filter, Grant, GroupFields, Invalid, Kind, Named, Refused, SoepType, Viewer, Visibility,
+    limits,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -294,10 +294,9 @@ async fn viewer(state: &AppState, user: &CurrentUser) -> Result<Viewer, ApiError
 fn permission_of(grant: &Grant) -> Permission {
     match grant {
         Grant::User(id) => Permission { user_id: Some(id.clone()), ..Default::default() },
-        Grant::Level { name, .. } => Permission {
-            organization_level: Some(OrganizationLevel { organization_name: name.clone() }),
-            ..Default::default()
-        },
+        Grant::Level { name, .. } => {
+            Permission { organization_level: Some(OrganizationLevel { organization_name: name.clone() }), ..Default::default() }
+        }
         Grant::Organisation { name, .. } => Permission { organization_name: Some(name.clone()), ..Default::default() },
     }
 }
@@ -490,7 +489,11 @@ pub async fn create_entry(
 /// How many entries a list finds (the same filter as the query call, without paging).
 #[utoipa::path(get, path = "/api/template/entry/count", tag = "templates", security(("bearer" = [])), params(ListParams),
     responses((status = 200, body = i64, content_type = "application/json"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
-pub async fn count_entries(State(state): State<AppState>, user: CurrentUser, Query(params): Query<ListParams>) -> Result<Json<i64>, ApiError> {
+pub async fn count_entries(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(params): Query<ListParams>,
+) -> Result<Json<i64>, ApiError> {
     let viewer = viewer(&state, &user).await?;
     Ok(Json(t::count(&state.db, Kind::Entry, &viewer, &params.filter()?).await?))
 }
@@ -598,7 +601,11 @@ pub async fn create_group(
 /// How many groups a list finds.
 #[utoipa::path(get, path = "/api/template/group/count", tag = "templates", security(("bearer" = [])), params(ListParams),
     responses((status = 200, body = i64, content_type = "application/json"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
-pub async fn count_groups(State(state): State<AppState>, user: CurrentUser, Query(params): Query<ListParams>) -> Result<Json<i64>, ApiError> {
+pub async fn count_groups(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Query(params): Query<ListParams>,
+) -> Result<Json<i64>, ApiError> {
     let viewer = viewer(&state, &user).await?;
     Ok(Json(t::count(&state.db, Kind::Group, &viewer, &params.filter()?).await?))
 }

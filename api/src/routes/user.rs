@@ -1,10 +1,10 @@
 //! The signed-in user.
 
+use axum::Router;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::Router;
 use domain::profiles::{self, Profile};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -101,21 +101,29 @@ pub struct OnboardingUser {
     #[schema(max_length = 100)]
     pub preferred_username: Option<String>,
     /// 8 to 15 digits, with spaces, `+`, `-`, `(` and `)` between them.
-    #[schema(pattern = "^[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*([ +()-]*([0-9][ +()-]*){8,15}[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*)?$")]
+    #[schema(
+        pattern = "^[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*([ +()-]*([0-9][ +()-]*){8,15}[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*)?$"
+    )]
     pub phone_number: Option<String>,
     /// The practice's AGB code: eight digits (spaces, `-` and `.` between them are dropped).
     #[serde(rename = "AGBCode")]
-    #[schema(pattern = "^[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*([ .-]*([0-9][ .-]*){8}[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*)?$")]
+    #[schema(
+        pattern = "^[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*([ .-]*([0-9][ .-]*){8}[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*)?$"
+    )]
     pub agb_code: Option<String>,
     /// At most 200 characters.
     #[schema(max_length = 200)]
     pub organization_name: Option<String>,
     /// ARTS, ZORGGROEPMANAGER or ANDERS (lower case is taken too).
-    #[schema(pattern = "^[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*(ARTS|ZORGGROEPMANAGER|ANDERS|arts|zorggroepmanager|anders)?[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*$")]
+    #[schema(
+        pattern = "^[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*(ARTS|ZORGGROEPMANAGER|ANDERS|arts|zorggroepmanager|anders)?[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*$"
+    )]
     pub user_kind: Option<String>,
     /// WAARNEMEND, PRAKTIJKHOUDEND or ANDERS (lower case is taken too); kept only when userKind
     /// is ARTS.
-    #[schema(pattern = "^[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*(WAARNEMEND|PRAKTIJKHOUDEND|ANDERS|waarnemend|praktijkhoudend|anders)?[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*$")]
+    #[schema(
+        pattern = "^[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*(WAARNEMEND|PRAKTIJKHOUDEND|ANDERS|waarnemend|praktijkhoudend|anders)?[\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]*$"
+    )]
     pub practitioner_kind: Option<String>,
 }
 

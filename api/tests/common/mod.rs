@@ -146,10 +146,8 @@ impl TestApp {
 
     /// The issuer's own signing key, so tests can sign tokens with any claims.
     pub async fn signing_key(&self) -> (String, EncodingKey, String) {
-        let (kid, pem): (String, String) = sqlx::query_as("select kid, private_key_pem from dev_oidc_keys limit 1")
-            .fetch_one(&self.state.db)
-            .await
-            .expect("dev key");
+        let (kid, pem): (String, String) =
+            sqlx::query_as("select kid, private_key_pem from dev_oidc_keys limit 1").fetch_one(&self.state.db).await.expect("dev key");
         let key = EncodingKey::from_rsa_pem(pem.as_bytes()).expect("pem");
         (kid, key, pem)
     }

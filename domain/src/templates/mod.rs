@@ -20,11 +20,7 @@ pub use rules::*;
 
 impl Viewer {
     pub async fn load(db: &PgPool, user_id: &str, is_staff: bool) -> sqlx::Result<Self> {
-        Ok(Self {
-            user_id: user_id.to_owned(),
-            is_staff,
-            membership: crate::organisations::membership(db, user_id).await?,
-        })
+        Ok(Self { user_id: user_id.to_owned(), is_staff, membership: crate::organisations::membership(db, user_id).await? })
     }
 }
 
@@ -154,11 +150,7 @@ pub async fn query_groups(db: &PgPool, viewer: &Viewer, filter: &Filter, limit: 
 }
 
 fn page_query<'a>(kind: Kind, viewer: &Viewer, filter: &Filter, limit: i64, offset: i64) -> QueryBuilder<'a, Postgres> {
-    let mut qb = QueryBuilder::new(format!(
-        "select {} from {} t left join users u on u.id = t.owner_id",
-        kind.columns(),
-        kind.table()
-    ));
+    let mut qb = QueryBuilder::new(format!("select {} from {} t left join users u on u.id = t.owner_id", kind.columns(), kind.table()));
     push_visible_and_filter(&mut qb, kind, viewer, filter);
     qb.push(" order by t.sort_title, t.id limit ").push_bind(limit.max(0)).push(" offset ").push_bind(offset.max(0));
     qb
@@ -371,15 +363,13 @@ async fn replace_grants(conn: &mut PgConnection, kind: Kind, id: Uuid, grants: &
             Grant::Level { id, .. } => (None, Some(id), None),
             Grant::Organisation { id, .. } => (None, None, Some(id)),
         };
-        sqlx::query(&format!(
-            "insert into template_permissions ({column}, user_id, level_id, organisation_id) values ($1, $2, $3, $4)"
-        ))
-        .bind(id)
-        .bind(user)
-        .bind(level)
-        .bind(organisation)
-        .execute(&mut *conn)
-        .await?;
+        sqlx::query(&format!("insert into template_permissions ({column}, user_id, level_id, organisation_id) values ($1, $2, $3, $4)"))
+            .bind(id)
+            .bind(user)
+            .bind(level)
+            .bind(organisation)
+            .execute(&mut *conn)
+            .await?;
     }
     Ok(())
 }

@@ -235,12 +235,7 @@ pub fn unknown_permission(named: &str) -> Invalid {
 /// [`limits::QUERY_WORDS`] distinct words, else refused (every word must match, so leaving some
 /// out would show templates without them).
 pub fn search_words(query: &str) -> Result<Vec<String>, Invalid> {
-    let too_long = || {
-        invalid(
-            "query_too_long",
-            format!("Zoek op hoogstens {} woorden ({} tekens).", limits::QUERY_WORDS, limits::QUERY),
-        )
-    };
+    let too_long = || invalid("query_too_long", format!("Zoek op hoogstens {} woorden ({} tekens).", limits::QUERY_WORDS, limits::QUERY));
     if query.chars().count() > limits::QUERY {
         return Err(too_long());
     }
@@ -513,10 +508,8 @@ mod tests {
     #[test]
     fn a_change_keeps_what_it_leaves_out_and_checks_what_it_sends() {
         let base = EntryFields::new(Some("plan")).unwrap();
-        let changed = base
-            .clone()
-            .changed(EntryChange { title: Some("Knie".into()), kind: Some("  ".into()), ..Default::default() })
-            .unwrap();
+        let changed =
+            base.clone().changed(EntryChange { title: Some("Knie".into()), kind: Some("  ".into()), ..Default::default() }).unwrap();
         assert_eq!((changed.title.as_str(), changed.soep_type, changed.kind), ("Knie", SoepType::Plan, None));
         let long = "x".repeat(limits::TITLE + 1);
         let refused = base.clone().changed(EntryChange { title: Some(long), ..Default::default() }).unwrap_err();

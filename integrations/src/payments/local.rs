@@ -75,10 +75,12 @@ pub struct CheckoutPayment {
 
 /// The payment the page `/payment/checkout/{id}` shows.
 pub async fn find(db: &PgPool, id: &str) -> sqlx::Result<Option<CheckoutPayment>> {
-    let row = sqlx::query("select id, amount_cents::int8 as amount, description, status, redirect_url from local_checkout_payments where id = $1")
-        .bind(id)
-        .fetch_optional(db)
-        .await?;
+    let row = sqlx::query(
+        "select id, amount_cents::int8 as amount, description, status, redirect_url from local_checkout_payments where id = $1",
+    )
+    .bind(id)
+    .fetch_optional(db)
+    .await?;
     Ok(row.map(|r| CheckoutPayment {
         id: r.get("id"),
         amount_cents: r.get("amount"),

@@ -48,7 +48,8 @@ impl Mollie {
         let mut wait = self.backoff;
         let mut last = String::new();
         for attempt in 1..=ATTEMPTS {
-            let mut request = self.http.request(method.clone(), url.clone()).bearer_auth(&self.key).header("accept", "application/hal+json");
+            let mut request =
+                self.http.request(method.clone(), url.clone()).bearer_auth(&self.key).header("accept", "application/hal+json");
             if let Some(key) = idempotency_key {
                 request = request.header("Idempotency-Key", key);
             }
@@ -66,7 +67,8 @@ impl Mollie {
                         .map(|s| Duration::from_secs(s.min(10)));
                     let text = response.text().await.unwrap_or_default();
                     if status.is_success() {
-                        return serde_json::from_str(&text).map_err(|e| PaymentError::Unavailable(format!("unreadable Mollie answer: {e}")));
+                        return serde_json::from_str(&text)
+                            .map_err(|e| PaymentError::Unavailable(format!("unreadable Mollie answer: {e}")));
                     }
                     if status == StatusCode::NOT_FOUND {
                         return Err(PaymentError::NotFound);
@@ -181,7 +183,10 @@ impl PaymentProvider for Mollie {
             let body = json!({"name": c.name, "email": c.email, "metadata": {"userId": c.user_id}});
             let key = format!("customer:{}", c.user_id);
             let v = self.send(Method::POST, "customers", Some(&body), Some(&key)).await?;
-            v.get("id").and_then(Value::as_str).map(str::to_owned).ok_or_else(|| PaymentError::Unavailable("Mollie customer without an id".into()))
+            v.get("id")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| PaymentError::Unavailable("Mollie customer without an id".into()))
         })
     }
 

@@ -77,10 +77,7 @@ impl std::fmt::Debug for Engines {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Engines")
             .field("mode", &self.mode)
-            .field(
-                "multilingual",
-                &self.multilingual.as_ref().map(|e| e.name()),
-            )
+            .field("multilingual", &self.multilingual.as_ref().map(|e| e.name()))
             .field("radiology", &self.radiology.as_ref().map(|e| e.name()))
             .finish()
     }
@@ -93,15 +90,8 @@ impl Engines {
     }
 
     /// Engines given directly (for tests, or an engine made elsewhere).
-    pub fn from_engines(
-        multilingual: Option<SharedEngine>,
-        radiology: Option<SharedEngine>,
-    ) -> Self {
-        Self {
-            mode: None,
-            multilingual,
-            radiology,
-        }
+    pub fn from_engines(multilingual: Option<SharedEngine>, radiology: Option<SharedEngine>) -> Self {
+        Self { mode: None, multilingual, radiology }
     }
 
     /// Reads the `APP_SPEECH_*` variables of the process.
@@ -146,53 +136,28 @@ type Settings = (Mode, Option<EngineSettings>, Option<EngineSettings>);
 
 /// Parses the variables into the settings of the general and the radiology engine.
 pub fn read_settings(lookup: impl Fn(&str) -> Option<String>) -> Result<Settings, String> {
-    let get = |name: &str| {
-        lookup(name)
-            .map(|v| v.trim().to_string())
-            .filter(|v| !v.is_empty())
-    };
+    let get = |name: &str| lookup(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
 
     let mode = match get("APP_SPEECH_MODE").as_deref() {
         None | Some("transcription") => Mode::Transcription,
         Some("realtime") => Mode::Realtime,
         Some(other) => {
-            return Err(format!(
-                "APP_SPEECH_MODE must be \"transcription\" or \"realtime\", not {other:?}"
-            ));
+            return Err(format!("APP_SPEECH_MODE must be \"transcription\" or \"realtime\", not {other:?}"));
         }
     };
-    let url = get("APP_SPEECH_URL")
-        .map(|v| base_url("APP_SPEECH_URL", &v))
-        .transpose()?;
-    let radiology_url = get("APP_SPEECH_RADIOLOGY_URL")
-        .map(|v| base_url("APP_SPEECH_RADIOLOGY_URL", &v))
-        .transpose()?
-        .or(url.clone());
+    let url = get("APP_SPEECH_URL").map(|v| base_url("APP_SPEECH_URL", &v)).transpose()?;
+    let radiology_url = get("APP_SPEECH_RADIOLOGY_URL").map(|v| base_url("APP_SPEECH_RADIOLOGY_URL", &v)).transpose()?.or(url.clone());
     let model = get("APP_SPEECH_MODEL").unwrap_or_else(|| DEFAULT_MODEL.to_string());
     let radiology_model = get("APP_SPEECH_RADIOLOGY_MODEL").unwrap_or_else(|| model.clone());
     let api_key = get("APP_SPEECH_API_KEY");
     let prompt = get("APP_SPEECH_PROMPT").unwrap_or_else(|| DEFAULT_PROMPT.to_string());
-    let radiology_prompt =
-        get("APP_SPEECH_RADIOLOGY_PROMPT").unwrap_or_else(|| DEFAULT_RADIOLOGY_PROMPT.to_string());
+    let radiology_prompt = get("APP_SPEECH_RADIOLOGY_PROMPT").unwrap_or_else(|| DEFAULT_RADIOLOGY_PROMPT.to_string());
     let interim = seconds("APP_SPEECH_INTERIM", get("APP_SPEECH_INTERIM"), 2.0, true)?;
     let timeout = seconds("APP_SPEECH_TIMEOUT", get("APP_SPEECH_TIMEOUT"), 30.0, false)?;
 
-    let general = url.map(|url| EngineSettings {
-        url,
-        model,
-        api_key: api_key.clone(),
-        prompt,
-        interim,
-        timeout,
-    });
-    let radiology = radiology_url.map(|url| EngineSettings {
-        url,
-        model: radiology_model,
-        api_key,
-        prompt: radiology_prompt,
-        interim,
-        timeout,
-    });
+    let general = url.map(|url| EngineSettings { url, model, api_key: api_key.clone(), prompt, interim, timeout });
+    let radiology =
+        radiology_url.map(|url| EngineSettings { url, model: radiology_model, api_key, prompt: radiology_prompt, interim, timeout });
     Ok((mode, general, radiology))
 }
 
@@ -200,37 +165,22 @@ pub fn read_settings(lookup: impl Fn(&str) -> Option<String>) -> Result<Settings
 fn base_url(name: &str, value: &str) -> Result<String, String> {
     let parsed = Url::parse(value).map_err(|e| format!("{name} is not a URL ({e}): {value:?}"))?;
     if !matches!(parsed.scheme(), "http" | "https") {
-        return Err(format!(
-            "{name} must be an http or https URL, not {value:?}"
-        ));
+        return Err(format!("{name} must be an http or https URL, not {value:?}"));
     }
     if parsed.query().is_some() || parsed.fragment().is_some() {
-        return Err(format!(
-            "{name} must be a base URL without query or fragment: {value:?}"
-        ));
+        return Err(format!("{name} must be a base URL without query or fragment: {value:?}"));
     }
     Ok(parsed.as_str().trim_end_matches('/').to_string())
 }
 
 /// A number of seconds; zero only where `zero_ok`.
-fn seconds(
-    name: &str,
-    value: Option<String>,
-    default: f64,
-    zero_ok: bool,
-) -> Result<Duration, String> {
+fn seconds(name: &str, value: Option<String>, default: f64, zero_ok: bool) -> Result<Duration, String> {
     let Some(value) = value else {
         return Ok(Duration::from_secs_f64(default));
     };
-    let secs: f64 = value
-        .parse()
-        .map_err(|_| format!("{name} must be a number of seconds, not {value:?}"))?;
+    let secs: f64 = value.parse().map_err(|_| format!("{name} must be a number of seconds, not {value:?}"))?;
     if !secs.is_finite() || secs < 0.0 || (secs == 0.0 && !zero_ok) || secs > 3600.0 {
-        let range = if zero_ok {
-            "0 to 3600"
-        } else {
-            "more than 0, at most 3600"
-        };
+        let range = if zero_ok { "0 to 3600" } else { "more than 0, at most 3600" };
         return Err(format!("{name} must be {range} seconds, not {value:?}"));
     }
     Ok(Duration::from_secs_f64(secs))
@@ -243,10 +193,7 @@ mod tests {
     use super::*;
 
     fn lookup(vars: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let map: HashMap<String, String> = vars
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let map: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         move |name| map.get(name).cloned()
     }
 
@@ -257,18 +204,13 @@ mod tests {
         assert!(engines.get(AudioModel::Radiology).is_none());
         assert_eq!(engines.mode(), None);
         // Blank values count as unset.
-        let engines = Engines::from_lookup(lookup(&[
-            ("APP_SPEECH_URL", "  "),
-            ("APP_SPEECH_MODEL", ""),
-        ]))
-        .unwrap();
+        let engines = Engines::from_lookup(lookup(&[("APP_SPEECH_URL", "  "), ("APP_SPEECH_MODEL", "")])).unwrap();
         assert!(engines.get(AudioModel::Multilingual).is_none());
     }
 
     #[test]
     fn defaults_fill_in_what_is_not_set() {
-        let (mode, general, radiology) =
-            read_settings(lookup(&[("APP_SPEECH_URL", "http://speaches:8000/")])).unwrap();
+        let (mode, general, radiology) = read_settings(lookup(&[("APP_SPEECH_URL", "http://speaches:8000/")])).unwrap();
         assert_eq!(mode, Mode::Transcription);
         let general = general.unwrap();
         assert_eq!(general.url, "http://speaches:8000");
@@ -282,16 +224,9 @@ mod tests {
         assert_eq!(radiology.model, DEFAULT_MODEL);
         assert_eq!(radiology.prompt, DEFAULT_RADIOLOGY_PROMPT);
 
-        let engines =
-            Engines::from_lookup(lookup(&[("APP_SPEECH_URL", "http://speaches:8000")])).unwrap();
-        assert_eq!(
-            engines.get(AudioModel::Multilingual).unwrap().name(),
-            "openai-transcription"
-        );
-        assert_eq!(
-            engines.get(AudioModel::Radiology).unwrap().name(),
-            "openai-transcription"
-        );
+        let engines = Engines::from_lookup(lookup(&[("APP_SPEECH_URL", "http://speaches:8000")])).unwrap();
+        assert_eq!(engines.get(AudioModel::Multilingual).unwrap().name(), "openai-transcription");
+        assert_eq!(engines.get(AudioModel::Radiology).unwrap().name(), "openai-transcription");
         assert_eq!(engines.mode(), Some(Mode::Transcription));
     }
 
@@ -331,10 +266,7 @@ mod tests {
 
     #[test]
     fn the_realtime_mode_is_read() {
-        let vars = [
-            ("APP_SPEECH_URL", "http://x"),
-            ("APP_SPEECH_MODE", "realtime"),
-        ];
+        let vars = [("APP_SPEECH_URL", "http://x"), ("APP_SPEECH_MODE", "realtime")];
         let (mode, general, _) = read_settings(lookup(&vars)).unwrap();
         assert_eq!(mode, Mode::Realtime);
         assert_eq!(general.unwrap().url, "http://x");
@@ -342,11 +274,7 @@ mod tests {
 
     #[test]
     fn a_radiology_url_alone_configures_radiology_only() {
-        let engines = Engines::from_lookup(lookup(&[(
-            "APP_SPEECH_RADIOLOGY_URL",
-            "http://radiologie:9000",
-        )]))
-        .unwrap();
+        let engines = Engines::from_lookup(lookup(&[("APP_SPEECH_RADIOLOGY_URL", "http://radiologie:9000")])).unwrap();
         assert!(engines.get(AudioModel::Multilingual).is_none());
         assert!(engines.get(AudioModel::Radiology).is_some());
     }
@@ -357,42 +285,12 @@ mod tests {
             (&[("APP_SPEECH_URL", "speaches:8000")], "APP_SPEECH_URL"),
             (&[("APP_SPEECH_URL", "not a url")], "APP_SPEECH_URL"),
             (&[("APP_SPEECH_URL", "http://x/?a=b")], "APP_SPEECH_URL"),
-            (
-                &[
-                    ("APP_SPEECH_URL", "http://x"),
-                    ("APP_SPEECH_RADIOLOGY_URL", "ftp://x"),
-                ],
-                "APP_SPEECH_RADIOLOGY_URL",
-            ),
-            (
-                &[
-                    ("APP_SPEECH_URL", "http://x"),
-                    ("APP_SPEECH_MODE", "streaming"),
-                ],
-                "APP_SPEECH_MODE",
-            ),
-            (
-                &[
-                    ("APP_SPEECH_URL", "http://x"),
-                    ("APP_SPEECH_INTERIM", "soms"),
-                ],
-                "APP_SPEECH_INTERIM",
-            ),
-            (
-                &[("APP_SPEECH_URL", "http://x"), ("APP_SPEECH_INTERIM", "-1")],
-                "APP_SPEECH_INTERIM",
-            ),
-            (
-                &[("APP_SPEECH_URL", "http://x"), ("APP_SPEECH_TIMEOUT", "0")],
-                "APP_SPEECH_TIMEOUT",
-            ),
-            (
-                &[
-                    ("APP_SPEECH_URL", "http://x"),
-                    ("APP_SPEECH_TIMEOUT", "NaN"),
-                ],
-                "APP_SPEECH_TIMEOUT",
-            ),
+            (&[("APP_SPEECH_URL", "http://x"), ("APP_SPEECH_RADIOLOGY_URL", "ftp://x")], "APP_SPEECH_RADIOLOGY_URL"),
+            (&[("APP_SPEECH_URL", "http://x"), ("APP_SPEECH_MODE", "streaming")], "APP_SPEECH_MODE"),
+            (&[("APP_SPEECH_URL", "http://x"), ("APP_SPEECH_INTERIM", "soms")], "APP_SPEECH_INTERIM"),
+            (&[("APP_SPEECH_URL", "http://x"), ("APP_SPEECH_INTERIM", "-1")], "APP_SPEECH_INTERIM"),
+            (&[("APP_SPEECH_URL", "http://x"), ("APP_SPEECH_TIMEOUT", "0")], "APP_SPEECH_TIMEOUT"),
+            (&[("APP_SPEECH_URL", "http://x"), ("APP_SPEECH_TIMEOUT", "NaN")], "APP_SPEECH_TIMEOUT"),
         ];
         for (vars, name) in cases {
             let err = Engines::from_lookup(lookup(vars)).unwrap_err();

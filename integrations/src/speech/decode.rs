@@ -24,8 +24,7 @@ use super::{SAMPLE_RATE, SpeechError};
 pub const MAX_RECORDING_SECONDS: u32 = 2 * 60 * 60;
 
 const NO_SOUND: &str = "De opname bevat geen geluid.";
-const UNREADABLE: &str =
-    "De opname kon niet worden gelezen. Gebruik een wav-, webm-, ogg-, mp3- of m4a-bestand.";
+const UNREADABLE: &str = "De opname kon niet worden gelezen. Gebruik een wav-, webm-, ogg-, mp3- of m4a-bestand.";
 const TOO_LONG: &str = "De opname is langer dan twee uur.";
 
 /// A recording whose loudest sample stays at or below this is silence (about -60 dBFS).
@@ -59,15 +58,11 @@ fn decode_source(source: Box<dyn MediaSource>, len: u64) -> Result<Vec<i16>, Spe
     }
     // The decoders are meant not to panic on hostile input; should one do so anyway, the upload
     // is unreadable rather than the process wounded.
-    let decoded = catch_unwind(AssertUnwindSafe(|| decode(source)))
-        .unwrap_or_else(|_| Err(Failure::Unreadable("a decoder panicked".to_string())));
+    let decoded =
+        catch_unwind(AssertUnwindSafe(|| decode(source))).unwrap_or_else(|_| Err(Failure::Unreadable("a decoder panicked".to_string())));
     match decoded {
         Ok(samples) => {
-            let peak = samples
-                .iter()
-                .map(|sample| sample.unsigned_abs())
-                .max()
-                .unwrap_or(0);
+            let peak = samples.iter().map(|sample| sample.unsigned_abs()).max().unwrap_or(0);
             if peak <= SILENCE_PEAK {
                 tracing::info!(samples = samples.len(), "uploaded recording holds no sound");
                 return Err(SpeechError::Audio(NO_SOUND.to_string()));
@@ -93,15 +88,7 @@ enum Failure {
 fn decode(source: Box<dyn MediaSource>) -> Result<Vec<i16>, Failure> {
     let source = MediaSourceStream::new(source, Default::default());
     let probed = symphonia::default::get_probe()
-        .format(
-            &Hint::new(),
-            source,
-            &FormatOptions {
-                enable_gapless: true,
-                ..FormatOptions::default()
-            },
-            &MetadataOptions::default(),
-        )
+        .format(&Hint::new(), source, &FormatOptions { enable_gapless: true, ..FormatOptions::default() }, &MetadataOptions::default())
         .map_err(|err| Failure::Unreadable(format!("unknown container: {err}")))?;
     let mut format = probed.format;
     let track = format
@@ -127,18 +114,11 @@ fn decode(source: Box<dyn MediaSource>) -> Result<Vec<i16>, Failure> {
 /// Whether a demuxer error ends the stream (a clean end, or a file cut short) rather than
 /// making it unreadable.
 fn is_end(err: &SymphoniaError) -> bool {
-    matches!(
-        err,
-        SymphoniaError::IoError(_) | SymphoniaError::ResetRequired
-    )
+    matches!(err, SymphoniaError::IoError(_) | SymphoniaError::ResetRequired)
 }
 
 /// Decodes every codec but Opus with symphonia.
-fn decode_symphonia(
-    format: &mut dyn FormatReader,
-    track_id: u32,
-    params: &CodecParameters,
-) -> Result<Vec<i16>, Failure> {
+fn decode_symphonia(format: &mut dyn FormatReader, track_id: u32, params: &CodecParameters) -> Result<Vec<i16>, Failure> {
     let mut decoder = symphonia::default::get_codecs()
         .make(params, &DecoderOptions::default())
         .map_err(|err| Failure::Unreadable(format!("unsupported codec: {err}")))?;
@@ -166,9 +146,7 @@ fn decode_symphonia(
         let spec = *decoded.spec();
         let channels = spec.channels.count();
         if channels == 0 || spec.rate == 0 {
-            return Err(Failure::Unreadable(
-                "a packet without channels or rate".to_string(),
-            ));
+            return Err(Failure::Unreadable("a packet without channels or rate".to_string()));
         }
         let mono = match &mut output {
             Some(mono) if mono.rate == spec.rate => mono,
@@ -188,9 +166,7 @@ fn decode_symphonia(
     }
     match output {
         Some(mono) => mono.finish(),
-        None if failed_packets > 0 => Err(Failure::Unreadable(format!(
-            "{failed_packets} packets failed to decode"
-        ))),
+        None if failed_packets > 0 => Err(Failure::Unreadable(format!("{failed_packets} packets failed to decode"))),
         None => Ok(Vec::new()),
     }
 }
@@ -206,40 +182,27 @@ struct OpusHead {
 /// Parses `OpusHead` (RFC 7845 §5.1). Only mapping family 0 (mono or stereo) is supported.
 fn opus_head(extra: &[u8]) -> Result<OpusHead, Failure> {
     if extra.len() < 19 || &extra[..8] != b"OpusHead" {
-        return Err(Failure::Unreadable(
-            "no Opus identification header".to_string(),
-        ));
+        return Err(Failure::Unreadable("no Opus identification header".to_string()));
     }
     let channels = usize::from(extra[9]);
     let pre_skip = usize::from(u16::from_le_bytes([extra[10], extra[11]]));
     let family = extra[18];
     if family != 0 || !(1..=2).contains(&channels) {
-        return Err(Failure::Unreadable(format!(
-            "Opus with {channels} channels in mapping family {family}"
-        )));
+        return Err(Failure::Unreadable(format!("Opus with {channels} channels in mapping family {family}")));
     }
     Ok(OpusHead { channels, pre_skip })
 }
 
 /// Decodes Opus packets with the pure-Rust decoder (RFC 6716 and 8251), at 16 kHz.
-fn decode_opus(
-    format: &mut dyn FormatReader,
-    track_id: u32,
-    params: &CodecParameters,
-) -> Result<Vec<i16>, Failure> {
+fn decode_opus(format: &mut dyn FormatReader, track_id: u32, params: &CodecParameters) -> Result<Vec<i16>, Failure> {
     let head = match params.extra_data.as_deref() {
         Some(extra) => opus_head(extra)?,
         None => {
             let channels = params.channels.map_or(0, |channels| channels.count());
             if !(1..=2).contains(&channels) {
-                return Err(Failure::Unreadable(
-                    "Opus without a channel count".to_string(),
-                ));
+                return Err(Failure::Unreadable("Opus without a channel count".to_string()));
             }
-            OpusHead {
-                channels,
-                pre_skip: 0,
-            }
+            OpusHead { channels, pre_skip: 0 }
         }
     };
     let mut decoder = opus_pure::OpusDecoder::new(SAMPLE_RATE as i32, head.channels)
@@ -275,19 +238,13 @@ fn decode_opus(
         let dropped = skip.min(frames);
         skip -= dropped;
         let start = (dropped + packet.trim_start as usize / 3).min(frames);
-        let end = frames
-            .saturating_sub(packet.trim_end as usize / 3)
-            .max(start);
-        let samples: Vec<f32> = pcm[start * head.channels..end * head.channels]
-            .iter()
-            .map(|&sample| f32::from(sample) / 32_768.0)
-            .collect();
+        let end = frames.saturating_sub(packet.trim_end as usize / 3).max(start);
+        let samples: Vec<f32> =
+            pcm[start * head.channels..end * head.channels].iter().map(|&sample| f32::from(sample) / 32_768.0).collect();
         mono.push_interleaved(&samples, head.channels)?;
     }
     if !decoded_any && failed_packets > 0 {
-        return Err(Failure::Unreadable(format!(
-            "{failed_packets} Opus packets failed to decode"
-        )));
+        return Err(Failure::Unreadable(format!("{failed_packets} Opus packets failed to decode")));
     }
     mono.finish()
 }
@@ -310,22 +267,12 @@ impl Mono {
         let resampler = if rate == SAMPLE_RATE {
             None
         } else {
-            let resampler =
-                FftFixedIn::new(rate as usize, SAMPLE_RATE as usize, RESAMPLE_CHUNK, 2, 1)
-                    .map_err(|err| {
-                        Failure::Unreadable(format!("resampler for {rate} Hz: {err}"))
-                    })?;
+            let resampler = FftFixedIn::new(rate as usize, SAMPLE_RATE as usize, RESAMPLE_CHUNK, 2, 1)
+                .map_err(|err| Failure::Unreadable(format!("resampler for {rate} Hz: {err}")))?;
             Some(resampler)
         };
         let delay = resampler.as_ref().map_or(0, Resampler::output_delay);
-        Ok(Mono {
-            rate,
-            resampler,
-            pending: Vec::new(),
-            frames_in: 0,
-            delay,
-            output: Vec::new(),
-        })
+        Ok(Mono { rate, resampler, pending: Vec::new(), frames_in: 0, delay, output: Vec::new() })
     }
 
     /// Takes interleaved frames, averages their channels and passes them on.
@@ -336,11 +283,7 @@ impl Mono {
             return Err(Failure::TooLong);
         }
         let scale = 1.0 / channels as f32;
-        self.pending.extend(
-            interleaved
-                .chunks_exact(channels)
-                .map(|frame| frame.iter().sum::<f32>() * scale),
-        );
+        self.pending.extend(interleaved.chunks_exact(channels).map(|frame| frame.iter().sum::<f32>() * scale));
         self.drain(false)
     }
 
@@ -355,9 +298,7 @@ impl Mono {
         while self.pending.len() - start >= resampler.input_frames_next() {
             let needed = resampler.input_frames_next();
             let chunk = &self.pending[start..start + needed];
-            let out = resampler
-                .process(&[chunk], None)
-                .map_err(|err| Failure::Unreadable(format!("resampling: {err}")))?;
+            let out = resampler.process(&[chunk], None).map_err(|err| Failure::Unreadable(format!("resampling: {err}")))?;
             start += needed;
             emit(&mut self.output, &mut self.delay, &out);
         }
@@ -374,9 +315,8 @@ impl Mono {
             }
             // Push the delayed samples out of the resampler.
             while self.output.len() < wanted {
-                let out = resampler
-                    .process_partial(None::<&[&[f32]]>, None)
-                    .map_err(|err| Failure::Unreadable(format!("resampling: {err}")))?;
+                let out =
+                    resampler.process_partial(None::<&[&[f32]]>, None).map_err(|err| Failure::Unreadable(format!("resampling: {err}")))?;
                 if out.first().is_none_or(Vec::is_empty) {
                     break;
                 }
@@ -414,18 +354,11 @@ mod tests {
 
     fn tone(frequency: f32, rate: u32, seconds: f32, amplitude: f32) -> Vec<f32> {
         let count = (rate as f32 * seconds) as usize;
-        (0..count)
-            .map(|n| {
-                amplitude * (2.0 * std::f32::consts::PI * frequency * n as f32 / rate as f32).sin()
-            })
-            .collect()
+        (0..count).map(|n| amplitude * (2.0 * std::f32::consts::PI * frequency * n as f32 / rate as f32).sin()).collect()
     }
 
     fn zero_crossings(samples: &[i16]) -> usize {
-        samples
-            .windows(2)
-            .filter(|pair| (pair[0] < 0) != (pair[1] < 0))
-            .count()
+        samples.windows(2).filter(|pair| (pair[0] < 0) != (pair[1] < 0)).count()
     }
 
     fn rms(samples: &[i16]) -> f64 {
@@ -447,10 +380,7 @@ mod tests {
             assert_eq!(output.len(), 32_000, "{rate} Hz");
             // 1.9875 seconds of 1 kHz cross zero 3975 times.
             let crossings = zero_crossings(&output[100..31_900]);
-            assert!(
-                crossings.abs_diff(3_975) <= 2,
-                "{rate} Hz: {crossings} crossings"
-            );
+            assert!(crossings.abs_diff(3_975) <= 2, "{rate} Hz: {crossings} crossings");
             // Half of full scale: an RMS of 0.5 / sqrt(2).
             let level = rms(&output[1_000..31_000]) / 32_768.0;
             assert!((level - 0.3536).abs() < 0.005, "{rate} Hz: level {level}");
@@ -463,11 +393,7 @@ mod tests {
         let mut input = vec![0.0f32; 44_100 * 2];
         input[44_100] = 1.0;
         let output = resample(44_100, &input, 4_410);
-        let peak = output
-            .iter()
-            .enumerate()
-            .max_by_key(|(_, s)| s.unsigned_abs())
-            .map(|(i, _)| i);
+        let peak = output.iter().enumerate().max_by_key(|(_, s)| s.unsigned_abs()).map(|(i, _)| i);
         assert!(peak.is_some_and(|at| at.abs_diff(16_000) <= 1), "{peak:?}");
     }
 
@@ -492,23 +418,14 @@ mod tests {
         let limit = u64::from(MAX_RECORDING_SECONDS) * 48_000;
         mono.frames_in = limit - 10;
         assert!(mono.push_interleaved(&[0.0; 20], 2).is_ok());
-        assert!(matches!(
-            mono.push_interleaved(&[0.0; 2], 2),
-            Err(Failure::TooLong)
-        ));
+        assert!(matches!(mono.push_interleaved(&[0.0; 2], 2), Err(Failure::TooLong)));
     }
 
     #[test]
     fn reads_the_opus_head() {
         let mut head = b"OpusHead".to_vec();
         head.extend([1, 2, 0x38, 0x01, 0x80, 0xbb, 0, 0, 0, 0, 0]);
-        assert_eq!(
-            opus_head(&head).ok(),
-            Some(OpusHead {
-                channels: 2,
-                pre_skip: 312
-            })
-        );
+        assert_eq!(opus_head(&head).ok(), Some(OpusHead { channels: 2, pre_skip: 312 }));
         head[18] = 1;
         assert!(opus_head(&head).is_err());
         assert!(opus_head(b"OpusHead").is_err());

@@ -59,15 +59,8 @@ const PHRASES: &[&str] = &[
 
 /// Beginnings of subtitle credits ("Ondertiteling: …", "Ondertiteld door …"): a sentence that
 /// starts with one of these (normalised) is dropped whatever follows.
-const PREFIXES: &[&str] = &[
-    "ondertiteld door",
-    "ondertiteling",
-    "ondertitels",
-    "ondertitelingen",
-    "subtitles by",
-    "subtitled by",
-    "subtitles made by",
-];
+const PREFIXES: &[&str] =
+    &["ondertiteld door", "ondertiteling", "ondertitels", "ondertitelingen", "subtitles by", "subtitled by", "subtitles made by"];
 
 /// A sentence that contains one of these (normalised) anywhere is a subtitle credit.
 const FRAGMENTS: &[&str] = &["amara org"];
@@ -84,19 +77,12 @@ pub fn clean(text: &str) -> Vec<String> {
     if is_hallucination(&text) {
         return Vec::new();
     }
-    sentences::split(&text)
-        .into_iter()
-        .filter(|sentence| !is_hallucination(sentence))
-        .collect()
+    sentences::split(&text).into_iter().filter(|sentence| !is_hallucination(sentence)).collect()
 }
 
 /// Lowercase, every character that is not a letter or digit a space, spaces collapsed.
 pub fn normalise(text: &str) -> String {
-    let mapped: String = text
-        .chars()
-        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
-        .flat_map(char::to_lowercase)
-        .collect();
+    let mapped: String = text.chars().map(|c| if c.is_alphanumeric() { c } else { ' ' }).flat_map(char::to_lowercase).collect();
     mapped.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -108,12 +94,8 @@ pub fn is_hallucination(text: &str) -> bool {
         return true;
     }
     PHRASES.iter().any(|phrase| normalise(phrase) == norm)
-        || PREFIXES
-            .iter()
-            .any(|prefix| norm == *prefix || norm.starts_with(&format!("{prefix} ")))
-        || FRAGMENTS
-            .iter()
-            .any(|fragment| format!(" {norm} ").contains(&format!(" {fragment} ")))
+        || PREFIXES.iter().any(|prefix| norm == *prefix || norm.starts_with(&format!("{prefix} ")))
+        || FRAGMENTS.iter().any(|fragment| format!(" {norm} ").contains(&format!(" {fragment} ")))
 }
 
 /// Collapses a phrase of 1 to [`MAX_REPEATED_WORDS`] words repeated [`MIN_REPEATS`] or more
@@ -143,9 +125,7 @@ fn collapse_once<'a>(words: &[&'a str]) -> Vec<&'a str> {
             }
             let phrase = &keys[i..i + n];
             let mut count = 1;
-            while i + (count + 1) * n <= words.len()
-                && keys[i + count * n..i + (count + 1) * n] == *phrase
-            {
+            while i + (count + 1) * n <= words.len() && keys[i + count * n..i + (count + 1) * n] == *phrase {
                 count += 1;
             }
             if count >= MIN_REPEATS {
@@ -167,14 +147,8 @@ mod tests {
 
     #[test]
     fn normalising_ignores_case_punctuation_and_spacing() {
-        assert_eq!(
-            normalise("  Bedankt voor  het Kijken!! "),
-            "bedankt voor het kijken"
-        );
-        assert_eq!(
-            normalise("Ondertiteld door de Amara.org-gemeenschap"),
-            "ondertiteld door de amara org gemeenschap"
-        );
+        assert_eq!(normalise("  Bedankt voor  het Kijken!! "), "bedankt voor het kijken");
+        assert_eq!(normalise("Ondertiteld door de Amara.org-gemeenschap"), "ondertiteld door de amara org gemeenschap");
         assert_eq!(normalise("Patiënt…"), "patiënt");
     }
 
@@ -221,35 +195,19 @@ mod tests {
 
     #[test]
     fn invented_sentences_are_dropped_from_a_transcription() {
-        assert_eq!(
-            clean("Ik heb hoofdpijn. Bedankt voor het kijken! Ondertiteling: TV Gelderland 2021"),
-            vec!["Ik heb hoofdpijn."]
-        );
+        assert_eq!(clean("Ik heb hoofdpijn. Bedankt voor het kijken! Ondertiteling: TV Gelderland 2021"), vec!["Ik heb hoofdpijn."]);
         assert!(clean("Ondertiteld door de Amara.org gemeenschap").is_empty());
         assert!(clean("  ").is_empty());
-        assert_eq!(
-            clean("Dank u wel. Tot ziens."),
-            vec!["Dank u wel.", "Tot ziens."]
-        );
+        assert_eq!(clean("Dank u wel. Tot ziens."), vec!["Dank u wel.", "Tot ziens."]);
     }
 
     #[test]
     fn a_phrase_repeated_three_times_or_more_is_collapsed() {
         assert_eq!(collapse_repeats("ja ja ja ja"), "ja");
+        assert_eq!(collapse_repeats("Ik heb pijn, pijn, pijn in mijn buik."), "Ik heb pijn in mijn buik.");
+        assert_eq!(collapse_repeats("Ik weet het niet. Ik weet het niet. Ik weet het niet. Ik weet het niet."), "Ik weet het niet.");
         assert_eq!(
-            collapse_repeats("Ik heb pijn, pijn, pijn in mijn buik."),
-            "Ik heb pijn in mijn buik."
-        );
-        assert_eq!(
-            collapse_repeats(
-                "Ik weet het niet. Ik weet het niet. Ik weet het niet. Ik weet het niet."
-            ),
-            "Ik weet het niet."
-        );
-        assert_eq!(
-            collapse_repeats(
-                "Het doet pijn als ik loop en als ik zit, als ik loop en als ik zit, als ik loop en als ik zit."
-            ),
+            collapse_repeats("Het doet pijn als ik loop en als ik zit, als ik loop en als ik zit, als ik loop en als ik zit."),
             "Het doet pijn als ik loop en als ik zit."
         );
         assert_eq!(
@@ -262,10 +220,7 @@ mod tests {
     #[test]
     fn fewer_than_three_repetitions_and_long_phrases_are_kept() {
         assert_eq!(collapse_repeats("heel heel erg"), "heel heel erg");
-        assert_eq!(
-            collapse_repeats("Nee, nee. Het gaat wel."),
-            "Nee, nee. Het gaat wel."
-        );
+        assert_eq!(collapse_repeats("Nee, nee. Het gaat wel."), "Nee, nee. Het gaat wel.");
         let nine = "een twee drie vier vijf zes zeven acht negen";
         let thrice = format!("{nine} {nine} {nine}");
         assert_eq!(collapse_repeats(&thrice), thrice);

@@ -103,11 +103,7 @@ pub const MAX_VOCABULARY_CHARS: usize = 600;
 pub fn prompt_with(base: &str, vocabulary: &[String]) -> String {
     let mut words: Vec<&str> = Vec::new();
     let mut length = 0;
-    for word in vocabulary
-        .iter()
-        .map(|w| w.trim())
-        .filter(|w| !w.is_empty())
-    {
+    for word in vocabulary.iter().map(|w| w.trim()).filter(|w| !w.is_empty()) {
         if words.contains(&word) {
             continue;
         }
@@ -131,16 +127,8 @@ mod tests {
 
     #[test]
     fn the_vocabulary_follows_the_prompt() {
-        let vocabulary = vec![
-            "Paracetamol".to_string(),
-            " ".to_string(),
-            "Jansen".to_string(),
-            "Paracetamol".to_string(),
-        ];
-        assert_eq!(
-            prompt_with("Een consult.", &vocabulary),
-            "Een consult. Paracetamol, Jansen."
-        );
+        let vocabulary = vec!["Paracetamol".to_string(), " ".to_string(), "Jansen".to_string(), "Paracetamol".to_string()];
+        assert_eq!(prompt_with("Een consult.", &vocabulary), "Een consult. Paracetamol, Jansen.");
         assert_eq!(prompt_with("", &vocabulary), "Paracetamol, Jansen.");
         assert_eq!(prompt_with(" Een consult. ", &[]), "Een consult.");
     }

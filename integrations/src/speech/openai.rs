@@ -26,20 +26,14 @@ use tokio::sync::mpsc;
 
 use super::config::EngineSettings;
 use super::vad::{Vad, VadEvent};
-use super::{
-    AudioFrame, SAMPLE_RATE, SpeechEngine, SpeechError, SpeechEvent, StreamOptions, filter, wav,
-};
+use super::{AudioFrame, SAMPLE_RATE, SpeechEngine, SpeechError, SpeechEvent, StreamOptions, filter, wav};
 
 /// Finished utterances that may wait for the engine before the stream stops reading audio.
 pub const MAX_WAITING: usize = 3;
 /// The language of every stream.
 pub const LANGUAGE: &str = "nl";
 /// Waits between the attempts of a request that failed in a way that may pass.
-pub const DEFAULT_BACKOFF: [Duration; 3] = [
-    Duration::from_millis(250),
-    Duration::from_secs(1),
-    Duration::from_secs(3),
-];
+pub const DEFAULT_BACKOFF: [Duration; 3] = [Duration::from_millis(250), Duration::from_secs(1), Duration::from_secs(3)];
 
 /// Shown when part of the recording could not be transcribed because the engine was unreachable.
 pub const UNAVAILABLE_MESSAGE: &str = "Een deel van de opname kon niet worden omgezet in tekst: \
@@ -82,18 +76,8 @@ impl OpenAiTranscription {
             .user_agent("spreekkamer")
             .build()
             .unwrap_or_default();
-        let endpoint = format!(
-            "{}/v1/audio/transcriptions",
-            settings.url.trim_end_matches('/')
-        );
-        Self {
-            inner: Arc::new(Inner {
-                http,
-                endpoint,
-                settings,
-                backoff: DEFAULT_BACKOFF.to_vec(),
-            }),
-        }
+        let endpoint = format!("{}/v1/audio/transcriptions", settings.url.trim_end_matches('/'));
+        Self { inner: Arc::new(Inner { http, endpoint, settings, backoff: DEFAULT_BACKOFF.to_vec() }) }
     }
 
     /// The same engine with other waits between attempts (one more attempt than waits).
@@ -116,15 +100,9 @@ impl OpenAiTranscription {
 
     /// Transcribes one clip (16 kHz mono PCM16), retrying what may pass. The text as the engine
     /// gave it, not cleaned.
-    pub async fn transcribe(
-        &self,
-        audio: &[i16],
-        vocabulary: &[String],
-    ) -> Result<String, SpeechError> {
+    pub async fn transcribe(&self, audio: &[i16], vocabulary: &[String]) -> Result<String, SpeechError> {
         let prompt = crate::speech::prompt_with(&self.inner.settings.prompt, vocabulary);
-        self.inner
-            .transcribe(wav::encode(audio), &prompt, true)
-            .await
+        self.inner.transcribe(wav::encode(audio), &prompt, true).await
     }
 }
 
@@ -155,10 +133,8 @@ impl Inner {
         let interim_every = (self.settings.interim.as_secs_f64() * f64::from(SAMPLE_RATE)) as usize;
         let started = std::time::Instant::now();
         let mut vad = Vad::new();
-        let mut finals: FuturesOrdered<BoxFuture<'static, Result<String, SpeechError>>> =
-            FuturesOrdered::new();
-        let mut interim: Fuse<BoxFuture<'static, (u64, Result<String, SpeechError>)>> =
-            Fuse::terminated();
+        let mut finals: FuturesOrdered<BoxFuture<'static, Result<String, SpeechError>>> = FuturesOrdered::new();
+        let mut interim: Fuse<BoxFuture<'static, (u64, Result<String, SpeechError>)>> = Fuse::terminated();
         // Counts finished (or discarded) utterances: an interim answer for an older one is stale.
         let mut utterance: u64 = 0;
         let mut next_interim_at = interim_every;
@@ -263,21 +239,12 @@ impl Inner {
                 else => break,
             }
         }
-        tracing::debug!(
-            utterances,
-            seconds = started.elapsed().as_secs(),
-            "speech stream finished"
-        );
+        tracing::debug!(utterances, seconds = started.elapsed().as_secs(), "speech stream finished");
         Ok(())
     }
 
     /// Transcribes one WAV file; with `retry`, tries again after each wait of the backoff.
-    async fn transcribe(
-        &self,
-        wav: Vec<u8>,
-        prompt: &str,
-        retry: bool,
-    ) -> Result<String, SpeechError> {
+    async fn transcribe(&self, wav: Vec<u8>, prompt: &str, retry: bool) -> Result<String, SpeechError> {
         let attempts = if retry { self.backoff.len() + 1 } else { 1 };
         let mut last = String::new();
         for attempt in 0..attempts {
@@ -314,42 +281,21 @@ impl Inner {
         if !prompt.is_empty() {
             form = form.text("prompt", prompt.to_string());
         }
-        let mut request = self
-            .http
-            .post(&self.endpoint)
-            .multipart(form)
-            .timeout(self.settings.timeout);
+        let mut request = self.http.post(&self.endpoint).multipart(form).timeout(self.settings.timeout);
         if let Some(key) = &self.settings.api_key {
             request = request.bearer_auth(key);
         }
-        let response = request
-            .send()
-            .await
-            .map_err(|e| Failure::Transient(describe(&self.endpoint, &e)))?;
+        let response = request.send().await.map_err(|e| Failure::Transient(describe(&self.endpoint, &e)))?;
         let status = response.status();
         if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
-            return Err(Failure::Transient(format!(
-                "{} answered {status}",
-                self.endpoint
-            )));
+            return Err(Failure::Transient(format!("{} answered {status}", self.endpoint)));
         }
         if !status.is_success() {
-            return Err(Failure::Rejected(format!(
-                "{} answered {status}",
-                self.endpoint
-            )));
+            return Err(Failure::Rejected(format!("{} answered {status}", self.endpoint)));
         }
-        let body = response
-            .bytes()
-            .await
-            .map_err(|e| Failure::Transient(describe(&self.endpoint, &e)))?;
-        let parsed: TranscriptionResponse = serde_json::from_slice(&body).map_err(|e| {
-            Failure::Transient(format!(
-                "{} sent an answer without a text field: {}",
-                self.endpoint,
-                e.classify_name()
-            ))
-        })?;
+        let body = response.bytes().await.map_err(|e| Failure::Transient(describe(&self.endpoint, &e)))?;
+        let parsed: TranscriptionResponse = serde_json::from_slice(&body)
+            .map_err(|e| Failure::Transient(format!("{} sent an answer without a text field: {}", self.endpoint, e.classify_name())))?;
         Ok(parsed.text)
     }
 }
@@ -389,33 +335,17 @@ fn error_kind(error: &SpeechError) -> &'static str {
 }
 
 /// Sends the events of a finished utterance; `false` when nobody listens any more.
-async fn emit_final(
-    result: Result<String, SpeechError>,
-    events: &mpsc::Sender<SpeechEvent>,
-) -> bool {
+async fn emit_final(result: Result<String, SpeechError>, events: &mpsc::Sender<SpeechEvent>) -> bool {
     let mut out = Vec::new();
     match result {
         Ok(text) => {
-            out.extend(
-                filter::clean(&text)
-                    .into_iter()
-                    .map(|sentence| SpeechEvent::Completed {
-                        sentence,
-                        speaker: None,
-                    }),
-            );
+            out.extend(filter::clean(&text).into_iter().map(|sentence| SpeechEvent::Completed { sentence, speaker: None }));
         }
         Err(SpeechError::Rejected(_)) => {
-            out.push(SpeechEvent::Trouble {
-                code: "engine_rejected",
-                message: REJECTED_MESSAGE.to_string(),
-            });
+            out.push(SpeechEvent::Trouble { code: "engine_rejected", message: REJECTED_MESSAGE.to_string() });
         }
         Err(_) => {
-            out.push(SpeechEvent::Trouble {
-                code: "engine_unavailable",
-                message: UNAVAILABLE_MESSAGE.to_string(),
-            });
+            out.push(SpeechEvent::Trouble { code: "engine_unavailable", message: UNAVAILABLE_MESSAGE.to_string() });
         }
     }
     out.push(SpeechEvent::Buffer(String::new()));

@@ -53,8 +53,7 @@ const RECENT_AUDIO_SAMPLES: usize = SAMPLE_RATE as usize;
 /// How often one stream may reopen a dropped connection.
 const MAX_RECONNECTS: u32 = 3;
 
-const MESSAGE_ENGINE_ERROR: &str =
-    "De spraakherkenning meldde een fout; een deel van het gesprek is mogelijk niet uitgeschreven.";
+const MESSAGE_ENGINE_ERROR: &str = "De spraakherkenning meldde een fout; een deel van het gesprek is mogelijk niet uitgeschreven.";
 const MESSAGE_FAILED: &str = "Een deel van het gesprek kon niet worden uitgeschreven.";
 const MESSAGE_RECONNECTED: &str = "De verbinding met de spraakherkenning viel even weg; een deel \
                                    van het gesprek is mogelijk niet uitgeschreven.";
@@ -146,26 +145,19 @@ fn websocket_endpoint(base: &str, model: &str) -> Result<Url, String> {
     if model.trim().is_empty() {
         return Err("the realtime speech model is empty".to_string());
     }
-    let mut url = Url::parse(base)
-        .map_err(|err| format!("realtime speech URL {base:?} is invalid: {err}"))?;
+    let mut url = Url::parse(base).map_err(|err| format!("realtime speech URL {base:?} is invalid: {err}"))?;
     let scheme = match url.scheme() {
         "http" | "ws" => "ws",
         "https" | "wss" => "wss",
         other => {
-            return Err(format!(
-                "realtime speech URL has unsupported scheme {other:?}"
-            ));
+            return Err(format!("realtime speech URL has unsupported scheme {other:?}"));
         }
     };
-    url.set_scheme(scheme)
-        .map_err(|()| format!("realtime speech URL {base:?} cannot use scheme {scheme}"))?;
+    url.set_scheme(scheme).map_err(|()| format!("realtime speech URL {base:?} cannot use scheme {scheme}"))?;
     let path = format!("{}/v1/realtime", url.path().trim_end_matches('/'));
     url.set_path(&path);
     url.set_query(None);
-    url.query_pairs_mut()
-        .append_pair("model", model)
-        .append_pair("intent", "transcription")
-        .append_pair("language", LANGUAGE);
+    url.query_pairs_mut().append_pair("model", model).append_pair("intent", "transcription").append_pair("language", LANGUAGE);
     Ok(url)
 }
 
@@ -174,44 +166,29 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 /// Opens the websocket. A server that is down or fails the handshake is `Unavailable`; one that
 /// answers the upgrade with a 4xx (a wrong key, model or path) is `Rejected`.
 async fn connect(settings: &Settings) -> Result<Socket, SpeechError> {
-    let mut request = settings
-        .endpoint
-        .as_str()
-        .into_client_request()
-        .map_err(|err| SpeechError::Unavailable(format!("websocket request: {err}")))?;
+    let mut request =
+        settings.endpoint.as_str().into_client_request().map_err(|err| SpeechError::Unavailable(format!("websocket request: {err}")))?;
     if let Some(key) = &settings.api_key {
         let value = HeaderValue::from_str(&format!("Bearer {key}"))
             .map_err(|_| SpeechError::Rejected("the API key is not a valid header".to_string()))?;
         request.headers_mut().insert("authorization", value);
     }
-    request
-        .headers_mut()
-        .insert("openai-beta", HeaderValue::from_static("realtime=v1"));
+    request.headers_mut().insert("openai-beta", HeaderValue::from_static("realtime=v1"));
     let connecting = tokio_tungstenite::connect_async(request);
     match tokio::time::timeout(settings.timeout, connecting).await {
         Ok(Ok((socket, _response))) => Ok(socket),
         Ok(Err(tungstenite::Error::Http(response))) => {
             let status = response.status();
             if status.is_client_error() {
-                Err(SpeechError::Rejected(format!(
-                    "websocket upgrade answered {status}"
-                )))
+                Err(SpeechError::Rejected(format!("websocket upgrade answered {status}")))
             } else {
-                Err(SpeechError::Unavailable(format!(
-                    "websocket upgrade answered {status}"
-                )))
+                Err(SpeechError::Unavailable(format!("websocket upgrade answered {status}")))
             }
         }
-        Ok(Err(err)) => Err(SpeechError::Unavailable(format!(
-            "websocket connection: {err}"
-        ))),
-        Err(_) => Err(SpeechError::Unavailable(format!(
-            "no websocket connection within {} s",
-            settings.timeout.as_secs_f32()
-        ))),
+        Ok(Err(err)) => Err(SpeechError::Unavailable(format!("websocket connection: {err}"))),
+        Err(_) => Err(SpeechError::Unavailable(format!("no websocket connection within {} s", settings.timeout.as_secs_f32()))),
     }
 }
-
 
 /// The `session.update` event that configures a transcription session.
 fn session_update(settings: &Settings, prompt: &str) -> String {
@@ -236,10 +213,7 @@ fn session_update(settings: &Settings, prompt: &str) -> String {
 
 /// An `input_audio_buffer.append` event with PCM16 little-endian samples.
 fn append_event(samples: &[i16]) -> String {
-    let bytes: Vec<u8> = samples
-        .iter()
-        .flat_map(|sample| sample.to_le_bytes())
-        .collect();
+    let bytes: Vec<u8> = samples.iter().flat_map(|sample| sample.to_le_bytes()).collect();
     let audio = base64::engine::general_purpose::STANDARD.encode(bytes);
     json!({ "type": "input_audio_buffer.append", "audio": audio }).to_string()
 }
@@ -283,16 +257,8 @@ impl Upsampler {
                 };
                 let mixed = i32::from(a) * (3 - fraction) + i32::from(b) * fraction;
                 // Round half away from zero; the result lies between a and b, so it fits.
-                let rounded = if mixed >= 0 {
-                    (mixed + 1) / 3
-                } else {
-                    (mixed - 1) / 3
-                };
-                output.push(i16::try_from(rounded).unwrap_or(if mixed >= 0 {
-                    i16::MAX
-                } else {
-                    i16::MIN
-                }));
+                let rounded = if mixed >= 0 { (mixed + 1) / 3 } else { (mixed - 1) / 3 };
+                output.push(i16::try_from(rounded).unwrap_or(if mixed >= 0 { i16::MAX } else { i16::MIN }));
             }
             self.position += 2;
         }
@@ -362,11 +328,7 @@ impl Transcript {
             Some(position) => position,
             None => {
                 // Text for audio not (yet) seen committed: it goes after what was committed.
-                self.items.push_back(Item {
-                    id: id.to_string(),
-                    text: String::new(),
-                    done: false,
-                });
+                self.items.push_back(Item { id: id.to_string(), text: String::new(), done: false });
                 self.items.len() - 1
             }
         };
@@ -436,12 +398,7 @@ impl Transcript {
 
     /// The text not yet reported as completed, in order.
     pub(crate) fn buffer(&self) -> String {
-        let parts: Vec<&str> = self
-            .items
-            .iter()
-            .map(|item| item.text.trim())
-            .filter(|text| !text.is_empty())
-            .collect();
+        let parts: Vec<&str> = self.items.iter().map(|item| item.text.trim()).filter(|text| !text.is_empty()).collect();
         parts.join(" ")
     }
 
@@ -450,7 +407,6 @@ impl Transcript {
         self.items.iter().filter(|item| !item.done).count()
     }
 }
-
 
 /// Sends events to the caller; remembers the last buffer so an unchanged one is not repeated.
 struct Output {
@@ -476,21 +432,13 @@ impl Output {
     async fn completed(&mut self, texts: Vec<String>) {
         for text in texts {
             for sentence in crate::speech::filter::clean(&text) {
-                self.send(SpeechEvent::Completed {
-                    sentence,
-                    speaker: None,
-                })
-                .await;
+                self.send(SpeechEvent::Completed { sentence, speaker: None }).await;
             }
         }
     }
 
     async fn trouble(&mut self, code: &'static str, message: &str) {
-        self.send(SpeechEvent::Trouble {
-            code,
-            message: message.to_string(),
-        })
-        .await;
+        self.send(SpeechEvent::Trouble { code, message: message.to_string() }).await;
     }
 }
 
@@ -513,9 +461,7 @@ struct Progress {
 }
 
 fn lock(progress: &Mutex<Progress>) -> MutexGuard<'_, Progress> {
-    progress
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// How one connection ended.
@@ -547,43 +493,20 @@ async fn run_stream(
     let prompt = crate::speech::prompt_with(&settings.prompt, &options.vocabulary);
     let mut socket = connect(&settings).await?;
     tracing::debug!(engine = "realtime", "speech stream connected");
-    let mut output = Output {
-        events,
-        buffer: String::new(),
-        gone: false,
-    };
+    let mut output = Output { events, buffer: String::new(), gone: false };
     let mut transcript = Transcript::default();
     let mut upsampler = Upsampler::default();
     let mut reconnects = 0;
     loop {
-        let ended = session(
-            &settings,
-            &prompt,
-            socket,
-            &mut audio,
-            &mut output,
-            &mut transcript,
-            &mut upsampler,
-        )
-        .await;
+        let ended = session(&settings, &prompt, socket, &mut audio, &mut output, &mut transcript, &mut upsampler).await;
         if ended != Ended::Dropped {
-            tracing::debug!(
-                engine = "realtime",
-                ?ended,
-                reconnects,
-                "speech stream ended"
-            );
+            tracing::debug!(engine = "realtime", ?ended, reconnects, "speech stream ended");
             return Ok(());
         }
         let (texts, dropped) = transcript.abandon();
         output.completed(texts).await;
         output.buffer(String::new()).await;
-        tracing::warn!(
-            engine = "realtime",
-            dropped,
-            reconnects,
-            "speech connection dropped"
-        );
+        tracing::warn!(engine = "realtime", dropped, reconnects, "speech connection dropped");
         if reconnects >= MAX_RECONNECTS {
             output.trouble("engine_unavailable", MESSAGE_LOST).await;
             return Ok(());
@@ -592,9 +515,7 @@ async fn run_stream(
         match connect(&settings).await {
             Ok(reopened) => {
                 if dropped > 0 {
-                    output
-                        .trouble("engine_unavailable", MESSAGE_RECONNECTED)
-                        .await;
+                    output.trouble("engine_unavailable", MESSAGE_RECONNECTED).await;
                 }
                 socket = reopened;
                 upsampler = Upsampler::default();
@@ -620,17 +541,10 @@ async fn session(
     upsampler: &mut Upsampler,
 ) -> Ended {
     let (mut sink, mut stream) = socket.split();
-    if sink
-        .send(Message::text(session_update(settings, prompt)))
-        .await
-        .is_err()
-    {
+    if sink.send(Message::text(session_update(settings, prompt))).await.is_err() {
         return Ended::Dropped;
     }
-    let progress = Mutex::new(Progress {
-        since_audible: usize::MAX,
-        ..Progress::default()
-    });
+    let progress = Mutex::new(Progress { since_audible: usize::MAX, ..Progress::default() });
     let closed = Notify::new();
 
     let writer = async {
@@ -638,17 +552,12 @@ async fn session(
             {
                 let mut progress = lock(&progress);
                 progress.uncommitted += frame.len();
-                match frame
-                    .iter()
-                    .rposition(|sample| sample.unsigned_abs() > AUDIBLE_PEAK)
-                {
+                match frame.iter().rposition(|sample| sample.unsigned_abs() > AUDIBLE_PEAK) {
                     Some(last) => {
                         progress.audible = true;
                         progress.since_audible = frame.len() - 1 - last;
                     }
-                    None => {
-                        progress.since_audible = progress.since_audible.saturating_add(frame.len())
-                    }
+                    None => progress.since_audible = progress.since_audible.saturating_add(frame.len()),
                 }
             }
             let samples = upsampler.process(&frame);
@@ -657,11 +566,7 @@ async fn session(
             }
             // Awaiting the send is the back-pressure: the next frame is read once this one is
             // on its way.
-            if sink
-                .send(Message::text(append_event(&samples)))
-                .await
-                .is_err()
-            {
+            if sink.send(Message::text(append_event(&samples))).await.is_err() {
                 return (sink, false);
             }
         }
@@ -681,13 +586,7 @@ async fn session(
         (sink, true)
     };
     let mut writer = Box::pin(writer);
-    let mut reader = Box::pin(read_events(
-        &mut stream,
-        &progress,
-        &closed,
-        output,
-        transcript,
-    ));
+    let mut reader = Box::pin(read_events(&mut stream, &progress, &closed, output, transcript));
 
     let mut sink = tokio::select! {
         (sink, delivered) = &mut writer => {
@@ -717,19 +616,13 @@ async fn session(
             output.completed(texts).await;
             output.buffer(String::new()).await;
             if dropped > 0 {
-                output
-                    .trouble("engine_unavailable", MESSAGE_RECONNECTED)
-                    .await;
+                output.trouble("engine_unavailable", MESSAGE_RECONNECTED).await;
             }
             return Ended::Finished;
         }
         Err(_) => {
             let (texts, dropped) = transcript.abandon();
-            tracing::warn!(
-                engine = "realtime",
-                dropped,
-                "speech transcriptions timed out"
-            );
+            tracing::warn!(engine = "realtime", dropped, "speech transcriptions timed out");
             output.completed(texts).await;
             output.buffer(String::new()).await;
             output.trouble("engine_timeout", MESSAGE_TIMEOUT).await;
@@ -737,10 +630,7 @@ async fn session(
     }
     // Close cleanly: send our close frame and read until the server's answer ends the stream.
     let _ = sink.send(Message::Close(None)).await;
-    let _ = tokio::time::timeout(settings.timeout, async {
-        while let Some(Ok(_)) = stream.next().await {}
-    })
-    .await;
+    let _ = tokio::time::timeout(settings.timeout, async { while let Some(Ok(_)) = stream.next().await {} }).await;
     Ended::Finished
 }
 
@@ -784,12 +674,7 @@ async fn read_events(
 }
 
 /// Applies one server event to the transcript and reports what changed.
-async fn handle_event(
-    event: ServerEvent,
-    progress: &Mutex<Progress>,
-    output: &mut Output,
-    transcript: &mut Transcript,
-) {
+async fn handle_event(event: ServerEvent, progress: &Mutex<Progress>, output: &mut Output, transcript: &mut Transcript) {
     match event {
         ServerEvent::SpeechStarted => lock(progress).speaking = true,
         ServerEvent::SpeechStopped => lock(progress).speaking = false,
@@ -809,27 +694,18 @@ async fn handle_event(
             transcript.delta(&item_id, &delta);
             output.buffer(transcript.buffer()).await;
         }
-        ServerEvent::Partial {
-            item_id,
-            transcript: text,
-        } => {
+        ServerEvent::Partial { item_id, transcript: text } => {
             transcript.partial(&item_id, &text);
             output.buffer(transcript.buffer()).await;
         }
-        ServerEvent::Completed {
-            item_id,
-            transcript: text,
-        } => {
+        ServerEvent::Completed { item_id, transcript: text } => {
             transcript.completed(&item_id, &text);
             let ready = transcript.take_ready();
             output.completed(ready).await;
             output.buffer(transcript.buffer()).await;
         }
         ServerEvent::Failed { item_id } => {
-            tracing::warn!(
-                engine = "realtime",
-                "speech server failed to transcribe an item"
-            );
+            tracing::warn!(engine = "realtime", "speech server failed to transcribe an item");
             transcript.failed(&item_id);
             output.trouble("engine_error", MESSAGE_FAILED).await;
             let ready = transcript.take_ready();
@@ -865,28 +741,17 @@ mod tests {
     use super::*;
 
     fn sine(frequency: f64, rate: f64, samples: usize) -> Vec<i16> {
-        (0..samples)
-            .map(|n| {
-                (10_000.0 * (2.0 * std::f64::consts::PI * frequency * n as f64 / rate).sin()) as i16
-            })
-            .collect()
+        (0..samples).map(|n| (10_000.0 * (2.0 * std::f64::consts::PI * frequency * n as f64 / rate).sin()) as i16).collect()
     }
 
     fn zero_crossings(samples: &[i16]) -> usize {
-        samples
-            .windows(2)
-            .filter(|pair| (pair[0] < 0) != (pair[1] < 0))
-            .count()
+        samples.windows(2).filter(|pair| (pair[0] < 0) != (pair[1] < 0)).count()
     }
 
     #[test]
     fn upsampling_gives_three_samples_for_two() {
         let output = Upsampler::default().process(&sine(440.0, 16_000.0, 16_000));
-        assert!(
-            (23_997..=24_000).contains(&output.len()),
-            "{} samples",
-            output.len()
-        );
+        assert!((23_997..=24_000).contains(&output.len()), "{} samples", output.len());
     }
 
     #[test]
@@ -937,7 +802,10 @@ mod tests {
             Some(ServerEvent::Delta { item_id: "item_1".into(), delta: "Goede".into() })
         );
         assert_eq!(
-            parse_event(r#"{"type":"input_audio_buffer.partial_transcription","event_id":"e3","item_id":"item_1","transcript":"Goede mor"}"#).ok(),
+            parse_event(
+                r#"{"type":"input_audio_buffer.partial_transcription","event_id":"e3","item_id":"item_1","transcript":"Goede mor"}"#
+            )
+            .ok(),
             Some(ServerEvent::Partial { item_id: "item_1".into(), transcript: "Goede mor".into() })
         );
         assert_eq!(
@@ -962,14 +830,8 @@ mod tests {
                 error: ErrorBody { kind: Some("invalid_request_error".into()), code: None }
             })
         );
-        assert_eq!(
-            parse_event(r#"{"type":"session.updated","event_id":"e9","session":{"id":"s"}}"#).ok(),
-            Some(ServerEvent::Other)
-        );
-        assert!(
-            parse_event(r#"{"type":"conversation.item.input_audio_transcription.completed"}"#)
-                .is_err()
-        );
+        assert_eq!(parse_event(r#"{"type":"session.updated","event_id":"e9","session":{"id":"s"}}"#).ok(), Some(ServerEvent::Other));
+        assert!(parse_event(r#"{"type":"conversation.item.input_audio_transcription.completed"}"#).is_err());
         assert!(parse_event("not json").is_err());
     }
 
@@ -985,10 +847,7 @@ mod tests {
         assert!(transcript.take_ready().is_empty(), "b waits for a");
         assert_eq!(transcript.buffer(), "Een zin Twee.");
         transcript.completed("a", "Een zin.");
-        assert_eq!(
-            transcript.take_ready(),
-            vec!["Een zin.".to_string(), "Twee.".to_string()]
-        );
+        assert_eq!(transcript.take_ready(), vec!["Een zin.".to_string(), "Twee.".to_string()]);
         assert_eq!(transcript.buffer(), "");
         assert_eq!(transcript.outstanding(), 0);
     }
@@ -1000,10 +859,7 @@ mod tests {
         transcript.committed("b");
         transcript.completed("b", "Twee.");
         transcript.failed("a");
-        assert_eq!(
-            transcript.take_ready(),
-            vec![String::new(), "Twee.".to_string()]
-        );
+        assert_eq!(transcript.take_ready(), vec![String::new(), "Twee.".to_string()]);
     }
 
     #[test]
@@ -1019,20 +875,15 @@ mod tests {
 
     #[test]
     fn builds_the_websocket_endpoint() {
-        let url =
-            websocket_endpoint("http://speaches:8000", "Systran/faster-whisper-large-v3").ok();
+        let url = websocket_endpoint("http://speaches:8000", "Systran/faster-whisper-large-v3").ok();
         assert_eq!(
             url.map(String::from).as_deref(),
-            Some(
-                "ws://speaches:8000/v1/realtime?model=Systran%2Ffaster-whisper-large-v3&intent=transcription&language=nl"
-            )
+            Some("ws://speaches:8000/v1/realtime?model=Systran%2Ffaster-whisper-large-v3&intent=transcription&language=nl")
         );
         let url = websocket_endpoint("https://spraak.example.nl/api/", "m").ok();
         assert_eq!(
             url.map(String::from).as_deref(),
-            Some(
-                "wss://spraak.example.nl/api/v1/realtime?model=m&intent=transcription&language=nl"
-            )
+            Some("wss://spraak.example.nl/api/v1/realtime?model=m&intent=transcription&language=nl")
         );
         assert!(websocket_endpoint("ftp://host", "m").is_err());
         assert!(websocket_endpoint("http://host", " ").is_err());
@@ -1043,9 +894,7 @@ mod tests {
     fn append_events_carry_little_endian_base64() {
         let event: serde_json::Value = serde_json::from_str(&append_event(&[1, -2])).unwrap();
         assert_eq!(event["type"], "input_audio_buffer.append");
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(event["audio"].as_str().unwrap())
-            .unwrap();
+        let bytes = base64::engine::general_purpose::STANDARD.decode(event["audio"].as_str().unwrap()).unwrap();
         assert_eq!(bytes, vec![1, 0, 0xfe, 0xff]);
     }
 
@@ -1059,12 +908,6 @@ mod tests {
             timeout: Duration::ZERO,
         };
         assert!(Realtime::new(settings.clone()).is_err());
-        assert!(
-            Realtime::new(RealtimeSettings {
-                timeout: Duration::from_secs(5),
-                ..settings
-            })
-            .is_ok()
-        );
+        assert!(Realtime::new(RealtimeSettings { timeout: Duration::from_secs(5), ..settings }).is_ok());
     }
 }

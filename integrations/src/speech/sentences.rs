@@ -8,13 +8,11 @@
 
 /// Dutch abbreviations (lowercase, with their dots) after which a `.` does not end a sentence.
 const ABBREVIATIONS: &[&str] = &[
-    "a.u.b.", "aanv.", "afd.", "afb.", "ca.", "d.d.", "dd.", "d.m.v.", "d.w.z.", "dhr.", "dr.",
-    "drs.", "e.a.", "e.d.", "e.e.a.", "enz.", "etc.", "evt.", "excl.", "fam.", "fig.", "i.c.m.",
-    "i.e.", "i.o.m.", "i.p.v.", "i.v.m.", "incl.", "ing.", "ir.", "jl.", "m.a.w.", "m.b.t.",
-    "m.b.v.", "m.i.v.", "m.n.", "max.", "mevr.", "min.", "mr.", "mw.", "n.a.v.", "nl.", "nr.",
-    "o.a.", "o.b.v.", "o.i.d.", "p.", "pag.", "pat.", "prof.", "resp.", "s.v.p.", "st.", "t.a.v.",
-    "t.b.v.", "t.g.v.", "t.o.v.", "tel.", "v.d.", "vlg.", "vs.", "z.g.a.n.", "z.n.", "z.o.z.",
-    "z.s.m.", "zgn.",
+    "a.u.b.", "aanv.", "afd.", "afb.", "ca.", "d.d.", "dd.", "d.m.v.", "d.w.z.", "dhr.", "dr.", "drs.", "e.a.", "e.d.", "e.e.a.", "enz.",
+    "etc.", "evt.", "excl.", "fam.", "fig.", "i.c.m.", "i.e.", "i.o.m.", "i.p.v.", "i.v.m.", "incl.", "ing.", "ir.", "jl.", "m.a.w.",
+    "m.b.t.", "m.b.v.", "m.i.v.", "m.n.", "max.", "mevr.", "min.", "mr.", "mw.", "n.a.v.", "nl.", "nr.", "o.a.", "o.b.v.", "o.i.d.", "p.",
+    "pag.", "pat.", "prof.", "resp.", "s.v.p.", "st.", "t.a.v.", "t.b.v.", "t.g.v.", "t.o.v.", "tel.", "v.d.", "vlg.", "vs.", "z.g.a.n.",
+    "z.n.", "z.o.z.", "z.s.m.", "zgn.",
 ];
 
 const TERMINATORS: &[char] = &['.', '?', '!', '…'];
@@ -34,22 +32,16 @@ pub fn split(text: &str) -> Vec<String> {
         }
         // The whole run of terminators and closing marks.
         let mut end = i + 1;
-        while end < chars.len()
-            && (TERMINATORS.contains(&chars[end].1) || CLOSERS.contains(&chars[end].1))
-        {
+        while end < chars.len() && (TERMINATORS.contains(&chars[end].1) || CLOSERS.contains(&chars[end].1)) {
             end += 1;
         }
         let byte_end = chars.get(end).map_or(text.len(), |(b, _)| *b);
         let boundary = match chars.get(end) {
             None => true,
             Some((_, next)) if next.is_whitespace() => {
-                let following = chars[end..]
-                    .iter()
-                    .map(|(_, c)| *c)
-                    .find(|c| !c.is_whitespace());
+                let following = chars[end..].iter().map(|(_, c)| *c).find(|c| !c.is_whitespace());
                 let run = &text[at..byte_end];
-                let only_period =
-                    run.chars().all(|c| c == '.' || CLOSERS.contains(&c)) && run.starts_with('.');
+                let only_period = run.chars().all(|c| c == '.' || CLOSERS.contains(&c)) && run.starts_with('.');
                 let single_period = only_period && run.chars().filter(|c| *c == '.').count() == 1;
                 match following {
                     None => true,
@@ -80,10 +72,7 @@ fn push(sentences: &mut Vec<String>, piece: &str) {
 
 /// Whether the last word of `upto` (which ends in a `.`) is an abbreviation or an initial.
 fn is_abbreviation(upto: &str) -> bool {
-    let word = upto
-        .rsplit(|c: char| c.is_whitespace() || c == '(' || c == '"')
-        .next()
-        .unwrap_or("");
+    let word = upto.rsplit(|c: char| c.is_whitespace() || c == '(' || c == '"').next().unwrap_or("");
     let lower = word.to_lowercase();
     if ABBREVIATIONS.contains(&lower.as_str()) {
         return true;
@@ -101,21 +90,13 @@ mod tests {
     fn sentences_end_at_full_stops_questions_and_exclamations() {
         assert_eq!(
             split("Goedemorgen, wat kan ik voor u doen? Ik heb hoofdpijn. Au!  Dat doet pijn."),
-            vec![
-                "Goedemorgen, wat kan ik voor u doen?",
-                "Ik heb hoofdpijn.",
-                "Au!",
-                "Dat doet pijn."
-            ]
+            vec!["Goedemorgen, wat kan ik voor u doen?", "Ik heb hoofdpijn.", "Au!", "Dat doet pijn."]
         );
     }
 
     #[test]
     fn text_without_a_final_stop_is_one_sentence() {
-        assert_eq!(
-            split("  ik heb al drie dagen hoofdpijn  "),
-            vec!["ik heb al drie dagen hoofdpijn"]
-        );
+        assert_eq!(split("  ik heb al drie dagen hoofdpijn  "), vec!["ik heb al drie dagen hoofdpijn"]);
         assert_eq!(split("Eerst dit. En dan"), vec!["Eerst dit.", "En dan"]);
     }
 
@@ -131,27 +112,17 @@ mod tests {
     fn dutch_abbreviations_do_not_end_a_sentence() {
         assert_eq!(
             split("Ik heb o.a. last van mijn rug. Bijv. als ik buk. Dr. Jansen zei dat al."),
-            vec![
-                "Ik heb o.a. last van mijn rug.",
-                "Bijv. als ik buk.",
-                "Dr. Jansen zei dat al."
-            ]
+            vec!["Ik heb o.a. last van mijn rug.", "Bijv. als ik buk.", "Dr. Jansen zei dat al."]
         );
         assert_eq!(
             split("Dit is i.v.m. de pijn. Mevr. De Vries komt d.d. Maandag terug."),
-            vec![
-                "Dit is i.v.m. de pijn.",
-                "Mevr. De Vries komt d.d. Maandag terug."
-            ]
+            vec!["Dit is i.v.m. de pijn.", "Mevr. De Vries komt d.d. Maandag terug."]
         );
         assert_eq!(
             split("Paracetamol 500 mg 1 dd. Zo nodig z.n. Ibuprofen erbij."),
             vec!["Paracetamol 500 mg 1 dd. Zo nodig z.n. Ibuprofen erbij."]
         );
-        assert_eq!(
-            split("Verwezen naar J. de Vries. Klaar."),
-            vec!["Verwezen naar J. de Vries.", "Klaar."]
-        );
+        assert_eq!(split("Verwezen naar J. de Vries. Klaar."), vec!["Verwezen naar J. de Vries.", "Klaar."]);
     }
 
     #[test]
@@ -160,14 +131,8 @@ mod tests {
             split("De temperatuur is 38.5 graden. Het Hb is 7.2 mmol/l."),
             vec!["De temperatuur is 38.5 graden.", "Het Hb is 7.2 mmol/l."]
         );
-        assert_eq!(
-            split("Het was ca. tien dagen geleden."),
-            vec!["Het was ca. tien dagen geleden."]
-        );
-        assert_eq!(
-            split("Twee weken. 3 keer per dag."),
-            vec!["Twee weken.", "3 keer per dag."]
-        );
+        assert_eq!(split("Het was ca. tien dagen geleden."), vec!["Het was ca. tien dagen geleden."]);
+        assert_eq!(split("Twee weken. 3 keer per dag."), vec!["Twee weken.", "3 keer per dag."]);
     }
 
     #[test]

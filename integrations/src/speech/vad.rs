@@ -191,22 +191,11 @@ impl Vad {
                     samples.extend(self.pre_roll.drain(..));
                     let head = samples.len();
                     samples.extend_from_slice(window);
-                    self.utterance = Some(InProgress {
-                        samples,
-                        head,
-                        windows: vec![Window {
-                            voiced: true,
-                            level_db: level,
-                        }],
-                        silent_run: 0,
-                    });
+                    self.utterance =
+                        Some(InProgress { samples, head, windows: vec![Window { voiced: true, level_db: level }], silent_run: 0 });
                     events.push(VadEvent::SpeechStarted);
                 } else {
-                    let step = if level < self.floor_db {
-                        FLOOR_FALL
-                    } else {
-                        FLOOR_RISE
-                    };
+                    let step = if level < self.floor_db { FLOOR_FALL } else { FLOOR_RISE };
                     self.floor_db += (level - self.floor_db) * step;
                     self.remember(window);
                 }
@@ -216,14 +205,10 @@ impl Vad {
                 if level < self.floor_db {
                     self.floor_db += (level - self.floor_db) * FLOOR_FALL;
                 } else {
-                    self.floor_db +=
-                        ((level - self.floor_db) * FLOOR_RISE).min(FLOOR_RISE_IN_SPEECH_DB);
+                    self.floor_db += ((level - self.floor_db) * FLOOR_RISE).min(FLOOR_RISE_IN_SPEECH_DB);
                 }
                 utterance.samples.extend_from_slice(window);
-                utterance.windows.push(Window {
-                    voiced,
-                    level_db: level,
-                });
+                utterance.windows.push(Window { voiced, level_db: level });
                 utterance.silent_run = if voiced { 0 } else { utterance.silent_run + 1 };
                 if utterance.silent_run >= HANGOVER_WINDOWS {
                     self.finish(events);
@@ -257,21 +242,10 @@ impl Vad {
         // The end of the dropped silence is the pre-roll of what comes next.
         let dropped = &utterance.samples[cut..];
         self.pre_roll.clear();
-        self.pre_roll.extend(
-            dropped[dropped.len().saturating_sub(PRE_ROLL)..]
-                .iter()
-                .copied(),
-        );
+        self.pre_roll.extend(dropped[dropped.len().saturating_sub(PRE_ROLL)..].iter().copied());
         utterance.samples.truncate(cut);
-        let speech = utterance.windows[..keep]
-            .iter()
-            .filter(|w| w.voiced)
-            .count();
-        events.push(if speech >= MIN_SPEECH_WINDOWS {
-            VadEvent::Utterance(utterance.samples)
-        } else {
-            VadEvent::Discarded
-        });
+        let speech = utterance.windows[..keep].iter().filter(|w| w.voiced).count();
+        events.push(if speech >= MIN_SPEECH_WINDOWS { VadEvent::Utterance(utterance.samples) } else { VadEvent::Discarded });
     }
 
     /// Cuts a long utterance at the quietest window near its end; the rest stays in progress.
@@ -293,11 +267,7 @@ impl Vad {
         utterance.silent_run = rest_windows.iter().rev().take_while(|w| !w.voiced).count();
         utterance.windows = rest_windows;
         utterance.head = 0;
-        events.push(if speech >= MIN_SPEECH_WINDOWS {
-            VadEvent::Utterance(first)
-        } else {
-            VadEvent::Discarded
-        });
+        events.push(if speech >= MIN_SPEECH_WINDOWS { VadEvent::Utterance(first) } else { VadEvent::Discarded });
     }
 }
 
@@ -330,21 +300,14 @@ mod tests {
 
     /// A sine at `amplitude` (peak, 16-bit scale).
     fn tone(ms: usize, freq: f64, amplitude: f64) -> Vec<i16> {
-        (0..samples(ms))
-            .map(|i| {
-                (amplitude * (2.0 * std::f64::consts::PI * freq * i as f64 / RATE as f64).sin())
-                    as i16
-            })
-            .collect()
+        (0..samples(ms)).map(|i| (amplitude * (2.0 * std::f64::consts::PI * freq * i as f64 / RATE as f64).sin()) as i16).collect()
     }
 
     /// White noise, uniform in ±`amplitude`, from a fixed seed.
     fn noise(ms: usize, amplitude: f64, seed: &mut u64) -> Vec<i16> {
         (0..samples(ms))
             .map(|_| {
-                *seed = seed
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
+                *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
                 let unit = ((*seed >> 33) as f64 / (1u64 << 31) as f64) * 2.0 - 1.0;
                 (unit * amplitude) as i16
             })
@@ -379,13 +342,7 @@ mod tests {
     #[test]
     fn bursts_separated_by_silence_are_separate_utterances() {
         let mut seed = 7;
-        let signal = concat(&[
-            silence(1000),
-            tone(1000, 220.0, 8000.0),
-            silence(1500),
-            noise(600, 6000.0, &mut seed),
-            silence(1500),
-        ]);
+        let signal = concat(&[silence(1000), tone(1000, 220.0, 8000.0), silence(1500), noise(600, 6000.0, &mut seed), silence(1500)]);
         let events = run(&signal, samples(500));
         assert!(matches!(events[0], VadEvent::SpeechStarted));
         assert!(matches!(events[1], VadEvent::Utterance(_)));
@@ -399,23 +356,14 @@ mod tests {
         assert_eq!(ms_of(found[1].len()), PRE_ROLL_MS + 600 + TAIL_MS);
         // The utterance holds the burst itself, unaltered, after the pre-roll.
         let start = samples(PRE_ROLL_MS);
-        assert_eq!(
-            &found[0][start..start + samples(1000)],
-            &signal[samples(1000)..samples(2000)]
-        );
+        assert_eq!(&found[0][start..start + samples(1000)], &signal[samples(1000)..samples(2000)]);
         assert!(found[0][..start].iter().all(|&s| s == 0));
     }
 
     #[test]
     fn the_frame_size_does_not_matter() {
         let mut seed = 3;
-        let signal = concat(&[
-            silence(700),
-            tone(800, 300.0, 5000.0),
-            silence(1000),
-            noise(900, 4000.0, &mut seed),
-            silence(400),
-        ]);
+        let signal = concat(&[silence(700), tone(800, 300.0, 5000.0), silence(1000), noise(900, 4000.0, &mut seed), silence(400)]);
         let whole = run(&signal, signal.len());
         assert_eq!(utterances(&whole).len(), 2);
         for frame in [1, 123, WINDOW, 7919, samples(500)] {
@@ -437,10 +385,7 @@ mod tests {
         let events = run(&signal, samples(500));
         let found = utterances(&events);
         assert_eq!(found.len(), 1);
-        assert_eq!(
-            ms_of(found[0].len()),
-            PRE_ROLL_MS + 400 + 300 + 500 + HANGOVER_MS - 100 + 400 + TAIL_MS
-        );
+        assert_eq!(ms_of(found[0].len()), PRE_ROLL_MS + 400 + 300 + 500 + HANGOVER_MS - 100 + 400 + TAIL_MS);
     }
 
     #[test]
@@ -455,10 +400,7 @@ mod tests {
     #[test]
     fn short_clicks_are_discarded() {
         let signal = concat(&[silence(1000), tone(100, 1000.0, 10_000.0), silence(1500)]);
-        assert_eq!(
-            run(&signal, samples(500)),
-            vec![VadEvent::SpeechStarted, VadEvent::Discarded]
-        );
+        assert_eq!(run(&signal, samples(500)), vec![VadEvent::SpeechStarted, VadEvent::Discarded]);
     }
 
     #[test]
@@ -479,10 +421,7 @@ mod tests {
             events.extend(vad.push(frame));
         }
         let floor = vad.noise_floor_db();
-        assert!(
-            (-40.0..-30.0).contains(&floor),
-            "floor {floor} dBFS follows the room noise"
-        );
+        assert!((-40.0..-30.0).contains(&floor), "floor {floor} dBFS follows the room noise");
         events.extend(vad.flush());
         let found = utterances(&events);
         assert_eq!(found.len(), 2, "{events:?}");
@@ -490,9 +429,7 @@ mod tests {
         assert_eq!(ms_of(found[1].len()), PRE_ROLL_MS + 800 + TAIL_MS);
 
         // A slowly rising noise never becomes speech.
-        let rising: Vec<i16> = (0..40)
-            .flat_map(|step| noise(250, 30.0 * 1.09f64.powi(step), &mut seed))
-            .collect();
+        let rising: Vec<i16> = (0..40).flat_map(|step| noise(250, 30.0 * 1.09f64.powi(step), &mut seed)).collect();
         assert!(run(&rising, samples(500)).is_empty());
     }
 
@@ -517,29 +454,19 @@ mod tests {
             longest_in_progress = longest_in_progress.max(vad.current().map_or(0, <[i16]>::len));
         }
         events.extend(vad.flush());
-        assert!(
-            longest_in_progress <= MAX_UTTERANCE + WINDOW,
-            "memory stays bounded"
-        );
+        assert!(longest_in_progress <= MAX_UTTERANCE + WINDOW, "memory stays bounded");
 
         let found = utterances(&events);
         assert!(found.len() >= 3, "{} utterances", found.len());
         assert!(found.iter().all(|u| u.len() <= MAX_UTTERANCE));
         // Nothing is lost: the pieces put together are the speech, pre-roll to tail.
         let joined: Vec<i16> = found.iter().flat_map(|u| u.iter().copied()).collect();
-        assert_eq!(
-            &joined[..],
-            &signal[speech_start..speech_start + joined.len()]
-        );
+        assert_eq!(&joined[..], &signal[speech_start..speech_start + joined.len()]);
         // Each split fell inside a dip (window aligned to the stream start).
         let mut at = speech_start;
         for piece in &found[..found.len() - 1] {
             at += piece.len();
-            assert!(
-                dips.iter().any(|&dip| at > dip && at <= dip + samples(100)),
-                "split at {} ms is not in a dip",
-                ms_of(at)
-            );
+            assert!(dips.iter().any(|&dip| at > dip && at <= dip + samples(100)), "split at {} ms is not in a dip", ms_of(at));
         }
     }
 
@@ -548,10 +475,7 @@ mod tests {
         let mut vad = Vad::new();
         assert!(vad.push(&silence(1000)).is_empty());
         assert_eq!(vad.current(), None);
-        assert_eq!(
-            vad.push(&tone(500, 200.0, 8000.0)),
-            vec![VadEvent::SpeechStarted]
-        );
+        assert_eq!(vad.push(&tone(500, 200.0, 8000.0)), vec![VadEvent::SpeechStarted]);
         let first = vad.current().map(<[i16]>::len).unwrap();
         assert!(vad.in_speech());
         assert!(vad.push(&tone(503, 200.0, 8000.0)).is_empty());
@@ -560,9 +484,7 @@ mod tests {
         // The partial window is included when the stream ends in the middle of speech.
         let flushed = vad.flush();
         assert_eq!(flushed.len(), 1);
-        let VadEvent::Utterance(audio) = &flushed[0] else {
-            panic!("{flushed:?}")
-        };
+        let VadEvent::Utterance(audio) = &flushed[0] else { panic!("{flushed:?}") };
         assert_eq!(audio.len(), samples(PRE_ROLL_MS) + samples(1003));
         assert!(!vad.in_speech());
         assert!(vad.flush().is_empty());

@@ -58,12 +58,7 @@ pub enum WavError {
         "unsupported format {format} ({channels} channel(s), {rate} Hz, {bits} bit); \
          expected PCM, 1 channel, 16000 Hz, 16 bit"
     )]
-    Unsupported {
-        format: u16,
-        channels: u16,
-        rate: u32,
-        bits: u16,
-    },
+    Unsupported { format: u16, channels: u16, rate: u32, bits: u16 },
     #[error("the RIFF size {declared} does not match the file length {actual}")]
     SizeMismatch { declared: u64, actual: u64 },
 }
@@ -87,9 +82,7 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<i16>, WavError> {
         let id = &bytes[pos..pos + 4];
         let len = read_u32(bytes, pos + 4) as usize;
         let body_start = pos + 8;
-        let body_end = body_start
-            .checked_add(len)
-            .filter(|end| *end <= bytes.len());
+        let body_end = body_start.checked_add(len).filter(|end| *end <= bytes.len());
         match id {
             b"fmt " => {
                 let end = body_end.ok_or(WavError::Truncated("fmt"))?;
@@ -101,17 +94,8 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<i16>, WavError> {
                 let channels = read_u16(body, 2);
                 let rate = read_u32(body, 4);
                 let bits = read_u16(body, 14);
-                if format != FORMAT_PCM
-                    || channels != CHANNELS
-                    || rate != SAMPLE_RATE
-                    || bits != BITS_PER_SAMPLE
-                {
-                    return Err(WavError::Unsupported {
-                        format,
-                        channels,
-                        rate,
-                        bits,
-                    });
+                if format != FORMAT_PCM || channels != CHANNELS || rate != SAMPLE_RATE || bits != BITS_PER_SAMPLE {
+                    return Err(WavError::Unsupported { format, channels, rate, bits });
                 }
                 format_ok = true;
             }
@@ -123,10 +107,7 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<i16>, WavError> {
                 if !len.is_multiple_of(2) {
                     return Err(WavError::Truncated("data"));
                 }
-                let samples = bytes[body_start..end]
-                    .chunks_exact(2)
-                    .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
-                    .collect();
+                let samples = bytes[body_start..end].chunks_exact(2).map(|pair| i16::from_le_bytes([pair[0], pair[1]])).collect();
                 return Ok(samples);
             }
             _ => {}
@@ -165,17 +146,12 @@ mod tests {
         assert_eq!(read_u16(&wav, 34), 16);
         assert_eq!(&wav[36..40], b"data");
         assert_eq!(read_u32(&wav, 40), 10);
-        assert_eq!(
-            &wav[44..],
-            &[0, 0, 1, 0, 0xff, 0xff, 0xff, 0x7f, 0x00, 0x80]
-        );
+        assert_eq!(&wav[44..], &[0, 0, 1, 0, 0xff, 0xff, 0xff, 0x7f, 0x00, 0x80]);
     }
 
     #[test]
     fn samples_survive_a_round_trip() {
-        let samples: Vec<i16> = (0..1000)
-            .map(|i| ((i * 97) % 65_536 - 32_768) as i16)
-            .collect();
+        let samples: Vec<i16> = (0..1000).map(|i| ((i * 97) % 65_536 - 32_768) as i16).collect();
         assert_eq!(parse(&encode(&samples)).unwrap(), samples);
         assert_eq!(parse(&encode(&[])).unwrap(), Vec::<i16>::new());
     }
@@ -200,17 +176,11 @@ mod tests {
 
         let mut stereo = encode(&[1, 2]);
         stereo[22] = 2;
-        assert!(matches!(
-            parse(&stereo),
-            Err(WavError::Unsupported { channels: 2, .. })
-        ));
+        assert!(matches!(parse(&stereo), Err(WavError::Unsupported { channels: 2, .. })));
 
         let mut rate = encode(&[1, 2]);
         rate[24..28].copy_from_slice(&44_100u32.to_le_bytes());
-        assert!(matches!(
-            parse(&rate),
-            Err(WavError::Unsupported { rate: 44_100, .. })
-        ));
+        assert!(matches!(parse(&rate), Err(WavError::Unsupported { rate: 44_100, .. })));
 
         let mut cut = encode(&[1, 2, 3]);
         cut.truncate(cut.len() - 2);

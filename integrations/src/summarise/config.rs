@@ -33,40 +33,27 @@ pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<SharedSumm
     })
 }
 
-pub fn llm_config_from_lookup(
-    lookup: impl Fn(&str) -> Option<String>,
-) -> Result<Option<LlmConfig>, String> {
-    let get = |name: &str| {
-        lookup(name)
-            .map(|v| v.trim().to_owned())
-            .filter(|v| !v.is_empty())
-    };
+pub fn llm_config_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Option<LlmConfig>, String> {
+    let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
 
     let Some(raw_url) = get("APP_LLM_URL") else {
         return Ok(None);
     };
-    let base_url =
-        Url::parse(&raw_url).map_err(|e| format!("APP_LLM_URL is not a URL ({e}): {raw_url}"))?;
+    let base_url = Url::parse(&raw_url).map_err(|e| format!("APP_LLM_URL is not a URL ({e}): {raw_url}"))?;
     if !matches!(base_url.scheme(), "http" | "https") || base_url.cannot_be_a_base() {
-        return Err(format!(
-            "APP_LLM_URL must be an http or https URL, not {raw_url}"
-        ));
+        return Err(format!("APP_LLM_URL must be an http or https URL, not {raw_url}"));
     }
     let azure = get("APP_LLM_AZURE_API_VERSION");
     let model = get("APP_LLM_MODEL").ok_or_else(|| {
         if azure.is_some() {
-            "APP_LLM_MODEL is required with APP_LLM_URL: the name of the Azure OpenAI deployment"
-                .to_owned()
+            "APP_LLM_MODEL is required with APP_LLM_URL: the name of the Azure OpenAI deployment".to_owned()
         } else {
             "APP_LLM_MODEL is required with APP_LLM_URL: the name of the model to use".to_owned()
         }
     })?;
     let api_key = get("APP_LLM_API_KEY");
     if azure.is_some() && api_key.is_none() {
-        return Err(
-            "APP_LLM_API_KEY is required with APP_LLM_AZURE_API_VERSION: Azure OpenAI needs a key"
-                .to_owned(),
-        );
+        return Err("APP_LLM_API_KEY is required with APP_LLM_AZURE_API_VERSION: Azure OpenAI needs a key".to_owned());
     }
 
     let mut config = LlmConfig::new(base_url, model);
@@ -75,9 +62,11 @@ pub fn llm_config_from_lookup(
     config.model_large = get("APP_LLM_MODEL_LARGE");
     config.azure_api_version = azure;
     if let Some(raw) = get("APP_LLM_TIMEOUT") {
-        let seconds: u64 = raw.parse().ok().filter(|s| *s > 0).ok_or_else(|| {
-            format!("APP_LLM_TIMEOUT must be a whole number of seconds above 0, not {raw:?}")
-        })?;
+        let seconds: u64 = raw
+            .parse()
+            .ok()
+            .filter(|s| *s > 0)
+            .ok_or_else(|| format!("APP_LLM_TIMEOUT must be a whole number of seconds above 0, not {raw:?}"))?;
         config.timeout = Duration::from_secs(seconds);
     }
     if let Some(raw) = get("APP_LLM_TEMPERATURE") {
@@ -85,14 +74,11 @@ pub fn llm_config_from_lookup(
             .parse::<f32>()
             .ok()
             .filter(|t| (0.0..=2.0).contains(t))
-            .ok_or_else(|| {
-                format!("APP_LLM_TEMPERATURE must be a number from 0 to 2, not {raw:?}")
-            })?;
+            .ok_or_else(|| format!("APP_LLM_TEMPERATURE must be a number from 0 to 2, not {raw:?}"))?;
     }
     if let Some(raw) = get("APP_LLM_MAX_TOKENS") {
-        let max: u32 = raw.parse().ok().filter(|m| *m > 0).ok_or_else(|| {
-            format!("APP_LLM_MAX_TOKENS must be a whole number above 0, not {raw:?}")
-        })?;
+        let max: u32 =
+            raw.parse().ok().filter(|m| *m > 0).ok_or_else(|| format!("APP_LLM_MAX_TOKENS must be a whole number above 0, not {raw:?}"))?;
         config.max_tokens = Some(max);
     }
     if let Some(raw) = get("APP_LLM_RESPONSE_FORMAT") {
@@ -100,9 +86,7 @@ pub fn llm_config_from_lookup(
             "json_schema" => ResponseFormat::JsonSchema,
             "json_object" => ResponseFormat::JsonObject,
             _ => {
-                return Err(format!(
-                    "APP_LLM_RESPONSE_FORMAT must be json_schema or json_object, not {raw:?}"
-                ));
+                return Err(format!("APP_LLM_RESPONSE_FORMAT must be json_schema or json_object, not {raw:?}"));
             }
         };
     }
@@ -111,9 +95,7 @@ pub fn llm_config_from_lookup(
 
 /// The language-model summariser the settings ask for; `None` when `APP_LLM_URL` is unset, so
 /// the caller uses its default summariser.
-pub fn llm_from_lookup(
-    lookup: impl Fn(&str) -> Option<String>,
-) -> Result<Option<LlmSummariser>, String> {
+pub fn llm_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Option<LlmSummariser>, String> {
     match llm_config_from_lookup(lookup)? {
         Some(config) => LlmSummariser::new(config).map(Some),
         None => Ok(None),
@@ -133,10 +115,7 @@ mod tests {
     use crate::summarise::ModelSize;
 
     fn lookup(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let map: HashMap<String, String> = pairs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect();
+        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
         move |name| map.get(name).cloned()
     }
 
@@ -147,26 +126,13 @@ mod tests {
     #[test]
     fn no_url_means_no_language_model() {
         assert!(config(&[]).unwrap().is_none());
-        assert!(
-            config(&[("APP_LLM_URL", "  "), ("APP_LLM_MODEL", "m")])
-                .unwrap()
-                .is_none()
-        );
-        assert!(
-            llm_from_lookup(lookup(&[("APP_LLM_MODEL", "m")]))
-                .unwrap()
-                .is_none()
-        );
+        assert!(config(&[("APP_LLM_URL", "  "), ("APP_LLM_MODEL", "m")]).unwrap().is_none());
+        assert!(llm_from_lookup(lookup(&[("APP_LLM_MODEL", "m")])).unwrap().is_none());
     }
 
     #[test]
     fn defaults_with_url_and_model() {
-        let c = config(&[
-            ("APP_LLM_URL", "http://localhost:11434/v1"),
-            ("APP_LLM_MODEL", "qwen2.5:14b"),
-        ])
-        .unwrap()
-        .unwrap();
+        let c = config(&[("APP_LLM_URL", "http://localhost:11434/v1"), ("APP_LLM_MODEL", "qwen2.5:14b")]).unwrap().unwrap();
         assert_eq!(c.base_url.as_str(), "http://localhost:11434/v1");
         assert_eq!(c.model, "qwen2.5:14b");
         assert_eq!(c.model_for(ModelSize::Small), "qwen2.5:14b");
@@ -177,12 +143,7 @@ mod tests {
         assert_eq!(c.max_tokens, None);
         assert_eq!(c.response_format, ResponseFormat::JsonSchema);
         assert_eq!(c.azure_api_version, None);
-        let summariser = llm_from_lookup(lookup(&[
-            ("APP_LLM_URL", "http://localhost:11434/v1"),
-            ("APP_LLM_MODEL", "m"),
-        ]))
-        .unwrap()
-        .unwrap();
+        let summariser = llm_from_lookup(lookup(&[("APP_LLM_URL", "http://localhost:11434/v1"), ("APP_LLM_MODEL", "m")])).unwrap().unwrap();
         assert_eq!(summariser.config().model, "m");
     }
 
@@ -237,10 +198,7 @@ mod tests {
 
     #[test]
     fn wrong_values_are_named() {
-        let base = [
-            ("APP_LLM_URL", "http://localhost:8000/v1"),
-            ("APP_LLM_MODEL", "m"),
-        ];
+        let base = [("APP_LLM_URL", "http://localhost:8000/v1"), ("APP_LLM_MODEL", "m")];
         let err_with = |name: &'static str, value: &'static str| {
             let mut pairs = base.to_vec();
             pairs.push((name, value));
@@ -257,8 +215,7 @@ mod tests {
             let err = err_with(name, value);
             assert!(err.starts_with(name) && err.contains(value), "{err}");
         }
-        let err =
-            config(&[("APP_LLM_URL", "localhost:11434"), ("APP_LLM_MODEL", "m")]).unwrap_err();
+        let err = config(&[("APP_LLM_URL", "localhost:11434"), ("APP_LLM_MODEL", "m")]).unwrap_err();
         assert!(err.starts_with("APP_LLM_URL"), "{err}");
         let err = config(&[("APP_LLM_URL", "niet een url")]).unwrap_err();
         assert!(err.starts_with("APP_LLM_URL"), "{err}");

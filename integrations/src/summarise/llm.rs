@@ -39,12 +39,10 @@ use super::prompts::{self, Message, Role};
 use super::{ModelSize, SummariseError, Summariser, Summary, SummaryRequest, schema};
 
 /// The message shown when the model gave no usable answer, even after one retry.
-pub const UNUSABLE_MESSAGE: &str =
-    "De samenvatting kon niet worden gemaakt: het taalmodel gaf geen bruikbaar antwoord.";
+pub const UNUSABLE_MESSAGE: &str = "De samenvatting kon niet worden gemaakt: het taalmodel gaf geen bruikbaar antwoord.";
 
 /// The message shown when the model refused to write the note.
-pub const REFUSED_MESSAGE: &str =
-    "De samenvatting kon niet worden gemaakt: het taalmodel weigerde het verzoek.";
+pub const REFUSED_MESSAGE: &str = "De samenvatting kon niet worden gemaakt: het taalmodel weigerde het verzoek.";
 
 /// How the answer's JSON shape is asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -108,9 +106,7 @@ impl LlmConfig {
     pub fn endpoint(&self, model: &str) -> Result<Url, String> {
         let mut url = self.base_url.clone();
         {
-            let mut segments = url
-                .path_segments_mut()
-                .map_err(|()| format!("{} cannot be a base URL", self.base_url))?;
+            let mut segments = url.path_segments_mut().map_err(|()| format!("{} cannot be a base URL", self.base_url))?;
             segments.pop_if_empty();
             if self.azure_api_version.is_some() {
                 segments.extend(["openai", "deployments", model]);
@@ -151,10 +147,7 @@ pub struct LlmSummariser {
 /// What one chat completion gave.
 enum Reply {
     /// The assistant's text and why it stopped.
-    Content {
-        content: String,
-        finish_reason: Option<String>,
-    },
+    Content { content: String, finish_reason: Option<String> },
     /// The model refused, or a content filter stopped it.
     Refused,
     /// A 2xx without a chat completion in it.
@@ -216,16 +209,8 @@ impl LlmSummariser {
     }
 
     /// One chat completion.
-    async fn complete(
-        &self,
-        model: &str,
-        messages: &[Message],
-        format: &Value,
-    ) -> Result<Reply, SummariseError> {
-        let url = self
-            .config
-            .endpoint(model)
-            .map_err(SummariseError::Unavailable)?;
+    async fn complete(&self, model: &str, messages: &[Message], format: &Value) -> Result<Reply, SummariseError> {
+        let url = self.config.endpoint(model).map_err(SummariseError::Unavailable)?;
         let mut body = json!({
             "model": model,
             "messages": messages,
@@ -237,74 +222,40 @@ impl LlmSummariser {
         }
         let mut call = self.http.post(url).json(&body);
         if let Some(key) = &self.config.api_key {
-            call = if self.config.azure_api_version.is_some() {
-                call.header("api-key", key)
-            } else {
-                call.bearer_auth(key)
-            };
+            call = if self.config.azure_api_version.is_some() { call.header("api-key", key) } else { call.bearer_auth(key) };
         }
         let started = Instant::now();
         let response = call.send().await.map_err(|e| self.unreachable(&e))?;
         let status = response.status();
-        tracing::debug!(
-            status = status.as_u16(),
-            elapsed_ms = started.elapsed().as_millis() as u64,
-            "language model answered"
-        );
+        tracing::debug!(status = status.as_u16(), elapsed_ms = started.elapsed().as_millis() as u64, "language model answered");
         if status.is_client_error() && status.as_u16() != 429 {
-            tracing::warn!(
-                status = status.as_u16(),
-                model,
-                "the language model refused the request"
-            );
+            tracing::warn!(status = status.as_u16(), model, "the language model refused the request");
             return Err(SummariseError::Invalid(format!(
                 "De samenvatting kon niet worden gemaakt: het taalmodel weigerde het verzoek (HTTP-status {}).",
                 status.as_u16()
             )));
         }
         if !status.is_success() {
-            tracing::warn!(
-                status = status.as_u16(),
-                model,
-                "the language model is not available"
-            );
-            return Err(SummariseError::Unavailable(format!(
-                "het taalmodel antwoordde met HTTP-status {}",
-                status.as_u16()
-            )));
+            tracing::warn!(status = status.as_u16(), model, "the language model is not available");
+            return Err(SummariseError::Unavailable(format!("het taalmodel antwoordde met HTTP-status {}", status.as_u16())));
         }
         let bytes = response.bytes().await.map_err(|e| self.unreachable(&e))?;
         let Ok(completion) = serde_json::from_slice::<Completion>(&bytes) else {
-            tracing::warn!(
-                bytes = bytes.len(),
-                "the language model's answer is not a chat completion"
-            );
+            tracing::warn!(bytes = bytes.len(), "the language model's answer is not a chat completion");
             return Ok(Reply::Unreadable);
         };
         let Some(choice) = completion.choices.into_iter().next() else {
             tracing::warn!("the language model's answer has no choices");
             return Ok(Reply::Unreadable);
         };
-        let message = choice.message.unwrap_or(AssistantMessage {
-            content: None,
-            refusal: None,
-        });
-        let refused = message
-            .refusal
-            .as_deref()
-            .is_some_and(|r| !r.trim().is_empty())
-            || choice.finish_reason.as_deref() == Some("content_filter");
+        let message = choice.message.unwrap_or(AssistantMessage { content: None, refusal: None });
+        let refused =
+            message.refusal.as_deref().is_some_and(|r| !r.trim().is_empty()) || choice.finish_reason.as_deref() == Some("content_filter");
         if refused {
-            tracing::warn!(
-                finish_reason = choice.finish_reason.as_deref(),
-                "the language model refused to answer"
-            );
+            tracing::warn!(finish_reason = choice.finish_reason.as_deref(), "the language model refused to answer");
             return Ok(Reply::Refused);
         }
-        Ok(Reply::Content {
-            content: message.content.unwrap_or_default(),
-            finish_reason: choice.finish_reason,
-        })
+        Ok(Reply::Content { content: message.content.unwrap_or_default(), finish_reason: choice.finish_reason })
     }
 
     fn unreachable(&self, error: &reqwest::Error) -> SummariseError {
@@ -324,10 +275,7 @@ impl LlmSummariser {
     async fn run(&self, request: &SummaryRequest) -> Result<Summary, SummariseError> {
         let model = self.config.model_for(request.model_size).to_owned();
         let format = self.response_format(request);
-        let mut messages = prompts::messages(
-            request,
-            self.config.response_format == ResponseFormat::JsonObject,
-        );
+        let mut messages = prompts::messages(request, self.config.response_format == ResponseFormat::JsonObject);
         tracing::info!(
             template = ?request.template,
             flavour = ?request.flavour,
@@ -341,25 +289,12 @@ impl LlmSummariser {
             let (content, truncated) = match self.complete(&model, &messages, &format).await? {
                 Reply::Refused => return Err(SummariseError::Invalid(REFUSED_MESSAGE.to_owned())),
                 Reply::Unreadable => (String::new(), false),
-                Reply::Content {
-                    content,
-                    finish_reason,
-                } => {
+                Reply::Content { content, finish_reason } => {
                     let truncated = finish_reason.as_deref() == Some("length");
                     match read_answer(request, &content) {
                         Ok((result, repaired)) => {
-                            tracing::info!(
-                                attempt,
-                                repaired,
-                                truncated,
-                                answer_chars = content.chars().count(),
-                                "summary made"
-                            );
-                            return Ok(Summary {
-                                result,
-                                engine: format!("llm:{model}"),
-                                extractive: false,
-                            });
+                            tracing::info!(attempt, repaired, truncated, answer_chars = content.chars().count(), "summary made");
+                            return Ok(Summary { result, engine: format!("llm:{model}"), extractive: false });
                         }
                         Err(why) => {
                             tracing::warn!(attempt, truncated, answer_chars = content.chars().count(), %why, "unusable answer");
@@ -370,10 +305,7 @@ impl LlmSummariser {
             };
             if attempt == 1 {
                 if !content.trim().is_empty() {
-                    messages.push(Message {
-                        role: Role::Assistant,
-                        content,
-                    });
+                    messages.push(Message { role: Role::Assistant, content });
                 }
                 messages.push(prompts::retry_message(truncated));
             }
@@ -392,10 +324,7 @@ enum AnswerError {
 }
 
 /// The consult result in an answer, and whether the JSON had to be repaired.
-fn read_answer(
-    request: &SummaryRequest,
-    content: &str,
-) -> Result<(super::ConsultResult, bool), AnswerError> {
+fn read_answer(request: &SummaryRequest, content: &str) -> Result<(super::ConsultResult, bool), AnswerError> {
     let (value, repaired) = repair::parse(content).ok_or(AnswerError::NoJson)?;
     let result = schema::to_result(request.template, request.flavour, &value)?;
     Ok((result, repaired))
@@ -406,10 +335,7 @@ impl Summariser for LlmSummariser {
         "llm"
     }
 
-    fn summarise<'a>(
-        &'a self,
-        request: &'a SummaryRequest,
-    ) -> BoxFuture<'a, Result<Summary, SummariseError>> {
+    fn summarise<'a>(&'a self, request: &'a SummaryRequest) -> BoxFuture<'a, Result<Summary, SummariseError>> {
         Box::pin(self.run(request))
     }
 }
@@ -459,9 +385,7 @@ pub mod repair {
     }
 
     fn object(text: &str) -> Option<Value> {
-        serde_json::from_str::<Value>(text)
-            .ok()
-            .filter(Value::is_object)
+        serde_json::from_str::<Value>(text).ok().filter(Value::is_object)
     }
 
     /// Scans from the first `{`, rewriting what needs it, up to the end of the object.
@@ -509,10 +433,7 @@ pub mod repair {
                 '{' | '[' => {
                     open.push(if c == '{' { '}' } else { ']' });
                     out.push(c);
-                    last_cut = Some(Cut {
-                        len: out.len(),
-                        open: open.clone(),
-                    });
+                    last_cut = Some(Cut { len: out.len(), open: open.clone() });
                 }
                 '}' | ']' => {
                     strip_trailing_comma(&mut out);
@@ -523,16 +444,10 @@ pub mod repair {
                     if open.is_empty() {
                         return object(&out);
                     }
-                    last_cut = Some(Cut {
-                        len: out.len(),
-                        open: open.clone(),
-                    });
+                    last_cut = Some(Cut { len: out.len(), open: open.clone() });
                 }
                 ',' => {
-                    last_cut = Some(Cut {
-                        len: out.len(),
-                        open: open.clone(),
-                    });
+                    last_cut = Some(Cut { len: out.len(), open: open.clone() });
                     out.push(c);
                 }
                 c => out.push(c),
@@ -568,12 +483,8 @@ pub mod repair {
 
         #[test]
         fn fences_and_surrounding_text_are_dropped() {
-            let text =
-                "Hier is het verslag:\n```json\n{\"a\": \"x } y\", \"b\": [1, 2]}\n```\nSucces!";
-            assert_eq!(
-                parse(text),
-                Some((json!({"a": "x } y", "b": [1, 2]}), true))
-            );
+            let text = "Hier is het verslag:\n```json\n{\"a\": \"x } y\", \"b\": [1, 2]}\n```\nSucces!";
+            assert_eq!(parse(text), Some((json!({"a": "x } y", "b": [1, 2]}), true)));
             let think = "<think>Eerst {nadenken}.</think>\n{\"a\": \"b\"}";
             assert_eq!(parse(think), Some((json!({"a": "b"}), true)));
         }
@@ -581,49 +492,27 @@ pub mod repair {
         #[test]
         fn trailing_commas_and_raw_newlines_are_fixed() {
             let text = "{\"a\": \"regel 1\nregel 2\", \"b\": [1, 2,], }";
-            assert_eq!(
-                parse(text),
-                Some((json!({"a": "regel 1\nregel 2", "b": [1, 2]}), true))
-            );
+            assert_eq!(parse(text), Some((json!({"a": "regel 1\nregel 2", "b": [1, 2]}), true)));
         }
 
         #[test]
         fn a_value_cut_off_in_a_string_is_closed() {
-            let text =
-                "{\"episodes\": [{\"subjective\": \"Hoest\", \"plan\": \"Paracetamol 500 mg z.n";
-            assert_eq!(
-                parse(text),
-                Some((
-                    json!({"episodes": [{"subjective": "Hoest", "plan": "Paracetamol 500 mg z.n"}]}),
-                    true
-                ))
-            );
+            let text = "{\"episodes\": [{\"subjective\": \"Hoest\", \"plan\": \"Paracetamol 500 mg z.n";
+            assert_eq!(parse(text), Some((json!({"episodes": [{"subjective": "Hoest", "plan": "Paracetamol 500 mg z.n"}]}), true)));
         }
 
         #[test]
         fn a_cut_off_escape_is_dropped() {
             assert_eq!(parse("{\"a\": \"x\\"), Some((json!({"a": "x"}), true)));
             assert_eq!(parse("{\"a\": \"x\\u00e"), Some((json!({"a": "x"}), true)));
-            assert_eq!(
-                parse("{\"a\": \"x\\u00e9"),
-                Some((json!({"a": "xé"}), true))
-            );
+            assert_eq!(parse("{\"a\": \"x\\u00e9"), Some((json!({"a": "xé"}), true)));
         }
 
         #[test]
         fn a_cut_off_key_falls_back_to_the_last_complete_value() {
-            assert_eq!(
-                parse("{\"a\": \"x\", \"objec"),
-                Some((json!({"a": "x"}), true))
-            );
-            assert_eq!(
-                parse("{\"a\": \"x\", \"b\":"),
-                Some((json!({"a": "x"}), true))
-            );
-            assert_eq!(
-                parse("{\"a\": [\"x\", tru"),
-                Some((json!({"a": ["x"]}), true))
-            );
+            assert_eq!(parse("{\"a\": \"x\", \"objec"), Some((json!({"a": "x"}), true)));
+            assert_eq!(parse("{\"a\": \"x\", \"b\":"), Some((json!({"a": "x"}), true)));
+            assert_eq!(parse("{\"a\": [\"x\", tru"), Some((json!({"a": ["x"]}), true)));
             assert_eq!(parse("{\"a\": [{"), Some((json!({"a": [{}]}), true)));
         }
 
@@ -642,10 +531,7 @@ mod tests {
     use super::*;
 
     fn config() -> LlmConfig {
-        LlmConfig::new(
-            Url::parse("http://localhost:11434/v1").unwrap(),
-            "medium-model",
-        )
+        LlmConfig::new(Url::parse("http://localhost:11434/v1").unwrap(), "medium-model")
     }
 
     #[test]
@@ -663,15 +549,9 @@ mod tests {
     #[test]
     fn endpoints_for_openai_compatible_servers_and_azure() {
         let mut c = config();
-        assert_eq!(
-            c.endpoint("m").unwrap().as_str(),
-            "http://localhost:11434/v1/chat/completions"
-        );
+        assert_eq!(c.endpoint("m").unwrap().as_str(), "http://localhost:11434/v1/chat/completions");
         c.base_url = Url::parse("http://localhost:8000/v1/").unwrap();
-        assert_eq!(
-            c.endpoint("m").unwrap().as_str(),
-            "http://localhost:8000/v1/chat/completions"
-        );
+        assert_eq!(c.endpoint("m").unwrap().as_str(), "http://localhost:8000/v1/chat/completions");
         c.base_url = Url::parse("https://praktijk.openai.azure.com/").unwrap();
         c.azure_api_version = Some("2024-10-21".into());
         assert_eq!(

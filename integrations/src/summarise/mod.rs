@@ -16,8 +16,8 @@ use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 pub use domain::summary::{
-    ConsultResult, Episode, Flavour, ModelSize, Precision, SoapExample, SummaryRequest, Template, TranscriptLine,
-    join_sentences, specialist_sections,
+    ConsultResult, Episode, Flavour, ModelSize, Precision, SoapExample, SummaryRequest, Template, TranscriptLine, join_sentences,
+    specialist_sections,
 };
 
 /// A summariser's answer.

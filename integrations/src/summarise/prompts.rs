@@ -21,9 +21,7 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::{
-    Flavour, Precision, SoapExample, SummaryRequest, Template, join_sentences, specialist_sections,
-};
+use super::{Flavour, Precision, SoapExample, SummaryRequest, Template, join_sentences, specialist_sections};
 use crate::speech::Speaker;
 
 pub use domain::summary::MAX_EXAMPLES;
@@ -49,10 +47,7 @@ pub struct Message {
 
 impl Message {
     fn new(role: Role, content: impl Into<String>) -> Self {
-        Self {
-            role,
-            content: content.into(),
-        }
+        Self { role, content: content.into() }
     }
 }
 
@@ -61,10 +56,7 @@ impl Message {
 /// for servers that only promise "some JSON object".
 pub fn messages(request: &SummaryRequest, include_schema: bool) -> Vec<Message> {
     let examples = few_shot(request);
-    let mut out = vec![Message::new(
-        Role::System,
-        system_prompt(request, !examples.is_empty(), include_schema),
-    )];
+    let mut out = vec![Message::new(Role::System, system_prompt(request, !examples.is_empty(), include_schema))];
     out.extend(examples);
     out.push(Message::new(Role::User, user_prompt(request)));
     out
@@ -84,11 +76,7 @@ pub fn retry_message(truncated: bool) -> Message {
 }
 
 /// The system prompt of a request.
-pub fn system_prompt(
-    request: &SummaryRequest,
-    with_examples: bool,
-    include_schema: bool,
-) -> String {
+pub fn system_prompt(request: &SummaryRequest, with_examples: bool, include_schema: bool) -> String {
     let mut parts: Vec<String> = Vec::new();
     parts.push(role_and_task(request.template, request.flavour));
     parts.push(template_rules(request));
@@ -109,15 +97,8 @@ pub fn system_prompt(
                 .to_owned(),
         );
     }
-    if let Some(suggestion) = request
-        .user_suggestion
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
-        parts.push(format!(
-            "Extra aanwijzing van de zorgverlener voor dit verslag (volg die, zolang je niets verzint):\n{suggestion}"
-        ));
+    if let Some(suggestion) = request.user_suggestion.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        parts.push(format!("Extra aanwijzing van de zorgverlener voor dit verslag (volg die, zolang je niets verzint):\n{suggestion}"));
     }
     parts.push(answer_format(request.template, request.flavour));
     if include_schema {
@@ -179,14 +160,7 @@ fn role_and_task(template: Template, flavour: Flavour) -> String {
              of multidisciplinair overleg)."
         }
     };
-    let context = if matches!(
-        template,
-        Template::Soap | Template::Report | Template::Specialist
-    ) {
-        context
-    } else {
-        ""
-    };
+    let context = if matches!(template, Template::Soap | Template::Report | Template::Specialist) { context } else { "" };
     format!("Je helpt zorgverleners met hun verslaglegging, in het Nederlands. {task}{context}")
 }
 
@@ -290,12 +264,8 @@ fn template_rules(request: &SummaryRequest) -> String {
 
 fn section_guidance(section: &str) -> &'static str {
     match section {
-        "Reden van verwijzing" => {
-            "waarom de patiënt komt en, als dat genoemd is, door wie verwezen."
-        }
-        "Anamnese" => {
-            "wat de patiënt (of de ouder) vertelt over de klachten, het beloop en de voorgeschiedenis."
-        }
+        "Reden van verwijzing" => "waarom de patiënt komt en, als dat genoemd is, door wie verwezen.",
+        "Anamnese" => "wat de patiënt (of de ouder) vertelt over de klachten, het beloop en de voorgeschiedenis.",
         "Allergologische anamnese" => {
             "reacties op voedsel, inhalatieallergenen, medicatie of insecten: wat, hoeveel, tijd tot de \
              reactie, verschijnselen en behandeling; eczeem, astma en rinitis; eerdere allergietests; atopie \
@@ -309,13 +279,9 @@ fn section_guidance(section: &str) -> &'static str {
             "uitslagen van onderzoek zoals huidpriktest, specifiek IgE of provocatietest, alleen als ze genoemd \
              zijn."
         }
-        "Beeldvorming" => {
-            "röntgenfoto, echo of MRI met hun bevindingen, alleen als ze besproken zijn."
-        }
+        "Beeldvorming" => "röntgenfoto, echo of MRI met hun bevindingen, alleen als ze besproken zijn.",
         "Conclusie" => "de beoordeling of (werk)diagnose van de specialist.",
-        "Beleid" => {
-            "het afgesproken beleid: behandeling, adviezen, aanvullend onderzoek en controle-afspraken."
-        }
+        "Beleid" => "het afgesproken beleid: behandeling, adviezen, aanvullend onderzoek en controle-afspraken.",
         _ => "wat het consult hierover zegt.",
     }
 }
@@ -351,9 +317,7 @@ fn answer_format(template: Template, flavour: Flavour) -> String {
         Template::Report => "{\"subjective\": \"…\", \"objective\": \"…\", \"plan\": \"…\"}; subjective is S, \
                              objective is O en plan is P."
             .to_owned(),
-        Template::Dictation | Template::Radiology => {
-            "{\"dictation\": \"…\", \"summarizedDictation\": \"…\"}.".to_owned()
-        }
+        Template::Dictation | Template::Radiology => "{\"dictation\": \"…\", \"summarizedDictation\": \"…\"}.".to_owned(),
         Template::Meeting => "{\"meeting\": \"…\"}.".to_owned(),
         Template::Specialist => {
             let keys: Vec<String> = specialist_sections(flavour).iter().map(|s| format!("\"{s}\": \"…\"")).collect();
@@ -371,9 +335,7 @@ fn user_prompt(request: &SummaryRequest) -> String {
         Template::Dictation => "De gedicteerde tekst:",
         Template::Radiology => "Het gedicteerde radiologieverslag:",
         Template::Meeting => "Het transcript van het overleg:",
-        Template::Soap | Template::Report | Template::Specialist => {
-            "Het transcript van het consult:"
-        }
+        Template::Soap | Template::Report | Template::Specialist => "Het transcript van het consult:",
     };
     format!("{heading}\n\n{}", transcript(request))
 }
@@ -381,23 +343,15 @@ fn user_prompt(request: &SummaryRequest) -> String {
 /// The transcript as the model reads it: with speaker labels for the conversation templates when
 /// any sentence has a speaker, otherwise [`SummaryRequest::transcript_text`].
 pub fn transcript(request: &SummaryRequest) -> String {
-    let labelled = matches!(
-        request.template,
-        Template::Soap | Template::Report | Template::Specialist
-    ) && request.transcript.iter().any(|l| l.speaker.is_some());
+    let labelled = matches!(request.template, Template::Soap | Template::Report | Template::Specialist)
+        && request.transcript.iter().any(|l| l.speaker.is_some());
     if !labelled {
         return request.transcript_text();
     }
     let mut turns: Vec<(Option<Speaker>, Vec<&str>)> = Vec::new();
-    for line in request
-        .transcript
-        .iter()
-        .filter(|l| !l.sentence.trim().is_empty())
-    {
+    for line in request.transcript.iter().filter(|l| !l.sentence.trim().is_empty()) {
         match turns.last_mut() {
-            Some((speaker, sentences)) if *speaker == line.speaker => {
-                sentences.push(&line.sentence)
-            }
+            Some((speaker, sentences)) if *speaker == line.speaker => sentences.push(&line.sentence),
             _ => turns.push((line.speaker, vec![&line.sentence])),
         }
     }
@@ -423,11 +377,7 @@ fn few_shot(request: &SummaryRequest) -> Vec<Message> {
     let chosen: Vec<&SoapExample> = request
         .examples
         .iter()
-        .filter(|e| {
-            [&e.subjective, &e.objective, &e.evaluation, &e.plan]
-                .iter()
-                .any(|t| !t.trim().is_empty())
-        })
+        .filter(|e| [&e.subjective, &e.objective, &e.evaluation, &e.plan].iter().any(|t| !t.trim().is_empty()))
         .take(MAX_EXAMPLES)
         .collect();
     let total = chosen.len();
@@ -447,10 +397,7 @@ fn few_shot(request: &SummaryRequest) -> Vec<Message> {
                 i + 1
             ),
         ));
-        out.push(Message::new(
-            Role::Assistant,
-            example_answer(request.template, &example).to_string(),
-        ));
+        out.push(Message::new(Role::Assistant, example_answer(request.template, &example).to_string()));
     }
     out
 }
@@ -475,12 +422,7 @@ fn example_answer(template: Template, example: &SoapExample) -> Value {
 /// Shortens an example to about `budget` characters: the long fields give way first, each cut at
 /// a word boundary with an ellipsis.
 fn trim_example(example: &SoapExample, budget: usize) -> SoapExample {
-    let fields = [
-        &example.subjective,
-        &example.objective,
-        &example.evaluation,
-        &example.plan,
-    ];
+    let fields = [&example.subjective, &example.objective, &example.evaluation, &example.plan];
     let lengths: Vec<usize> = fields.iter().map(|f| f.trim().chars().count()).collect();
     if lengths.iter().sum::<usize>() <= budget {
         return example.clone();
@@ -532,14 +474,8 @@ mod tests {
             flavour,
             episode_count: 1,
             transcript: vec![
-                TranscriptLine {
-                    sentence: "Ik hoest al twee weken".into(),
-                    speaker: None,
-                },
-                TranscriptLine {
-                    sentence: "De longen klinken schoon.".into(),
-                    speaker: None,
-                },
+                TranscriptLine { sentence: "Ik hoest al twee weken".into(), speaker: None },
+                TranscriptLine { sentence: "De longen klinken schoon.".into(), speaker: None },
             ],
             ..SummaryRequest::default()
         }
@@ -612,12 +548,7 @@ mod tests {
     #[test]
     fn dictation_prompt_forbids_content_changes() {
         let p = system(Template::Dictation, Flavour::Normal);
-        for phrase in [
-            "gedicteerde tekst",
-            "leestekens",
-            "Verander niets aan de inhoud",
-            "korte samenvatting",
-        ] {
+        for phrase in ["gedicteerde tekst", "leestekens", "Verander niets aan de inhoud", "korte samenvatting"] {
             assert!(p.contains(phrase), "missing {phrase:?} in:\n{p}");
         }
         assert!(p.contains("\"summarizedDictation\""));
@@ -627,12 +558,7 @@ mod tests {
     #[test]
     fn radiology_prompt_summarises_to_the_conclusion() {
         let p = system(Template::Radiology, Flavour::Normal);
-        for phrase in [
-            "radiologieverslag",
-            "Verander niets aan de inhoud",
-            "de conclusie van het verslag",
-            "Bedenk geen eigen",
-        ] {
+        for phrase in ["radiologieverslag", "Verander niets aan de inhoud", "de conclusie van het verslag", "Bedenk geen eigen"] {
             assert!(p.contains(phrase), "missing {phrase:?} in:\n{p}");
         }
     }
@@ -640,14 +566,7 @@ mod tests {
     #[test]
     fn meeting_prompt_asks_for_points_decisions_and_owned_actions() {
         let p = system(Template::Meeting, Flavour::Normal);
-        for phrase in [
-            "notulen",
-            "Besproken punten:",
-            "Besluiten:",
-            "Acties:",
-            "eigenaar",
-            "{\"meeting\": \"…\"}",
-        ] {
+        for phrase in ["notulen", "Besproken punten:", "Besluiten:", "Acties:", "eigenaar", "{\"meeting\": \"…\"}"] {
             assert!(p.contains(phrase), "missing {phrase:?} in:\n{p}");
         }
     }
@@ -668,11 +587,7 @@ mod tests {
         assert!(ortho.contains("kinderarts-orthopeed"));
         assert!(ortho.contains("- Beeldvorming: röntgenfoto"));
         assert!(!ortho.contains("Allergologische anamnese"));
-        for flavour in [
-            Flavour::Normal,
-            Flavour::KinderartsAllergoloog,
-            Flavour::KinderartsOrthopeed,
-        ] {
+        for flavour in [Flavour::Normal, Flavour::KinderartsAllergoloog, Flavour::KinderartsOrthopeed] {
             let p = system(Template::Specialist, flavour);
             for section in specialist_sections(flavour) {
                 assert!(p.contains(&format!("- {section}: ")), "{section} in {p}");
@@ -697,44 +612,23 @@ mod tests {
     #[test]
     fn transcript_without_speakers_is_joined_with_full_stops() {
         let r = request(Template::Soap, Flavour::Normal);
-        assert_eq!(
-            transcript(&r),
-            "Ik hoest al twee weken. De longen klinken schoon."
-        );
+        assert_eq!(transcript(&r), "Ik hoest al twee weken. De longen klinken schoon.");
         let m = messages(&r, false);
         assert_eq!(m.len(), 2);
         assert_eq!(m[0].role, Role::System);
         assert_eq!(m[1].role, Role::User);
-        assert!(
-            m[1].content
-                .ends_with("Ik hoest al twee weken. De longen klinken schoon.")
-        );
+        assert!(m[1].content.ends_with("Ik hoest al twee weken. De longen klinken schoon."));
     }
 
     #[test]
     fn transcript_with_speakers_is_written_per_turn() {
         let mut r = request(Template::Soap, Flavour::Normal);
         r.transcript = vec![
-            TranscriptLine {
-                sentence: "Wat kan ik voor u doen?".into(),
-                speaker: Some(Speaker::Zorgverlener),
-            },
-            TranscriptLine {
-                sentence: "Ik hoest al twee weken".into(),
-                speaker: Some(Speaker::Patient),
-            },
-            TranscriptLine {
-                sentence: "Vooral 's nachts".into(),
-                speaker: Some(Speaker::Patient),
-            },
-            TranscriptLine {
-                sentence: "Ik luister even".into(),
-                speaker: Some(Speaker::Zorgverlener),
-            },
-            TranscriptLine {
-                sentence: "Ja".into(),
-                speaker: None,
-            },
+            TranscriptLine { sentence: "Wat kan ik voor u doen?".into(), speaker: Some(Speaker::Zorgverlener) },
+            TranscriptLine { sentence: "Ik hoest al twee weken".into(), speaker: Some(Speaker::Patient) },
+            TranscriptLine { sentence: "Vooral 's nachts".into(), speaker: Some(Speaker::Patient) },
+            TranscriptLine { sentence: "Ik luister even".into(), speaker: Some(Speaker::Zorgverlener) },
+            TranscriptLine { sentence: "Ja".into(), speaker: None },
         ];
         assert_eq!(
             transcript(&r),
@@ -763,17 +657,11 @@ mod tests {
         r.examples.insert(0, SoapExample::default());
         let m = messages(&r, false);
         assert_eq!(m.len(), 2 + 2 * MAX_EXAMPLES);
-        assert!(
-            m[0].content
-                .contains("Volg hun stijl: lengte, telegramstijl, opsommingen en nummering")
-        );
+        assert!(m[0].content.contains("Volg hun stijl: lengte, telegramstijl, opsommingen en nummering"));
         for i in 0..MAX_EXAMPLES {
             let (ask, answer) = (&m[1 + 2 * i], &m[2 + 2 * i]);
             assert_eq!(ask.role, Role::User);
-            assert!(
-                ask.content
-                    .starts_with(&format!("Voorbeeld {} van 5", i + 1))
-            );
+            assert!(ask.content.starts_with(&format!("Voorbeeld {} van 5", i + 1)));
             assert_eq!(answer.role, Role::Assistant);
             let parsed: Value = serde_json::from_str(&answer.content).unwrap();
             let n = i + 1;
@@ -782,9 +670,7 @@ mod tests {
                 json!({"episodes": [{"subjective": format!("S{n}: hoest"), "objective": format!("O{n}: longen schoon"),
                     "diagnosis": format!("E{n}: virale LWI"), "plan": format!("P{n}: uitleg")}]})
             );
-            assert!(
-                super::super::schema::to_result(Template::Soap, Flavour::Normal, &parsed).is_ok()
-            );
+            assert!(super::super::schema::to_result(Template::Soap, Flavour::Normal, &parsed).is_ok());
         }
         assert_eq!(m.last().unwrap().role, Role::User);
     }
@@ -796,16 +682,8 @@ mod tests {
         let m = messages(&r, false);
         assert_eq!(m.len(), 4);
         let parsed: Value = serde_json::from_str(&m[2].content).unwrap();
-        assert_eq!(
-            parsed,
-            json!({"subjective": "S1: hoest", "objective": "O1: longen schoon", "plan": "P1: uitleg"})
-        );
-        for template in [
-            Template::Dictation,
-            Template::Radiology,
-            Template::Meeting,
-            Template::Specialist,
-        ] {
+        assert_eq!(parsed, json!({"subjective": "S1: hoest", "objective": "O1: longen schoon", "plan": "P1: uitleg"}));
+        for template in [Template::Dictation, Template::Radiology, Template::Meeting, Template::Specialist] {
             r.template = template;
             let m = messages(&r, false);
             assert_eq!(m.len(), 2, "{template:?}");
@@ -817,22 +695,13 @@ mod tests {
     fn long_examples_are_trimmed_to_the_budget() {
         let mut r = request(Template::Soap, Flavour::Normal);
         let long = "woord ".repeat(2_000);
-        r.examples = vec![
-            SoapExample {
-                subjective: long.clone(),
-                objective: "kort".into(),
-                evaluation: long.clone(),
-                plan: long,
-            },
-            example(2),
-        ];
+        r.examples =
+            vec![SoapExample { subjective: long.clone(), objective: "kort".into(), evaluation: long.clone(), plan: long }, example(2)];
         let m = messages(&r, false);
         let first: Value = serde_json::from_str(&m[2].content).unwrap();
         let episode = &first["episodes"][0];
-        let total: usize = ["subjective", "objective", "diagnosis", "plan"]
-            .iter()
-            .map(|k| episode[k].as_str().unwrap().chars().count())
-            .sum();
+        let total: usize =
+            ["subjective", "objective", "diagnosis", "plan"].iter().map(|k| episode[k].as_str().unwrap().chars().count()).sum();
         assert!(total <= EXAMPLE_BUDGET / 2, "{total}");
         assert!(total > EXAMPLE_BUDGET / 2 - 40, "{total}");
         assert_eq!(episode["objective"], "kort");
@@ -845,10 +714,7 @@ mod tests {
     fn retry_message_asks_for_only_json() {
         let m = retry_message(false);
         assert_eq!(m.role, Role::User);
-        assert!(
-            m.content
-                .contains("uitsluitend met het volledige, geldige JSON-object")
-        );
+        assert!(m.content.contains("uitsluitend met het volledige, geldige JSON-object"));
         assert!(!m.content.contains("beknopter"));
         assert!(retry_message(true).content.contains("schrijf beknopter"));
     }

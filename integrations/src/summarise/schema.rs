@@ -56,10 +56,7 @@ pub fn required_keys(template: Template, flavour: Flavour) -> Vec<&'static str> 
 
 /// A strict object schema whose properties are all strings.
 fn string_object(keys: &[&str]) -> Value {
-    let properties: Map<String, Value> = keys
-        .iter()
-        .map(|k| ((*k).to_owned(), json!({"type": "string"})))
-        .collect();
+    let properties: Map<String, Value> = keys.iter().map(|k| ((*k).to_owned(), json!({"type": "string"}))).collect();
     json!({
         "type": "object",
         "properties": properties,
@@ -112,11 +109,7 @@ fn text(object: &Map<String, Value>, key: &str, path: &str) -> Result<String, Sh
 }
 
 /// Reads a parsed answer into the consult result of the template, checking its shape.
-pub fn to_result(
-    template: Template,
-    flavour: Flavour,
-    answer: &Value,
-) -> Result<ConsultResult, ShapeError> {
+pub fn to_result(template: Template, flavour: Flavour, answer: &Value) -> Result<ConsultResult, ShapeError> {
     let object = answer.as_object().ok_or(ShapeError::NotAnObject)?;
     let mut result = ConsultResult::default();
     match template {
@@ -171,31 +164,15 @@ pub fn to_result(
 mod tests {
     use super::*;
 
-    const TEMPLATES: [Template; 6] = [
-        Template::Soap,
-        Template::Report,
-        Template::Dictation,
-        Template::Radiology,
-        Template::Specialist,
-        Template::Meeting,
-    ];
-    const FLAVOURS: [Flavour; 4] = [
-        Flavour::Normal,
-        Flavour::PohGgz,
-        Flavour::KinderartsAllergoloog,
-        Flavour::KinderartsOrthopeed,
-    ];
+    const TEMPLATES: [Template; 6] =
+        [Template::Soap, Template::Report, Template::Dictation, Template::Radiology, Template::Specialist, Template::Meeting];
+    const FLAVOURS: [Flavour; 4] = [Flavour::Normal, Flavour::PohGgz, Flavour::KinderartsAllergoloog, Flavour::KinderartsOrthopeed];
 
     /// Every object in a schema is strict: no other properties, and all of its properties required.
     fn assert_strict(schema: &Value) {
         if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
             assert_eq!(schema["additionalProperties"], json!(false), "{schema}");
-            let mut required: Vec<&str> = schema["required"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_str().unwrap())
-                .collect();
+            let mut required: Vec<&str> = schema["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
             let mut names: Vec<&str> = properties.keys().map(String::as_str).collect();
             required.sort_unstable();
             names.sort_unstable();
@@ -223,11 +200,7 @@ mod tests {
         for template in TEMPLATES {
             let name = schema_name(template);
             assert!(!name.is_empty() && name.len() <= 64);
-            assert!(
-                name.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'),
-                "{name}"
-            );
+            assert!(name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'), "{name}");
         }
     }
 
@@ -237,10 +210,7 @@ mod tests {
         assert_eq!(schema["required"], json!(["episodes"]));
         let items = &schema["properties"]["episodes"]["items"];
         assert_eq!(schema["properties"]["episodes"]["type"], "array");
-        assert_eq!(
-            items["required"],
-            json!(["subjective", "objective", "diagnosis", "plan"])
-        );
+        assert_eq!(items["required"], json!(["subjective", "objective", "diagnosis", "plan"]));
         for key in EPISODE_KEYS {
             assert_eq!(items["properties"][key]["type"], "string");
         }
@@ -249,18 +219,9 @@ mod tests {
     #[test]
     fn flat_schemas_have_the_template_keys() {
         let keys = |t, f| answer_schema(t, f)["required"].clone();
-        assert_eq!(
-            keys(Template::Report, Flavour::Normal),
-            json!(["subjective", "objective", "plan"])
-        );
-        assert_eq!(
-            keys(Template::Dictation, Flavour::Normal),
-            json!(["dictation", "summarizedDictation"])
-        );
-        assert_eq!(
-            keys(Template::Radiology, Flavour::Normal),
-            json!(["dictation", "summarizedDictation"])
-        );
+        assert_eq!(keys(Template::Report, Flavour::Normal), json!(["subjective", "objective", "plan"]));
+        assert_eq!(keys(Template::Dictation, Flavour::Normal), json!(["dictation", "summarizedDictation"]));
+        assert_eq!(keys(Template::Radiology, Flavour::Normal), json!(["dictation", "summarizedDictation"]));
         assert_eq!(keys(Template::Meeting, Flavour::Normal), json!(["meeting"]));
     }
 
@@ -269,24 +230,13 @@ mod tests {
         for flavour in FLAVOURS {
             let schema = answer_schema(Template::Specialist, flavour);
             assert_eq!(schema["required"], json!(specialist_sections(flavour)));
-            assert_eq!(
-                schema["properties"].as_object().unwrap().len(),
-                specialist_sections(flavour).len()
-            );
+            assert_eq!(schema["properties"].as_object().unwrap().len(), specialist_sections(flavour).len());
         }
         let allergy = answer_schema(Template::Specialist, Flavour::KinderartsAllergoloog);
-        assert!(
-            allergy["properties"]
-                .get("Allergologische anamnese")
-                .is_some()
-        );
+        assert!(allergy["properties"].get("Allergologische anamnese").is_some());
         let ortho = answer_schema(Template::Specialist, Flavour::KinderartsOrthopeed);
         assert!(ortho["properties"].get("Beeldvorming").is_some());
-        assert!(
-            ortho["properties"]
-                .get("Allergologische anamnese")
-                .is_none()
-        );
+        assert!(ortho["properties"].get("Allergologische anamnese").is_none());
     }
 
     #[test]
@@ -310,12 +260,7 @@ mod tests {
         let result = to_result(Template::Report, Flavour::Normal, &answer).unwrap();
         assert_eq!(
             result.episodes,
-            vec![Episode {
-                subjective: "S".into(),
-                objective: "O".into(),
-                diagnosis: String::new(),
-                plan: "P".into()
-            }]
+            vec![Episode { subjective: "S".into(), objective: "O".into(), diagnosis: String::new(), plan: "P".into() }]
         );
     }
 
@@ -333,25 +278,12 @@ mod tests {
 
     #[test]
     fn meeting_and_specialist_answers() {
-        let result = to_result(
-            Template::Meeting,
-            Flavour::Normal,
-            &json!({"meeting": "Besproken punten: …"}),
-        )
-        .unwrap();
+        let result = to_result(Template::Meeting, Flavour::Normal, &json!({"meeting": "Besproken punten: …"})).unwrap();
         assert_eq!(result.meeting.as_deref(), Some("Besproken punten: …"));
 
         let sections = specialist_sections(Flavour::KinderartsOrthopeed);
-        let answer: Map<String, Value> = sections
-            .iter()
-            .map(|s| ((*s).to_owned(), json!(format!("{s} tekst"))))
-            .collect();
-        let result = to_result(
-            Template::Specialist,
-            Flavour::KinderartsOrthopeed,
-            &Value::Object(answer),
-        )
-        .unwrap();
+        let answer: Map<String, Value> = sections.iter().map(|s| ((*s).to_owned(), json!(format!("{s} tekst")))).collect();
+        let result = to_result(Template::Specialist, Flavour::KinderartsOrthopeed, &Value::Object(answer)).unwrap();
         let letter = result.specialist_summarization.unwrap();
         assert_eq!(letter.len(), sections.len());
         assert_eq!(letter["Beeldvorming"], "Beeldvorming tekst");
@@ -359,49 +291,21 @@ mod tests {
 
     #[test]
     fn wrong_shapes_are_refused_naming_the_property() {
-        assert_eq!(
-            to_result(Template::Soap, Flavour::Normal, &json!([])),
-            Err(ShapeError::NotAnObject)
-        );
-        assert_eq!(
-            to_result(Template::Soap, Flavour::Normal, &json!({"episodes": []})),
-            Err(ShapeError::NoEpisodes)
-        );
-        assert_eq!(
-            to_result(
-                Template::Soap,
-                Flavour::Normal,
-                &json!({"episodes": "S: hoest"})
-            ),
-            Err(ShapeError::EpisodesNotObjects)
-        );
+        assert_eq!(to_result(Template::Soap, Flavour::Normal, &json!([])), Err(ShapeError::NotAnObject));
+        assert_eq!(to_result(Template::Soap, Flavour::Normal, &json!({"episodes": []})), Err(ShapeError::NoEpisodes));
+        assert_eq!(to_result(Template::Soap, Flavour::Normal, &json!({"episodes": "S: hoest"})), Err(ShapeError::EpisodesNotObjects));
         let cut = json!({"episodes": [{"subjective": "a", "objective": "b", "diagnosis": "c"}]});
+        assert_eq!(to_result(Template::Soap, Flavour::Normal, &cut), Err(ShapeError::Missing("episodes[0].plan".to_owned())));
         assert_eq!(
-            to_result(Template::Soap, Flavour::Normal, &cut),
-            Err(ShapeError::Missing("episodes[0].plan".to_owned()))
-        );
-        assert_eq!(
-            to_result(
-                Template::Report,
-                Flavour::Normal,
-                &json!({"subjective": "a", "objective": 3, "plan": "c"})
-            ),
+            to_result(Template::Report, Flavour::Normal, &json!({"subjective": "a", "objective": 3, "plan": "c"})),
             Err(ShapeError::NotAString("objective".to_owned()))
         );
         assert_eq!(
-            to_result(
-                Template::Specialist,
-                Flavour::Normal,
-                &json!({"Anamnese": "x"})
-            ),
+            to_result(Template::Specialist, Flavour::Normal, &json!({"Anamnese": "x"})),
             Err(ShapeError::Missing("Reden van verwijzing".to_owned()))
         );
         assert_eq!(
-            to_result(
-                Template::Dictation,
-                Flavour::Normal,
-                &json!({"dictation": "x"})
-            ),
+            to_result(Template::Dictation, Flavour::Normal, &json!({"dictation": "x"})),
             Err(ShapeError::Missing("summarizedDictation".to_owned()))
         );
     }

@@ -28,11 +28,7 @@ pub fn guess_speaker(sentence: &str) -> Speaker {
     clinician += 2 * EVALUATION.count(s).min(2);
     clinician += 2 * PLAN.count(s).min(2);
     patient += 2 * PATIENT_CUES.count(s);
-    if clinician > patient {
-        Speaker::Zorgverlener
-    } else {
-        Speaker::Patient
-    }
+    if clinician > patient { Speaker::Zorgverlener } else { Speaker::Patient }
 }
 
 #[cfg(test)]
@@ -41,54 +37,24 @@ mod tests {
 
     #[test]
     fn questions_are_the_clinician() {
-        assert_eq!(
-            guess_speaker("Heeft u ook koorts gehad?"),
-            Speaker::Zorgverlener
-        );
-        assert_eq!(
-            guess_speaker("Hoe lang heeft u dit al"),
-            Speaker::Zorgverlener
-        );
-        assert_eq!(
-            guess_speaker("Waar zit de pijn precies?"),
-            Speaker::Zorgverlener
-        );
+        assert_eq!(guess_speaker("Heeft u ook koorts gehad?"), Speaker::Zorgverlener);
+        assert_eq!(guess_speaker("Hoe lang heeft u dit al"), Speaker::Zorgverlener);
+        assert_eq!(guess_speaker("Waar zit de pijn precies?"), Speaker::Zorgverlener);
     }
 
     #[test]
     fn examination_and_plan_are_the_clinician() {
-        assert_eq!(
-            guess_speaker("De bloeddruk is 142 over 88."),
-            Speaker::Zorgverlener
-        );
-        assert_eq!(
-            guess_speaker("Bij auscultatie hoor ik geen crepitaties."),
-            Speaker::Zorgverlener
-        );
-        assert_eq!(
-            guess_speaker("Ik schrijf u amoxicilline voor, drie keer per dag 500 mg."),
-            Speaker::Zorgverlener
-        );
-        assert_eq!(
-            guess_speaker("Dit past bij een virale infectie."),
-            Speaker::Zorgverlener
-        );
+        assert_eq!(guess_speaker("De bloeddruk is 142 over 88."), Speaker::Zorgverlener);
+        assert_eq!(guess_speaker("Bij auscultatie hoor ik geen crepitaties."), Speaker::Zorgverlener);
+        assert_eq!(guess_speaker("Ik schrijf u amoxicilline voor, drie keer per dag 500 mg."), Speaker::Zorgverlener);
+        assert_eq!(guess_speaker("Dit past bij een virale infectie."), Speaker::Zorgverlener);
     }
 
     #[test]
     fn first_person_complaints_are_the_patient() {
-        assert_eq!(
-            guess_speaker("Ik heb sinds drie dagen keelpijn."),
-            Speaker::Patient
-        );
-        assert_eq!(
-            guess_speaker("Mijn knie is dik en het doet pijn."),
-            Speaker::Patient
-        );
-        assert_eq!(
-            guess_speaker("Nou, ik slaap heel slecht de laatste tijd."),
-            Speaker::Patient
-        );
+        assert_eq!(guess_speaker("Ik heb sinds drie dagen keelpijn."), Speaker::Patient);
+        assert_eq!(guess_speaker("Mijn knie is dik en het doet pijn."), Speaker::Patient);
+        assert_eq!(guess_speaker("Nou, ik slaap heel slecht de laatste tijd."), Speaker::Patient);
     }
 
     #[test]

@@ -82,9 +82,7 @@ impl Job for Probe {
                 .open(dir.join("effects.log"))
                 .await
                 .map_err(|e| JobError::Retryable(e.to_string()))?;
-            file.write_all(format!("{} {}\n", job.id, job.attempts).as_bytes())
-                .await
-                .map_err(|e| JobError::Retryable(e.to_string()))?;
+            file.write_all(format!("{} {}\n", job.id, job.attempts).as_bytes()).await.map_err(|e| JobError::Retryable(e.to_string()))?;
         }
         Ok(json!({ "attempt": job.attempts, "latencyUs": started_us.saturating_sub(p.sent_us), "wedgeStream": p.wedge_stream }))
     }

@@ -63,9 +63,7 @@ impl Job for PruneJobs {
         for kind in crate::kinds::all() {
             let config = apalis_config(&self.config, kind);
             for set in [config.done_jobs_set(), config.dead_jobs_set()] {
-                keys += prune_set(&mut conn, &config, &set, cutoff)
-                    .await
-                    .map_err(|e| JobError::Retryable(format!("Redis: {e}")))?;
+                keys += prune_set(&mut conn, &config, &set, cutoff).await.map_err(|e| JobError::Retryable(format!("Redis: {e}")))?;
             }
         }
         Ok(json!({ "jobsDeleted": rows, "redisMessagesDeleted": keys }))
@@ -83,16 +81,14 @@ async fn prune_set(
     let mut cursor: u64 = 0;
     let mut deleted = 0;
     loop {
-        let (next, ids): (u64, Vec<String>) =
-            redis::cmd("SSCAN").arg(set).arg(cursor).arg("COUNT").arg(500).query_async(conn).await?;
+        let (next, ids): (u64, Vec<String>) = redis::cmd("SSCAN").arg(set).arg(cursor).arg("COUNT").arg(500).query_async(conn).await?;
         if !ids.is_empty() {
             let mut pipe = redis::pipe();
             for id in &ids {
                 pipe.hget(format!("{}:{id}", config.job_meta_hash()), "done_at");
             }
             let done_at: Vec<Option<i64>> = pipe.query_async(conn).await?;
-            let old: Vec<&String> =
-                ids.iter().zip(done_at).filter(|(_, at)| at.is_none_or(|at| at < cutoff)).map(|(id, _)| id).collect();
+            let old: Vec<&String> = ids.iter().zip(done_at).filter(|(_, at)| at.is_none_or(|at| at < cutoff)).map(|(id, _)| id).collect();
             if !old.is_empty() {
                 let mut pipe = redis::pipe();
                 for id in &old {

@@ -52,10 +52,7 @@ impl Job for SendEmail {
             .await?
             .ok_or_else(|| JobError::Permanent("De ontvanger bestaat niet meer.".to_owned()))?;
         let name = user.preferred_name.as_deref().unwrap_or(&user.preferred_username);
-        let address = user
-            .email
-            .parse()
-            .map_err(|e| JobError::Permanent(format!("Ongeldig e-mailadres {:?}: {e}", user.email)))?;
+        let address = user.email.parse().map_err(|e| JobError::Permanent(format!("Ongeldig e-mailadres {:?}: {e}", user.email)))?;
         let to = Mailbox::new(Some(name.to_owned()), address);
         let config = self.mailer.config();
         let text = render(payload.template, &Recipient { name, email: &user.email }, &config.public_url);
@@ -81,10 +78,8 @@ impl Job for SendEmail {
         .fetch_optional(&ctx.db)
         .await?;
         if first.is_none() {
-            let state: String = sqlx::query_scalar("select state from email_deliveries where job_id = $1")
-                .bind(job.id)
-                .fetch_one(&ctx.db)
-                .await?;
+            let state: String =
+                sqlx::query_scalar("select state from email_deliveries where job_id = $1").bind(job.id).fetch_one(&ctx.db).await?;
             if state == "sent" || self.mailer.in_outbox(&name) {
                 mark_sent(ctx, job).await?;
                 return Ok(done());
@@ -107,10 +102,7 @@ impl Job for SendEmail {
                 "{e}. Of de e-mail is aangekomen is onbekend; niet opnieuw verzonden, om een dubbele e-mail te voorkomen."
             ))),
             Err(e) => {
-                sqlx::query("delete from email_deliveries where job_id = $1 and state = 'sending'")
-                    .bind(job.id)
-                    .execute(&ctx.db)
-                    .await?;
+                sqlx::query("delete from email_deliveries where job_id = $1 and state = 'sending'").bind(job.id).execute(&ctx.db).await?;
                 Err(match e {
                     SendError::Refused(e) => JobError::Permanent(e),
                     other => JobError::Retryable(other.to_string()),

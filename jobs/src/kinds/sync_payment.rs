@@ -54,10 +54,11 @@ impl Job for SyncPayment {
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, payload: SyncPaymentPayload) -> Result<Value, JobError> {
         let id = payload.provider_payment_id.as_str();
-        let ours: Option<(i64, String)> = sqlx::query_as("select amount_cents::int8, provider from payments where provider_payment_id = $1")
-            .bind(id)
-            .fetch_optional(&ctx.db)
-            .await?;
+        let ours: Option<(i64, String)> =
+            sqlx::query_as("select amount_cents::int8, provider from payments where provider_payment_id = $1")
+                .bind(id)
+                .fetch_optional(&ctx.db)
+                .await?;
         let Some((amount, provider)) = ours else {
             return Err(JobError::Permanent(format!("no payment of ours has the id {id}")));
         };

@@ -42,9 +42,7 @@ impl MailConfig {
             None => None,
         };
         let from_raw = env.string("APP_MAIL_FROM", DEFAULT_FROM);
-        let from = from_raw
-            .parse()
-            .map_err(|e| EnvError::new("APP_MAIL_FROM", format!("not an address ({e}): {from_raw:?}")))?;
+        let from = from_raw.parse().map_err(|e| EnvError::new("APP_MAIL_FROM", format!("not an address ({e}): {from_raw:?}")))?;
         Ok(Self {
             smtp_url,
             outbox: PathBuf::from(env.string("APP_MAIL_OUTBOX", DEFAULT_OUTBOX)),
@@ -131,9 +129,9 @@ impl Mailer {
                     SendError::NotNow(text)
                 }
             }),
-            Transport::Outbox(dir) => write_outbox(dir, name, &message.formatted())
-                .await
-                .map_err(|e| SendError::NotNow(format!("outbox {}: {e}", dir.display()))),
+            Transport::Outbox(dir) => {
+                write_outbox(dir, name, &message.formatted()).await.map_err(|e| SendError::NotNow(format!("outbox {}: {e}", dir.display())))
+            }
         }
     }
 }

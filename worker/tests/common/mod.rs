@@ -34,7 +34,18 @@ impl RedisServer {
 
     async fn launch(&mut self) {
         let child = Command::new("redis-server")
-            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--enable-debug-command", "yes"])
+            .args([
+                "--port",
+                &self.port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--enable-debug-command",
+                "yes",
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -75,7 +86,6 @@ impl Drop for RedisServer {
     }
 }
 
-
 pub struct Harness {
     pub db: PgPool,
     pub redis: RedisServer,
@@ -90,7 +100,13 @@ impl Harness {
         let namespace = format!("t{}", Uuid::new_v4().simple());
         let dir = std::env::temp_dir().join(format!("spreekkamer-{namespace}"));
         std::fs::create_dir_all(&dir).unwrap();
-        let mut h = Self { db: db.clone(), redis, namespace, dir, dispatcher: Dispatcher::new(db.clone(), redis::Client::open("redis://127.0.0.1:1").unwrap(), JobsConfig::default()) };
+        let mut h = Self {
+            db: db.clone(),
+            redis,
+            namespace,
+            dir,
+            dispatcher: Dispatcher::new(db.clone(), redis::Client::open("redis://127.0.0.1:1").unwrap(), JobsConfig::default()),
+        };
         h.dispatcher = Dispatcher::new(db, redis::Client::open(h.redis.url()).unwrap(), h.jobs_config());
         h
     }
@@ -184,9 +200,7 @@ impl Harness {
 
     /// The probe's side effects: one `<job id> <attempt>` line per successful attempt.
     pub fn effects(&self) -> Vec<String> {
-        std::fs::read_to_string(self.dir.join("effects.log"))
-            .map(|s| s.lines().map(str::to_owned).collect())
-            .unwrap_or_default()
+        std::fs::read_to_string(self.dir.join("effects.log")).map(|s| s.lines().map(str::to_owned).collect()).unwrap_or_default()
     }
 
     pub fn effects_of(&self, id: Uuid) -> usize {

@@ -23,11 +23,8 @@ pub struct SmtpServer {
 impl SmtpServer {
     pub async fn start() -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let server = Self {
-            port: listener.local_addr().unwrap().port(),
-            messages: Arc::default(),
-            mode: Arc::new(Mutex::new(Mode::Accept)),
-        };
+        let server =
+            Self { port: listener.local_addr().unwrap().port(), messages: Arc::default(), mode: Arc::new(Mutex::new(Mode::Accept)) };
         let s = server.clone();
         tokio::spawn(async move {
             while let Ok((socket, _)) = listener.accept().await {

@@ -40,11 +40,7 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
         let sentence = line.sentence.trim();
         let speaker = line.speaker.unwrap_or_else(|| guess_speaker(sentence));
         if sentence.is_empty() {
-            out.push(Placed {
-                section: None,
-                speaker,
-                text: String::new(),
-            });
+            out.push(Placed { section: None, speaker, text: String::new() });
             continue;
         }
         let placed = match speaker {
@@ -76,8 +72,7 @@ fn place_clinician(s: &str, flavour: Flavour) -> (Placed, Option<&str>) {
         if p >= 2 && PROPOSAL.starts_any(strip_lead(s)) {
             return (placed(Section::Plan, s), None);
         }
-        let clinical =
-            !NON_CLINICAL_QUESTION.starts_any(strip_lead(s)) && !GREETING.any(s);
+        let clinical = !NON_CLINICAL_QUESTION.starts_any(strip_lead(s)) && !GREETING.any(s);
         return (dropped(), clinical.then_some(s));
     }
     let o = objective_score(s, flavour);
@@ -104,11 +99,7 @@ fn place_clinician(s: &str, flavour: Flavour) -> (Placed, Option<&str>) {
 fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
     if is_ack(s) {
         return match question.and_then(|q| style::answer_to_note(q, s)) {
-            Some(text) => Placed {
-                section: Some(Section::Subjective),
-                speaker: Speaker::Patient,
-                text,
-            },
+            Some(text) => Placed { section: Some(Section::Subjective), speaker: Speaker::Patient, text },
             None => dropped(),
         };
     }
@@ -117,19 +108,9 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
         && !GREETING.any(s)
         && let Some(text) = style::answer_to_note(q, s)
     {
-        return Placed {
-            section: Some(Section::Subjective),
-            speaker: Speaker::Patient,
-            text,
-        };
+        return Placed { section: Some(Section::Subjective), speaker: Speaker::Patient, text };
     }
-    let clinical = SUBJECTIVE.count(s)
-        + DIAGNOSIS_TERMS.count(s)
-        + if flavour == Flavour::PohGgz {
-            GGZ_SUBJECTIVE.count(s)
-        } else {
-            0
-        };
+    let clinical = SUBJECTIVE.count(s) + DIAGNOSIS_TERMS.count(s) + if flavour == Flavour::PohGgz { GGZ_SUBJECTIVE.count(s) } else { 0 };
     if (GREETING.any(s) || AGREEMENT.any(s)) && clinical < 2 {
         return dropped();
     }
@@ -164,10 +145,7 @@ fn evaluation_score(s: &str) -> u32 {
 /// True when the sentence is only an acknowledgement or a bare yes/no.
 pub(crate) fn is_ack(s: &str) -> bool {
     let mut words = 0;
-    for w in s
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
+    for w in s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
         words += 1;
         if words > 5 || !ACK_WORDS.iter().any(|a| a.eq_ignore_ascii_case(w)) {
             return false;
@@ -181,17 +159,9 @@ pub(crate) fn word_count(s: &str) -> usize {
 }
 
 fn placed(section: Section, s: &str) -> Placed {
-    Placed {
-        section: Some(section),
-        speaker: Speaker::Zorgverlener,
-        text: style::note_text(s),
-    }
+    Placed { section: Some(section), speaker: Speaker::Zorgverlener, text: style::note_text(s) }
 }
 
 fn dropped() -> Placed {
-    Placed {
-        section: None,
-        speaker: Speaker::Zorgverlener,
-        text: String::new(),
-    }
+    Placed { section: None, speaker: Speaker::Zorgverlener, text: String::new() }
 }

@@ -34,11 +34,7 @@ impl<'c> Cue<'c> {
             None => (cue.as_bytes(), false),
         };
         let (&first, &last) = (needle.first()?, needle.last()?);
-        Some(Cue {
-            needle,
-            check_start: !infix && is_word_byte(first),
-            check_end: !prefix && is_word_byte(last),
-        })
+        Some(Cue { needle, check_start: !infix && is_word_byte(first), check_end: !prefix && is_word_byte(last) })
     }
 
     fn matches_at(&self, hay: &[u8], i: usize) -> bool {
@@ -54,8 +50,7 @@ impl<'c> Cue<'c> {
         if self.needle.len() > hay.len() {
             return None;
         }
-        (0..=hay.len() - self.needle.len())
-            .find(|&i| hay[i].eq_ignore_ascii_case(&first) && self.matches_at(hay, i))
+        (0..=hay.len() - self.needle.len()).find(|&i| hay[i].eq_ignore_ascii_case(&first) && self.matches_at(hay, i))
     }
 }
 
@@ -80,13 +75,7 @@ struct Words<'a> {
 impl<'a> Words<'a> {
     fn new(text: &'a str) -> Self {
         let hay = text.as_bytes();
-        let mut w = Words {
-            hay,
-            starts: [0; 64],
-            len: 0,
-            overflow: hay.len() > usize::from(u16::MAX),
-            initials: 0,
-        };
+        let mut w = Words { hay, starts: [0; 64], len: 0, overflow: hay.len() > usize::from(u16::MAX), initials: 0 };
         if w.overflow {
             return w;
         }
@@ -193,19 +182,14 @@ struct Index {
 
 impl Index {
     fn new(list: &[&str]) -> Self {
-        let mut index = Index {
-            buckets: vec![Vec::new(); 26 * 27],
-            scan: Vec::new(),
-        };
+        let mut index = Index { buckets: vec![Vec::new(); 26 * 27], scan: Vec::new() };
         for (i, c) in list.iter().enumerate() {
             let Ok(id) = u16::try_from(i) else { break };
             match Cue::parse(c) {
-                Some(cue) if cue.check_start => {
-                    match bucket(cue.needle[0], cue.needle.get(1).copied()) {
-                        Some(b) => index.buckets[b].push(id),
-                        None => index.scan.push(id),
-                    }
-                }
+                Some(cue) if cue.check_start => match bucket(cue.needle[0], cue.needle.get(1).copied()) {
+                    Some(b) => index.buckets[b].push(id),
+                    None => index.scan.push(id),
+                },
                 Some(_) => index.scan.push(id),
                 None => {}
             }

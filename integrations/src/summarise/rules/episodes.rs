@@ -54,19 +54,7 @@ pub(crate) static TOPICS: [(&str, CueList); 15] = [
             "ademhaling",
         ]),
     ),
-    (
-        "oor",
-        CueList::new(&[
-            "oor",
-            "oren",
-            "rechteroor",
-            "linkeroor",
-            "oorpijn*",
-            "trommelvlies*",
-            "gehoor*",
-            "oorsmeer",
-        ]),
-    ),
+    ("oor", CueList::new(&["oor", "oren", "rechteroor", "linkeroor", "oorpijn*", "trommelvlies*", "gehoor*", "oorsmeer"])),
     (
         "hart-vaat",
         CueList::new(&[
@@ -180,29 +168,8 @@ pub(crate) static TOPICS: [(&str, CueList); 15] = [
             "getild",
         ]),
     ),
-    (
-        "knie",
-        CueList::new(&[
-            "knie*",
-            "rechterknie*",
-            "linkerknie*",
-            "meniscus*",
-            "kniebanden",
-            "knieschijf",
-        ]),
-    ),
-    (
-        "been",
-        CueList::new(&[
-            "been",
-            "benen",
-            "onderbeen",
-            "bovenbeen",
-            "kuit*",
-            "scheenbeen",
-            "dijbeen",
-        ]),
-    ),
+    ("knie", CueList::new(&["knie*", "rechterknie*", "linkerknie*", "meniscus*", "kniebanden", "knieschijf"])),
+    ("been", CueList::new(&["been", "benen", "onderbeen", "bovenbeen", "kuit*", "scheenbeen", "dijbeen"])),
     (
         "enkel-voet",
         CueList::new(&[
@@ -269,10 +236,7 @@ pub(crate) static TOPICS: [(&str, CueList); 15] = [
             "temazepam",
         ]),
     ),
-    (
-        "oog",
-        CueList::new(&["oog", "ogen", "rechteroog", "linkeroog", "zicht", "wazig"]),
-    ),
+    ("oog", CueList::new(&["oog", "ogen", "rechteroog", "linkeroog", "zicht", "wazig"])),
 ];
 
 /// The topic index of a sentence: the topic with most cue hits, `None` without hits.
@@ -328,10 +292,7 @@ pub(crate) fn assign(sentences: &[&str], clinical: &[bool], count: usize) -> Vec
             .collect();
     }
 
-    let mut out: Vec<Option<usize>> = topics
-        .iter()
-        .map(|t| t.and_then(|t| ranked.iter().position(|&r| r == t)))
-        .collect();
+    let mut out: Vec<Option<usize>> = topics.iter().map(|t| t.and_then(|t| ranked.iter().position(|&r| r == t))).collect();
     // Carry the episode forward over sentences without one of the chosen topics.
     let mut current = None;
     for e in out.iter_mut() {
@@ -366,12 +327,7 @@ mod tests {
 
     #[test]
     fn markers_split_when_the_lexicon_cannot() {
-        let s = [
-            "Ik ben zo moe.",
-            "Dan nog iets anders.",
-            "Ik wil een verklaring.",
-            "Prima.",
-        ];
+        let s = ["Ik ben zo moe.", "Dan nog iets anders.", "Ik wil een verklaring.", "Prima."];
         assert_eq!(assign(&s, &[true; 4], 2), vec![0, 1, 1, 1]);
     }
 }

@@ -994,15 +994,7 @@ pub(crate) static TOPIC_CHANGE: CueList = CueList::new(&[
 ]);
 
 /// Topic-change markers that count only at the start of a sentence ("Dan uw knie.").
-pub(crate) static TOPIC_CHANGE_START: CueList = CueList::new(&[
-    "en dan uw",
-    "dan uw",
-    "en dan de",
-    "dan de",
-    "nu uw",
-    "en uw",
-    "dan over",
-]);
+pub(crate) static TOPIC_CHANGE_START: CueList = CueList::new(&["en dan uw", "dan uw", "en dan de", "dan de", "nu uw", "en uw", "dan over"]);
 
 /// Referral cues: the reason a specialist letter is written.
 pub(crate) static REFERRAL: CueList = CueList::new(&[
@@ -1075,19 +1067,8 @@ pub(crate) static ADDITIONAL_TESTS: CueList = CueList::new(&[
 ]);
 
 /// Imaging: "Beeldvorming" in a specialist letter.
-pub(crate) static IMAGING: CueList = CueList::new(&[
-    "röntgen*",
-    "rontgen*",
-    "foto",
-    "foto's",
-    "echo*",
-    "mri",
-    "ct",
-    "scan",
-    "opname*",
-    "bekkenfoto",
-    "x-thorax",
-]);
+pub(crate) static IMAGING: CueList =
+    CueList::new(&["röntgen*", "rontgen*", "foto", "foto's", "echo*", "mri", "ct", "scan", "opname*", "bekkenfoto", "x-thorax"]);
 
 /// Conclusion cues of a radiology report.
 pub(crate) static RADIOLOGY_CONCLUSION: CueList = CueList::new(&[

@@ -72,28 +72,14 @@ const EMPTY_TRANSCRIPT: &str = "Er is geen transcript om samen te vatten.";
 /// engine's SOEP classifier, exposed for measuring its accuracy.
 pub fn classify(request: &SummaryRequest) -> Vec<Placement> {
     let placed = classify::place_all(&request.transcript, request.flavour);
-    let sentences: Vec<&str> = request
-        .transcript
-        .iter()
-        .map(|l| l.sentence.as_str())
-        .collect();
+    let sentences: Vec<&str> = request.transcript.iter().map(|l| l.sentence.as_str()).collect();
     let clinical: Vec<bool> = placed.iter().map(|p| p.section.is_some()).collect();
-    let episodes = episodes::assign(
-        &sentences,
-        &clinical,
-        usize::from(request.episode_count.max(1)),
-    );
+    let episodes = episodes::assign(&sentences, &clinical, usize::from(request.episode_count.max(1)));
     placed
         .into_iter()
         .zip(episodes)
         .enumerate()
-        .map(|(index, (p, episode))| Placement {
-            index,
-            section: p.section,
-            episode,
-            speaker: p.speaker,
-            text: p.text,
-        })
+        .map(|(index, (p, episode))| Placement { index, section: p.section, episode, speaker: p.speaker, text: p.text })
         .collect()
 }
 
@@ -109,32 +95,18 @@ impl RulesSummariser {
 
     /// The note for `request`, synchronously.
     pub fn summarise_now(&self, request: &SummaryRequest) -> Result<Summary, SummariseError> {
-        if request
-            .transcript
-            .iter()
-            .all(|l| l.sentence.trim().is_empty())
-        {
+        if request.transcript.iter().all(|l| l.sentence.trim().is_empty()) {
             return Err(SummariseError::Invalid(EMPTY_TRANSCRIPT.to_owned()));
         }
         let style = style::Style::learn(&request.examples);
         let result = match request.template {
             Template::Soap => ConsultResult {
-                episodes: render::soap(
-                    &classify(request),
-                    usize::from(request.episode_count.max(1)),
-                    &style,
-                ),
+                episodes: render::soap(&classify(request), usize::from(request.episode_count.max(1)), &style),
                 ..Default::default()
             },
             Template::Report => {
-                let single = SummaryRequest {
-                    episode_count: 1,
-                    ..request.clone()
-                };
-                ConsultResult {
-                    episodes: vec![render::report(&classify(&single), &style)],
-                    ..Default::default()
-                }
+                let single = SummaryRequest { episode_count: 1, ..request.clone() };
+                ConsultResult { episodes: vec![render::report(&classify(&single), &style)], ..Default::default() }
             }
             Template::Dictation => render::dictation(request, false),
             Template::Radiology => render::dictation(request, true),
@@ -147,11 +119,7 @@ impl RulesSummariser {
             episodes = result.episodes.len(),
             "rules summary made"
         );
-        Ok(Summary {
-            result,
-            engine: "rules".to_owned(),
-            extractive: true,
-        })
+        Ok(Summary { result, engine: "rules".to_owned(), extractive: true })
     }
 }
 
@@ -160,10 +128,7 @@ impl Summariser for RulesSummariser {
         "rules"
     }
 
-    fn summarise<'a>(
-        &'a self,
-        request: &'a SummaryRequest,
-    ) -> BoxFuture<'a, Result<Summary, SummariseError>> {
+    fn summarise<'a>(&'a self, request: &'a SummaryRequest) -> BoxFuture<'a, Result<Summary, SummariseError>> {
         Box::pin(std::future::ready(self.summarise_now(request)))
     }
 }

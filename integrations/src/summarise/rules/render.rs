@@ -16,9 +16,7 @@ use crate::summarise::{ConsultResult, Episode, Flavour, SummaryRequest, speciali
 
 use super::classify::{is_ack, word_count};
 use super::cues;
-use super::lexicon::{
-    ACTION, ADDITIONAL_TESTS, ALLERGY, FOLLOW_UP, GREETING, IMAGING, RADIOLOGY_CONCLUSION, REFERRAL,
-};
+use super::lexicon::{ACTION, ADDITIONAL_TESTS, ALLERGY, FOLLOW_UP, GREETING, IMAGING, RADIOLOGY_CONCLUSION, REFERRAL};
 use super::style::{self, Style};
 use super::{Placement, Section};
 
@@ -27,11 +25,7 @@ pub(crate) fn soap(placements: &[Placement], count: usize, style: &Style) -> Vec
     (0..count.max(1))
         .map(|e| {
             let field = |section: Section| -> Vec<&str> {
-                placements
-                    .iter()
-                    .filter(|p| p.episode == e && p.section == Some(section))
-                    .map(|p| p.text.as_str())
-                    .collect()
+                placements.iter().filter(|p| p.episode == e && p.section == Some(section)).map(|p| p.text.as_str()).collect()
             };
             Episode {
                 subjective: style.join(&field(Section::Subjective), false, true),
@@ -46,11 +40,7 @@ pub(crate) fn soap(placements: &[Placement], count: usize, style: &Style) -> Vec
 /// The report: one episode, E leading the plan.
 pub(crate) fn report(placements: &[Placement], style: &Style) -> Episode {
     let field = |sections: &[Section]| -> Vec<&str> {
-        sections
-            .iter()
-            .flat_map(|s| placements.iter().filter(move |p| p.section == Some(*s)))
-            .map(|p| p.text.as_str())
-            .collect()
+        sections.iter().flat_map(|s| placements.iter().filter(move |p| p.section == Some(*s))).map(|p| p.text.as_str()).collect()
     };
     Episode {
         subjective: style.join(&field(&[Section::Subjective]), false, true),
@@ -78,27 +68,15 @@ pub(crate) fn dictation(request: &SummaryRequest, radiology: bool) -> ConsultRes
     let text = sentences.join(" ");
     let summary: Vec<&str> = if radiology {
         // From the first conclusion heading on, or else every sentence with a conclusion cue.
-        match sentences.iter().position(|s| {
-            cues::starts_with_cue(s, "conclusie") || cues::starts_with_cue(s, "concluderend")
-        }) {
+        match sentences.iter().position(|s| cues::starts_with_cue(s, "conclusie") || cues::starts_with_cue(s, "concluderend")) {
             Some(i) => sentences[i..].iter().map(String::as_str).collect(),
-            None => sentences
-                .iter()
-                .filter(|s| RADIOLOGY_CONCLUSION.any(s))
-                .map(String::as_str)
-                .collect(),
+            None => sentences.iter().filter(|s| RADIOLOGY_CONCLUSION.any(s)).map(String::as_str).collect(),
         }
     } else {
         top_sentences(&sentences)
     };
-    let summarized =
-        (sentences.len() >= 3 && !summary.is_empty() && summary.len() < sentences.len())
-            .then(|| summary.join(" "));
-    ConsultResult {
-        dictation: Some(text),
-        summarized_dictation: summarized,
-        ..Default::default()
-    }
+    let summarized = (sentences.len() >= 3 && !summary.is_empty() && summary.len() < sentences.len()).then(|| summary.join(" "));
+    ConsultResult { dictation: Some(text), summarized_dictation: summarized, ..Default::default() }
 }
 
 /// The most informative third of a dictation (at least two, at most eight sentences), in their
@@ -143,35 +121,21 @@ pub(crate) fn meeting(request: &SummaryRequest) -> ConsultResult {
         }
     }
     let list = |items: &[String], none: &str| {
-        if items.is_empty() {
-            format!("- {none}")
-        } else {
-            items
-                .iter()
-                .map(|i| format!("- {i}"))
-                .collect::<Vec<_>>()
-                .join("\n")
-        }
+        if items.is_empty() { format!("- {none}") } else { items.iter().map(|i| format!("- {i}")).collect::<Vec<_>>().join("\n") }
     };
     let minutes = format!(
         "Besproken:\n{}\n\nAfspraken/acties:\n{}",
         list(&discussed, "Geen punten vastgelegd."),
         list(&actions, "Geen afspraken vastgelegd.")
     );
-    ConsultResult {
-        meeting: Some(minutes),
-        ..Default::default()
-    }
+    ConsultResult { meeting: Some(minutes), ..Default::default() }
 }
 
 /// The specialist letter: every section of the flavour, filled from the placements.
 pub(crate) fn specialist(placements: &[Placement], flavour: Flavour) -> ConsultResult {
     let sections = specialist_sections(flavour);
     let has = |name: &str| sections.contains(&name);
-    let mut map: BTreeMap<String, Vec<&str>> = sections
-        .iter()
-        .map(|s| ((*s).to_owned(), Vec::new()))
-        .collect();
+    let mut map: BTreeMap<String, Vec<&str>> = sections.iter().map(|s| ((*s).to_owned(), Vec::new())).collect();
     for p in placements {
         let Some(section) = p.section else { continue };
         let t = p.text.as_str();
@@ -182,27 +146,16 @@ pub(crate) fn specialist(placements: &[Placement], flavour: Flavour) -> ConsultR
         };
         match section {
             Section::Subjective if REFERRAL.any(t) => put("Reden van verwijzing", t),
-            Section::Subjective if has("Allergologische anamnese") && ALLERGY.any(t) => {
-                put("Allergologische anamnese", t)
-            }
+            Section::Subjective if has("Allergologische anamnese") && ALLERGY.any(t) => put("Allergologische anamnese", t),
             Section::Subjective => put("Anamnese", t),
-            Section::Objective if has("Beeldvorming") && IMAGING.any(t) => {
-                put("Beeldvorming", t)
-            }
-            Section::Objective if has("Aanvullend onderzoek") && ADDITIONAL_TESTS.any(t) => {
-                put("Aanvullend onderzoek", t)
-            }
+            Section::Objective if has("Beeldvorming") && IMAGING.any(t) => put("Beeldvorming", t),
+            Section::Objective if has("Aanvullend onderzoek") && ADDITIONAL_TESTS.any(t) => put("Aanvullend onderzoek", t),
             Section::Objective => put("Lichamelijk onderzoek", t),
             Section::Evaluation => put("Conclusie", t),
-            Section::Plan if REFERRAL.any(t) && !FOLLOW_UP.any(t) => {
-                put("Reden van verwijzing", t)
-            }
+            Section::Plan if REFERRAL.any(t) && !FOLLOW_UP.any(t) => put("Reden van verwijzing", t),
             Section::Plan => put("Beleid", t),
         }
     }
     let out = map.into_iter().map(|(k, v)| (k, v.join(" "))).collect();
-    ConsultResult {
-        specialist_summarization: Some(out),
-        ..Default::default()
-    }
+    ConsultResult { specialist_summarization: Some(out), ..Default::default() }
 }

@@ -12,8 +12,8 @@ use super::cues;
 
 /// Leading words that carry nothing in a note. Stripped when followed by a comma or a space.
 const FILLERS: &[&str] = &[
-    "eh", "ehm", "uh", "uhm", "hm", "hmm", "nou", "ja", "jawel", "oké", "ok", "okay", "tja",
-    "kijk", "zo", "nou ja", "ja ja", "goed", "oh", "o", "ah", "dus",
+    "eh", "ehm", "uh", "uhm", "hm", "hmm", "nou", "ja", "jawel", "oké", "ok", "okay", "tja", "kijk", "zo", "nou ja", "ja ja", "goed", "oh",
+    "o", "ah", "dus",
 ];
 
 /// Fillers that are only stripped when a comma follows them ("Goed, ..." but not "Goed
@@ -53,8 +53,7 @@ pub(crate) fn strip_leading_fillers(s: &str) -> &str {
             }
             let rest = &t[f.len()..];
             let comma = rest.starts_with(',');
-            if !comma && (COMMA_ONLY.contains(f) || VOCATIVES.contains(f) || rest.trim().is_empty())
-            {
+            if !comma && (COMMA_ONLY.contains(f) || VOCATIVES.contains(f) || rest.trim().is_empty()) {
                 continue;
             }
             t = rest.trim_start_matches([',', ' ']).trim_start();
@@ -116,41 +115,25 @@ pub(crate) fn finish(s: &str) -> String {
 pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
     let q = strip_leading_fillers(question).trim_end_matches(['?', ' ']);
     let a = strip_leading_fillers(answer);
-    let a_full = answer
-        .trim()
-        .trim_start_matches(|c: char| !c.is_alphanumeric());
+    let a_full = answer.trim().trim_start_matches(|c: char| !c.is_alphanumeric());
     let yes_no = ["nee", "neen", "nee hoor", "niet", "nooit"]
         .iter()
         .find(|w| cues::at_start(a_full, w))
         .map(|w| (false, &a_full[w.len()..]))
         .or_else(|| {
-            [
-                "ja",
-                "jawel",
-                "ja hoor",
-                "klopt",
-                "zeker",
-                "inderdaad",
-                "wel",
-            ]
-            .iter()
-            .find(|w| cues::at_start(a_full, w))
-            .map(|w| (true, &a_full[w.len()..]))
+            ["ja", "jawel", "ja hoor", "klopt", "zeker", "inderdaad", "wel"]
+                .iter()
+                .find(|w| cues::at_start(a_full, w))
+                .map(|w| (true, &a_full[w.len()..]))
         });
     let Some((yes, rest)) = yes_no else {
         let a = a.trim();
         if a.is_empty() || super::classify::is_ack(a) {
             return None;
         }
-        return Some(format!(
-            "{} {}",
-            finish(q).trim_end_matches('.').to_owned() + "?",
-            finish(a)
-        ));
+        return Some(format!("{} {}", finish(q).trim_end_matches('.').to_owned() + "?", finish(a)));
     };
-    let rest = rest
-        .trim_start_matches(['.', ',', '!', ' '])
-        .trim_end_matches(['.', ' ']);
+    let rest = rest.trim_start_matches(['.', ',', '!', ' ']).trim_end_matches(['.', ' ']);
     let rest = strip_leading_fillers(rest);
     let rest_ack = rest.is_empty() || super::classify::is_ack(rest);
     let phrase = question_phrase(q);
@@ -164,22 +147,11 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
         },
         (None, _) => {
             let word = if yes { "Ja" } else { "Nee" };
-            let tail = if rest_ack {
-                String::new()
-            } else {
-                format!(", {rest}")
-            };
-            return Some(format!(
-                "{}? {word}{tail}.",
-                finish(q).trim_end_matches('.')
-            ));
+            let tail = if rest_ack { String::new() } else { format!(", {rest}") };
+            return Some(format!("{}? {word}{tail}.", finish(q).trim_end_matches('.')));
         }
     };
-    let text = if rest_ack {
-        core
-    } else {
-        format!("{core}, {rest}")
-    };
+    let text = if rest_ack { core } else { format!("{core}, {rest}") };
     Some(finish(&text))
 }
 
@@ -203,9 +175,7 @@ fn question_phrase(q: &str) -> Option<(Kind, &str)> {
         ("zijn er", Kind::There),
         ("was er", Kind::There),
     ];
-    const SOFTENERS: &[&str] = &[
-        "ook", "nog", "wel", "al", "weleens", "wel eens", "ooit", "soms", "verder", "daarbij",
-    ];
+    const SOFTENERS: &[&str] = &["ook", "nog", "wel", "al", "weleens", "wel eens", "ooit", "soms", "verder", "daarbij"];
     let (open, kind) = OPENINGS.iter().find(|(o, _)| cues::at_start(q, o))?;
     let mut x = q[open.len()..].trim_start();
     loop {
@@ -221,9 +191,7 @@ fn question_phrase(q: &str) -> Option<(Kind, &str)> {
     }
     // Only short, plain phrases: anything with a clause is safer kept as question and answer.
     let words = x.split_whitespace().count();
-    let clause = [" dat ", " als ", " of ", " wat ", " toen ", " omdat "]
-        .iter()
-        .any(|c| x.contains(c));
+    let clause = [" dat ", " als ", " of ", " wat ", " toen ", " omdat "].iter().any(|c| x.contains(c));
     (words > 0 && words <= 6 && !clause).then_some((*kind, x))
 }
 
@@ -243,13 +211,7 @@ pub(crate) struct Style {
 
 impl Default for Style {
     fn default() -> Self {
-        Style {
-            telegram: false,
-            telegram_separator: ", ",
-            numbered_plan: false,
-            bulleted_plan: false,
-            lines: false,
-        }
+        Style { telegram: false, telegram_separator: ", ", numbered_plan: false, bulleted_plan: false, lines: false }
     }
 }
 
@@ -257,41 +219,19 @@ impl Style {
     /// The style most of the examples share; the default (plain sentences joined with spaces)
     /// without examples.
     pub(crate) fn learn(examples: &[SoapExample]) -> Style {
-        let with_s: Vec<&str> = examples
-            .iter()
-            .map(|e| e.subjective.trim())
-            .filter(|s| !s.is_empty())
-            .collect();
-        let with_p: Vec<&str> = examples
-            .iter()
-            .map(|e| e.plan.trim())
-            .filter(|s| !s.is_empty())
-            .collect();
+        let with_s: Vec<&str> = examples.iter().map(|e| e.subjective.trim()).filter(|s| !s.is_empty()).collect();
+        let with_p: Vec<&str> = examples.iter().map(|e| e.plan.trim()).filter(|s| !s.is_empty()).collect();
         let majority = |n: usize, of: usize| of > 0 && 2 * n > of;
         let telegram_n = with_s.iter().filter(|s| is_telegram(s)).count();
         let semicolons = with_s.iter().filter(|s| s.contains(';')).count();
-        let numbered = with_p
-            .iter()
-            .filter(|p| count_lines(p, is_numbered) >= 1)
-            .count();
-        let bulleted = with_p
-            .iter()
-            .filter(|p| count_lines(p, is_bullet) >= 1)
-            .count();
-        let fields: Vec<&str> = examples
-            .iter()
-            .flat_map(|e| [e.subjective.as_str(), e.objective.as_str()])
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .collect();
+        let numbered = with_p.iter().filter(|p| count_lines(p, is_numbered) >= 1).count();
+        let bulleted = with_p.iter().filter(|p| count_lines(p, is_bullet) >= 1).count();
+        let fields: Vec<&str> =
+            examples.iter().flat_map(|e| [e.subjective.as_str(), e.objective.as_str()]).map(str::trim).filter(|s| !s.is_empty()).collect();
         let multiline = fields.iter().filter(|f| f.lines().count() >= 2).count();
         Style {
             telegram: majority(telegram_n, with_s.len()),
-            telegram_separator: if semicolons * 2 >= telegram_n.max(1) {
-                "; "
-            } else {
-                ", "
-            },
+            telegram_separator: if semicolons * 2 >= telegram_n.max(1) { "; " } else { ", " },
             numbered_plan: majority(numbered, with_p.len()),
             bulleted_plan: !majority(numbered, with_p.len()) && majority(bulleted, with_p.len()),
             lines: majority(multiline, fields.len()),
@@ -301,19 +241,10 @@ impl Style {
     /// Joins the sentences of one field in this style.
     pub(crate) fn join(&self, texts: &[&str], plan: bool, subjective: bool) -> String {
         if plan && self.numbered_plan {
-            return texts
-                .iter()
-                .enumerate()
-                .map(|(i, t)| format!("{}. {t}", i + 1))
-                .collect::<Vec<_>>()
-                .join("\n");
+            return texts.iter().enumerate().map(|(i, t)| format!("{}. {t}", i + 1)).collect::<Vec<_>>().join("\n");
         }
         if plan && self.bulleted_plan {
-            return texts
-                .iter()
-                .map(|t| format!("- {t}"))
-                .collect::<Vec<_>>()
-                .join("\n");
+            return texts.iter().map(|t| format!("- {t}")).collect::<Vec<_>>().join("\n");
         }
         if subjective && self.telegram {
             let mut out = String::new();
@@ -353,9 +284,7 @@ pub(crate) fn telegram(s: &str) -> String {
 fn lower_first(s: &str) -> String {
     let mut c = s.chars();
     match (c.next(), c.clone().next()) {
-        (Some(f), Some(second)) if f.is_uppercase() && !second.is_uppercase() => {
-            f.to_lowercase().chain(c).collect()
-        }
+        (Some(f), Some(second)) if f.is_uppercase() && !second.is_uppercase() => f.to_lowercase().chain(c).collect(),
         _ => s.to_owned(),
     }
 }
@@ -371,11 +300,7 @@ fn upper_first(s: &str) -> String {
 /// Telegram S: fragments separated by ';' or short fragments of at most five words on average,
 /// without the first person.
 fn is_telegram(s: &str) -> bool {
-    let frags: Vec<&str> = s
-        .split(['.', ';', '\n', ','])
-        .map(str::trim)
-        .filter(|f| !f.is_empty())
-        .collect();
+    let frags: Vec<&str> = s.split(['.', ';', '\n', ',']).map(str::trim).filter(|f| !f.is_empty()).collect();
     if frags.is_empty() {
         return false;
     }
@@ -405,47 +330,23 @@ mod tests {
     #[test]
     fn fillers_and_vocatives_go() {
         assert_eq!(note_text("eh, nou ja, ik heb keelpijn"), "Ik heb keelpijn.");
-        assert_eq!(
-            note_text("Dokter, mijn knie is dik, dokter."),
-            "Mijn knie is dik."
-        );
+        assert_eq!(note_text("Dokter, mijn knie is dik, dokter."), "Mijn knie is dik.");
         assert_eq!(note_text("Goed ingesteld"), "Goed ingesteld.");
-        assert_eq!(
-            note_text("Dus u heeft al drie dagen koorts"),
-            "Dus u heeft al drie dagen koorts."
-        );
-        assert_eq!(
-            note_text("Ik heb eh sinds gisteren eh pijn."),
-            "Ik heb sinds gisteren pijn."
-        );
+        assert_eq!(note_text("Dus u heeft al drie dagen koorts"), "Dus u heeft al drie dagen koorts.");
+        assert_eq!(note_text("Ik heb eh sinds gisteren eh pijn."), "Ik heb sinds gisteren pijn.");
     }
 
     #[test]
     fn yes_no_answers_become_notes() {
-        assert_eq!(
-            answer_to_note("Heeft u koorts?", "Nee.").as_deref(),
-            Some("Geen koorts.")
-        );
+        assert_eq!(answer_to_note("Heeft u koorts?", "Nee.").as_deref(), Some("Geen koorts."));
         assert_eq!(
             answer_to_note("Heeft u ook last van hoofdpijn?", "Ja, vooral 's avonds.").as_deref(),
             Some("Last van hoofdpijn, vooral 's avonds.")
         );
-        assert_eq!(
-            answer_to_note("Bent u misselijk?", "Nee hoor.").as_deref(),
-            Some("Niet misselijk.")
-        );
-        assert_eq!(
-            answer_to_note("Is er een allergie?", "Nee").as_deref(),
-            Some("Geen allergie.")
-        );
-        assert_eq!(
-            answer_to_note("Rookt u?", "Nee.").as_deref(),
-            Some("Rookt u? Nee.")
-        );
-        assert_eq!(
-            answer_to_note("Hoe lang heeft u dit al?", "Drie dagen.").as_deref(),
-            Some("Hoe lang heeft u dit al? Drie dagen.")
-        );
+        assert_eq!(answer_to_note("Bent u misselijk?", "Nee hoor.").as_deref(), Some("Niet misselijk."));
+        assert_eq!(answer_to_note("Is er een allergie?", "Nee").as_deref(), Some("Geen allergie."));
+        assert_eq!(answer_to_note("Rookt u?", "Nee.").as_deref(), Some("Rookt u? Nee."));
+        assert_eq!(answer_to_note("Hoe lang heeft u dit al?", "Drie dagen.").as_deref(), Some("Hoe lang heeft u dit al? Drie dagen."));
         assert_eq!(answer_to_note("Hoe lang heeft u dit al?", "Oké."), None);
     }
 
@@ -460,9 +361,7 @@ mod tests {
         assert!(style.telegram && style.numbered_plan && !style.bulleted_plan);
         assert_eq!(style.telegram_separator, "; ");
         let prose = SoapExample {
-            subjective:
-                "Patiënte vertelt dat ze sinds drie dagen keelpijn heeft en ik vroeg naar koorts."
-                    .into(),
+            subjective: "Patiënte vertelt dat ze sinds drie dagen keelpijn heeft en ik vroeg naar koorts.".into(),
             plan: "- Paracetamol\n- Terug bij koorts".into(),
             ..Default::default()
         };
@@ -473,10 +372,7 @@ mod tests {
 
     #[test]
     fn telegram_drops_first_person_openings() {
-        assert_eq!(
-            telegram("Ik heb sinds gisteren keelpijn."),
-            "sinds gisteren keelpijn"
-        );
+        assert_eq!(telegram("Ik heb sinds gisteren keelpijn."), "sinds gisteren keelpijn");
         assert_eq!(telegram("Mijn knie is dik."), "knie is dik");
         assert_eq!(telegram("Koorts tot 39 graden."), "Koorts tot 39 graden");
     }

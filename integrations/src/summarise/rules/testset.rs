@@ -46,14 +46,7 @@ impl TestConsult {
             template: self.template,
             flavour: self.flavour,
             episode_count: self.episode_count,
-            transcript: self
-                .lines
-                .iter()
-                .map(|l| TranscriptLine {
-                    sentence: l.sentence.clone(),
-                    speaker: l.speaker,
-                })
-                .collect(),
+            transcript: self.lines.iter().map(|l| TranscriptLine { sentence: l.sentence.clone(), speaker: l.speaker }).collect(),
             ..Default::default()
         }
     }
@@ -62,11 +55,8 @@ impl TestConsult {
 /// Reads every `*.json` consult of `dir`, sorted by file name.
 pub fn load(dir: &Path) -> Result<Vec<TestConsult>, String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut paths: Vec<_> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
+    let mut paths: Vec<_> =
+        entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
     paths.sort();
     paths
         .iter()
@@ -102,10 +92,7 @@ impl Scores {
 
     /// Precision of class `c` (index into [`CLASSES`]).
     pub fn precision(&self, c: usize) -> f64 {
-        ratio(
-            self.confusion[c][c],
-            (0..5).map(|e| self.confusion[e][c]).sum(),
-        )
+        ratio(self.confusion[c][c], (0..5).map(|e| self.confusion[e][c]).sum())
     }
 
     /// Recall of class `c`.
@@ -149,10 +136,7 @@ pub fn evaluate(consults: &[TestConsult]) -> Result<Evaluation, String> {
     let mut ev = Evaluation::default();
     for c in consults {
         let placements = classify(&c.request());
-        let mut s = Scores {
-            consults: 1,
-            ..Default::default()
-        };
+        let mut s = Scores { consults: 1, ..Default::default() };
         for (line, p) in c.lines.iter().zip(&placements) {
             let expected = line
                 .expected
@@ -168,8 +152,7 @@ pub fn evaluate(consults: &[TestConsult]) -> Result<Evaluation, String> {
             }
         }
         let correct = (0..5).map(|i| s.confusion[i][i]).sum();
-        ev.per_consult
-            .push((c.id.clone(), c.split.clone(), s.sentences, correct));
+        ev.per_consult.push((c.id.clone(), c.split.clone(), s.sentences, correct));
         let split = match c.split.as_str() {
             "dev" => &mut ev.dev,
             "holdout" => &mut ev.holdout,
@@ -197,11 +180,7 @@ impl Evaluation {
     /// The accuracy table in markdown.
     pub fn markdown(&self) -> String {
         let pct = |x: f64| format!("{:.1}%", 100.0 * x);
-        let splits = [
-            ("dev", &self.dev),
-            ("holdout", &self.holdout),
-            ("all", &self.all),
-        ];
+        let splits = [("dev", &self.dev), ("holdout", &self.holdout), ("all", &self.all)];
         let mut out = String::from("| | dev | holdout | all |\n|---|---|---|---|\n");
         let row = |out: &mut String, name: &str, f: &dyn Fn(&Scores) -> String| {
             out.push_str(&format!("| {name} |"));
@@ -210,22 +189,14 @@ impl Evaluation {
             }
             out.push('\n');
         };
-        row(&mut out, "consults / sentences", &|s| {
-            format!("{} / {}", s.consults, s.sentences)
-        });
-        row(&mut out, "**placement accuracy**", &|s| {
-            format!("**{}**", pct(s.accuracy()))
-        });
+        row(&mut out, "consults / sentences", &|s| format!("{} / {}", s.consults, s.sentences));
+        row(&mut out, "**placement accuracy**", &|s| format!("**{}**", pct(s.accuracy())));
         for (i, c) in CLASSES.iter().enumerate() {
-            row(&mut out, &format!("{c} precision / recall"), &|s| {
-                format!("{} / {}", pct(s.precision(i)), pct(s.recall(i)))
-            });
+            row(&mut out, &format!("{c} precision / recall"), &|s| format!("{} / {}", pct(s.precision(i)), pct(s.recall(i))));
         }
-        row(
-            &mut out,
-            "episode accuracy (multi-problem consults)",
-            &|s| format!("{} ({} lines)", pct(s.episode_accuracy()), s.episode_lines),
-        );
+        row(&mut out, "episode accuracy (multi-problem consults)", &|s| {
+            format!("{} ({} lines)", pct(s.episode_accuracy()), s.episode_lines)
+        });
         out
     }
 }
