@@ -1046,7 +1046,9 @@ mod tests {
     #[test]
     fn billing_details_are_checked_in_the_spec_order() {
         let mut d = BillingDetails::default();
-        let steps: [(&str, fn(&mut BillingDetails)); 8] = [
+        /// The message a step's missing field gives, and how the step fills it in.
+        type Step = (&'static str, fn(&mut BillingDetails));
+        let steps: [Step; 8] = [
             ("Geen naam ingevuld", |d| d.contact_name = "Anne".into()),
             ("Geen telefoonnummer ingevuld", |d| d.phone_number = "0612345678".into()),
             ("Geen straatnaaam ingevuld", |d| d.street_address = "Dorpsstraat".into()),

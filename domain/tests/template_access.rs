@@ -19,10 +19,12 @@ async fn user(db: &PgPool, id: &str) {
         .unwrap();
 }
 
+/// A template: its kind and id, its owner, visibility and grants.
+type Template = (Kind, Uuid, Option<String>, Visibility, Vec<Grant>);
+
 struct World {
     viewers: Vec<Viewer>,
-    /// Every template with how it is owned, shown and shared.
-    templates: Vec<(Kind, Uuid, Option<String>, Visibility, Vec<Grant>)>,
+    templates: Vec<Template>,
 }
 
 async fn world(db: &PgPool) -> World {
