@@ -120,12 +120,13 @@ pub struct BillingPaymentDetails {
     /// `MONTHLY` or `ANUALLY` (spelled so); `intervalMonths` decides when both are given.
     #[serde(default)]
     pub subscription_type: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::openapi::whole_number")]
     pub user_amount: Option<i32>,
     /// Not taken (the server prices the choice).
     #[serde(default)]
     #[allow(dead_code)]
     pub price_per_user: Option<f64>,
+    #[schema(pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
     pub tier_id: Uuid,
     /// Not taken (the tier decides).
     #[serde(default)]
@@ -136,9 +137,10 @@ pub struct BillingPaymentDetails {
     #[allow(dead_code)]
     pub description: Option<String>,
     /// 1 or 12.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::openapi::whole_number")]
     pub interval_months: Option<i32>,
     #[serde(default)]
+    #[schema(pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
     pub discount_id: Option<Uuid>,
 }
 
@@ -422,7 +424,7 @@ pub async fn get_tiers(State(state): State<AppState>, _user: CurrentUser) -> Res
 /// unknown: the page says 'Kortingscode onjuist'. Whether it fits the chosen tier and interval is
 /// checked when paying.
 #[utoipa::path(post, path = "/payment/subscription/applyDiscountCode", tag = "subscriptions", security(("bearer" = [])),
-    request_body = String,
+    request_body(content = String, content_type = "application/json", description = "The code, as a JSON string."),
     responses((status = 200, body = Option<DiscountBody>), (status = 401, body = ErrorBody)))]
 pub async fn apply_discount_code(
     State(state): State<AppState>,
@@ -508,7 +510,7 @@ pub async fn delete_user(
 /// as a JSON string). Invoices come from the bookkeeping provider, which is not connected yet:
 /// a payment of the user answers 409 'De factuur wordt nog gemaakt.', anything else 404.
 #[utoipa::path(post, path = "/payment/subscription/getInvoiceDownload", tag = "subscriptions", security(("bearer" = [])),
-    request_body = String,
+    request_body(content = String, content_type = "application/json", description = "The payment's id or its invoice id, as a JSON string."),
     responses((status = 200, body = InvoiceDownload), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn get_invoice_download(
     State(state): State<AppState>,
@@ -565,14 +567,14 @@ pub async fn get_subscription_for_user(State(state): State<AppState>, user: Curr
 
 /// Whether the user has an active subscription of their own or a seat on one.
 #[utoipa::path(get, path = "/payment/subscription/hasUserActiveSubscription", tag = "subscriptions", security(("bearer" = [])),
-    responses((status = 200, body = bool), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = bool, content_type = "application/json"), (status = 401, body = ErrorBody)))]
 pub async fn has_user_active_subscription(State(state): State<AppState>, user: CurrentUser) -> Result<Json<bool>, ApiError> {
     Ok(Json(subs::has_active(&state.db, &user.id, &user.email, subs::today()).await?))
 }
 
 /// Whether the user's account was made before `APP_EARLY_ADOPTER_BEFORE` (a date; unset: nobody).
 #[utoipa::path(get, path = "/payment/subscription/isUserEarlyAdopter", tag = "subscriptions", security(("bearer" = [])),
-    responses((status = 200, body = bool), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = bool, content_type = "application/json"), (status = 401, body = ErrorBody)))]
 pub async fn is_user_early_adopter(State(state): State<AppState>, user: CurrentUser) -> Result<Json<bool>, ApiError> {
     Ok(Json(subs::is_early_adopter(&state.db, &user.id, state.config.early_adopter_before).await?))
 }
@@ -604,7 +606,7 @@ pub async fn get_organization_subscription_for_user(
 
 /// Whether an active organisation subscription reaches the user.
 #[utoipa::path(get, path = "/api/user/hasUserActiveOrganizationSubscription", tag = "subscriptions", security(("bearer" = [])),
-    responses((status = 200, body = bool), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = bool, content_type = "application/json"), (status = 401, body = ErrorBody)))]
 pub async fn has_user_active_organization_subscription(State(state): State<AppState>, user: CurrentUser) -> Result<Json<bool>, ApiError> {
     Ok(Json(subs::has_active_organisation(&state.db, &user.id, &user.email, subs::today()).await?))
 }
@@ -669,11 +671,37 @@ pub async fn get_payment_link(
     Ok(Json(PaymentLink { href }))
 }
 
+/// What the payment provider posts: its payment's id (Mollie: `tr_...`).
+#[derive(ToSchema)]
+#[allow(dead_code)] // the handler reads the form itself; this is its shape in the document
+pub struct WebhookForm {
+    #[schema(min_length = 1, max_length = 100)]
+    id: String,
+}
+
+/// The outcome chosen on the local checkout's page.
+#[derive(ToSchema)]
+#[allow(dead_code)] // the handler reads the form itself; this is its shape in the document
+pub struct CheckoutForm {
+    outcome: CheckoutOutcome,
+}
+
+/// How a payment in the local checkout ends.
+#[derive(ToSchema)]
+#[allow(dead_code)] // the document's shape of `outcome`
+#[schema(rename_all = "lowercase")]
+pub enum CheckoutOutcome {
+    Paid,
+    Failed,
+    Expired,
+    Canceled,
+}
+
 /// The payment provider's webhook (public; Mollie posts `id=tr_...` as a form). Nothing in the
 /// body but the id is read. For a payment of ours a `sync_payment` job is queued (none when one
 /// for it is already waiting) and the answer is 200 at once; unknown ids get the same 200.
 #[utoipa::path(post, path = "/payment/webhook", tag = "subscriptions",
-    request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "`id=<the provider's payment id>`"),
+    request_body(content = WebhookForm, content_type = "application/x-www-form-urlencoded"),
     responses((status = 200), (status = 400, body = ErrorBody)))]
 pub async fn webhook(State(state): State<AppState>, body: Bytes) -> Result<StatusCode, ApiError> {
     let id = url::form_urlencoded::parse(&body).find(|(k, _)| k == "id").map(|(_, v)| v.into_owned()).unwrap_or_default();
@@ -760,7 +788,7 @@ pub async fn checkout_page(State(state): State<AppState>, Path(id): Path<String>
 /// called as Mollie would (a form POST `id=<payment id>`), and the browser goes back to
 /// `/subscription` (303).
 #[utoipa::path(post, path = "/payment/checkout/{id}", tag = "subscriptions", params(("id" = String, Path)),
-    request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "`outcome=paid|failed|expired|canceled`"),
+    request_body(content = CheckoutForm, content_type = "application/x-www-form-urlencoded"),
     responses((status = 303), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn checkout_choose(State(state): State<AppState>, Path(id): Path<String>, body: Bytes) -> Result<Response, ApiError> {
     local_only(&state)?;
