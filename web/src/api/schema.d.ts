@@ -1227,6 +1227,15 @@ export interface components {
             /** Format: int32 */
             userAmount?: number | null;
         };
+        /** @description The outcome chosen on the local checkout's page. */
+        CheckoutForm: {
+            outcome: components["schemas"]["CheckoutOutcome"];
+        };
+        /**
+         * @description How a payment in the local checkout ends.
+         * @enum {string}
+         */
+        CheckoutOutcome: "paid" | "failed" | "expired" | "canceled";
         /** @description A consult's content: a JSON object, at most 512 kB serialised. */
         ConsultInput: {
             /** @description The client's own JSON object; an empty one when left out. */
@@ -1997,7 +2006,7 @@ export interface components {
              * @description Episodes expected, 1 to 10 (1 when left out).
              */
             episodeCount?: number | null;
-            /** @description The clinician's SOEP examples (at most 20); without them their saved examples are used. */
+            /** @description The clinician's SOEP examples (at most 5); without them their saved examples are used. */
             examples?: components["schemas"]["SoapExample"][];
             /** @description The variant; normal when left out. */
             flavour?: components["schemas"]["Flavour"];
@@ -2022,7 +2031,7 @@ export interface components {
              * @description Episodes expected, 1 to 10 (1 when left out); the query's `episodeCount` wins.
              */
             episodeCount?: number | null;
-            /** @description The clinician's SOEP examples (at most 20); without them their saved examples are used. */
+            /** @description The clinician's SOEP examples (at most 5); without them their saved examples are used. */
             examples?: components["schemas"]["SoapExample"][];
             /** @description The variant; normal when left out; the query's `flavour` wins. */
             flavour?: components["schemas"]["Flavour"];
@@ -2138,6 +2147,10 @@ export interface components {
          * @enum {string}
          */
         VisibilityType: "PUBLIC" | "PRIVATE";
+        /** @description What the payment provider posts: its payment's id (Mollie: `tr_...`). */
+        WebhookForm: {
+            id: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -5092,7 +5105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": boolean;
+                    "application/json": boolean;
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -5574,10 +5587,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description `outcome=paid|failed|expired|canceled` */
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": string;
+                "application/x-www-form-urlencoded": components["schemas"]["CheckoutForm"];
             };
         };
         responses: {
@@ -5781,9 +5793,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The code, as a JSON string. */
         requestBody: {
             content: {
-                "text/plain": string;
+                "application/json": string;
             };
         };
         responses: {
@@ -5824,6 +5837,24 @@ export interface operations {
             };
             /** @description the body is larger than the call takes */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6041,9 +6072,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description The payment's id or its invoice id, as a JSON string. */
         requestBody: {
             content: {
-                "text/plain": string;
+                "application/json": string;
             };
         };
         responses: {
@@ -6100,6 +6132,24 @@ export interface operations {
             };
             /** @description the body is larger than the call takes */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6320,7 +6370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": boolean;
+                    "application/json": boolean;
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -6357,7 +6407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": boolean;
+                    "application/json": boolean;
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -6387,10 +6437,9 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description `id=<the provider's payment id>` */
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": string;
+                "application/x-www-form-urlencoded": components["schemas"]["WebhookForm"];
             };
         };
         responses: {
