@@ -731,7 +731,7 @@ pub async fn has_active(db: &PgPool, user_id: &str, email: &str, today: NaiveDat
     .await
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
 #[serde(rename_all = "camelCase")]
 pub struct OrganisationSubscription {
     pub id: Uuid,
@@ -739,6 +739,10 @@ pub struct OrganisationSubscription {
     pub valid_until: Option<NaiveDate>,
     pub description: String,
 }
+
+/// The columns of an [`OrganisationSubscription`]: active means switched on and not past its day.
+const ORGANISATION_COLUMNS: &str =
+    "o.id, o.description, o.is_active and (o.valid_until is null or o.valid_until >= $3) as active, o.valid_until";
 
 const ORGANISATION_FILTER: &str = "(o.user_id = $1 or (o.user_email is not null and o.user_email = lower($2))
      or o.level_id in (select level_id from organisation_members where user_id = $1)
@@ -753,24 +757,15 @@ pub async fn organisation_for_user(
     email: &str,
     today: NaiveDate,
 ) -> sqlx::Result<Vec<OrganisationSubscription>> {
-    let rows = sqlx::query(&format!(
-        "select o.id, o.description, o.is_active and (o.valid_until is null or o.valid_until >= $3) as active, o.valid_until
+    sqlx::query_as(&format!(
+        "select {ORGANISATION_COLUMNS}
            from organisation_subscriptions o where {ORGANISATION_FILTER} order by o.valid_until desc nulls first, o.id"
     ))
     .bind(user_id)
     .bind(email)
     .bind(today)
     .fetch_all(db)
-    .await?;
-    Ok(rows
-        .iter()
-        .map(|r| OrganisationSubscription {
-            id: r.get("id"),
-            active: r.get("active"),
-            valid_until: r.get("valid_until"),
-            description: r.get("description"),
-        })
-        .collect())
+    .await
 }
 
 pub async fn has_active_organisation(db: &PgPool, user_id: &str, email: &str, today: NaiveDate) -> sqlx::Result<bool> {
@@ -792,28 +787,19 @@ pub async fn for_organisation(
     organisation_id: Uuid,
     today: NaiveDate,
 ) -> sqlx::Result<Vec<OrganisationSubscription>> {
-    let rows = sqlx::query(
-        "select o.id, o.description, o.is_active and (o.valid_until is null or o.valid_until >= $3) as active, o.valid_until
+    sqlx::query_as(&format!(
+        "select {ORGANISATION_COLUMNS}
            from organisation_subscriptions o
           where (o.level_id = $2 or o.organisation_id = $2)
             and exists (select 1 from organisation_members m join organisation_levels l on l.id = m.level_id
                          where m.user_id = $1 and (l.id = $2 or l.organisation_id = $2))
-          order by o.valid_until desc nulls first, o.id",
-    )
+          order by o.valid_until desc nulls first, o.id"
+    ))
     .bind(user_id)
     .bind(organisation_id)
     .bind(today)
     .fetch_all(db)
-    .await?;
-    Ok(rows
-        .iter()
-        .map(|r| OrganisationSubscription {
-            id: r.get("id"),
-            active: r.get("active"),
-            valid_until: r.get("valid_until"),
-            description: r.get("description"),
-        })
-        .collect())
+    .await
 }
 
 /// A payment as its owner sees it (spec §3 Payment).
