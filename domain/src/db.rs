@@ -86,3 +86,50 @@ pub fn url_of(db: &PgPool) -> String {
     let server = base.rsplit_once('/').map_or(base.as_str(), |(server, _)| server);
     format!("{server}/{name}")
 }
+
+/// Implements `ALL`, `as_str`, `from_stored` (the value exactly as stored) and the `text` column
+/// codec for an enum the database keeps as a name (`SoepType`, `Visibility`, `JobState`).
+macro_rules! text_column {
+    ($ty:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+        impl $ty {
+            pub const ALL: [$ty; <[&str]>::len(&[$($text),+])] = [$($ty::$variant),+];
+
+            /// The value as the api and the database write it.
+            pub fn as_str(self) -> &'static str {
+                match self { $($ty::$variant => $text),+ }
+            }
+
+            /// The value written exactly as [`Self::as_str`] gives it.
+            pub fn from_stored(value: &str) -> Option<Self> {
+                match value { $($text => Some($ty::$variant),)+ _ => None }
+            }
+        }
+
+        impl sqlx::Type<sqlx::Postgres> for $ty {
+            fn type_info() -> sqlx::postgres::PgTypeInfo {
+                <&str as sqlx::Type<sqlx::Postgres>>::type_info()
+            }
+            fn compatible(ty: &sqlx::postgres::PgTypeInfo) -> bool {
+                <&str as sqlx::Type<sqlx::Postgres>>::compatible(ty)
+            }
+        }
+
+        impl sqlx::Encode<'_, sqlx::Postgres> for $ty {
+            fn encode_by_ref(
+                &self,
+                buf: &mut sqlx::postgres::PgArgumentBuffer,
+            ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+                <&str as sqlx::Encode<sqlx::Postgres>>::encode(self.as_str(), buf)
+            }
+        }
+
+        impl<'r> sqlx::Decode<'r, sqlx::Postgres> for $ty {
+            fn decode(value: sqlx::postgres::PgValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+                let text = <&str as sqlx::Decode<sqlx::Postgres>>::decode(value)?;
+                $ty::from_stored(text).ok_or_else(|| format!("{} {text:?} is not known", stringify!($ty)).into())
+            }
+        }
+    };
+}
+
+pub(crate) use text_column;

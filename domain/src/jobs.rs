@@ -4,10 +4,6 @@
 //! The runner alone changes and announces a job's state; the job kinds only hear of it.
 
 use serde::{Deserialize, Serialize};
-use sqlx::Postgres;
-use sqlx::encode::IsNull;
-use sqlx::error::BoxDynError;
-use sqlx::postgres::{PgArgumentBuffer, PgTypeInfo, PgValueRef};
 use utoipa::ToSchema;
 
 /// The state of a job: `queued`, `running`, `retrying` (an attempt failed, another follows at
@@ -23,25 +19,16 @@ pub enum JobState {
     Dead,
 }
 
+crate::db::text_column!(JobState {
+    Queued => "queued",
+    Running => "running",
+    Succeeded => "succeeded",
+    Retrying => "retrying",
+    Failed => "failed",
+    Dead => "dead",
+});
+
 impl JobState {
-    pub const ALL: [JobState; 6] =
-        [JobState::Queued, JobState::Running, JobState::Succeeded, JobState::Retrying, JobState::Failed, JobState::Dead];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            JobState::Queued => "queued",
-            JobState::Running => "running",
-            JobState::Succeeded => "succeeded",
-            JobState::Retrying => "retrying",
-            JobState::Failed => "failed",
-            JobState::Dead => "dead",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        JobState::ALL.into_iter().find(|state| state.as_str() == s)
-    }
-
     /// No further attempt follows: `succeeded`, `failed` or `dead`.
     pub fn is_finished(self) -> bool {
         matches!(self, JobState::Succeeded | JobState::Failed | JobState::Dead)
@@ -59,29 +46,6 @@ impl std::fmt::Display for JobState {
     }
 }
 
-impl sqlx::Type<Postgres> for JobState {
-    fn type_info() -> PgTypeInfo {
-        <&str as sqlx::Type<Postgres>>::type_info()
-    }
-
-    fn compatible(ty: &PgTypeInfo) -> bool {
-        <&str as sqlx::Type<Postgres>>::compatible(ty)
-    }
-}
-
-impl<'r> sqlx::Decode<'r, Postgres> for JobState {
-    fn decode(value: PgValueRef<'r>) -> Result<Self, BoxDynError> {
-        let s = <&'r str as sqlx::Decode<'r, Postgres>>::decode(value)?;
-        JobState::parse(s).ok_or_else(|| format!("unknown job state {s:?}").into())
-    }
-}
-
-impl sqlx::Encode<'_, Postgres> for JobState {
-    fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
-        <&str as sqlx::Encode<'_, Postgres>>::encode_by_ref(&self.as_str(), buf)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,8 +54,8 @@ mod tests {
     fn a_states_name_is_its_wire_name_and_reads_back() {
         for state in JobState::ALL {
             assert_eq!(serde_json::to_value(state).unwrap(), state.as_str());
-            assert_eq!(JobState::parse(state.as_str()), Some(state));
+            assert_eq!(JobState::from_stored(state.as_str()), Some(state));
         }
-        assert_eq!(JobState::parse("done"), None);
+        assert_eq!(JobState::from_stored("done"), None);
     }
 }

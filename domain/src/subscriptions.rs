@@ -584,7 +584,7 @@ pub async fn create_trial(db: &PgPool, user_id: &str, details: &BillingDetails, 
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LinkedSeat {
     pub id: Uuid,
@@ -592,7 +592,7 @@ pub struct LinkedSeat {
     pub user_id: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Subscription {
     pub id: Uuid,
@@ -679,7 +679,7 @@ pub async fn for_user(db: &PgPool, user_id: &str, today: NaiveDate) -> sqlx::Res
 }
 
 /// A subscription of someone else that the user holds a seat on (spec "Trial/other subscription").
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OtherSubscription {
     pub id: Uuid,
@@ -731,7 +731,8 @@ pub async fn has_active(db: &PgPool, user_id: &str, email: &str, today: NaiveDat
     .await
 }
 
-#[derive(Debug, Clone, Serialize, sqlx::FromRow)]
+/// An organisation subscription as the user page shows it.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OrganisationSubscription {
     pub id: Uuid,
@@ -803,7 +804,7 @@ pub async fn for_organisation(
 }
 
 /// A payment as its owner sees it (spec §3 Payment).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Payment {
     pub id: Uuid,
@@ -829,6 +830,7 @@ pub struct Payment {
     pub city: String,
     pub phone_number: String,
     pub kvk_number: String,
+    /// The days this payment pays for (once paid).
     pub period_start: Option<NaiveDate>,
     pub period_end: Option<NaiveDate>,
 }
@@ -919,12 +921,14 @@ pub async fn cancel(db: &PgPool, user_id: &str, subscription_id: Uuid, today: Na
 
 /// A seat added: its id, the user it resolved to, and the fair-use warning when the seats now
 /// outnumber the users paid for.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SeatAdded {
     pub id: Uuid,
     pub email_address: String,
     pub user_id: Option<String>,
+    /// The fair-use warning when the seats outnumber the users paid for.
+    #[schema(value_type = Option<String>)]
     pub warning: Option<&'static str>,
 }
 

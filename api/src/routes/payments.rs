@@ -12,7 +12,6 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use chrono::{DateTime, NaiveDate, Utc};
 use domain::subscriptions::{self as subs, BillingDetails, SubscriptionError};
 use integrations::payments::{NewCustomer, NewPayment, SequenceType, local};
 use jobs::kinds::SyncPayment;
@@ -171,187 +170,8 @@ impl BillingPaymentDetails {
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct LinkedSeatBody {
-    pub id: Uuid,
-    pub email_address: Option<String>,
-    pub user_id: Option<String>,
-}
-
-/// One of the user's own subscriptions (spec §3 "Subscription (user)").
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SubscriptionBody {
-    pub id: Uuid,
-    pub tier_id: Uuid,
-    pub description: String,
-    /// Active and not past `validUntil` (end of that day, Europe/Amsterdam).
-    pub is_active: bool,
-    pub is_trial: bool,
-    pub is_individual: bool,
-    pub user_amount: i32,
-    pub interval_months: i32,
-    pub price_per_user: i64,
-    pub amount: i64,
-    pub valid_until: Option<NaiveDate>,
-    pub created_at: DateTime<Utc>,
-    pub canceled_at: Option<DateTime<Utc>>,
-    pub next_payment_date: Option<NaiveDate>,
-    pub renew_subscription_without_discount_date: Option<NaiveDate>,
-    pub discount_id: Option<Uuid>,
-    pub first_payment_id: Option<Uuid>,
-    /// Linked users may be added and removed (an active paid subscription of a non-individual tier).
-    pub can_link_users: bool,
-    pub linked_subscriptions: Vec<LinkedSeatBody>,
-}
-
-impl From<subs::Subscription> for SubscriptionBody {
-    fn from(s: subs::Subscription) -> Self {
-        Self {
-            id: s.id,
-            tier_id: s.tier_id,
-            description: s.description,
-            is_active: s.is_active,
-            is_trial: s.is_trial,
-            is_individual: s.is_individual,
-            user_amount: s.user_amount,
-            interval_months: s.interval_months,
-            price_per_user: s.price_per_user,
-            amount: s.amount,
-            valid_until: s.valid_until,
-            created_at: s.created_at,
-            canceled_at: s.canceled_at,
-            next_payment_date: s.next_payment_date,
-            renew_subscription_without_discount_date: s.renew_subscription_without_discount_date,
-            discount_id: s.discount_id,
-            first_payment_id: s.first_payment_id,
-            can_link_users: s.can_link_users,
-            linked_subscriptions: s
-                .linked_subscriptions
-                .into_iter()
-                .map(|l| LinkedSeatBody { id: l.id, email_address: l.email_address, user_id: l.user_id })
-                .collect(),
-        }
-    }
-}
-
-/// Someone else's subscription the user holds a seat on (spec "Trial/other subscription").
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct OtherSubscriptionBody {
-    pub id: Uuid,
-    pub description: String,
-    pub active: bool,
-    pub start_date: NaiveDate,
-    pub valid_until: Option<NaiveDate>,
-}
-
-/// An organisation subscription as the user page shows it.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct OrganisationSubscriptionBody {
-    pub id: Uuid,
-    pub active: bool,
-    pub valid_until: Option<NaiveDate>,
-    pub description: String,
-}
-
-impl From<subs::OrganisationSubscription> for OrganisationSubscriptionBody {
-    fn from(o: subs::OrganisationSubscription) -> Self {
-        Self { id: o.id, active: o.active, valid_until: o.valid_until, description: o.description }
-    }
-}
-
-/// The statuses of a payment (spec §4).
-#[derive(ToSchema)]
-#[allow(dead_code)] // the document's shape of `paymentStatus`
-#[schema(rename_all = "UPPERCASE")]
-pub enum PaymentStatusBody {
-    Open,
-    Canceled,
-    Paid,
-    Expired,
-    Failed,
-    Pending,
-    Authorized,
-}
-
-/// A payment (spec §3 Payment); amounts in cents, gross.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PaymentBody {
-    pub id: Uuid,
-    pub subscription_id: Uuid,
-    pub description: String,
-    pub user_amount: i32,
-    pub amount: i64,
-    #[schema(value_type = PaymentStatusBody)]
-    pub payment_status: String,
-    pub created_at: DateTime<Utc>,
-    pub interval_months: i32,
-    pub moneybird_invoice_id: Option<String>,
-    pub moneybird_contact_id: Option<String>,
-    pub sales_invoices_url: Option<String>,
-    pub send_invoice_to_email: String,
-    pub is_first_payment: bool,
-    pub practice_name: String,
-    pub contact_name: String,
-    pub street_address: String,
-    pub house_number: String,
-    pub house_number_addition: String,
-    pub postcode: String,
-    pub city: String,
-    pub phone_number: String,
-    pub kvk_number: String,
-    /// The days this payment pays for (once paid).
-    pub period_start: Option<NaiveDate>,
-    pub period_end: Option<NaiveDate>,
-}
-
-impl From<subs::Payment> for PaymentBody {
-    fn from(p: subs::Payment) -> Self {
-        Self {
-            id: p.id,
-            subscription_id: p.subscription_id,
-            description: p.description,
-            user_amount: p.user_amount,
-            amount: p.amount,
-            payment_status: p.payment_status.as_str().to_owned(),
-            created_at: p.created_at,
-            interval_months: p.interval_months,
-            moneybird_invoice_id: p.moneybird_invoice_id,
-            moneybird_contact_id: p.moneybird_contact_id,
-            sales_invoices_url: p.sales_invoices_url,
-            send_invoice_to_email: p.send_invoice_to_email,
-            is_first_payment: p.is_first_payment,
-            practice_name: p.practice_name,
-            contact_name: p.contact_name,
-            street_address: p.street_address,
-            house_number: p.house_number,
-            house_number_addition: p.house_number_addition,
-            postcode: p.postcode,
-            city: p.city,
-            phone_number: p.phone_number,
-            kvk_number: p.kvk_number,
-            period_start: p.period_start,
-            period_end: p.period_end,
-        }
-    }
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
 pub struct CreatedSubscription {
     pub id: Uuid,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct SeatAddedBody {
-    pub id: Uuid,
-    pub email_address: String,
-    pub user_id: Option<String>,
-    /// The fair-use warning when the seats outnumber the users paid for.
-    pub warning: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -474,23 +294,15 @@ pub async fn create_trial_subscription(
 /// Adds a linked user by e-mail address to the user's own subscription.
 #[utoipa::path(post, path = "/payment/subscription/addUser", tag = "subscriptions", security(("bearer" = [])),
     params(AddUserQuery),
-    responses((status = 201, body = SeatAddedBody), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+    responses((status = 201, body = subs::SeatAdded), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn add_user(
     State(state): State<AppState>,
     user: CurrentUser,
     Query(query): Query<AddUserQuery>,
-) -> Result<(StatusCode, Json<SeatAddedBody>), ApiError> {
+) -> Result<(StatusCode, Json<subs::SeatAdded>), ApiError> {
     let seat = subs::add_linked(&state.db, &user.id, query.subscription_id, &query.email_address, subs::today()).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(SeatAddedBody {
-            id: seat.id,
-            email_address: seat.email_address,
-            user_id: seat.user_id,
-            warning: seat.warning.map(str::to_owned),
-        }),
-    ))
+    Ok((StatusCode::CREATED, Json(seat)))
 }
 
 /// Removes a linked user from one of the user's own subscriptions.
@@ -532,37 +344,29 @@ pub async fn get_invoice_download(
 
 /// Subscriptions of others on which the user holds a seat.
 #[utoipa::path(get, path = "/payment/subscription/getLinkedSubscriptionForUser", tag = "subscriptions", security(("bearer" = [])),
-    responses((status = 200, body = Vec<OtherSubscriptionBody>), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = Vec<subs::OtherSubscription>), (status = 401, body = ErrorBody)))]
 pub async fn get_linked_subscription_for_user(
     State(state): State<AppState>,
     user: CurrentUser,
-) -> Result<Json<Vec<OtherSubscriptionBody>>, ApiError> {
-    let list = subs::linked_for_user(&state.db, &user.id, &user.email, subs::today()).await?;
-    Ok(Json(
-        list.into_iter()
-            .map(|o| OtherSubscriptionBody {
-                id: o.id,
-                description: o.description,
-                active: o.active,
-                start_date: o.start_date,
-                valid_until: o.valid_until,
-            })
-            .collect(),
-    ))
+) -> Result<Json<Vec<subs::OtherSubscription>>, ApiError> {
+    Ok(Json(subs::linked_for_user(&state.db, &user.id, &user.email, subs::today()).await?))
 }
 
 /// The user's payments ('Betalingen'), newest first.
 #[utoipa::path(get, path = "/payment/subscription/getPaymentsForUser", tag = "subscriptions", security(("bearer" = [])),
-    responses((status = 200, body = Vec<PaymentBody>), (status = 401, body = ErrorBody)))]
-pub async fn get_payments_for_user(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<PaymentBody>>, ApiError> {
-    Ok(Json(subs::payments_for_user(&state.db, &user.id).await?.into_iter().map(PaymentBody::from).collect()))
+    responses((status = 200, body = Vec<subs::Payment>), (status = 401, body = ErrorBody)))]
+pub async fn get_payments_for_user(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<subs::Payment>>, ApiError> {
+    Ok(Json(subs::payments_for_user(&state.db, &user.id).await?))
 }
 
 /// The user's own subscriptions with their linked users, newest first.
 #[utoipa::path(get, path = "/payment/subscription/getSubscriptionForUser", tag = "subscriptions", security(("bearer" = [])),
-    responses((status = 200, body = Vec<SubscriptionBody>), (status = 401, body = ErrorBody)))]
-pub async fn get_subscription_for_user(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<SubscriptionBody>>, ApiError> {
-    Ok(Json(subs::for_user(&state.db, &user.id, subs::today()).await?.into_iter().map(SubscriptionBody::from).collect()))
+    responses((status = 200, body = Vec<subs::Subscription>), (status = 401, body = ErrorBody)))]
+pub async fn get_subscription_for_user(
+    State(state): State<AppState>,
+    user: CurrentUser,
+) -> Result<Json<Vec<subs::Subscription>>, ApiError> {
+    Ok(Json(subs::for_user(&state.db, &user.id, subs::today()).await?))
 }
 
 /// Whether the user has an active subscription of their own or a seat on one.
@@ -582,26 +386,24 @@ pub async fn is_user_early_adopter(State(state): State<AppState>, user: CurrentU
 /// Organisation subscriptions of a level or main organisation the user belongs to (others: empty).
 #[utoipa::path(get, path = "/payment/subscription/getSubscriptionForOrganization", tag = "subscriptions", security(("bearer" = [])),
     params(OrganizationQuery),
-    responses((status = 200, body = Vec<OrganisationSubscriptionBody>), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = Vec<subs::OrganisationSubscription>), (status = 401, body = ErrorBody)))]
 pub async fn get_subscription_for_organization(
     State(state): State<AppState>,
     user: CurrentUser,
     Query(query): Query<OrganizationQuery>,
-) -> Result<Json<Vec<OrganisationSubscriptionBody>>, ApiError> {
-    let list = subs::for_organisation(&state.db, &user.id, query.organization_id, subs::today()).await?;
-    Ok(Json(list.into_iter().map(OrganisationSubscriptionBody::from).collect()))
+) -> Result<Json<Vec<subs::OrganisationSubscription>>, ApiError> {
+    Ok(Json(subs::for_organisation(&state.db, &user.id, query.organization_id, subs::today()).await?))
 }
 
 /// The organisation subscriptions that reach the user (by account, e-mail address, practice or
 /// main organisation).
 #[utoipa::path(get, path = "/api/user/getOrganizationSubscriptionForUser", tag = "subscriptions", security(("bearer" = [])),
-    responses((status = 200, body = Vec<OrganisationSubscriptionBody>), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = Vec<subs::OrganisationSubscription>), (status = 401, body = ErrorBody)))]
 pub async fn get_organization_subscription_for_user(
     State(state): State<AppState>,
     user: CurrentUser,
-) -> Result<Json<Vec<OrganisationSubscriptionBody>>, ApiError> {
-    let list = subs::organisation_for_user(&state.db, &user.id, &user.email, subs::today()).await?;
-    Ok(Json(list.into_iter().map(OrganisationSubscriptionBody::from).collect()))
+) -> Result<Json<Vec<subs::OrganisationSubscription>>, ApiError> {
+    Ok(Json(subs::organisation_for_user(&state.db, &user.id, &user.email, subs::today()).await?))
 }
 
 /// Whether an active organisation subscription reaches the user.

@@ -62,51 +62,6 @@ pub enum Refused {
     Db(#[from] sqlx::Error),
 }
 
-/// Implements `as_str`, parsing of the stored value, and the `text` column codec for an enum
-/// kept in the database as its upper-case name.
-macro_rules! text_column {
-    ($ty:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
-        impl $ty {
-            pub const ALL: &'static [$ty] = &[$($ty::$variant),+];
-
-            /// The value as the api and the database write it.
-            pub fn as_str(self) -> &'static str {
-                match self { $($ty::$variant => $text),+ }
-            }
-
-            /// The value written exactly as [`Self::as_str`] gives it.
-            pub fn from_stored(value: &str) -> Option<Self> {
-                match value { $($text => Some($ty::$variant),)+ _ => None }
-            }
-        }
-
-        impl sqlx::Type<sqlx::Postgres> for $ty {
-            fn type_info() -> sqlx::postgres::PgTypeInfo {
-                <&str as sqlx::Type<sqlx::Postgres>>::type_info()
-            }
-            fn compatible(ty: &sqlx::postgres::PgTypeInfo) -> bool {
-                <&str as sqlx::Type<sqlx::Postgres>>::compatible(ty)
-            }
-        }
-
-        impl sqlx::Encode<'_, sqlx::Postgres> for $ty {
-            fn encode_by_ref(
-                &self,
-                buf: &mut sqlx::postgres::PgArgumentBuffer,
-            ) -> Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
-                <&str as sqlx::Encode<sqlx::Postgres>>::encode(self.as_str(), buf)
-            }
-        }
-
-        impl<'r> sqlx::Decode<'r, sqlx::Postgres> for $ty {
-            fn decode(value: sqlx::postgres::PgValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
-                let text = <&str as sqlx::Decode<sqlx::Postgres>>::decode(value)?;
-                $ty::from_stored(text).ok_or_else(|| format!("{} {text:?} is not known", stringify!($ty)).into())
-            }
-        }
-    };
-}
-
 /// Which part of a SOEP note an entry belongs to. The `_TEXT` kinds are free text of that part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -119,7 +74,7 @@ pub enum SoepType {
     SubjectiveText,
 }
 
-text_column!(SoepType {
+crate::db::text_column!(SoepType {
     Plan => "PLAN",
     Objective => "OBJECTIVE",
     Subjective => "SUBJECTIVE",
@@ -153,7 +108,7 @@ pub enum Visibility {
     Private,
 }
 
-text_column!(Visibility {
+crate::db::text_column!(Visibility {
     Public => "PUBLIC",
     Private => "PRIVATE",
 });
@@ -497,7 +452,7 @@ mod tests {
         assert_eq!(Visibility::parse("private"), Ok(Visibility::Private));
         assert_eq!(Visibility::parse("iedereen").unwrap_err().message, "Kies openbaar of privé.");
         for t in SoepType::ALL {
-            assert_eq!(SoepType::from_stored(t.as_str()), Some(*t));
+            assert_eq!(SoepType::from_stored(t.as_str()), Some(t));
             assert_eq!(serde_json::to_value(t).unwrap(), t.as_str());
         }
         for v in Visibility::ALL {

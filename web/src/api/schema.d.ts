@@ -1531,7 +1531,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        LinkedSeatBody: {
+        LinkedSeat: {
             emailAddress?: string | null;
             /** Format: uuid */
             id: string;
@@ -1621,7 +1621,7 @@ export interface components {
             userKind?: string | null;
         };
         /** @description An organisation subscription as the user page shows it. */
-        OrganisationSubscriptionBody: {
+        OrganisationSubscription: {
             active: boolean;
             description: string;
             /** Format: uuid */
@@ -1632,8 +1632,8 @@ export interface components {
         OrganizationLevel: {
             organizationName: string;
         };
-        /** @description Someone else's subscription the user holds a seat on (spec "Trial/other subscription"). */
-        OtherSubscriptionBody: {
+        /** @description A subscription of someone else that the user holds a seat on (spec "Trial/other subscription"). */
+        OtherSubscription: {
             active: boolean;
             description: string;
             /** Format: uuid */
@@ -1651,9 +1651,12 @@ export interface components {
              */
             name: string;
         };
-        /** @description A payment (spec §3 Payment); amounts in cents, gross. */
-        PaymentBody: {
-            /** Format: int64 */
+        /** @description A payment as its owner sees it (spec §3 Payment). */
+        Payment: {
+            /**
+             * Format: int64
+             * @description Gross, in cents.
+             */
             amount: number;
             city: string;
             contactName: string;
@@ -1670,7 +1673,7 @@ export interface components {
             kvkNumber: string;
             moneybirdContactId?: string | null;
             moneybirdInvoiceId?: string | null;
-            paymentStatus: components["schemas"]["PaymentStatusBody"];
+            paymentStatus: components["schemas"]["PaymentStatus"];
             /** Format: date */
             periodEnd?: string | null;
             /**
@@ -1697,7 +1700,7 @@ export interface components {
          * @description The statuses of a payment (spec §4).
          * @enum {string}
          */
-        PaymentStatusBody: "OPEN" | "CANCELED" | "PAID" | "EXPIRED" | "FAILED" | "PENDING" | "AUTHORIZED";
+        PaymentStatus: "OPEN" | "PENDING" | "AUTHORIZED" | "PAID" | "FAILED" | "CANCELED" | "EXPIRED";
         /** @description Whom a private template is shared with: one of the three fields. */
         Permission: {
             organizationLevel?: null | components["schemas"]["OrganizationLevel"];
@@ -1814,7 +1817,11 @@ export interface components {
             perspective: components["schemas"]["PerspectiveName"];
             text: string;
         };
-        SeatAddedBody: {
+        /**
+         * @description A seat added: its id, the user it resolved to, and the fair-use warning when the seats now
+         *     outnumber the users paid for.
+         */
+        SeatAdded: {
             emailAddress: string;
             /** Format: uuid */
             id: string;
@@ -1962,11 +1969,10 @@ export interface components {
             /** @enum {string} */
             type: "pong";
         };
-        /** @description One of the user's own subscriptions (spec §3 "Subscription (user)"). */
-        SubscriptionBody: {
+        Subscription: {
             /** Format: int64 */
             amount: number;
-            /** @description Linked users may be added and removed (an active paid subscription of a non-individual tier). */
+            /** @description Linked users may be added and removed: an active paid subscription of a non-individual tier. */
             canLinkUsers: boolean;
             /** Format: date-time */
             canceledAt?: string | null;
@@ -1981,11 +1987,11 @@ export interface components {
             id: string;
             /** Format: int32 */
             intervalMonths: number;
-            /** @description Active and not past `validUntil` (end of that day, Europe/Amsterdam). */
+            /** @description Active and not past `validUntil` (end of day, Europe/Amsterdam). */
             isActive: boolean;
             isIndividual: boolean;
             isTrial: boolean;
-            linkedSubscriptions: components["schemas"]["LinkedSeatBody"][];
+            linkedSubscriptions: components["schemas"]["LinkedSeat"][];
             /** Format: date */
             nextPaymentDate?: string | null;
             /** Format: int64 */
@@ -5068,7 +5074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrganisationSubscriptionBody"][];
+                    "application/json": components["schemas"]["OrganisationSubscription"][];
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -5738,7 +5744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SeatAddedBody"];
+                    "application/json": components["schemas"]["SeatAdded"];
                 };
             };
             /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
@@ -6173,7 +6179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OtherSubscriptionBody"][];
+                    "application/json": components["schemas"]["OtherSubscription"][];
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -6210,7 +6216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentBody"][];
+                    "application/json": components["schemas"]["Payment"][];
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -6250,7 +6256,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OrganisationSubscriptionBody"][];
+                    "application/json": components["schemas"]["OrganisationSubscription"][];
                 };
             };
             /** @description a parameter is malformed or holds a NUL character */
@@ -6296,7 +6302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SubscriptionBody"][];
+                    "application/json": components["schemas"]["Subscription"][];
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
