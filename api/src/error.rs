@@ -34,6 +34,10 @@ pub enum ApiError {
     /// 403 `agreement_required`: the user has not accepted the user agreement in force.
     #[error("agreement not accepted")]
     AgreementRequired,
+    /// 402 `subscription_required`: a consult, summary, upload or template call by a user without
+    /// an active personal or organisation subscription.
+    #[error("no active subscription")]
+    SubscriptionRequired,
     /// 413 with a code and message of its own: the body is larger than the call takes.
     #[error("too large: {message}")]
     TooLarge { code: &'static str, message: String },
@@ -50,6 +54,10 @@ pub enum ApiError {
     /// 429: a rate limit was reached; the client may try again after this many seconds.
     #[error("rate limited ({limit})")]
     TooManyRequests { limit: &'static str, retry_after: u64 },
+    /// 503: every database connection stayed busy past the pool's wait (a burst larger than the
+    /// pool); the client may try again after a moment. Mollie retries its webhook on it.
+    #[error("overloaded")]
+    Overloaded,
     /// 502: a service we rely on gave no usable answer; the message is Dutch.
     #[error("upstream: {0}")]
     Upstream(String),
@@ -59,9 +67,22 @@ pub enum ApiError {
 
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
-        Self::Internal(e.into())
+        match e {
+            sqlx::Error::PoolTimedOut => Self::Overloaded,
+            e => Self::Internal(e.into()),
+        }
     }
 }
+
+/// Seconds a client is asked to wait after a 503.
+pub const OVERLOADED_RETRY_AFTER: u64 = 2;
+
+/// Whether an error, however wrapped, is a wait for a database connection that timed out.
+fn is_pool_timeout(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| matches!(cause.downcast_ref::<sqlx::Error>(), Some(sqlx::Error::PoolTimedOut)))
+}
+
+pub const OVERLOADED_MESSAGE: &str = "Het is op dit moment erg druk. Probeer het over een paar seconden opnieuw.";
 
 pub const UNAUTHORIZED_MESSAGE: &str = "Je bent niet ingelogd of je sessie is verlopen. Log opnieuw in.";
 
@@ -84,12 +105,24 @@ impl IntoResponse for ApiError {
                 response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
                 return response;
             }
+            Self::Internal(error) if is_pool_timeout(&error) => return Self::Overloaded.into_response(),
+            Self::Overloaded => {
+                tracing::warn!("no database connection within the pool's wait; answered 503");
+                metrics::counter!("http_overloaded_total").increment(1);
+                let body = ErrorBody { error: "unavailable", message: OVERLOADED_MESSAGE.to_owned() };
+                let mut response = (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response();
+                response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(OVERLOADED_RETRY_AFTER));
+                return response;
+            }
             Self::Refused { status, code, message } => (status, code, message),
             Self::Forbidden => (StatusCode::FORBIDDEN, "forbidden", "Je hebt geen toegang tot deze gegevens.".to_owned()),
             Self::NotFound => (StatusCode::NOT_FOUND, "not_found", "Niet gevonden.".to_owned()),
             Self::Missing(message) => (StatusCode::NOT_FOUND, "not_found", message.to_owned()),
             Self::Denied(message) => (StatusCode::FORBIDDEN, "forbidden", message.to_owned()),
             Self::AgreementRequired => (StatusCode::FORBIDDEN, "agreement_required", crate::auth::AGREEMENT_REQUIRED.to_owned()),
+            Self::SubscriptionRequired => {
+                (StatusCode::PAYMENT_REQUIRED, "subscription_required", domain::subscriptions::SUBSCRIPTION_REQUIRED.to_owned())
+            }
             Self::TooLarge { code, message } => (StatusCode::PAYLOAD_TOO_LARGE, code, message),
             Self::BadRequest { code, message } => (StatusCode::BAD_REQUEST, code, message),
             Self::Conflict { code, message } => (StatusCode::CONFLICT, code, message.to_owned()),
@@ -107,4 +140,22 @@ impl IntoResponse for ApiError {
 pub fn too_many_requests_message(retry_after: u64) -> String {
     let unit = if retry_after == 1 { "seconde" } else { "seconden" };
     format!("Te veel verzoeken. Probeer het over {retry_after} {unit} opnieuw.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pool_that_stays_busy_answers_503_with_retry_after_however_the_error_is_wrapped() {
+        let direct = ApiError::from(sqlx::Error::PoolTimedOut).into_response();
+        let wrapped = ApiError::Internal(anyhow::Error::from(sqlx::Error::PoolTimedOut).context("reading payments")).into_response();
+        for response in [direct, wrapped] {
+            assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+            assert_eq!(response.headers()[header::RETRY_AFTER], "2");
+        }
+        // any other database error stays a 500
+        let other = ApiError::from(sqlx::Error::RowNotFound).into_response();
+        assert_eq!(other.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
 }

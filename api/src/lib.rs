@@ -78,7 +78,8 @@ fn remote_keys(config: &Config) -> KeySource {
 pub fn app(state: AppState) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     #[cfg_attr(not(feature = "dev-oidc"), allow(unused_mut))]
-    let mut router = Router::new().merge(routes::router()).merge(consult::router()).merge(openapi::router()).merge(spa::api_not_found());
+    let mut router =
+        Router::new().merge(routes::router(&state)).merge(consult::router(&state)).merge(openapi::router()).merge(spa::api_not_found());
     #[cfg(feature = "dev-oidc")]
     if let Some(issuer) = &state.dev_oidc {
         router = router.nest("/oidc", dev_oidc::router(issuer.clone(), state.auth.clone()));

@@ -182,13 +182,13 @@ impl Modify for CommonResponses {
             .zip(operations)
             .filter_map(|(method, operation)| Some((method, operation.as_mut()?)))
             {
-                add_common_responses(operation, crate::edge::limit::limit_for(&method, path).is_some());
+                add_common_responses(operation, crate::edge::limit::limit_for(&method, path).is_some(), crate::auth::gate::is_gated(path));
             }
         }
     }
 }
 
-fn add_common_responses(operation: &mut Operation, rate_limited: bool) {
+fn add_common_responses(operation: &mut Operation, rate_limited: bool, gated: bool) {
     let signed_in = operation.security.as_ref().is_some_and(|s| !s.is_empty());
     let agreement_free = operation.operation_id.as_deref().is_some_and(|id| WITHOUT_AGREEMENT.contains(&id));
     let body = operation.request_body.as_ref().map(|b| b.content.keys().any(|c| c == "application/json"));
@@ -216,6 +216,9 @@ fn add_common_responses(operation: &mut Operation, rate_limited: bool) {
             add("403", "the user has not accepted the agreement (`agreement_required`)");
         }
     }
+    if gated {
+        add("402", "the user has no active personal or organisation subscription (`subscription_required`)");
+    }
     if let Some(json) = body {
         add("400", "the body is not readable (not JSON, or a NUL character)");
         add("413", "the body is larger than the call takes");
@@ -230,6 +233,7 @@ fn add_common_responses(operation: &mut Operation, rate_limited: bool) {
     if rate_limited {
         add("429", "too many calls in the limit's period (`too_many_requests`; `Retry-After` says when to try again)");
     }
+    add("503", "every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again)");
 }
 
 /// Request bodies whose fields are each optional but not all at once, which a struct's derive

@@ -124,6 +124,8 @@ async fn a_user_who_never_accepted_gets_only_what_the_welcome_screen_needs(pool:
     // accepted: the same token works at once (our record is the truth), the renewed one too
     let response = app.http.post(app.url("/api/user/agreement")).bearer_auth(token).send().await.unwrap();
     assert_eq!(response.status(), 200);
+    // (and, as everyone, a subscription for the consult and template calls)
+    app.subscribe(TestApp::UNACCEPTED).await;
     let response = app.http.post(app.url("/api/consult/audio/session")).bearer_auth(token).send().await.unwrap();
     assert_eq!(response.status(), 201);
     let renewed: Value = app.refresh(tokens["refresh_token"].as_str().unwrap()).await.json().await.unwrap();

@@ -731,6 +731,17 @@ pub async fn has_active(db: &PgPool, user_id: &str, email: &str, today: NaiveDat
     .await
 }
 
+/// The Dutch refusal of a consult, summary, upload or template call without a subscription.
+pub const SUBSCRIPTION_REQUIRED: &str =
+    "Je hebt geen actief abonnement. Sluit een abonnement af of activeer je proefabonnement onder Abonnementen.";
+
+/// The gate of the consult and template features (spec §2.1; clinical spec §6): an active
+/// subscription of the user's own or a seat on one ([`has_active`]), or an active organisation
+/// subscription ([`has_active_organisation`]). Most users pass on the first query.
+pub async fn may_use_product(db: &PgPool, user_id: &str, email: &str, today: NaiveDate) -> sqlx::Result<bool> {
+    Ok(has_active(db, user_id, email, today).await? || has_active_organisation(db, user_id, email, today).await?)
+}
+
 /// An organisation subscription as the user page shows it.
 #[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]

@@ -4,6 +4,7 @@
 //! required; only access tokens (`typ: Bearer`, as Keycloak writes them) are accepted. Every
 //! failure gets the same 401 body; the cause goes to the log at debug level and to a metric.
 
+pub mod gate;
 pub mod keys;
 mod user;
 

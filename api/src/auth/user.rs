@@ -122,6 +122,10 @@ impl FromRequestParts<AppState> for CurrentUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        // the subscription gate signed the user in already (`auth::gate`)
+        if let Some(user) = parts.extensions.get::<CurrentUser>() {
+            return Ok(user.clone());
+        }
         let claims = header_claims(parts, state).await?;
         let user = Self::registered(state, claims).await?;
         user.require_agreement(state).await?;

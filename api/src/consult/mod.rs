@@ -24,10 +24,12 @@ use axum::routing::{get, post};
 use crate::state::AppState;
 
 /// The live session's calls and its socket.
-pub fn router() -> Router<AppState> {
-    Router::new()
+/// The socket is not behind the gate: it takes its token from the subprotocol, and it joins only
+/// a session that the gated calls opened.
+pub fn router(state: &AppState) -> Router<AppState> {
+    let sessions = Router::new()
         .route("/api/consult/audio/session", post(session::open_session))
         .route("/api/consult/beta", post(session::open_beta_session))
-        .route("/api/consult/audio/session/{session_id}/recording", post(session::recording))
-        .route("/ws/speech/{service}/{session_id}", get(socket::upgrade))
+        .route("/api/consult/audio/session/{session_id}/recording", post(session::recording));
+    Router::new().route("/ws/speech/{service}/{session_id}", get(socket::upgrade)).merge(crate::auth::gate::gated(sessions, state))
 }

@@ -72,5 +72,74 @@ pub async fn seed(db: &PgPool) -> anyhow::Result<()> {
             domain::users::record_agreement(db, user.sub).await?;
         }
     }
+    seed_subscription(db).await
+}
+
+/// The practice subscription of the seeded GP: 'Praktijk' for 2 users, yearly, paid through the
+/// local checkout, with the POH-GGZ on its second seat, so both pass the subscription gate. The
+/// staff member passes as staff; the new user and anyone signed in by a typed e-mail address have
+/// none, so the gate and the subscription page can be tried. Made once; it runs out a year after
+/// it was made, as a real one would.
+async fn seed_subscription(db: &PgPool) -> anyhow::Result<()> {
+    const SUBSCRIPTION: &str = "5eed0000-0000-4000-8000-000000000001";
+    const PAYMENT: &str = "5eed0000-0000-4000-8000-000000000002";
+    const SEAT: &str = "5eed0000-0000-4000-8000-000000000003";
+    let (gp, poh) = (SEED_USERS[0].sub, SEED_USERS[1].sub);
+    let today = domain::subscriptions::today();
+    let until = domain::subscriptions::period_end(today, 12);
+    let mut tx = db.begin().await?;
+    let made = sqlx::query(
+        "insert into subscriptions (id, user_id, tier_id, description, is_active, is_individual, user_amount, interval_months,
+                                    price_per_user, amount, valid_until, next_payment_date)
+         select $1::uuid, $2, t.id, 'Spreekkamer Praktijk (2 gebruikers, jaarlijks)', true, false, 2, 12,
+                t.price_per_user_year, 2 * t.price_per_user_year, $3, $3 + 1
+           from subscription_tiers t where t.id = '5b0e1a52-2f1c-4c57-9a6e-000000000003'
+         on conflict (id) do nothing",
+    )
+    .bind(SUBSCRIPTION)
+    .bind(gp)
+    .bind(until)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if !made {
+        return Ok(());
+    }
+    sqlx::query(
+        "insert into payments (id, user_id, subscription_id, description, user_amount, amount_cents, status, interval_months,
+                               is_first_payment, sequence_type, provider, provider_payment_id, idempotency_key, period_start,
+                               period_end, paid_at, send_invoice_to_email, practice_name, contact_name, street_address,
+                               house_number, postcode, city, phone_number)
+         select $1::uuid, s.user_id, s.id, s.description, s.user_amount, s.amount, 'PAID', 12, true, 'first', 'local',
+                'ltr_seed_' || s.id, 'seed:' || s.id, $3, s.valid_until, now(), 'huisarts@example.nl',
+                'Huisartsenpraktijk De Linde', 'Anne de Vries', 'Lindelaan', '12', '1234AB', 'Utrecht', '0201234567'
+           from subscriptions s where s.id = $2::uuid",
+    )
+    .bind(PAYMENT)
+    .bind(SUBSCRIPTION)
+    .bind(today)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("update subscriptions set first_payment_id = $1::uuid where id = $2::uuid")
+        .bind(PAYMENT)
+        .bind(SUBSCRIPTION)
+        .execute(&mut *tx)
+        .await?;
+    // the local checkout's customer with the mandate of that first payment, for renewals
+    sqlx::query(
+        "insert into payment_customers (user_id, provider, customer_id, mandate_id) values ($1, 'local', 'lcst_seed', 'lmdt_seed')
+         on conflict (user_id, provider) do nothing",
+    )
+    .bind(gp)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("insert into linked_subscriptions (id, subscription_id, user_id) values ($1::uuid, $2::uuid, $3)")
+        .bind(SEAT)
+        .bind(SUBSCRIPTION)
+        .bind(poh)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
     Ok(())
 }

@@ -13,6 +13,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::auth::CurrentUser;
+use crate::auth::gate;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Path};
 use crate::state::AppState;
@@ -20,13 +21,15 @@ use crate::state::AppState;
 /// The largest consult content, serialised.
 pub const MAX_CONTENT_BYTES: usize = 512 * 1024;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
+pub fn router(state: &AppState) -> Router<AppState> {
+    let consults = Router::new()
         .route("/api/consult", put(create_consult))
         .route("/api/consult/{consult_id}", get(read_consult).post(update_consult).delete(delete_consult))
-        .route("/api/consult/{consult_id}/render/{perspective}", get(render_consult))
+        .route("/api/consult/{consult_id}/render/{perspective}", get(render_consult));
+    Router::new()
         .route("/api/consult/isHelperUser", get(is_helper_user))
         .route("/api/cms/setIsHelperUser/{user_id}", post(set_helper_user))
+        .merge(gate::gated(consults, state))
 }
 
 /// A consult: its id and content. The content is the client's own JSON object (template,

@@ -16,15 +16,15 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::auth::CurrentUser;
+use crate::auth::gate;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::Json;
 use crate::state::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/medcat/medcatify", post(medcatify))
-        .route("/api/medcat/medcatMedicineShortage", post(medicine_shortage))
-        .route("/api/cms/medicineShortages", get(list_shortages).put(upload_shortages))
+pub fn router(state: &AppState) -> Router<AppState> {
+    let analysis =
+        Router::new().route("/api/medcat/medcatify", post(medcatify)).route("/api/medcat/medcatMedicineShortage", post(medicine_shortage));
+    Router::new().route("/api/cms/medicineShortages", get(list_shortages).put(upload_shortages)).merge(gate::gated(analysis, state))
 }
 
 /// A text to analyse: at most 20,000 characters.

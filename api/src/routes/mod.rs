@@ -18,19 +18,19 @@ use axum::Router;
 
 use crate::state::AppState;
 
-pub fn router() -> Router<AppState> {
+pub fn router(state: &AppState) -> Router<AppState> {
     Router::new()
-        .merge(consults::router())
+        .merge(consults::router(state))
         .merge(feedback::router())
         .merge(health::router())
         .merge(icpc::router())
         .merge(jobs::router())
-        .merge(medcat::router())
+        .merge(medcat::router(state))
         .merge(payments::router())
         .merge(personalize::router())
         .merge(public::router())
         .merge(record_system::router())
-        .merge(summary_calls::router())
-        .merge(templates::router())
+        .merge(summary_calls::router(state))
+        .merge(templates::router(state))
         .merge(user::router())
 }

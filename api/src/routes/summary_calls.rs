@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::CurrentUser;
+use crate::auth::gate;
 #[allow(unused_imports)] // named by the annotations alone
 use crate::consult::summaries::SummarizeWithExamples;
 use crate::consult::summaries::{self, Accepted, SummarizeRequest, Waited};
@@ -29,13 +30,14 @@ use crate::state::AppState;
 #[allow(unused_imports)] // named by the annotations alone
 use domain::summary::ConsultResult;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
+pub fn router(state: &AppState) -> Router<AppState> {
+    let calls = Router::new()
         .route("/api/audio/consult/generative/v1", post(v1))
         .route("/api/audio/consult/generative/v1/withExamples", post(v1_with_examples))
         .route("/api/audio/consult/generative/v2", post(v2))
         .route("/api/audio/consult/generative/v2-turbo", post(v2_turbo))
-        .route("/api/electronic/consult/generative", post(electronic))
+        .route("/api/electronic/consult/generative", post(electronic));
+    gate::gated(calls, state)
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]

@@ -14,6 +14,7 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use crate::auth::CurrentUser;
+use crate::auth::gate;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Path, Query};
 use crate::state::AppState;
@@ -39,8 +40,8 @@ impl From<Refused> for ApiError {
     }
 }
 
-pub fn router() -> Router<AppState> {
-    Router::new()
+pub fn router(state: &AppState) -> Router<AppState> {
+    let templates = Router::new()
         .route("/api/template/entry", get(list_entries).put(create_entry))
         .route("/api/template/entry/count", get(count_entries))
         .route("/api/template/entry/query", get(query_entries))
@@ -48,7 +49,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/template/group", get(list_groups).put(create_group))
         .route("/api/template/group/count", get(count_groups))
         .route("/api/template/group/query", get(query_groups))
-        .route("/api/template/group/{id}", get(get_group).post(update_group).delete(delete_group))
+        .route("/api/template/group/{id}", get(get_group).post(update_group).delete(delete_group));
+    gate::gated(templates, state)
 }
 
 /// Whom a private template is shared with: one of the three fields.

@@ -99,7 +99,38 @@ impl TestApp {
     /// accepted the agreement: a user seen for the first time accepts it first, as the 'Welkom'
     /// screen would. Only [`TestApp::UNACCEPTED`] stays without (see
     /// [`TestApp::tokens_without_agreement`]).
+    ///
+    /// The user also has an active subscription (the seeded users their own, anyone else a
+    /// month of 'Individueel'), so the gated calls answer; [`TestApp::tokens_unsubscribed`] gives
+    /// tokens without one.
     pub async fn tokens_for(&self, email: &str) -> Value {
+        let tokens = self.tokens_unsubscribed(email).await;
+        if email != Self::UNACCEPTED {
+            self.subscribe(email).await;
+        }
+        tokens
+    }
+
+    /// A month of 'Individueel' for the user with this e-mail address, unless they have an active
+    /// subscription already.
+    pub async fn subscribe(&self, email: &str) {
+        sqlx::query(
+            "insert into subscriptions (id, user_id, tier_id, description, is_active, is_individual, user_amount, interval_months,
+                                        price_per_user, amount, valid_until)
+             select gen_random_uuid(), u.id, '5b0e1a52-2f1c-4c57-9a6e-000000000002', 'Spreekkamer Individueel (maandelijks)', true, true,
+                    1, 1, 4900, 4900, current_date + 30
+               from users u
+              where lower(u.email) = lower($1)
+                and not exists (select 1 from subscriptions s where s.user_id = u.id and s.is_active)",
+        )
+        .bind(email)
+        .execute(&self.state.db)
+        .await
+        .expect("subscribe");
+    }
+
+    /// [`TestApp::tokens_for`] without the subscription.
+    pub async fn tokens_unsubscribed(&self, email: &str) -> Value {
         let tokens = self.tokens_without_agreement(email).await;
         let access = tokens["access_token"].as_str().expect("access_token");
         if email == Self::UNACCEPTED || claims_of(access).get("accepted-agreement").is_some() {
@@ -138,6 +169,10 @@ impl TestApp {
 
     pub async fn access_token_for(&self, email: &str) -> String {
         self.tokens_for(email).await["access_token"].as_str().expect("access_token").to_owned()
+    }
+
+    pub async fn access_token_unsubscribed(&self, email: &str) -> String {
+        self.tokens_unsubscribed(email).await["access_token"].as_str().expect("access_token").to_owned()
     }
 
     pub async fn get_with_token(&self, path: &str, token: &str) -> reqwest::Response {
