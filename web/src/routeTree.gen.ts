@@ -13,10 +13,14 @@ import { Route as AuthenticatedRouteImport } from './routes/_authenticated'
 import { Route as OvereenkomstRouteImport } from './routes/overeenkomst'
 import { Route as AuthenticatedIndexRouteImport } from './routes/_authenticated/index'
 import { Route as AuthenticatedSplatRouteImport } from './routes/_authenticated/$'
+import { Route as AuthenticatedAudioconsultRouteRouteImport } from './routes/_authenticated/audioconsult/route'
+import { Route as AuthenticatedConsultRouteRouteImport } from './routes/_authenticated/consult/route'
 import { Route as AuthenticatedFaqRouteImport } from './routes/_authenticated/faq'
 import { Route as AuthenticatedPersonalizeRouteImport } from './routes/_authenticated/personalize'
 import { Route as AuthenticatedSettingsRouteImport } from './routes/_authenticated/settings'
 import { Route as AuthenticatedStatusRouteImport } from './routes/_authenticated/status'
+import { Route as AuthenticatedSubscriptionRouteImport } from './routes/_authenticated/subscription'
+import { Route as AuthenticatedTemplateRouteRouteImport } from './routes/_authenticated/template/route'
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
 import { Route as ConsultConsultIdRouteImport } from './routes/consult/$consultId'
 import { Route as AuthenticatedOnboardingIndexRouteImport } from './routes/_authenticated/onboarding/index'
@@ -47,6 +51,18 @@ const AuthenticatedSplatRoute = AuthenticatedSplatRouteImport.update({
   path: '/$',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
+const AuthenticatedAudioconsultRouteRoute =
+  AuthenticatedAudioconsultRouteRouteImport.update({
+    id: '/audioconsult',
+    path: '/audioconsult',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedConsultRouteRoute =
+  AuthenticatedConsultRouteRouteImport.update({
+    id: '/consult',
+    path: '/consult',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedFaqRoute = AuthenticatedFaqRouteImport.update({
   id: '/faq',
   path: '/faq',
@@ -68,6 +84,18 @@ const AuthenticatedStatusRoute = AuthenticatedStatusRouteImport.update({
   path: '/status',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
+const AuthenticatedSubscriptionRoute =
+  AuthenticatedSubscriptionRouteImport.update({
+    id: '/subscription',
+    path: '/subscription',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedTemplateRouteRoute =
+  AuthenticatedTemplateRouteRouteImport.update({
+    id: '/template',
+    path: '/template',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthCallbackRoute = AuthCallbackRouteImport.update({
   id: '/auth/callback',
   path: '/auth/callback',
@@ -86,55 +114,59 @@ const AuthenticatedOnboardingIndexRoute =
   } as any)
 const AuthenticatedTemplateIndexRoute =
   AuthenticatedTemplateIndexRouteImport.update({
-    id: '/template/',
-    path: '/template/',
-    getParentRoute: () => AuthenticatedRoute,
+    id: '/',
+    path: '/',
+    getParentRoute: () => AuthenticatedTemplateRouteRoute,
   } as any)
 const AuthenticatedConsultV1SplatRoute =
   AuthenticatedConsultV1SplatRouteImport.update({
-    id: '/consult/v1/$',
-    path: '/consult/v1/$',
-    getParentRoute: () => AuthenticatedRoute,
+    id: '/v1/$',
+    path: '/v1/$',
+    getParentRoute: () => AuthenticatedConsultRouteRoute,
   } as any)
 const AuthenticatedTemplateEntryEntryIdRoute =
   AuthenticatedTemplateEntryEntryIdRouteImport.update({
-    id: '/template/entry/$entryId',
-    path: '/template/entry/$entryId',
-    getParentRoute: () => AuthenticatedRoute,
+    id: '/entry/$entryId',
+    path: '/entry/$entryId',
+    getParentRoute: () => AuthenticatedTemplateRouteRoute,
   } as any)
 const AuthenticatedTemplateGroupGroupIdRoute =
   AuthenticatedTemplateGroupGroupIdRouteImport.update({
-    id: '/template/group/$groupId',
-    path: '/template/group/$groupId',
-    getParentRoute: () => AuthenticatedRoute,
+    id: '/group/$groupId',
+    path: '/group/$groupId',
+    getParentRoute: () => AuthenticatedTemplateRouteRoute,
   } as any)
 const AuthenticatedAudioconsultModelTemplateIndexRoute =
   AuthenticatedAudioconsultModelTemplateIndexRouteImport.update({
-    id: '/audioconsult/$model/$template/',
-    path: '/audioconsult/$model/$template/',
-    getParentRoute: () => AuthenticatedRoute,
+    id: '/$model/$template/',
+    path: '/$model/$template/',
+    getParentRoute: () => AuthenticatedAudioconsultRouteRoute,
   } as any)
 const AuthenticatedAudioconsultModelTemplateFlavourRoute =
   AuthenticatedAudioconsultModelTemplateFlavourRouteImport.update({
-    id: '/audioconsult/$model/$template/$flavour',
-    path: '/audioconsult/$model/$template/$flavour',
-    getParentRoute: () => AuthenticatedRoute,
+    id: '/$model/$template/$flavour',
+    path: '/$model/$template/$flavour',
+    getParentRoute: () => AuthenticatedAudioconsultRouteRoute,
   } as any)
 const AuthenticatedTemplateEntryNewSharedRoute =
   AuthenticatedTemplateEntryNewSharedRouteImport.update({
-    id: '/template/entry/new/$shared',
-    path: '/template/entry/new/$shared',
-    getParentRoute: () => AuthenticatedRoute,
+    id: '/entry/new/$shared',
+    path: '/entry/new/$shared',
+    getParentRoute: () => AuthenticatedTemplateRouteRoute,
   } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AuthenticatedIndexRoute
   '/overeenkomst': typeof OvereenkomstRoute
+  '/audioconsult': typeof AuthenticatedAudioconsultRouteRouteWithChildren
+  '/consult': typeof AuthenticatedConsultRouteRouteWithChildren
+  '/template': typeof AuthenticatedTemplateRouteRouteWithChildren
   '/$': typeof AuthenticatedSplatRoute
   '/faq': typeof AuthenticatedFaqRoute
   '/personalize': typeof AuthenticatedPersonalizeRoute
   '/settings': typeof AuthenticatedSettingsRoute
   '/status': typeof AuthenticatedStatusRoute
+  '/subscription': typeof AuthenticatedSubscriptionRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/consult/$consultId': typeof ConsultConsultIdRoute
   '/onboarding/': typeof AuthenticatedOnboardingIndexRoute
@@ -148,11 +180,14 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/overeenkomst': typeof OvereenkomstRoute
+  '/audioconsult': typeof AuthenticatedAudioconsultRouteRouteWithChildren
+  '/consult': typeof AuthenticatedConsultRouteRouteWithChildren
   '/$': typeof AuthenticatedSplatRoute
   '/faq': typeof AuthenticatedFaqRoute
   '/personalize': typeof AuthenticatedPersonalizeRoute
   '/settings': typeof AuthenticatedSettingsRoute
   '/status': typeof AuthenticatedStatusRoute
+  '/subscription': typeof AuthenticatedSubscriptionRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/consult/$consultId': typeof ConsultConsultIdRoute
   '/': typeof AuthenticatedIndexRoute
@@ -169,11 +204,15 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_authenticated': typeof AuthenticatedRouteWithChildren
   '/overeenkomst': typeof OvereenkomstRoute
+  '/_authenticated/audioconsult': typeof AuthenticatedAudioconsultRouteRouteWithChildren
+  '/_authenticated/consult': typeof AuthenticatedConsultRouteRouteWithChildren
+  '/_authenticated/template': typeof AuthenticatedTemplateRouteRouteWithChildren
   '/_authenticated/$': typeof AuthenticatedSplatRoute
   '/_authenticated/faq': typeof AuthenticatedFaqRoute
   '/_authenticated/personalize': typeof AuthenticatedPersonalizeRoute
   '/_authenticated/settings': typeof AuthenticatedSettingsRoute
   '/_authenticated/status': typeof AuthenticatedStatusRoute
+  '/_authenticated/subscription': typeof AuthenticatedSubscriptionRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/consult/$consultId': typeof ConsultConsultIdRoute
   '/_authenticated/': typeof AuthenticatedIndexRoute
@@ -191,11 +230,15 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/overeenkomst'
+    | '/audioconsult'
+    | '/consult'
+    | '/template'
     | '/$'
     | '/faq'
     | '/personalize'
     | '/settings'
     | '/status'
+    | '/subscription'
     | '/auth/callback'
     | '/consult/$consultId'
     | '/onboarding/'
@@ -209,11 +252,14 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/overeenkomst'
+    | '/audioconsult'
+    | '/consult'
     | '/$'
     | '/faq'
     | '/personalize'
     | '/settings'
     | '/status'
+    | '/subscription'
     | '/auth/callback'
     | '/consult/$consultId'
     | '/'
@@ -229,11 +275,15 @@ export interface FileRouteTypes {
     | '__root__'
     | '/_authenticated'
     | '/overeenkomst'
+    | '/_authenticated/audioconsult'
+    | '/_authenticated/consult'
+    | '/_authenticated/template'
     | '/_authenticated/$'
     | '/_authenticated/faq'
     | '/_authenticated/personalize'
     | '/_authenticated/settings'
     | '/_authenticated/status'
+    | '/_authenticated/subscription'
     | '/auth/callback'
     | '/consult/$consultId'
     | '/_authenticated/'
@@ -284,6 +334,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedSplatRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/audioconsult': {
+      id: '/_authenticated/audioconsult'
+      path: '/audioconsult'
+      fullPath: '/audioconsult'
+      preLoaderRoute: typeof AuthenticatedAudioconsultRouteRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/consult': {
+      id: '/_authenticated/consult'
+      path: '/consult'
+      fullPath: '/consult'
+      preLoaderRoute: typeof AuthenticatedConsultRouteRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/faq': {
       id: '/_authenticated/faq'
       path: '/faq'
@@ -312,6 +376,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedStatusRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/subscription': {
+      id: '/_authenticated/subscription'
+      path: '/subscription'
+      fullPath: '/subscription'
+      preLoaderRoute: typeof AuthenticatedSubscriptionRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/template': {
+      id: '/_authenticated/template'
+      path: '/template'
+      fullPath: '/template'
+      preLoaderRoute: typeof AuthenticatedTemplateRouteRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/auth/callback': {
       id: '/auth/callback'
       path: '/auth/callback'
@@ -335,93 +413,138 @@ declare module '@tanstack/react-router' {
     }
     '/_authenticated/template/': {
       id: '/_authenticated/template/'
-      path: '/template'
+      path: '/'
       fullPath: '/template/'
       preLoaderRoute: typeof AuthenticatedTemplateIndexRouteImport
-      parentRoute: typeof AuthenticatedRoute
+      parentRoute: typeof AuthenticatedTemplateRouteRoute
     }
     '/_authenticated/consult/v1/$': {
       id: '/_authenticated/consult/v1/$'
-      path: '/consult/v1/$'
+      path: '/v1/$'
       fullPath: '/consult/v1/$'
       preLoaderRoute: typeof AuthenticatedConsultV1SplatRouteImport
-      parentRoute: typeof AuthenticatedRoute
+      parentRoute: typeof AuthenticatedConsultRouteRoute
     }
     '/_authenticated/template/entry/$entryId': {
       id: '/_authenticated/template/entry/$entryId'
-      path: '/template/entry/$entryId'
+      path: '/entry/$entryId'
       fullPath: '/template/entry/$entryId'
       preLoaderRoute: typeof AuthenticatedTemplateEntryEntryIdRouteImport
-      parentRoute: typeof AuthenticatedRoute
+      parentRoute: typeof AuthenticatedTemplateRouteRoute
     }
     '/_authenticated/template/group/$groupId': {
       id: '/_authenticated/template/group/$groupId'
-      path: '/template/group/$groupId'
+      path: '/group/$groupId'
       fullPath: '/template/group/$groupId'
       preLoaderRoute: typeof AuthenticatedTemplateGroupGroupIdRouteImport
-      parentRoute: typeof AuthenticatedRoute
+      parentRoute: typeof AuthenticatedTemplateRouteRoute
     }
     '/_authenticated/audioconsult/$model/$template/': {
       id: '/_authenticated/audioconsult/$model/$template/'
-      path: '/audioconsult/$model/$template'
+      path: '/$model/$template'
       fullPath: '/audioconsult/$model/$template/'
       preLoaderRoute: typeof AuthenticatedAudioconsultModelTemplateIndexRouteImport
-      parentRoute: typeof AuthenticatedRoute
+      parentRoute: typeof AuthenticatedAudioconsultRouteRoute
     }
     '/_authenticated/audioconsult/$model/$template/$flavour': {
       id: '/_authenticated/audioconsult/$model/$template/$flavour'
-      path: '/audioconsult/$model/$template/$flavour'
+      path: '/$model/$template/$flavour'
       fullPath: '/audioconsult/$model/$template/$flavour'
       preLoaderRoute: typeof AuthenticatedAudioconsultModelTemplateFlavourRouteImport
-      parentRoute: typeof AuthenticatedRoute
+      parentRoute: typeof AuthenticatedAudioconsultRouteRoute
     }
     '/_authenticated/template/entry/new/$shared': {
       id: '/_authenticated/template/entry/new/$shared'
-      path: '/template/entry/new/$shared'
+      path: '/entry/new/$shared'
       fullPath: '/template/entry/new/$shared'
       preLoaderRoute: typeof AuthenticatedTemplateEntryNewSharedRouteImport
-      parentRoute: typeof AuthenticatedRoute
+      parentRoute: typeof AuthenticatedTemplateRouteRoute
     }
   }
 }
 
+interface AuthenticatedAudioconsultRouteRouteChildren {
+  AuthenticatedAudioconsultModelTemplateFlavourRoute: typeof AuthenticatedAudioconsultModelTemplateFlavourRoute
+  AuthenticatedAudioconsultModelTemplateIndexRoute: typeof AuthenticatedAudioconsultModelTemplateIndexRoute
+}
+
+const AuthenticatedAudioconsultRouteRouteChildren: AuthenticatedAudioconsultRouteRouteChildren =
+  {
+    AuthenticatedAudioconsultModelTemplateFlavourRoute:
+      AuthenticatedAudioconsultModelTemplateFlavourRoute,
+    AuthenticatedAudioconsultModelTemplateIndexRoute:
+      AuthenticatedAudioconsultModelTemplateIndexRoute,
+  }
+
+const AuthenticatedAudioconsultRouteRouteWithChildren =
+  AuthenticatedAudioconsultRouteRoute._addFileChildren(
+    AuthenticatedAudioconsultRouteRouteChildren,
+  )
+
+interface AuthenticatedConsultRouteRouteChildren {
+  AuthenticatedConsultV1SplatRoute: typeof AuthenticatedConsultV1SplatRoute
+}
+
+const AuthenticatedConsultRouteRouteChildren: AuthenticatedConsultRouteRouteChildren =
+  {
+    AuthenticatedConsultV1SplatRoute: AuthenticatedConsultV1SplatRoute,
+  }
+
+const AuthenticatedConsultRouteRouteWithChildren =
+  AuthenticatedConsultRouteRoute._addFileChildren(
+    AuthenticatedConsultRouteRouteChildren,
+  )
+
+interface AuthenticatedTemplateRouteRouteChildren {
+  AuthenticatedTemplateIndexRoute: typeof AuthenticatedTemplateIndexRoute
+  AuthenticatedTemplateEntryEntryIdRoute: typeof AuthenticatedTemplateEntryEntryIdRoute
+  AuthenticatedTemplateGroupGroupIdRoute: typeof AuthenticatedTemplateGroupGroupIdRoute
+  AuthenticatedTemplateEntryNewSharedRoute: typeof AuthenticatedTemplateEntryNewSharedRoute
+}
+
+const AuthenticatedTemplateRouteRouteChildren: AuthenticatedTemplateRouteRouteChildren =
+  {
+    AuthenticatedTemplateIndexRoute: AuthenticatedTemplateIndexRoute,
+    AuthenticatedTemplateEntryEntryIdRoute:
+      AuthenticatedTemplateEntryEntryIdRoute,
+    AuthenticatedTemplateGroupGroupIdRoute:
+      AuthenticatedTemplateGroupGroupIdRoute,
+    AuthenticatedTemplateEntryNewSharedRoute:
+      AuthenticatedTemplateEntryNewSharedRoute,
+  }
+
+const AuthenticatedTemplateRouteRouteWithChildren =
+  AuthenticatedTemplateRouteRoute._addFileChildren(
+    AuthenticatedTemplateRouteRouteChildren,
+  )
+
 interface AuthenticatedRouteChildren {
+  AuthenticatedAudioconsultRouteRoute: typeof AuthenticatedAudioconsultRouteRouteWithChildren
+  AuthenticatedConsultRouteRoute: typeof AuthenticatedConsultRouteRouteWithChildren
+  AuthenticatedTemplateRouteRoute: typeof AuthenticatedTemplateRouteRouteWithChildren
   AuthenticatedSplatRoute: typeof AuthenticatedSplatRoute
   AuthenticatedFaqRoute: typeof AuthenticatedFaqRoute
   AuthenticatedPersonalizeRoute: typeof AuthenticatedPersonalizeRoute
   AuthenticatedSettingsRoute: typeof AuthenticatedSettingsRoute
   AuthenticatedStatusRoute: typeof AuthenticatedStatusRoute
+  AuthenticatedSubscriptionRoute: typeof AuthenticatedSubscriptionRoute
   AuthenticatedIndexRoute: typeof AuthenticatedIndexRoute
   AuthenticatedOnboardingIndexRoute: typeof AuthenticatedOnboardingIndexRoute
-  AuthenticatedTemplateIndexRoute: typeof AuthenticatedTemplateIndexRoute
-  AuthenticatedConsultV1SplatRoute: typeof AuthenticatedConsultV1SplatRoute
-  AuthenticatedTemplateEntryEntryIdRoute: typeof AuthenticatedTemplateEntryEntryIdRoute
-  AuthenticatedTemplateGroupGroupIdRoute: typeof AuthenticatedTemplateGroupGroupIdRoute
-  AuthenticatedAudioconsultModelTemplateFlavourRoute: typeof AuthenticatedAudioconsultModelTemplateFlavourRoute
-  AuthenticatedTemplateEntryNewSharedRoute: typeof AuthenticatedTemplateEntryNewSharedRoute
-  AuthenticatedAudioconsultModelTemplateIndexRoute: typeof AuthenticatedAudioconsultModelTemplateIndexRoute
 }
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
+  AuthenticatedAudioconsultRouteRoute:
+    AuthenticatedAudioconsultRouteRouteWithChildren,
+  AuthenticatedConsultRouteRoute: AuthenticatedConsultRouteRouteWithChildren,
+  AuthenticatedTemplateRouteRoute: AuthenticatedTemplateRouteRouteWithChildren,
   AuthenticatedSplatRoute: AuthenticatedSplatRoute,
   AuthenticatedFaqRoute: AuthenticatedFaqRoute,
   AuthenticatedPersonalizeRoute: AuthenticatedPersonalizeRoute,
   AuthenticatedSettingsRoute: AuthenticatedSettingsRoute,
   AuthenticatedStatusRoute: AuthenticatedStatusRoute,
+  AuthenticatedSubscriptionRoute: AuthenticatedSubscriptionRoute,
   AuthenticatedIndexRoute: AuthenticatedIndexRoute,
   AuthenticatedOnboardingIndexRoute: AuthenticatedOnboardingIndexRoute,
-  AuthenticatedTemplateIndexRoute: AuthenticatedTemplateIndexRoute,
-  AuthenticatedConsultV1SplatRoute: AuthenticatedConsultV1SplatRoute,
-  AuthenticatedTemplateEntryEntryIdRoute:
-    AuthenticatedTemplateEntryEntryIdRoute,
-  AuthenticatedTemplateGroupGroupIdRoute:
-    AuthenticatedTemplateGroupGroupIdRoute,
-  AuthenticatedAudioconsultModelTemplateFlavourRoute:
-    AuthenticatedAudioconsultModelTemplateFlavourRoute,
-  AuthenticatedTemplateEntryNewSharedRoute:
-    AuthenticatedTemplateEntryNewSharedRoute,
-  AuthenticatedAudioconsultModelTemplateIndexRoute:
-    AuthenticatedAudioconsultModelTemplateIndexRoute,
 }
 
 const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(

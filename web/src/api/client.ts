@@ -18,9 +18,21 @@ const bearer: Middleware = {
   },
 }
 
+/**
+ * A consult, summary or template call without an active subscription answers 402 (the api's gate);
+ * the page it came from cannot be used then, so the browser goes to /subscription.
+ */
+const subscriptionRequired: Middleware = {
+  onResponse({ response }) {
+    if (response.status === 402 && window.location.pathname !== '/subscription') window.location.assign('/subscription')
+    return response
+  },
+}
+
 /** The typed client of the api (same origin). Every call carries the bearer token when there is one. */
 export const api = createClient<paths>({ baseUrl: '' })
 api.use(bearer)
+api.use(subscriptionRequired)
 
 /** The same client without the token, for the public calls that must not carry one. */
 export const publicApi = createClient<paths>({ baseUrl: '' })

@@ -1,0 +1,461 @@
+import { useState, type FormEvent } from 'react'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { ApiError } from '@/api/client'
+import { ConfirmDialog } from '@/components/ConfirmDialog'
+import { Icon } from '@/components/Icon'
+import { iconButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
+import { formatDate } from '@/lib/dates'
+import {
+  addLinkedUser,
+  cancelSubscription,
+  invoiceLink,
+  linkedQuery,
+  organisationQuery,
+  ownQuery,
+  paymentLink,
+  paymentsQuery,
+  removeLinkedUser,
+  startTrial,
+  subscriptionKey,
+  tiersQuery,
+  type BillingPaymentDetails,
+} from './api'
+import { BillingDialog } from './BillingDialog'
+import type { BillingForm } from './billing'
+import {
+  canCancel,
+  cancellationTerms,
+  isShown,
+  isUnsettled,
+  normaliseEmail,
+  overFairUse,
+  showExpired,
+  showNextPayment,
+  todayUtc,
+  type Payment,
+  type Subscription,
+} from './display'
+import { formatEuros } from './pricing'
+import { PricingSection, type Choice } from './PricingSection'
+import { subscriptionTexts as t } from './texts'
+
+const card = 'rounded-xl bg-white shadow-xs ring-1 ring-slate-200'
+
+/** /subscription: own, linked and organisation subscriptions, the tiers, and 'Betalingen' (spec §2.1). */
+export function SubscriptionPage() {
+  const queryClient = useQueryClient()
+  const refresh = () => queryClient.invalidateQueries({ queryKey: subscriptionKey })
+  const payments = useQuery({
+    ...paymentsQuery(),
+    // back from the checkout the webhook may still be on its way: ask again until the payment settles
+    refetchInterval: (query) => (query.state.data?.some((p) => isUnsettled(p.paymentStatus)) ? 2_000 : false),
+  })
+  const waiting = payments.data?.some((p) => isUnsettled(p.paymentStatus)) ?? false
+  const own = useQuery({
+    ...ownQuery(),
+    refetchInterval: waiting ? 2_000 : false,
+  })
+  const linked = useQuery(linkedQuery())
+  const organisation = useQuery(organisationQuery())
+  const tiers = useQuery(tiersQuery())
+  const [choice, setChoice] = useState<Choice | null>(null)
+  const today = todayUtc()
+
+  const failed = [own, linked, organisation, tiers, payments].some((q) => q.isError)
+  // one never activated (its first payment failed or was abandoned) shows only while a payment is under way
+  const ownShown = (own.data ?? []).filter((s) => (s.validUntil ? isShown(s.validUntil, today) : waiting))
+  const linkedShown = (linked.data ?? []).filter((s) => isShown(s.validUntil, today))
+  const organisationShown = (organisation.data ?? []).filter((s) => isShown(s.validUntil, today))
+  const expired = showExpired(
+    (own.data ?? []).filter((s) => s.validUntil),
+    linked.data ?? [],
+    organisation.data ?? [],
+  )
+  const latest = payments.data?.[0]
+  const latestFailed = latest && ['FAILED', 'CANCELED', 'EXPIRED'].includes(latest.paymentStatus) && !ownShown.some((s) => s.isActive)
+
+  const buy = async (form: BillingForm) => {
+    if (!choice) return
+    const { tier, interval, users, discount } = choice
+    const details: BillingPaymentDetails = {
+      ...form,
+      tierId: tier.id,
+      userAmount: users,
+      intervalMonths: interval,
+      subscriptionType: interval === 12 ? 'ANUALLY' : 'MONTHLY',
+      isIndividual: tier.isIndividual,
+      description: tier.name,
+      discountId: discount?.id ?? null,
+    }
+    if (tier.isTrial) {
+      await startTrial(details)
+      setChoice(null)
+      await refresh()
+      return
+    }
+    const href = await paymentLink(details)
+    window.location.assign(href)
+  }
+
+  return (
+    <div className="max-w-6xl">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-3xl font-semibold tracking-tight text-slate-900">{t.title}</h1>
+        <Link to="/" className={`${secondaryButtonClass} inline-flex items-center gap-2`}>
+          <Icon name="arrowLeft" className="size-4" />
+          {t.back}
+        </Link>
+      </div>
+      <p className="mt-2 text-slate-600">{t.intro}</p>
+
+      {failed && (
+        <p role="alert" className="mt-6 rounded-lg bg-red-50 p-4 text-sm text-red-800 ring-1 ring-red-200">
+          {t.loadFailed}
+        </p>
+      )}
+      {expired && (
+        <p role="alert" className="mt-6 rounded-lg bg-red-50 p-4 text-sm font-semibold text-red-700 ring-1 ring-red-200">
+          {t.expired}
+        </p>
+      )}
+      {waiting && (
+        <p role="status" className="mt-6 rounded-lg bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200">
+          {t.paymentWaiting}
+        </p>
+      )}
+      {!waiting && latestFailed && (
+        <p role="alert" className="mt-6 rounded-lg bg-red-50 p-4 text-sm text-red-800 ring-1 ring-red-200">
+          {t.paymentFailed}
+        </p>
+      )}
+
+      <section aria-labelledby="mijn-abonnementen" className="mt-8">
+        <h2 id="mijn-abonnementen" className="text-xl font-semibold text-slate-900">
+          {t.own}
+        </h2>
+        {own.isSuccess && ownShown.length === 0 && <p className="mt-2 text-sm text-slate-600">{t.noOwn}</p>}
+        <div className="mt-4 space-y-4">
+          {ownShown.map((s) => (
+            <OwnSubscription key={s.id} subscription={s} awaitingPayment={waiting && !s.isActive} onChanged={refresh} />
+          ))}
+        </div>
+      </section>
+
+      {linkedShown.length > 0 && (
+        <section aria-labelledby="gekoppeld" className="mt-8">
+          <h2 id="gekoppeld" className="text-xl font-semibold text-slate-900">
+            {t.linked}
+          </h2>
+          <ul className={`${card} mt-4 divide-y divide-slate-100`}>
+            {linkedShown.map((s) => (
+              <OtherRow key={s.id} description={s.description} active={s.active} validUntil={s.validUntil} />
+            ))}
+          </ul>
+        </section>
+      )}
+
+      {organisationShown.length > 0 && (
+        <section aria-labelledby="via-organisatie" className="mt-8">
+          <h2 id="via-organisatie" className="text-xl font-semibold text-slate-900">
+            {t.organisation}
+          </h2>
+          <ul className={`${card} mt-4 divide-y divide-slate-100`}>
+            {organisationShown.map((s) => (
+              <OtherRow key={s.id} description={s.description} active={s.active} validUntil={s.validUntil} />
+            ))}
+          </ul>
+        </section>
+      )}
+
+      {tiers.data && <PricingSection tiers={tiers.data} onChoose={setChoice} />}
+
+      <PaymentsTable payments={payments.data ?? []} />
+
+      <BillingDialog
+        open={choice !== null}
+        trial={choice?.tier.isTrial ?? false}
+        summary={choice ? summaryOf(choice) : ''}
+        onClose={() => setChoice(null)}
+        onSubmit={buy}
+      />
+    </div>
+  )
+}
+
+function summaryOf({ tier, interval, users, discount }: Choice): string {
+  if (tier.isTrial) return `${tier.name} — ${t.free}`
+  const perUser = interval === 12 ? tier.pricePerUserYear : (discount?.discountPrice ?? tier.pricePerUserMonth)
+  const period = interval === 12 ? t.perYear : t.perMonth
+  return `${tier.name}, ${t.users(users)}, ${interval === 12 ? t.yearly.toLowerCase() : t.monthly.toLowerCase()}: ${formatEuros(perUser * users)} ${period}`
+}
+
+function StatusBadge({ active, label }: { active: boolean; label?: string }) {
+  return (
+    <span
+      className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-semibold ${active ? 'bg-emerald-50 text-emerald-800' : 'bg-slate-100 text-slate-700'}`}
+    >
+      <span aria-hidden="true" className={`size-1.5 rounded-full ${active ? 'bg-emerald-500' : 'bg-slate-400'}`} />
+      {label ?? (active ? t.active : t.inactive)}
+    </span>
+  )
+}
+
+function OtherRow({ description, active, validUntil }: { description: string; active: boolean; validUntil?: string | null }) {
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 px-6 py-4 text-sm">
+      <span className="font-medium text-slate-900">{description}</span>
+      <span className="flex items-center gap-3 text-slate-600">
+        {validUntil && `${t.validUntil} ${formatDate(validUntil)}`}
+        <StatusBadge active={active} />
+      </span>
+    </li>
+  )
+}
+
+function OwnSubscription({
+  subscription: s,
+  awaitingPayment,
+  onChanged,
+}: {
+  subscription: Subscription
+  awaitingPayment: boolean
+  onChanged: () => Promise<void>
+}) {
+  const [confirming, setConfirming] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [message, setMessage] = useState<{
+    tone: 'error' | 'warning'
+    text: string
+  } | null>(null)
+
+  const say = (tone: 'error' | 'warning', text: string) => {
+    setMessage({ tone, text })
+    window.setTimeout(() => setMessage(null), 10_000)
+  }
+
+  const cancel = async () => {
+    setBusy(true)
+    try {
+      await cancelSubscription(s.id)
+      setConfirming(false)
+      await onChanged()
+    } catch (failure) {
+      setConfirming(false)
+      say('error', failure instanceof ApiError ? failure.message : t.loadFailed)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <article aria-label={s.description} className={`${card} p-6`}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h3 className="text-base font-semibold text-slate-900">{s.description}</h3>
+          <p className="mt-1 text-sm text-slate-600">
+            {t.users(s.userAmount)}
+            {s.isTrial ? ` · ${t.trial}` : ` · ${cancellationTerms(s.intervalMonths, t)}`}
+            {!s.isTrial && ` · ${formatEuros(s.amount)} ${s.intervalMonths === 12 ? t.perYear : t.perMonth}`}
+          </p>
+        </div>
+        <StatusBadge
+          active={s.isActive}
+          label={s.isActive ? (s.canceledAt ? `${t.active} · ${t.canceled}` : t.active) : awaitingPayment ? t.awaitingPayment : t.inactive}
+        />
+      </div>
+      <dl className="mt-4 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+        {s.validUntil && (
+          <div>
+            <dt className="text-slate-500">{t.endsOn}</dt>
+            <dd className="font-medium text-slate-900">{`${formatDate(s.validUntil)} 23:59`}</dd>
+          </div>
+        )}
+        {showNextPayment(s) && s.nextPaymentDate && (
+          <div>
+            <dt className="text-slate-500">{t.nextPayment}</dt>
+            <dd className="font-medium text-slate-900">{formatDate(s.nextPaymentDate)}</dd>
+          </div>
+        )}
+      </dl>
+      {s.canLinkUsers && <LinkedUsers subscription={s} onChanged={onChanged} say={say} />}
+      {message && (
+        <p role="alert" className={`mt-4 text-sm font-medium ${message.tone === 'error' ? 'text-red-700' : 'text-amber-800'}`}>
+          {message.text}
+        </p>
+      )}
+      {canCancel(s) && (
+        <div className="mt-4">
+          <button type="button" onClick={() => setConfirming(true)} className="text-sm font-semibold text-red-700 hover:text-red-800">
+            {t.cancel}
+          </button>
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title={t.cancelTitle}
+        message={t.cancelMessage(s.validUntil ? `${formatDate(s.validUntil)} 23:59` : '')}
+        confirmLabel={t.cancelConfirm}
+        busy={busy}
+        onConfirm={() => void cancel()}
+        onClose={() => setConfirming(false)}
+      />
+    </article>
+  )
+}
+
+function LinkedUsers({
+  subscription: s,
+  onChanged,
+  say,
+}: {
+  subscription: Subscription
+  onChanged: () => Promise<void>
+  say: (tone: 'error' | 'warning', text: string) => void
+}) {
+  const [email, setEmail] = useState('')
+  const [busy, setBusy] = useState(false)
+
+  const add = async (event: FormEvent) => {
+    event.preventDefault()
+    const address = normaliseEmail(email)
+    if (!address) return say('error', t.noEmail)
+    setBusy(true)
+    try {
+      const added = await addLinkedUser(s.id, address)
+      setEmail('')
+      if (added.warning) say('warning', added.warning)
+      await onChanged()
+    } catch (failure) {
+      say('error', failure instanceof ApiError ? failure.message : t.loadFailed)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const remove = async (id: string) => {
+    setBusy(true)
+    try {
+      await removeLinkedUser(id)
+      await onChanged()
+    } catch (failure) {
+      say('error', failure instanceof ApiError ? failure.message : t.loadFailed)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <div className="mt-5 border-t border-slate-100 pt-4">
+      <h4 className="text-sm font-semibold text-slate-900">{t.linkedUsers}</h4>
+      <p className="mt-1 text-sm text-slate-600">{t.linkedUsersHelp}</p>
+      {overFairUse(s) && <p className="mt-2 text-sm font-medium text-amber-800">{t.fairUse}</p>}
+      {s.linkedSubscriptions.length > 0 && (
+        <ul className="mt-3 divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200">
+          {s.linkedSubscriptions.map((seat) => (
+            <li key={seat.id} className="flex items-center justify-between gap-2 px-4 py-2 text-sm">
+              <span className="min-w-0 truncate text-slate-900">
+                {seat.emailAddress ?? seat.userId}
+                {!seat.userId && <span className="ml-2 text-slate-500">({t.noAccountYet})</span>}
+              </span>
+              <button type="button" disabled={busy} onClick={() => void remove(seat.id)} className={iconButtonClass}>
+                <Icon name="trash" className="size-4" />
+                {t.removeUser}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form noValidate onSubmit={(e) => void add(e)} className="mt-3 flex flex-wrap items-end gap-2">
+        <label className="block min-w-60 flex-1 text-sm font-medium text-slate-700">
+          {t.addUserLabel}
+          <input
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            className="mt-1 block w-full rounded-md border-0 px-3 py-2 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-700"
+          />
+        </label>
+        <button type="submit" disabled={busy} className={secondaryButtonClass}>
+          {t.addUser}
+        </button>
+      </form>
+    </div>
+  )
+}
+
+function PaymentsTable({ payments }: { payments: Payment[] }) {
+  const [message, setMessage] = useState<string | null>(null)
+  const download = async (id: string) => {
+    setMessage(null)
+    try {
+      const link = await invoiceLink(id)
+      if (!link) throw new Error(t.invoiceFailed)
+      window.open(link, '_blank', 'noopener')
+    } catch (failure) {
+      setMessage(failure instanceof ApiError && failure.status === 409 ? failure.message : t.invoiceFailed)
+      window.setTimeout(() => setMessage(null), 10_000)
+    }
+  }
+  return (
+    <section aria-labelledby="betalingen" className="mt-10 mb-8">
+      <h2 id="betalingen" className="text-xl font-semibold text-slate-900">
+        {t.payments}
+      </h2>
+      {message && (
+        <p role="alert" className="mt-2 text-sm font-medium text-amber-800">
+          {message}
+        </p>
+      )}
+      {payments.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-600">{t.noPayments}</p>
+      ) : (
+        <div className={`${card} mt-4 overflow-x-auto`}>
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <thead className="bg-slate-50 text-left text-slate-600">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  {t.paymentColumns.date}
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  {t.paymentColumns.description}
+                </th>
+                <th scope="col" className="px-4 py-3 text-right font-semibold">
+                  {t.paymentColumns.amount}
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  {t.paymentColumns.status}
+                </th>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  <span className="sr-only">{t.paymentColumns.invoice}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {payments.map((p) => (
+                <tr key={p.id}>
+                  <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(p.createdAt)}</td>
+                  <td className="px-4 py-3 text-slate-900">{p.description}</td>
+                  <td className="px-4 py-3 text-right whitespace-nowrap text-slate-900">{formatEuros(p.amount)}</td>
+                  <td className="px-4 py-3 whitespace-nowrap">
+                    <span className={p.paymentStatus === 'PAID' ? 'font-semibold text-emerald-700' : 'text-slate-700'}>
+                      {t.status[p.paymentStatus]}
+                    </span>
+                  </td>
+                  <td className="px-4 py-3 text-right">
+                    {p.paymentStatus === 'PAID' && p.amount > 0 && (
+                      <button type="button" onClick={() => void download(p.id)} className={iconButtonClass}>
+                        <Icon name="document" className="size-4" />
+                        {t.invoice}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  )
+}

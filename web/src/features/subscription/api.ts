@@ -1,0 +1,122 @@
+import { queryOptions } from '@tanstack/react-query'
+import { api, unwrap } from '@/api/client'
+import type { components } from '@/api/schema'
+
+export type BillingPaymentDetails = components['schemas']['BillingPaymentDetails']
+export type Discount = components['schemas']['DiscountBody']
+
+/** Every query of the page under one key, so one invalidation refreshes all lists after a change (§4). */
+export const subscriptionKey = ['subscription'] as const
+
+export const tiersQuery = () =>
+  queryOptions({
+    queryKey: [...subscriptionKey, 'tiers'],
+    queryFn: async ({ signal }) => unwrap(await api.GET('/payment/subscription/getTiers', { signal })),
+    staleTime: 5 * 60_000,
+  })
+
+export const ownQuery = () =>
+  queryOptions({
+    queryKey: [...subscriptionKey, 'own'],
+    queryFn: async ({ signal }) =>
+      unwrap(
+        await api.GET('/payment/subscription/getSubscriptionForUser', {
+          signal,
+        }),
+      ),
+  })
+
+export const linkedQuery = () =>
+  queryOptions({
+    queryKey: [...subscriptionKey, 'linked'],
+    queryFn: async ({ signal }) =>
+      unwrap(
+        await api.GET('/payment/subscription/getLinkedSubscriptionForUser', {
+          signal,
+        }),
+      ),
+  })
+
+export const organisationQuery = () =>
+  queryOptions({
+    queryKey: [...subscriptionKey, 'organisation'],
+    queryFn: async ({ signal }) =>
+      unwrap(
+        await api.GET('/api/user/getOrganizationSubscriptionForUser', {
+          signal,
+        }),
+      ),
+  })
+
+export const paymentsQuery = () =>
+  queryOptions({
+    queryKey: [...subscriptionKey, 'payments'],
+    queryFn: async ({ signal }) => unwrap(await api.GET('/payment/subscription/getPaymentsForUser', { signal })),
+  })
+
+/**
+ * Whether the user may use the consult and template pages: an active subscription of their own or
+ * a seat on one, or an organisation subscription (the api's gate asks the same).
+ */
+export const accessQuery = () =>
+  queryOptions({
+    queryKey: [...subscriptionKey, 'access'],
+    queryFn: async ({ signal }) => {
+      const own = unwrap(
+        await api.GET('/payment/subscription/hasUserActiveSubscription', {
+          signal,
+        }),
+      )
+      if (own) return true
+      return unwrap(
+        await api.GET('/api/user/hasUserActiveOrganizationSubscription', {
+          signal,
+        }),
+      )
+    },
+    staleTime: 60_000,
+  })
+
+export async function applyDiscountCode(code: string): Promise<Discount | null> {
+  return unwrap(await api.POST('/payment/subscription/applyDiscountCode', { body: code })) ?? null
+}
+
+export async function paymentLink(details: BillingPaymentDetails): Promise<string> {
+  return unwrap(await api.POST('/payment/paymentinfo/getPaymentLink', { body: details })).href
+}
+
+export async function startTrial(details: BillingPaymentDetails): Promise<void> {
+  unwrap(
+    await api.POST('/payment/subscription/createTrialSubscription', {
+      body: details,
+    }),
+  )
+}
+
+export async function cancelSubscription(subscriptionId: string): Promise<void> {
+  const { response, error } = await api.POST('/payment/subscription/cancelSubscription/{subscription_id}', {
+    params: { path: { subscription_id: subscriptionId } },
+  })
+  if (!response.ok) unwrap({ response, error })
+}
+
+export async function addLinkedUser(subscriptionId: string, emailAddress: string) {
+  return unwrap(
+    await api.POST('/payment/subscription/addUser', {
+      params: { query: { subscriptionId, emailAddress } },
+    }),
+  )
+}
+
+export async function removeLinkedUser(linkedSubscriptionId: string): Promise<void> {
+  const { response, error } = await api.POST('/payment/subscription/deleteUser', { params: { query: { linkedSubscriptionId } } })
+  if (!response.ok) unwrap({ response, error })
+}
+
+export async function invoiceLink(paymentId: string): Promise<string> {
+  return unwrap(
+    await api.POST('/payment/subscription/getInvoiceDownload', {
+      body: paymentId,
+    }),
+  ).downloadLink
+}

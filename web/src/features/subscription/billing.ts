@@ -1,0 +1,64 @@
+/** The billing dialog's details and their checks in the spec's order (§5); the api checks again. */
+
+export interface BillingForm {
+  contactName: string
+  practiceName: string
+  sendInvoiceToEmail: string
+  phoneNumber: string
+  streetAddress: string
+  houseNumber: string
+  houseNumberAddition: string
+  postcode: string
+  city: string
+  kvkNumber: string
+}
+
+export const emptyBillingForm: BillingForm = {
+  contactName: '',
+  practiceName: '',
+  sendInvoiceToEmail: '',
+  phoneNumber: '',
+  streetAddress: '',
+  houseNumber: '',
+  houseNumberAddition: '',
+  postcode: '',
+  city: '',
+  kvkNumber: '',
+}
+
+export const billingMessages = {
+  contactName: 'Geen naam ingevuld',
+  phoneNumber: 'Geen telefoonnummer ingevuld',
+  streetAddress: 'Geen straatnaaam ingevuld',
+  houseNumber: 'Geen huisnummer ingevuld',
+  postcode: 'Geen postcode ingevuld',
+  postcodePattern: "Ongeldige postcode. Vul postcode in volgens bijv. '1234AB'",
+  city: 'Geen plaatsnaam ingevuld',
+  sendInvoiceToEmail: 'Geen email ingevuld',
+} as const
+
+/** How long a billing message shows (§9). */
+export const BILLING_MESSAGE_MS = 5_000
+
+/** Four digits and two letters; spaces are allowed and dropped, as the api does. */
+export function isPostcode(value: string): boolean {
+  return /^\d{4}[A-Za-z]{2}$/.test(value.replace(/\s+/g, ''))
+}
+
+/** The first failing check, in the spec's order, with the field it is about; null when all pass. */
+export function firstBillingProblem(form: BillingForm): { field: keyof BillingForm; message: string } | null {
+  const blank = (value: string) => value.trim() === ''
+  if (blank(form.contactName)) return { field: 'contactName', message: billingMessages.contactName }
+  if (blank(form.phoneNumber)) return { field: 'phoneNumber', message: billingMessages.phoneNumber }
+  if (blank(form.streetAddress)) return { field: 'streetAddress', message: billingMessages.streetAddress }
+  if (blank(form.houseNumber)) return { field: 'houseNumber', message: billingMessages.houseNumber }
+  if (blank(form.postcode)) return { field: 'postcode', message: billingMessages.postcode }
+  if (!isPostcode(form.postcode)) return { field: 'postcode', message: billingMessages.postcodePattern }
+  if (blank(form.city)) return { field: 'city', message: billingMessages.city }
+  if (blank(form.sendInvoiceToEmail))
+    return {
+      field: 'sendInvoiceToEmail',
+      message: billingMessages.sendInvoiceToEmail,
+    }
+  return null
+}

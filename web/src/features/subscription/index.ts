@@ -1,0 +1,2 @@
+export { SubscriptionPage } from './SubscriptionPage'
+export { requireSubscription } from './guard'

@@ -1,0 +1,7 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { requireSubscription } from '@/features/subscription'
+
+/** The audioconsult pages need an active subscription; without one the user goes to /subscription. */
+export const Route = createFileRoute('/_authenticated/audioconsult')({
+  beforeLoad: ({ context }) => requireSubscription(context.queryClient),
+})
