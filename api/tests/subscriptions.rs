@@ -228,6 +228,13 @@ async fn the_local_checkout_pays_and_the_worker_activates(pool: PgPool) {
         last = response.json().await.unwrap();
     }
     assert_eq!(last["warning"], domain::subscriptions::FAIR_USE);
+    // none of the four addresses has an account yet: each gets an invitation e-mail
+    let invitations: i64 =
+        sqlx::query_scalar("select count(*) from jobs where kind = 'email' and payload->>'template' = 'seat_invitation'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(invitations, 4);
     let poh = app.access_token_unsubscribed("collega@example.nl").await;
     let (_, linked) = get_json(&app, "/payment/subscription/getLinkedSubscriptionForUser", &poh).await;
     assert_eq!(linked.as_array().unwrap().len(), 1);

@@ -5,6 +5,7 @@
 //! telemetry, and the database pool with its migrations.
 
 pub mod agreement;
+pub mod billing;
 pub mod consult_render;
 pub mod consults;
 pub mod db;

@@ -34,6 +34,14 @@ pub fn today() -> NaiveDate {
     Utc::now().with_timezone(&TIME_ZONE).date_naive()
 }
 
+/// A day in Dutch long form, as letters write it: "17 november 2026".
+pub fn dutch_date(day: chrono::NaiveDate) -> String {
+    use chrono::Datelike;
+    const MONTHS: [&str; 12] =
+        ["januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober", "november", "december"];
+    format!("{} {} {}", day.day(), MONTHS[day.month0() as usize], day.year())
+}
+
 /// The last day of a period of `months` months that starts on `start`.
 pub fn period_end(start: NaiveDate, months: u32) -> NaiveDate {
     start.checked_add_months(Months::new(months)).and_then(|d| d.checked_sub_days(Days::new(1))).unwrap_or(start)
@@ -1110,5 +1118,18 @@ mod tests {
         assert!(!can_link(false, false, false));
         assert!(!can_link(true, true, false));
         assert!(!can_link(true, false, true));
+    }
+}
+
+#[cfg(test)]
+mod date_tests {
+    use super::*;
+
+    #[test]
+    fn a_dutch_date_has_the_month_in_words() {
+        let day = |y, m, d| chrono::NaiveDate::from_ymd_opt(y, m, d).unwrap();
+        assert_eq!(dutch_date(day(2026, 11, 17)), "17 november 2026");
+        assert_eq!(dutch_date(day(2027, 1, 1)), "1 januari 2027");
+        assert_eq!(dutch_date(day(2026, 3, 31)), "31 maart 2026");
     }
 }

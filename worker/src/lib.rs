@@ -20,7 +20,7 @@ use domain::env::{Env, EnvError};
 use domain::telemetry::TelemetryConfig;
 use jobs::dispatch::{Dispatch, apalis_config};
 use jobs::health::StreamHealth;
-use jobs::kinds::{Probe, PruneJobs, PurgeConsults, SendEmail, SummariseConsult, SyncPayment};
+use jobs::kinds::{CheckUnpaid, ExpireSubscriptions, Probe, PruneJobs, PurgeConsults, SendEmail, SummariseConsult, SyncPayment};
 use jobs::mail::{MailConfig, Mailer};
 use jobs::{Dispatcher, JobContext, JobsConfig, RedisConfig, Registry, Relay, Runner};
 use tokio::sync::watch;
@@ -120,6 +120,8 @@ pub fn registry(config: &Config, db: &sqlx::PgPool) -> anyhow::Result<Registry> 
     tracing::info!(to = %mailer.describe(), "e-mail");
     let mut registry = Registry::default()
         .with(SendEmail { mailer })
+        .with(ExpireSubscriptions)
+        .with(CheckUnpaid)
         .with(PruneJobs { retention: config.retention, config: config.jobs.clone() })
         .with(PurgeConsults { retention: config.consults.retention })
         .with(SummariseConsult { summariser: config.summariser.0.clone() })

@@ -291,7 +291,8 @@ pub async fn create_trial_subscription(
     Ok((StatusCode::CREATED, Json(CreatedSubscription { id })))
 }
 
-/// Adds a linked user by e-mail address to the user's own subscription.
+/// Adds a linked user by e-mail address to the user's own subscription; an address without an
+/// account gets an invitation e-mail (a job).
 #[utoipa::path(post, path = "/payment/subscription/addUser", tag = "subscriptions", security(("bearer" = [])),
     params(AddUserQuery),
     responses((status = 201, body = subs::SeatAdded), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
@@ -302,6 +303,15 @@ pub async fn add_user(
     Query(query): Query<AddUserQuery>,
 ) -> Result<(StatusCode, Json<subs::SeatAdded>), ApiError> {
     let seat = subs::add_linked(&state.db, &user.id, query.subscription_id, &query.email_address, subs::today()).await?;
+    if seat.user_id.is_none() {
+        // an address without an account: an invitation to make one (ids only; the job reads the seat)
+        let mut conn = state.db.acquire().await?;
+        let job = jobs::enqueue(&mut conn, jobs::kinds::SendEmail::seat_invitation(seat.id).caused_by(&user.id)).await?;
+        drop(conn);
+        if let Err(e) = state.jobs.dispatch(&[job]).await {
+            tracing::warn!(job.id = %job, error = %e, "seat invitation not pushed yet; the relay will");
+        }
+    }
     Ok((StatusCode::CREATED, Json(seat)))
 }
 

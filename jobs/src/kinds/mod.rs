@@ -1,5 +1,7 @@
 //! One file per job kind.
 
+pub mod check_unpaid;
+pub mod expire_subscriptions;
 pub mod probe;
 pub mod prune_jobs;
 pub mod purge_consults;
@@ -7,6 +9,8 @@ pub mod send_email;
 pub mod summarise;
 pub mod sync_payment;
 
+pub use check_unpaid::CheckUnpaid;
+pub use expire_subscriptions::ExpireSubscriptions;
 pub use probe::Probe;
 pub use prune_jobs::PruneJobs;
 pub use purge_consults::PurgeConsults;
@@ -17,5 +21,14 @@ pub use sync_payment::SyncPayment;
 /// Every kind's stable name (the pruning sweep cleans each one's Redis keys).
 pub fn all() -> Vec<&'static str> {
     use crate::kind::Job;
-    vec![Probe::KIND, PruneJobs::KIND, PurgeConsults::KIND, SendEmail::KIND, SummariseConsult::KIND, SyncPayment::KIND]
+    vec![
+        CheckUnpaid::KIND,
+        ExpireSubscriptions::KIND,
+        Probe::KIND,
+        PruneJobs::KIND,
+        PurgeConsults::KIND,
+        SendEmail::KIND,
+        SummariseConsult::KIND,
+        SyncPayment::KIND,
+    ]
 }

@@ -8,16 +8,26 @@ use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, SinglePart};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use uuid::Uuid;
 
 use crate::kind::{Job, JobContext, JobError, Policy};
-use crate::mail::templates::{Recipient, Template, render};
+use crate::mail::templates::{Letter, Rendered, Template, UnpaidLine, render};
 use crate::mail::{Mailer, SendError};
 use crate::record::{Claimed, NewJob};
 
+/// Ids only: the recipient and the letter's content are read when the job runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EmailPayload {
     pub template: Template,
-    pub user_id: String,
+    /// The recipient (welcome).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<String>,
+    /// The seat whose address is invited (seat invitation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat_id: Option<Uuid>,
+    /// The problems the unpaid check found (to staff).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problem_ids: Vec<Uuid>,
 }
 
 pub struct SendEmail {
@@ -27,7 +37,22 @@ pub struct SendEmail {
 impl SendEmail {
     /// The job that sends `template` to the user.
     pub fn job(template: Template, user_id: &str) -> NewJob {
-        NewJob::of::<SendEmail>(&EmailPayload { template, user_id: user_id.to_owned() })
+        NewJob::of::<SendEmail>(&EmailPayload { template, user_id: Some(user_id.to_owned()), seat_id: None, problem_ids: vec![] })
+    }
+
+    /// The invitation to an address that was given a seat on a subscription.
+    pub fn seat_invitation(seat_id: Uuid) -> NewJob {
+        NewJob::of::<SendEmail>(&EmailPayload {
+            template: Template::SeatInvitation,
+            user_id: None,
+            seat_id: Some(seat_id),
+            problem_ids: vec![],
+        })
+    }
+
+    /// The staff e-mail listing the problems one run of the unpaid check found.
+    pub fn unpaid_subscriptions(problem_ids: Vec<Uuid>) -> NewJob {
+        NewJob::of::<SendEmail>(&EmailPayload { template: Template::UnpaidSubscriptions, user_id: None, seat_id: None, problem_ids })
     }
 }
 
@@ -48,14 +73,11 @@ impl Job for SendEmail {
     }
 
     async fn run(&self, ctx: &JobContext, job: &Claimed, payload: EmailPayload) -> Result<Value, JobError> {
-        let user = domain::users::find(&ctx.db, &payload.user_id)
-            .await?
-            .ok_or_else(|| JobError::Permanent("De ontvanger bestaat niet meer.".to_owned()))?;
-        let name = user.preferred_name.as_deref().unwrap_or(&user.preferred_username);
-        let address = user.email.parse().map_err(|e| JobError::Permanent(format!("Ongeldig e-mailadres {:?}: {e}", user.email)))?;
-        let to = Mailbox::new(Some(name.to_owned()), address);
         let config = self.mailer.config();
-        let text = render(payload.template, &Recipient { name, email: &user.email }, &config.public_url);
+        let Some((to, text)) = self.letter(ctx, &payload).await? else {
+            return Ok(json!({ "skipped": "Er is niets meer te melden." }));
+        };
+        let recipient = to.email.to_string();
         let message_id = format!("<{}@{}>", job.id, config.from.email.domain());
         let message = Message::builder()
             .from(config.from.clone())
@@ -64,7 +86,7 @@ impl Job for SendEmail {
             .message_id(Some(message_id.clone()))
             .singlepart(SinglePart::builder().header(ContentType::TEXT_PLAIN).body(text.body))
             .map_err(|e| JobError::Permanent(format!("Het bericht kon niet worden opgemaakt: {e}")))?;
-        let done = || json!({ "recipient": user.email, "messageId": message_id });
+        let done = || json!({ "recipient": recipient, "messageId": message_id });
         let name = job.id.to_string();
 
         // the delivery record makes a second attempt of this job find the first's delivery
@@ -73,7 +95,7 @@ impl Job for SendEmail {
              on conflict (job_id) do nothing returning state",
         )
         .bind(job.id)
-        .bind(&user.email)
+        .bind(&recipient)
         .bind(&message_id)
         .fetch_optional(&ctx.db)
         .await?;
@@ -96,6 +118,9 @@ impl Job for SendEmail {
         match self.mailer.send(&name, message).await {
             Ok(()) => {
                 mark_sent(ctx, job).await?;
+                if payload.template == Template::UnpaidSubscriptions {
+                    domain::billing::mark_notified(&ctx.db, &payload.problem_ids).await?;
+                }
                 Ok(done())
             }
             Err(SendError::Uncertain(e)) => Err(JobError::Permanent(format!(
@@ -107,6 +132,55 @@ impl Job for SendEmail {
                     SendError::Refused(e) => JobError::Permanent(e),
                     other => JobError::Retryable(other.to_string()),
                 })
+            }
+        }
+    }
+}
+
+impl SendEmail {
+    /// The recipient and the text; `None` when there is nothing to send any more (a seat removed,
+    /// problems gone).
+    async fn letter(&self, ctx: &JobContext, payload: &EmailPayload) -> Result<Option<(Mailbox, Rendered)>, JobError> {
+        let config = self.mailer.config();
+        let mailbox = |name: Option<&str>, email: &str| -> Result<Mailbox, JobError> {
+            let address = email.parse().map_err(|e| JobError::Permanent(format!("Ongeldig e-mailadres {email:?}: {e}")))?;
+            Ok(Mailbox::new(name.map(str::to_owned), address))
+        };
+        match payload.template {
+            Template::Welcome => {
+                let id = payload.user_id.as_deref().ok_or_else(|| JobError::Permanent("Geen ontvanger genoemd.".to_owned()))?;
+                let user = domain::users::find(&ctx.db, id)
+                    .await?
+                    .ok_or_else(|| JobError::Permanent("De ontvanger bestaat niet meer.".to_owned()))?;
+                let name = user.preferred_name.as_deref().unwrap_or(&user.preferred_username);
+                let text = render(&Letter::Welcome { name, email: &user.email }, &config.public_url);
+                Ok(Some((mailbox(Some(name), &user.email)?, text)))
+            }
+            Template::SeatInvitation => {
+                let seat = payload.seat_id.ok_or_else(|| JobError::Permanent("Geen plaats genoemd.".to_owned()))?;
+                let Some(invite) = domain::billing::seat_invitation(&ctx.db, seat).await? else { return Ok(None) };
+                let letter = Letter::SeatInvitation {
+                    email: &invite.email,
+                    owner_name: &invite.owner_name,
+                    owner_email: &invite.owner_email,
+                    description: &invite.description,
+                };
+                Ok(Some((mailbox(None, &invite.email)?, render(&letter, &config.public_url))))
+            }
+            Template::UnpaidSubscriptions => {
+                let problems = domain::billing::problems(&ctx.db, &payload.problem_ids).await?;
+                if problems.is_empty() {
+                    return Ok(None);
+                }
+                let day = |at: chrono::DateTime<chrono::Utc>| {
+                    let d = at.with_timezone(&domain::subscriptions::TIME_ZONE).date_naive();
+                    domain::subscriptions::dutch_date(d)
+                };
+                let lines = problems
+                    .iter()
+                    .map(|p| UnpaidLine { description: &p.description, email: &p.user_email, since: day(p.subscription_created_at) })
+                    .collect();
+                Ok(Some((config.staff.clone(), render(&Letter::UnpaidSubscriptions { lines }, &config.public_url))))
             }
         }
     }

@@ -12,6 +12,9 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use secrecy::{ExposeSecret, SecretString};
 
 pub const DEFAULT_OUTBOX: &str = "var/outbox";
+/// Staff's address for alerts, unless `APP_STAFF_EMAIL` says otherwise.
+const DEFAULT_STAFF: &str = "Spreekkamer administratie <support@spreekkamer.nl>";
+
 pub const DEFAULT_FROM: &str = "Spreekkamer <noreply@spreekkamer.localhost>";
 
 #[derive(Clone)]
@@ -23,6 +26,8 @@ pub struct MailConfig {
     pub from: Mailbox,
     /// Links in messages point here.
     pub public_url: String,
+    /// Where messages for staff go (the 5-day unpaid check): `APP_STAFF_EMAIL`.
+    pub staff: Mailbox,
 }
 
 impl std::fmt::Debug for MailConfig {
@@ -48,6 +53,10 @@ impl MailConfig {
             outbox: PathBuf::from(env.string("APP_MAIL_OUTBOX", DEFAULT_OUTBOX)),
             from,
             public_url: env.string("APP_PUBLIC_URL", "http://localhost:8080").trim_end_matches('/').to_owned(),
+            staff: {
+                let raw = env.string("APP_STAFF_EMAIL", DEFAULT_STAFF);
+                raw.parse().map_err(|e| EnvError::new("APP_STAFF_EMAIL", format!("not an address ({e}): {raw:?}")))?
+            },
         })
     }
 }

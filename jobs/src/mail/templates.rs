@@ -1,20 +1,32 @@
-//! The Dutch e-mail texts. Each template renders a subject and a plain-text body.
+//! The Dutch e-mail texts. Each letter renders a subject and a plain-text body.
 
 use serde::{Deserialize, Serialize};
 
-/// Which message to send.
+/// Which message to send (stored in the e-mail job's payload).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Template {
     /// After the first sign-in: the account exists.
     Welcome,
+    /// A seat on a subscription was given to an address without an account.
+    SeatInvitation,
+    /// To staff: active paid subscriptions without a payment for 5 days, found by one run.
+    UnpaidSubscriptions,
 }
 
-/// What a template may mention about its recipient.
-pub struct Recipient<'a> {
-    /// The name they want to be addressed by, or their login name.
-    pub name: &'a str,
+/// A subscription the unpaid check found, as the staff e-mail lists it.
+pub struct UnpaidLine<'a> {
+    pub description: &'a str,
     pub email: &'a str,
+    /// When it was made, as a Dutch date.
+    pub since: String,
+}
+
+/// A template with what it mentions.
+pub enum Letter<'a> {
+    Welcome { name: &'a str, email: &'a str },
+    SeatInvitation { email: &'a str, owner_name: &'a str, owner_email: &'a str, description: &'a str },
+    UnpaidSubscriptions { lines: Vec<UnpaidLine<'a>> },
 }
 
 pub struct Rendered {
@@ -22,9 +34,11 @@ pub struct Rendered {
     pub body: String,
 }
 
-pub fn render(template: Template, to: &Recipient<'_>, public_url: &str) -> Rendered {
-    match template {
-        Template::Welcome => Rendered {
+const SIGNATURE: &str = "Met vriendelijke groet,\nHet team van Spreekkamer\n";
+
+pub fn render(letter: &Letter<'_>, public_url: &str) -> Rendered {
+    match letter {
+        Letter::Welcome { name, email } => Rendered {
             subject: "Welkom bij Spreekkamer".to_owned(),
             body: format!(
                 "Beste {name},\n\
@@ -34,17 +48,51 @@ pub fn render(template: Template, to: &Recipient<'_>, public_url: &str) -> Rende
                  Neem een consult op, zie het gesprek live uitgeschreven en ontvang binnen enkele \
                  seconden een SOEP-verslag dat je zelf nakijkt en aanpast voordat het in het dossier komt.\n\
                  \n\
-                 Aan de slag: {url}/\n\
+                 Aan de slag: {public_url}/\n\
                  \n\
                  Vragen of opmerkingen? Gebruik de feedbackknop in Spreekkamer; we lezen alles.\n\
                  \n\
-                 Met vriendelijke groet,\n\
-                 Het team van Spreekkamer\n",
-                name = to.name,
-                email = to.email,
-                url = public_url,
+                 {SIGNATURE}"
             ),
         },
+        Letter::SeatInvitation { email, owner_name, owner_email, description } => Rendered {
+            subject: format!("{owner_name} nodigt je uit voor Spreekkamer"),
+            body: format!(
+                "Beste collega,\n\
+                 \n\
+                 {owner_name} ({owner_email}) heeft je toegevoegd aan het abonnement \"{description}\" \
+                 van Spreekkamer. Je kunt Spreekkamer daarmee gebruiken zonder zelf een abonnement af te sluiten.\n\
+                 \n\
+                 Log in met dit e-mailadres ({email}) om je account aan te maken: {public_url}/\n\
+                 \n\
+                 Spreekkamer schrijft je consult live uit en maakt er binnen enkele seconden een \
+                 SOEP-verslag van, dat je zelf nakijkt en aanpast voordat het in het dossier komt.\n\
+                 \n\
+                 Verwacht je deze uitnodiging niet? Dan kun je dit bericht negeren.\n\
+                 \n\
+                 {SIGNATURE}"
+            ),
+        },
+        Letter::UnpaidSubscriptions { lines } => {
+            let count = lines.len();
+            let list: String = lines.iter().map(|l| format!("- {} ({}), actief sinds {}\n", l.description, l.email, l.since)).collect();
+            let (noun, adjective, verb) = if count == 1 { ("abonnement", "actief", "is") } else { ("abonnementen", "actieve", "zijn") };
+            Rendered {
+                subject: format!("{count} {noun} zonder betaling"),
+                body: format!(
+                    "Beste collega,\n\
+                     \n\
+                     De dagelijkse controle vond {count} {adjective} {noun} waarvoor 5 dagen of langer geen \
+                     betaling is ontvangen. Deze {verb} nieuw sinds de vorige melding:\n\
+                     \n\
+                     {list}\
+                     \n\
+                     Bekijk ze in het CMS onder Gebruikers abonnementen: {public_url}/cms\n\
+                     \n\
+                     {SIGNATURE}"
+                ),
+            }
+        }
     }
 }
 
@@ -54,10 +102,40 @@ mod tests {
 
     #[test]
     fn the_welcome_names_the_person_their_address_and_the_link() {
-        let r = render(Template::Welcome, &Recipient { name: "Anna", email: "anna@example.nl" }, "https://app.example.nl");
+        let r = render(&Letter::Welcome { name: "Anna", email: "anna@example.nl" }, "https://app.example.nl");
         assert_eq!(r.subject, "Welkom bij Spreekkamer");
         assert!(r.body.starts_with("Beste Anna,\n"));
         assert!(r.body.contains("aangemaakt voor anna@example.nl."));
         assert!(r.body.contains("Aan de slag: https://app.example.nl/"));
+    }
+
+    #[test]
+    fn the_invitation_names_who_invites_to_what_and_where_to_sign_in() {
+        let letter = Letter::SeatInvitation {
+            email: "collega@praktijk.nl",
+            owner_name: "Anne de Vries",
+            owner_email: "huisarts@praktijk.nl",
+            description: "Spreekkamer Praktijk (3 gebruikers, jaarlijks)",
+        };
+        let r = render(&letter, "https://app.example.nl");
+        assert_eq!(r.subject, "Anne de Vries nodigt je uit voor Spreekkamer");
+        assert!(r.body.contains(
+            "Anne de Vries (huisarts@praktijk.nl) heeft je toegevoegd aan het abonnement \"Spreekkamer Praktijk (3 gebruikers, jaarlijks)\""
+        ));
+        assert!(r.body.contains("Log in met dit e-mailadres (collega@praktijk.nl) om je account aan te maken: https://app.example.nl/"));
+    }
+
+    #[test]
+    fn the_unpaid_list_counts_in_dutch_and_lists_each_subscription() {
+        let line = |d| UnpaidLine { description: d, email: "a@praktijk.nl", since: "17 november 2026".into() };
+        let one = render(&Letter::UnpaidSubscriptions { lines: vec![line("Spreekkamer Individueel (maandelijks)")] }, "https://x.nl");
+        assert_eq!(one.subject, "1 abonnement zonder betaling");
+        assert!(one.body.contains("vond 1 actief abonnement waarvoor 5 dagen"));
+        assert!(one.body.contains("- Spreekkamer Individueel (maandelijks) (a@praktijk.nl), actief sinds 17 november 2026\n"));
+        let two = render(&Letter::UnpaidSubscriptions { lines: vec![line("A"), line("B")] }, "https://x.nl");
+        assert_eq!(two.subject, "2 abonnementen zonder betaling");
+        assert!(two.body.contains("vond 2 actieve abonnementen waarvoor"));
+        assert!(two.body.contains("Deze zijn nieuw"));
+        assert!(two.body.contains("https://x.nl/cms"));
     }
 }
