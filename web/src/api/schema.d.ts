@@ -879,7 +879,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Adds a linked user by e-mail address to the user's own subscription. */
+        /**
+         * Adds a linked user by e-mail address to the user's own subscription; an address without an
+         *     account gets an invitation e-mail (a job).
+         */
         post: operations["add_user"];
         delete?: never;
         options?: never;

@@ -33,6 +33,8 @@ import {
   showExpired,
   showNextPayment,
   todayUtc,
+  type OrganisationSubscription,
+  type OtherSubscription,
   type Payment,
   type Subscription,
 } from './display'
@@ -142,31 +144,8 @@ export function SubscriptionPage() {
         </div>
       </section>
 
-      {linkedShown.length > 0 && (
-        <section aria-labelledby="gekoppeld" className="mt-8">
-          <h2 id="gekoppeld" className="text-xl font-semibold text-slate-900">
-            {t.linked}
-          </h2>
-          <ul className={`${card} mt-4 divide-y divide-slate-100`}>
-            {linkedShown.map((s) => (
-              <OtherRow key={s.id} description={s.description} active={s.active} validUntil={s.validUntil} />
-            ))}
-          </ul>
-        </section>
-      )}
-
-      {organisationShown.length > 0 && (
-        <section aria-labelledby="via-organisatie" className="mt-8">
-          <h2 id="via-organisatie" className="text-xl font-semibold text-slate-900">
-            {t.organisation}
-          </h2>
-          <ul className={`${card} mt-4 divide-y divide-slate-100`}>
-            {organisationShown.map((s) => (
-              <OtherRow key={s.id} description={s.description} active={s.active} validUntil={s.validUntil} />
-            ))}
-          </ul>
-        </section>
-      )}
+      <OthersSection id="gekoppeld" title={t.linked} items={linkedShown} />
+      <OthersSection id="via-organisatie" title={t.organisation} items={organisationShown} />
 
       {tiers.data && <PricingSection tiers={tiers.data} onChoose={setChoice} />}
 
@@ -201,15 +180,34 @@ function StatusBadge({ active, label }: { active: boolean; label?: string }) {
   )
 }
 
-function OtherRow({ description, active, validUntil }: { description: string; active: boolean; validUntil?: string | null }) {
+/** Subscriptions of others the user may use: a seat on a colleague's, or through an organisation. */
+function OthersSection({
+  id,
+  title,
+  items,
+}: {
+  id: string
+  title: string
+  items: readonly (OtherSubscription | OrganisationSubscription)[]
+}) {
+  if (items.length === 0) return null
   return (
-    <li className="flex flex-wrap items-center justify-between gap-2 px-6 py-4 text-sm">
-      <span className="font-medium text-slate-900">{description}</span>
-      <span className="flex items-center gap-3 text-slate-600">
-        {validUntil && `${t.validUntil} ${formatDate(validUntil)}`}
-        <StatusBadge active={active} />
-      </span>
-    </li>
+    <section aria-labelledby={id} className="mt-8">
+      <h2 id={id} className="text-xl font-semibold text-slate-900">
+        {title}
+      </h2>
+      <ul className={`${card} mt-4 divide-y divide-slate-100`}>
+        {items.map((s) => (
+          <li key={s.id} className="flex flex-wrap items-center justify-between gap-2 px-6 py-4 text-sm">
+            <span className="font-medium text-slate-900">{s.description}</span>
+            <span className="flex items-center gap-3 text-slate-600">
+              {s.validUntil && `${t.validUntil} ${formatDate(s.validUntil)}`}
+              <StatusBadge active={s.active} />
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   )
 }
 
