@@ -137,15 +137,12 @@ impl Config {
             origins.extend(env.list("APP_DEV_OIDC_REDIRECT_ORIGINS").iter().filter_map(|o| Url::parse(o).ok()).map(|u| origin_of(&u)));
             DevOidcConfig { redirect_origins: origins }
         });
-        let payments = integrations::payments::PaymentsConfig::from_lookup(|name| env.get(name))
-            .map_err(|e| EnvError::new("APP_MOLLIE_API_URL", e))?;
+        let payments =
+            integrations::payments::PaymentsConfig::from_lookup(|name| env.get(name)).map_err(|(name, e)| EnvError::new(name, e))?;
         if payments.uses_local_checkout() && app_env == AppEnv::Production {
             return Err(ConfigError::LocalCheckoutInProduction);
         }
-        let payment_webhook_url = match env.get("APP_MOLLIE_WEBHOOK_URL") {
-            Some(_) => env.url("APP_MOLLIE_WEBHOOK_URL", "")?,
-            None => public_url.join("payment/webhook").map_err(|e| EnvError::new("APP_PUBLIC_URL", e.to_string()))?,
-        };
+        let payment_webhook_url = payments.webhook_url(&public_url);
         let early_adopter_before = match env.get("APP_EARLY_ADOPTER_BEFORE") {
             Some(raw) => Some(
                 chrono::NaiveDate::parse_from_str(&raw, "%Y-%m-%d")

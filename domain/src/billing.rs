@@ -155,3 +155,186 @@ pub async fn unnotified(db: &PgPool) -> sqlx::Result<Vec<Uuid>> {
         .fetch_all(db)
         .await
 }
+
+// ---------------------------------------------------------------------------------------------
+// Renewals
+
+/// A subscription whose next period is due: charged on the last day of the current one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+pub struct Due {
+    pub subscription_id: Uuid,
+    /// The first day of the period to pay for (`next_payment_date`).
+    pub period_start: NaiveDate,
+}
+
+/// Active paid subscriptions, not cancelled, whose next period starts tomorrow or earlier, of users
+/// with a mandate at `provider`.
+pub async fn due_for_renewal(db: &PgPool, today: NaiveDate, provider: &str) -> sqlx::Result<Vec<Due>> {
+    sqlx::query_as(
+        "select s.id as subscription_id, s.next_payment_date as period_start from subscriptions s
+           join payment_customers c on c.user_id = s.user_id and c.provider = $2 and c.mandate_id is not null
+          where s.is_active and not s.is_trial and s.canceled_at is null and s.amount > 0
+            and s.next_payment_date is not null and s.next_payment_date <= $1 + 1
+          order by s.next_payment_date, s.id",
+    )
+    .bind(today)
+    .bind(provider)
+    .fetch_all(db)
+    .await
+}
+
+/// The recurring payment of one period, as the provider must be asked for it.
+#[derive(Debug, Clone)]
+pub struct Renewal {
+    pub payment_id: Uuid,
+    pub idempotency_key: String,
+    pub amount_cents: i64,
+    pub description: String,
+    pub customer_id: String,
+    pub mandate_id: String,
+    /// Set once the provider made it (a repeated job finds it made).
+    pub provider_payment_id: Option<String>,
+}
+
+/// The OPEN recurring payment for the period of `subscription_id` that starts on `period_start`,
+/// written once: its idempotency key `renew:<subscription>:<period start>` is unique, so a job that
+/// runs again (or twice at once) finds the first one's payment. From
+/// `renewSubscriptionWithoutDiscountDate` on the price is the tier's full price (the subscription
+/// keeps it from then on). `None` when that period is not due (cancelled, ended, renewed already)
+/// or the user has no mandate.
+pub async fn renewal_payment(db: &PgPool, subscription_id: Uuid, period_start: NaiveDate, provider: &str) -> sqlx::Result<Option<Renewal>> {
+    let key = format!("renew:{subscription_id}:{period_start}");
+    let mut tx = db.begin().await?;
+    let Some(s) = sqlx::query(
+        "select s.user_id, s.is_active, s.canceled_at, s.next_payment_date, s.user_amount, s.interval_months, s.price_per_user,
+                s.renew_without_discount_date, s.first_payment_id, s.description,
+                t.price_per_user_month, t.price_per_user_year, c.customer_id, c.mandate_id
+           from subscriptions s join subscription_tiers t on t.id = s.tier_id
+           left join payment_customers c on c.user_id = s.user_id and c.provider = $2
+          where s.id = $1 for update of s",
+    )
+    .bind(subscription_id)
+    .bind(provider)
+    .fetch_optional(&mut *tx)
+    .await?
+    else {
+        return Ok(None);
+    };
+    use sqlx::Row;
+    let (Some(customer_id), Some(mandate_id)) = (s.get::<Option<String>, _>("customer_id"), s.get::<Option<String>, _>("mandate_id"))
+    else {
+        return Ok(None);
+    };
+    let made: Option<(Uuid, i32, String, Option<String>)> =
+        sqlx::query_as("select id, amount_cents, description, provider_payment_id from payments where idempotency_key = $1")
+            .bind(&key)
+            .fetch_optional(&mut *tx)
+            .await?;
+    if let Some((payment_id, amount, description, provider_payment_id)) = made {
+        tx.commit().await?;
+        return Ok(Some(Renewal {
+            payment_id,
+            idempotency_key: key,
+            amount_cents: amount.into(),
+            description,
+            customer_id,
+            mandate_id,
+            provider_payment_id,
+        }));
+    }
+    let due = s.get::<bool, _>("is_active")
+        && s.get::<Option<chrono::DateTime<chrono::Utc>>, _>("canceled_at").is_none()
+        && s.get::<Option<NaiveDate>, _>("next_payment_date") == Some(period_start);
+    if !due {
+        return Ok(None);
+    }
+    let interval: i32 = s.get("interval_months");
+    let users: i32 = s.get("user_amount");
+    let full_from: Option<NaiveDate> = s.get("renew_without_discount_date");
+    let full_price = full_from.is_some_and(|day| period_start >= day);
+    let per_user: i64 = if full_price {
+        crate::money::price_per_user(
+            s.get::<i32, _>("price_per_user_month").into(),
+            s.get::<i32, _>("price_per_user_year").into(),
+            interval,
+            None,
+        )
+    } else {
+        s.get::<i32, _>("price_per_user").into()
+    };
+    let amount = crate::money::total(per_user, users.into());
+    if full_price {
+        sqlx::query(
+            "update subscriptions set price_per_user = $2, amount = $3, discount_id = null, renew_without_discount_date = null,
+                    updated_at = now() where id = $1",
+        )
+        .bind(subscription_id)
+        .bind(per_user as i32)
+        .bind(amount as i32)
+        .execute(&mut *tx)
+        .await?;
+    }
+    let payment_id = Uuid::new_v4();
+    let description: String = s.get("description");
+    let first: Option<Uuid> = s.get("first_payment_id");
+    // the billing details of the first payment go on every renewal (and its invoice)
+    sqlx::query(
+        "insert into payments (id, user_id, subscription_id, description, user_amount, amount_cents, interval_months,
+                               is_first_payment, sequence_type, provider, provider_customer_id, mandate_id, idempotency_key,
+                               send_invoice_to_email, practice_name, contact_name, street_address, house_number,
+                               house_number_addition, postcode, city, phone_number, kvk_number)
+         select $1, $2, $3, $4, $5, $6, $7, false, 'recurring', $8, $9, $10, $11,
+                coalesce(f.send_invoice_to_email, ''), coalesce(f.practice_name, ''), coalesce(f.contact_name, ''),
+                coalesce(f.street_address, ''), coalesce(f.house_number, ''), coalesce(f.house_number_addition, ''),
+                coalesce(f.postcode, ''), coalesce(f.city, ''), coalesce(f.phone_number, ''), coalesce(f.kvk_number, '')
+           from (select 1) one left join payments f on f.id = $12",
+    )
+    .bind(payment_id)
+    .bind(s.get::<String, _>("user_id"))
+    .bind(subscription_id)
+    .bind(&description)
+    .bind(users)
+    .bind(amount as i32)
+    .bind(interval)
+    .bind(provider)
+    .bind(&customer_id)
+    .bind(&mandate_id)
+    .bind(&key)
+    .bind(first)
+    .execute(&mut *tx)
+    .await?;
+    tx.commit().await?;
+    Ok(Some(Renewal {
+        payment_id,
+        idempotency_key: key,
+        amount_cents: amount,
+        description,
+        customer_id,
+        mandate_id,
+        provider_payment_id: None,
+    }))
+}
+
+/// What a renewal e-mail says: the failed payment, and until when the subscription still works.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct FailedRenewal {
+    pub user_id: String,
+    pub description: String,
+    pub amount_cents: i32,
+    pub valid_until: Option<NaiveDate>,
+    /// Whether it is still unpaid: no later PAID payment for the subscription.
+    pub still_unpaid: bool,
+}
+
+pub async fn failed_renewal(db: &PgPool, payment_id: Uuid) -> sqlx::Result<Option<FailedRenewal>> {
+    sqlx::query_as(
+        "select p.user_id, s.description, p.amount_cents, s.valid_until,
+                not exists (select 1 from payments q where q.subscription_id = s.id and q.status = 'PAID' and q.created_at > p.created_at)
+                  as still_unpaid
+           from payments p join subscriptions s on s.id = p.subscription_id
+          where p.id = $1 and not p.is_first_payment and p.status in ('FAILED', 'CANCELED', 'EXPIRED')",
+    )
+    .bind(payment_id)
+    .fetch_optional(db)
+    .await
+}

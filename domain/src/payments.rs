@@ -53,6 +53,11 @@ impl PaymentStatus {
         matches!(self, Self::Paid | Self::Failed | Self::Canceled | Self::Expired)
     }
 
+    /// Final without being paid: FAILED, CANCELED or EXPIRED.
+    pub fn is_failure(self) -> bool {
+        matches!(self, Self::Failed | Self::Canceled | Self::Expired)
+    }
+
     fn rank(self) -> u8 {
         match self {
             Self::Open => 0,

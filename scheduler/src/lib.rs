@@ -16,7 +16,7 @@ use chrono_tz::Tz;
 use domain::db::DatabaseConfig;
 use domain::env::{Env, EnvError};
 use domain::telemetry::TelemetryConfig;
-use jobs::kinds::{CheckUnpaid, ExpireSubscriptions, PruneJobs, PurgeConsults};
+use jobs::kinds::{CheckUnpaid, ExpireSubscriptions, PruneJobs, PurgeConsults, RenewSubscriptions};
 use jobs::{Dispatcher, JobsConfig, NewJob, RedisConfig};
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -38,6 +38,8 @@ pub fn sweeps() -> Vec<Sweep> {
         Sweep { name: "purge_consults", default_cron: "0 15 * * * *", job: PurgeConsults::job },
         // just after midnight: yesterday was the last day of what expires
         Sweep { name: "expire_subscriptions", default_cron: "0 5 0 * * *", job: ExpireSubscriptions::job },
+        // on the last day of a period, in the night: a failed charge leaves the day to fix it
+        Sweep { name: "renew_subscriptions", default_cron: "0 0 2 * * *", job: RenewSubscriptions::job },
         // in the morning, so the e-mail reaches staff at work
         Sweep { name: "check_unpaid", default_cron: "0 0 7 * * *", job: CheckUnpaid::job },
     ]
@@ -225,6 +227,10 @@ mod tests {
         assert_eq!(err.name, "APP_SCHEDULE_PRUNE_JOBS");
         let off = Config::from_env(&Env::from_pairs([("APP_SCHEDULE_PRUNE_JOBS", "off")])).unwrap();
         let names: Vec<&str> = off.sweeps.iter().map(|s| s.sweep.name).collect();
-        assert_eq!(names, ["purge_consults", "expire_subscriptions", "check_unpaid"], "only the sweep switched off is gone");
+        assert_eq!(
+            names,
+            ["purge_consults", "expire_subscriptions", "renew_subscriptions", "check_unpaid"],
+            "only the sweep switched off is gone"
+        );
     }
 }

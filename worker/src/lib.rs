@@ -20,7 +20,10 @@ use domain::env::{Env, EnvError};
 use domain::telemetry::TelemetryConfig;
 use jobs::dispatch::{Dispatch, apalis_config};
 use jobs::health::StreamHealth;
-use jobs::kinds::{CheckUnpaid, ExpireSubscriptions, Probe, PruneJobs, PurgeConsults, SendEmail, SummariseConsult, SyncPayment};
+use jobs::kinds::{
+    CheckUnpaid, ExpireSubscriptions, Probe, PruneJobs, PurgeConsults, RenewSubscription, RenewSubscriptions, SendEmail, SummariseConsult,
+    SyncPayment,
+};
 use jobs::mail::{MailConfig, Mailer};
 use jobs::{Dispatcher, JobContext, JobsConfig, RedisConfig, Registry, Relay, Runner};
 use tokio::sync::watch;
@@ -96,7 +99,7 @@ impl Config {
                 integrations::summarise::config::from_lookup(|name| env.get(name)).map_err(|e| EnvError::new("APP_LLM_URL", e))?,
             ),
             payments: integrations::payments::PaymentsConfig::from_lookup(|name| env.get(name))
-                .map_err(|e| EnvError::new("APP_MOLLIE_API_URL", e))?,
+                .map_err(|(name, e)| EnvError::new(name, e))?,
             public_url: env.url("APP_PUBLIC_URL", "http://localhost:8080")?,
             probe: env.flag("APP_JOBS_PROBE", false)?,
             probe_dir: env.get("APP_JOBS_PROBE_DIR").map(PathBuf::from),
@@ -118,6 +121,7 @@ impl std::fmt::Debug for Summariser {
 pub fn registry(config: &Config, db: &sqlx::PgPool) -> anyhow::Result<Registry> {
     let mailer = Arc::new(Mailer::new(config.mail.clone())?);
     tracing::info!(to = %mailer.describe(), "e-mail");
+    let provider = config.payments.provider(db.clone(), &config.public_url);
     let mut registry = Registry::default()
         .with(SendEmail { mailer })
         .with(ExpireSubscriptions)
@@ -125,7 +129,9 @@ pub fn registry(config: &Config, db: &sqlx::PgPool) -> anyhow::Result<Registry> 
         .with(PruneJobs { retention: config.retention, config: config.jobs.clone() })
         .with(PurgeConsults { retention: config.consults.retention })
         .with(SummariseConsult { summariser: config.summariser.0.clone() })
-        .with(SyncPayment { provider: config.payments.provider(db.clone(), &config.public_url) });
+        .with(SyncPayment { provider: provider.clone() })
+        .with(RenewSubscriptions { provider: provider.clone() })
+        .with(RenewSubscription { provider, webhook_url: config.payments.webhook_url(&config.public_url).to_string() });
     tracing::info!(provider = if config.payments.uses_local_checkout() { "local" } else { "mollie" }, "payments");
     tracing::info!(summariser = config.summariser.0.name(), "summaries");
     if config.probe {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use chrono::{Days, NaiveDate};
 use common::{Harness, user};
 use jobs::JobState;
-use jobs::kinds::{CheckUnpaid, ExpireSubscriptions, SendEmail};
+use jobs::kinds::{CheckUnpaid, ExpireSubscriptions, RenewSubscription, RenewSubscriptions, SendEmail, SyncPayment};
 use serde_json::json;
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -176,5 +176,134 @@ async fn a_seat_for_an_address_without_an_account_gets_an_invitation(db: PgPool)
     let job = h.wait_for_state(gone, JobState::Succeeded, Duration::from_secs(20)).await;
     assert!(job.result.unwrap()["skipped"].is_string());
     assert!(!h.dir.join("outbox").join(format!("{gone}.eml")).exists());
+    worker.shutdown().await;
+}
+
+/// A user with a mandate in the local checkout and a monthly 'Individueel' bought with a discount
+/// whose last day is today: the next period (from tomorrow) is due, at the full price.
+async fn due_monthly_with_discount(db: &PgPool, user_id: &str) -> Uuid {
+    sqlx::query("insert into payment_customers (user_id, provider, customer_id, mandate_id) values ($1, 'local', 'lcst_1', 'lmdt_1')")
+        .bind(user_id)
+        .execute(db)
+        .await
+        .unwrap();
+    let discount =
+        domain::subscriptions::add_discount(db, Uuid::parse_str(INDIVIDUAL).unwrap(), "WELKOM25", "Welkomstkorting", 2500).await.unwrap();
+    let start = today().checked_sub_days(Days::new(30)).unwrap();
+    let sub = subscription(db, user_id, 30, today(), false).await;
+    sqlx::query(
+        "update subscriptions set price_per_user = 2500, amount = 2500, discount_id = $2, next_payment_date = $3,
+                renew_without_discount_date = $3 where id = $1",
+    )
+    .bind(sub)
+    .bind(discount)
+    .bind(today().succ_opt().unwrap())
+    .execute(db)
+    .await
+    .unwrap();
+    paid(db, sub, user_id, start, today()).await;
+    sqlx::query("update subscriptions set first_payment_id = (select id from payments where subscription_id = $1) where id = $1")
+        .bind(sub)
+        .execute(db)
+        .await
+        .unwrap();
+    sqlx::query(
+        "update payments set contact_name = 'Anna Jansen', postcode = '1234AB', send_invoice_to_email = 'administratie@praktijk.nl'
+          where subscription_id = $1",
+    )
+    .bind(sub)
+    .execute(db)
+    .await
+    .unwrap();
+    sub
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_due_period_is_charged_once_on_the_mandate_at_the_full_price_and_extends_the_subscription(db: PgPool) {
+    let h = Harness::new(db).await;
+    user(&h.db, "u-1", "anna@example.nl").await;
+    let sub = due_monthly_with_discount(&h.db, "u-1").await;
+    // the renewal's payment row, asked for twice at once: one row
+    let tomorrow = today().succ_opt().unwrap();
+    let (a, b) = tokio::join!(
+        domain::billing::renewal_payment(&h.db, sub, tomorrow, "local"),
+        domain::billing::renewal_payment(&h.db, sub, tomorrow, "local")
+    );
+    let (a, b) = (a.unwrap().unwrap(), b.unwrap().unwrap());
+    assert_eq!(a.payment_id, b.payment_id);
+    assert_eq!(a.amount_cents, 4900, "the discount held for the first period only");
+    assert_eq!(a.idempotency_key, format!("renew:{sub}:{tomorrow}"));
+    let worker = h.start_worker(&[]);
+
+    let sweep = h.enqueue(RenewSubscriptions::job()).await;
+    let job = h.wait_for_state(sweep, JobState::Succeeded, Duration::from_secs(20)).await;
+    assert_eq!(job.result.unwrap(), json!({ "due": 1, "queued": 1 }));
+    let renew: Uuid = sqlx::query_scalar("select id from jobs where kind = 'renew_subscription'").fetch_one(&h.db).await.unwrap();
+    let job = h.wait_for_state(renew, JobState::Succeeded, Duration::from_secs(20)).await;
+    let result = job.result.unwrap();
+    assert_eq!(result["to"], "PAID");
+    assert_eq!(result["activated"], true);
+    let month_later = domain::subscriptions::period_end(tomorrow, 1);
+    let (until, next, amount): (NaiveDate, Option<NaiveDate>, i32) =
+        sqlx::query_as("select valid_until, next_payment_date, amount from subscriptions where id = $1")
+            .bind(sub)
+            .fetch_one(&h.db)
+            .await
+            .unwrap();
+    assert_eq!(until, month_later);
+    assert_eq!(next, month_later.succ_opt());
+    assert_eq!(amount, 4900, "the full price from now on");
+    let renewals: Vec<(String, String, i32, String, String)> =
+        sqlx::query_as("select status, sequence_type, amount_cents, contact_name, mandate_id from payments where not is_first_payment")
+            .fetch_all(&h.db)
+            .await
+            .unwrap();
+    assert_eq!(renewals, vec![("PAID".into(), "recurring".into(), 4900, "Anna Jansen".into(), "lmdt_1".into())]);
+
+    // again: nothing is due, and the same period's job a second time makes no second payment
+    let sweep = h.enqueue(RenewSubscriptions::job()).await;
+    let job = h.wait_for_state(sweep, JobState::Succeeded, Duration::from_secs(20)).await;
+    assert_eq!(job.result.unwrap()["due"], 0);
+    let again = h.enqueue(RenewSubscription::job(sub, tomorrow).dedupe_key(format!("again:{sub}"))).await;
+    h.wait_for_state(again, JobState::Succeeded, Duration::from_secs(20)).await;
+    let count: i64 = sqlx::query_scalar("select count(*) from payments where not is_first_payment").fetch_one(&h.db).await.unwrap();
+    assert_eq!(count, 1);
+    worker.shutdown().await;
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_failed_renewal_tells_the_user_once_and_the_subscription_stays_until_its_day(db: PgPool) {
+    let h = Harness::new(db).await;
+    user(&h.db, "u-1", "anna@example.nl").await;
+    let sub = due_monthly_with_discount(&h.db, "u-1").await;
+    let tomorrow = today().succ_opt().unwrap();
+    let renewal = domain::billing::renewal_payment(&h.db, sub, tomorrow, "local").await.unwrap().unwrap();
+    // the provider made it, and it failed there (a bank refused the direct debit)
+    sqlx::query(
+        "insert into local_checkout_payments (id, customer_id, amount_cents, description, sequence_type, status, metadata, idempotency_key, mandate_id)
+         values ('ltr_failed', 'lcst_1', 4900, 'x', 'recurring', 'failed', '{}', $1, 'lmdt_1')",
+    )
+    .bind(&renewal.idempotency_key)
+    .execute(&h.db)
+    .await
+    .unwrap();
+    domain::subscriptions::record_provider_payment(&h.db, renewal.payment_id, "ltr_failed", Some("lcst_1"), None).await.unwrap();
+    let worker = h.start_worker(&[]);
+
+    for _ in 0..2 {
+        let sync = h.enqueue(SyncPayment::job("ltr_failed")).await;
+        h.wait_for_state(sync, JobState::Succeeded, Duration::from_secs(20)).await;
+    }
+    let mails: Vec<Uuid> = sqlx::query_scalar("select id from jobs where kind = 'email' and payload->>'template' = 'renewal_failed'")
+        .fetch_all(&h.db)
+        .await
+        .unwrap();
+    assert_eq!(mails.len(), 1, "one e-mail for the failed payment");
+    h.wait_for_state(mails[0], JobState::Succeeded, Duration::from_secs(20)).await;
+    let file = std::fs::read_to_string(h.dir.join("outbox").join(format!("{}.eml", mails[0]))).unwrap();
+    assert!(file.contains("Subject: Je betaling voor Spreekkamer is niet gelukt"), "{file}");
+    assert!(file.contains("=E2=82=AC 49,00") || file.contains("€ 49,00"), "{file}");
+    assert!(file.contains(&domain::subscriptions::dutch_date(today())), "usable until today: {file}");
+    assert!(active(&h.db, sub).await, "still usable until its last day");
     worker.shutdown().await;
 }

@@ -114,6 +114,9 @@ pub struct PaymentsConfig {
     pub mollie_api_key: Option<String>,
     /// `APP_MOLLIE_API_URL`, `https://api.mollie.com/v2/` by default (a test double's in tests).
     pub mollie_api_url: url::Url,
+    /// `APP_MOLLIE_WEBHOOK_URL`: where the provider posts its webhook; unset, the api's own
+    /// `/payment/webhook` under the public address ([`PaymentsConfig::webhook_url`]).
+    pub webhook_url: Option<url::Url>,
 }
 
 impl std::fmt::Debug for PaymentsConfig {
@@ -121,19 +124,31 @@ impl std::fmt::Debug for PaymentsConfig {
         f.debug_struct("PaymentsConfig")
             .field("mollie_api_key", &self.mollie_api_key.as_ref().map(|_| "<set>"))
             .field("mollie_api_url", &self.mollie_api_url.as_str())
+            .field("webhook_url", &self.webhook_url.as_ref().map(url::Url::as_str))
             .finish()
     }
 }
 
 impl PaymentsConfig {
     /// Reads `APP_MOLLIE_API_KEY` and `APP_MOLLIE_API_URL` through `lookup`.
-    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
+    /// A refusal names the variable.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, (&'static str, String)> {
         let raw = lookup("APP_MOLLIE_API_URL").unwrap_or_else(|| mollie::DEFAULT_API_URL.to_owned());
-        let mut url = url::Url::parse(&raw).map_err(|e| format!("APP_MOLLIE_API_URL: not a URL: {e}"))?;
+        let mut url = url::Url::parse(&raw).map_err(|e| ("APP_MOLLIE_API_URL", format!("not a URL: {e}")))?;
         if !url.path().ends_with('/') {
             url.set_path(&format!("{}/", url.path()));
         }
-        Ok(Self { mollie_api_key: lookup("APP_MOLLIE_API_KEY"), mollie_api_url: url })
+        let webhook_url = match lookup("APP_MOLLIE_WEBHOOK_URL") {
+            Some(raw) => Some(url::Url::parse(&raw).map_err(|e| ("APP_MOLLIE_WEBHOOK_URL", format!("not a URL: {e}")))?),
+            None => None,
+        };
+        Ok(Self { mollie_api_key: lookup("APP_MOLLIE_API_KEY"), mollie_api_url: url, webhook_url })
+    }
+
+    /// The webhook address sent with each payment: `APP_MOLLIE_WEBHOOK_URL`, else
+    /// `{public_url}/payment/webhook`.
+    pub fn webhook_url(&self, public_url: &url::Url) -> url::Url {
+        self.webhook_url.clone().unwrap_or_else(|| public_url.join("payment/webhook").expect("a path joins any http(s) URL"))
     }
 
     pub fn uses_local_checkout(&self) -> bool {

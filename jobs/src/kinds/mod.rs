@@ -5,6 +5,8 @@ pub mod expire_subscriptions;
 pub mod probe;
 pub mod prune_jobs;
 pub mod purge_consults;
+pub mod renew_subscription;
+pub mod renew_subscriptions;
 pub mod send_email;
 pub mod summarise;
 pub mod sync_payment;
@@ -14,6 +16,8 @@ pub use expire_subscriptions::ExpireSubscriptions;
 pub use probe::Probe;
 pub use prune_jobs::PruneJobs;
 pub use purge_consults::PurgeConsults;
+pub use renew_subscription::RenewSubscription;
+pub use renew_subscriptions::RenewSubscriptions;
 pub use send_email::SendEmail;
 pub use summarise::SummariseConsult;
 pub use sync_payment::SyncPayment;
@@ -27,6 +31,8 @@ pub fn all() -> Vec<&'static str> {
         Probe::KIND,
         PruneJobs::KIND,
         PurgeConsults::KIND,
+        RenewSubscription::KIND,
+        RenewSubscriptions::KIND,
         SendEmail::KIND,
         SummariseConsult::KIND,
         SyncPayment::KIND,

@@ -28,6 +28,9 @@ pub struct EmailPayload {
     /// The problems the unpaid check found (to staff).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problem_ids: Vec<Uuid>,
+    /// The renewal payment that failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payment_id: Option<Uuid>,
 }
 
 pub struct SendEmail {
@@ -37,7 +40,13 @@ pub struct SendEmail {
 impl SendEmail {
     /// The job that sends `template` to the user.
     pub fn job(template: Template, user_id: &str) -> NewJob {
-        NewJob::of::<SendEmail>(&EmailPayload { template, user_id: Some(user_id.to_owned()), seat_id: None, problem_ids: vec![] })
+        NewJob::of::<SendEmail>(&EmailPayload {
+            template,
+            user_id: Some(user_id.to_owned()),
+            seat_id: None,
+            problem_ids: vec![],
+            payment_id: None,
+        })
     }
 
     /// The invitation to an address that was given a seat on a subscription.
@@ -50,9 +59,26 @@ impl SendEmail {
         })
     }
 
+    /// The user's e-mail about a renewal payment that failed.
+    pub fn renewal_failed(payment_id: Uuid) -> NewJob {
+        NewJob::of::<SendEmail>(&EmailPayload {
+            template: Template::RenewalFailed,
+            user_id: None,
+            seat_id: None,
+            problem_ids: vec![],
+            payment_id: Some(payment_id),
+        })
+    }
+
     /// The staff e-mail listing the problems one run of the unpaid check found.
     pub fn unpaid_subscriptions(problem_ids: Vec<Uuid>) -> NewJob {
-        NewJob::of::<SendEmail>(&EmailPayload { template: Template::UnpaidSubscriptions, user_id: None, seat_id: None, problem_ids })
+        NewJob::of::<SendEmail>(&EmailPayload {
+            template: Template::UnpaidSubscriptions,
+            user_id: None,
+            seat_id: None,
+            problem_ids,
+            payment_id: None,
+        })
     }
 }
 
@@ -166,6 +192,24 @@ impl SendEmail {
                     description: &invite.description,
                 };
                 Ok(Some((mailbox(None, &invite.email)?, render(&letter, &config.public_url))))
+            }
+            Template::RenewalFailed => {
+                let payment = payload.payment_id.ok_or_else(|| JobError::Permanent("Geen betaling genoemd.".to_owned()))?;
+                let Some(failed) = domain::billing::failed_renewal(&ctx.db, payment).await? else { return Ok(None) };
+                if !failed.still_unpaid {
+                    return Ok(None);
+                }
+                let user = domain::users::find(&ctx.db, &failed.user_id)
+                    .await?
+                    .ok_or_else(|| JobError::Permanent("De ontvanger bestaat niet meer.".to_owned()))?;
+                let name = user.preferred_name.as_deref().unwrap_or(&user.preferred_username);
+                let letter = Letter::RenewalFailed {
+                    name,
+                    description: &failed.description,
+                    amount: format!("€ {}", domain::money::to_decimal_string(failed.amount_cents.into()).replace('.', ",")),
+                    valid_until: failed.valid_until.map(domain::subscriptions::dutch_date),
+                };
+                Ok(Some((mailbox(Some(name), &user.email)?, render(&letter, &config.public_url))))
             }
             Template::UnpaidSubscriptions => {
                 let problems = domain::billing::problems(&ctx.db, &payload.problem_ids).await?;

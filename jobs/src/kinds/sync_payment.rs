@@ -52,7 +52,7 @@ impl Job for SyncPayment {
         POLICY
     }
 
-    async fn run(&self, ctx: &JobContext, _job: &Claimed, payload: SyncPaymentPayload) -> Result<Value, JobError> {
+    async fn run(&self, ctx: &JobContext, job: &Claimed, payload: SyncPaymentPayload) -> Result<Value, JobError> {
         let id = payload.provider_payment_id.as_str();
         let ours: Option<(i64, String)> =
             sqlx::query_as("select amount_cents::int8, provider from payments where provider_payment_id = $1")
@@ -83,6 +83,11 @@ impl Job for SyncPayment {
         let applied = subscriptions::apply_provider_status(&ctx.db, id, status, theirs.mandate_id.as_deref(), subscriptions::today())
             .await?
             .ok_or_else(|| JobError::Permanent(format!("no payment of ours has the id {id}")))?;
+        let email = if applied.changed && applied.to.is_failure() && renewal(&ctx.db, applied.payment_id).await? {
+            crate::kinds::renew_subscription::tell_user(ctx, job, applied.payment_id).await?
+        } else {
+            None
+        };
         tracing::info!(
             payment = %applied.payment_id,
             from = applied.from.as_str(),
@@ -98,6 +103,12 @@ impl Job for SyncPayment {
             "changed": applied.changed,
             "activated": applied.activated,
             "validUntil": applied.valid_until,
+            "email": email,
         }))
     }
+}
+
+/// Whether a payment is a renewal (not a first payment).
+async fn renewal(db: &sqlx::PgPool, payment_id: uuid::Uuid) -> sqlx::Result<bool> {
+    sqlx::query_scalar("select not is_first_payment from payments where id = $1").bind(payment_id).fetch_one(db).await
 }

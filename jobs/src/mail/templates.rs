@@ -12,6 +12,8 @@ pub enum Template {
     SeatInvitation,
     /// To staff: active paid subscriptions without a payment for 5 days, found by one run.
     UnpaidSubscriptions,
+    /// The automatic payment of a new period did not succeed.
+    RenewalFailed,
 }
 
 /// A subscription the unpaid check found, as the staff e-mail lists it.
@@ -24,9 +26,26 @@ pub struct UnpaidLine<'a> {
 
 /// A template with what it mentions.
 pub enum Letter<'a> {
-    Welcome { name: &'a str, email: &'a str },
-    SeatInvitation { email: &'a str, owner_name: &'a str, owner_email: &'a str, description: &'a str },
-    UnpaidSubscriptions { lines: Vec<UnpaidLine<'a>> },
+    Welcome {
+        name: &'a str,
+        email: &'a str,
+    },
+    SeatInvitation {
+        email: &'a str,
+        owner_name: &'a str,
+        owner_email: &'a str,
+        description: &'a str,
+    },
+    UnpaidSubscriptions {
+        lines: Vec<UnpaidLine<'a>>,
+    },
+    /// `amount` as "€ 49,00", `valid_until` as a Dutch date.
+    RenewalFailed {
+        name: &'a str,
+        description: &'a str,
+        amount: String,
+        valid_until: Option<String>,
+    },
 }
 
 pub struct Rendered {
@@ -73,6 +92,27 @@ pub fn render(letter: &Letter<'_>, public_url: &str) -> Rendered {
                  {SIGNATURE}"
             ),
         },
+        Letter::RenewalFailed { name, description, amount, valid_until } => {
+            let until = match valid_until {
+                Some(day) => format!("Je abonnement blijft bruikbaar tot en met {day}."),
+                None => "Je abonnement blijft bruikbaar tot het einde van de betaalde periode.".to_owned(),
+            };
+            Rendered {
+                subject: "Je betaling voor Spreekkamer is niet gelukt".to_owned(),
+                body: format!(
+                    "Beste {name},\n\
+                     \n\
+                     De automatische betaling van {amount} voor je abonnement \"{description}\" is niet gelukt. \
+                     {until}\n\
+                     \n\
+                     Wil je Spreekkamer daarna blijven gebruiken? Betaal dan via Abonnementen: {public_url}/subscription\n\
+                     \n\
+                     Is je rekening of machtiging veranderd? Dan kies je daar opnieuw je abonnement en betaalwijze.\n\
+                     \n\
+                     {SIGNATURE}"
+                ),
+            }
+        }
         Letter::UnpaidSubscriptions { lines } => {
             let count = lines.len();
             let list: String = lines.iter().map(|l| format!("- {} ({}), actief sinds {}\n", l.description, l.email, l.since)).collect();
@@ -137,5 +177,24 @@ mod tests {
         assert!(two.body.contains("vond 2 actieve abonnementen waarvoor"));
         assert!(two.body.contains("Deze zijn nieuw"));
         assert!(two.body.contains("https://x.nl/cms"));
+    }
+
+    #[test]
+    fn the_failed_renewal_says_what_failed_until_when_it_works_and_where_to_pay() {
+        let letter = Letter::RenewalFailed {
+            name: "Anna",
+            description: "Spreekkamer Individueel (maandelijks)",
+            amount: "€ 49,00".into(),
+            valid_until: Some("22 december 2026".into()),
+        };
+        let r = render(&letter, "https://app.example.nl");
+        assert_eq!(r.subject, "Je betaling voor Spreekkamer is niet gelukt");
+        assert!(
+            r.body.contains(
+                "De automatische betaling van € 49,00 voor je abonnement \"Spreekkamer Individueel (maandelijks)\" is niet gelukt."
+            )
+        );
+        assert!(r.body.contains("Je abonnement blijft bruikbaar tot en met 22 december 2026."));
+        assert!(r.body.contains("Betaal dan via Abonnementen: https://app.example.nl/subscription"));
     }
 }

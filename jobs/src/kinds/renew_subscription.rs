@@ -1,0 +1,123 @@
+//! `renew_subscription`: charges one period of one subscription on the user's mandate (a
+//! `recurring` payment, our own schedule rather than Mollie's Subscriptions API, which cannot do
+//! our seat counts and discounts). The payment row is written once per subscription and period
+//! (`domain::billing::renewal_payment`), the provider gets the same idempotency key on every
+//! attempt, and its status is applied as the webhook's would be: PAID extends `validUntil`.
+//! A renewal that fails sends the user a Dutch e-mail (`renewal_failed`); the subscription stays
+//! usable until its `validUntil`.
+
+use std::time::Duration;
+
+use chrono::NaiveDate;
+use domain::payments::PaymentStatus;
+use domain::subscriptions;
+use integrations::payments::{NewPayment, SequenceType, SharedProvider};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use crate::kind::{Job, JobContext, JobError, Policy};
+use crate::kinds::SendEmail;
+use crate::record::{Claimed, NewJob};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RenewPayload {
+    pub subscription_id: Uuid,
+    pub period_start: NaiveDate,
+}
+
+pub struct RenewSubscription {
+    pub provider: SharedProvider,
+    /// Where the provider posts its webhook (`APP_MOLLIE_WEBHOOK_URL`).
+    pub webhook_url: String,
+}
+
+impl RenewSubscription {
+    pub fn job(subscription_id: Uuid, period_start: NaiveDate) -> NewJob {
+        NewJob::of::<RenewSubscription>(&RenewPayload { subscription_id, period_start })
+            .dedupe_key(format!("renew:{subscription_id}:{period_start}"))
+    }
+}
+
+impl Job for RenewSubscription {
+    const KIND: &'static str = "renew_subscription";
+    type Payload = RenewPayload;
+
+    fn policy() -> Policy {
+        Policy {
+            max_attempts: 8,
+            backoff: Duration::from_secs(30),
+            backoff_max: Duration::from_secs(3600),
+            timeout: Duration::from_secs(90),
+            concurrency: 4,
+            poll_interval: None,
+        }
+    }
+
+    async fn run(&self, ctx: &JobContext, job: &Claimed, p: RenewPayload) -> Result<Value, JobError> {
+        let provider = self.provider.name();
+        let Some(renewal) = domain::billing::renewal_payment(&ctx.db, p.subscription_id, p.period_start, provider).await? else {
+            return Ok(json!({ "skipped": "Deze periode hoeft niet (meer) betaald te worden." }));
+        };
+        let made = match &renewal.provider_payment_id {
+            Some(id) => match self.provider.get_payment(id).await {
+                Ok(made) => made,
+                Err(e) if e.is_retryable() => return Err(JobError::Retryable(e.to_string())),
+                Err(e) => return Err(JobError::Permanent(e.to_string())),
+            },
+            None => {
+                let new = NewPayment {
+                    amount_cents: renewal.amount_cents,
+                    description: renewal.description.clone(),
+                    customer_id: renewal.customer_id.clone(),
+                    sequence_type: SequenceType::Recurring,
+                    redirect_url: None,
+                    webhook_url: Some(self.webhook_url.clone()),
+                    payment_id: renewal.payment_id.to_string(),
+                    idempotency_key: renewal.idempotency_key.clone(),
+                    mandate_id: Some(renewal.mandate_id.clone()),
+                };
+                match self.provider.create_payment(&new).await {
+                    Ok(made) => {
+                        subscriptions::record_provider_payment(&ctx.db, renewal.payment_id, &made.id, Some(&renewal.customer_id), None)
+                            .await?;
+                        made
+                    }
+                    Err(e) if e.is_retryable() => return Err(JobError::Retryable(e.to_string())),
+                    Err(e) => {
+                        // refused for good (a revoked mandate, say): the period is not paid
+                        subscriptions::fail_unsent_payment(&ctx.db, renewal.payment_id).await?;
+                        let dunning = tell_user(ctx, job, renewal.payment_id).await?;
+                        return Ok(json!({ "paymentId": renewal.payment_id, "to": "FAILED", "refused": e.to_string(), "email": dunning }));
+                    }
+                }
+            }
+        };
+        let status =
+            PaymentStatus::parse(&made.status).ok_or_else(|| JobError::Permanent(format!("unknown payment status {:?}", made.status)))?;
+        let applied = subscriptions::apply_provider_status(&ctx.db, &made.id, status, made.mandate_id.as_deref(), subscriptions::today())
+            .await?
+            .ok_or_else(|| JobError::Permanent(format!("no payment of ours has the id {}", made.id)))?;
+        let email = if applied.changed && applied.to.is_failure() { tell_user(ctx, job, renewal.payment_id).await? } else { None };
+        Ok(json!({
+            "paymentId": renewal.payment_id,
+            "to": applied.to.as_str(),
+            "activated": applied.activated,
+            "validUntil": applied.valid_until,
+            "email": email,
+        }))
+    }
+}
+
+/// Queues the `renewal_failed` e-mail of a payment, once (a dedupe key per payment).
+pub(crate) async fn tell_user(ctx: &JobContext, job: &Claimed, payment_id: Uuid) -> Result<Option<Uuid>, JobError> {
+    let mail = SendEmail::renewal_failed(payment_id).dedupe_key(format!("renewal_failed:{payment_id}"));
+    let mut conn = ctx.db.acquire().await?;
+    let id = crate::record::enqueue(&mut conn, mail).await?;
+    drop(conn);
+    if let Err(e) = ctx.dispatcher.dispatch(&[id]).await {
+        tracing::warn!(job.id = %id, caused_by = %job.id, error = %e, "renewal e-mail not pushed yet; the relay will");
+    }
+    Ok(Some(id))
+}

@@ -1,0 +1,47 @@
+//! `renew_subscriptions`: the nightly sweep that queues one `renew_subscription` job per
+//! subscription whose next period is due (ids only; the key `renew:<subscription>:<period start>`
+//! makes it one job per subscription and period, however often the sweep runs).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use integrations::payments::SharedProvider;
+
+use crate::kind::{Job, JobContext, JobError, Policy};
+use crate::kinds::RenewSubscription;
+use crate::record::{Claimed, NewJob};
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct RenewSweepPayload {}
+
+pub struct RenewSubscriptions {
+    pub provider: SharedProvider,
+}
+
+impl RenewSubscriptions {
+    pub fn job() -> NewJob {
+        NewJob::of::<RenewSubscriptions>(&RenewSweepPayload {})
+    }
+}
+
+impl Job for RenewSubscriptions {
+    const KIND: &'static str = "renew_subscriptions";
+    type Payload = RenewSweepPayload;
+
+    fn policy() -> Policy {
+        Policy::SWEEP
+    }
+
+    async fn run(&self, ctx: &JobContext, _job: &Claimed, _payload: RenewSweepPayload) -> Result<Value, JobError> {
+        let due = domain::billing::due_for_renewal(&ctx.db, domain::subscriptions::today(), self.provider.name()).await?;
+        let jobs: Vec<NewJob> = due.iter().map(|d| RenewSubscription::job(d.subscription_id, d.period_start)).collect();
+        let mut conn = ctx.db.acquire().await?;
+        let queued = crate::record::enqueue_many(&mut conn, &jobs).await?;
+        drop(conn);
+        if let Err(e) = ctx.dispatcher.dispatch(&queued).await {
+            tracing::warn!(error = %e, "renewals not pushed yet; the relay will");
+        }
+        tracing::info!(due = due.len(), queued = queued.len(), "renewals queued");
+        Ok(json!({ "due": due.len(), "queued": queued.len() }))
+    }
+}
