@@ -40,45 +40,33 @@ pub struct SendEmail {
 impl SendEmail {
     /// The job that sends `template` to the user.
     pub fn job(template: Template, user_id: &str) -> NewJob {
-        NewJob::of::<SendEmail>(&EmailPayload {
-            template,
-            user_id: Some(user_id.to_owned()),
-            seat_id: None,
-            problem_ids: vec![],
-            payment_id: None,
-        })
+        Self::of(EmailPayload { user_id: Some(user_id.to_owned()), ..EmailPayload::of(template) })
     }
 
     /// The invitation to an address that was given a seat on a subscription.
     pub fn seat_invitation(seat_id: Uuid) -> NewJob {
-        NewJob::of::<SendEmail>(&EmailPayload {
-            template: Template::SeatInvitation,
-            user_id: None,
-            seat_id: Some(seat_id),
-            problem_ids: vec![],
-        })
+        Self::of(EmailPayload { seat_id: Some(seat_id), ..EmailPayload::of(Template::SeatInvitation) })
     }
 
     /// The user's e-mail about a renewal payment that failed.
     pub fn renewal_failed(payment_id: Uuid) -> NewJob {
-        NewJob::of::<SendEmail>(&EmailPayload {
-            template: Template::RenewalFailed,
-            user_id: None,
-            seat_id: None,
-            problem_ids: vec![],
-            payment_id: Some(payment_id),
-        })
+        Self::of(EmailPayload { payment_id: Some(payment_id), ..EmailPayload::of(Template::RenewalFailed) })
     }
 
     /// The staff e-mail listing the problems one run of the unpaid check found.
     pub fn unpaid_subscriptions(problem_ids: Vec<Uuid>) -> NewJob {
-        NewJob::of::<SendEmail>(&EmailPayload {
-            template: Template::UnpaidSubscriptions,
-            user_id: None,
-            seat_id: None,
-            problem_ids,
-            payment_id: None,
-        })
+        Self::of(EmailPayload { problem_ids, ..EmailPayload::of(Template::UnpaidSubscriptions) })
+    }
+
+    fn of(payload: EmailPayload) -> NewJob {
+        NewJob::of::<SendEmail>(&payload)
+    }
+}
+
+impl EmailPayload {
+    /// The template with no ids yet.
+    fn of(template: Template) -> Self {
+        Self { template, user_id: None, seat_id: None, problem_ids: vec![], payment_id: None }
     }
 }
 
