@@ -159,7 +159,14 @@ pub async fn unnotified(db: &PgPool) -> sqlx::Result<Vec<Uuid>> {
 // ---------------------------------------------------------------------------------------------
 // Renewals
 
-/// A subscription whose next period is due: charged on the last day of the current one.
+/// Days before a period starts that it is charged. A direct debit takes days to settle, and a
+/// failed one leaves the user this long, with a reminder, before access ends.
+pub const RENEW_LEAD_DAYS: i32 = 5;
+
+/// Days after a failed renewal that the user is reminded, when it is still unpaid (before day 5).
+pub const REMIND_AFTER_DAYS: i32 = 3;
+
+/// A subscription whose next period is due.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
 pub struct Due {
     pub subscription_id: Uuid,
@@ -167,18 +174,37 @@ pub struct Due {
     pub period_start: NaiveDate,
 }
 
-/// Active paid subscriptions, not cancelled, whose next period starts tomorrow or earlier, of users
-/// with a mandate at `provider`.
+/// Active paid subscriptions, not cancelled, whose next period starts within [`RENEW_LEAD_DAYS`]
+/// days (or has started), of users with a mandate at `provider`.
 pub async fn due_for_renewal(db: &PgPool, today: NaiveDate, provider: &str) -> sqlx::Result<Vec<Due>> {
     sqlx::query_as(
         "select s.id as subscription_id, s.next_payment_date as period_start from subscriptions s
            join payment_customers c on c.user_id = s.user_id and c.provider = $2 and c.mandate_id is not null
           where s.is_active and not s.is_trial and s.canceled_at is null and s.amount > 0
-            and s.next_payment_date is not null and s.next_payment_date <= $1 + 1
+            and s.next_payment_date is not null and s.next_payment_date <= $1 + $3
           order by s.next_payment_date, s.id",
     )
     .bind(today)
     .bind(provider)
+    .bind(RENEW_LEAD_DAYS)
+    .fetch_all(db)
+    .await
+}
+
+/// Renewal payments that failed [`REMIND_AFTER_DAYS`] or more days ago (by Amsterdam's calendar)
+/// and are still unpaid, on a subscription that is still active: their users get a reminder.
+/// Only failures of the last [`RENEW_LEAD_DAYS`] days count, so an old one is not dug up.
+pub async fn renewals_to_remind(db: &PgPool, today: NaiveDate) -> sqlx::Result<Vec<Uuid>> {
+    sqlx::query_scalar(
+        "select p.id from payments p join subscriptions s on s.id = p.subscription_id
+          where not p.is_first_payment and p.status in ('FAILED', 'CANCELED', 'EXPIRED') and s.is_active
+            and (p.updated_at at time zone 'Europe/Amsterdam')::date between $1::date - $2::int and $1::date - $3::int
+            and not exists (select 1 from payments q where q.subscription_id = s.id and q.status = 'PAID' and q.created_at > p.created_at)
+          order by p.updated_at, p.id",
+    )
+    .bind(today)
+    .bind(RENEW_LEAD_DAYS)
+    .bind(REMIND_AFTER_DAYS)
     .fetch_all(db)
     .await
 }

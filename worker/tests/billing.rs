@@ -237,7 +237,7 @@ async fn a_due_period_is_charged_once_on_the_mandate_at_the_full_price_and_exten
 
     let sweep = h.enqueue(RenewSubscriptions::job()).await;
     let job = h.wait_for_state(sweep, JobState::Succeeded, Duration::from_secs(20)).await;
-    assert_eq!(job.result.unwrap(), json!({ "due": 1, "queued": 1 }));
+    assert_eq!(job.result.unwrap(), json!({ "due": 1, "reminders": 0, "queued": 1 }));
     let renew: Uuid = sqlx::query_scalar("select id from jobs where kind = 'renew_subscription'").fetch_one(&h.db).await.unwrap();
     let job = h.wait_for_state(renew, JobState::Succeeded, Duration::from_secs(20)).await;
     let result = job.result.unwrap();
@@ -305,5 +305,25 @@ async fn a_failed_renewal_tells_the_user_once_and_the_subscription_stays_until_i
     assert!(file.contains("=E2=82=AC 49,00") || file.contains("€ 49,00"), "{file}");
     assert!(file.contains(&domain::subscriptions::dutch_date(today())), "usable until today: {file}");
     assert!(active(&h.db, sub).await, "still usable until its last day");
+
+    // three days later it is still unpaid: one reminder, however often the sweep runs
+    sqlx::query("update payments set updated_at = now() - interval '3 days' where id = $1")
+        .bind(renewal.payment_id)
+        .execute(&h.db)
+        .await
+        .unwrap();
+    for _ in 0..2 {
+        let sweep = h.enqueue(RenewSubscriptions::job()).await;
+        let job = h.wait_for_state(sweep, JobState::Succeeded, Duration::from_secs(20)).await;
+        assert_eq!(job.result.unwrap()["reminders"], 1);
+    }
+    let reminders: Vec<Uuid> = sqlx::query_scalar("select id from jobs where kind = 'email' and payload->>'template' = 'renewal_reminder'")
+        .fetch_all(&h.db)
+        .await
+        .unwrap();
+    assert_eq!(reminders.len(), 1);
+    h.wait_for_state(reminders[0], JobState::Succeeded, Duration::from_secs(20)).await;
+    let file = std::fs::read_to_string(h.dir.join("outbox").join(format!("{}.eml", reminders[0]))).unwrap();
+    assert!(file.contains("Subject: Herinnering: je betaling voor Spreekkamer is nog niet gelukt"), "{file}");
     worker.shutdown().await;
 }

@@ -1,6 +1,7 @@
 //! `renew_subscriptions`: the nightly sweep that queues one `renew_subscription` job per
 //! subscription whose next period is due (ids only; the key `renew:<subscription>:<period start>`
-//! makes it one job per subscription and period, however often the sweep runs).
+//! makes it one job per subscription and period, however often the sweep runs), and one reminder
+//! e-mail per renewal that failed 3 days ago and is still unpaid (a key per payment).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -8,7 +9,7 @@ use serde_json::{Value, json};
 use integrations::payments::SharedProvider;
 
 use crate::kind::{Job, JobContext, JobError, Policy};
-use crate::kinds::RenewSubscription;
+use crate::kinds::{RenewSubscription, SendEmail};
 use crate::record::{Claimed, NewJob};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -34,14 +35,19 @@ impl Job for RenewSubscriptions {
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, _payload: RenewSweepPayload) -> Result<Value, JobError> {
         let due = domain::billing::due_for_renewal(&ctx.db, domain::subscriptions::today(), self.provider.name()).await?;
-        let jobs: Vec<NewJob> = due.iter().map(|d| RenewSubscription::job(d.subscription_id, d.period_start)).collect();
+        let remind = domain::billing::renewals_to_remind(&ctx.db, domain::subscriptions::today()).await?;
+        let jobs: Vec<NewJob> = due
+            .iter()
+            .map(|d| RenewSubscription::job(d.subscription_id, d.period_start))
+            .chain(remind.iter().map(|&payment| SendEmail::renewal_reminder(payment).dedupe_key(format!("renewal_reminder:{payment}"))))
+            .collect();
         let mut conn = ctx.db.acquire().await?;
         let queued = crate::record::enqueue_many(&mut conn, &jobs).await?;
         drop(conn);
         if let Err(e) = ctx.dispatcher.dispatch(&queued).await {
             tracing::warn!(error = %e, "renewals not pushed yet; the relay will");
         }
-        tracing::info!(due = due.len(), queued = queued.len(), "renewals queued");
-        Ok(json!({ "due": due.len(), "queued": queued.len() }))
+        tracing::info!(due = due.len(), reminders = remind.len(), queued = queued.len(), "renewals queued");
+        Ok(json!({ "due": due.len(), "reminders": remind.len(), "queued": queued.len() }))
     }
 }

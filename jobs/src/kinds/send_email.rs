@@ -53,6 +53,11 @@ impl SendEmail {
         Self::of(EmailPayload { payment_id: Some(payment_id), ..EmailPayload::of(Template::RenewalFailed) })
     }
 
+    /// The user's reminder, days later, about a renewal payment that is still unpaid.
+    pub fn renewal_reminder(payment_id: Uuid) -> NewJob {
+        Self::of(EmailPayload { payment_id: Some(payment_id), ..EmailPayload::of(Template::RenewalReminder) })
+    }
+
     /// The staff e-mail listing the problems one run of the unpaid check found.
     pub fn unpaid_subscriptions(problem_ids: Vec<Uuid>) -> NewJob {
         Self::of(EmailPayload { problem_ids, ..EmailPayload::of(Template::UnpaidSubscriptions) })
@@ -181,7 +186,7 @@ impl SendEmail {
                 };
                 Ok(Some((mailbox(None, &invite.email)?, render(&letter, &config.public_url))))
             }
-            Template::RenewalFailed => {
+            Template::RenewalFailed | Template::RenewalReminder => {
                 let payment = payload.payment_id.ok_or_else(|| JobError::Permanent("Geen betaling genoemd.".to_owned()))?;
                 let Some(failed) = domain::billing::failed_renewal(&ctx.db, payment).await? else { return Ok(None) };
                 if !failed.still_unpaid {
@@ -192,6 +197,7 @@ impl SendEmail {
                     .ok_or_else(|| JobError::Permanent("De ontvanger bestaat niet meer.".to_owned()))?;
                 let name = user.preferred_name.as_deref().unwrap_or(&user.preferred_username);
                 let letter = Letter::RenewalFailed {
+                    reminder: payload.template == Template::RenewalReminder,
                     name,
                     description: &failed.description,
                     amount: format!("€ {}", domain::money::to_decimal_string(failed.amount_cents.into()).replace('.', ",")),

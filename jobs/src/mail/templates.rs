@@ -14,6 +14,8 @@ pub enum Template {
     UnpaidSubscriptions,
     /// The automatic payment of a new period did not succeed.
     RenewalFailed,
+    /// Days later, that payment is still not made.
+    RenewalReminder,
 }
 
 /// A subscription the unpaid check found, as the staff e-mail lists it.
@@ -41,6 +43,8 @@ pub enum Letter<'a> {
     },
     /// `amount` as "€ 49,00", `valid_until` as a Dutch date.
     RenewalFailed {
+        /// The reminder days later, not the first notice.
+        reminder: bool,
         name: &'a str,
         description: &'a str,
         amount: String,
@@ -92,17 +96,22 @@ pub fn render(letter: &Letter<'_>, public_url: &str) -> Rendered {
                  {SIGNATURE}"
             ),
         },
-        Letter::RenewalFailed { name, description, amount, valid_until } => {
+        Letter::RenewalFailed { reminder, name, description, amount, valid_until } => {
+            let opening = if *reminder { "Een paar dagen geleden schreven we het al: " } else { "" };
             let until = match valid_until {
                 Some(day) => format!("Je abonnement blijft bruikbaar tot en met {day}."),
                 None => "Je abonnement blijft bruikbaar tot het einde van de betaalde periode.".to_owned(),
             };
             Rendered {
-                subject: "Je betaling voor Spreekkamer is niet gelukt".to_owned(),
+                subject: if *reminder {
+                    "Herinnering: je betaling voor Spreekkamer is nog niet gelukt".to_owned()
+                } else {
+                    "Je betaling voor Spreekkamer is niet gelukt".to_owned()
+                },
                 body: format!(
                     "Beste {name},\n\
                      \n\
-                     De automatische betaling van {amount} voor je abonnement \"{description}\" is niet gelukt. \
+                     {opening}De automatische betaling van {amount} voor je abonnement \"{description}\" is niet gelukt. \
                      {until}\n\
                      \n\
                      Wil je Spreekkamer daarna blijven gebruiken? Betaal dan via Abonnementen: {public_url}/subscription\n\
@@ -182,6 +191,7 @@ mod tests {
     #[test]
     fn the_failed_renewal_says_what_failed_until_when_it_works_and_where_to_pay() {
         let letter = Letter::RenewalFailed {
+            reminder: false,
             name: "Anna",
             description: "Spreekkamer Individueel (maandelijks)",
             amount: "€ 49,00".into(),
@@ -196,5 +206,19 @@ mod tests {
         );
         assert!(r.body.contains("Je abonnement blijft bruikbaar tot en met 22 december 2026."));
         assert!(r.body.contains("Betaal dan via Abonnementen: https://app.example.nl/subscription"));
+    }
+
+    #[test]
+    fn the_reminder_says_it_is_a_reminder() {
+        let letter = Letter::RenewalFailed {
+            reminder: true,
+            name: "Anna",
+            description: "Spreekkamer Individueel (maandelijks)",
+            amount: "€ 49,00".into(),
+            valid_until: Some("22 december 2026".into()),
+        };
+        let r = render(&letter, "https://app.example.nl");
+        assert_eq!(r.subject, "Herinnering: je betaling voor Spreekkamer is nog niet gelukt");
+        assert!(r.body.contains("Een paar dagen geleden schreven we het al: De automatische betaling van € 49,00"));
     }
 }
