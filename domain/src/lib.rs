@@ -12,6 +12,7 @@ pub mod db;
 pub mod env;
 pub mod feedback;
 pub mod icpc;
+pub mod invoices;
 pub mod jobs;
 pub mod medcat;
 pub mod money;

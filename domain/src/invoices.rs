@@ -1,0 +1,260 @@
+//! Invoices as a document: who sells, who buys, what for, and the amounts. The bookkeeping
+//! providers (`integrations::bookkeeping`) make them; the local one numbers them itself and lays
+//! them out as a PDF ([`crate::invoice_pdf`]).
+//!
+//! Amounts are integer cents, gross (VAT included), as the payments are: the lines' gross amounts
+//! add up to what was paid, and the excl./VAT split of the total is [`crate::money::split`], so
+//! the invoice's total is the payment's amount to the cent. A credit invoice has negative amounts
+//! and names the invoice it credits.
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+use crate::money::{self, Split};
+
+/// Who sends the invoice: the company behind the product (`APP_INVOICE_SELLER_*`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Seller {
+    pub name: String,
+    /// Street and number, then postcode and city: one line each.
+    pub address_lines: Vec<String>,
+    pub kvk_number: String,
+    /// The VAT identification number (`NL123456789B01`).
+    pub btw_number: String,
+    pub email: String,
+    /// Where payments go (shown, never used to collect).
+    pub iban: String,
+}
+
+/// Who receives the invoice: the billing details of the payment (spec §3, the billing dialog).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Buyer {
+    /// Our own id of the customer (the user's id): the bookkeeping contact is found by it.
+    pub customer_id: String,
+    /// The practice's name, empty when none was given.
+    pub practice_name: String,
+    pub contact_name: String,
+    pub street_address: String,
+    pub house_number: String,
+    pub house_number_addition: String,
+    /// `1234AB`
+    pub postcode: String,
+    pub city: String,
+    pub phone_number: String,
+    /// Where invoices are sent.
+    pub email: String,
+    pub kvk_number: String,
+}
+
+impl Buyer {
+    /// The name the contact goes by: the practice when given, else the contact person.
+    pub fn company_name(&self) -> &str {
+        if self.practice_name.trim().is_empty() { &self.contact_name } else { &self.practice_name }
+    }
+
+    /// `Hoofdstraat 12 a`
+    pub fn street_line(&self) -> String {
+        [self.street_address.trim(), self.house_number.trim(), self.house_number_addition.trim()]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// `1234 AB  Utrecht`, the postcode written with its space.
+    pub fn city_line(&self) -> String {
+        let p = self.postcode.trim();
+        let postcode = if p.len() == 6 && p.is_ascii() { format!("{} {}", &p[..4], &p[4..]) } else { p.to_owned() };
+        format!("{postcode}  {}", self.city.trim()).trim().to_owned()
+    }
+}
+
+/// One line of an invoice. `gross_cents` is the line's whole amount incl. VAT (negative on a
+/// credit invoice); `quantity` is the number of users it is for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceLine {
+    pub description: String,
+    pub quantity: i64,
+    pub gross_cents: i64,
+    /// The days paid for, first and last (both included).
+    pub period: Option<(NaiveDate, NaiveDate)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InvoiceKind {
+    Invoice,
+    Credit,
+}
+
+impl InvoiceKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Invoice => "invoice",
+            Self::Credit => "credit",
+        }
+    }
+
+    /// `Factuur` or `Creditfactuur`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::Invoice => "Factuur",
+            Self::Credit => "Creditfactuur",
+        }
+    }
+}
+
+/// How the invoice was paid (a paid payment): the date, the amount and the provider's id of the
+/// transaction (`tr_...`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Settlement {
+    pub date: NaiveDate,
+    pub gross_cents: i64,
+    pub transaction_id: String,
+}
+
+/// The invoice a credit invoice credits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Credits {
+    /// The credited invoice's number (`2026-00012`).
+    pub number: String,
+    /// The provider's id of the credited invoice.
+    pub provider_invoice_id: String,
+    pub date: NaiveDate,
+}
+
+/// Everything an invoice states, except its number (the provider gives that).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceDraft {
+    pub kind: InvoiceKind,
+    /// Our own reference, unique per invoice and stable across retries: a retry finds the invoice
+    /// by it instead of making a second one ([`reference`]).
+    pub reference: String,
+    pub date: NaiveDate,
+    pub buyer: Buyer,
+    pub lines: Vec<InvoiceLine>,
+    /// Paid with (an invoice of a paid payment; `None` on a credit invoice).
+    pub paid: Option<Settlement>,
+    /// The credited invoice (credit invoices only).
+    pub credits: Option<Credits>,
+}
+
+impl InvoiceDraft {
+    /// The lines' gross amounts added up.
+    pub fn gross_cents(&self) -> i64 {
+        self.lines.iter().map(|l| l.gross_cents).sum()
+    }
+
+    /// The total split in excl. VAT and 21 % VAT ([`money::split`]).
+    pub fn totals(&self) -> Split {
+        money::split(self.gross_cents())
+    }
+}
+
+/// A numbered invoice as the PDF shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceDocument {
+    pub number: String,
+    pub seller: Seller,
+    pub draft: InvoiceDraft,
+}
+
+/// The reference of a payment's invoice: `SPK-<payment id>`; of its credit invoice for refunds and
+/// chargebacks up to `credited_cents` in total: `SPK-<payment id>-C<credited_cents>` (each further
+/// refund credits the difference under a new total, so a repeated report finds its own).
+pub fn reference(payment_id: uuid::Uuid, credited_cents: Option<i64>) -> String {
+    match credited_cents {
+        None => format!("SPK-{payment_id}"),
+        Some(total) => format!("SPK-{payment_id}-C{total}"),
+    }
+}
+
+/// An invoice number: the year and a sequence number of five digits, `2026-00001`.
+pub fn number(year: i32, sequence: i64) -> String {
+    format!("{year}-{sequence:05}")
+}
+
+/// `€ 1.234,56` (Dutch notation; a minus before the sign for negative amounts).
+pub fn euros(cents: i64) -> String {
+    let sign = if cents < 0 { "-" } else { "" };
+    let abs = cents.unsigned_abs();
+    let whole = (abs / 100).to_string();
+    let mut grouped = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push('.');
+        }
+        grouped.push(c);
+    }
+    format!("{sign}€ {grouped},{:02}", abs % 100)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn buyer() -> Buyer {
+        Buyer {
+            customer_id: "u1".into(),
+            practice_name: String::new(),
+            contact_name: "Anne de Vries".into(),
+            street_address: "Hoofdstraat".into(),
+            house_number: "12".into(),
+            house_number_addition: "a".into(),
+            postcode: "1234AB".into(),
+            city: "Utrecht".into(),
+            phone_number: "0301234567".into(),
+            email: "facturen@example.nl".into(),
+            kvk_number: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_company_is_the_practice_when_given() {
+        let mut b = buyer();
+        assert_eq!(b.company_name(), "Anne de Vries");
+        b.practice_name = "Huisartsenpraktijk De Linde".into();
+        assert_eq!(b.company_name(), "Huisartsenpraktijk De Linde");
+        assert_eq!(b.street_line(), "Hoofdstraat 12 a");
+        assert_eq!(b.city_line(), "1234 AB  Utrecht");
+    }
+
+    #[test]
+    fn euros_are_written_the_dutch_way() {
+        assert_eq!(euros(0), "€ 0,00");
+        assert_eq!(euros(12100), "€ 121,00");
+        assert_eq!(euros(123456789), "€ 1.234.567,89");
+        assert_eq!(euros(-4050), "-€ 40,50");
+        assert_eq!(euros(100000), "€ 1.000,00");
+    }
+
+    #[test]
+    fn numbers_and_references() {
+        assert_eq!(number(2026, 1), "2026-00001");
+        assert_eq!(number(2026, 123456), "2026-123456");
+        let id = uuid::Uuid::nil();
+        assert_eq!(reference(id, None), "SPK-00000000-0000-0000-0000-000000000000");
+        assert_eq!(reference(id, Some(4900)), "SPK-00000000-0000-0000-0000-000000000000-C4900");
+    }
+
+    #[test]
+    fn totals_split_the_lines_sum() {
+        let draft = InvoiceDraft {
+            kind: InvoiceKind::Invoice,
+            reference: "r".into(),
+            date: NaiveDate::from_ymd_opt(2026, 11, 25).unwrap(),
+            buyer: buyer(),
+            lines: vec![InvoiceLine { description: "x".into(), quantity: 2, gross_cents: 7800, period: None }],
+            paid: None,
+            credits: None,
+        };
+        assert_eq!(draft.totals(), Split { gross: 7800, excl_vat: 6446, vat: 1354 });
+    }
+}
