@@ -43,6 +43,8 @@ pub struct Config {
     pub rate_limits: crate::edge::limit::RateLimits,
     /// The payment provider (`APP_MOLLIE_*`): Mollie with a key, the local checkout without.
     pub payments: integrations::payments::PaymentsConfig,
+    /// Moneybird, or the local bookkeeping and its seller (`APP_MONEYBIRD_*`, `APP_INVOICE_*`).
+    pub bookkeeping: integrations::bookkeeping::BookkeepingConfig,
     /// Where the payment provider posts its webhook: `APP_MOLLIE_WEBHOOK_URL`, else
     /// `<APP_PUBLIC_URL>/payment/webhook`.
     pub payment_webhook_url: Url,
@@ -112,6 +114,11 @@ pub enum ConfigError {
          takes no money and is for development and tests only"
     )]
     LocalCheckoutInProduction,
+    #[error(
+        "the local bookkeeping (no APP_MONEYBIRD_API_TOKEN) makes real invoices in production and needs the seller's details \
+         and a link key: set {0}, or configure Moneybird"
+    )]
+    LocalBookkeepingUnconfigured(String),
 }
 
 impl Config {
@@ -143,6 +150,12 @@ impl Config {
             return Err(ConfigError::LocalCheckoutInProduction);
         }
         let payment_webhook_url = payments.webhook_url(&public_url);
+        let bookkeeping =
+            integrations::bookkeeping::BookkeepingConfig::from_lookup(|name| env.get(name)).map_err(|(name, e)| EnvError::new(name, e))?;
+        let missing = bookkeeping.missing_for_production();
+        if app_env == AppEnv::Production && !missing.is_empty() {
+            return Err(ConfigError::LocalBookkeepingUnconfigured(missing.join(", ")));
+        }
         let early_adopter_before = match env.get("APP_EARLY_ADOPTER_BEFORE") {
             Some(raw) => Some(
                 chrono::NaiveDate::parse_from_str(&raw, "%Y-%m-%d")
@@ -192,6 +205,7 @@ impl Config {
             rate_limits: crate::edge::limit::RateLimits::from_env(env)?,
             payments,
             payment_webhook_url,
+            bookkeeping,
             early_adopter_before,
         })
     }
@@ -275,6 +289,8 @@ mod tests {
         let ok = Config::from_env(&Env::from_pairs([
             ("APP_AUTH_ISSUER", "https://id.example.nl/realms/spreekkamer"),
             ("APP_MOLLIE_API_KEY", "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM"),
+            ("APP_MONEYBIRD_API_TOKEN", "token"),
+            ("APP_MONEYBIRD_ADMINISTRATION_ID", "123456789"),
         ]))
         .unwrap();
         assert!(ok.dev_oidc.is_none());
@@ -346,5 +362,30 @@ mod tests {
         assert_eq!(set.early_adopter_before, chrono::NaiveDate::from_ymd_opt(2026, 1, 1));
         let bad = Config::from_env(&Env::from_pairs([("APP_ENV", "development"), ("APP_EARLY_ADOPTER_BEFORE", "1-1-2026")]));
         assert!(bad.is_err());
+    }
+
+    #[test]
+    fn production_needs_the_sellers_details_for_local_invoices() {
+        let base = [("APP_AUTH_ISSUER", "https://id.example.nl/realms/spreekkamer"), ("APP_MOLLIE_API_KEY", "live_x")];
+        let err = Config::from_env(&Env::from_pairs(base)).unwrap_err();
+        assert!(matches!(err, ConfigError::LocalBookkeepingUnconfigured(_)));
+        for name in ["APP_INVOICE_SELLER_NAME", "APP_INVOICE_SELLER_KVK", "APP_INVOICE_LINK_SECRET"] {
+            assert!(err.to_string().contains(name), "{err}");
+        }
+        let seller = [
+            ("APP_INVOICE_SELLER_NAME", "Spreekkamer B.V."),
+            ("APP_INVOICE_SELLER_ADDRESS", "Domplein 1, 3512 JC Utrecht"),
+            ("APP_INVOICE_SELLER_KVK", "12345678"),
+            ("APP_INVOICE_SELLER_BTW", "NL123456789B01"),
+            ("APP_INVOICE_LINK_SECRET", "0123456789abcdef0123456789abcdef"),
+        ];
+        let ok = Config::from_env(&Env::from_pairs(base.into_iter().chain(seller))).unwrap();
+        assert!(ok.bookkeeping.uses_local_bookkeeping());
+        assert_eq!(ok.bookkeeping.seller.address_lines, vec!["Domplein 1", "3512 JC Utrecht"]);
+        let moneybird = [("APP_MONEYBIRD_API_TOKEN", "token"), ("APP_MONEYBIRD_ADMINISTRATION_ID", "123")];
+        let ok = Config::from_env(&Env::from_pairs(base.into_iter().chain(moneybird))).unwrap();
+        assert!(!ok.bookkeeping.uses_local_bookkeeping());
+        let short = Config::from_env(&Env::from_pairs([("APP_ENV", "development"), ("APP_INVOICE_LINK_SECRET", "short")]));
+        assert!(short.unwrap_err().to_string().contains("APP_INVOICE_LINK_SECRET"));
     }
 }

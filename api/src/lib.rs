@@ -51,6 +51,9 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
         ConsultService::start(db.clone(), redis.clone(), jobs.clone(), config.consults, config.summary_wait, config.speech.clone());
     let payments = config.payments.provider(db.clone(), &config.public_url);
     tracing::info!(provider = payments.name(), "payments");
+    let bookkeeping = config.bookkeeping.bookkeeping(db.clone(), &config.public_url);
+    let invoice_links = config.bookkeeping.link_signer(&config.public_url);
+    tracing::info!(bookkeeping = bookkeeping.name(), "invoices");
     Ok(AppState {
         consult,
         auth: Arc::new(Authenticator::new(&config.auth, source)),
@@ -60,6 +63,8 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
         redis,
         users: UserRegistry::default(),
         payments,
+        bookkeeping,
+        invoice_links,
         payments_http: reqwest::Client::builder()
             .timeout(std::time::Duration::from_secs(15))
             .redirect(reqwest::redirect::Policy::none())

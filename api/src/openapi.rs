@@ -12,8 +12,8 @@ use utoipa::openapi::{Content, Ref, RefOr, Required, Response};
 use utoipa::{Modify, OpenApi};
 
 use crate::routes::{
-    consults, feedback, health, icpc, jobs as job_routes, medcat, payments, personalize, public, record_system, summary_calls, templates,
-    user,
+    consults, feedback, health, icpc, invoices, jobs as job_routes, medcat, payments, personalize, public, record_system, summary_calls,
+    templates, user,
 };
 use crate::state::AppState;
 
@@ -57,7 +57,10 @@ use crate::state::AppState;
         payments::create_trial_subscription,
         payments::add_user,
         payments::delete_user,
-        payments::get_invoice_download,
+        invoices::get_invoice_download,
+        invoices::download_pdf,
+        invoices::make_contact,
+        invoices::make_invoice,
         payments::get_linked_subscription_for_user,
         payments::get_payments_for_user,
         payments::get_subscription_for_user,

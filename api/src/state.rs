@@ -23,6 +23,10 @@ pub struct AppState {
     pub consult: ConsultService,
     /// The payment provider: Mollie, or the local checkout.
     pub payments: integrations::payments::SharedProvider,
+    /// The bookkeeping: Moneybird, or the local bookkeeping (invoice download links).
+    pub bookkeeping: integrations::bookkeeping::SharedBookkeeping,
+    /// Checks the local invoices' signed download links.
+    pub invoice_links: integrations::bookkeeping::local::LinkSigner,
     /// For calls the api makes itself (the local checkout's webhook call).
     pub payments_http: reqwest::Client,
     #[cfg(feature = "dev-oidc")]

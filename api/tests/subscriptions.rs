@@ -258,8 +258,22 @@ async fn the_local_checkout_pays_and_the_worker_activates(pool: PgPool) {
     let payment_id = payments[0]["id"].as_str().unwrap();
     let (status, _) = post_json(&app, "/payment/subscription/getInvoiceDownload", &poh, &json!(payment_id)).await;
     assert_eq!(status, 404);
-    let (status, invoice) = post_json(&app, "/payment/subscription/getInvoiceDownload", &token, &json!(payment_id)).await;
-    assert_eq!((status, invoice["message"].as_str()), (409, Some("De factuur wordt nog gemaakt.")));
+    // the worker made the invoice after the payment: the owner downloads it as a PDF
+    let mut invoice = Value::Null;
+    for _ in 0..1500 {
+        let (status, answer) = post_json(&app, "/payment/subscription/getInvoiceDownload", &token, &json!(payment_id)).await;
+        if status == 200 {
+            invoice = answer;
+            break;
+        }
+        assert_eq!((status, answer["message"].as_str()), (409, Some("De factuur wordt nog gemaakt.")));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let link = invoice["downloadLink"].as_str().expect("an invoice within 30 s");
+    let pdf = app.http.get(link).send().await.unwrap();
+    assert_eq!(pdf.status(), 200);
+    assert_eq!(pdf.headers()["content-type"], "application/pdf");
+    assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF"));
 
     let removed = app
         .http

@@ -6,12 +6,14 @@
 
 pub mod agreement;
 pub mod billing;
+pub mod bookkeeping;
 pub mod consult_render;
 pub mod consults;
 pub mod db;
 pub mod env;
 pub mod feedback;
 pub mod icpc;
+pub mod invoice_pdf;
 pub mod invoices;
 pub mod jobs;
 pub mod medcat;

@@ -476,6 +476,20 @@ pub async fn apply_provider_status(
     today: NaiveDate,
 ) -> sqlx::Result<Option<Applied>> {
     let mut tx = db.begin().await?;
+    let applied = apply_provider_status_in(&mut tx, provider_payment_id, status, mandate_id, today).await?;
+    tx.commit().await?;
+    Ok(applied)
+}
+
+/// [`apply_provider_status`] inside the caller's transaction (which then also holds the
+/// payment's row lock), so what the change causes can be written with it.
+pub async fn apply_provider_status_in(
+    tx: &mut PgConnection,
+    provider_payment_id: &str,
+    status: PaymentStatus,
+    mandate_id: Option<&str>,
+    today: NaiveDate,
+) -> sqlx::Result<Option<Applied>> {
     let Some(row) = sqlx::query(
         "select id, status, subscription_id, user_id, provider, is_first_payment, interval_months
            from payments where provider_payment_id = $1 for update",
@@ -489,7 +503,6 @@ pub async fn apply_provider_status(
     let payment_id: Uuid = row.get("id");
     let from = PaymentStatus::parse(row.get::<&str, _>("status")).unwrap_or(PaymentStatus::Open);
     let Some(to) = payments::transition(from, status) else {
-        tx.commit().await?;
         return Ok(Some(Applied { payment_id, from, to: from, changed: false, activated: false, valid_until: None }));
     };
     sqlx::query("update payments set status = $2, mandate_id = coalesce($3, mandate_id), updated_at = now() where id = $1")
@@ -545,7 +558,6 @@ pub async fn apply_provider_status(
         applied.activated = true;
         applied.valid_until = Some(end);
     }
-    tx.commit().await?;
     Ok(Some(applied))
 }
 

@@ -3,6 +3,7 @@
 // unlinks a colleague, cancels and keeps access, and is refused a second trial; a checkout that
 // fails leaves no active subscription and says so.
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { after, afterEach, before, describe, it } from 'node:test'
@@ -52,6 +53,18 @@ async function newPractitioner(path, width = 1440) {
 }
 
 const tierCard = (page, name) => page.getByRole('article', { name })
+
+/** Clicks 'Factuur' until the invoice downloads: while it is being made the page says so. */
+async function downloadInvoice(page, payments) {
+  for (let attempt = 0; attempt < 60; attempt++) {
+    const download = page.waitForEvent('download', { timeout: 2_000 }).catch(() => null)
+    await payments.getByRole('button', { name: 'Factuur' }).click()
+    const done = await download
+    if (done) return done
+    await page.getByRole('alert').filter({ hasText: 'De factuur wordt nog gemaakt.' }).waitFor()
+  }
+  throw new Error('no invoice within 2 minutes')
+}
 
 async function payInLocalCheckout(page, outcome) {
   await page.waitForURL(/\/payment\/checkout\//)
@@ -126,9 +139,17 @@ describe('subscriptions', () => {
     await own.getByRole('button', { name: 'Toevoegen' }).click()
     await own.getByRole('alert').filter({ hasText: 'Geen e-mail adres ingevuld' }).waitFor()
 
-    // the invoice is not made yet: the button says so
-    await payments.getByRole('button', { name: 'Factuur' }).click()
-    await page.getByRole('alert').filter({ hasText: 'De factuur wordt nog gemaakt.' }).waitFor()
+    // the invoice: a PDF with its number and the amounts (the worker may still be making it)
+    const download = await downloadInvoice(page, payments)
+    const file = join(screenshotDir, download.suggestedFilename())
+    await download.saveAs(file)
+    const number = download.suggestedFilename().match(/^factuur-(\d{4}-\d{5})\.pdf$/)?.[1]
+    assert.ok(number, download.suggestedFilename())
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
+    assert.match(text, new RegExp(`Factuurnummer\\s+${number}`))
+    for (const expected of ['Spreekkamer Praktijk (3 gebruikers, jaarlijks)', '€ 1.102,31', '€ 231,49', '€ 1.333,80', 'Betaald', 'Anne de Vries', 'Lindelaan 12']) {
+      assert.ok(text.includes(expected), `${expected} in the invoice:\n${text}`)
+    }
 
     // cancel: still usable until its last day
     await own.getByRole('button', { name: 'Opzeggen' }).click()

@@ -21,8 +21,8 @@ use domain::telemetry::TelemetryConfig;
 use jobs::dispatch::{Dispatch, apalis_config};
 use jobs::health::StreamHealth;
 use jobs::kinds::{
-    CheckUnpaid, ExpireSubscriptions, Probe, PruneJobs, PurgeConsults, RenewSubscription, RenewSubscriptions, SendEmail, SummariseConsult,
-    SyncPayment,
+    CheckUnpaid, CreateContact, CreateInvoice, CreditInvoice, ExpireSubscriptions, Probe, PruneJobs, PurgeConsults, RenewSubscription,
+    RenewSubscriptions, SendEmail, SummariseConsult, SyncPayment,
 };
 use jobs::mail::{MailConfig, Mailer};
 use jobs::{Dispatcher, JobContext, JobsConfig, RedisConfig, Registry, Relay, Runner};
@@ -57,6 +57,9 @@ pub struct Config {
     pub summariser: Summariser,
     /// The payment provider of `sync_payment` (`APP_MOLLIE_*`; the local checkout without a key).
     pub payments: integrations::payments::PaymentsConfig,
+    /// The bookkeeping of the contact and invoice jobs (`APP_MONEYBIRD_*`; the local bookkeeping
+    /// without a token, `APP_INVOICE_*`).
+    pub bookkeeping: integrations::bookkeeping::BookkeepingConfig,
     /// `APP_PUBLIC_URL`: the local checkout's pages are below it.
     pub public_url: url::Url,
     /// Run the `probe` kind (tests and the benchmark), writing its `effects.log` here if set.
@@ -100,6 +103,8 @@ impl Config {
             ),
             payments: integrations::payments::PaymentsConfig::from_lookup(|name| env.get(name))
                 .map_err(|(name, e)| EnvError::new(name, e))?,
+            bookkeeping: integrations::bookkeeping::BookkeepingConfig::from_lookup(|name| env.get(name))
+                .map_err(|(name, e)| EnvError::new(name, e))?,
             public_url: env.url("APP_PUBLIC_URL", "http://localhost:8080")?,
             probe: env.flag("APP_JOBS_PROBE", false)?,
             probe_dir: env.get("APP_JOBS_PROBE_DIR").map(PathBuf::from),
@@ -122,6 +127,7 @@ pub fn registry(config: &Config, db: &sqlx::PgPool) -> anyhow::Result<Registry> 
     let mailer = Arc::new(Mailer::new(config.mail.clone())?);
     tracing::info!(to = %mailer.describe(), "e-mail");
     let provider = config.payments.provider(db.clone(), &config.public_url);
+    let books = config.bookkeeping.bookkeeping(db.clone(), &config.public_url);
     let mut registry = Registry::default()
         .with(SendEmail { mailer })
         .with(ExpireSubscriptions)
@@ -131,8 +137,12 @@ pub fn registry(config: &Config, db: &sqlx::PgPool) -> anyhow::Result<Registry> 
         .with(SummariseConsult { summariser: config.summariser.0.clone() })
         .with(SyncPayment { provider: provider.clone() })
         .with(RenewSubscriptions { provider: provider.clone() })
-        .with(RenewSubscription { provider, webhook_url: config.payments.webhook_url(&config.public_url).to_string() });
+        .with(RenewSubscription { provider, webhook_url: config.payments.webhook_url(&config.public_url).to_string() })
+        .with(CreateContact { bookkeeping: books.clone() })
+        .with(CreateInvoice { bookkeeping: books.clone() })
+        .with(CreditInvoice { bookkeeping: books.clone() });
     tracing::info!(provider = if config.payments.uses_local_checkout() { "local" } else { "mollie" }, "payments");
+    tracing::info!(bookkeeping = books.name(), "invoices");
     tracing::info!(summariser = config.summariser.0.name(), "summaries");
     if config.probe {
         registry = registry.with(Probe { dir: config.probe_dir.clone() });

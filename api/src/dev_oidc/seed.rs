@@ -121,6 +121,11 @@ async fn seed_subscription(db: &PgPool) -> anyhow::Result<()> {
     .bind(today)
     .execute(&mut *tx)
     .await?;
+    // its bookkeeping contact and invoice, as a payment that became PAID gets them
+    let payment: uuid::Uuid = PAYMENT.parse()?;
+    for job in [jobs::kinds::CreateContact::on_paid(payment), jobs::kinds::CreateInvoice::on_paid(payment)] {
+        jobs::enqueue(&mut tx, job).await?;
+    }
     sqlx::query("update subscriptions set first_payment_id = $1::uuid where id = $2::uuid")
         .bind(PAYMENT)
         .bind(SUBSCRIPTION)

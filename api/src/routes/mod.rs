@@ -4,6 +4,7 @@ pub mod consults;
 pub mod feedback;
 pub mod health;
 pub mod icpc;
+pub mod invoices;
 pub mod jobs;
 pub mod medcat;
 pub mod payments;
@@ -24,6 +25,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(feedback::router())
         .merge(health::router())
         .merge(icpc::router())
+        .merge(invoices::router())
         .merge(jobs::router())
         .merge(medcat::router(state))
         .merge(payments::router())

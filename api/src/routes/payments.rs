@@ -32,7 +32,6 @@ pub fn router() -> Router<AppState> {
         .route("/payment/subscription/createTrialSubscription", post(create_trial_subscription))
         .route("/payment/subscription/addUser", post(add_user))
         .route("/payment/subscription/deleteUser", post(delete_user))
-        .route("/payment/subscription/getInvoiceDownload", post(get_invoice_download))
         .route("/payment/subscription/getLinkedSubscriptionForUser", get(get_linked_subscription_for_user))
         .route("/payment/subscription/getPaymentsForUser", get(get_payments_for_user))
         .route("/payment/subscription/getSubscriptionForUser", get(get_subscription_for_user))
@@ -180,12 +179,6 @@ pub struct PaymentLink {
     pub href: String,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct InvoiceDownload {
-    pub download_link: String,
-}
-
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
@@ -326,30 +319,6 @@ pub async fn delete_user(
 ) -> Result<StatusCode, ApiError> {
     subs::remove_linked(&state.db, &user.id, query.linked_subscription_id).await?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-/// The invoice of one of the user's payments (the body is the payment's id, or its invoice id,
-/// as a JSON string). Invoices come from the bookkeeping provider, which is not connected yet:
-/// a payment of the user answers 409 'De factuur wordt nog gemaakt.', anything else 404.
-#[utoipa::path(post, path = "/payment/subscription/getInvoiceDownload", tag = "subscriptions", security(("bearer" = [])),
-    request_body(content = String, content_type = "application/json", description = "The payment's id or its invoice id, as a JSON string."),
-    responses((status = 200, body = InvoiceDownload), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-pub async fn get_invoice_download(
-    State(state): State<AppState>,
-    user: CurrentUser,
-    Json(id): Json<String>,
-) -> Result<Json<InvoiceDownload>, ApiError> {
-    let id = id.trim();
-    let found: Option<bool> =
-        sqlx::query_scalar("select true from payments where user_id = $1 and (id::text = $2 or moneybird_invoice_id = $2) limit 1")
-            .bind(&user.id)
-            .bind(id)
-            .fetch_optional(&state.db)
-            .await?;
-    match found {
-        Some(_) => Err(ApiError::Conflict { code: "invoice_pending", message: "De factuur wordt nog gemaakt." }),
-        None => Err(ApiError::Missing("Factuur niet gevonden")),
-    }
 }
 
 /// Subscriptions of others on which the user holds a seat.

@@ -41,7 +41,8 @@ impl LocalCheckout {
 
     async fn read(&self, id: &str) -> Result<ProviderPayment, PaymentError> {
         let row = sqlx::query(
-            "select id, status, amount_cents::int8 as amount, customer_id, mandate_id, metadata->>'paymentId' as payment_id
+            "select id, status, amount_cents::int8 as amount, customer_id, mandate_id, metadata->>'paymentId' as payment_id,
+                    amount_refunded_cents::int8 as refunded, amount_charged_back_cents::int8 as charged_back
                from local_checkout_payments where id = $1",
         )
         .bind(id)
@@ -59,6 +60,8 @@ impl LocalCheckout {
             customer_id: row.get("customer_id"),
             mandate_id: row.get("mandate_id"),
             payment_id: row.get("payment_id"),
+            amount_refunded_cents: row.get("refunded"),
+            amount_charged_back_cents: row.get("charged_back"),
         })
     }
 }

@@ -76,6 +76,10 @@ pub struct ProviderPayment {
     pub payment_id: Option<String>,
     /// Where the user pays (present while the payment can be paid).
     pub checkout_url: Option<String>,
+    /// Refunded so far, in cents.
+    pub amount_refunded_cents: i64,
+    /// Charged back so far (the payer's bank reversed it), in cents.
+    pub amount_charged_back_cents: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

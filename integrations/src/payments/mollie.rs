@@ -147,6 +147,10 @@ pub fn payment_of(v: &Value) -> Result<ProviderPayment, PaymentError> {
         mandate_id: text("/mandateId"),
         payment_id: text("/metadata/paymentId"),
         checkout_url: text("/_links/checkout/href"),
+        // Mollie reports refunds and chargebacks on the payment (`amountRefunded`,
+        // `amountChargedBack`), and calls the webhook when they change
+        amount_refunded_cents: text("/amountRefunded/value").and_then(|v| parse_amount_value(&v)).unwrap_or(0).max(0),
+        amount_charged_back_cents: text("/amountChargedBack/value").and_then(|v| parse_amount_value(&v)).unwrap_or(0).max(0),
     })
 }
 

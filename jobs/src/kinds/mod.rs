@@ -1,5 +1,6 @@
 //! One file per job kind.
 
+pub mod bookkeeping;
 pub mod check_unpaid;
 pub mod expire_subscriptions;
 pub mod probe;
@@ -11,6 +12,7 @@ pub mod send_email;
 pub mod summarise;
 pub mod sync_payment;
 
+pub use bookkeeping::{CreateContact, CreateInvoice, CreditInvoice};
 pub use check_unpaid::CheckUnpaid;
 pub use expire_subscriptions::ExpireSubscriptions;
 pub use probe::Probe;
@@ -27,6 +29,9 @@ pub fn all() -> Vec<&'static str> {
     use crate::kind::Job;
     vec![
         CheckUnpaid::KIND,
+        CreateContact::KIND,
+        CreateInvoice::KIND,
+        CreditInvoice::KIND,
         ExpireSubscriptions::KIND,
         Probe::KIND,
         PruneJobs::KIND,
@@ -37,4 +42,15 @@ pub fn all() -> Vec<&'static str> {
         SummariseConsult::KIND,
         SyncPayment::KIND,
     ]
+}
+
+/// Pushes jobs written in a transaction that has committed; should that fail the relay pushes
+/// them, so it is only logged.
+pub(crate) async fn push(ctx: &crate::kind::JobContext, ids: &[uuid::Uuid], what: &str) {
+    if ids.is_empty() {
+        return;
+    }
+    if let Err(e) = ctx.dispatcher.dispatch(ids).await {
+        tracing::warn!(error = %e, what, "jobs not pushed yet; the relay will");
+    }
 }

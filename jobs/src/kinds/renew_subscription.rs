@@ -96,7 +96,7 @@ impl Job for RenewSubscription {
         };
         let status =
             PaymentStatus::parse(&made.status).ok_or_else(|| JobError::Permanent(format!("unknown payment status {:?}", made.status)))?;
-        let applied = subscriptions::apply_provider_status(&ctx.db, &made.id, status, made.mandate_id.as_deref(), subscriptions::today())
+        let applied = crate::kinds::bookkeeping::apply(ctx, &made, status)
             .await?
             .ok_or_else(|| JobError::Permanent(format!("no payment of ours has the id {}", made.id)))?;
         let email = if applied.changed && applied.to.is_failure() { tell_user(ctx, job, renewal.payment_id).await? } else { None };

@@ -3,12 +3,12 @@
 //! payment activates its subscription, a PAID renewal extends it
 //! ([`domain::subscriptions::apply_provider_status`], under a row lock, so any number of
 //! deliveries make one transition and one activation). A paid amount that differs from ours is
-//! not taken.
+//! not taken. A payment that is paid, refunded or charged back queues its bookkeeping jobs in the
+//! same transaction ([`crate::kinds::bookkeeping::apply`]).
 
 use std::time::Duration;
 
 use domain::payments::PaymentStatus;
-use domain::subscriptions;
 use integrations::payments::{PaymentError, SharedProvider};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -80,7 +80,7 @@ impl Job for SyncPayment {
                 theirs.amount_cents
             )));
         }
-        let applied = subscriptions::apply_provider_status(&ctx.db, id, status, theirs.mandate_id.as_deref(), subscriptions::today())
+        let applied = crate::kinds::bookkeeping::apply(ctx, &theirs, status)
             .await?
             .ok_or_else(|| JobError::Permanent(format!("no payment of ours has the id {id}")))?;
         let email = if applied.changed && applied.to.is_failure() && renewal(&ctx.db, applied.payment_id).await? {

@@ -849,6 +849,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment/invoice/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A local invoice's PDF, by the signed link `getInvoiceDownload` gave (no sign-in: the link is
+         *     the permission, for a few minutes).
+         */
+        get: operations["download_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/manage/payment/contact/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: makes the bookkeeping contact of a paid payment's user ('Moneybird contact maken'):
+         *     queues `create_contact` and answers its job. A user who has a contact already keeps it; the
+         *     job then notes it on the payment.
+         */
+        post: operations["make_contact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/manage/payment/invoice/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: makes the invoice of a paid payment ('Factuur maken'): queues `create_invoice` (which
+         *     makes the contact first when there is none) and answers its job.
+         */
+        post: operations["make_invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment/paymentinfo/getPaymentLink": {
         parameters: {
             query?: never;
@@ -975,9 +1036,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The invoice of one of the user's payments (the body is the payment's id, or its invoice id,
-         *     as a JSON string). Invoices come from the bookkeeping provider, which is not connected yet:
-         *     a payment of the user answers 409 'De factuur wordt nog gemaakt.', anything else 404.
+         * A link to one of the user's invoices (the body is the payment's id, or the invoice's own id or
+         *     the bookkeeping's id of it, as a JSON string). Staff may ask for anyone's. A paid payment whose
+         *     invoice is still being made answers 409 'De factuur wordt nog gemaakt.'; an unpaid one, one of
+         *     someone else or an unknown id 404.
          */
         post: operations["get_invoice_download"];
         delete?: never;
@@ -1229,6 +1291,13 @@ export interface components {
             tierId: string;
             /** Format: int32 */
             userAmount?: number | null;
+        };
+        BookkeepingQueued: {
+            /**
+             * Format: uuid
+             * @description The job that makes it; its progress is `GET /api/jobs/{id}`.
+             */
+            jobId: string;
         };
         /** @description The outcome chosen on the local checkout's page. */
         CheckoutForm: {
@@ -1491,6 +1560,7 @@ export interface components {
             score: number;
         };
         InvoiceDownload: {
+            /** @description Where the browser downloads the PDF; it works for a few minutes. */
             downloadLink: string;
         };
         /** @description What the job produced: a summary job's `SummaryOutcome`, or another kind's own object (the view's `kind` says which). */
@@ -6409,6 +6479,223 @@ export interface operations {
             };
         };
     };
+    download_pdf: {
+        parameters: {
+            query: {
+                /** @description Unix seconds after which the link no longer works. */
+                expires: number;
+                /** @description HMAC-SHA256 of the invoice id and `expires`, base64url. */
+                signature: string;
+            };
+            header?: never;
+            path: {
+                /** @description The invoice's id and `.pdf` */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
+                };
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    make_contact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookkeepingQueued"];
+                };
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    make_invoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookkeepingQueued"];
+                };
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_payment_link: {
         parameters: {
             query?: never;
@@ -6900,7 +7187,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The payment's id or its invoice id, as a JSON string. */
+        /** @description The payment's id or its invoice's id, as a JSON string. */
         requestBody: {
             content: {
                 "application/json": string;
@@ -6978,6 +7265,14 @@ export interface operations {
             };
             /** @description the JSON does not have the expected shape */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -382,6 +382,21 @@ function LinkedUsers({
   )
 }
 
+/**
+ * Starts the download of an invoice: our own signed link downloads in place (it answers as an
+ * attachment); a bookkeeping provider's link opens in a new tab.
+ */
+function openDownload(link: string) {
+  const anchor = document.createElement('a')
+  anchor.href = link
+  anchor.rel = 'noopener'
+  if (new URL(link, window.location.href).origin === window.location.origin) anchor.download = ''
+  else anchor.target = '_blank'
+  document.body.append(anchor)
+  anchor.click()
+  anchor.remove()
+}
+
 function PaymentsTable({ payments }: { payments: Payment[] }) {
   const [message, setMessage] = useState<string | null>(null)
   const download = async (id: string) => {
@@ -389,7 +404,7 @@ function PaymentsTable({ payments }: { payments: Payment[] }) {
     try {
       const link = await invoiceLink(id)
       if (!link) throw new Error(t.invoiceFailed)
-      window.open(link, '_blank', 'noopener')
+      openDownload(link)
     } catch (failure) {
       setMessage(failure instanceof ApiError && failure.status === 409 ? failure.message : t.invoiceFailed)
       window.setTimeout(() => setMessage(null), 10_000)

@@ -1,0 +1,219 @@
+//! Invoices: the user's download of a payment's invoice, the local invoices' signed PDF links,
+//! and the staff calls that queue a payment's bookkeeping contact and invoice (the CMS's
+//! 'Moneybird contact maken' and 'Factuur maken').
+
+use std::time::SystemTime;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use domain::bookkeeping;
+use domain::payments::PaymentStatus;
+use integrations::bookkeeping::BookkeepingError;
+use integrations::bookkeeping::local::{self, LinkError};
+use jobs::kinds::{CreateContact, CreateInvoice};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use crate::auth::CurrentUser;
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{Json, Path, Query};
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/payment/subscription/getInvoiceDownload", post(get_invoice_download))
+        .route("/payment/invoice/{file}", get(download_pdf))
+        .route("/payment/manage/payment/contact/{id}", post(make_contact))
+        .route("/payment/manage/payment/invoice/{id}", post(make_invoice))
+}
+
+pub const INVOICE_PENDING: &str = "De factuur wordt nog gemaakt.";
+pub const INVOICE_NOT_FOUND: &str = "Factuur niet gevonden";
+pub const PAYMENT_NOT_FOUND: &str = "Betaling niet gevonden";
+pub const NOT_PAID: &str = "Deze betaling is (nog) niet betaald.";
+pub const NO_AMOUNT: &str = "Een betaling zonder bedrag krijgt geen factuur.";
+pub const HAS_INVOICE: &str = "Deze betaling heeft al een factuur.";
+pub const LINK_EXPIRED: &str = "Deze downloadlink is verlopen. Download de factuur opnieuw vanuit Abonnementen.";
+pub const LINK_INVALID: &str = "Deze downloadlink is ongeldig.";
+pub const UNAVAILABLE: &str = "De boekhouding is nu niet bereikbaar. Probeer het over een paar minuten opnieuw.";
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceDownload {
+    /// Where the browser downloads the PDF; it works for a few minutes.
+    pub download_link: String,
+}
+
+/// A link to one of the user's invoices (the body is the payment's id, or the invoice's own id or
+/// the bookkeeping's id of it, as a JSON string). Staff may ask for anyone's. A paid payment whose
+/// invoice is still being made answers 409 'De factuur wordt nog gemaakt.'; an unpaid one, one of
+/// someone else or an unknown id 404.
+#[utoipa::path(post, path = "/payment/subscription/getInvoiceDownload", tag = "subscriptions", security(("bearer" = [])),
+    request_body(content = String, content_type = "application/json", description = "The payment's id or its invoice's id, as a JSON string."),
+    responses((status = 200, body = InvoiceDownload), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 409, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn get_invoice_download(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Json(id): Json<String>,
+) -> Result<Json<InvoiceDownload>, ApiError> {
+    let id = id.trim();
+    let row: Option<(String, Option<String>, Option<String>, i64)> = sqlx::query_as(
+        "select p.status, i.provider, i.provider_invoice_id, p.amount_cents::int8
+           from payments p
+           left join invoices i on i.payment_id = p.id
+                and (i.id::text = $2 or i.provider_invoice_id = $2 or (p.id::text = $2 and i.kind = 'invoice'))
+          where (p.user_id = $1 or $3)
+            and (p.id::text = $2 or i.id is not null)
+          order by i.created_at nulls last
+          limit 1",
+    )
+    .bind(&user.id)
+    .bind(id)
+    .bind(user.is_staff)
+    .fetch_optional(&state.db)
+    .await?;
+    let Some((status, provider, provider_invoice_id, amount)) = row else {
+        return Err(ApiError::Missing(INVOICE_NOT_FOUND));
+    };
+    let (Some(provider), Some(provider_invoice_id)) = (provider, provider_invoice_id) else {
+        return if status == PaymentStatus::Paid.as_str() && amount > 0 {
+            Err(ApiError::Conflict { code: "invoice_pending", message: INVOICE_PENDING })
+        } else {
+            Err(ApiError::Missing(INVOICE_NOT_FOUND))
+        };
+    };
+    if provider != state.bookkeeping.name() {
+        // made by the bookkeeping used before this one
+        return Err(ApiError::Conflict {
+            code: "invoice_elsewhere",
+            message: "Deze factuur staat in een andere boekhouding; vraag hem op bij support.",
+        });
+    }
+    match state.bookkeeping.download_link(&provider_invoice_id).await {
+        Ok(download_link) => Ok(Json(InvoiceDownload { download_link })),
+        Err(BookkeepingError::NotFound) => Err(ApiError::Missing(INVOICE_NOT_FOUND)),
+        Err(e) => {
+            tracing::warn!(error = %e, "invoice download link");
+            Err(ApiError::Upstream(UNAVAILABLE.to_owned()))
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SignedLink {
+    /// Unix seconds after which the link no longer works.
+    #[param(minimum = 0)]
+    pub expires: u64,
+    /// HMAC-SHA256 of the invoice id and `expires`, base64url.
+    #[param(max_length = 100)]
+    pub signature: String,
+}
+
+/// A local invoice's PDF, by the signed link `getInvoiceDownload` gave (no sign-in: the link is
+/// the permission, for a few minutes).
+#[utoipa::path(get, path = "/payment/invoice/{file}", tag = "subscriptions",
+    params(("file" = String, Path, description = "The invoice's id and `.pdf`", pattern = r"^li_[0-9a-z]{26}\.pdf$"), SignedLink),
+    responses((status = 200, content_type = "application/pdf", body = Vec<u8>), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 410, body = ErrorBody)))]
+pub async fn download_pdf(
+    State(state): State<AppState>,
+    Path(file): Path<String>,
+    Query(link): Query<SignedLink>,
+) -> Result<Response, ApiError> {
+    let id = file.strip_suffix(".pdf").ok_or(ApiError::Missing(INVOICE_NOT_FOUND))?;
+    match state.invoice_links.verify(id, link.expires, &link.signature, SystemTime::now()) {
+        Ok(()) => {}
+        Err(LinkError::Expired) => {
+            return Err(ApiError::Refused { status: StatusCode::GONE, code: "link_expired", message: LINK_EXPIRED.to_owned() });
+        }
+        Err(LinkError::BadSignature) => {
+            return Err(ApiError::Refused { status: StatusCode::FORBIDDEN, code: "link_invalid", message: LINK_INVALID.to_owned() });
+        }
+    }
+    let number: Option<String> =
+        sqlx::query_scalar("select number from local_invoices where id = $1").bind(id).fetch_optional(&state.db).await?;
+    let Some(number) = number else {
+        return Err(ApiError::Missing(INVOICE_NOT_FOUND));
+    };
+    let pdf = match local::pdf(&state.db, id).await {
+        Ok(Some(pdf)) => pdf,
+        Ok(None) => return Err(ApiError::Missing(INVOICE_NOT_FOUND)),
+        Err(e) => {
+            tracing::warn!(error = %e, "local invoice pdf");
+            return Err(ApiError::Upstream(UNAVAILABLE.to_owned()));
+        }
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/pdf".to_owned()),
+            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"factuur-{number}.pdf\"")),
+            (header::CACHE_CONTROL, "private, no-store".to_owned()),
+        ],
+        pdf,
+    )
+        .into_response())
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BookkeepingQueued {
+    /// The job that makes it; its progress is `GET /api/jobs/{id}`.
+    pub job_id: Uuid,
+}
+
+/// What staff may ask of a payment's bookkeeping, checked before a job is queued.
+async fn billable(state: &AppState, user: &CurrentUser, id: Uuid) -> Result<bookkeeping::BillablePayment, ApiError> {
+    if !user.is_staff {
+        return Err(ApiError::Forbidden);
+    }
+    let payment = bookkeeping::payment(&state.db, id).await?.ok_or(ApiError::Missing(PAYMENT_NOT_FOUND))?;
+    if payment.status != PaymentStatus::Paid {
+        return Err(ApiError::Conflict { code: "payment_not_paid", message: NOT_PAID });
+    }
+    Ok(payment)
+}
+
+async fn queue(state: &AppState, user: &CurrentUser, job: jobs::NewJob) -> Result<(StatusCode, Json<BookkeepingQueued>), ApiError> {
+    let mut tx = state.db.begin().await?;
+    let job_id = jobs::enqueue(&mut tx, job.caused_by(user.id.clone())).await?;
+    tx.commit().await?;
+    if let Err(e) = state.jobs.dispatch(&[job_id]).await {
+        tracing::warn!(job.id = %job_id, error = %e, "bookkeeping job not pushed yet; the relay will");
+    }
+    Ok((StatusCode::ACCEPTED, Json(BookkeepingQueued { job_id })))
+}
+
+/// Staff: makes the bookkeeping contact of a paid payment's user ('Moneybird contact maken'):
+/// queues `create_contact` and answers its job. A user who has a contact already keeps it; the
+/// job then notes it on the payment.
+#[utoipa::path(post, path = "/payment/manage/payment/contact/{id}", tag = "cms", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The payment's id")),
+    responses((status = 202, body = BookkeepingQueued), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn make_contact(State(state): State<AppState>, user: CurrentUser, Path(id): Path<Uuid>) -> Result<impl IntoResponse, ApiError> {
+    billable(&state, &user, id).await?;
+    queue(&state, &user, CreateContact::job(id)).await
+}
+
+/// Staff: makes the invoice of a paid payment ('Factuur maken'): queues `create_invoice` (which
+/// makes the contact first when there is none) and answers its job.
+#[utoipa::path(post, path = "/payment/manage/payment/invoice/{id}", tag = "cms", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The payment's id")),
+    responses((status = 202, body = BookkeepingQueued), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn make_invoice(State(state): State<AppState>, user: CurrentUser, Path(id): Path<Uuid>) -> Result<impl IntoResponse, ApiError> {
+    let payment = billable(&state, &user, id).await?;
+    if !payment.needs_invoice() {
+        return Err(ApiError::Conflict { code: "no_amount", message: NO_AMOUNT });
+    }
+    if bookkeeping::invoice_of_payment(&state.db, id).await?.is_some() {
+        return Err(ApiError::Conflict { code: "has_invoice", message: HAS_INVOICE });
+    }
+    queue(&state, &user, CreateInvoice::job(id)).await
+}

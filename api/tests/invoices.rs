@@ -1,0 +1,216 @@
+//! Invoices over HTTP with the local bookkeeping: the owner's (and staff's) download through a
+//! signed, expiring link; the staff calls 'Moneybird contact maken' and 'Factuur maken' with
+//! every role and refusal; and the webhook and staff buttons pressed at once make one invoice.
+
+mod common;
+
+use std::time::{Duration, SystemTime};
+
+use common::TestApp;
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+const PRACTICE: &str = "5b0e1a52-2f1c-4c57-9a6e-000000000003";
+const NOWHERE: &str = "00000000-0000-4000-8000-000000000000";
+
+async fn post_json(app: &TestApp, path: &str, token: Option<&str>, body: &Value) -> (u16, Value) {
+    let request = app.http.post(app.url(path)).json(body);
+    let request = match token {
+        Some(token) => request.bearer_auth(token),
+        None => request,
+    };
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+fn billing() -> Value {
+    json!({
+        "contactName": "Anne de Vries", "practiceName": "Huisartsenpraktijk De Linde", "sendInvoiceToEmail": "factuur@delinde.nl",
+        "phoneNumber": "0201234567", "streetAddress": "Lindelaan", "houseNumber": "12", "houseNumberAddition": "",
+        "postcode": "1234AB", "city": "Amsterdam", "subscriptionType": "MONTHLY", "userAmount": 2, "pricePerUser": 39.0,
+        "tierId": PRACTICE, "isIndividual": false, "description": "", "intervalMonths": 1, "discountId": null,
+    })
+}
+
+/// A first payment of the user in the local checkout, not yet paid: (our id, the checkout's page).
+async fn open_payment(app: &TestApp, token: &str) -> (String, String) {
+    let (status, link) = post_json(app, "/payment/paymentinfo/getPaymentLink", Some(token), &billing()).await;
+    assert_eq!(status, 200, "{link}");
+    let payments: Value = app.get_with_token("/payment/subscription/getPaymentsForUser", token).await.json().await.unwrap();
+    (payments[0]["id"].as_str().unwrap().to_owned(), link["href"].as_str().unwrap().to_owned())
+}
+
+async fn wait_until(what: &str, mut check: impl AsyncFnMut() -> bool) {
+    for _ in 0..1500 {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("{what} did not happen within 30 s");
+}
+
+async fn status_of(pool: &PgPool, payment: &str) -> String {
+    sqlx::query_scalar("select status from payments where id = $1::uuid").bind(payment).fetch_one(pool).await.unwrap()
+}
+
+async fn invoices(pool: &PgPool, payment: &str) -> i64 {
+    sqlx::query_scalar("select count(*) from invoices where payment_id = $1::uuid").bind(payment).fetch_one(pool).await.unwrap()
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_staff_calls_need_staff_and_a_paid_payment_with_an_amount(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let user = app.access_token_unsubscribed("praktijk@example.nl").await;
+    let staff = app.access_token_for("staff@example.nl").await;
+    let (payment, _) = open_payment(&app, &user).await;
+    for kind in ["contact", "invoice"] {
+        let path = format!("/payment/manage/payment/{kind}/{payment}");
+        assert_eq!(post_json(&app, &path, None, &Value::Null).await.0, 401, "{path} anonymous");
+        let (status, body) = post_json(&app, &path, Some(&user), &Value::Null).await;
+        assert_eq!(status, 403, "{path} as a user: {body}");
+        let (status, body) = post_json(&app, &format!("/payment/manage/payment/{kind}/{NOWHERE}"), Some(&staff), &Value::Null).await;
+        assert_eq!((status, body["message"].as_str()), (404, Some("Betaling niet gevonden")));
+        let (status, body) = post_json(&app, &path, Some(&staff), &Value::Null).await;
+        assert_eq!((status, body["message"].as_str()), (409, Some("Deze betaling is (nog) niet betaald.")), "{path}");
+        let bad = app.http.post(app.url(&format!("/payment/manage/payment/{kind}/not-a-uuid"))).bearer_auth(&staff).send().await.unwrap();
+        assert_eq!(bad.status(), 400);
+    }
+    // paid, but without an amount: no invoice
+    sqlx::query("update payments set status = 'PAID', amount_cents = 0 where id = $1::uuid").bind(&payment).execute(&pool).await.unwrap();
+    let (status, body) = post_json(&app, &format!("/payment/manage/payment/invoice/{payment}"), Some(&staff), &Value::Null).await;
+    assert_eq!((status, body["message"].as_str()), (409, Some("Een betaling zonder bedrag krijgt geen factuur.")));
+    // a contact may still be made
+    let (status, body) = post_json(&app, &format!("/payment/manage/payment/contact/{payment}"), Some(&staff), &Value::Null).await;
+    assert_eq!(status, 202, "{body}");
+    let job = body["jobId"].as_str().unwrap();
+    let view: Value = app.get_with_token(&format!("/api/jobs/{job}"), &staff).await.json().await.unwrap();
+    assert_eq!(view["kind"], "create_contact");
+    let caused_by: Option<String> =
+        sqlx::query_scalar("select caused_by from jobs where id = $1::uuid").bind(job).fetch_one(&pool).await.unwrap();
+    assert!(caused_by.is_some(), "the staff member who asked is recorded");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_owner_and_staff_download_the_invoice_through_a_signed_link_that_expires(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let worker = app.start_worker(&[]);
+    let owner = app.access_token_unsubscribed("praktijk@example.nl").await;
+    let other = app.access_token_for("ander@example.nl").await;
+    let staff = app.access_token_for("staff@example.nl").await;
+    let (payment, checkout) = open_payment(&app, &owner).await;
+    // not paid yet: nothing to download
+    let (status, _) = post_json(&app, "/payment/subscription/getInvoiceDownload", Some(&owner), &json!(payment)).await;
+    assert_eq!(status, 404);
+    let chosen = app.http.post(&checkout).form(&[("outcome", "paid")]).send().await.unwrap();
+    assert_eq!(chosen.status(), 303);
+    let mut answer = Value::Null;
+    wait_until("the invoice", async || {
+        let (status, body) = post_json(&app, "/payment/subscription/getInvoiceDownload", Some(&owner), &json!(payment)).await;
+        if status == 409 {
+            assert_eq!(body["message"], "De factuur wordt nog gemaakt.");
+        }
+        answer = body;
+        status == 200
+    })
+    .await;
+    let link = answer["downloadLink"].as_str().unwrap().to_owned();
+    assert!(link.starts_with(&app.url("/payment/invoice/li_")), "{link}");
+    let pdf = app.http.get(&link).send().await.unwrap();
+    assert_eq!(pdf.status(), 200);
+    assert_eq!(pdf.headers()["content-type"], "application/pdf");
+    let disposition = pdf.headers()["content-disposition"].to_str().unwrap().to_owned();
+    let number: String =
+        sqlx::query_scalar("select number from invoices where payment_id = $1::uuid").bind(&payment).fetch_one(&pool).await.unwrap();
+    assert_eq!(disposition, format!("attachment; filename=\"factuur-{number}.pdf\""));
+    assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF"));
+
+    // by the invoice's own id too; someone else gets nothing, staff get a link
+    let invoice_id: String =
+        sqlx::query_scalar("select id::text from invoices where payment_id = $1::uuid").bind(&payment).fetch_one(&pool).await.unwrap();
+    assert_eq!(post_json(&app, "/payment/subscription/getInvoiceDownload", Some(&owner), &json!(invoice_id)).await.0, 200);
+    let (status, body) = post_json(&app, "/payment/subscription/getInvoiceDownload", Some(&other), &json!(payment)).await;
+    assert_eq!((status, body["message"].as_str()), (404, Some("Factuur niet gevonden")));
+    assert_eq!(post_json(&app, "/payment/subscription/getInvoiceDownload", Some(&other), &json!(invoice_id)).await.0, 404);
+    assert_eq!(post_json(&app, "/payment/subscription/getInvoiceDownload", Some(&staff), &json!(payment)).await.0, 200);
+    assert_eq!(post_json(&app, "/payment/subscription/getInvoiceDownload", None, &json!(payment)).await.0, 401);
+
+    // a link altered, or for another invoice, or expired, does not open
+    let url = url::Url::parse(&link).unwrap();
+    let query: std::collections::HashMap<_, _> = url.query_pairs().into_owned().collect();
+    let tampered = link.replace(&query["signature"], "AAAA");
+    let refused = app.http.get(&tampered).send().await.unwrap();
+    assert_eq!(refused.status(), 403);
+    assert_eq!(refused.json::<Value>().await.unwrap()["message"], "Deze downloadlink is ongeldig.");
+    let id = url.path().trim_start_matches("/payment/invoice/").trim_end_matches(".pdf").to_owned();
+    let later = query["expires"].parse::<u64>().unwrap() + 3600;
+    let moved = link.replace(&format!("expires={}", query["expires"]), &format!("expires={later}"));
+    assert_eq!(app.http.get(&moved).send().await.unwrap().status(), 403);
+    let expired = app.state.invoice_links.link(&id, SystemTime::now() - Duration::from_secs(1));
+    let gone = app.http.get(&expired).send().await.unwrap();
+    assert_eq!(gone.status(), 410);
+    assert_eq!(gone.json::<Value>().await.unwrap()["error"], "link_expired");
+    let unknown = app.state.invoice_links.link("li_00000000000000000000000000", SystemTime::now() + Duration::from_secs(60));
+    assert_eq!(app.http.get(&unknown).send().await.unwrap().status(), 404);
+
+    // staff pressing 'Factuur maken' now: it has one
+    let (status, body) = post_json(&app, &format!("/payment/manage/payment/invoice/{payment}"), Some(&staff), &Value::Null).await;
+    assert_eq!((status, body["message"].as_str()), (409, Some("Deze betaling heeft al een factuur.")));
+    worker.stop().await;
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_webhook_and_staff_buttons_at_once_make_one_invoice(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let owner = app.access_token_unsubscribed("praktijk@example.nl").await;
+    let staff = app.access_token_for("staff@example.nl").await;
+    let (payment, checkout) = open_payment(&app, &owner).await;
+    // paid while no worker runs: the sync job waits
+    let chosen = app.http.post(&checkout).form(&[("outcome", "paid")]).send().await.unwrap();
+    assert_eq!(chosen.status(), 303);
+    let provider_id: String =
+        sqlx::query_scalar("select provider_payment_id from payments where id = $1::uuid").bind(&payment).fetch_one(&pool).await.unwrap();
+    let worker = app.start_worker(&[]);
+    wait_until("the payment PAID", async || status_of(&pool, &payment).await == "PAID").await;
+    // now everything at once: webhook deliveries and both staff buttons, five times over
+    let mut calls = Vec::new();
+    for _ in 0..5 {
+        let (app, staff, payment, provider_id) = (&app, &staff, payment.clone(), provider_id.clone());
+        calls.push(async move {
+            let (invoice_path, contact_path) =
+                (format!("/payment/manage/payment/invoice/{payment}"), format!("/payment/manage/payment/contact/{payment}"));
+            let webhook = app.http.post(app.url("/payment/webhook")).form(&[("id", provider_id.as_str())]).send();
+            let invoice = post_json(app, &invoice_path, Some(staff), &Value::Null);
+            let contact = post_json(app, &contact_path, Some(staff), &Value::Null);
+            let (webhook, (invoice, _), (contact, _)) = tokio::join!(webhook, invoice, contact);
+            assert_eq!(webhook.unwrap().status(), 200);
+            assert!(invoice == 202 || invoice == 409, "{invoice}");
+            assert_eq!(contact, 202);
+        });
+    }
+    futures::future::join_all(calls).await;
+    wait_until("every bookkeeping job done", async || {
+        let open: i64 = sqlx::query_scalar(
+            "select count(*) from jobs where kind in ('sync_payment', 'create_contact', 'create_invoice') and state in ('queued', 'running', 'retrying')",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        open == 0
+    })
+    .await;
+    assert_eq!(invoices(&pool, &payment).await, 1);
+    let (contacts, numbers): (i64, i64) = sqlx::query_as(
+        "select (select count(*) from bookkeeping_contacts c join payments p on p.user_id = c.user_id where p.id = $1::uuid),
+                (select count(*) from local_invoices where document->'draft'->>'reference' = 'SPK-' || $1)",
+    )
+    .bind(&payment)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!((contacts, numbers), (1, 1));
+    let failed: i64 = sqlx::query_scalar("select count(*) from jobs where state in ('failed', 'dead')").fetch_one(&pool).await.unwrap();
+    assert_eq!(failed, 0);
+    worker.stop().await;
+}

@@ -1,0 +1,430 @@
+//! Our side of the bookkeeping: which paid payments need a contact, an invoice or a credit
+//! invoice, what those state, and recording what the provider made.
+//!
+//! The lines are held by the database: one contact per user and provider (`bookkeeping_contacts`'
+//! primary key), one invoice per payment (a unique index on `invoices (payment_id)` for
+//! invoices) and one credit invoice per reported refund total (its reference is unique). The jobs
+//! that make them take [`lock_payment`] for the time they talk to the provider, so two of them
+//! for the same payment (the webhook's and a staff button's) never ask the provider at once.
+
+use chrono::NaiveDate;
+use serde::Serialize;
+use sqlx::{PgConnection, PgPool, Row};
+use uuid::Uuid;
+
+use crate::invoices::{Buyer, Credits, InvoiceDraft, InvoiceKind, InvoiceLine, Settlement};
+use crate::payments::PaymentStatus;
+use crate::subscriptions::TIME_ZONE;
+
+/// A payment as the bookkeeping needs it.
+#[derive(Debug, Clone)]
+pub struct BillablePayment {
+    pub id: Uuid,
+    pub user_id: String,
+    pub status: PaymentStatus,
+    pub description: String,
+    pub user_amount: i64,
+    pub amount_cents: i64,
+    pub is_first_payment: bool,
+    pub provider_payment_id: Option<String>,
+    pub period: Option<(NaiveDate, NaiveDate)>,
+    /// The day it was paid (Europe/Amsterdam).
+    pub paid_on: Option<NaiveDate>,
+    pub refunded_cents: i64,
+    pub charged_back_cents: i64,
+    pub buyer: Buyer,
+}
+
+impl BillablePayment {
+    /// Paid with an amount: it gets an invoice (zero amounts never do).
+    pub fn needs_invoice(&self) -> bool {
+        self.status == PaymentStatus::Paid && self.amount_cents > 0
+    }
+
+    /// Refunded and charged back together, at most the amount paid.
+    pub fn to_credit_cents(&self) -> i64 {
+        (self.refunded_cents + self.charged_back_cents).min(self.amount_cents)
+    }
+
+    /// The invoice this payment gets: one line with its users and period, paid on the day it was
+    /// paid.
+    pub fn invoice_draft(&self) -> InvoiceDraft {
+        let date = self.paid_on.unwrap_or_else(crate::subscriptions::today);
+        InvoiceDraft {
+            kind: InvoiceKind::Invoice,
+            reference: crate::invoices::reference(self.id, None),
+            date,
+            buyer: self.buyer.clone(),
+            lines: vec![InvoiceLine {
+                description: self.description.clone(),
+                quantity: self.user_amount,
+                gross_cents: self.amount_cents,
+                period: self.period,
+            }],
+            paid: Some(Settlement {
+                date,
+                gross_cents: self.amount_cents,
+                transaction_id: self.provider_payment_id.clone().unwrap_or_else(|| self.id.to_string()),
+            }),
+            credits: None,
+        }
+    }
+
+    /// The credit invoice that brings what is credited from `already` to `total` cents.
+    pub fn credit_draft(&self, original: &Invoice, already: i64, total: i64, today: NaiveDate) -> InvoiceDraft {
+        InvoiceDraft {
+            kind: InvoiceKind::Credit,
+            reference: crate::invoices::reference(self.id, Some(total)),
+            date: today,
+            buyer: self.buyer.clone(),
+            lines: vec![InvoiceLine {
+                description: format!("Terugbetaling: {}", self.description),
+                quantity: 1,
+                gross_cents: -(total - already),
+                period: self.period,
+            }],
+            paid: None,
+            credits: Some(Credits {
+                number: original.number.clone(),
+                provider_invoice_id: original.provider_invoice_id.clone(),
+                date: original.issued_on,
+            }),
+        }
+    }
+}
+
+/// The payment `id`, `None` when there is none.
+pub async fn payment(db: impl sqlx::PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<BillablePayment>> {
+    let row = sqlx::query(
+        "select id, user_id, status, description, user_amount::int8 as user_amount, amount_cents::int8 as amount,
+                is_first_payment, provider_payment_id, period_start, period_end, (paid_at at time zone $2)::date as paid_on,
+                amount_refunded_cents::int8 as refunded, amount_charged_back_cents::int8 as charged_back,
+                practice_name, contact_name, street_address, house_number, house_number_addition, postcode, city,
+                phone_number, send_invoice_to_email, kvk_number
+           from payments where id = $1",
+    )
+    .bind(id)
+    .bind(TIME_ZONE.name())
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|r| {
+        let user_id: String = r.get("user_id");
+        BillablePayment {
+            id: r.get("id"),
+            status: PaymentStatus::parse(r.get::<&str, _>("status")).unwrap_or(PaymentStatus::Open),
+            description: r.get("description"),
+            user_amount: r.get("user_amount"),
+            amount_cents: r.get("amount"),
+            is_first_payment: r.get("is_first_payment"),
+            provider_payment_id: r.get("provider_payment_id"),
+            period: r.get::<Option<NaiveDate>, _>("period_start").zip(r.get::<Option<NaiveDate>, _>("period_end")),
+            paid_on: r.get("paid_on"),
+            refunded_cents: r.get("refunded"),
+            charged_back_cents: r.get("charged_back"),
+            buyer: Buyer {
+                customer_id: user_id.clone(),
+                practice_name: r.get("practice_name"),
+                contact_name: r.get("contact_name"),
+                street_address: r.get("street_address"),
+                house_number: r.get("house_number"),
+                house_number_addition: r.get("house_number_addition"),
+                postcode: r.get("postcode"),
+                city: r.get("city"),
+                phone_number: r.get("phone_number"),
+                email: r.get("send_invoice_to_email"),
+                kvk_number: r.get("kvk_number"),
+            },
+            user_id,
+        }
+    }))
+}
+
+/// Takes the payment's bookkeeping lock until `tx` ends: contact, invoice and credit jobs of one
+/// payment talk to the provider one at a time.
+pub async fn lock_payment(tx: &mut PgConnection, payment_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query("select pg_advisory_xact_lock(hashtextextended('bookkeeping:' || $1::text, 0))").bind(payment_id).execute(tx).await?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contacts
+
+/// The user's contact at `provider`, if one was made.
+pub async fn contact(db: impl sqlx::PgExecutor<'_>, user_id: &str, provider: &str) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar("select contact_id from bookkeeping_contacts where user_id = $1 and provider = $2")
+        .bind(user_id)
+        .bind(provider)
+        .fetch_optional(db)
+        .await
+}
+
+/// Records the user's contact (the first one recorded stays) and notes it on the payment;
+/// answers the contact that stays.
+pub async fn record_contact(
+    tx: &mut PgConnection,
+    payment_id: Uuid,
+    user_id: &str,
+    provider: &str,
+    contact_id: &str,
+) -> sqlx::Result<String> {
+    sqlx::query("insert into bookkeeping_contacts (user_id, provider, contact_id) values ($1, $2, $3) on conflict do nothing")
+        .bind(user_id)
+        .bind(provider)
+        .bind(contact_id)
+        .execute(&mut *tx)
+        .await?;
+    let kept = contact(&mut *tx, user_id, provider).await?.unwrap_or_else(|| contact_id.to_owned());
+    sqlx::query(
+        "update payments set moneybird_contact_id = $2, updated_at = now() where id = $1 and moneybird_contact_id is distinct from $2",
+    )
+    .bind(payment_id)
+    .bind(&kept)
+    .execute(&mut *tx)
+    .await?;
+    Ok(kept)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Invoices
+
+/// An invoice as recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Invoice {
+    pub id: Uuid,
+    pub payment_id: Uuid,
+    pub kind: InvoiceKind,
+    pub provider: String,
+    pub reference: String,
+    pub provider_invoice_id: String,
+    pub number: String,
+    pub amount_cents: i64,
+    pub credited_total_cents: Option<i64>,
+    pub url: Option<String>,
+    pub issued_on: NaiveDate,
+}
+
+const INVOICE_COLUMNS: &str = "id, payment_id, kind, provider, reference, provider_invoice_id, number, amount_cents::int8 as amount_cents,
+     credited_total_cents::int8 as credited_total_cents, url, issued_on";
+
+fn invoice_of(r: &sqlx::postgres::PgRow) -> Invoice {
+    Invoice {
+        id: r.get("id"),
+        payment_id: r.get("payment_id"),
+        kind: if r.get::<&str, _>("kind") == "credit" { InvoiceKind::Credit } else { InvoiceKind::Invoice },
+        provider: r.get("provider"),
+        reference: r.get("reference"),
+        provider_invoice_id: r.get("provider_invoice_id"),
+        number: r.get("number"),
+        amount_cents: r.get("amount_cents"),
+        credited_total_cents: r.get("credited_total_cents"),
+        url: r.get("url"),
+        issued_on: r.get("issued_on"),
+    }
+}
+
+/// The payment's invoice (not its credit invoices), if it has one.
+pub async fn invoice_of_payment(db: impl sqlx::PgExecutor<'_>, payment_id: Uuid) -> sqlx::Result<Option<Invoice>> {
+    sqlx::query(&format!("select {INVOICE_COLUMNS} from invoices where payment_id = $1 and kind = 'invoice'"))
+        .bind(payment_id)
+        .fetch_optional(db)
+        .await
+        .map(|r| r.as_ref().map(invoice_of))
+}
+
+/// The payment's invoice and credit invoices, oldest first.
+pub async fn invoices_of_payment(db: impl sqlx::PgExecutor<'_>, payment_id: Uuid) -> sqlx::Result<Vec<Invoice>> {
+    sqlx::query(&format!("select {INVOICE_COLUMNS} from invoices where payment_id = $1 order by created_at, id"))
+        .bind(payment_id)
+        .fetch_all(db)
+        .await
+        .map(|rows| rows.iter().map(invoice_of).collect())
+}
+
+/// What the payment's credit invoices credit together.
+pub async fn credited_cents(db: impl sqlx::PgExecutor<'_>, payment_id: Uuid) -> sqlx::Result<i64> {
+    sqlx::query_scalar("select coalesce(max(credited_total_cents), 0)::int8 from invoices where payment_id = $1 and kind = 'credit'")
+        .bind(payment_id)
+        .fetch_one(db)
+        .await
+}
+
+/// What the provider made for a draft.
+#[derive(Debug, Clone)]
+pub struct Made<'a> {
+    pub provider: &'a str,
+    pub provider_invoice_id: &'a str,
+    pub number: &'a str,
+    pub url: Option<&'a str>,
+}
+
+/// Records the invoice the provider made for `draft` (for a credit invoice: crediting `credit_of`
+/// up to `credited_total`), once: a second record of the same payment's invoice or of the same
+/// reference changes nothing. Answers the invoice that stays, and whether this call recorded it.
+pub async fn record_invoice(
+    tx: &mut PgConnection,
+    payment_id: Uuid,
+    draft: &InvoiceDraft,
+    made: &Made<'_>,
+    credit_of: Option<(Uuid, i64)>,
+) -> sqlx::Result<(Invoice, bool)> {
+    let inserted = sqlx::query(
+        "insert into invoices (id, payment_id, kind, provider, reference, provider_invoice_id, number, credit_of, amount_cents,
+                               credited_total_cents, url, issued_on)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         on conflict do nothing",
+    )
+    .bind(Uuid::new_v4())
+    .bind(payment_id)
+    .bind(draft.kind.as_str())
+    .bind(made.provider)
+    .bind(&draft.reference)
+    .bind(made.provider_invoice_id)
+    .bind(made.number)
+    .bind(credit_of.map(|(id, _)| id))
+    .bind(i32::try_from(draft.gross_cents()).unwrap_or(i32::MAX))
+    .bind(credit_of.map(|(_, total)| i32::try_from(total).unwrap_or(i32::MAX)))
+    .bind(made.url)
+    .bind(draft.date)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        == 1;
+    let kept = sqlx::query(&format!(
+        "select {INVOICE_COLUMNS} from invoices where reference = $1 or (payment_id = $2 and kind = 'invoice' and $3)"
+    ))
+    .bind(&draft.reference)
+    .bind(payment_id)
+    .bind(draft.kind == InvoiceKind::Invoice)
+    .fetch_one(&mut *tx)
+    .await?;
+    let kept = invoice_of(&kept);
+    if kept.kind == InvoiceKind::Invoice {
+        sqlx::query(
+            "update payments set moneybird_invoice_id = $2, sales_invoices_url = $3, updated_at = now()
+              where id = $1 and moneybird_invoice_id is distinct from $2",
+        )
+        .bind(payment_id)
+        .bind(&kept.provider_invoice_id)
+        .bind(&kept.url)
+        .execute(&mut *tx)
+        .await?;
+    }
+    Ok((kept, inserted))
+}
+
+/// Notes refunds and chargebacks the provider reports on our payment `provider_payment_id` (they
+/// only grow). Answers the payment's id and the total to credit when that total grew.
+pub async fn record_refunds(
+    tx: &mut PgConnection,
+    provider_payment_id: &str,
+    refunded_cents: i64,
+    charged_back_cents: i64,
+) -> sqlx::Result<Option<(Uuid, i64)>> {
+    let row = sqlx::query(
+        "update payments p
+            set amount_refunded_cents = greatest(p.amount_refunded_cents, $2),
+                amount_charged_back_cents = greatest(p.amount_charged_back_cents, $3),
+                updated_at = now()
+           from payments old
+          where p.id = old.id and p.provider_payment_id = $1
+            and ($2 > p.amount_refunded_cents or $3 > p.amount_charged_back_cents)
+          returning p.id, least(p.amount_refunded_cents + p.amount_charged_back_cents, p.amount_cents)::int8 as total,
+                    least(old.amount_refunded_cents + old.amount_charged_back_cents, old.amount_cents)::int8 as before",
+    )
+    .bind(provider_payment_id)
+    .bind(i32::try_from(refunded_cents).unwrap_or(i32::MAX))
+    .bind(i32::try_from(charged_back_cents).unwrap_or(i32::MAX))
+    .fetch_optional(&mut *tx)
+    .await?;
+    Ok(row.and_then(|r| {
+        let (total, before): (i64, i64) = (r.get("total"), r.get("before"));
+        (total > before).then(|| (r.get("id"), total))
+    }))
+}
+
+/// Paid payments with an amount and no invoice, oldest first (at most `limit`): what the
+/// bookkeeping still owes.
+pub async fn without_invoice(db: &PgPool, limit: i64) -> sqlx::Result<Vec<Uuid>> {
+    sqlx::query_scalar(
+        "select p.id from payments p
+          where p.status = 'PAID' and p.amount_cents > 0
+            and not exists (select 1 from invoices i where i.payment_id = p.id and i.kind = 'invoice')
+          order by p.paid_at nulls last, p.id limit $1",
+    )
+    .bind(limit)
+    .fetch_all(db)
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn payment(amount: i64, refunded: i64, charged_back: i64) -> BillablePayment {
+        BillablePayment {
+            id: Uuid::nil(),
+            user_id: "u".into(),
+            status: PaymentStatus::Paid,
+            description: "Spreekkamer Praktijk (2 gebruikers, maandelijks)".into(),
+            user_amount: 2,
+            amount_cents: amount,
+            is_first_payment: true,
+            provider_payment_id: Some("tr_1".into()),
+            period: None,
+            paid_on: NaiveDate::from_ymd_opt(2026, 11, 25),
+            refunded_cents: refunded,
+            charged_back_cents: charged_back,
+            buyer: Buyer {
+                customer_id: "u".into(),
+                practice_name: String::new(),
+                contact_name: "A".into(),
+                street_address: String::new(),
+                house_number: String::new(),
+                house_number_addition: String::new(),
+                postcode: String::new(),
+                city: String::new(),
+                phone_number: String::new(),
+                email: String::new(),
+                kvk_number: String::new(),
+            },
+        }
+    }
+
+    #[test]
+    fn zero_amounts_and_unpaid_payments_get_no_invoice() {
+        assert!(payment(7800, 0, 0).needs_invoice());
+        assert!(!payment(0, 0, 0).needs_invoice());
+        let mut open = payment(7800, 0, 0);
+        open.status = PaymentStatus::Open;
+        assert!(!open.needs_invoice());
+    }
+
+    #[test]
+    fn the_invoice_is_the_payment_to_the_cent_and_a_credit_the_difference() {
+        let p = payment(7800, 0, 0);
+        let draft = p.invoice_draft();
+        assert_eq!(draft.gross_cents(), 7800);
+        assert_eq!(draft.lines[0].quantity, 2);
+        assert_eq!(draft.paid.as_ref().unwrap().transaction_id, "tr_1");
+        let original = Invoice {
+            id: Uuid::nil(),
+            payment_id: Uuid::nil(),
+            kind: InvoiceKind::Invoice,
+            provider: "local".into(),
+            reference: draft.reference.clone(),
+            provider_invoice_id: "li_1".into(),
+            number: "2026-00001".into(),
+            amount_cents: 7800,
+            credited_total_cents: None,
+            url: None,
+            issued_on: draft.date,
+        };
+        let credit = payment(7800, 3000, 0).credit_draft(&original, 1000, 3000, draft.date);
+        assert_eq!(credit.gross_cents(), -2000);
+        assert_eq!(credit.credits.as_ref().unwrap().number, "2026-00001");
+        assert!(credit.reference.ends_with("-C3000"));
+        // a chargeback on top of a refund never credits more than was paid
+        assert_eq!(payment(7800, 5000, 7800).to_credit_cents(), 7800);
+    }
+}
