@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { ApiError } from '@/api/client'
@@ -58,6 +58,13 @@ export function SubscriptionPage() {
     ...ownQuery(),
     refetchInterval: waiting ? 2_000 : false,
   })
+  // the two polls run apart: once the payment has settled, read the subscriptions once more, so one
+  // read just before the payment was applied does not stay on the page
+  const wasWaiting = useRef(false)
+  useEffect(() => {
+    if (wasWaiting.current && !waiting) void queryClient.invalidateQueries({ queryKey: subscriptionKey })
+    wasWaiting.current = waiting
+  }, [waiting, queryClient])
   const linked = useQuery(linkedQuery())
   const organisation = useQuery(organisationQuery())
   const tiers = useQuery(tiersQuery())
