@@ -14,6 +14,7 @@ use tokio::sync::Mutex;
 use uuid::Uuid;
 
 use crate::config::JobsConfig;
+use crate::record::NewJob;
 
 /// The apalis message: which job to run. Everything else is in the job's row.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -114,6 +115,24 @@ impl Dispatcher {
         let (scheduled, active) = self.backlog(kind).await?;
         let room = (self.inner.config.redis_backlog as u64).saturating_sub(scheduled + active) as usize;
         self.dispatch(&ids[..ids.len().min(room)]).await
+    }
+
+    /// Pushes jobs whose rows are committed. Should Redis not take them now, the relay pushes them
+    /// later, so a failure is logged (naming `what`) and not returned.
+    pub async fn push_committed(&self, ids: &[Uuid], what: &str) {
+        if let Err(e) = self.dispatch(ids).await {
+            tracing::warn!(jobs = ids.len(), error = %e, what, "jobs not pushed yet; the relay will");
+        }
+    }
+
+    /// Writes one job on its own (no transaction of the caller's to join) and pushes it
+    /// ([`Dispatcher::push_committed`]).
+    pub async fn enqueue_and_push(&self, job: NewJob, what: &str) -> sqlx::Result<Uuid> {
+        let mut conn = self.inner.db.acquire().await?;
+        let id = crate::record::enqueue(&mut conn, job).await?;
+        drop(conn);
+        self.push_committed(&[id], what).await;
+        Ok(id)
     }
 
     /// Pushes the messages of these jobs, if they still wait for one. Returns how many were

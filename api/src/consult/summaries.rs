@@ -149,9 +149,7 @@ pub async fn start(
     let job_id = jobs::enqueue(&mut tx, SummariseConsult::job(&summary_id, user_id)).await?;
     let wait = service.live.wait_for(&summary_id);
     tx.commit().await?;
-    if let Err(e) = service.jobs.dispatch(&[job_id]).await {
-        tracing::warn!(job.id = %job_id, error = %e, "summary job not pushed yet; the relay will");
-    }
+    service.jobs.push_committed(&[job_id], "summary").await;
     metrics::counter!("summaries_started_total", "route" => route.to_owned()).increment(1);
     Ok(Started { summary_id, job_id, wait })
 }

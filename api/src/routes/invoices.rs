@@ -180,12 +180,7 @@ async fn billable(state: &AppState, user: &CurrentUser, id: Uuid) -> Result<book
 }
 
 async fn queue(state: &AppState, user: &CurrentUser, job: jobs::NewJob) -> Result<(StatusCode, Json<BookkeepingQueued>), ApiError> {
-    let mut tx = state.db.begin().await?;
-    let job_id = jobs::enqueue(&mut tx, job.caused_by(user.id.clone())).await?;
-    tx.commit().await?;
-    if let Err(e) = state.jobs.dispatch(&[job_id]).await {
-        tracing::warn!(job.id = %job_id, error = %e, "bookkeeping job not pushed yet; the relay will");
-    }
+    let job_id = state.jobs.enqueue_and_push(job.caused_by(user.id.clone()), "bookkeeping").await?;
     Ok((StatusCode::ACCEPTED, Json(BookkeepingQueued { job_id })))
 }
 

@@ -298,12 +298,7 @@ pub async fn add_user(
     let seat = subs::add_linked(&state.db, &user.id, query.subscription_id, &query.email_address, subs::today()).await?;
     if seat.user_id.is_none() {
         // an address without an account: an invitation to make one (ids only; the job reads the seat)
-        let mut conn = state.db.acquire().await?;
-        let job = jobs::enqueue(&mut conn, jobs::kinds::SendEmail::seat_invitation(seat.id).caused_by(&user.id)).await?;
-        drop(conn);
-        if let Err(e) = state.jobs.dispatch(&[job]).await {
-            tracing::warn!(job.id = %job, error = %e, "seat invitation not pushed yet; the relay will");
-        }
+        state.jobs.enqueue_and_push(jobs::kinds::SendEmail::seat_invitation(seat.id).caused_by(&user.id), "seat invitation").await?;
     }
     Ok((StatusCode::CREATED, Json(seat)))
 }
@@ -507,10 +502,8 @@ pub async fn webhook(State(state): State<AppState>, body: Bytes) -> Result<Statu
     .await?;
     let job = if waiting { None } else { Some(jobs::enqueue(&mut tx, SyncPayment::job(id)).await?) };
     tx.commit().await?;
-    if let Some(job) = job
-        && let Err(e) = state.jobs.dispatch(&[job]).await
-    {
-        tracing::warn!(job.id = %job, error = %e, "payment sync not pushed yet; the relay will");
+    if let Some(job) = job {
+        state.jobs.push_committed(&[job], "payment sync").await;
     }
     Ok(StatusCode::OK)
 }

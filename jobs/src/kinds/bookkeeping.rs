@@ -240,6 +240,6 @@ pub async fn apply(ctx: &JobContext, made: &ProviderPayment, status: PaymentStat
     }
     let queued = crate::record::enqueue_many(&mut tx, &jobs).await?;
     tx.commit().await?;
-    crate::kinds::push(ctx, &queued, "bookkeeping").await;
+    ctx.dispatcher.push_committed(&queued, "bookkeeping").await;
     Ok(Some(applied))
 }

@@ -36,13 +36,7 @@ impl Job for CheckUnpaid {
         if !untold.is_empty() {
             // one e-mail per run, also when an attempt of this run is repeated
             let mail = SendEmail::unpaid_subscriptions(untold.clone()).dedupe_key(format!("check_unpaid:{}", job.id));
-            let mut conn = ctx.db.acquire().await?;
-            let id = crate::record::enqueue(&mut conn, mail).await?;
-            drop(conn);
-            if let Err(e) = ctx.dispatcher.dispatch(&[id]).await {
-                tracing::warn!(job.id = %id, error = %e, "unpaid e-mail not pushed yet; the relay will");
-            }
-            email = Some(id);
+            email = Some(ctx.dispatcher.enqueue_and_push(mail, "unpaid e-mail").await?);
         }
         tracing::info!(new = found.len(), told = untold.len(), "unpaid subscriptions checked");
         Ok(json!({ "new": found.len(), "problems": found.iter().map(|p| p.subscription_id).collect::<Vec<_>>(), "email": email }))

@@ -43,14 +43,3 @@ pub fn all() -> Vec<&'static str> {
         SyncPayment::KIND,
     ]
 }
-
-/// Pushes jobs written in a transaction that has committed; should that fail the relay pushes
-/// them, so it is only logged.
-pub(crate) async fn push(ctx: &crate::kind::JobContext, ids: &[uuid::Uuid], what: &str) {
-    if ids.is_empty() {
-        return;
-    }
-    if let Err(e) = ctx.dispatcher.dispatch(ids).await {
-        tracing::warn!(error = %e, what, "jobs not pushed yet; the relay will");
-    }
-}

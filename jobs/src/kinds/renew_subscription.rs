@@ -55,7 +55,7 @@ impl Job for RenewSubscription {
         }
     }
 
-    async fn run(&self, ctx: &JobContext, job: &Claimed, p: RenewPayload) -> Result<Value, JobError> {
+    async fn run(&self, ctx: &JobContext, _job: &Claimed, p: RenewPayload) -> Result<Value, JobError> {
         let provider = self.provider.name();
         let Some(renewal) = domain::billing::renewal_payment(&ctx.db, p.subscription_id, p.period_start, provider).await? else {
             return Ok(json!({ "skipped": "Deze periode hoeft niet (meer) betaald te worden." }));
@@ -88,7 +88,7 @@ impl Job for RenewSubscription {
                     Err(e) => {
                         // refused for good (a revoked mandate, say): the period is not paid
                         subscriptions::fail_unsent_payment(&ctx.db, renewal.payment_id).await?;
-                        let dunning = tell_user(ctx, job, renewal.payment_id).await?;
+                        let dunning = tell_user(ctx, renewal.payment_id).await?;
                         return Ok(json!({ "paymentId": renewal.payment_id, "to": "FAILED", "refused": e.to_string(), "email": dunning }));
                     }
                 }
@@ -99,7 +99,7 @@ impl Job for RenewSubscription {
         let applied = crate::kinds::bookkeeping::apply(ctx, &made, status)
             .await?
             .ok_or_else(|| JobError::Permanent(format!("no payment of ours has the id {}", made.id)))?;
-        let email = if applied.changed && applied.to.is_failure() { tell_user(ctx, job, renewal.payment_id).await? } else { None };
+        let email = if applied.changed && applied.to.is_failure() { tell_user(ctx, renewal.payment_id).await? } else { None };
         Ok(json!({
             "paymentId": renewal.payment_id,
             "to": applied.to.as_str(),
@@ -111,13 +111,7 @@ impl Job for RenewSubscription {
 }
 
 /// Queues the `renewal_failed` e-mail of a payment, once (a dedupe key per payment).
-pub(crate) async fn tell_user(ctx: &JobContext, job: &Claimed, payment_id: Uuid) -> Result<Option<Uuid>, JobError> {
+pub(crate) async fn tell_user(ctx: &JobContext, payment_id: Uuid) -> Result<Option<Uuid>, JobError> {
     let mail = SendEmail::renewal_failed(payment_id).dedupe_key(format!("renewal_failed:{payment_id}"));
-    let mut conn = ctx.db.acquire().await?;
-    let id = crate::record::enqueue(&mut conn, mail).await?;
-    drop(conn);
-    if let Err(e) = ctx.dispatcher.dispatch(&[id]).await {
-        tracing::warn!(job.id = %id, caused_by = %job.id, error = %e, "renewal e-mail not pushed yet; the relay will");
-    }
-    Ok(Some(id))
+    Ok(Some(ctx.dispatcher.enqueue_and_push(mail, "renewal e-mail").await?))
 }

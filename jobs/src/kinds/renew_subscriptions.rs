@@ -44,9 +44,7 @@ impl Job for RenewSubscriptions {
         let mut conn = ctx.db.acquire().await?;
         let queued = crate::record::enqueue_many(&mut conn, &jobs).await?;
         drop(conn);
-        if let Err(e) = ctx.dispatcher.dispatch(&queued).await {
-            tracing::warn!(error = %e, "renewals not pushed yet; the relay will");
-        }
+        ctx.dispatcher.push_committed(&queued, "renewals").await;
         tracing::info!(due = due.len(), reminders = remind.len(), queued = queued.len(), "renewals queued");
         Ok(json!({ "due": due.len(), "reminders": remind.len(), "queued": queued.len() }))
     }

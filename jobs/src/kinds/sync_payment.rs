@@ -52,7 +52,7 @@ impl Job for SyncPayment {
         POLICY
     }
 
-    async fn run(&self, ctx: &JobContext, job: &Claimed, payload: SyncPaymentPayload) -> Result<Value, JobError> {
+    async fn run(&self, ctx: &JobContext, _job: &Claimed, payload: SyncPaymentPayload) -> Result<Value, JobError> {
         let id = payload.provider_payment_id.as_str();
         let ours: Option<(i64, String)> =
             sqlx::query_as("select amount_cents::int8, provider from payments where provider_payment_id = $1")
@@ -84,7 +84,7 @@ impl Job for SyncPayment {
             .await?
             .ok_or_else(|| JobError::Permanent(format!("no payment of ours has the id {id}")))?;
         let email = if applied.changed && applied.to.is_failure() && renewal(&ctx.db, applied.payment_id).await? {
-            crate::kinds::renew_subscription::tell_user(ctx, job, applied.payment_id).await?
+            crate::kinds::renew_subscription::tell_user(ctx, applied.payment_id).await?
         } else {
             None
         };
