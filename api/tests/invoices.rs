@@ -214,3 +214,173 @@ async fn the_webhook_and_staff_buttons_at_once_make_one_invoice(pool: PgPool) {
     assert_eq!(failed, 0);
     worker.stop().await;
 }
+
+/// Moneybird as its API answers (the calls the bookkeeping makes), invoices in memory.
+#[derive(Default)]
+struct Moneybird {
+    contacts: Vec<Value>,
+    invoices: Vec<Value>,
+    calls: Vec<String>,
+}
+
+type Books = std::sync::Arc<std::sync::Mutex<Moneybird>>;
+
+async fn moneybird_double() -> (String, Books) {
+    use axum::extract::{Path as P, Query as Q, State as S};
+    use axum::http::StatusCode;
+    use axum::response::IntoResponse;
+    use axum::routing::{get, patch, post};
+    use axum::{Json as J, Router};
+    let books = Books::default();
+    let log = |b: &Books, call: String| b.lock().unwrap().calls.push(call);
+    let app = Router::new()
+        .route(
+            "/api/v2/{adm}/contacts/customer_id/{file}",
+            get(move |S(b): S<Books>, P((_, file)): P<(String, String)>| async move {
+                log(&b, format!("GET contact {file}"));
+                let id = file.trim_end_matches(".json");
+                let found = b.lock().unwrap().contacts.iter().find(|c| c["customer_id"] == id).cloned();
+                match found {
+                    Some(c) => J(c).into_response(),
+                    None => (StatusCode::NOT_FOUND, J(json!({"error": "record not found"}))).into_response(),
+                }
+            }),
+        )
+        .route(
+            "/api/v2/{adm}/contacts.json",
+            post(move |S(b): S<Books>, J(body): J<Value>| async move {
+                log(&b, "POST contact".into());
+                let mut contact = body["contact"].clone();
+                let mut books = b.lock().unwrap();
+                contact["id"] = json!(format!("1000000000000000{:02}", books.contacts.len() + 1));
+                books.contacts.push(contact.clone());
+                (StatusCode::CREATED, J(contact))
+            }),
+        )
+        .route(
+            "/api/v2/{adm}/tax_rates.json",
+            get(|| async { J(json!([{"id": "210000000000000001", "name": "21% btw", "percentage": "21.0", "tax_rate_type": "sales_invoice", "active": true, "country": null}])) }),
+        )
+        .route(
+            "/api/v2/{adm}/sales_invoices.json",
+            get(move |S(b): S<Books>, Q(q): Q<std::collections::HashMap<String, String>>| async move {
+                log(&b, "GET invoices".into());
+                let reference = q.get("filter").and_then(|f| f.split(',').find_map(|p| p.strip_prefix("reference:"))).unwrap_or("").to_owned();
+                let found: Vec<Value> = b.lock().unwrap().invoices.iter().filter(|i| i["reference"] == reference.as_str()).cloned().collect();
+                J(json!(found))
+            })
+            .post(move |S(b): S<Books>, J(body): J<Value>| async move {
+                log(&b, "POST invoice".into());
+                let mut invoice = body["sales_invoice"].clone();
+                let mut books = b.lock().unwrap();
+                let id = format!("2000000000000000{:02}", books.invoices.len() + 1);
+                invoice["id"] = json!(id);
+                invoice["state"] = json!("draft");
+                invoice["invoice_id"] = Value::Null;
+                invoice["payments"] = json!([]);
+                invoice["url"] = json!(format!("https://moneybird.example/online_sales_invoices/{id}"));
+                books.invoices.push(invoice.clone());
+                (StatusCode::CREATED, J(invoice))
+            }),
+        )
+        .route(
+            "/api/v2/{adm}/sales_invoices/{id}/send_invoice.json",
+            patch(move |S(b): S<Books>, P((_, id)): P<(String, String)>, J(body): J<Value>| async move {
+                log(&b, format!("SEND {}", body["sales_invoice_sending"]["email_address"].as_str().unwrap_or("")));
+                let mut books = b.lock().unwrap();
+                let number = format!("2026-{:04}", books.invoices.iter().filter(|i| i["state"] != "draft").count() + 1);
+                let invoice = books.invoices.iter_mut().find(|i| i["id"] == id.as_str()).unwrap();
+                invoice["state"] = json!("open");
+                invoice["invoice_id"] = json!(number);
+                J(invoice.clone())
+            }),
+        )
+        .route(
+            "/api/v2/{adm}/sales_invoices/{id}/payments.json",
+            post(move |S(b): S<Books>, P((_, id)): P<(String, String)>, J(body): J<Value>| async move {
+                log(&b, format!("PAY {} {}", body["payment"]["price"].as_str().unwrap_or(""), body["payment"]["transaction_identifier"].as_str().unwrap_or("")));
+                let mut books = b.lock().unwrap();
+                let invoice = books.invoices.iter_mut().find(|i| i["id"] == id.as_str()).unwrap();
+                invoice["payments"].as_array_mut().unwrap().push(body["payment"].clone());
+                invoice["state"] = json!("paid");
+                (StatusCode::CREATED, J(body["payment"].clone()))
+            }),
+        )
+        .route(
+            "/api/v2/{adm}/sales_invoices/{file}",
+            get(move |S(b): S<Books>, P((_, file)): P<(String, String)>| async move {
+                let id = file.trim_end_matches(".json");
+                let found = b.lock().unwrap().invoices.iter().find(|i| i["id"] == id).cloned();
+                match found {
+                    Some(i) => J(i).into_response(),
+                    None => StatusCode::NOT_FOUND.into_response(),
+                }
+            }),
+        )
+        .route(
+            "/api/v2/{adm}/sales_invoices/{id}/download_pdf.json",
+            get(|P((_, id)): P<(String, String)>| async move {
+                (StatusCode::FOUND, [("location", format!("https://moneybird-files.example/{id}.pdf?expires=60"))])
+            }),
+        )
+        .with_state(books.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}/api/v2/", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (base, books)
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn with_moneybird_the_invoice_is_made_sent_and_paid_there_once(pool: PgPool) {
+    let (base, books) = moneybird_double().await;
+    let env = vec![
+        ("APP_MONEYBIRD_API_URL", base),
+        ("APP_MONEYBIRD_API_TOKEN", "token".to_owned()),
+        ("APP_MONEYBIRD_ADMINISTRATION_ID", "123456789".to_owned()),
+    ];
+    let app = TestApp::spawn_with(pool.clone(), common::Options { env, ..Default::default() }).await;
+    let worker = app.start_worker(&[]);
+    let owner = app.access_token_unsubscribed("praktijk@example.nl").await;
+    let (payment, checkout) = open_payment(&app, &owner).await;
+    let chosen = app.http.post(&checkout).form(&[("outcome", "paid")]).send().await.unwrap();
+    assert_eq!(chosen.status(), 303);
+    let mut answer = Value::Null;
+    wait_until("the invoice", async || {
+        let (status, body) = post_json(&app, "/payment/subscription/getInvoiceDownload", Some(&owner), &json!(payment)).await;
+        answer = body;
+        status == 200
+    })
+    .await;
+    let (invoice_id, contact_id, url): (Option<String>, Option<String>, Option<String>) =
+        sqlx::query_as("select moneybird_invoice_id, moneybird_contact_id, sales_invoices_url from payments where id = $1::uuid")
+            .bind(&payment)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    let number: String =
+        sqlx::query_scalar("select number from invoices where payment_id = $1::uuid").bind(&payment).fetch_one(&pool).await.unwrap();
+    let provider_id: String =
+        sqlx::query_scalar("select provider_payment_id from payments where id = $1::uuid").bind(&payment).fetch_one(&pool).await.unwrap();
+    let user_id: String =
+        sqlx::query_scalar("select user_id from payments where id = $1::uuid").bind(&payment).fetch_one(&pool).await.unwrap();
+    worker.stop().await;
+    // the seeded GP's payment is invoiced there too; ours once
+    let books = books.lock().unwrap();
+    let ours: Vec<&Value> = books.invoices.iter().filter(|i| i["reference"] == format!("SPK-{payment}").as_str()).collect();
+    assert_eq!(ours.len(), 1, "{:?}", books.calls);
+    let invoice = ours[0];
+    assert_eq!(invoice_id.as_ref(), invoice["id"].as_str().map(str::to_owned).as_ref());
+    assert_eq!(url.as_ref(), invoice["url"].as_str().map(str::to_owned).as_ref());
+    assert_eq!(Some(number.as_str()), invoice["invoice_id"].as_str());
+    assert_eq!(answer["downloadLink"], format!("https://moneybird-files.example/{}.pdf?expires=60", invoice["id"].as_str().unwrap()));
+    assert_eq!(invoice["prices_are_incl_tax"], true);
+    assert_eq!(invoice["details_attributes"][0]["tax_rate_id"], "210000000000000001");
+    assert_eq!(invoice["payments"].as_array().unwrap().len(), 1);
+    let calls = |call: &str| books.calls.iter().filter(|c| *c == call).count();
+    assert_eq!(calls("SEND factuur@delinde.nl"), 1, "{:?}", books.calls);
+    assert_eq!(calls(&format!("PAY 78.00 {provider_id}")), 1, "{:?}", books.calls);
+    let contact: Vec<&Value> = books.contacts.iter().filter(|c| c["customer_id"] == user_id.as_str()).collect();
+    assert_eq!(contact.len(), 1);
+    assert_eq!(contact[0]["company_name"], "Huisartsenpraktijk De Linde");
+    assert_eq!(contact_id.as_ref(), contact[0]["id"].as_str().map(str::to_owned).as_ref());
+}

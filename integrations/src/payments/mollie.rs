@@ -256,4 +256,21 @@ mod tests {
             })
         );
     }
+
+    #[test]
+    fn refunds_and_chargebacks_are_read_from_the_payment() {
+        let paid = json!({
+            "resource": "payment", "id": "tr_WDqYK6vllg", "status": "paid",
+            "amount": {"currency": "EUR", "value": "78.00"},
+            "amountRefunded": {"currency": "EUR", "value": "20.00"},
+            "amountRemaining": {"currency": "EUR", "value": "58.00"},
+            "amountChargedBack": {"currency": "EUR", "value": "58.00"},
+            "metadata": {"paymentId": "p1"},
+        });
+        let p = payment_of(&paid).unwrap();
+        assert_eq!((p.amount_cents, p.amount_refunded_cents, p.amount_charged_back_cents), (7800, 2000, 5800));
+        let plain = json!({"id": "tr_1", "status": "open", "amount": {"currency": "EUR", "value": "78.00"}});
+        let p = payment_of(&plain).unwrap();
+        assert_eq!((p.amount_refunded_cents, p.amount_charged_back_cents), (0, 0));
+    }
 }
