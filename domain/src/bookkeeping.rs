@@ -9,7 +9,7 @@
 
 use chrono::NaiveDate;
 use serde::Serialize;
-use sqlx::{PgConnection, PgPool, Row};
+use sqlx::{PgConnection, Row};
 use uuid::Uuid;
 
 use crate::invoices::{Buyer, Credits, InvoiceDraft, InvoiceKind, InvoiceLine, Settlement};
@@ -341,20 +341,6 @@ pub async fn record_refunds(
         let (total, before): (i64, i64) = (r.get("total"), r.get("before"));
         (total > before).then(|| (r.get("id"), total))
     }))
-}
-
-/// Paid payments with an amount and no invoice, oldest first (at most `limit`): what the
-/// bookkeeping still owes.
-pub async fn without_invoice(db: &PgPool, limit: i64) -> sqlx::Result<Vec<Uuid>> {
-    sqlx::query_scalar(
-        "select p.id from payments p
-          where p.status = 'PAID' and p.amount_cents > 0
-            and not exists (select 1 from invoices i where i.payment_id = p.id and i.kind = 'invoice')
-          order by p.paid_at nulls last, p.id limit $1",
-    )
-    .bind(limit)
-    .fetch_all(db)
-    .await
 }
 
 #[cfg(test)]

@@ -57,8 +57,9 @@ pub trait Bookkeeping: Send + Sync + 'static {
     /// The provider's contact for `buyer`, found by `buyer.customer_id` or made: the contact's id.
     fn ensure_contact<'a>(&'a self, buyer: &'a Buyer) -> BoxFuture<'a, Result<String, BookkeepingError>>;
 
-    /// The invoice with `draft.reference` for the contact, found or made: numbered, sent to
-    /// `draft.buyer.email`, and with `draft.paid` registered on it.
+    /// The invoice with `draft.reference` for the contact, found or made, and numbered. Moneybird
+    /// also sends it to `draft.buyer.email` and registers `draft.paid` on it; the local
+    /// bookkeeping keeps it for the buyer to download.
     fn ensure_invoice<'a>(
         &'a self,
         contact_id: &'a str,
