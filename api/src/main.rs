@@ -1,7 +1,7 @@
 use api::config::Config;
 use domain::env::Env;
 
-const USAGE: &str = "usage: api [serve|all|migrate|icpc-import FILE]\n  serve    run the api (default)\n  all      run the api, a worker and the scheduler in one process\n  icpc-import FILE  replace the ICPC list with a licensed table (code;patient title;official title per line)\n  migrate  apply the database migrations and exit";
+const USAGE: &str = "usage: api [serve|all|migrate|audit-verify|icpc-import FILE]\n  audit-verify  check the audit log's hash chain (exit 1 when an entry was changed, removed or slipped in)\n  serve    run the api (default)\n  all      run the api, a worker and the scheduler in one process\n  icpc-import FILE  replace the ICPC list with a licensed table (code;patient title;official title per line)\n  migrate  apply the database migrations and exit";
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -25,6 +25,19 @@ async fn main() -> anyhow::Result<()> {
             api::connect_and_migrate(&config).await?;
             tracing::info!("migrations applied");
             Ok(())
+        }
+        "audit-verify" => {
+            let pool = api::connect_and_migrate(&config).await?;
+            match domain::audit::verify(&pool).await? {
+                domain::audit::Verified::Intact(n) => {
+                    println!("audit log intact: {n} entries");
+                    Ok(())
+                }
+                domain::audit::Verified::Broken { id, reason } => {
+                    eprintln!("audit log broken at entry {id}: {reason}");
+                    std::process::exit(1);
+                }
+            }
         }
         "icpc-import" => {
             let file = std::env::args().nth(2).ok_or_else(|| anyhow::anyhow!("{USAGE}"))?;

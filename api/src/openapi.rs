@@ -12,8 +12,8 @@ use utoipa::openapi::{Content, Ref, RefOr, Required, Response};
 use utoipa::{Modify, OpenApi};
 
 use crate::routes::{
-    consults, feedback, health, icpc, invoices, jobs as job_routes, medcat, payments, personalize, public, record_system, summary_calls,
-    templates, user,
+    cms, consults, feedback, health, icpc, invoices, jobs as job_routes, medcat, payments, personalize, public, record_system,
+    summary_calls, templates, user,
 };
 use crate::state::AppState;
 
@@ -25,6 +25,8 @@ use crate::state::AppState;
         version = "1"
     ),
     paths(
+        cms::access,
+        cms::audit_log,
         consults::create_consult,
         consults::read_consult,
         consults::update_consult,

@@ -333,12 +333,17 @@ pub async fn is_helper(db: &PgPool, user_id: &str) -> sqlx::Result<bool> {
 }
 
 /// Sets the helper flag; false when there is no such user.
-pub async fn set_helper(db: &PgPool, user_id: &str, flag: bool) -> sqlx::Result<bool> {
-    let n = sqlx::query("update users set is_helper = $2, updated_at = now() where id = $1")
-        .bind(user_id)
-        .bind(flag)
-        .execute(db)
-        .await?
-        .rows_affected();
-    Ok(n > 0)
+/// Sets the user's helper flag in `tx`; answers what it was before and the user's e-mail
+/// address, or `None` when there is no such user.
+pub async fn set_helper(tx: &mut sqlx::PgConnection, user_id: &str, flag: bool) -> sqlx::Result<Option<(bool, String)>> {
+    sqlx::query_as(
+        "update users u set is_helper = $2, updated_at = now()
+           from users old
+          where u.id = $1 and old.id = u.id
+          returning old.is_helper, u.email",
+    )
+    .bind(user_id)
+    .bind(flag)
+    .fetch_optional(tx)
+    .await
 }

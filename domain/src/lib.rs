@@ -5,6 +5,7 @@
 //! telemetry, and the database pool with its migrations.
 
 pub mod agreement;
+pub mod audit;
 pub mod billing;
 pub mod bookkeeping;
 pub mod consult_render;

@@ -497,8 +497,7 @@ pub async fn shortages(db: &PgPool) -> sqlx::Result<(Vec<Shortage>, Option<DateT
 }
 
 /// Replaces the whole list in one transaction.
-pub async fn replace_shortages(db: &PgPool, entries: &[Shortage], uploaded_by: &str) -> sqlx::Result<()> {
-    let mut tx = db.begin().await?;
+pub async fn replace_shortages(tx: &mut sqlx::PgConnection, entries: &[Shortage], uploaded_by: &str) -> sqlx::Result<()> {
     sqlx::query("delete from medicine_shortages").execute(&mut *tx).await?;
     let positions: Vec<i32> = (1..=entries.len() as i32).collect();
     let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
@@ -520,7 +519,7 @@ pub async fn replace_shortages(db: &PgPool, entries: &[Shortage], uploaded_by: &
     .bind(uploaded_by)
     .execute(&mut *tx)
     .await?;
-    tx.commit().await
+    Ok(())
 }
 
 #[cfg(test)]

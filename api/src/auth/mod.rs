@@ -6,6 +6,7 @@
 
 pub mod gate;
 pub mod keys;
+mod staff;
 mod user;
 
 use std::time::Duration;
@@ -14,6 +15,7 @@ use jsonwebtoken::{Algorithm, Validation};
 use serde::Deserialize;
 
 pub use keys::{KeySource, KeyStore};
+pub use staff::Staff;
 pub use user::{AGREEMENT_REQUIRED, CurrentUser, SignedIn, UserRegistry};
 
 use crate::config::AuthConfig;

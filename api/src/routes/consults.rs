@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::auth::CurrentUser;
 use crate::auth::gate;
+use crate::auth::{CurrentUser, Staff};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Path};
 use crate::state::AppState;
@@ -207,16 +207,25 @@ pub async fn is_helper_user(State(state): State<AppState>, user: CurrentUser) ->
     responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn set_helper_user(
     State(state): State<AppState>,
-    user: CurrentUser,
+    staff: Staff,
     Path(user_id): Path<String>,
     Json(flag): Json<bool>,
 ) -> Result<StatusCode, ApiError> {
-    if !user.is_staff {
-        return Err(ApiError::Forbidden);
-    }
-    if !consults::set_helper(&state.db, &user_id, flag).await? {
+    let mut tx = state.db.begin().await?;
+    let Some((before, email)) = consults::set_helper(&mut tx, &user_id, flag).await? else {
         return Err(ApiError::NotFound);
-    }
-    tracing::info!(staff = %user.id, target = %user_id, flag, "helper flag set");
+    };
+    let entry = domain::audit::Entry {
+        action: domain::audit::Action::SetHelperUser,
+        subject_type: "user",
+        subject_id: user_id.clone(),
+        concerns_user_id: Some(user_id.clone()),
+        concerns_organisation_id: None,
+        changes: serde_json::json!({ "before": { "isHelper": before }, "after": { "isHelper": flag } }),
+        about: format!("van {email} {}", if flag { "aan" } else { "uit" }),
+    };
+    domain::audit::record(&mut tx, &staff.actor, &entry).await?;
+    tx.commit().await?;
+    tracing::info!(staff = %staff.user.id, target = %user_id, flag, "helper flag set");
     Ok(StatusCode::NO_CONTENT)
 }

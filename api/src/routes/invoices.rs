@@ -9,8 +9,8 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use domain::bookkeeping;
 use domain::payments::PaymentStatus;
+use domain::{audit, bookkeeping};
 use integrations::bookkeeping::BookkeepingError;
 use integrations::bookkeeping::local::{self, LinkError};
 use jobs::kinds::{CreateContact, CreateInvoice};
@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use crate::auth::CurrentUser;
+use crate::auth::{CurrentUser, Staff};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Path, Query};
 use crate::state::AppState;
@@ -168,10 +168,7 @@ pub struct BookkeepingQueued {
 }
 
 /// What staff may ask of a payment's bookkeeping, checked before a job is queued.
-async fn billable(state: &AppState, user: &CurrentUser, id: Uuid) -> Result<bookkeeping::BillablePayment, ApiError> {
-    if !user.is_staff {
-        return Err(ApiError::Forbidden);
-    }
+async fn billable(state: &AppState, id: Uuid) -> Result<bookkeeping::BillablePayment, ApiError> {
     let payment = bookkeeping::payment(&state.db, id).await?.ok_or(ApiError::Missing(PAYMENT_NOT_FOUND))?;
     if payment.status != PaymentStatus::Paid {
         return Err(ApiError::Conflict { code: "payment_not_paid", message: NOT_PAID });
@@ -179,21 +176,48 @@ async fn billable(state: &AppState, user: &CurrentUser, id: Uuid) -> Result<book
     Ok(payment)
 }
 
-async fn queue(state: &AppState, user: &CurrentUser, job: jobs::NewJob) -> Result<(StatusCode, Json<BookkeepingQueued>), ApiError> {
-    let job_id = state.jobs.enqueue_and_push(job.caused_by(user.id.clone()), "bookkeeping").await?;
+/// Queues the job and writes the audit entry in one transaction, then pushes the job.
+async fn queue(
+    state: &AppState,
+    staff: &Staff,
+    action: audit::Action,
+    payment: &bookkeeping::BillablePayment,
+    job: jobs::NewJob,
+) -> Result<(StatusCode, Json<BookkeepingQueued>), ApiError> {
+    let email: Option<String> =
+        sqlx::query_scalar("select email from users where id = $1").bind(&payment.user_id).fetch_optional(&state.db).await?.flatten();
+    let mut tx = state.db.begin().await?;
+    let job_id = jobs::enqueue(&mut tx, job.caused_by(staff.user.id.clone())).await?;
+    let entry = audit::Entry {
+        action,
+        subject_type: "payment",
+        subject_id: payment.id.to_string(),
+        concerns_user_id: Some(payment.user_id.clone()),
+        concerns_organisation_id: None,
+        changes: serde_json::json!({ "job": job_id }),
+        about: format!(
+            "voor de betaling van {} ({}, {})",
+            email.as_deref().unwrap_or(&payment.user_id),
+            payment.description,
+            domain::invoices::euros(payment.amount_cents)
+        ),
+    };
+    audit::record(&mut tx, &staff.actor, &entry).await?;
+    tx.commit().await?;
+    state.jobs.push_committed(&[job_id], "bookkeeping").await;
     Ok((StatusCode::ACCEPTED, Json(BookkeepingQueued { job_id })))
 }
 
 /// Staff: makes the bookkeeping contact of a paid payment's user ('Moneybird contact maken'):
-/// queues `create_contact` and answers its job. A user who has a contact already keeps it; the
+/// queues `create_contact` and answers its job; the audit log records it with the job. A user who has a contact already keeps it; the
 /// job then notes it on the payment.
 #[utoipa::path(post, path = "/payment/manage/payment/contact/{id}", tag = "cms", security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The payment's id")),
     responses((status = 202, body = BookkeepingQueued), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
               (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-pub async fn make_contact(State(state): State<AppState>, user: CurrentUser, Path(id): Path<Uuid>) -> Result<impl IntoResponse, ApiError> {
-    billable(&state, &user, id).await?;
-    queue(&state, &user, CreateContact::job(id)).await
+pub async fn make_contact(State(state): State<AppState>, staff: Staff, Path(id): Path<Uuid>) -> Result<impl IntoResponse, ApiError> {
+    let payment = billable(&state, id).await?;
+    queue(&state, &staff, audit::Action::MakeBookkeepingContact, &payment, CreateContact::job(id)).await
 }
 
 /// Staff: makes the invoice of a paid payment ('Factuur maken'): queues `create_invoice` (which
@@ -202,13 +226,13 @@ pub async fn make_contact(State(state): State<AppState>, user: CurrentUser, Path
     params(("id" = Uuid, Path, description = "The payment's id")),
     responses((status = 202, body = BookkeepingQueued), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
               (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-pub async fn make_invoice(State(state): State<AppState>, user: CurrentUser, Path(id): Path<Uuid>) -> Result<impl IntoResponse, ApiError> {
-    let payment = billable(&state, &user, id).await?;
+pub async fn make_invoice(State(state): State<AppState>, staff: Staff, Path(id): Path<Uuid>) -> Result<impl IntoResponse, ApiError> {
+    let payment = billable(&state, id).await?;
     if !payment.needs_invoice() {
         return Err(ApiError::Conflict { code: "no_amount", message: NO_AMOUNT });
     }
     if bookkeeping::invoice_of_payment(&state.db, id).await?.is_some() {
         return Err(ApiError::Conflict { code: "has_invoice", message: HAS_INVOICE });
     }
-    queue(&state, &user, CreateInvoice::job(id)).await
+    queue(&state, &staff, audit::Action::MakeInvoice, &payment, CreateInvoice::job(id)).await
 }

@@ -15,8 +15,8 @@ use domain::medcat::{self, Kind, LineError, MAX_TEXT_CHARS, Shortage};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::auth::CurrentUser;
 use crate::auth::gate;
+use crate::auth::{CurrentUser, Staff};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::Json;
 use crate::state::AppState;
@@ -211,16 +211,27 @@ fn upload_refused(errors: Vec<LineError>) -> Response {
 #[utoipa::path(put, path = "/api/cms/medicineShortages", tag = "cms", security(("bearer" = [])),
     request_body(content = String, content_type = "text/csv", description = "naam;atc;status;sinds;advies, then one medicine per line"),
     responses((status = 200, body = ShortagesReplaced), (status = 400, body = ShortageUploadError), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
-pub async fn upload_shortages(State(state): State<AppState>, user: CurrentUser, body: Bytes) -> Result<Response, ApiError> {
-    if !user.is_staff {
-        return Err(ApiError::Forbidden);
-    }
+pub async fn upload_shortages(State(state): State<AppState>, staff: Staff, body: Bytes) -> Result<Response, ApiError> {
+    let user = &staff.user;
     let text = medcat::decode_upload(&body);
     let entries = match medcat::parse_shortages(&text) {
         Ok(entries) => entries,
         Err(errors) => return Ok(upload_refused(errors)),
     };
-    medcat::replace_shortages(&state.db, &entries, &user.id).await?;
+    let mut tx = state.db.begin().await?;
+    let before: i64 = sqlx::query_scalar("select count(*) from medicine_shortages").fetch_one(&mut *tx).await?;
+    medcat::replace_shortages(&mut tx, &entries, &user.id).await?;
+    let entry = domain::audit::Entry {
+        action: domain::audit::Action::ReplaceShortageList,
+        subject_type: "medicine_shortages",
+        subject_id: "list".to_owned(),
+        concerns_user_id: None,
+        concerns_organisation_id: None,
+        changes: serde_json::json!({ "before": { "count": before }, "after": { "count": entries.len() } }),
+        about: format!("({before} → {} geneesmiddelen)", entries.len()),
+    };
+    domain::audit::record(&mut tx, &staff.actor, &entry).await?;
+    tx.commit().await?;
     tracing::info!(staff = %user.id, count = entries.len(), "medicine shortage list replaced");
     Ok(Json(ShortagesReplaced { count: entries.len() }).into_response())
 }

@@ -1,5 +1,6 @@
 //! One router per area, merged here.
 
+pub mod cms;
 pub mod consults;
 pub mod feedback;
 pub mod health;
@@ -21,6 +22,7 @@ use crate::state::AppState;
 
 pub fn router(state: &AppState) -> Router<AppState> {
     Router::new()
+        .merge(cms::router())
         .merge(consults::router(state))
         .merge(feedback::router())
         .merge(health::router())

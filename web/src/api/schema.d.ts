@@ -72,6 +72,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The CMS's access check: 200 for staff, 403 for anyone else signed in (the SPA then goes to `/`). */
+        post: operations["access"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/auditLog/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Staff: the audit log, newest first, a page of 50 at a time, optionally only the entries whose
+         *     text contains `search`.
+         */
+        get: operations["audit_log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cms/medicineShortages": {
         parameters: {
             query?: never;
@@ -880,7 +917,7 @@ export interface paths {
         put?: never;
         /**
          * Staff: makes the bookkeeping contact of a paid payment's user ('Moneybird contact maken'):
-         *     queues `create_contact` and answers its job. A user who has a contact already keeps it; the
+         *     queues `create_contact` and answers its job; the audit log records it with the job. A user who has a contact already keeps it; the
          *     job then notes it on the payment.
          */
         post: operations["make_contact"];
@@ -1254,6 +1291,19 @@ export interface components {
          * @enum {string}
          */
         AudioModelName: "multilingual" | "generic" | "radiology";
+        AuditPage: {
+            /** @description Newest first. */
+            entries: components["schemas"]["Shown"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /**
+             * Format: int64
+             * @description Entries that match, on all pages.
+             */
+            total: number;
+        };
         /**
          * @description The billing dialog's details (spec §3), checked in the spec's order (§5). `pricePerUser` and
          *     `isIndividual` may be sent but are not taken: the server prices the choice itself.
@@ -1308,6 +1358,10 @@ export interface components {
          * @enum {string}
          */
         CheckoutOutcome: "paid" | "failed" | "expired" | "canceled";
+        CmsAccess: {
+            /** @description Always true: anyone else gets 401 or 403. */
+            staff: boolean;
+        };
         /** @description A consult's content: a JSON object, at most 512 kB serialised. */
         ConsultInput: {
             /** @description The client's own JSON object; an empty one when left out. */
@@ -1962,6 +2016,14 @@ export interface components {
         ShortagesReplaced: {
             /** @description How many medicines the list now holds. */
             count: number;
+        };
+        /** @description An entry as the CMS's Auditlog shows it (spec §3: id, log, timestamp). */
+        Shown: {
+            /** Format: int64 */
+            id: number;
+            log: string;
+            /** Format: date-time */
+            timestamp: string;
         };
         /**
          * @description One of the clinician's own SOEP examples, used to shape the note: the four parts, each empty
@@ -2679,6 +2741,112 @@ export interface operations {
                 };
             };
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    access: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsAccess"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    audit_log: {
+        parameters: {
+            query?: {
+                /** @description From 0. */
+                page?: number;
+                /** @description Only entries whose text contains this (any case). */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

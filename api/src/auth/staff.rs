@@ -1,0 +1,32 @@
+//! Staff: a signed-in user with the staff role, with what the audit log records of each of their
+//! requests (the request id and the client's address).
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+
+use super::CurrentUser;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// A staff member's request: 401 without a sign-in, 403 without the staff role.
+#[derive(Debug, Clone)]
+pub struct Staff {
+    pub user: CurrentUser,
+    pub actor: domain::audit::Actor,
+}
+
+impl FromRequestParts<AppState> for Staff {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let user = CurrentUser::from_request_parts(parts, state).await?;
+        if !user.is_staff {
+            return Err(ApiError::Forbidden);
+        }
+        let request_id = parts.headers.get("x-request-id").and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let client_addr = crate::edge::client::peer(&parts.extensions)
+            .map(|peer| state.config.http.trusted_proxies.client(peer, &parts.headers).to_string());
+        let actor = domain::audit::Actor { user_id: user.id.clone(), email: user.email.clone(), request_id, client_addr };
+        Ok(Self { user, actor })
+    }
+}

@@ -1,0 +1,252 @@
+//! The audit log of staff actions (NEN 7513): who did what to which record, concerning whom,
+//! when and from where, with the changed fields before and after, written in the transaction of
+//! the change.
+//!
+//! Entries are append-only (the table refuses UPDATE, DELETE and TRUNCATE) and hash-chained:
+//! entry `n` carries the SHA-256 of its own fields and of entry `n - 1`'s hash, and the ids run
+//! 1, 2, 3, ... without a gap, so [`verify`] finds an entry that was changed, removed or slipped in.
+//! Appending takes the chain's lock until the transaction ends, so entries are chained in the
+//! order their transactions commit.
+
+use chrono::{DateTime, SubsecRound, Utc};
+use serde::Serialize;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use sqlx::{PgConnection, PgPool, Row};
+use uuid::Uuid;
+
+/// The staff member acting, and where the request came from.
+#[derive(Debug, Clone)]
+pub struct Actor {
+    pub user_id: String,
+    pub email: String,
+    pub request_id: Option<String>,
+    pub client_addr: Option<String>,
+}
+
+/// What a staff member did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// 'Moneybird contact maken' on a payment.
+    MakeBookkeepingContact,
+    /// 'Factuur maken' on a payment.
+    MakeInvoice,
+    /// The medicine shortage list replaced.
+    ReplaceShortageList,
+    /// A user's helper flag set or cleared.
+    SetHelperUser,
+}
+
+impl Action {
+    pub const ALL: [Action; 4] = [Action::MakeBookkeepingContact, Action::MakeInvoice, Action::ReplaceShortageList, Action::SetHelperUser];
+
+    /// The stored code.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::MakeBookkeepingContact => "payment.make_contact",
+            Self::MakeInvoice => "payment.make_invoice",
+            Self::ReplaceShortageList => "medicine_shortages.replace",
+            Self::SetHelperUser => "user.set_helper",
+        }
+    }
+
+    /// What was done, in Dutch, to follow the staff member's address.
+    fn dutch(self) -> &'static str {
+        match self {
+            Self::MakeBookkeepingContact => "liet het boekhoudcontact maken",
+            Self::MakeInvoice => "liet de factuur maken",
+            Self::ReplaceShortageList => "verving de lijst met geneesmiddeltekorten",
+            Self::SetHelperUser => "zette de helper-status",
+        }
+    }
+}
+
+/// One entry to write.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub action: Action,
+    /// The record's type (`payment`) and id.
+    pub subject_type: &'static str,
+    pub subject_id: String,
+    /// The person the record belongs to, if any.
+    pub concerns_user_id: Option<String>,
+    pub concerns_organisation_id: Option<Uuid>,
+    /// The changed fields: `{"before": {...}, "after": {...}}`, or what was asked for.
+    pub changes: Value,
+    /// The record as the log names it in Dutch (`voor de betaling van anne@example.nl (€ 78,00)`).
+    pub about: String,
+}
+
+/// The chain's lock (one advisory lock for the whole log).
+const CHAIN_LOCK: i64 = 0x6175_6469_745f_6c67; // "audit_lg"
+
+/// The hash of an entry: SHA-256 over the previous hash and every field, each length-prefixed.
+#[allow(clippy::too_many_arguments)]
+fn hash_of(
+    prev: &[u8],
+    id: i64,
+    at: DateTime<Utc>,
+    actor: (&str, &str),
+    action: &str,
+    subject: (&str, &str),
+    concerns: (Option<&str>, Option<Uuid>),
+    changes: &Value,
+    origin: (Option<&str>, Option<&str>),
+    log: &str,
+) -> Vec<u8> {
+    let mut h = Sha256::new();
+    let mut field = |bytes: &[u8]| {
+        h.update((bytes.len() as u64).to_be_bytes());
+        h.update(bytes);
+    };
+    field(prev);
+    field(&id.to_be_bytes());
+    field(at.to_rfc3339_opts(chrono::SecondsFormat::Micros, true).as_bytes());
+    field(actor.0.as_bytes());
+    field(actor.1.as_bytes());
+    field(action.as_bytes());
+    field(subject.0.as_bytes());
+    field(subject.1.as_bytes());
+    field(concerns.0.unwrap_or("").as_bytes());
+    field(concerns.1.map(|u| u.to_string()).unwrap_or_default().as_bytes());
+    field(changes.to_string().as_bytes());
+    field(origin.0.unwrap_or("").as_bytes());
+    field(origin.1.unwrap_or("").as_bytes());
+    field(log.as_bytes());
+    h.finalize().to_vec()
+}
+
+/// Appends an entry in `tx` (the transaction of the change it records). Answers its id.
+pub async fn record(tx: &mut PgConnection, actor: &Actor, entry: &Entry) -> sqlx::Result<i64> {
+    sqlx::query("select pg_advisory_xact_lock($1)").bind(CHAIN_LOCK).execute(&mut *tx).await?;
+    let last: Option<(i64, Vec<u8>)> =
+        sqlx::query_as("select id, hash from audit_log order by id desc limit 1").fetch_optional(&mut *tx).await?;
+    let (id, prev) = match last {
+        Some((id, hash)) => (id + 1, hash),
+        None => (1, vec![0; 32]),
+    };
+    // stored to the microsecond, as PostgreSQL keeps it, so the hash can be made again
+    let at = Utc::now().trunc_subsecs(6);
+    let log = format!("{} {} {}", actor.email, entry.action.dutch(), entry.about).trim().to_owned();
+    // a JSON value's text with its keys sorted, as it reads back from jsonb
+    let changes: Value = serde_json::from_str(&entry.changes.to_string()).unwrap_or(Value::Null);
+    let hash = hash_of(
+        &prev,
+        id,
+        at,
+        (&actor.user_id, &actor.email),
+        entry.action.code(),
+        (entry.subject_type, &entry.subject_id),
+        (entry.concerns_user_id.as_deref(), entry.concerns_organisation_id),
+        &changes,
+        (actor.request_id.as_deref(), actor.client_addr.as_deref()),
+        &log,
+    );
+    sqlx::query(
+        "insert into audit_log (id, at, actor_id, actor_email, action, subject_type, subject_id, concerns_user_id,
+                                concerns_organisation_id, changes, request_id, client_addr, log, prev_hash, hash)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+    )
+    .bind(id)
+    .bind(at)
+    .bind(&actor.user_id)
+    .bind(&actor.email)
+    .bind(entry.action.code())
+    .bind(entry.subject_type)
+    .bind(&entry.subject_id)
+    .bind(&entry.concerns_user_id)
+    .bind(entry.concerns_organisation_id)
+    .bind(&changes)
+    .bind(&actor.request_id)
+    .bind(&actor.client_addr)
+    .bind(&log)
+    .bind(&prev)
+    .bind(&hash)
+    .execute(&mut *tx)
+    .await?;
+    Ok(id)
+}
+
+/// An entry as the CMS's Auditlog shows it (spec §3: id, log, timestamp).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Shown {
+    pub id: i64,
+    pub log: String,
+    pub timestamp: DateTime<Utc>,
+}
+
+/// A page of entries, newest first, whose text contains `search` (any case) when given.
+pub async fn page(db: &PgPool, search: Option<&str>, page: i64, size: i64) -> sqlx::Result<(Vec<Shown>, i64)> {
+    let pattern = search.map(|s| format!("%{}%", s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")));
+    let rows = sqlx::query("select id, log, at from audit_log where $1::text is null or log ilike $1 order by id desc limit $2 offset $3")
+        .bind(&pattern)
+        .bind(size)
+        .bind(page * size)
+        .fetch_all(db)
+        .await?;
+    let total: i64 =
+        sqlx::query_scalar("select count(*) from audit_log where $1::text is null or log ilike $1").bind(&pattern).fetch_one(db).await?;
+    Ok((rows.iter().map(|r| Shown { id: r.get("id"), log: r.get("log"), timestamp: r.get("at") }).collect(), total))
+}
+
+/// The entries that name `action` and `subject_id`, oldest first (tests and the CMS's history of a
+/// record).
+pub async fn of_subject(db: &PgPool, subject_type: &str, subject_id: &str) -> sqlx::Result<Vec<(String, String)>> {
+    sqlx::query_as("select action, log from audit_log where subject_type = $1 and subject_id = $2 order by id")
+        .bind(subject_type)
+        .bind(subject_id)
+        .fetch_all(db)
+        .await
+}
+
+/// What checking the chain found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verified {
+    /// Every entry holds: this many.
+    Intact(i64),
+    /// The first entry that does not hold, and why.
+    Broken { id: i64, reason: String },
+}
+
+/// Walks the whole log in order and checks ids, links and hashes.
+pub async fn verify(db: &PgPool) -> sqlx::Result<Verified> {
+    use futures::TryStreamExt;
+    let mut rows = sqlx::query(
+        "select id, at, actor_id, actor_email, action, subject_type, subject_id, concerns_user_id, concerns_organisation_id,
+                changes, request_id, client_addr, log, prev_hash, hash
+           from audit_log order by id",
+    )
+    .fetch(db);
+    let mut expected_prev = vec![0u8; 32];
+    let mut expected_id = 1i64;
+    while let Some(r) = rows.try_next().await? {
+        let id: i64 = r.get("id");
+        if id != expected_id {
+            return Ok(Verified::Broken { id: expected_id, reason: format!("entry {expected_id} is missing (next is {id})") });
+        }
+        let prev: Vec<u8> = r.get("prev_hash");
+        if prev != expected_prev {
+            return Ok(Verified::Broken { id, reason: "does not link to the entry before it".to_owned() });
+        }
+        let stored: Vec<u8> = r.get("hash");
+        let computed = hash_of(
+            &prev,
+            id,
+            r.get("at"),
+            (r.get("actor_id"), r.get("actor_email")),
+            r.get("action"),
+            (r.get("subject_type"), r.get("subject_id")),
+            (r.get("concerns_user_id"), r.get("concerns_organisation_id")),
+            &r.get::<Value, _>("changes"),
+            (r.get("request_id"), r.get("client_addr")),
+            r.get("log"),
+        );
+        if computed != stored {
+            return Ok(Verified::Broken { id, reason: "its fields do not match its hash".to_owned() });
+        }
+        expected_prev = stored;
+        expected_id += 1;
+    }
+    Ok(Verified::Intact(expected_id - 1))
+}
