@@ -38,8 +38,6 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: [Action; 4] = [Action::MakeBookkeepingContact, Action::MakeInvoice, Action::ReplaceShortageList, Action::SetHelperUser];
-
     /// The stored code.
     pub fn code(self) -> &'static str {
         match self {
@@ -81,6 +79,8 @@ pub struct Entry {
 const CHAIN_LOCK: i64 = 0x6175_6469_745f_6c67; // "audit_lg"
 
 /// The hash of an entry: SHA-256 over the previous hash and every field, each length-prefixed.
+/// `changes` is hashed as its JSON text; serde_json keeps an object's keys sorted, so the value
+/// read back from jsonb (which orders keys its own way) gives the same text.
 #[allow(clippy::too_many_arguments)]
 fn hash_of(
     prev: &[u8],
@@ -128,8 +128,7 @@ pub async fn record(tx: &mut PgConnection, actor: &Actor, entry: &Entry) -> sqlx
     // stored to the microsecond, as PostgreSQL keeps it, so the hash can be made again
     let at = Utc::now().trunc_subsecs(6);
     let log = format!("{} {} {}", actor.email, entry.action.dutch(), entry.about).trim().to_owned();
-    // a JSON value's text with its keys sorted, as it reads back from jsonb
-    let changes: Value = serde_json::from_str(&entry.changes.to_string()).unwrap_or(Value::Null);
+    let changes = &entry.changes;
     let hash = hash_of(
         &prev,
         id,
@@ -138,7 +137,7 @@ pub async fn record(tx: &mut PgConnection, actor: &Actor, entry: &Entry) -> sqlx
         entry.action.code(),
         (entry.subject_type, &entry.subject_id),
         (entry.concerns_user_id.as_deref(), entry.concerns_organisation_id),
-        &changes,
+        changes,
         (actor.request_id.as_deref(), actor.client_addr.as_deref()),
         &log,
     );
@@ -156,7 +155,7 @@ pub async fn record(tx: &mut PgConnection, actor: &Actor, entry: &Entry) -> sqlx
     .bind(&entry.subject_id)
     .bind(&entry.concerns_user_id)
     .bind(entry.concerns_organisation_id)
-    .bind(&changes)
+    .bind(changes)
     .bind(&actor.request_id)
     .bind(&actor.client_addr)
     .bind(&log)

@@ -232,15 +232,6 @@ pub async fn invoice_of_payment(db: impl sqlx::PgExecutor<'_>, payment_id: Uuid)
         .map(|r| r.as_ref().map(invoice_of))
 }
 
-/// The payment's invoice and credit invoices, oldest first.
-pub async fn invoices_of_payment(db: impl sqlx::PgExecutor<'_>, payment_id: Uuid) -> sqlx::Result<Vec<Invoice>> {
-    sqlx::query(&format!("select {INVOICE_COLUMNS} from invoices where payment_id = $1 order by created_at, id"))
-        .bind(payment_id)
-        .fetch_all(db)
-        .await
-        .map(|rows| rows.iter().map(invoice_of).collect())
-}
-
 /// What the payment's credit invoices credit together.
 pub async fn credited_cents(db: impl sqlx::PgExecutor<'_>, payment_id: Uuid) -> sqlx::Result<i64> {
     sqlx::query_scalar("select coalesce(max(credited_total_cents), 0)::int8 from invoices where payment_id = $1 and kind = 'credit'")

@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 
 use chrono::NaiveDate;
 use domain::invoices::{Buyer, InvoiceDraft, InvoiceKind, InvoiceLine, Seller, Settlement};
-use integrations::bookkeeping::local::{LinkSigner, LocalBookkeeping};
+use integrations::bookkeeping::local::{self, LinkSigner, LocalBookkeeping};
 use integrations::bookkeeping::{Bookkeeping, BookkeepingError};
 use sqlx::PgPool;
 
@@ -136,7 +136,7 @@ async fn an_invoice_is_never_deleted_or_changed_and_its_pdf_is_kept(db: PgPool) 
     let books = books(&db);
     let contact = books.ensure_contact(&buyer("u-1")).await.unwrap();
     let invoice = books.ensure_invoice(&contact, &draft("SPK-keep", day())).await.unwrap();
-    let pdf = books.pdf(&invoice.id).await.unwrap().unwrap();
+    let pdf = local::pdf(&db, &invoice.id).await.unwrap().unwrap().bytes;
     assert!(pdf.starts_with(b"%PDF"));
     let deleted = sqlx::query("delete from local_invoices where id = $1").bind(&invoice.id).execute(&db).await;
     assert!(deleted.unwrap_err().to_string().contains("never deleted"));
@@ -148,12 +148,12 @@ async fn an_invoice_is_never_deleted_or_changed_and_its_pdf_is_kept(db: PgPool) 
     sqlx::query("alter table local_invoices disable trigger local_invoices_keep").execute(&db).await.unwrap();
     sqlx::query("update local_invoices set pdf = null where id = $1").bind(&invoice.id).execute(&db).await.unwrap();
     sqlx::query("alter table local_invoices enable trigger local_invoices_keep").execute(&db).await.unwrap();
-    let again = books.pdf(&invoice.id).await.unwrap().unwrap();
+    let again = local::pdf(&db, &invoice.id).await.unwrap().unwrap().bytes;
     assert!(again.starts_with(b"%PDF"));
     let stored: Option<Vec<u8>> =
         sqlx::query_scalar("select pdf from local_invoices where id = $1").bind(&invoice.id).fetch_one(&db).await.unwrap();
     assert_eq!(stored.as_deref(), Some(again.as_slice()));
-    assert_eq!(books.pdf("li_unknown").await.unwrap(), None);
+    assert_eq!(local::pdf(&db, "li_unknown").await.unwrap(), None);
 }
 
 #[sqlx::test(migrations = "../migrations")]

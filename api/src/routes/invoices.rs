@@ -136,11 +136,6 @@ pub async fn download_pdf(
             return Err(ApiError::Refused { status: StatusCode::FORBIDDEN, code: "link_invalid", message: LINK_INVALID.to_owned() });
         }
     }
-    let number: Option<String> =
-        sqlx::query_scalar("select number from local_invoices where id = $1").bind(id).fetch_optional(&state.db).await?;
-    let Some(number) = number else {
-        return Err(ApiError::Missing(INVOICE_NOT_FOUND));
-    };
     let pdf = match local::pdf(&state.db, id).await {
         Ok(Some(pdf)) => pdf,
         Ok(None) => return Err(ApiError::Missing(INVOICE_NOT_FOUND)),
@@ -152,10 +147,10 @@ pub async fn download_pdf(
     Ok((
         [
             (header::CONTENT_TYPE, "application/pdf".to_owned()),
-            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"factuur-{number}.pdf\"")),
+            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"factuur-{}.pdf\"", pdf.number)),
             (header::CACHE_CONTROL, "private, no-store".to_owned()),
         ],
-        pdf,
+        pdf.bytes,
     )
         .into_response())
 }

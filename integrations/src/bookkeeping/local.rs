@@ -48,8 +48,13 @@ impl LocalBookkeeping {
         Self { db, seller, links }
     }
 
-    /// Numbers and stores the invoice, or finds the one with its reference.
-    async fn invoice(&self, contact_id: &str, draft: &InvoiceDraft) -> Result<(ProviderInvoice, bool), BookkeepingError> {
+    /// Numbers and stores the invoice, or finds the one with its reference. Answers the document
+    /// when this call made it (its PDF is still to be made).
+    async fn invoice(
+        &self,
+        contact_id: &str,
+        draft: &InvoiceDraft,
+    ) -> Result<(ProviderInvoice, Option<InvoiceDocument>), BookkeepingError> {
         let year = draft.date.year();
         let mut tx = self.db.begin().await.map_err(unavailable)?;
         sqlx::query("insert into local_invoice_counters (year, last) values ($1, 0) on conflict (year) do nothing")
@@ -69,7 +74,7 @@ impl LocalBookkeeping {
             .map_err(unavailable)?;
         if let Some(row) = found {
             tx.commit().await.map_err(unavailable)?;
-            return Ok((ProviderInvoice { id: row.get("id"), number: row.get("number"), url: None }, false));
+            return Ok((ProviderInvoice { id: row.get("id"), number: row.get("number"), url: None }, None));
         }
         let sequence = last + 1;
         let number = domain::invoices::number(year, i64::from(sequence));
@@ -101,13 +106,7 @@ impl LocalBookkeeping {
             .await
             .map_err(unavailable)?;
         tx.commit().await.map_err(unavailable)?;
-        Ok((ProviderInvoice { id, number, url: None }, true))
-    }
-
-    /// The invoice's PDF: the one kept, or made from the kept document (and then kept).
-    /// `None`: no such invoice.
-    pub async fn pdf(&self, id: &str) -> Result<Option<Vec<u8>>, BookkeepingError> {
-        pdf(&self.db, id).await
+        Ok((ProviderInvoice { id, number, url: None }, Some(document)))
     }
 
     pub fn links(&self) -> &LinkSigner {
@@ -115,18 +114,34 @@ impl LocalBookkeeping {
     }
 }
 
-/// The PDF of the local invoice `id` (see [`LocalBookkeeping::pdf`]).
-pub async fn pdf(db: &PgPool, id: &str) -> Result<Option<Vec<u8>>, BookkeepingError> {
-    let Some(row) =
-        sqlx::query("select document, pdf from local_invoices where id = $1").bind(id).fetch_optional(db).await.map_err(unavailable)?
+/// A local invoice's PDF file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvoicePdf {
+    /// The invoice's number (`2026-00001`), for the file's name.
+    pub number: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The PDF of the local invoice `id`: the one kept, or made from the kept document (and then
+/// kept). `None`: no such invoice.
+pub async fn pdf(db: &PgPool, id: &str) -> Result<Option<InvoicePdf>, BookkeepingError> {
+    let Some(row) = sqlx::query("select number, document, pdf from local_invoices where id = $1")
+        .bind(id)
+        .fetch_optional(db)
+        .await
+        .map_err(unavailable)?
     else {
         return Ok(None);
     };
-    if let Some(pdf) = row.get::<Option<Vec<u8>>, _>("pdf") {
-        return Ok(Some(pdf));
-    }
-    let sqlx::types::Json(document): sqlx::types::Json<InvoiceDocument> = row.get("document");
-    Ok(Some(store_pdf(db, id, &document).await?))
+    let number = row.get("number");
+    let bytes = match row.get::<Option<Vec<u8>>, _>("pdf") {
+        Some(pdf) => pdf,
+        None => {
+            let sqlx::types::Json(document): sqlx::types::Json<InvoiceDocument> = row.get("document");
+            store_pdf(db, id, &document).await?
+        }
+    };
+    Ok(Some(InvoicePdf { number, bytes }))
 }
 
 async fn store_pdf(db: &PgPool, id: &str, document: &InvoiceDocument) -> Result<Vec<u8>, BookkeepingError> {
@@ -168,8 +183,7 @@ impl Bookkeeping for LocalBookkeeping {
     ) -> BoxFuture<'a, Result<ProviderInvoice, BookkeepingError>> {
         Box::pin(async move {
             let (invoice, made) = self.invoice(contact_id, draft).await?;
-            if made {
-                let document = InvoiceDocument { number: invoice.number.clone(), seller: self.seller.clone(), draft: draft.clone() };
+            if let Some(document) = made {
                 store_pdf(&self.db, &invoice.id, &document).await?;
             }
             Ok(invoice)

@@ -19,7 +19,7 @@ use integrations::bookkeeping::{BookkeepingError, SharedBookkeeping};
 use integrations::payments::ProviderPayment;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use sqlx::PgConnection;
+use sqlx::{PgConnection, Postgres, Transaction};
 use uuid::Uuid;
 
 use crate::kind::{Job, JobContext, JobError, Policy};
@@ -99,12 +99,15 @@ fn failed(e: BookkeepingError) -> JobError {
     if e.is_retryable() { JobError::Retryable(e.to_string()) } else { JobError::Permanent(e.to_string()) }
 }
 
-async fn paid_payment(ctx: &JobContext, id: Uuid) -> Result<BillablePayment, JobError> {
+/// The paid payment `id`, and a transaction that holds its bookkeeping lock until it ends.
+async fn locked(ctx: &JobContext, id: Uuid) -> Result<(BillablePayment, Transaction<'static, Postgres>), JobError> {
     let payment = bookkeeping::payment(&ctx.db, id).await?.ok_or_else(|| JobError::Permanent(format!("no payment {id}")))?;
     if payment.status != PaymentStatus::Paid {
         return Err(JobError::Permanent(format!("payment {id} is {}, not PAID", payment.status.as_str())));
     }
-    Ok(payment)
+    let mut tx = ctx.db.begin().await?;
+    bookkeeping::lock_payment(&mut tx, id).await?;
+    Ok((payment, tx))
 }
 
 /// The user's contact at the provider, made when there is none, noted on the payment.
@@ -137,9 +140,7 @@ impl Job for CreateContact {
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, p: PaymentPayload) -> Result<Value, JobError> {
-        let payment = paid_payment(ctx, p.payment_id).await?;
-        let mut tx = ctx.db.begin().await?;
-        bookkeeping::lock_payment(&mut tx, payment.id).await?;
+        let (payment, mut tx) = locked(ctx, p.payment_id).await?;
         let (contact_id, made) = contact(&mut tx, &self.bookkeeping, &payment).await?;
         tx.commit().await?;
         Ok(json!({ "paymentId": payment.id, "contactId": contact_id, "made": made, "provider": self.bookkeeping.name() }))
@@ -155,12 +156,10 @@ impl Job for CreateInvoice {
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, p: PaymentPayload) -> Result<Value, JobError> {
-        let payment = paid_payment(ctx, p.payment_id).await?;
+        let (payment, mut tx) = locked(ctx, p.payment_id).await?;
         if !payment.needs_invoice() {
             return Ok(json!({ "paymentId": payment.id, "skipped": "Een betaling zonder bedrag krijgt geen factuur." }));
         }
-        let mut tx = ctx.db.begin().await?;
-        bookkeeping::lock_payment(&mut tx, payment.id).await?;
         let (invoice, made) = invoice(&mut tx, &self.bookkeeping, &payment).await?;
         tx.commit().await?;
         tracing::info!(payment = %payment.id, invoice = %invoice.number, made, "invoice");
@@ -179,10 +178,8 @@ impl Job for CreditInvoice {
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, p: CreditPayload) -> Result<Value, JobError> {
-        let payment = paid_payment(ctx, p.payment_id).await?;
+        let (payment, mut tx) = locked(ctx, p.payment_id).await?;
         let total = p.credited_total_cents.min(payment.to_credit_cents());
-        let mut tx = ctx.db.begin().await?;
-        bookkeeping::lock_payment(&mut tx, payment.id).await?;
         let already = bookkeeping::credited_cents(&mut *tx, payment.id).await?;
         if total <= already {
             tx.commit().await?;
@@ -222,15 +219,14 @@ pub async fn apply(ctx: &JobContext, made: &ProviderPayment, status: PaymentStat
     };
     let mut jobs = Vec::new();
     if applied.to == PaymentStatus::Paid {
-        let (first, amount): (bool, i64) = sqlx::query_as("select is_first_payment, amount_cents::int8 from payments where id = $1")
-            .bind(applied.payment_id)
-            .fetch_one(&mut *tx)
-            .await?;
-        if first {
-            jobs.push(CreateContact::on_paid(applied.payment_id));
+        let payment = bookkeeping::payment(&mut *tx, applied.payment_id)
+            .await?
+            .ok_or_else(|| JobError::Permanent(format!("no payment {}", applied.payment_id)))?;
+        if payment.is_first_payment {
+            jobs.push(CreateContact::on_paid(payment.id));
         }
-        if amount > 0 {
-            jobs.push(CreateInvoice::on_paid(applied.payment_id));
+        if payment.needs_invoice() {
+            jobs.push(CreateInvoice::on_paid(payment.id));
         }
         if let Some((payment_id, total)) =
             bookkeeping::record_refunds(&mut tx, &made.id, made.amount_refunded_cents, made.amount_charged_back_cents).await?
