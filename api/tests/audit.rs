@@ -42,24 +42,46 @@ async fn paid_payment(pool: &PgPool, user_id: &str) -> uuid::Uuid {
     payment
 }
 
-/// A valid call of each staff mutation: (method, documented path, concrete path, content type, body).
-fn staff_mutations(payment: uuid::Uuid, owner: &str) -> Vec<(&'static str, &'static str, String, &'static str, String)> {
+/// What the staff calls work on.
+struct Subjects {
+    payment: uuid::Uuid,
+    subscription: uuid::Uuid,
+    owner: String,
+    dead_job: uuid::Uuid,
+}
+
+/// Makes the payment's subscription renewable, and a dead invoice job to retry.
+async fn subjects(pool: &PgPool, owner: &str) -> Subjects {
+    let payment = paid_payment(pool, owner).await;
+    let subscription: uuid::Uuid = sqlx::query_scalar(
+        "update subscriptions s set first_payment_id = $1, valid_until = current_date + 20, renew_without_discount_date = current_date + 20
+           from payments p where p.id = $1 and s.id = p.subscription_id returning s.id",
+    )
+    .bind(payment)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    let dead_job: uuid::Uuid = sqlx::query_scalar(
+        "insert into jobs (id, kind, state, payload, attempts, max_attempts, last_error, finished_at)
+         values (gen_random_uuid(), 'create_invoice', 'dead', jsonb_build_object('paymentId', $1::text), 5, 5, 'Moneybird: 500', now())
+         returning id",
+    )
+    .bind(payment)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    Subjects { payment, subscription, owner: owner.to_owned(), dead_job }
+}
+
+/// A valid call of each audited staff call (changes, and reads of someone's personal data):
+/// (method, documented path, concrete path, content type, body).
+fn staff_mutations(s: &Subjects) -> Vec<(&'static str, &'static str, String, &'static str, String)> {
+    let Subjects { payment, subscription, owner, dead_job } = s;
+    let json = "application/json";
     vec![
-        (
-            "post",
-            "/payment/manage/payment/contact/{id}",
-            format!("/payment/manage/payment/contact/{payment}"),
-            "application/json",
-            String::new(),
-        ),
-        (
-            "post",
-            "/payment/manage/payment/invoice/{id}",
-            format!("/payment/manage/payment/invoice/{payment}"),
-            "application/json",
-            String::new(),
-        ),
-        ("post", "/api/cms/setIsHelperUser/{user_id}", format!("/api/cms/setIsHelperUser/{owner}"), "application/json", "true".to_owned()),
+        ("post", "/payment/manage/payment/contact/{id}", format!("/payment/manage/payment/contact/{payment}"), json, String::new()),
+        ("post", "/payment/manage/payment/invoice/{id}", format!("/payment/manage/payment/invoice/{payment}"), json, String::new()),
+        ("post", "/api/cms/setIsHelperUser/{user_id}", format!("/api/cms/setIsHelperUser/{owner}"), json, "true".to_owned()),
         (
             "put",
             "/api/cms/medicineShortages",
@@ -67,11 +89,101 @@ fn staff_mutations(payment: uuid::Uuid, owner: &str) -> Vec<(&'static str, &'sta
             "text/csv",
             "naam;atc;status;sinds;advies\nIbuprofen 400 mg;M01AE01;tekort;2026-11-01;\n".to_owned(),
         ),
+        (
+            "post",
+            "/api/cms/setHISforUser/{user_id}",
+            format!("/api/cms/setHISforUser/{owner}"),
+            json,
+            "\"7d1c4a1e-0000-4000-8000-000000000002\"".to_owned(),
+        ),
+        (
+            "get",
+            "/payment/manage/getSubscriptionForCMSUser/{user_id}",
+            format!("/payment/manage/getSubscriptionForCMSUser/{owner}"),
+            json,
+            String::new(),
+        ),
+        (
+            "get",
+            "/payment/manage/getPaymentsForCMSUser/{user_id}",
+            format!("/payment/manage/getPaymentsForCMSUser/{owner}"),
+            json,
+            String::new(),
+        ),
+        (
+            "get",
+            "/api/cms/getOrganizationSubscriptionForCMSUser/{user_id}",
+            format!("/api/cms/getOrganizationSubscriptionForCMSUser/{owner}"),
+            json,
+            String::new(),
+        ),
+        (
+            "post",
+            "/payment/manage/subscription/active/{id}",
+            format!("/payment/manage/subscription/active/{subscription}"),
+            json,
+            "false".to_owned(),
+        ),
+        (
+            "post",
+            "/payment/manage/subscription/valid/{id}",
+            format!("/payment/manage/subscription/valid/{subscription}"),
+            json,
+            "\"2099-01-31\"".to_owned(),
+        ),
+        (
+            "post",
+            "/payment/manage/editPayment",
+            "/payment/manage/editPayment".to_owned(),
+            json,
+            json!({ "id": payment, "contactName": "Anne de Vries", "phoneNumber": "0201234567", "streetAddress": "Lindelaan",
+                    "houseNumber": "12", "postcode": "1234 ab", "city": "Utrecht" })
+            .to_string(),
+        ),
+        (
+            "post",
+            "/payment/manage/renewSubscription",
+            "/payment/manage/renewSubscription".to_owned(),
+            json,
+            json!({ "startDate": "2099-02-01", "firstPaymentId": payment }).to_string(),
+        ),
+        (
+            "post",
+            "/payment/manage/cancelSubscription/{id}",
+            format!("/payment/manage/cancelSubscription/{subscription}"),
+            json,
+            String::new(),
+        ),
+        ("post", "/api/cms/jobs/{id}/retry", format!("/api/cms/jobs/{dead_job}/retry"), json, String::new()),
     ]
 }
 
 /// Calls that need the staff role but change nothing.
-const STAFF_READS: &[(&str, &str)] = &[("post", "/api/cms"), ("get", "/api/cms/auditLog/all"), ("get", "/api/cms/medicineShortages")];
+const STAFF_READS: &[(&str, &str)] = &[
+    ("post", "/api/cms"),
+    ("get", "/api/cms/auditLog/all"),
+    ("get", "/api/cms/medicineShortages"),
+    ("get", "/api/cms/users/all"),
+    ("get", "/api/cms/his/all"),
+    ("get", "/api/cms/statistics"),
+    ("get", "/api/cms/statistics/daily"),
+    ("get", "/api/cms/getActiveUsers"),
+    ("get", "/api/cms/getAmountConsultsToday"),
+    ("get", "/api/cms/getAmountNewUsersToday"),
+    ("get", "/api/cms/getAmountOrganizationSubscriptions"),
+    ("get", "/api/cms/getAmountOrganizationSubscriptionsActive"),
+    ("get", "/api/cms/getAmountTetraConsultsToday"),
+    ("get", "/api/cms/getAmountUsers"),
+    ("get", "/api/cms/jobs/problems"),
+    ("get", "/api/cms/jobs/overview"),
+    ("get", "/payment/manage/getAllSubscriptions"),
+    ("get", "/payment/manage/getAllSubscriptionProblems"),
+    ("get", "/payment/manage/getAllPayments"),
+    ("get", "/payment/manage/getAmountPaidSubscriptions"),
+    ("get", "/payment/manage/getAmountPaidSubscriptionsActive"),
+    ("get", "/payment/manage/getAmountTrialSubscriptions"),
+    ("get", "/payment/manage/getAmountTrialSubscriptionsActive"),
+];
 
 #[sqlx::test(migrations = "../migrations")]
 async fn every_staff_mutation_writes_one_entry_and_others_are_refused(pool: PgPool) {
@@ -79,8 +191,9 @@ async fn every_staff_mutation_writes_one_entry_and_others_are_refused(pool: PgPo
     let staff = app.access_token_for("staff@example.nl").await;
     let user = app.access_token_for("praktijk@example.nl").await;
     let owner: String = sqlx::query_scalar("select id from users where email = 'praktijk@example.nl'").fetch_one(&pool).await.unwrap();
-    let payment = paid_payment(&pool, &owner).await;
-    let calls = staff_mutations(payment, &owner);
+    let subjects = subjects(&pool, &owner).await;
+    let payment = subjects.payment;
+    let calls = staff_mutations(&subjects);
 
     // the walk covers every staff call of the document
     let document: Value = serde_json::from_str(&api::openapi::document()).unwrap();
@@ -125,6 +238,10 @@ async fn every_staff_mutation_writes_one_entry_and_others_are_refused(pool: PgPo
         assert_eq!(addr.as_deref(), Some("127.0.0.1"));
     }
     for (method, path) in STAFF_READS {
+        let before = entries(&pool).await;
+        let r = app.http.request(method.to_uppercase().parse().unwrap(), app.url(path)).bearer_auth(&staff).send().await.unwrap();
+        assert!(r.status().is_success(), "{method} {path} as staff: {}", r.status());
+        assert_eq!(entries(&pool).await, before, "{method} {path} changes nothing and reads nobody's data in particular");
         let r = app.http.request(method.to_uppercase().parse().unwrap(), app.url(path)).bearer_auth(&user).send().await.unwrap();
         assert_eq!(r.status(), 403, "{method} {path} as a user");
         let r = app.http.request(method.to_uppercase().parse().unwrap(), app.url(path)).send().await.unwrap();
@@ -144,20 +261,48 @@ async fn every_staff_mutation_writes_one_entry_and_others_are_refused(pool: PgPo
                 "payment.make_invoice".to_owned(),
                 "staff@example.nl liet de factuur maken voor de betaling van praktijk@example.nl (Spreekkamer Praktijk (2 gebruikers, maandelijks), € 78,00)".to_owned()
             ),
+            (
+                "payment.edit".to_owned(),
+                "staff@example.nl wijzigde de factuurgegevens van de betaling van praktijk@example.nl (Spreekkamer Praktijk (2 gebruikers, maandelijks), € 78,00)".to_owned()
+            ),
         ]
     );
     let concerns: Vec<Option<String>> =
-        sqlx::query_scalar("select concerns_user_id from audit_log where subject_type = 'payment'").fetch_all(&pool).await.unwrap();
+        sqlx::query_scalar("select concerns_user_id from audit_log where subject_type in ('payment', 'subscription')")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
     assert!(concerns.iter().all(|c| c.as_deref() == Some(owner.as_str())));
-    let helper = audit::of_subject(&pool, "user", &owner).await.unwrap();
+    let about_user = audit::of_subject(&pool, "user", &owner).await.unwrap();
     assert_eq!(
-        helper,
-        vec![("user.set_helper".to_owned(), "staff@example.nl zette de helper-status van praktijk@example.nl aan".to_owned())]
+        about_user,
+        vec![
+            ("user.set_helper".to_owned(), "staff@example.nl zette de helper-status van praktijk@example.nl aan".to_owned()),
+            ("user.set_his".to_owned(), "staff@example.nl zette de HIS van praktijk@example.nl op Medicom (was Geen)".to_owned()),
+            ("user.read_subscriptions".to_owned(), "staff@example.nl bekeek de abonnementen van praktijk@example.nl".to_owned()),
+            ("user.read_payments".to_owned(), "staff@example.nl bekeek de betalingen van praktijk@example.nl".to_owned()),
+            (
+                "user.read_organisation_subscriptions".to_owned(),
+                "staff@example.nl bekeek de organisatie-abonnementen van praktijk@example.nl".to_owned()
+            ),
+        ]
+    );
+    let edited: Value = sqlx::query_scalar("select changes from audit_log where action = 'payment.edit'").fetch_one(&pool).await.unwrap();
+    assert_eq!(
+        edited,
+        json!({ "before": { "phoneNumber": "", "streetAddress": "", "houseNumber": "", "postcode": "", "city": "" },
+                "after": { "phoneNumber": "0201234567", "streetAddress": "Lindelaan", "houseNumber": "12", "postcode": "1234AB", "city": "Utrecht" } }),
+        "only the changed fields, before and after"
+    );
+    let retried: String = sqlx::query_scalar("select log from audit_log where action = 'job.retry'").fetch_one(&pool).await.unwrap();
+    assert_eq!(
+        retried,
+        "staff@example.nl liet opnieuw proberen: Factuur voor betaling van praktijk@example.nl (Spreekkamer Praktijk (2 gebruikers, maandelijks), € 78,00)"
     );
     let changes: Value =
         sqlx::query_scalar("select changes from audit_log where action = 'user.set_helper'").fetch_one(&pool).await.unwrap();
     assert_eq!(changes, json!({ "before": { "isHelper": false }, "after": { "isHelper": true } }));
-    assert_eq!(audit::verify(&pool).await.unwrap(), Verified::Intact(4));
+    assert_eq!(audit::verify(&pool).await.unwrap(), Verified::Intact(calls.len() as i64));
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -181,12 +326,12 @@ async fn the_auditlog_pages_and_searches_newest_first(pool: PgPool) {
     }
     let page: Value = app.get_with_token("/api/cms/auditLog/all", &staff).await.json().await.unwrap();
     assert_eq!((page["total"].as_i64(), page["pageSize"].as_i64()), (Some(60), Some(50)));
-    let shown = page["entries"].as_array().unwrap();
+    let shown = page["rows"].as_array().unwrap();
     assert_eq!(shown.len(), 50);
     assert!(shown[0]["log"].as_str().unwrap().ends_with("(ronde 59)"));
     assert!(shown[0]["timestamp"].is_string() && shown[0]["id"] == 60);
     let second: Value = app.get_with_token("/api/cms/auditLog/all?page=1", &staff).await.json().await.unwrap();
-    assert_eq!(second["entries"].as_array().unwrap().len(), 10);
+    assert_eq!(second["rows"].as_array().unwrap().len(), 10);
     let found: Value = app.get_with_token("/api/cms/auditLog/all?search=RONDE%205", &staff).await.json().await.unwrap();
     assert_eq!(found["total"], 11, "ronde 5 and 50..59");
     let none: Value = app.get_with_token("/api/cms/auditLog/all?search=100%25", &staff).await.json().await.unwrap();

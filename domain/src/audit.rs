@@ -35,6 +35,24 @@ pub enum Action {
     ReplaceShortageList,
     /// A user's helper flag set or cleared.
     SetHelperUser,
+    /// 'Zet HIS voor gebruiker'.
+    SetUserHis,
+    /// The info modal: a user's subscriptions, payments and organisation subscriptions read.
+    ReadUserSubscriptions,
+    ReadUserPayments,
+    ReadUserOrganisationSubscriptions,
+    /// A user subscription switched on or off.
+    SetSubscriptionActive,
+    /// A user subscription's valid-until changed.
+    SetSubscriptionValidUntil,
+    /// A user subscription cancelled by staff.
+    CancelSubscription,
+    /// A renewed subscription made from a subscription's first payment.
+    RenewSubscription,
+    /// A payment's invoice details changed.
+    EditPayment,
+    /// A failed background job run again.
+    RetryJob,
 }
 
 impl Action {
@@ -45,6 +63,16 @@ impl Action {
             Self::MakeInvoice => "payment.make_invoice",
             Self::ReplaceShortageList => "medicine_shortages.replace",
             Self::SetHelperUser => "user.set_helper",
+            Self::SetUserHis => "user.set_his",
+            Self::ReadUserSubscriptions => "user.read_subscriptions",
+            Self::ReadUserPayments => "user.read_payments",
+            Self::ReadUserOrganisationSubscriptions => "user.read_organisation_subscriptions",
+            Self::SetSubscriptionActive => "subscription.set_active",
+            Self::SetSubscriptionValidUntil => "subscription.set_valid_until",
+            Self::CancelSubscription => "subscription.cancel",
+            Self::RenewSubscription => "subscription.renew",
+            Self::EditPayment => "payment.edit",
+            Self::RetryJob => "job.retry",
         }
     }
 
@@ -55,6 +83,16 @@ impl Action {
             Self::MakeInvoice => "liet de factuur maken",
             Self::ReplaceShortageList => "verving de lijst met geneesmiddeltekorten",
             Self::SetHelperUser => "zette de helper-status",
+            Self::SetUserHis => "zette de HIS",
+            Self::ReadUserSubscriptions => "bekeek de abonnementen",
+            Self::ReadUserPayments => "bekeek de betalingen",
+            Self::ReadUserOrganisationSubscriptions => "bekeek de organisatie-abonnementen",
+            Self::SetSubscriptionActive => "zette 'Actief'",
+            Self::SetSubscriptionValidUntil => "wijzigde de einddatum",
+            Self::CancelSubscription => "zegde op:",
+            Self::RenewSubscription => "verlengde",
+            Self::EditPayment => "wijzigde de factuurgegevens",
+            Self::RetryJob => "liet opnieuw proberen:",
         }
     }
 }
@@ -177,7 +215,7 @@ pub struct Shown {
 
 /// A page of entries, newest first, whose text contains `search` (any case) when given.
 pub async fn page(db: &PgPool, search: Option<&str>, page: i64, size: i64) -> sqlx::Result<(Vec<Shown>, i64)> {
-    let pattern = search.map(|s| format!("%{}%", s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")));
+    let pattern = crate::text::contains_pattern(search);
     let rows = sqlx::query("select id, log, at from audit_log where $1::text is null or log ilike $1 order by id desc limit $2 offset $3")
         .bind(&pattern)
         .bind(size)

@@ -8,6 +8,7 @@ pub mod agreement;
 pub mod audit;
 pub mod billing;
 pub mod bookkeeping;
+pub mod cms;
 pub mod consult_render;
 pub mod consults;
 pub mod db;

@@ -773,13 +773,27 @@ pub struct OrganisationSubscription {
 }
 
 /// The columns of an [`OrganisationSubscription`]: active means switched on and not past its day.
-const ORGANISATION_COLUMNS: &str =
-    "o.id, o.description, o.is_active and (o.valid_until is null or o.valid_until >= $3) as active, o.valid_until";
+static ORGANISATION_COLUMNS: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("o.id, o.description, {} as active, o.valid_until", organisation_active("$3")));
 
-const ORGANISATION_FILTER: &str = "(o.user_id = $1 or (o.user_email is not null and o.user_email = lower($2))
-     or o.level_id in (select level_id from organisation_members where user_id = $1)
+/// Which organisation subscriptions `o` are a user's: the SQL condition for the user's id and
+/// e-mail address as SQL expressions (`$1`, or `u.id` in a list of users).
+pub(crate) fn organisation_filter(user_id: &str, email: &str) -> String {
+    format!(
+        "(o.user_id = {user_id} or (o.user_email is not null and o.user_email = lower({email}))
+     or o.level_id in (select level_id from organisation_members where user_id = {user_id})
      or o.organisation_id in (select l.organisation_id from organisation_levels l
-                               join organisation_members m on m.level_id = l.id where m.user_id = $1))";
+                               join organisation_members m on m.level_id = l.id where m.user_id = {user_id}))"
+    )
+}
+
+/// Whether organisation subscription `o` counts on `today` (an SQL expression): switched on and
+/// not past its day.
+pub(crate) fn organisation_active(today: &str) -> String {
+    format!("o.is_active and (o.valid_until is null or o.valid_until >= {today})")
+}
+
+static ORGANISATION_FILTER: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| organisation_filter("$1", "$2"));
 
 /// Organisation subscriptions that name the user, their e-mail address, a level they belong to or
 /// that level's main organisation.
@@ -791,7 +805,9 @@ pub async fn organisation_for_user(
 ) -> sqlx::Result<Vec<OrganisationSubscription>> {
     sqlx::query_as(&format!(
         "select {ORGANISATION_COLUMNS}
-           from organisation_subscriptions o where {ORGANISATION_FILTER} order by o.valid_until desc nulls first, o.id"
+           from organisation_subscriptions o where {filter} order by o.valid_until desc nulls first, o.id",
+        ORGANISATION_COLUMNS = *ORGANISATION_COLUMNS,
+        filter = *ORGANISATION_FILTER
     ))
     .bind(user_id)
     .bind(email)
@@ -802,8 +818,9 @@ pub async fn organisation_for_user(
 
 pub async fn has_active_organisation(db: &PgPool, user_id: &str, email: &str, today: NaiveDate) -> sqlx::Result<bool> {
     sqlx::query_scalar(&format!(
-        "select exists (select 1 from organisation_subscriptions o
-                         where o.is_active and (o.valid_until is null or o.valid_until >= $3) and {ORGANISATION_FILTER})"
+        "select exists (select 1 from organisation_subscriptions o where {active} and {filter})",
+        active = organisation_active("$3"),
+        filter = *ORGANISATION_FILTER
     ))
     .bind(user_id)
     .bind(email)
@@ -825,7 +842,8 @@ pub async fn for_organisation(
           where (o.level_id = $2 or o.organisation_id = $2)
             and exists (select 1 from organisation_members m join organisation_levels l on l.id = m.level_id
                          where m.user_id = $1 and (l.id = $2 or l.organisation_id = $2))
-          order by o.valid_until desc nulls first, o.id"
+          order by o.valid_until desc nulls first, o.id",
+        ORGANISATION_COLUMNS = *ORGANISATION_COLUMNS
     ))
     .bind(user_id)
     .bind(organisation_id)

@@ -16,9 +16,24 @@ pub fn words(query: &str) -> Vec<String> {
     normalized.split(' ').filter(|w| !w.is_empty() && seen.insert(*w)).map(str::to_owned).collect()
 }
 
+/// A search text as a `like` pattern on lower-case text: `%text%`, with `%`, `_` and `\` taken
+/// literally. `None` for an empty search.
+pub fn contains_pattern(search: Option<&str>) -> Option<String> {
+    let s = search.map(str::trim).filter(|s| !s.is_empty())?;
+    Some(format!("%{}%", s.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn search_patterns_take_wildcards_literally() {
+        assert_eq!(contains_pattern(Some("  Anne@X ")), Some("%anne@x%".to_owned()));
+        assert_eq!(contains_pattern(Some("50%_a\\")), Some("%50\\%\\_a\\\\%".to_owned()));
+        assert_eq!(contains_pattern(Some("  ")), None);
+        assert_eq!(contains_pattern(None), None);
+    }
 
     #[test]
     fn case_accents_and_spacing_do_not_matter() {

@@ -25,15 +25,17 @@ pub struct TokenIdentity {
     pub preferred_username: String,
 }
 
-/// Creates the user on first sight and keeps e-mail and login name in step with the token.
-/// Writes nothing when the row already says the same. Returns whether the user is new.
+/// Creates the user on first sight, keeps e-mail and login name in step with the token and notes
+/// when the user was last seen (the caller calls this at most every few minutes per user).
+/// Returns whether the user is new.
 pub async fn upsert_from_token(conn: &mut PgConnection, who: &TokenIdentity) -> sqlx::Result<bool> {
     let inserted: Option<bool> = sqlx::query_scalar(
-        "insert into users (id, email, preferred_username) values ($1, $2, $3)
+        "insert into users (id, email, preferred_username, last_seen_at) values ($1, $2, $3, now())
          on conflict (id) do update
-           set email = excluded.email, preferred_username = excluded.preferred_username, updated_at = now()
-         where users.email is distinct from excluded.email
-            or users.preferred_username is distinct from excluded.preferred_username
+           set email = excluded.email, preferred_username = excluded.preferred_username, last_seen_at = now(),
+               updated_at = case when users.email is distinct from excluded.email
+                                   or users.preferred_username is distinct from excluded.preferred_username
+                                 then now() else users.updated_at end
          returning (xmax = 0)",
     )
     .bind(&who.sub)

@@ -6,6 +6,7 @@
 //! and the worker's [`Runner`] moves the row through its states. Each job kind lives in one file
 //! under [`kinds`]: its stable name, an ids-only payload, the handler and its [`Policy`].
 
+pub mod admin;
 pub mod batch;
 pub mod config;
 pub mod dispatch;

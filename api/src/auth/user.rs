@@ -41,6 +41,10 @@ impl CurrentUser {
     }
 }
 
+/// How long a user's row is taken as up to date: the 'last seen' time of the CMS's 'Ingelogde
+/// gebruikers' is this exact.
+pub const SEEN_FOR: Duration = Duration::from_secs(300);
+
 /// Creates a user's row on their first authenticated call and keeps it in step with the token,
 /// remembering what it wrote so that ordinary requests do not touch the database.
 #[derive(Clone)]
@@ -50,7 +54,7 @@ pub struct UserRegistry {
 
 impl Default for UserRegistry {
     fn default() -> Self {
-        Self { seen: Cache::builder().max_capacity(100_000).time_to_live(Duration::from_secs(3600)).build() }
+        Self { seen: Cache::builder().max_capacity(100_000).time_to_live(SEEN_FOR).build() }
     }
 }
 

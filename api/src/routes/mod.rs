@@ -7,6 +7,7 @@ pub mod health;
 pub mod icpc;
 pub mod invoices;
 pub mod jobs;
+pub mod manage;
 pub mod medcat;
 pub mod payments;
 pub mod personalize;
@@ -29,6 +30,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(icpc::router())
         .merge(invoices::router())
         .merge(jobs::router())
+        .merge(manage::router())
         .merge(medcat::router(state))
         .merge(payments::router())
         .merge(personalize::router())

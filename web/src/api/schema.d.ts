@@ -109,6 +109,210 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cms/getActiveUsers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: users with a call in the last 15 minutes. */
+        get: operations["get_active_users"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/getAmountConsultsToday": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: consults made today. */
+        get: operations["get_amount_consults_today"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/getAmountNewUsersToday": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: accounts made today. */
+        get: operations["get_amount_new_users_today"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/getAmountOrganizationSubscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: organisation subscriptions. */
+        get: operations["get_amount_organization_subscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/getAmountOrganizationSubscriptionsActive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: active organisation subscriptions. */
+        get: operations["get_amount_organization_subscriptions_active"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/getAmountTetraConsultsToday": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: consults the record system made today. */
+        get: operations["get_amount_tetra_consults_today"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/getAmountUsers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: all users. */
+        get: operations["get_amount_users"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/getOrganizationSubscriptionForCMSUser/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: a user's organisation subscriptions (the info modal); the read is in the audit log. */
+        get: operations["organisation_subscriptions_of_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/his/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: every HIS, by name (the HIS filter and 'Zet HIS voor gebruiker'). */
+        get: operations["his_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/jobs/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: the queues with work and each sweep's last run. */
+        get: operations["job_overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/jobs/problems": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: background jobs that are retrying, failed or dead, in words. */
+        get: operations["job_problems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/jobs/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: 'Opnieuw proberen': queues a retrying, failed or dead job again at once. */
+        post: operations["retry_job"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cms/medicineShortages": {
         parameters: {
             query?: never;
@@ -133,6 +337,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cms/setHISforUser/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: 'Zet HIS voor gebruiker': the body is a HIS id, or `null` for 'Geen'. */
+        post: operations["set_his_for_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cms/setIsHelperUser/{user_id}": {
         parameters: {
             query?: never;
@@ -144,6 +365,57 @@ export interface paths {
         put?: never;
         /** Staff: marks a user as a helper user, or not (body `true` or `false`). */
         post: operations["set_helper_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/statistics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: every tile of Statistieken at once. */
+        get: operations["statistics_tiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/statistics/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: new users, consults and new paid subscriptions per day over the last 90 days. */
+        get: operations["statistics_daily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/users/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: the users (Gebruikers), newest account first, 50 a page. */
+        get: operations["users_page"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -906,6 +1178,202 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment/manage/cancelSubscription/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: cancels a user's subscription: no more renewals, usable until its valid-until. */
+        post: operations["cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/manage/editPayment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: changes a payment's invoice details, checked in the spec's order (§5). An invoice made
+         *     already keeps what it says.
+         */
+        post: operations["edit_payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/manage/getAllPayments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: every payment (Betalingen) with its bookkeeping state, newest first, 50 a page. */
+        get: operations["all_payments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/manage/getAllSubscriptionProblems": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Staff: active subscriptions without a payment for 5 days, as the nightly check found them
+         *     (open ones, newest first).
+         */
+        get: operations["subscription_problems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/manage/getAllSubscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: every user subscription (Gebruikers abonnementen), newest first, 50 a page. */
+        get: operations["all_subscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/manage/getAmountPaidSubscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: paid subscriptions. */
+        get: operations["get_amount_paid_subscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/manage/getAmountPaidSubscriptionsActive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: active paid subscriptions. */
+        get: operations["get_amount_paid_subscriptions_active"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/manage/getAmountTrialSubscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: trial subscriptions. */
+        get: operations["get_amount_trial_subscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/manage/getAmountTrialSubscriptionsActive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: active trial subscriptions. */
+        get: operations["get_amount_trial_subscriptions_active"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/manage/getPaymentsForCMSUser/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: a user's payments, newest first (the info modal); the read is in the audit log. */
+        get: operations["payments_of_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/manage/getSubscriptionForCMSUser/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Staff: a user's subscriptions, paid and trial, active first (the info modal); the read is in
+         *     the audit log.
+         */
+        get: operations["subscriptions_of_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment/manage/payment/contact/{id}": {
         parameters: {
             query?: never;
@@ -941,6 +1409,66 @@ export interface paths {
          *     makes the contact first when there is none) and answers its job.
          */
         post: operations["make_invoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/manage/renewSubscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: renews the subscription of a first payment from a start date, at the tier's full price
+         *     (see `domain::cms::subscriptions::renew`). Answers the new subscription.
+         */
+        post: operations["renew"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/manage/subscription/active/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: switches a subscription on or off (the body is `true` or `false`). A subscription whose
+         *     valid-until has passed stays off.
+         */
+        post: operations["set_active"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/manage/subscription/valid/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: sets a subscription's last day (the body is a `yyyy-mm-dd` string). A day in the past
+         *     switches it off.
+         */
+        post: operations["set_valid_until"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1292,12 +1820,12 @@ export interface components {
          */
         AudioModelName: "multilingual" | "generic" | "radiology";
         AuditPage: {
-            /** @description Newest first. */
-            entries: components["schemas"]["Shown"][];
             /** Format: int64 */
             page: number;
             /** Format: int64 */
             pageSize: number;
+            /** @description Newest first. */
+            rows: components["schemas"]["Shown"][];
             /**
              * Format: int64
              * @description Entries that match, on all pages.
@@ -1349,6 +1877,11 @@ export interface components {
              */
             jobId: string;
         };
+        /**
+         * @description What the Betalingen tab offers for a payment's bookkeeping (spec §2.3).
+         * @enum {string}
+         */
+        BookkeepingState: "MAKE_CONTACT" | "MAKE_INVOICE" | "DONE" | "NOT_NEEDED" | "NONE";
         /** @description The outcome chosen on the local checkout's page. */
         CheckoutForm: {
             outcome: components["schemas"]["CheckoutOutcome"];
@@ -1361,6 +1894,79 @@ export interface components {
         CmsAccess: {
             /** @description Always true: anyone else gets 401 or 403. */
             staff: boolean;
+        };
+        /** @description A payment as the CMS shows it (spec §3 Payment, with its user, invoice and bookkeeping). */
+        CmsPayment: {
+            /**
+             * Format: int64
+             * @description Gross, in cents.
+             */
+            amountCents: number;
+            bookkeeping: components["schemas"]["BookkeepingState"];
+            city: string;
+            /** @description The user's bookkeeping contact (Moneybird's, or the local bookkeeping's). */
+            contactId?: string | null;
+            contactName: string;
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            houseNumber: string;
+            houseNumberAddition: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: int32 */
+            intervalMonths: number;
+            /** Format: uuid */
+            invoiceId?: string | null;
+            /** @description The number on the invoice. */
+            invoiceNumber?: string | null;
+            isFirstPayment: boolean;
+            job?: null | components["schemas"]["PaymentJob"];
+            kvkNumber: string;
+            /** Format: date-time */
+            paidAt?: string | null;
+            paymentStatus: components["schemas"]["PaymentStatus"];
+            phoneNumber: string;
+            postcode: string;
+            practiceName: string;
+            sendInvoiceToEmail: string;
+            streetAddress: string;
+            /** Format: uuid */
+            subscriptionId: string;
+            /** Format: int32 */
+            userAmount: number;
+            userEmail: string;
+            userId: string;
+        };
+        /** @description A user subscription as the CMS shows it (spec §3 "Subscription (user)", with its user). */
+        CmsSubscription: {
+            /** @description The renew action shows: not a trial, with a renew-without-discount date. */
+            canRenew: boolean;
+            /** Format: date-time */
+            canceledAt?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            /** Format: uuid */
+            firstPaymentId?: string | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: int32 */
+            intervalMonths: number;
+            /** @description Switched on and not past `validUntil` (end of that day, Europe/Amsterdam). */
+            isActive: boolean;
+            isIndividual: boolean;
+            isTrial: boolean;
+            /** Format: date */
+            nextPaymentDate?: string | null;
+            /** Format: date */
+            renewSubscriptionWithoutDiscountDate?: string | null;
+            /** Format: int32 */
+            userAmount: number;
+            userEmail: string;
+            userId: string;
+            /** Format: date */
+            validUntil?: string | null;
         };
         /** @description A consult's content: a JSON object, at most 512 kB serialised. */
         ConsultInput: {
@@ -1408,6 +2014,24 @@ export interface components {
         CreatedSubscription: {
             /** Format: uuid */
             id: string;
+        };
+        DailyStatistics: {
+            /** @description The last 90 days, oldest first, every day present. */
+            days: components["schemas"]["Day"][];
+        };
+        /** @description One day of the charts. */
+        Day: {
+            /** Format: int64 */
+            consults: number;
+            /** Format: date */
+            day: string;
+            /** Format: int64 */
+            newUsers: number;
+            /**
+             * Format: int64
+             * @description Paid subscriptions that started: first payments paid that day.
+             */
+            paidSubscriptions: number;
         };
         /** @description A discount code that applies: its price (cents, gross) replaces the tier's monthly price. */
         DiscountBody: {
@@ -1587,6 +2211,12 @@ export interface components {
             /** @description `ok` or `unavailable`. */
             status: string;
         };
+        /** @description A HIS (the practice's record system). */
+        His: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
         /** @description An ICPC code of the list in force. */
         IcpcCode: {
             /** @description The chapter letter, or `-` for the process codes. */
@@ -1613,13 +2243,67 @@ export interface components {
              */
             score: number;
         };
+        /** @description The invoice details of a payment that staff edit (spec §2.3, the modal on Betalingen). */
+        InvoiceDetails: {
+            city?: string;
+            contactName?: string;
+            houseNumber?: string;
+            houseNumberAddition?: string;
+            /** Format: uuid */
+            id: string;
+            /** @description Optional. */
+            kvkNumber?: string;
+            phoneNumber?: string;
+            postcode?: string;
+            /** @description Optional. */
+            practiceName?: string;
+            streetAddress?: string;
+        };
         InvoiceDownload: {
             /** @description Where the browser downloads the PDF; it works for a few minutes. */
             downloadLink: string;
         };
+        /** @description A job that went wrong. */
+        JobProblem: {
+            /** Format: int32 */
+            attempts: number;
+            /** @description What the job is for, in Dutch ("Factuur voor betaling van anne@example.nl (…, € 121,00)"). */
+            description: string;
+            /** Format: uuid */
+            id: string;
+            kind: string;
+            lastError?: string | null;
+            /** Format: int32 */
+            maxAttempts: number;
+            /** @description 'Opnieuw proberen' may run it again. */
+            retryable: boolean;
+            /** Format: date-time */
+            runAt: string;
+            /** @description `retrying`, `failed` or `dead`. */
+            state: components["schemas"]["JobState"];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        JobProblemPage: {
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /** @description The latest change first. */
+            rows: components["schemas"]["JobProblem"][];
+            /** Format: int64 */
+            total: number;
+        };
         /** @description What the job produced: a summary job's `SummaryOutcome`, or another kind's own object (the view's `kind` says which). */
         JobResult: components["schemas"]["SummaryOutcome"] | {
             [key: string]: unknown;
+        };
+        JobRetried: {
+            /**
+             * Format: uuid
+             * @description The same job, queued again; its progress is `GET /api/jobs/{id}`.
+             */
+            jobId: string;
         };
         /**
          * @description The state of a job: `queued`, `running`, `retrying` (an attempt failed, another follows at
@@ -1663,6 +2347,12 @@ export interface components {
             /** Format: uuid */
             id: string;
             userId?: string | null;
+        };
+        /** @description A sub-organisation a user belongs to. */
+        LinkedSubOrganization: {
+            /** Format: uuid */
+            id: string;
+            organizationName: string;
         };
         /** @description The signed-in user as the api sees them. */
         Me: {
@@ -1770,6 +2460,10 @@ export interface components {
             /** Format: date */
             validUntil?: string | null;
         };
+        Overview: {
+            queues: components["schemas"]["Queue"][];
+            sweeps: components["schemas"]["SweepRun"][];
+        };
         Owner: {
             id: string;
             /**
@@ -1819,9 +2513,26 @@ export interface components {
             /** Format: int32 */
             userAmount: number;
         };
+        /** @description The payment's latest bookkeeping job, while it is under way or went wrong. */
+        PaymentJob: {
+            /** Format: uuid */
+            id: string;
+            kind: string;
+            state: components["schemas"]["JobState"];
+        };
         PaymentLink: {
             /** @description Where the browser goes to pay. */
             href: string;
+        };
+        PaymentPage: {
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /** @description Newest first. */
+            rows: components["schemas"]["CmsPayment"][];
+            /** Format: int64 */
+            total: number;
         };
         /**
          * @description The statuses of a payment (spec §4).
@@ -1928,6 +2639,22 @@ export interface components {
              */
             supportEmail: string;
         };
+        /** @description A queue at a glance. */
+        Queue: {
+            kind: string;
+            label: string;
+            /**
+             * Format: date-time
+             * @description The oldest job that is due and waits.
+             */
+            oldestWaitingSince?: string | null;
+            /** Format: int64 */
+            queued: number;
+            /** Format: int64 */
+            retrying: number;
+            /** Format: int64 */
+            running: number;
+        };
         /**
          * Format: binary
          * @description An uploaded recording: the file's bytes.
@@ -1943,6 +2670,15 @@ export interface components {
         Rendering: {
             perspective: components["schemas"]["PerspectiveName"];
             text: string;
+        };
+        RenewRequest: {
+            /**
+             * Format: uuid
+             * @description The first payment of the subscription to renew.
+             */
+            firstPaymentId: string;
+            /** @description `yyyy-mm-dd`: the first day the renewed subscription is paid for. */
+            startDate?: string;
         };
         /**
          * @description A seat added: its id, the user it resolved to, and the fair-use warning when the seats now
@@ -2104,6 +2840,33 @@ export interface components {
             /** @enum {string} */
             type: "pong";
         };
+        /** @description Every tile at once. */
+        Statistics: {
+            /** Format: int64 */
+            activeUsers: number;
+            /** Format: int64 */
+            consultsNow: number;
+            /** Format: int64 */
+            consultsToday: number;
+            /** Format: int64 */
+            newUsersToday: number;
+            /** Format: int64 */
+            organisationSubscriptions: number;
+            /** Format: int64 */
+            organisationSubscriptionsActive: number;
+            /** Format: int64 */
+            paidSubscriptions: number;
+            /** Format: int64 */
+            paidSubscriptionsActive: number;
+            /** Format: int64 */
+            recordSystemConsultsToday: number;
+            /** Format: int64 */
+            trialSubscriptions: number;
+            /** Format: int64 */
+            trialSubscriptionsActive: number;
+            /** Format: int64 */
+            users: number;
+        };
         Subscription: {
             /** Format: int64 */
             amount: number;
@@ -2139,6 +2902,16 @@ export interface components {
             userAmount: number;
             /** Format: date */
             validUntil?: string | null;
+        };
+        SubscriptionPage: {
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /** @description Newest first. */
+            rows: components["schemas"]["CmsSubscription"][];
+            /** Format: int64 */
+            total: number;
         };
         /** @description The `request` of a websocket `summarize` message, and the body of `/v1/withExamples`. */
         SummarizeRequest: {
@@ -2203,6 +2976,16 @@ export interface components {
             note?: null | components["schemas"]["ConsultResult"];
             summaryId: string;
             template: components["schemas"]["Template"];
+        };
+        /** @description A sweep's last run. */
+        SweepRun: {
+            label: string;
+            /** Format: date-time */
+            lastRunAt?: string | null;
+            name: string;
+            state?: null | components["schemas"]["JobState"];
+            /** @description What it did, in Dutch ("3 abonnementen verlopen"). */
+            summary?: string | null;
         };
         /**
          * @description What kind of note the clinician asked for.
@@ -2283,6 +3066,50 @@ export interface components {
             speaker: null | components["schemas"]["Speaker"];
         };
         TranscriptText: string;
+        /** @description A problem the unpaid check found, as the staff e-mail and the CMS list it. */
+        UnpaidProblem: {
+            description: string;
+            /** Format: date-time */
+            detectedAt: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            subscriptionCreatedAt: string;
+            /** Format: uuid */
+            subscriptionId: string;
+            userEmail: string;
+            userId: string;
+            /** Format: date */
+            validUntil?: string | null;
+        };
+        /**
+         * @description A user as the CMS shows one (spec §3 "User info"). `firebaseUid` is the identity provider's id
+         *     of the user, which is also our user id (the token's `sub`).
+         */
+        UserInfo: {
+            /** Format: date-time */
+            createdAt: string;
+            email: string;
+            firebaseUid: string;
+            hasActiveOrganizationSubscription: boolean;
+            id: string;
+        };
+        UserPage: {
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /** @description Newest account first. */
+            rows: components["schemas"]["UserRow"][];
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description A row of the Gebruikers table (spec §3 "Users list row"). */
+        UserRow: {
+            his?: null | components["schemas"]["His"];
+            linkedSubOrganizations: components["schemas"]["LinkedSubOrganization"][];
+            userInfo: components["schemas"]["UserInfo"];
+        };
         /**
          * @description Who may see a template: everyone, or the owner and whom it is shared with.
          * @enum {string}
@@ -2865,6 +3692,618 @@ export interface operations {
             };
         };
     };
+    get_active_users: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": number;
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_amount_consults_today: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": number;
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_amount_new_users_today: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": number;
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_amount_organization_subscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": number;
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_amount_organization_subscriptions_active: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": number;
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_amount_tetra_consults_today: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": number;
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_amount_users: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": number;
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    organisation_subscriptions_of_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationSubscription"][];
+                };
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    his_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["His"][];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    job_overview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Overview"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    job_problems: {
+        parameters: {
+            query?: {
+                /** @description From 0. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobProblemPage"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    retry_job: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobRetried"];
+                };
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_shortages: {
         parameters: {
             query?: never;
@@ -2980,6 +4419,102 @@ export interface operations {
             };
         };
     };
+    set_his_for_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The HIS id, or null for none */
+        requestBody?: {
+            content: {
+                "application/json": string | null;
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     set_helper_user: {
         parameters: {
             query?: never;
@@ -3056,6 +4591,160 @@ export interface operations {
             };
             /** @description the JSON does not have the expected shape */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    statistics_tiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Statistics"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    statistics_daily: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyStatistics"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    users_page: {
+        parameters: {
+            query?: {
+                /** @description From 0. */
+                page?: number;
+                /** @description A part of the user id, the identity provider's id or the e-mail address (any case). */
+                search?: string;
+                /** @description A HIS by its exact name; `ALL` or none for every user. */
+                his?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserPage"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6716,6 +8405,654 @@ export interface operations {
             };
         };
     };
+    cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsSubscription"];
+                };
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    edit_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvoiceDetails"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsPayment"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    all_payments: {
+        parameters: {
+            query?: {
+                /** @description From 0. */
+                page?: number;
+                /** @description `ALL` (or none), or one status. */
+                status?: string;
+                /** @description A part of the description or the user's e-mail address. */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentPage"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    subscription_problems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnpaidProblem"][];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    all_subscriptions: {
+        parameters: {
+            query?: {
+                /** @description From 0. */
+                page?: number;
+                /** @description 'Alleen betaalde abonnementen'. */
+                paidOnly?: boolean;
+                /** @description 'Alleen actieve abonnementen'. */
+                activeOnly?: boolean;
+                /** @description A part of the description or the user's e-mail address. */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionPage"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_amount_paid_subscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": number;
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_amount_paid_subscriptions_active: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": number;
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_amount_trial_subscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": number;
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_amount_trial_subscriptions_active: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": number;
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    payments_of_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsPayment"][];
+                };
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    subscriptions_of_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsSubscription"][];
+                };
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     make_contact: {
         parameters: {
             query?: never;
@@ -6846,6 +9183,266 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    renew: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenewRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsSubscription"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_active: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": boolean;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsSubscription"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_valid_until: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CmsSubscription"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

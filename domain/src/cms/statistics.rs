@@ -1,0 +1,148 @@
+//! Statistieken: the tiles (each one cheap query) and the last 90 days per day.
+
+use chrono::NaiveDate;
+use serde::Serialize;
+use sqlx::PgPool;
+
+/// Days the charts show.
+pub const CHART_DAYS: i32 = 90;
+
+/// One counter of the Statistieken tab (spec §2.3, §7.2, §7.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counter {
+    /// 'Ingelogde gebruikers': users with an authenticated call in the last 15 minutes (the api
+    /// notes a user's call at most every 5 minutes).
+    ActiveUsers,
+    /// Live consult sessions that are open now.
+    ConsultsNow,
+    NewUsersToday,
+    Users,
+    PaidSubscriptions,
+    PaidSubscriptionsActive,
+    TrialSubscriptions,
+    TrialSubscriptionsActive,
+    OrganisationSubscriptions,
+    OrganisationSubscriptionsActive,
+    /// Consults made today (Europe/Amsterdam), all sources.
+    ConsultsToday,
+    /// Consults the record system made today.
+    RecordSystemConsultsToday,
+}
+
+impl Counter {
+    /// Its query; `$1` is today (Europe/Amsterdam).
+    fn sql(self) -> &'static str {
+        match self {
+            Self::ActiveUsers => {
+                "select count(*) from users where last_seen_at > now() - make_interval(mins => 15) and $1::date is not null"
+            }
+            Self::ConsultsNow => "select count(*) from consult_sessions where expires_at > now() and $1::date is not null",
+            Self::NewUsersToday => "select count(*) from users where created_at >= $1::timestamp at time zone 'Europe/Amsterdam'",
+            Self::Users => "select count(*) from users where $1::date is not null",
+            Self::PaidSubscriptions => "select count(*) from subscriptions where not is_trial and $1::date is not null",
+            Self::PaidSubscriptionsActive => {
+                "select count(*) from subscriptions where not is_trial and is_active and valid_until is not null and valid_until >= $1"
+            }
+            Self::TrialSubscriptions => "select count(*) from subscriptions where is_trial and $1::date is not null",
+            Self::TrialSubscriptionsActive => {
+                "select count(*) from subscriptions where is_trial and is_active and valid_until is not null and valid_until >= $1"
+            }
+            Self::OrganisationSubscriptions => "select count(*) from organisation_subscriptions where $1::date is not null",
+            Self::OrganisationSubscriptionsActive => {
+                "select count(*) from organisation_subscriptions o where o.is_active and (o.valid_until is null or o.valid_until >= $1)"
+            }
+            Self::ConsultsToday => "select coalesce(sum(n), 0)::int8 from consult_days where day = $1",
+            Self::RecordSystemConsultsToday => {
+                "select coalesce(sum(n), 0)::int8 from consult_days where day = $1 and source = 'record_system'"
+            }
+        }
+    }
+}
+
+/// A counter's value today.
+pub async fn count(db: &PgPool, counter: Counter, today: NaiveDate) -> sqlx::Result<i64> {
+    sqlx::query_scalar(counter.sql()).bind(today).fetch_one(db).await
+}
+
+/// Every tile at once.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Statistics {
+    pub active_users: i64,
+    pub consults_now: i64,
+    pub new_users_today: i64,
+    pub users: i64,
+    pub paid_subscriptions: i64,
+    pub paid_subscriptions_active: i64,
+    pub trial_subscriptions: i64,
+    pub trial_subscriptions_active: i64,
+    pub organisation_subscriptions: i64,
+    pub organisation_subscriptions_active: i64,
+    pub consults_today: i64,
+    pub record_system_consults_today: i64,
+}
+
+pub async fn statistics(db: &PgPool, today: NaiveDate) -> sqlx::Result<Statistics> {
+    use Counter::*;
+    let c = |counter| count(db, counter, today);
+    let (a, b, cc, d, e, f, g, h, i, j, k, l) = tokio::try_join!(
+        c(ActiveUsers),
+        c(ConsultsNow),
+        c(NewUsersToday),
+        c(Users),
+        c(PaidSubscriptions),
+        c(PaidSubscriptionsActive),
+        c(TrialSubscriptions),
+        c(TrialSubscriptionsActive),
+        c(OrganisationSubscriptions),
+        c(OrganisationSubscriptionsActive),
+        c(ConsultsToday),
+        c(RecordSystemConsultsToday),
+    )?;
+    Ok(Statistics {
+        active_users: a,
+        consults_now: b,
+        new_users_today: cc,
+        users: d,
+        paid_subscriptions: e,
+        paid_subscriptions_active: f,
+        trial_subscriptions: g,
+        trial_subscriptions_active: h,
+        organisation_subscriptions: i,
+        organisation_subscriptions_active: j,
+        consults_today: k,
+        record_system_consults_today: l,
+    })
+}
+
+/// One day of the charts.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Day {
+    pub day: NaiveDate,
+    pub new_users: i64,
+    pub consults: i64,
+    /// Paid subscriptions that started: first payments paid that day.
+    pub paid_subscriptions: i64,
+}
+
+/// The last [`CHART_DAYS`] days up to `today`, oldest first, each day present.
+pub async fn daily(db: &PgPool, today: NaiveDate) -> sqlx::Result<Vec<Day>> {
+    sqlx::query_as(
+        "with days as (select generate_series($1::date - ($2 - 1), $1::date, interval '1 day')::date as day),
+              since as (select ($1::date - ($2 - 1))::timestamp at time zone 'Europe/Amsterdam' as at),
+              new_users as (select (created_at at time zone 'Europe/Amsterdam')::date as day, count(*) as n
+                              from users where created_at >= (select at from since) group by 1),
+              consults as (select day, sum(n)::int8 as n from consult_days where day >= $1::date - ($2 - 1) group by 1),
+              paid as (select (paid_at at time zone 'Europe/Amsterdam')::date as day, count(*) as n from payments
+                        where status = 'PAID' and is_first_payment and paid_at >= (select at from since) group by 1)
+         select days.day, coalesce(new_users.n, 0) as new_users, coalesce(consults.n, 0) as consults,
+                coalesce(paid.n, 0) as paid_subscriptions
+           from days left join new_users using (day) left join consults using (day) left join paid using (day)
+          order by days.day",
+    )
+    .bind(today)
+    .bind(CHART_DAYS)
+    .fetch_all(db)
+    .await
+}
