@@ -47,6 +47,7 @@ insert into consult_days (day, source, n)
 select (created_at at time zone 'Europe/Amsterdam')::date, source, count(*) from consults group by 1, 2;
 
 -- the CMS's tables, newest first, optionally by status
+create index users_created_id_idx on users (created_at desc, id desc);
 create index payments_created_idx on payments (created_at desc, id desc);
 create index payments_status_created_idx on payments (status, created_at desc, id desc);
 create index subscriptions_created_idx on subscriptions (created_at desc, id desc);

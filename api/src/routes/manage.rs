@@ -72,7 +72,7 @@ pub struct SubscriptionsQuery {
     /// 'Alleen actieve abonnementen'.
     #[serde(default)]
     pub active_only: bool,
-    /// A part of the description or the user's e-mail address.
+    /// A part of the user's e-mail address or id.
     #[param(max_length = 200)]
     pub search: Option<String>,
 }
@@ -267,9 +267,9 @@ pub struct PaymentsQuery {
     #[param(minimum = 0, maximum = 100000)]
     pub page: i64,
     /// `ALL` (or none), or one status.
-    #[param(max_length = 20)]
+    #[param(pattern = "^(ALL|OPEN|CANCELED|PAID|EXPIRED|FAILED|PENDING|AUTHORIZED)$")]
     pub status: Option<String>,
-    /// A part of the description or the user's e-mail address.
+    /// A part of the user's e-mail address or id.
     #[param(max_length = 200)]
     pub search: Option<String>,
 }

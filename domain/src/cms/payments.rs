@@ -160,18 +160,21 @@ fn of_row(r: &PgRow) -> CmsPayment {
 pub struct PaymentFilter {
     /// `None`: every status ('ALL').
     pub status: Option<PaymentStatus>,
-    /// A substring of the description or the user's e-mail address.
+    /// A part of the user's e-mail address or id.
     pub search: Option<String>,
 }
 
-/// A page of payments, newest first, and how many match in all.
+/// A page of payments, newest first, and how many match in all. The page's ids are found first,
+/// so the invoice, contact and job of its rows only are looked up.
 pub async fn page(db: &PgPool, filter: &PaymentFilter, page: i64, size: i64) -> sqlx::Result<(Vec<CmsPayment>, i64)> {
     let pattern = crate::text::contains_pattern(filter.search.as_deref());
     let status = filter.status.map(PaymentStatus::as_str);
     let condition = "($1::text is null or p.status = $1)
-        and ($2::text is null or lower(p.description) like $2
-             or p.user_id in (select id from users where (lower(email) || ' ' || lower(id)) like $2))";
-    let rows = sqlx::query(&format!("{SELECT} where {condition} order by p.created_at desc, p.id desc limit $3 offset $4"))
+        and ($2::text is null or p.user_id = any(array(select id from users where (lower(email) || ' ' || lower(id)) like $2)))";
+    let rows = sqlx::query(&format!(
+        "{SELECT} where p.id in (select p.id from payments p where {condition} order by p.created_at desc, p.id desc limit $3 offset $4)
+          order by p.created_at desc, p.id desc"
+    ))
         .bind(status)
         .bind(&pattern)
         .bind(size)

@@ -81,7 +81,7 @@ pub struct SubscriptionFilter {
     pub paid_only: bool,
     /// 'Alleen actieve abonnementen'.
     pub active_only: bool,
-    /// A substring of the description or the user's e-mail address.
+    /// A part of the user's e-mail address or id.
     pub search: Option<String>,
 }
 
@@ -96,8 +96,7 @@ pub async fn page(
     let pattern = crate::text::contains_pattern(filter.search.as_deref());
     let condition = "(not $2 or not s.is_trial)
         and (not $3 or (s.is_active and s.valid_until is not null and s.valid_until >= $1))
-        and ($4::text is null or lower(s.description) like $4
-             or s.user_id in (select id from users where (lower(email) || ' ' || lower(id)) like $4))";
+        and ($4::text is null or s.user_id = any(array(select id from users where (lower(email) || ' ' || lower(id)) like $4)))";
     let rows = sqlx::query(&format!(
         "select {COLUMNS} from subscriptions s join users u on u.id = s.user_id where {condition}
           order by s.created_at desc, s.id desc limit $5 offset $6"
