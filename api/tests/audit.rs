@@ -48,6 +48,7 @@ struct Subjects {
     subscription: uuid::Uuid,
     owner: String,
     dead_job: uuid::Uuid,
+    unused_his: uuid::Uuid,
 }
 
 /// Makes the payment's subscription renewable, and a dead invoice job to retry.
@@ -70,13 +71,15 @@ async fn subjects(pool: &PgPool, owner: &str) -> Subjects {
     .fetch_one(pool)
     .await
     .unwrap();
-    Subjects { payment, subscription, owner: owner.to_owned(), dead_job }
+    let unused_his: uuid::Uuid =
+        sqlx::query_scalar("insert into his (id, name) values (gen_random_uuid(), 'Oud HIS') returning id").fetch_one(pool).await.unwrap();
+    Subjects { payment, subscription, owner: owner.to_owned(), dead_job, unused_his }
 }
 
 /// A valid call of each audited staff call (changes, and reads of someone's personal data):
 /// (method, documented path, concrete path, content type, body).
 fn staff_mutations(s: &Subjects) -> Vec<(&'static str, &'static str, String, &'static str, String)> {
-    let Subjects { payment, subscription, owner, dead_job } = s;
+    let Subjects { payment, subscription, owner, dead_job, unused_his } = s;
     let json = "application/json";
     vec![
         ("post", "/payment/manage/payment/contact/{id}", format!("/payment/manage/payment/contact/{payment}"), json, String::new()),
@@ -155,6 +158,8 @@ fn staff_mutations(s: &Subjects) -> Vec<(&'static str, &'static str, String, &'s
             String::new(),
         ),
         ("post", "/api/cms/jobs/{id}/retry", format!("/api/cms/jobs/{dead_job}/retry"), json, String::new()),
+        ("post", "/api/cms/HIS", "/api/cms/HIS".to_owned(), json, json!({ "name": "Nieuw HIS" }).to_string()),
+        ("delete", "/api/cms/his/{id}", format!("/api/cms/his/{unused_his}"), json, String::new()),
     ]
 }
 
@@ -165,6 +170,8 @@ const STAFF_READS: &[(&str, &str)] = &[
     ("get", "/api/cms/medicineShortages"),
     ("get", "/api/cms/users/all"),
     ("get", "/api/cms/his/all"),
+    ("get", "/api/cms/his/allEdit"),
+    ("get", "/api/cms/getHISUserSubscriptions"),
     ("get", "/api/cms/statistics"),
     ("get", "/api/cms/statistics/daily"),
     ("get", "/api/cms/getActiveUsers"),
@@ -239,7 +246,9 @@ async fn every_staff_mutation_writes_one_entry_and_others_are_refused(pool: PgPo
     }
     for (method, path) in STAFF_READS {
         let before = entries(&pool).await;
-        let r = app.http.request(method.to_uppercase().parse().unwrap(), app.url(path)).bearer_auth(&staff).send().await.unwrap();
+        let query = if *path == "/api/cms/getHISUserSubscriptions" { "?his=7d1c4a1e-0000-4000-8000-000000000002" } else { "" };
+        let concrete = format!("{path}{query}");
+        let r = app.http.request(method.to_uppercase().parse().unwrap(), app.url(&concrete)).bearer_auth(&staff).send().await.unwrap();
         assert!(r.status().is_success(), "{method} {path} as staff: {}", r.status());
         assert_eq!(entries(&pool).await, before, "{method} {path} changes nothing and reads nobody's data in particular");
         let r = app.http.request(method.to_uppercase().parse().unwrap(), app.url(path)).bearer_auth(&user).send().await.unwrap();

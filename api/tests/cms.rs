@@ -433,3 +433,87 @@ async fn failed_work_is_told_in_words_and_a_retry_queues_it_again(pool: PgPool) 
     let never = overview["sweeps"].as_array().unwrap().iter().find(|s| s["name"] == "check_unpaid").unwrap().clone();
     assert_eq!((never["lastRunAt"].clone(), never["summary"].clone()), (Value::Null, Value::Null));
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_his_list_adds_refuses_a_linked_delete_and_shows_users_with_their_access(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let staff = app.access_token_for("staff@example.nl").await;
+    let added = post_json(&app, "/api/cms/HIS", &staff, json!({ "name": "  Omnihis  " })).await;
+    assert_eq!(added.status(), 201);
+    let his: Value = added.json().await.unwrap();
+    assert_eq!(his["name"], "Omnihis");
+    let twice = post_json(&app, "/api/cms/HIS", &staff, json!({ "name": "OMNIHIS" })).await;
+    assert_eq!(twice.status(), 409);
+    let empty = post_json(&app, "/api/cms/HIS", &staff, json!({ "name": "  " })).await;
+    assert_eq!(empty.status(), 400);
+
+    // four users on it: a paid one, a trial, an expired one and one who never had a subscription
+    for (email, kind) in [("betaald@his.nl", "paid"), ("proef@his.nl", "trial"), ("verlopen@his.nl", "expired"), ("niets@his.nl", "none")] {
+        let id = format!("kc-{kind}");
+        sqlx::query("insert into users (id, email, preferred_username, his_id) values ($1, $2, $1, $3::text::uuid)")
+            .bind(&id)
+            .bind(email)
+            .bind(his["id"].as_str().unwrap())
+            .execute(&pool)
+            .await
+            .unwrap();
+        let valid = match kind {
+            "paid" | "trial" => Some(30),
+            "expired" => Some(-3),
+            _ => None,
+        };
+        if let Some(days) = valid {
+            sqlx::query(
+                "insert into subscriptions (id, user_id, tier_id, description, is_active, is_trial, user_amount, interval_months,
+                                            price_per_user, amount, valid_until)
+                 values (gen_random_uuid(), $1, '5b0e1a52-2f1c-4c57-9a6e-000000000002', 'x', $2, $3, 1, 1, 4900, 4900, current_date + $4)",
+            )
+            .bind(&id)
+            .bind(days > 0)
+            .bind(kind == "trial")
+            .bind(days)
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+    }
+    let users: Value = app
+        .get_with_token(&format!("/api/cms/getHISUserSubscriptions?his={}", his["id"].as_str().unwrap()), &staff)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let shown: Vec<(String, String)> = users["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["userInfo"]["email"].as_str().unwrap().to_owned(),
+                r["userSubscriptionInformation"]["subscriptionType"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [("niets@his.nl", "NONE"), ("verlopen@his.nl", "EXPIRED"), ("betaald@his.nl", "PAID"), ("proef@his.nl", "TRIAL")]
+            .map(|(e, t)| (e.to_owned(), t.to_owned())),
+        "EXPIRED and NONE first"
+    );
+    assert!(users["rows"][1]["userSubscriptionInformation"]["endDate"].is_string());
+    assert_eq!(users["rows"][0]["userSubscriptionInformation"]["endDate"], Value::Null);
+
+    let edit: Value = app.get_with_token("/api/cms/his/allEdit", &staff).await.json().await.unwrap();
+    let row = edit.as_array().unwrap().iter().find(|h| h["name"] == "Omnihis").unwrap().clone();
+    assert_eq!(row["users"], 4);
+    let refused =
+        app.http.delete(app.url(&format!("/api/cms/his/{}", his["id"].as_str().unwrap()))).bearer_auth(&staff).send().await.unwrap();
+    assert_eq!(refused.status(), 409);
+    assert_eq!(refused.json::<Value>().await.unwrap()["message"], "Kon HIS niet verwijderen, er zijn gebruikers gelinkt aan deze HIS");
+    sqlx::query("update users set his_id = null where email like '%@his.nl'").execute(&pool).await.unwrap();
+    let deleted =
+        app.http.delete(app.url(&format!("/api/cms/his/{}", his["id"].as_str().unwrap()))).bearer_auth(&staff).send().await.unwrap();
+    assert_eq!(deleted.status(), 204);
+    let gone = app.http.delete(app.url(&format!("/api/cms/his/{}", his["id"].as_str().unwrap()))).bearer_auth(&staff).send().await.unwrap();
+    assert_eq!(gone.status(), 404);
+}

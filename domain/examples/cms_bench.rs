@@ -105,7 +105,11 @@ async fn run(url: &str, n_users: i64, n_payments: i64, runs: usize) -> anyhow::R
     }
     time!("Gebruikers", "first page", users::page(&db, &users_filter(None, None), today, 0, PAGE_SIZE));
     time!("Gebruikers", "page 100", users::page(&db, &users_filter(None, None), today, 100, PAGE_SIZE));
-    time!("Gebruikers", "search 'praktijk12' (e-mail part)", users::page(&db, &users_filter(Some("praktijk12"), None), today, 0, PAGE_SIZE));
+    time!(
+        "Gebruikers",
+        "search 'praktijk12' (e-mail part)",
+        users::page(&db, &users_filter(Some("praktijk12"), None), today, 0, PAGE_SIZE)
+    );
     time!("Gebruikers", "search 'kc-99' (id part)", users::page(&db, &users_filter(Some("kc-99"), None), today, 0, PAGE_SIZE));
     time!("Gebruikers", "HIS 'Medicom'", users::page(&db, &users_filter(None, Some("Medicom")), today, 0, PAGE_SIZE));
     time!("Betalingen", "first page", payments::page(&db, &payments_filter(None, None), 0, PAGE_SIZE));

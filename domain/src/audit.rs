@@ -53,6 +53,9 @@ pub enum Action {
     EditPayment,
     /// A failed background job run again.
     RetryJob,
+    /// A HIS added to the list, or deleted from it.
+    AddHis,
+    DeleteHis,
 }
 
 impl Action {
@@ -73,6 +76,8 @@ impl Action {
             Self::RenewSubscription => "subscription.renew",
             Self::EditPayment => "payment.edit",
             Self::RetryJob => "job.retry",
+            Self::AddHis => "his.add",
+            Self::DeleteHis => "his.delete",
         }
     }
 
@@ -93,6 +98,8 @@ impl Action {
             Self::RenewSubscription => "verlengde",
             Self::EditPayment => "wijzigde de factuurgegevens",
             Self::RetryJob => "liet opnieuw proberen:",
+            Self::AddHis => "voegde de HIS toe:",
+            Self::DeleteHis => "verwijderde de HIS",
         }
     }
 }

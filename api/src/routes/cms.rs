@@ -7,8 +7,9 @@
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use domain::audit;
+use domain::cms::his::{self as his_list, HisEdit, HisUser};
 use domain::cms::statistics::{self, Counter};
 use domain::cms::users::{self, His, UserFilter, UserRow};
 use domain::cms::{CmsError, MAX_PAGE, PAGE_SIZE};
@@ -30,6 +31,10 @@ pub fn router() -> Router<AppState> {
         .route("/api/cms/auditLog/all", get(audit_log))
         .route("/api/cms/users/all", get(users_page))
         .route("/api/cms/his/all", get(his_all))
+        .route("/api/cms/his/allEdit", get(his_all_edit))
+        .route("/api/cms/HIS", post(add_his))
+        .route("/api/cms/his/{id}", delete(delete_his))
+        .route("/api/cms/getHISUserSubscriptions", get(his_users))
         .route("/api/cms/setHISforUser/{user_id}", post(set_his_for_user))
         .route("/api/cms/getOrganizationSubscriptionForCMSUser/{user_id}", get(organisation_subscriptions_of_user))
         .route("/api/cms/statistics", get(statistics_tiles))
@@ -201,6 +206,96 @@ pub async fn users_page(State(state): State<AppState>, _staff: Staff, Query(q): 
     responses((status = 200, body = Vec<His>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn his_all(State(state): State<AppState>, _staff: Staff) -> Result<Json<Vec<His>>, ApiError> {
     Ok(Json(users::his_list(&state.db).await?))
+}
+
+/// Staff: every HIS with its number of users (the HIS tab).
+#[utoipa::path(get, path = "/api/cms/his/allEdit", tag = "cms", security(("bearer" = [])),
+    responses((status = 200, body = Vec<HisEdit>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+pub async fn his_all_edit(State(state): State<AppState>, _staff: Staff) -> Result<Json<Vec<HisEdit>>, ApiError> {
+    Ok(Json(his_list::list_edit(&state.db).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct NewHis {
+    /// The HIS's name; spaces around it are dropped.
+    #[schema(max_length = 100)]
+    pub name: String,
+}
+
+fn his_entry(action: audit::Action, his: &His, changes: serde_json::Value) -> audit::Entry {
+    audit::Entry {
+        action,
+        subject_type: "his",
+        subject_id: his.id.to_string(),
+        concerns_user_id: None,
+        concerns_organisation_id: None,
+        changes,
+        about: his.name.clone(),
+    }
+}
+
+/// Staff: adds a HIS ('Nieuwe HIS..'); 409 when the name exists (any case).
+#[utoipa::path(post, path = "/api/cms/HIS", tag = "cms", security(("bearer" = [])), request_body = NewHis,
+    responses((status = 201, body = His), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 409, body = ErrorBody)))]
+pub async fn add_his(State(state): State<AppState>, staff: Staff, Json(body): Json<NewHis>) -> Result<(StatusCode, Json<His>), ApiError> {
+    let his = audited(&state, &staff, async |tx| {
+        let his = his_list::add(tx, &body.name).await?;
+        let entry = his_entry(audit::Action::AddHis, &his, json!({ "after": { "name": his.name } }));
+        Ok((his, entry))
+    })
+    .await?;
+    Ok((StatusCode::CREATED, Json(his)))
+}
+
+/// Staff: deletes a HIS; 409 'Kon HIS niet verwijderen, er zijn gebruikers gelinkt aan deze HIS'
+/// while users are linked to it.
+#[utoipa::path(delete, path = "/api/cms/his/{id}", tag = "cms", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The HIS's id")),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 409, body = ErrorBody)))]
+pub async fn delete_his(State(state): State<AppState>, staff: Staff, Path(id): Path<Uuid>) -> Result<StatusCode, ApiError> {
+    audited(&state, &staff, async |tx| {
+        let his = his_list::delete(tx, id).await?;
+        let entry = his_entry(audit::Action::DeleteHis, &his, json!({ "before": { "name": his.name } }));
+        Ok(((), entry))
+    })
+    .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct HisUsersQuery {
+    /// The HIS.
+    pub his: Uuid,
+    /// From 0.
+    #[serde(default)]
+    #[param(minimum = 0, maximum = 100000)]
+    pub page: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HisUserPage {
+    /// EXPIRED and NONE first, then by e-mail address.
+    pub rows: Vec<HisUser>,
+    pub total: i64,
+    pub page: i64,
+    pub page_size: i64,
+}
+
+/// Staff: the users of one HIS with what gives them access (the HIS tab's table), a page of 50.
+#[utoipa::path(get, path = "/api/cms/getHISUserSubscriptions", tag = "cms", security(("bearer" = [])), params(HisUsersQuery),
+    responses((status = 200, body = HisUserPage), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+pub async fn his_users(
+    State(state): State<AppState>,
+    _staff: Staff,
+    Query(q): Query<HisUsersQuery>,
+) -> Result<Json<HisUserPage>, ApiError> {
+    let page = checked_page(q.page)?;
+    let (rows, total) = his_list::users_of(&state.db, q.his, today(), page, PAGE_SIZE).await?;
+    Ok(Json(HisUserPage { rows, total, page, page_size: PAGE_SIZE }))
 }
 
 /// Staff: 'Zet HIS voor gebruiker': the body is a HIS id, or `null` for 'Geen'.

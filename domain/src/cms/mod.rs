@@ -3,6 +3,7 @@
 //! take the caller's transaction, so the api writes the audit entry in the same one, and answer
 //! the fields before and after for it.
 
+pub mod his;
 pub mod payments;
 pub mod statistics;
 pub mod subscriptions;

@@ -175,12 +175,12 @@ pub async fn page(db: &PgPool, filter: &PaymentFilter, page: i64, size: i64) -> 
         "{SELECT} where p.id in (select p.id from payments p where {condition} order by p.created_at desc, p.id desc limit $3 offset $4)
           order by p.created_at desc, p.id desc"
     ))
-        .bind(status)
-        .bind(&pattern)
-        .bind(size)
-        .bind(page * size)
-        .fetch_all(db)
-        .await?;
+    .bind(status)
+    .bind(&pattern)
+    .bind(size)
+    .bind(page * size)
+    .fetch_all(db)
+    .await?;
     let total: i64 =
         sqlx::query_scalar(&format!("select count(*) from payments p where {condition}")).bind(status).bind(&pattern).fetch_one(db).await?;
     Ok((rows.iter().map(of_row).collect(), total))

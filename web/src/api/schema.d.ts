@@ -89,6 +89,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cms/HIS": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: adds a HIS ('Nieuwe HIS..'); 409 when the name exists (any case). */
+        post: operations["add_his"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cms/auditLog/all": {
         parameters: {
             query?: never;
@@ -228,6 +245,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cms/getHISUserSubscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: the users of one HIS with what gives them access (the HIS tab's table), a page of 50. */
+        get: operations["his_users"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cms/getOrganizationSubscriptionForCMSUser/{user_id}": {
         parameters: {
             query?: never;
@@ -257,6 +291,43 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/his/allEdit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: every HIS with its number of users (the HIS tab). */
+        get: operations["his_all_edit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/his/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Staff: deletes a HIS; 409 'Kon HIS niet verwijderen, er zijn gebruikers gelinkt aan deze HIS'
+         *     while users are linked to it.
+         */
+        delete: operations["delete_his"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1780,6 +1851,12 @@ export interface components {
             jobId: string;
             summaryId: string;
         };
+        /**
+         * @description What gives a user access today, as the HIS tab shows it (spec: "subscriptionType"; the spec
+         *     names NONE and EXPIRED only, the others are ours).
+         * @enum {string}
+         */
+        AccessType: "ORGANISATION" | "PAID" | "LINKED" | "TRIAL" | "EXPIRED" | "NONE";
         /** @description What the user accepted. */
         AgreementAccepted: {
             /** Format: date-time */
@@ -2217,6 +2294,28 @@ export interface components {
             id: string;
             name: string;
         };
+        /** @description A HIS with how many users are linked to it (the HIS tab's dropdown). */
+        HisEdit: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: int64 */
+            users: number;
+        };
+        HisUser: {
+            userInfo: components["schemas"]["UserInfo"];
+            userSubscriptionInformation: components["schemas"]["UserAccess"];
+        };
+        HisUserPage: {
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /** @description EXPIRED and NONE first, then by e-mail address. */
+            rows: components["schemas"]["HisUser"][];
+            /** Format: int64 */
+            total: number;
+        };
         /** @description An ICPC code of the list in force. */
         IcpcCode: {
             /** @description The chapter letter, or `-` for the process codes. */
@@ -2411,6 +2510,10 @@ export interface components {
              */
             permissions?: components["schemas"]["Permission"][] | null;
             title?: string | null;
+        };
+        NewHis: {
+            /** @description The HIS's name; spaces around it are dropped. */
+            name: string;
         };
         /**
          * @description The onboarding profile; every field is optional, and one left empty (or only white space) is
@@ -3082,6 +3185,16 @@ export interface components {
             /** Format: date */
             validUntil?: string | null;
         };
+        /** @description A user's access (spec "userSubscriptionInformation"). */
+        UserAccess: {
+            /**
+             * Format: date
+             * @description The last day of the access shown (of the expired one for EXPIRED); none for NONE.
+             */
+            endDate?: string | null;
+            linkedToOrganization: boolean;
+            subscriptionType: components["schemas"]["AccessType"];
+        };
         /**
          * @description A user as the CMS shows one (spec §3 "User info"). `firebaseUid` is the identity provider's id
          *     of the user, which is also our user id (the token's `sub`).
@@ -3632,6 +3745,100 @@ export interface operations {
             };
         };
     };
+    add_his: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewHis"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["His"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     audit_log: {
         parameters: {
             query?: {
@@ -4014,6 +4221,66 @@ export interface operations {
             };
         };
     };
+    his_users: {
+        parameters: {
+            query: {
+                /** @description The HIS. */
+                his: string;
+                /** @description From 0. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HisUserPage"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     organisation_subscriptions_of_user: {
         parameters: {
             query?: never;
@@ -4108,6 +4375,124 @@ export interface operations {
             };
             /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    his_all_edit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HisEdit"][];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_his: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The HIS's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8572,7 +8957,7 @@ export interface operations {
                 page?: number;
                 /** @description `ALL` (or none), or one status. */
                 status?: string;
-                /** @description A part of the description or the user's e-mail address. */
+                /** @description A part of the user's e-mail address or id. */
                 search?: string;
             };
             header?: never;
@@ -8682,7 +9067,7 @@ export interface operations {
                 paidOnly?: boolean;
                 /** @description 'Alleen actieve abonnementen'. */
                 activeOnly?: boolean;
-                /** @description A part of the description or the user's e-mail address. */
+                /** @description A part of the user's e-mail address or id. */
                 search?: string;
             };
             header?: never;

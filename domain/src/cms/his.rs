@@ -1,0 +1,200 @@
+//! HIS: the list of record systems (add, delete while nobody is linked) and, per HIS, its users
+//! with what gives them access (spec §2.3 HIS, §3 "HIS overview").
+
+use chrono::NaiveDate;
+use serde::Serialize;
+use sqlx::{PgConnection, PgPool, Row};
+use uuid::Uuid;
+
+use super::CmsError;
+use super::users::{His, UserInfo};
+use crate::subscriptions::{organisation_active, organisation_filter};
+
+pub const HIS_IN_USE: &str = "Kon HIS niet verwijderen, er zijn gebruikers gelinkt aan deze HIS";
+pub const HIS_EXISTS: &str = "Deze HIS bestaat al.";
+pub const HIS_NAME_MISSING: &str = "Geen naam voor de HIS ingevuld.";
+pub const HIS_NAME_TOO_LONG: &str = "De naam van de HIS is te lang (hoogstens 100 tekens).";
+
+/// A HIS with how many users are linked to it (the HIS tab's dropdown).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HisEdit {
+    pub id: Uuid,
+    pub name: String,
+    pub users: i64,
+}
+
+/// Every HIS with its number of users, by name.
+pub async fn list_edit(db: &PgPool) -> sqlx::Result<Vec<HisEdit>> {
+    let rows = sqlx::query(
+        "select h.id, h.name, (select count(*) from users u where u.his_id = h.id) as users from his h order by lower(h.name), h.id",
+    )
+    .fetch_all(db)
+    .await?;
+    Ok(rows.iter().map(|r| HisEdit { id: r.get("id"), name: r.get("name"), users: r.get("users") }).collect())
+}
+
+/// A HIS name as typed: trimmed, not empty, at most 100 characters.
+pub fn checked_name(raw: &str) -> Result<String, CmsError> {
+    let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    if name.is_empty() {
+        return Err(CmsError::Invalid(HIS_NAME_MISSING));
+    }
+    if name.chars().count() > 100 {
+        return Err(CmsError::Invalid(HIS_NAME_TOO_LONG));
+    }
+    Ok(name)
+}
+
+/// Adds a HIS ('Nieuwe HIS..'); a name that exists (any case) is refused.
+pub async fn add(tx: &mut PgConnection, raw: &str) -> Result<His, CmsError> {
+    let name = checked_name(raw)?;
+    let exists: bool =
+        sqlx::query_scalar("select exists (select 1 from his where lower(name) = lower($1))").bind(&name).fetch_one(&mut *tx).await?;
+    if exists {
+        return Err(CmsError::Conflict(HIS_EXISTS));
+    }
+    let his = His { id: Uuid::new_v4(), name };
+    sqlx::query("insert into his (id, name) values ($1, $2)").bind(his.id).bind(&his.name).execute(&mut *tx).await?;
+    Ok(his)
+}
+
+/// Deletes a HIS nobody is linked to.
+pub async fn delete(tx: &mut PgConnection, id: Uuid) -> Result<His, CmsError> {
+    let his: His = sqlx::query_as("select id, name from his where id = $1 for update")
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(CmsError::NotFound(super::users::HIS_NOT_FOUND))?;
+    let linked: bool = sqlx::query_scalar("select exists (select 1 from users where his_id = $1)").bind(id).fetch_one(&mut *tx).await?;
+    if linked {
+        return Err(CmsError::Conflict(HIS_IN_USE));
+    }
+    sqlx::query("delete from his where id = $1").bind(id).execute(&mut *tx).await?;
+    Ok(his)
+}
+
+/// What gives a user access today, as the HIS tab shows it (spec: "subscriptionType"; the spec
+/// names NONE and EXPIRED only, the others are ours).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum AccessType {
+    /// An active organisation subscription.
+    Organisation,
+    /// An active paid subscription of their own.
+    Paid,
+    /// A seat on someone else's active subscription.
+    Linked,
+    /// An active trial.
+    Trial,
+    /// Had a subscription, none is active now.
+    Expired,
+    /// Never had one.
+    None,
+}
+
+impl AccessType {
+    /// EXPIRED and NONE come first and are shown in red.
+    pub fn is_problem(self) -> bool {
+        matches!(self, Self::Expired | Self::None)
+    }
+}
+
+/// A user's access (spec "userSubscriptionInformation").
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserAccess {
+    pub linked_to_organization: bool,
+    /// The last day of the access shown (of the expired one for EXPIRED); none for NONE.
+    pub end_date: Option<NaiveDate>,
+    pub subscription_type: AccessType,
+}
+
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HisUser {
+    pub user_info: UserInfo,
+    pub user_subscription_information: UserAccess,
+}
+
+/// The users of one HIS with their access, EXPIRED and NONE first, then by e-mail address, a page
+/// at a time, and how many there are.
+pub async fn users_of(db: &PgPool, his_id: Uuid, today: NaiveDate, page: i64, size: i64) -> sqlx::Result<(Vec<HisUser>, i64)> {
+    // per user the best access today, in AccessType's order, with its last day
+    let rows = sqlx::query(&format!(
+        "with access as (
+           select u.id, u.email, u.created_at,
+                  exists (select 1 from organisation_members m where m.user_id = u.id) as linked,
+                  exists (select 1 from organisation_subscriptions o where {org_active} and {org_mine}) as organisation,
+                  (select max(o.valid_until) from organisation_subscriptions o where {org_active} and {org_mine}) as organisation_until,
+                  (select max(s.valid_until) from subscriptions s
+                    where s.user_id = u.id and not s.is_trial and s.is_active and s.valid_until >= $2) as paid,
+                  (select max(s.valid_until) from linked_subscriptions l join subscriptions s on s.id = l.subscription_id
+                    where (l.user_id = u.id or l.email = lower(u.email)) and s.is_active and s.valid_until >= $2) as seat,
+                  (select max(s.valid_until) from subscriptions s
+                    where s.user_id = u.id and s.is_trial and s.is_active and s.valid_until >= $2) as trial,
+                  (select max(s.valid_until) from subscriptions s where s.user_id = u.id) as ever
+             from users u where u.his_id = $1)
+         select *, case when organisation then 'ORGANISATION' when paid is not null then 'PAID'
+                        when seat is not null then 'LINKED' when trial is not null then 'TRIAL'
+                        when ever is not null then 'EXPIRED' else 'NONE' end as kind
+           from access
+          order by (not organisation and paid is null and seat is null and trial is null) desc, lower(email), id
+          limit $3 offset $4",
+        org_active = organisation_active("$2"),
+        org_mine = organisation_filter("u.id", "u.email"),
+    ))
+    .bind(his_id)
+    .bind(today)
+    .bind(size)
+    .bind(page * size)
+    .fetch_all(db)
+    .await?;
+    let total: i64 = sqlx::query_scalar("select count(*) from users where his_id = $1").bind(his_id).fetch_one(db).await?;
+    let users = rows
+        .iter()
+        .map(|r| {
+            let kind = match r.get::<&str, _>("kind") {
+                "ORGANISATION" => AccessType::Organisation,
+                "PAID" => AccessType::Paid,
+                "LINKED" => AccessType::Linked,
+                "TRIAL" => AccessType::Trial,
+                "EXPIRED" => AccessType::Expired,
+                _ => AccessType::None,
+            };
+            let end_date: Option<NaiveDate> = match kind {
+                AccessType::Organisation => r.get("organisation_until"),
+                AccessType::Paid => r.get("paid"),
+                AccessType::Linked => r.get("seat"),
+                AccessType::Trial => r.get("trial"),
+                AccessType::Expired => r.get("ever"),
+                AccessType::None => None,
+            };
+            let id: String = r.get("id");
+            HisUser {
+                user_info: UserInfo {
+                    firebase_uid: id.clone(),
+                    id,
+                    email: r.get("email"),
+                    created_at: r.get("created_at"),
+                    has_active_organization_subscription: kind == AccessType::Organisation,
+                },
+                user_subscription_information: UserAccess { linked_to_organization: r.get("linked"), end_date, subscription_type: kind },
+            }
+        })
+        .collect();
+    Ok((users, total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_his_name_is_trimmed_and_bounded() {
+        assert_eq!(checked_name("  Medicom   Plus ").unwrap(), "Medicom Plus");
+        assert!(matches!(checked_name("   "), Err(CmsError::Invalid(HIS_NAME_MISSING))));
+        assert!(matches!(checked_name(&"x".repeat(101)), Err(CmsError::Invalid(HIS_NAME_TOO_LONG))));
+        assert!(AccessType::Expired.is_problem() && AccessType::None.is_problem() && !AccessType::Trial.is_problem());
+    }
+}
