@@ -192,7 +192,13 @@ async fn a_past_valid_until_switches_a_subscription_off_and_dates_are_checked(po
     assert_eq!(r.status(), 201);
     let new: Value = r.json().await.unwrap();
     assert_ne!(new["id"], json!(subscription));
-    assert_eq!((new["nextPaymentDate"].as_str(), new["isActive"].as_bool()), (Some("2099-01-01"), Some(true)));
+    assert_eq!(
+        (new["nextPaymentDate"].as_str(), new["validUntil"].as_str(), new["isActive"].as_bool()),
+        (Some("2099-01-01"), Some("2098-12-31"), Some(true)),
+        "valid until its first payment is due"
+    );
+    let again = post_json(&app, "/payment/manage/renewSubscription", &staff, renew("2099-02-01")).await;
+    assert_eq!(again.status(), 409, "the renewed one (not the cancelled old one) is found, and it has no discount to end");
     let (price, discount): (i32, Option<Uuid>) =
         sqlx::query_as("select price_per_user, discount_id from subscriptions where id = $1::text::uuid")
             .bind(new["id"].as_str().unwrap())

@@ -768,13 +768,14 @@ pub async fn may_use_product(db: &PgPool, user_id: &str, email: &str, today: Nai
 pub struct OrganisationSubscription {
     pub id: Uuid,
     pub active: bool,
+    pub start_date: Option<NaiveDate>,
     pub valid_until: Option<NaiveDate>,
     pub description: String,
 }
 
 /// The columns of an [`OrganisationSubscription`]: active means switched on and not past its day.
 static ORGANISATION_COLUMNS: std::sync::LazyLock<String> =
-    std::sync::LazyLock::new(|| format!("o.id, o.description, {} as active, o.valid_until", organisation_active("$3")));
+    std::sync::LazyLock::new(|| format!("o.id, o.description, {} as active, o.start_date, o.valid_until", organisation_active("$3")));
 
 /// Which organisation subscriptions `o` are a user's: the SQL condition for the user's id and
 /// e-mail address as SQL expressions (`$1`, or `u.id` in a list of users).

@@ -14,6 +14,7 @@ import { Route as OvereenkomstRouteImport } from './routes/overeenkomst'
 import { Route as AuthenticatedIndexRouteImport } from './routes/_authenticated/index'
 import { Route as AuthenticatedSplatRouteImport } from './routes/_authenticated/$'
 import { Route as AuthenticatedAudioconsultRouteRouteImport } from './routes/_authenticated/audioconsult/route'
+import { Route as AuthenticatedCmsRouteImport } from './routes/_authenticated/cms'
 import { Route as AuthenticatedConsultRouteRouteImport } from './routes/_authenticated/consult/route'
 import { Route as AuthenticatedFaqRouteImport } from './routes/_authenticated/faq'
 import { Route as AuthenticatedPersonalizeRouteImport } from './routes/_authenticated/personalize'
@@ -57,6 +58,11 @@ const AuthenticatedAudioconsultRouteRoute =
     path: '/audioconsult',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedCmsRoute = AuthenticatedCmsRouteImport.update({
+  id: '/cms',
+  path: '/cms',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
 const AuthenticatedConsultRouteRoute =
   AuthenticatedConsultRouteRouteImport.update({
     id: '/consult',
@@ -162,6 +168,7 @@ export interface FileRoutesByFullPath {
   '/consult': typeof AuthenticatedConsultRouteRouteWithChildren
   '/template': typeof AuthenticatedTemplateRouteRouteWithChildren
   '/$': typeof AuthenticatedSplatRoute
+  '/cms': typeof AuthenticatedCmsRoute
   '/faq': typeof AuthenticatedFaqRoute
   '/personalize': typeof AuthenticatedPersonalizeRoute
   '/settings': typeof AuthenticatedSettingsRoute
@@ -183,6 +190,7 @@ export interface FileRoutesByTo {
   '/audioconsult': typeof AuthenticatedAudioconsultRouteRouteWithChildren
   '/consult': typeof AuthenticatedConsultRouteRouteWithChildren
   '/$': typeof AuthenticatedSplatRoute
+  '/cms': typeof AuthenticatedCmsRoute
   '/faq': typeof AuthenticatedFaqRoute
   '/personalize': typeof AuthenticatedPersonalizeRoute
   '/settings': typeof AuthenticatedSettingsRoute
@@ -208,6 +216,7 @@ export interface FileRoutesById {
   '/_authenticated/consult': typeof AuthenticatedConsultRouteRouteWithChildren
   '/_authenticated/template': typeof AuthenticatedTemplateRouteRouteWithChildren
   '/_authenticated/$': typeof AuthenticatedSplatRoute
+  '/_authenticated/cms': typeof AuthenticatedCmsRoute
   '/_authenticated/faq': typeof AuthenticatedFaqRoute
   '/_authenticated/personalize': typeof AuthenticatedPersonalizeRoute
   '/_authenticated/settings': typeof AuthenticatedSettingsRoute
@@ -234,6 +243,7 @@ export interface FileRouteTypes {
     | '/consult'
     | '/template'
     | '/$'
+    | '/cms'
     | '/faq'
     | '/personalize'
     | '/settings'
@@ -255,6 +265,7 @@ export interface FileRouteTypes {
     | '/audioconsult'
     | '/consult'
     | '/$'
+    | '/cms'
     | '/faq'
     | '/personalize'
     | '/settings'
@@ -279,6 +290,7 @@ export interface FileRouteTypes {
     | '/_authenticated/consult'
     | '/_authenticated/template'
     | '/_authenticated/$'
+    | '/_authenticated/cms'
     | '/_authenticated/faq'
     | '/_authenticated/personalize'
     | '/_authenticated/settings'
@@ -339,6 +351,13 @@ declare module '@tanstack/react-router' {
       path: '/audioconsult'
       fullPath: '/audioconsult'
       preLoaderRoute: typeof AuthenticatedAudioconsultRouteRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/cms': {
+      id: '/_authenticated/cms'
+      path: '/cms'
+      fullPath: '/cms'
+      preLoaderRoute: typeof AuthenticatedCmsRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
     '/_authenticated/consult': {
@@ -523,6 +542,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedConsultRouteRoute: typeof AuthenticatedConsultRouteRouteWithChildren
   AuthenticatedTemplateRouteRoute: typeof AuthenticatedTemplateRouteRouteWithChildren
   AuthenticatedSplatRoute: typeof AuthenticatedSplatRoute
+  AuthenticatedCmsRoute: typeof AuthenticatedCmsRoute
   AuthenticatedFaqRoute: typeof AuthenticatedFaqRoute
   AuthenticatedPersonalizeRoute: typeof AuthenticatedPersonalizeRoute
   AuthenticatedSettingsRoute: typeof AuthenticatedSettingsRoute
@@ -538,6 +558,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedConsultRouteRoute: AuthenticatedConsultRouteRouteWithChildren,
   AuthenticatedTemplateRouteRoute: AuthenticatedTemplateRouteRouteWithChildren,
   AuthenticatedSplatRoute: AuthenticatedSplatRoute,
+  AuthenticatedCmsRoute: AuthenticatedCmsRoute,
   AuthenticatedFaqRoute: AuthenticatedFaqRoute,
   AuthenticatedPersonalizeRoute: AuthenticatedPersonalizeRoute,
   AuthenticatedSettingsRoute: AuthenticatedSettingsRoute,

@@ -40,9 +40,10 @@ pub struct CmsSubscription {
     pub can_renew: bool,
 }
 
-/// Whether staff may renew a subscription (spec §2.3).
-pub fn can_renew(is_trial: bool, renew_without_discount_date: Option<NaiveDate>) -> bool {
-    !is_trial && renew_without_discount_date.is_some()
+/// Whether staff may renew a subscription (spec §2.3): a paid one with a renew-without-discount
+/// date, and a first payment to renew from.
+pub fn can_renew(is_trial: bool, renew_without_discount_date: Option<NaiveDate>, first_payment: Option<Uuid>) -> bool {
+    !is_trial && renew_without_discount_date.is_some() && first_payment.is_some()
 }
 
 /// The columns of a [`CmsSubscription`] from `subscriptions s join users u`; `$1` is today.
@@ -54,6 +55,7 @@ const COLUMNS: &str = "s.id, s.user_id, u.email as user_email, s.description,
 fn of_row(r: &PgRow) -> CmsSubscription {
     let is_trial = r.get("is_trial");
     let renew = r.get("renew_without_discount_date");
+    let first_payment_id = r.get("first_payment_id");
     CmsSubscription {
         id: r.get("id"),
         user_id: r.get("user_id"),
@@ -69,8 +71,8 @@ fn of_row(r: &PgRow) -> CmsSubscription {
         canceled_at: r.get("canceled_at"),
         next_payment_date: r.get("next_payment_date"),
         renew_subscription_without_discount_date: renew,
-        first_payment_id: r.get("first_payment_id"),
-        can_renew: can_renew(is_trial, renew),
+        first_payment_id,
+        can_renew: can_renew(is_trial, renew, first_payment_id),
     }
 }
 
@@ -209,15 +211,18 @@ pub struct Renewed {
     pub new: CmsSubscription,
 }
 
-/// Renews the subscription whose first payment is `first_payment_id` from `start`: a new
-/// subscription for the same user, tier, users and interval at the tier's full price without a
-/// discount. It keeps what was paid (the old valid-until and active state), its next payment is
-/// due on `start` (the renewal sweep charges it through the user's mandate), and the linked users
-/// move to it. The old subscription is cancelled and ends the day before `start` at the latest.
+/// Renews the subscription whose first payment is `first_payment_id` (the latest one made from
+/// it that is not cancelled) from `start`: a new subscription for the same user, tier, users and
+/// interval at the tier's full price without a discount. It is valid until the day before `start`
+/// and active when that day has not passed (with the old one's state), its next payment is due
+/// on `start` (the renewal sweep charges it through the user's mandate and extends it), and the
+/// linked users move to it. The old subscription is cancelled and ends the day before `start` at
+/// the latest.
 pub async fn renew(tx: &mut PgConnection, first_payment_id: Uuid, start: NaiveDate, today: NaiveDate) -> Result<Renewed, CmsError> {
     let subscription_id: Uuid = sqlx::query_scalar(
         "select s.id from payments p join subscriptions s on s.id = p.subscription_id
-          where p.id = $1 and p.status = 'PAID' and s.first_payment_id = p.id",
+          where p.id = $1 and p.status = 'PAID' and s.first_payment_id = p.id
+          order by s.canceled_at is null desc, s.created_at desc limit 1",
     )
     .bind(first_payment_id)
     .fetch_optional(&mut *tx)
@@ -244,8 +249,8 @@ pub async fn renew(tx: &mut PgConnection, first_payment_id: Uuid, start: NaiveDa
     sqlx::query(
         "insert into subscriptions (id, user_id, tier_id, description, is_active, is_trial, is_individual, user_amount, interval_months,
                                     price_per_user, amount, valid_until, next_payment_date, first_payment_id)
-         select $2, user_id, tier_id, description, is_active, false, is_individual, user_amount, interval_months,
-                $3, $4, valid_until, $5, first_payment_id
+         select $2, user_id, tier_id, description, is_active and $6 >= $7, false, is_individual, user_amount, interval_months,
+                $3, $4, $6, $5, first_payment_id
            from subscriptions where id = $1",
     )
     .bind(subscription_id)
@@ -253,6 +258,8 @@ pub async fn renew(tx: &mut PgConnection, first_payment_id: Uuid, start: NaiveDa
     .bind(per_user)
     .bind(amount)
     .bind(start)
+    .bind(last_old_day)
+    .bind(today)
     .execute(&mut *tx)
     .await?;
     sqlx::query("update linked_subscriptions set subscription_id = $2 where subscription_id = $1")
@@ -281,8 +288,10 @@ mod tests {
     #[test]
     fn only_paid_subscriptions_with_a_date_renew() {
         let day = NaiveDate::from_ymd_opt(2026, 12, 1);
-        assert!(can_renew(false, day));
-        assert!(!can_renew(true, day));
-        assert!(!can_renew(false, None));
+        let payment = Some(Uuid::nil());
+        assert!(can_renew(false, day, payment));
+        assert!(!can_renew(true, day, payment));
+        assert!(!can_renew(false, None, payment));
+        assert!(!can_renew(false, day, None));
     }
 }

@@ -2547,6 +2547,8 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** Format: date */
+            startDate?: string | null;
+            /** Format: date */
             validUntil?: string | null;
         };
         OrganizationLevel: {

@@ -1,6 +1,8 @@
+import { QueryClient } from '@tanstack/react-query'
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { meQueryOptions } from '@/features/user'
 import { renderAt } from '@/test/renderRoute'
 import { NavBar } from './NavBar'
 
@@ -75,5 +77,30 @@ describe('NavBar', () => {
     const links = within(panels[1]).getAllByRole('link')
     expect(links.map((link) => link.textContent)).toEqual(['Overzicht', 'Templates', 'Status', 'FAQ', 'Abonnementen'])
     expect(links.filter((link) => link.getAttribute('aria-current') === 'page').map((l) => l.textContent)).toEqual(['FAQ'])
+  })
+
+  it('adds CMS for staff only', async () => {
+    const me = (isStaff: boolean) => {
+      const queryClient = new QueryClient()
+      queryClient.setQueryData(meQueryOptions().queryKey, {
+        id: 'sub',
+        email: 'staff@example.nl',
+        username: 'staff',
+        preferredName: null,
+        roles: [],
+        acceptedAgreement: true,
+        isStaff,
+      })
+      return queryClient
+    }
+    const staff = renderAt('/cms', NavBar, me(true))
+    await screen.findByRole('navigation', { name: 'Hoofdnavigatie' })
+    expect(within(navigation()).getByRole('link', { name: 'CMS' })).toHaveAttribute('href', '/cms')
+    expect(current().map((link) => link.textContent)).toEqual(['CMS'])
+    staff.unmount()
+
+    renderAt('/', NavBar, me(false))
+    await screen.findByRole('navigation', { name: 'Hoofdnavigatie' })
+    expect(within(navigation()).queryByRole('link', { name: 'CMS' })).toBeNull()
   })
 })

@@ -1,9 +1,11 @@
 import { Disclosure, DisclosureButton, DisclosurePanel, Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react'
+import { useQuery } from '@tanstack/react-query'
 import { Link, useRouterState } from '@tanstack/react-router'
 import { useAuth } from 'react-oidc-context'
 import { Icon } from '@/components/Icon'
+import { meQueryOptions } from '@/features/user'
 import { isActiveLink } from './activeLink'
-import { mainLinks, profilePath } from './navigation'
+import { mainLinks, profilePath, staffLinks } from './navigation'
 import { layoutTexts } from './texts'
 
 const linkBase = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700'
@@ -14,6 +16,9 @@ export function NavBar() {
   const email = auth.user?.profile.email ?? ''
   const name = auth.user?.profile.preferred_username ?? email
   const signOut = () => void auth.signoutRedirect()
+  // staff also get the CMS; the api answers whether the user is staff
+  const me = useQuery(meQueryOptions())
+  const links = me.data?.isStaff ? [...mainLinks, ...staffLinks] : mainLinks
 
   return (
     <Disclosure as="header" className="border-b border-slate-200 bg-white">
@@ -25,7 +30,7 @@ export function NavBar() {
               <span className="text-base font-semibold tracking-tight text-slate-900">{layoutTexts.brand}</span>
             </Link>
             <nav aria-label={layoutTexts.mainNavigation} className="hidden sm:flex sm:gap-1">
-              {mainLinks.map((link) => {
+              {links.map((link) => {
                 const active = isActiveLink(link.to, pathname)
                 return (
                   <Link
@@ -104,7 +109,7 @@ export function NavBar() {
 
       <DisclosurePanel className="border-t border-slate-200 sm:hidden">
         <nav aria-label={layoutTexts.mainNavigation} className="space-y-1 px-2 py-3">
-          {mainLinks.map((link) => {
+          {links.map((link) => {
             const active = isActiveLink(link.to, pathname)
             return (
               <DisclosureButton

@@ -15,5 +15,8 @@ export const mainLinks: readonly NavLink[] = [
   { to: '/subscription', label: navLabels.subscriptions },
 ]
 
+/** The links only staff see, after the main ones. */
+export const staffLinks: readonly NavLink[] = [{ to: '/cms', label: navLabels.cms }]
+
 /** 'Your Profile' opens the profile questionnaire. */
 export const profilePath: string = '/onboarding/'

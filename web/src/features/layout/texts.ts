@@ -19,4 +19,5 @@ export const navLabels = {
   status: 'Status',
   faq: 'FAQ',
   subscriptions: 'Abonnementen',
+  cms: 'CMS',
 } as const

@@ -1,0 +1,319 @@
+// The staff CMS: staff find a practitioner who bought a subscription through the local checkout,
+// read their subscriptions and payments in the info modal, set their HIS, change a valid-until
+// (a wrong format first), make the bookkeeping contact and invoice of a payment that has neither,
+// and find every action in the audit log; each built tab is photographed at 1440 and 390 px, and
+// an ordinary user who opens /cms is sent to '/'.
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import { after, afterEach, before, describe, it } from 'node:test'
+import { accessToken, baseUrl, freshPage, launchBrowser, pathAndQuery, screenshotDir, signInAs } from './browser.mjs'
+
+const PRAKTIJK = '5b0e1a52-2f1c-4c57-9a6e-000000000003'
+const INDIVIDUEEL = '5b0e1a52-2f1c-4c57-9a6e-000000000002'
+const BUILT_TABS = [
+  ['gebruikers', 'Gebruikers'],
+  ['abonnementen', 'Gebruikers abonnementen'],
+  ['betalingen', 'Betalingen'],
+  ['statistieken', 'Statistieken'],
+  ['auditlog', 'Auditlog'],
+  ['achtergrondtaken', 'Achtergrondtaken'],
+]
+
+let browser
+const contexts = []
+
+before(async () => {
+  browser = await launchBrowser()
+})
+
+after(async () => {
+  await browser?.close()
+})
+
+afterEach(async () => {
+  while (contexts.length > 0) await contexts.pop().close()
+})
+
+/** A fresh browser session at `path` and `width`, signed in as a seeded user. */
+async function openAs(email, path, width = 1440) {
+  const { context, page } = await freshPage(browser, { viewport: { width, height: 900 } })
+  contexts.push(context)
+  await page.goto(path)
+  await signInAs(page, email)
+  return page
+}
+
+const bearer = (token) => ({ authorization: `Bearer ${token}` })
+
+/** A new practitioner (made on their first call) who accepted the agreement; their address and token. */
+async function newPractitioner(prefix) {
+  const email = `${prefix}-${randomBytes(4).toString('hex')}@praktijk.nl`
+  const token = await accessToken(baseUrl, email)
+  const accepted = await fetch(`${baseUrl}/api/user/agreement`, { method: 'POST', headers: bearer(token) })
+  assert.equal(accepted.status, 200)
+  return { email, token }
+}
+
+/** Buys the practice tier for 3 users, yearly, and pays in the local checkout, as the subscription page does. */
+async function buyPractice(token) {
+  const link = await fetch(`${baseUrl}/payment/paymentinfo/getPaymentLink`, {
+    method: 'POST',
+    headers: { ...bearer(token), 'content-type': 'application/json' },
+    body: JSON.stringify({
+      contactName: 'Anne de Vries',
+      practiceName: 'Huisartsenpraktijk De Linde',
+      sendInvoiceToEmail: 'administratie@praktijk.nl',
+      phoneNumber: '0201234567',
+      streetAddress: 'Lindelaan',
+      houseNumber: '12',
+      houseNumberAddition: 'A',
+      postcode: '1234AB',
+      city: 'Utrecht',
+      kvkNumber: '12345678',
+      subscriptionType: 'ANUALLY',
+      userAmount: 3,
+      tierId: PRAKTIJK,
+      isIndividual: false,
+      intervalMonths: 12,
+      description: 'Praktijk',
+    }),
+  })
+  assert.equal(link.status, 200, await link.clone().text())
+  const { href } = await link.json()
+  const paid = await fetch(new URL(href, baseUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'outcome=paid',
+    redirect: 'manual',
+  })
+  assert.ok(paid.status < 400, `the checkout took the outcome: ${paid.status}`)
+  for (let i = 0; i < 60; i++) {
+    const active = await fetch(`${baseUrl}/payment/subscription/hasUserActiveSubscription`, { headers: bearer(token) })
+    if ((await active.json()) === true) return
+    await new Promise((wait) => setTimeout(wait, 500))
+  }
+  throw new Error('the subscription did not become active')
+}
+
+/**
+ * A paid first payment that has neither a bookkeeping contact nor an invoice, written straight
+ * into the database: one the provider's webhook made, but whose bookkeeping was never done (the
+ * webhook's own jobs would make both at once, and the buttons would never show).
+ */
+function paidPaymentWithoutBookkeeping(email) {
+  const { APP_DATABASE_URL: url } = JSON.parse(process.env.E2E_API_ENV ?? '{}')
+  assert.ok(url, 'E2E_API_ENV names the database')
+  const subscription = randomUUID()
+  const payment = randomUUID()
+  const sql = `
+    begin;
+    insert into subscriptions (id, user_id, tier_id, description, is_active, is_individual, user_amount, interval_months,
+                               price_per_user, amount, valid_until, next_payment_date)
+    select '${subscription}', u.id, t.id, 'Spreekkamer Individueel (1 gebruiker, maandelijks)', true, true, 1, 1,
+           t.price_per_user_month, t.price_per_user_month, current_date + 30, current_date + 31
+      from subscription_tiers t, users u where t.id = '${INDIVIDUEEL}' and u.email = '${email}';
+    insert into payments (id, user_id, subscription_id, description, user_amount, amount_cents, status, interval_months,
+                          is_first_payment, sequence_type, provider, provider_payment_id, idempotency_key, period_start,
+                          period_end, paid_at, send_invoice_to_email, practice_name, contact_name, street_address,
+                          house_number, postcode, city, phone_number)
+    select '${payment}', s.user_id, s.id, s.description, 1, s.amount, 'PAID', 1, true, 'first', 'local',
+           'ltr_e2e_${payment}', 'e2e:${payment}', current_date, s.valid_until, now(), '${email}',
+           'Praktijk Boekhouding', 'Bram Boek', 'Kerkstraat', '7', '3511AB', 'Utrecht', '0301234567'
+      from subscriptions s where s.id = '${subscription}';
+    update subscriptions set first_payment_id = '${payment}' where id = '${subscription}';
+    commit;`
+  execFileSync('psql', [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', sql], { encoding: 'utf8' })
+}
+
+const tab = (page, name) => page.getByRole('tab', { name, exact: true })
+const euros = (text) => new RegExp(text.replace('.', '\\.').replace(' ', '\\s'))
+
+/** Waits until `table` has `count` rows (the header's included): the search is debounced. */
+async function rowsSettle(table, count) {
+  for (let i = 0; i < 100; i++) {
+    if ((await table.getByRole('row').count()) === count) return
+    await new Promise((wait) => setTimeout(wait, 100))
+  }
+  assert.equal(await table.getByRole('row').count(), count, 'rows of the table')
+}
+
+/** The page does not scroll sideways: only a table's own container may. */
+async function assertNoPageScroll(page, what) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }))
+  assert.ok(scrollWidth <= innerWidth, `${what}: the page is ${scrollWidth} px wide in a window of ${innerWidth} px`)
+}
+
+describe('the staff CMS', () => {
+  it('staff find a user, read and change their subscriptions, make the bookkeeping, and see it in the audit log', async () => {
+    const buyer = await newPractitioner('cms')
+    await buyPractice(buyer.token)
+    const bookkeeping = await newPractitioner('cms-boek')
+    paidPaymentWithoutBookkeeping(bookkeeping.email)
+
+    const page = await openAs('staff@example.nl', '/cms')
+    await page.getByRole('heading', { level: 1, name: 'CMS' }).waitFor()
+    assert.equal(pathAndQuery(page), '/cms')
+    // the NavBar offers the CMS to staff
+    await page.getByRole('navigation', { name: 'Hoofdnavigatie' }).getByRole('link', { name: 'CMS' }).waitFor()
+    // the tabs in the spec's order, the first chosen
+    const tabs = await page.getByRole('tab').allTextContents()
+    assert.deepEqual(tabs, [
+      'Gebruikers',
+      'Gebruikers abonnementen',
+      'Betalingen',
+      'Organisaties',
+      'Organisatie abonnementen',
+      'HIS',
+      'Statistieken',
+      'Auditlog',
+      'Achtergrondtaken',
+    ])
+    assert.equal(await tab(page, 'Gebruikers').getAttribute('aria-selected'), 'true')
+
+    // Gebruikers: found by part of the e-mail address
+    const users = page.getByRole('table', { name: 'Gebruikers' })
+    const part = buyer.email.slice(4, 12)
+    await page.getByPlaceholder('Zoek op id, firebase-id of e-mail').fill(part)
+    const row = users.getByRole('row').filter({ hasText: buyer.email })
+    await rowsSettle(users, 2)
+    await row.waitFor()
+    await row.getByRole('img', { name: 'Nee' }).waitFor()
+
+    // the info modal: the paid subscription and its payment
+    await row.getByRole('button', { name: `Informatie over ${buyer.email}` }).click()
+    const info = page.getByRole('dialog', { name: `Gebruiker informatie voor ${buyer.email}` })
+    await info.waitFor()
+    await info.getByRole('heading', { name: 'Abonnementen', exact: true }).waitFor()
+    await info.getByText('3 gelijktijdige gebruikers').waitFor()
+    await info.getByText('Betaald voor 12 maanden').waitFor()
+    await info.getByText(euros('€ 1.333,80')).waitFor()
+    for (const text of ['Huisartsenpraktijk De Linde', 'Anne de Vries', 'Lindelaan 12 A', '1234AB', 'Utrecht', '0201234567', '12345678', 'Betaald'])
+      await info.getByText(text, { exact: true }).first().waitFor()
+    await page.screenshot({ path: join(screenshotDir, 'spreekkamer-cms-gebruiker-informatie.png') })
+    await info.getByRole('button', { name: 'Sluit' }).click()
+    await info.waitFor({ state: 'hidden' })
+
+    // 'Zet HIS voor gebruiker'
+    await row.getByRole('button', { name: `HIS wijzigen voor ${buyer.email}` }).click()
+    const his = page.getByRole('dialog', { name: 'Zet HIS voor gebruiker' })
+    await his.getByLabel('HIS').selectOption({ label: 'Medicom' })
+    await his.getByRole('button', { name: 'Opslaan' }).click()
+    await his.waitFor({ state: 'hidden' })
+    await row.getByText('Medicom').waitFor()
+    // the HIS filter: an exact name
+    await page.getByRole('combobox', { name: 'HIS', exact: true }).selectOption({ label: 'Medicom' })
+    await row.waitFor()
+    await page.getByRole('combobox', { name: 'HIS', exact: true }).selectOption({ label: 'MicroHIS' })
+    await users.getByText('Geen resultaten.').waitFor()
+    await page.getByRole('combobox', { name: 'HIS', exact: true }).selectOption({ label: 'Alle' })
+
+    // Gebruikers abonnementen: the valid-until, a wrong format first
+    await tab(page, 'Gebruikers abonnementen').click()
+    await page.waitForURL((url) => url.search === '?tab=abonnementen')
+    await page.getByPlaceholder('Zoek op e-mail of gebruikers-id').fill(buyer.email)
+    const subscriptions = page.getByRole('table', { name: 'Gebruikers abonnementen' })
+    const subscription = subscriptions.getByRole('row').filter({ hasText: buyer.email })
+    await subscription.waitFor()
+    await subscription.getByRole('button', { name: 'Geldig tot wijzigen' }).click()
+    const validUntil = page.getByRole('dialog', { name: 'Geldig tot wijzigen' })
+    await validUntil.getByLabel('Geldig tot (yyyy-mm-dd)').fill('31-12-2030')
+    await validUntil.getByRole('button', { name: 'Opslaan' }).click()
+    await validUntil.getByRole('alert').filter({ hasText: 'Datum format incorrect, gebruik yyyy-mm-dd, bijv. 2024-02-30' }).waitFor()
+    await validUntil.getByLabel('Geldig tot (yyyy-mm-dd)').fill('2030-12-31')
+    await validUntil.getByRole('button', { name: 'Opslaan' }).click()
+    await validUntil.waitFor({ state: 'hidden' })
+    await subscription.getByText(/31 december 2030/).waitFor()
+    assert.equal(await subscription.getByRole('switch').isChecked(), true)
+    // the toggles
+    await page.getByRole('switch', { name: 'Alleen betaalde abonnementen' }).click()
+    await subscription.waitFor()
+    await page.getByRole('switch', { name: 'Alleen betaalde abonnementen' }).click()
+
+    // reload keeps the tab
+    await page.reload()
+    await tab(page, 'Gebruikers abonnementen').waitFor()
+    assert.equal(await tab(page, 'Gebruikers abonnementen').getAttribute('aria-selected'), 'true')
+
+    // Betalingen: the buyer's invoice is made by the checkout's own jobs; the green check shows
+    await tab(page, 'Betalingen').click()
+    const payments = page.getByRole('table', { name: 'Betalingen' })
+    const search = page.getByPlaceholder('Zoek op e-mail of gebruikers-id')
+    await search.fill(buyer.email)
+    const bought = payments.getByRole('row').filter({ hasText: buyer.email })
+    await bought.getByText(euros('€ 1.333,80')).waitFor()
+    await bought.getByRole('img', { name: /^Factuur gemaakt/ }).waitFor({ timeout: 60_000 })
+
+    // a paid payment without contact and invoice: 'Moneybird contact maken', then 'Factuur maken', then the check
+    await search.fill(bookkeeping.email)
+    const unbooked = payments.getByRole('row').filter({ hasText: bookkeeping.email })
+    await unbooked.getByRole('button', { name: 'Moneybird contact maken' }).click()
+    await unbooked.getByRole('button', { name: 'Factuur maken' }).click({ timeout: 60_000 })
+    await unbooked.getByRole('img', { name: /^Factuur gemaakt/ }).waitFor({ timeout: 60_000 })
+    await page.screenshot({ path: join(screenshotDir, 'spreekkamer-cms-boekhouding.png'), fullPage: true })
+
+    // the invoice details, checked in the spec's order before they are sent
+    await unbooked.getByRole('button', { name: /^Factuurgegevens wijzigen/ }).click()
+    const edit = page.getByRole('dialog', { name: 'Factuurgegevens wijzigen' })
+    await edit.getByLabel('Postcode').fill('35')
+    await edit.getByLabel('Naam', { exact: true }).fill('')
+    await edit.getByRole('button', { name: 'Opslaan' }).click()
+    await edit.getByRole('alert').filter({ hasText: 'Geen naam ingevuld' }).waitFor()
+    await edit.getByLabel('Naam', { exact: true }).fill('Bram de Boekhouder')
+    await edit.getByRole('button', { name: 'Opslaan' }).click()
+    await edit.getByRole('alert').filter({ hasText: "Ongeldige postcode. Vul postcode in volgens bijv. '1234AB'" }).waitFor()
+    await edit.getByLabel('Postcode').fill('3511 AB')
+    await edit.getByRole('button', { name: 'Opslaan' }).click()
+    await edit.waitFor({ state: 'hidden' })
+    await unbooked.getByText('Bram de Boekhouder').waitFor()
+
+    // Auditlog: the actions on the buyer
+    await tab(page, 'Auditlog').click()
+    await page.getByText('Zie hier alle interacties die zijn gedaan door gebruikers van het CMS').waitFor()
+    const audit = page.getByRole('table', { name: 'Auditlog' })
+    await page.getByPlaceholder('Zoek in het log').fill(buyer.email)
+    await audit.getByRole('row').nth(1).waitFor()
+    const logs = await audit.locator('tbody tr td:first-child').allTextContents()
+    assert.ok(logs.some((log) => /HIS/.test(log)), `the HIS change in the audit log:\n${logs.join('\n')}`)
+    assert.ok(logs.some((log) => /31.12.2030|2030-12-31|31 december 2030/.test(log)), `the valid-until in the audit log:\n${logs.join('\n')}`)
+    await page.getByPlaceholder('Zoek in het log').fill(bookkeeping.email)
+    await audit.getByRole('row').nth(2).waitFor()
+    const bookkeepingLogs = await audit.locator('tbody tr td:first-child').allTextContents()
+    assert.ok(bookkeepingLogs.some((log) => /contact/i.test(log)), `the contact in the audit log:\n${bookkeepingLogs.join('\n')}`)
+    assert.ok(bookkeepingLogs.some((log) => /factuur/i.test(log)), `the invoice in the audit log:\n${bookkeepingLogs.join('\n')}`)
+  })
+
+  it('shows every built tab at 1440 and 390 px without the page scrolling sideways', async () => {
+    for (const width of [1440, 390]) {
+      const page = await openAs('staff@example.nl', '/cms', width)
+      await page.getByRole('heading', { level: 1, name: 'CMS' }).waitFor()
+      if (width === 390) {
+        // on a phone the tabs are a select
+        const select = page.getByLabel('Tabblad')
+        await select.selectOption({ label: 'Betalingen' })
+        await page.waitForURL((url) => url.search === '?tab=betalingen')
+        await page.getByRole('heading', { level: 2, name: 'Betalingen' }).waitFor()
+      }
+      for (const [id, name] of [...BUILT_TABS, ['organisaties', 'Hoofdorganisaties']]) {
+        await page.goto(`/cms?tab=${id}`)
+        await page.getByRole('heading', { level: 2, name, exact: true }).waitFor()
+        // the lists have loaded
+        await page.getByText('Laden…').first().waitFor({ state: 'detached' })
+        if (id === 'statistieken') await page.getByRole('img', { name: /^Nieuwe gebruikers per dag/ }).waitFor()
+        if (id === 'organisaties') await page.getByText('Hier beheert u binnenkort de hoofdorganisaties').waitFor()
+        await assertNoPageScroll(page, `${id} at ${width} px`)
+        await page.screenshot({ path: join(screenshotDir, `spreekkamer-cms-${id}-${width}.png`), fullPage: true })
+      }
+    }
+  })
+
+  it('sends an ordinary user from /cms to /', async () => {
+    const page = await openAs('huisarts@example.nl', '/cms')
+    await page.waitForURL((url) => url.pathname === '/')
+    await page.getByRole('heading', { level: 1, name: /^Welkom/ }).waitFor()
+    assert.equal(await page.getByRole('navigation', { name: 'Hoofdnavigatie' }).getByRole('link', { name: 'CMS' }).count(), 0)
+    const refused = await fetch(`${baseUrl}/api/cms`, { method: 'POST', headers: bearer(await accessToken(baseUrl, 'huisarts@example.nl')) })
+    assert.equal(refused.status, 403)
+  })
+})

@@ -1,0 +1,17 @@
+/** The tabs of /cms, in the order of the spec (§2.3) plus 'Achtergrondtaken'; the first is the default. */
+export const cmsTabs = [
+  'gebruikers',
+  'abonnementen',
+  'betalingen',
+  'organisaties',
+  'organisatie-abonnementen',
+  'his',
+  'statistieken',
+  'auditlog',
+  'achtergrondtaken',
+] as const
+
+export type CmsTab = (typeof cmsTabs)[number]
+
+/** The tabs a later release builds: they say what will come there. */
+export const comingSoonTabs = ['organisaties', 'organisatie-abonnementen', 'his'] as const satisfies readonly CmsTab[]
