@@ -12,8 +12,8 @@ use utoipa::openapi::{Content, Ref, RefOr, Required, Response};
 use utoipa::{Modify, OpenApi};
 
 use crate::routes::{
-    cms, consults, feedback, health, icpc, invoices, jobs as job_routes, manage, medcat, payments, personalize, public, record_system,
-    summary_calls, templates, user,
+    cms, consults, feedback, health, icpc, invoices, jobs as job_routes, manage, medcat, organisations, payments, personalize, public,
+    record_system, summary_calls, templates, user,
 };
 use crate::state::AppState;
 
@@ -47,6 +47,25 @@ use crate::state::AppState;
         cms::job_problems,
         cms::job_overview,
         cms::retry_job,
+        organisations::organisations_page,
+        organisations::save_organisation,
+        organisations::delete_organisation,
+        organisations::sub_organisations,
+        organisations::sub_organisation,
+        organisations::save_sub_organisation,
+        organisations::delete_sub_organisation,
+        organisations::add_sub_organisation_user,
+        organisations::set_sub_organisation_admin,
+        organisations::remove_sub_organisation_user,
+        organisations::remove_sub_organisation_email,
+        organisations::set_sub_organisation_his,
+        organisations::set_main_duration,
+        organisations::set_sub_duration,
+        organisations::organisation_subscriptions_page,
+        organisations::delete_subscription,
+        organisations::problems_email,
+        organisations::problems_linked,
+        organisations::sync_organisations,
         manage::all_subscriptions,
         manage::subscription_problems,
         manage::subscriptions_of_user,
@@ -145,7 +164,8 @@ use crate::state::AppState;
         crate::consult::session::AudioModelName,
         crate::consult::socket::SpeechClientMessage,
         crate::consult::socket::Outgoing,
-        domain::summary::SpecialistSection
+        domain::summary::SpecialistSection,
+        domain::cms::organisations::ActiveFilter
     )),
     modifiers(&BearerAuth, &CommonResponses, &AtLeastOne, &OptionalBodies),
     tags(

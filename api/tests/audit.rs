@@ -49,6 +49,11 @@ struct Subjects {
     owner: String,
     dead_job: uuid::Uuid,
     unused_his: uuid::Uuid,
+    /// A main organisation with a sub-organisation (its own term), an address waiting in it and a
+    /// duplicate organisation subscription.
+    organisation: uuid::Uuid,
+    level: uuid::Uuid,
+    duplicate: uuid::Uuid,
 }
 
 /// Makes the payment's subscription renewable, and a dead invoice job to retry.
@@ -73,13 +78,44 @@ async fn subjects(pool: &PgPool, owner: &str) -> Subjects {
     .unwrap();
     let unused_his: uuid::Uuid =
         sqlx::query_scalar("insert into his (id, name) values (gen_random_uuid(), 'Oud HIS') returning id").fetch_one(pool).await.unwrap();
-    Subjects { payment, subscription, owner: owner.to_owned(), dead_job, unused_his }
+    let organisation = uuid::Uuid::new_v4();
+    let level = uuid::Uuid::new_v4();
+    sqlx::query("insert into organisations (id, name, agb_code) values ($1, 'Zorggroep Audit', '1111')")
+        .bind(organisation)
+        .execute(pool)
+        .await
+        .unwrap();
+    sqlx::query(
+        "insert into organisation_levels (id, organisation_id, name, agb_code, valid_until) values ($1, $2, 'Praktijk Audit', '2222', current_date + 30)",
+    )
+    .bind(level)
+    .bind(organisation)
+    .execute(pool)
+    .await
+    .unwrap();
+    sqlx::query("insert into organisation_level_emails (level_id, email) values ($1, 'wacht@audit.nl')")
+        .bind(level)
+        .execute(pool)
+        .await
+        .unwrap();
+    let duplicate: uuid::Uuid = sqlx::query_scalar(
+        "insert into organisation_subscriptions (id, description, user_email, organisation_id, level_id)
+         select gen_random_uuid(), 'Organisatie abonnement van Zorggroep Audit', 'dubbel@audit.nl', $1, $2 from generate_series(1, 2)
+         returning id",
+    )
+    .bind(organisation)
+    .bind(level)
+    .fetch_all(pool)
+    .await
+    .unwrap()[0];
+    Subjects { payment, subscription, owner: owner.to_owned(), dead_job, unused_his, organisation, level, duplicate }
 }
 
 /// A valid call of each audited staff call (changes, and reads of someone's personal data):
 /// (method, documented path, concrete path, content type, body).
 fn staff_mutations(s: &Subjects) -> Vec<(&'static str, &'static str, String, &'static str, String)> {
-    let Subjects { payment, subscription, owner, dead_job, unused_his } = s;
+    let Subjects { payment, subscription, owner, dead_job, unused_his, organisation, level, duplicate } = s;
+    let medicom = "\"7d1c4a1e-0000-4000-8000-000000000002\"".to_owned();
     let json = "application/json";
     vec![
         ("post", "/payment/manage/payment/contact/{id}", format!("/payment/manage/payment/contact/{payment}"), json, String::new()),
@@ -160,6 +196,79 @@ fn staff_mutations(s: &Subjects) -> Vec<(&'static str, &'static str, String, &'s
         ("post", "/api/cms/jobs/{id}/retry", format!("/api/cms/jobs/{dead_job}/retry"), json, String::new()),
         ("post", "/api/cms/HIS", "/api/cms/HIS".to_owned(), json, json!({ "name": "Nieuw HIS" }).to_string()),
         ("delete", "/api/cms/his/{id}", format!("/api/cms/his/{unused_his}"), json, String::new()),
+        (
+            "post",
+            "/api/cms/organization",
+            "/api/cms/organization".to_owned(),
+            json,
+            json!({ "organizationName": "Zorggroep Nieuw", "agbCode": "3333", "type": "CARE_GROUP" }).to_string(),
+        ),
+        (
+            "post",
+            "/api/cms/suborganizationLinkingtoMain/{main_organization_id}",
+            format!("/api/cms/suborganizationLinkingtoMain/{organisation}"),
+            json,
+            json!({ "organizationName": "Praktijk Twee", "agbCode": "4444", "validUntil": "2099-01-01" }).to_string(),
+        ),
+        (
+            "post",
+            "/api/cms/suborganizationLinkingToUsers/{main_organization_id}/{sub_organization_id}",
+            format!("/api/cms/suborganizationLinkingToUsers/{organisation}/{level}"),
+            json,
+            json!({ "email": "Praktijk@Example.nl" }).to_string(),
+        ),
+        (
+            "post",
+            "/api/cms/suborganizationAdminUser/{sub_organization_id}/{user_id}",
+            format!("/api/cms/suborganizationAdminUser/{level}/{owner}"),
+            json,
+            "true".to_owned(),
+        ),
+        ("post", "/api/cms/setHISforOrganization/{sub_organization_id}", format!("/api/cms/setHISforOrganization/{level}"), json, medicom),
+        (
+            "post",
+            "/api/cms/setDurationForSubOrganization/{sub_organization_id}",
+            format!("/api/cms/setDurationForSubOrganization/{level}"),
+            json,
+            json!({ "endDate": "2099-06-30" }).to_string(),
+        ),
+        (
+            "post",
+            "/api/cms/setDurationForMainOrganization/{main_organization_id}",
+            format!("/api/cms/setDurationForMainOrganization/{organisation}"),
+            json,
+            json!({ "startDate": "2026-01-01", "endDate": "2099-12-31" }).to_string(),
+        ),
+        (
+            "post",
+            "/api/cms/deleteOrganizationSubscription",
+            format!("/api/cms/deleteOrganizationSubscription?organizationSubscriptionId={duplicate}"),
+            json,
+            String::new(),
+        ),
+        (
+            "post",
+            "/api/cms/suborganizationUserEmailDelete/{email}",
+            "/api/cms/suborganizationUserEmailDelete/wacht@audit.nl".to_owned(),
+            json,
+            format!("\"{level}\""),
+        ),
+        (
+            "post",
+            "/api/cms/suborganizationUserDelete/{user_id}",
+            format!("/api/cms/suborganizationUserDelete/{owner}"),
+            json,
+            format!("\"{level}\""),
+        ),
+        ("post", "/api/cms/tribe", "/api/cms/tribe".to_owned(), json, String::new()),
+        (
+            "post",
+            "/api/cms/suborganizatioDelete/{main_organization_id}/{sub_organization_id}",
+            format!("/api/cms/suborganizatioDelete/{organisation}/{level}"),
+            json,
+            String::new(),
+        ),
+        ("post", "/api/cms/organizatioDelete/{organization_id}", format!("/api/cms/organizatioDelete/{organisation}"), json, String::new()),
     ]
 }
 
@@ -172,6 +281,12 @@ const STAFF_READS: &[(&str, &str)] = &[
     ("get", "/api/cms/his/all"),
     ("get", "/api/cms/his/allEdit"),
     ("get", "/api/cms/getHISUserSubscriptions"),
+    ("get", "/api/cms/organizations/all"),
+    ("get", "/api/cms/suborganizations/{main_organization_id}"),
+    ("get", "/api/cms/suborganizationsWithUsers/{sub_organization_id}"),
+    ("get", "/api/cms/organizationsubscriptions/all"),
+    ("get", "/api/cms/getAllOrganizationSubscriptionsProblems/email"),
+    ("get", "/api/cms/getAllOrganizationSubscriptionsProblems/linked"),
     ("get", "/api/cms/statistics"),
     ("get", "/api/cms/statistics/daily"),
     ("get", "/api/cms/getActiveUsers"),
@@ -244,16 +359,27 @@ async fn every_staff_mutation_writes_one_entry_and_others_are_refused(pool: PgPo
         assert_eq!(request_id.as_deref(), Some("req-audit-1"));
         assert_eq!(addr.as_deref(), Some("127.0.0.1"));
     }
+    // the reads of one organisation use one that still exists after the walk
+    let organisation: uuid::Uuid =
+        sqlx::query_scalar("select id from organisations where name = 'Zorggroep Nieuw'").fetch_one(&pool).await.unwrap();
+    let level = uuid::Uuid::new_v4();
+    sqlx::query("insert into organisation_levels (id, organisation_id, name) values ($1, $2, 'Praktijk Lezen')")
+        .bind(level)
+        .bind(organisation)
+        .execute(&pool)
+        .await
+        .unwrap();
     for (method, path) in STAFF_READS {
         let before = entries(&pool).await;
-        let query = if *path == "/api/cms/getHISUserSubscriptions" { "?his=7d1c4a1e-0000-4000-8000-000000000002" } else { "" };
-        let concrete = format!("{path}{query}");
+        let concrete =
+            path.replace("{main_organization_id}", &organisation.to_string()).replace("{sub_organization_id}", &level.to_string())
+                + if *path == "/api/cms/getHISUserSubscriptions" { "?his=7d1c4a1e-0000-4000-8000-000000000002" } else { "" };
         let r = app.http.request(method.to_uppercase().parse().unwrap(), app.url(&concrete)).bearer_auth(&staff).send().await.unwrap();
         assert!(r.status().is_success(), "{method} {path} as staff: {}", r.status());
         assert_eq!(entries(&pool).await, before, "{method} {path} changes nothing and reads nobody's data in particular");
-        let r = app.http.request(method.to_uppercase().parse().unwrap(), app.url(path)).bearer_auth(&user).send().await.unwrap();
+        let r = app.http.request(method.to_uppercase().parse().unwrap(), app.url(&concrete)).bearer_auth(&user).send().await.unwrap();
         assert_eq!(r.status(), 403, "{method} {path} as a user");
-        let r = app.http.request(method.to_uppercase().parse().unwrap(), app.url(path)).send().await.unwrap();
+        let r = app.http.request(method.to_uppercase().parse().unwrap(), app.url(&concrete)).send().await.unwrap();
         assert_eq!(r.status(), 401, "{method} {path} anonymous");
     }
 

@@ -56,6 +56,25 @@ pub enum Action {
     /// A HIS added to the list, or deleted from it.
     AddHis,
     DeleteHis,
+    /// Organisaties: a main organisation added or changed, deleted.
+    SaveOrganisation,
+    DeleteOrganisation,
+    /// A sub-organisation added or changed, deleted.
+    SaveSubOrganisation,
+    DeleteSubOrganisation,
+    /// A user (account or address) added to a sub-organisation, removed from it.
+    AddOrganisationUser,
+    RemoveOrganisationUser,
+    /// A user's admin flag of a sub-organisation.
+    SetOrganisationAdmin,
+    /// A sub-organisation's HIS.
+    SetOrganisationHis,
+    /// The term of a main or sub-organisation.
+    SetOrganisationTerm,
+    /// A duplicate organisation subscription deleted.
+    DeleteOrganisationSubscription,
+    /// 'tribe': waiting addresses linked and terms written again.
+    SyncOrganisations,
 }
 
 impl Action {
@@ -78,6 +97,17 @@ impl Action {
             Self::RetryJob => "job.retry",
             Self::AddHis => "his.add",
             Self::DeleteHis => "his.delete",
+            Self::SaveOrganisation => "organisation.save",
+            Self::DeleteOrganisation => "organisation.delete",
+            Self::SaveSubOrganisation => "sub_organisation.save",
+            Self::DeleteSubOrganisation => "sub_organisation.delete",
+            Self::AddOrganisationUser => "sub_organisation.add_user",
+            Self::RemoveOrganisationUser => "sub_organisation.remove_user",
+            Self::SetOrganisationAdmin => "sub_organisation.set_admin",
+            Self::SetOrganisationHis => "sub_organisation.set_his",
+            Self::SetOrganisationTerm => "organisation.set_term",
+            Self::DeleteOrganisationSubscription => "organisation_subscription.delete",
+            Self::SyncOrganisations => "organisation.sync",
         }
     }
 
@@ -100,6 +130,17 @@ impl Action {
             Self::RetryJob => "liet opnieuw proberen:",
             Self::AddHis => "voegde de HIS toe:",
             Self::DeleteHis => "verwijderde de HIS",
+            Self::SaveOrganisation => "bewaarde de organisatie",
+            Self::DeleteOrganisation => "verwijderde de organisatie",
+            Self::SaveSubOrganisation => "bewaarde de suborganisatie",
+            Self::DeleteSubOrganisation => "verwijderde de suborganisatie",
+            Self::AddOrganisationUser => "voegde toe:",
+            Self::RemoveOrganisationUser => "verwijderde",
+            Self::SetOrganisationAdmin => "zette de beheerdersrol van",
+            Self::SetOrganisationHis => "zette de HIS van de suborganisatie",
+            Self::SetOrganisationTerm => "wijzigde de looptijd van",
+            Self::DeleteOrganisationSubscription => "verwijderde het dubbele organisatie abonnement",
+            Self::SyncOrganisations => "synchroniseerde de organisaties:",
         }
     }
 }

@@ -17,10 +17,14 @@ pub const UNPAID_DAYS: i32 = 5;
 pub struct Expired {
     pub subscriptions: u64,
     pub organisation_subscriptions: u64,
+    /// Organisation subscriptions of a sub-organisation whose term started or ended (written
+    /// again from their organisation's term).
+    pub organisation_terms: u64,
 }
 
-/// Switches off every user and organisation subscription whose last day is before `today`.
-/// Idempotent: a second run changes nothing.
+/// Switches off every user and organisation subscription whose last day is before `today`, and
+/// writes the organisations' terms on their sub-organisations and organisation subscriptions
+/// again (a term that starts today switches them on). Idempotent: a second run changes nothing.
 pub async fn expire(db: &PgPool, today: NaiveDate) -> sqlx::Result<Expired> {
     let mut tx = db.begin().await?;
     let subscriptions = sqlx::query("update subscriptions set is_active = false, updated_at = now() where is_active and valid_until < $1")
@@ -28,6 +32,7 @@ pub async fn expire(db: &PgPool, today: NaiveDate) -> sqlx::Result<Expired> {
         .execute(&mut *tx)
         .await?
         .rows_affected();
+    let organisation_terms = crate::cms::organisations::refresh(&mut tx, None, today).await?;
     let organisation_subscriptions =
         sqlx::query("update organisation_subscriptions set is_active = false where is_active and valid_until < $1")
             .bind(today)
@@ -35,7 +40,7 @@ pub async fn expire(db: &PgPool, today: NaiveDate) -> sqlx::Result<Expired> {
             .await?
             .rows_affected();
     tx.commit().await?;
-    Ok(Expired { subscriptions, organisation_subscriptions })
+    Ok(Expired { subscriptions, organisation_subscriptions, organisation_terms })
 }
 
 /// A problem the unpaid check found, as the staff e-mail and the CMS list it.

@@ -788,10 +788,10 @@ pub(crate) fn organisation_filter(user_id: &str, email: &str) -> String {
     )
 }
 
-/// Whether organisation subscription `o` counts on `today` (an SQL expression): switched on and
-/// not past its day.
+/// Whether organisation subscription `o` counts on `today` (an SQL expression): switched on,
+/// started and not past its day.
 pub(crate) fn organisation_active(today: &str) -> String {
-    format!("o.is_active and (o.valid_until is null or o.valid_until >= {today})")
+    format!("o.is_active and (o.valid_until is null or o.valid_until >= {today}) and (o.start_date is null or o.start_date <= {today})")
 }
 
 static ORGANISATION_FILTER: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| organisation_filter("$1", "$2"));

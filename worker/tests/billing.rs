@@ -84,7 +84,7 @@ async fn expiry_switches_off_what_ended_before_today_once(db: PgPool) {
 
     let first = h.enqueue(ExpireSubscriptions::job()).await;
     let job = h.wait_for_state(first, JobState::Succeeded, Duration::from_secs(20)).await;
-    assert_eq!(job.result.unwrap(), json!({ "subscriptions": 1, "organisationSubscriptions": 1 }));
+    assert_eq!(job.result.unwrap(), json!({ "subscriptions": 1, "organisationSubscriptions": 1, "organisationTerms": 0 }));
     assert!(!active(&h.db, ended).await);
     assert!(active(&h.db, last_day).await, "the last day counts until its end");
     let org: Vec<(String, bool)> =
@@ -93,7 +93,7 @@ async fn expiry_switches_off_what_ended_before_today_once(db: PgPool) {
 
     let second = h.enqueue(ExpireSubscriptions::job()).await;
     let job = h.wait_for_state(second, JobState::Succeeded, Duration::from_secs(20)).await;
-    assert_eq!(job.result.unwrap(), json!({ "subscriptions": 0, "organisationSubscriptions": 0 }), "idempotent");
+    assert_eq!(job.result.unwrap(), json!({ "subscriptions": 0, "organisationSubscriptions": 0, "organisationTerms": 0 }), "idempotent");
     worker.shutdown().await;
 }
 

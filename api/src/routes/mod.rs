@@ -9,6 +9,7 @@ pub mod invoices;
 pub mod jobs;
 pub mod manage;
 pub mod medcat;
+pub mod organisations;
 pub mod payments;
 pub mod personalize;
 pub mod public;
@@ -32,6 +33,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(jobs::router())
         .merge(manage::router())
         .merge(medcat::router(state))
+        .merge(organisations::router())
         .merge(payments::router())
         .merge(personalize::router())
         .merge(public::router())

@@ -59,14 +59,19 @@ pub async fn add(tx: &mut PgConnection, raw: &str) -> Result<His, CmsError> {
     Ok(his)
 }
 
-/// Deletes a HIS nobody is linked to.
+/// Deletes a HIS no user and no sub-organisation is linked to.
 pub async fn delete(tx: &mut PgConnection, id: Uuid) -> Result<His, CmsError> {
     let his: His = sqlx::query_as("select id, name from his where id = $1 for update")
         .bind(id)
         .fetch_optional(&mut *tx)
         .await?
         .ok_or(CmsError::NotFound(super::users::HIS_NOT_FOUND))?;
-    let linked: bool = sqlx::query_scalar("select exists (select 1 from users where his_id = $1)").bind(id).fetch_one(&mut *tx).await?;
+    let linked: bool = sqlx::query_scalar(
+        "select exists (select 1 from users where his_id = $1) or exists (select 1 from organisation_levels where his_id = $1)",
+    )
+    .bind(id)
+    .fetch_one(&mut *tx)
+    .await?;
     if linked {
         return Err(CmsError::Conflict(HIS_IN_USE));
     }

@@ -4,6 +4,7 @@
 //! the fields before and after for it.
 
 pub mod his;
+pub mod organisations;
 pub mod payments;
 pub mod statistics;
 pub mod subscriptions;

@@ -126,6 +126,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cms/deleteOrganizationSubscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: deletes a duplicate organisation subscription (another exists for the same user and
+         *     sub-organisation); anything else is 409 'Dit is geen dubbel ingevoerd abonnement, verwijder
+         *     de gebruiker via de Organisatie tab.'.
+         */
+        post: operations["delete_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cms/getActiveUsers": {
         parameters: {
             query?: never;
@@ -135,6 +156,43 @@ export interface paths {
         };
         /** Staff: users with a call in the last 15 minutes. */
         get: operations["get_active_users"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/getAllOrganizationSubscriptionsProblems/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Staff: addresses waiting in a sub-organisation although an account with that address exists
+         *     ('tribe' links them).
+         */
+        get: operations["problems_email"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/getAllOrganizationSubscriptionsProblems/linked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: accounts of an active sub-organisation without an active organisation subscription of it. */
+        get: operations["problems_linked"];
         put?: never;
         post?: never;
         delete?: never;
@@ -408,6 +466,137 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/cms/organizatioDelete/{organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: deletes a main organisation with its sub-organisations, their users' links and their
+         *     organisation subscriptions (the SPA asks for confirmation first).
+         */
+        post: operations["delete_organisation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/organization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: adds a main organisation (no `id`) or changes one (the inline edit), checked in the
+         *     spec's order; without dates on main level its valid-until is 1970-01-01.
+         */
+        post: operations["save_organisation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/organizations/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: the main organisations ('Hoofdorganisaties') by name, 50 a page. */
+        get: operations["organisations_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/organizationsubscriptions/all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: the organisation subscriptions ('Abonnementen via organisatie'), 50 a page. */
+        get: operations["organisation_subscriptions_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/setDurationForMainOrganization/{main_organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: the term of a main organisation (from now on kept on the main level for all its
+         *     sub-organisations); linked organisation subscriptions follow at once.
+         */
+        post: operations["set_main_duration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/setDurationForSubOrganization/{sub_organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: the term of a sub-organisation (409 while its main organisation keeps the term);
+         *     linked organisation subscriptions follow at once.
+         */
+        post: operations["set_sub_duration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/setHISforOrganization/{sub_organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: sets a sub-organisation's HIS: the body is a HIS id, or `null` for none. */
+        post: operations["set_sub_organisation_his"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/cms/setHISforUser/{user_id}": {
         parameters: {
             query?: never;
@@ -470,6 +659,178 @@ export interface paths {
         get: operations["statistics_daily"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/suborganizatioDelete/{main_organization_id}/{sub_organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: deletes a sub-organisation of a main organisation, with its users' links and
+         *     organisation subscriptions.
+         */
+        post: operations["delete_sub_organisation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/suborganizationAdminUser/{sub_organization_id}/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Staff: gives (`true`) or takes (`false`) a sub-organisation's admin flag of a user. */
+        post: operations["set_sub_organisation_admin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/suborganizationLinkingToUsers/{main_organization_id}/{sub_organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: adds an address to a sub-organisation, with an organisation subscription of it (spec
+         *     §5: 'Email niet ingevuld', 'Email bevat spaties', 'Gebruiker is al toegevoegd').
+         */
+        post: operations["add_sub_organisation_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/suborganizationLinkingtoMain/{main_organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: adds a sub-organisation to a main organisation (no `id`; a PRACTICE unless a type is
+         *     given) or changes one; its own term is required while the main organisation keeps none.
+         */
+        post: operations["save_sub_organisation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/suborganizationUserDelete/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: removes an account from a sub-organisation (the body is the sub-organisation's id),
+         *     with its organisation subscription of it.
+         */
+        post: operations["remove_sub_organisation_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/suborganizationUserEmailDelete/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: removes an address without an account from a sub-organisation (the body is the
+         *     sub-organisation's id).
+         */
+        post: operations["remove_sub_organisation_email"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/suborganizations/{main_organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: the sub-organisations of a main organisation with their users. */
+        get: operations["sub_organisations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/suborganizationsWithUsers/{sub_organization_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff: one sub-organisation with its users (accounts and addresses without one). */
+        get: operations["sub_organisation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cms/tribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Staff: the sync (`tribe`; the spec gives no details): every address waiting in a
+         *     sub-organisation that has an account now is linked to it, and every organisation's term is
+         *     written again on its sub-organisations and organisation subscriptions.
+         */
+        post: operations["sync_organisations"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1857,6 +2218,19 @@ export interface components {
          * @enum {string}
          */
         AccessType: "ORGANISATION" | "PAID" | "LINKED" | "TRIAL" | "EXPIRED" | "NONE";
+        /**
+         * @description The Alle/Actieve/Inactieve filter.
+         * @enum {string}
+         */
+        ActiveFilter: "ALL" | "ACTIVE" | "INACTIVE";
+        AddUserRequest: {
+            /** @description Off by default. */
+            admin?: boolean;
+            /** @description Lower-cased before it is stored. */
+            email?: string;
+            /** @description On by default. */
+            sendEmail?: boolean;
+        };
         /** @description What the user accepted. */
         AgreementAccepted: {
             /** Format: date-time */
@@ -1971,6 +2345,24 @@ export interface components {
         CmsAccess: {
             /** @description Always true: anyone else gets 401 or 403. */
             staff: boolean;
+        };
+        /** @description An organisation subscription as the CMS lists it (spec §3 "Organisation subscription (CMS)"). */
+        CmsOrganisationSubscription: {
+            active: boolean;
+            description: string;
+            /** Format: uuid */
+            id: string;
+            /** @description The description without "Organisatie abonnement van " (its first 27 characters). */
+            organizationName: string;
+            /** Format: date */
+            startDate?: string | null;
+            /** Format: uuid */
+            subOrganizationId?: string | null;
+            subOrganizationName?: string | null;
+            userEmail?: string | null;
+            userId?: string | null;
+            /** Format: date */
+            validUntil?: string | null;
         };
         /** @description A payment as the CMS shows it (spec §3 Payment, with its user, invoice and bookkeeping). */
         CmsPayment: {
@@ -2120,6 +2512,17 @@ export interface components {
             /** Format: uuid */
             tierId: string;
             title: string;
+        };
+        DurationSet: {
+            /** Format: date */
+            endDate?: string | null;
+            /** Format: date */
+            startDate?: string | null;
+            /**
+             * Format: int64
+             * @description Organisation subscriptions switched on or off, or given the new term, by it.
+             */
+            subscriptionsChanged: number;
         };
         /** @description An e-consult: the patient's written question and the exchange, as JSON. */
         ElectronicConsult: {
@@ -2441,6 +2844,17 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** @description An address added to a sub-organisation that has no account yet. */
+        LevelEmail: {
+            email: string;
+            isAdminUser: boolean;
+        };
+        /** @description A user of a sub-organisation with an account. */
+        LevelUser: {
+            email: string;
+            id: string;
+            isAdminUser: boolean;
+        };
         LinkedSeat: {
             emailAddress?: string | null;
             /** Format: uuid */
@@ -2452,6 +2866,28 @@ export interface components {
             /** Format: uuid */
             id: string;
             organizationName: string;
+        };
+        /** @description A main organisation in the Organisaties table. */
+        MainOrganisation: {
+            agbCode: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            isActive: boolean;
+            organizationName: string;
+            productType?: string | null;
+            /** Format: date */
+            startDate?: string | null;
+            /** Format: int64 */
+            subOrganizations: number;
+            type: string;
+            validDateMainLevel: boolean;
+            /**
+             * Format: date
+             * @description 1970-01-01 when the term is kept per sub-organisation.
+             */
+            validUntil: string;
         };
         /** @description The signed-in user as the api sees them. */
         Me: {
@@ -2540,6 +2976,44 @@ export interface components {
             /** @description ARTS, ZORGGROEPMANAGER or ANDERS (lower case is taken too). */
             userKind?: string | null;
         };
+        /** @description A main organisation or a sub-organisation as the forms send it (spec §3 "Organisation level"). */
+        OrganisationInput: {
+            agbCode?: string;
+            /**
+             * Format: uuid
+             * @description Absent for a new one.
+             */
+            id?: string | null;
+            organizationName?: string;
+            /** @description `ION`, `USER`, or empty. */
+            productType?: string | null;
+            /** @description `yyyy-mm-dd`, optional. */
+            startDate?: string | null;
+            /** @description One of the organisation types (§9). */
+            type?: string | null;
+            /** @description Main organisations: the term is kept here for all its sub-organisations. */
+            validDateMainLevel?: boolean;
+            /** @description `yyyy-mm-dd`. */
+            validUntil?: string | null;
+        };
+        OrganisationPage: {
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /** @description By name. */
+            rows: components["schemas"]["MainOrganisation"][];
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description A user of a sub-organisation that needs the development team (spec: the two warning lists). */
+        OrganisationProblem: {
+            email: string;
+            /** Format: uuid */
+            subOrganizationId: string;
+            subOrganizationName: string;
+            userId?: string | null;
+        };
         /** @description An organisation subscription as the user page shows it. */
         OrganisationSubscription: {
             active: boolean;
@@ -2550,6 +3024,16 @@ export interface components {
             startDate?: string | null;
             /** Format: date */
             validUntil?: string | null;
+        };
+        OrganisationSubscriptionPage: {
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pageSize: number;
+            /** @description By description, sub-organisation name, then valid-until (latest first). */
+            rows: components["schemas"]["CmsOrganisationSubscription"][];
+            /** Format: int64 */
+            total: number;
         };
         OrganizationLevel: {
             organizationName: string;
@@ -2972,6 +3456,28 @@ export interface components {
             /** Format: int64 */
             users: number;
         };
+        /** @description A sub-organisation with its users (spec §3 "Organisation level"). */
+        SubOrganisation: {
+            agbCode: string;
+            his?: null | components["schemas"]["His"];
+            /** Format: uuid */
+            id: string;
+            isActive: boolean;
+            /** Format: uuid */
+            organisationId: string;
+            organizationName: string;
+            productType?: string | null;
+            /**
+             * Format: date
+             * @description Its own term (empty when the main organisation keeps it).
+             */
+            startDate?: string | null;
+            type: string;
+            userEmails: components["schemas"]["LevelEmail"][];
+            users: components["schemas"]["LevelUser"][];
+            /** Format: date */
+            validUntil?: string | null;
+        };
         Subscription: {
             /** Format: int64 */
             amount: number;
@@ -3092,6 +3598,18 @@ export interface components {
             /** @description What it did, in Dutch ("3 abonnementen verlopen"). */
             summary?: string | null;
         };
+        Synced: {
+            /**
+             * Format: int64
+             * @description Waiting addresses linked to their account.
+             */
+            linked: number;
+            /**
+             * Format: int64
+             * @description Organisation subscriptions given their organisation's term again.
+             */
+            subscriptionsChanged: number;
+        };
         /**
          * @description What kind of note the clinician asked for.
          * @enum {string}
@@ -3196,6 +3714,14 @@ export interface components {
             endDate?: string | null;
             linkedToOrganization: boolean;
             subscriptionType: components["schemas"]["AccessType"];
+        };
+        UserAdded: {
+            email: string;
+            /**
+             * @description The account it was linked to; none for an address without an account (linked on its first
+             *     sign-in).
+             */
+            userId?: string | null;
         };
         /**
          * @description A user as the CMS shows one (spec §3 "User info"). `firebaseUid` is the identity provider's id
@@ -3901,6 +4427,77 @@ export interface operations {
             };
         };
     };
+    delete_subscription: {
+        parameters: {
+            query: {
+                organizationSubscriptionId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_active_users: {
         parameters: {
             query?: never;
@@ -3916,6 +4513,98 @@ export interface operations {
                 };
                 content: {
                     "text/plain": number;
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    problems_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationProblem"][];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    problems_linked: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationProblem"][];
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -4806,6 +5495,550 @@ export interface operations {
             };
         };
     };
+    delete_organisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The main organisation */
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_organisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganisationInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MainOrganisation"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    organisations_page: {
+        parameters: {
+            query?: {
+                /** @description From 0. */
+                page?: number;
+                /** @description Alle, Actieve or Inactieve. */
+                filter?: components["schemas"]["ActiveFilter"];
+                /** @description A part of the name or AGB code. */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationPage"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    organisation_subscriptions_page: {
+        parameters: {
+            query?: {
+                /** @description From 0. */
+                page?: number;
+                /** @description 'Alleen actieve abonnementen'. */
+                activeOnly?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationSubscriptionPage"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_main_duration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The main organisation */
+                main_organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DurationSet"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_sub_duration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sub-organisation */
+                sub_organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DurationSet"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_sub_organisation_his: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sub-organisation */
+                sub_organization_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The HIS id, or null for none */
+        requestBody?: {
+            content: {
+                "application/json": string | null;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubOrganisation"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     set_his_for_user: {
         parameters: {
             query?: never;
@@ -5057,6 +6290,687 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DailyStatistics"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_sub_organisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The main organisation */
+                main_organization_id: string;
+                /** @description The sub-organisation */
+                sub_organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_sub_organisation_admin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sub-organisation */
+                sub_organization_id: string;
+                /** @description The user */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": boolean;
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    add_sub_organisation_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The main organisation */
+                main_organization_id: string;
+                /** @description The sub-organisation */
+                sub_organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddUserRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserAdded"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_sub_organisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The main organisation */
+                main_organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganisationInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubOrganisation"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_sub_organisation_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_sub_organisation_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The address */
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sub_organisations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The main organisation */
+                main_organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubOrganisation"][];
+                };
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sub_organisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sub-organisation */
+                sub_organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubOrganisation"];
+                };
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sync_organisations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Synced"];
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */

@@ -1,0 +1,1005 @@
+//! Organisaties: main organisations, their sub-organisations (organisation levels) and the users
+//! of each, with the term that decides their organisation subscriptions (spec §2.3, §3
+//! "Organisation level", §5, §9).
+//!
+//! The term lives on the main organisation (`validDateMainLevel`) or on each sub-organisation; a
+//! main organisation without dates of its own stores 1970-01-01 as its valid-until. Every user
+//! of a sub-organisation (an account, or an address without one yet) has one organisation
+//! subscription of it, whose start, valid-until and active state follow the effective term:
+//! [`refresh`] writes them after every change and in the nightly expiry sweep.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use sqlx::postgres::PgRow;
+use sqlx::{PgConnection, PgPool, Row};
+use uuid::Uuid;
+
+use super::users::His;
+use super::{CmsError, has_date_format};
+use crate::subscriptions::looks_like_email;
+
+pub const NAME_MISSING: &str = "Naam niet ingevuld";
+pub const AGB_MISSING: &str = "AGB code niet ingevuld";
+pub const SUB_AGB_MISSING: &str = "AGBCode niet ingevuld";
+pub const INLINE_AGB_MISSING: &str = "Agbcode niet ingevuld";
+pub const END_MISSING: &str = "Einddatum niet ingevuld";
+pub const DATE_FORMAT: &str = super::DATE_FORMAT;
+pub const START_FORMAT: &str = "Startdatum geen goed format ingevuld, gebruik YYYY-MM-DD";
+pub const END_BEFORE_START: &str = "Einddatum kan niet eerder zijn dan de startdatum.";
+pub const CATEGORY_MISSING: &str = "Categorie niet ingevuld";
+pub const TYPE_MISSING: &str = "Type niet ingevuld";
+pub const DURATION_END_FORMAT: &str = "Einddatum format incorrect, gebruik yyyy-mm-dd, bijv. 2024-02-30";
+pub const DURATION_START_FORMAT: &str = "Startdatum format incorrect, gebruik yyyy-mm-dd, bijv. 2024-02-30";
+pub const EMAIL_MISSING: &str = "Email niet ingevuld";
+pub const EMAIL_SPACES: &str = "Email bevat spaties";
+pub const EMAIL_INVALID: &str = "Ongeldig e-mailadres.";
+pub const ALREADY_ADDED: &str = "Gebruiker is al toegevoegd";
+pub const ORGANISATION_NOT_FOUND: &str = "Organisatie niet gevonden";
+pub const SUB_NOT_FOUND: &str = "Suborganisatie niet gevonden";
+pub const MEMBER_NOT_FOUND: &str = "Gebruiker niet gevonden in deze suborganisatie";
+pub const TERM_ON_MAIN: &str = "De looptijd staat op de hoofdorganisatie; wijzig die daar.";
+pub const UNKNOWN_TYPE: &str = "Onbekend type organisatie.";
+pub const UNKNOWN_PRODUCT: &str = "Onbekend soort abonnement.";
+pub const TOO_LONG: &str = "Een van de velden is te lang (hoogstens 200 tekens).";
+
+/// What the description of an organisation subscription starts with; the CMS shows the rest
+/// (spec: "the description minus its first 27 characters").
+pub const DESCRIPTION_PREFIX: &str = "Organisatie abonnement van ";
+
+/// The organisation types (spec §9).
+pub const TYPES: [&str; 8] = ["CENTRE", "COUNTRY", "POST", "PRACTICE", "PRACTICE_GROUP", "PRACTITIONER", "REGIONAL", "CARE_GROUP"];
+/// The product types (spec §9): shown as 'ION abonnement', 'Gebruikers abonnement', or 'Leeg'.
+pub const PRODUCT_TYPES: [&str; 2] = ["ION", "USER"];
+
+/// A term as typed in a form: the end (required when `end_required`) and an optional start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Term {
+    pub start: Option<NaiveDate>,
+    pub end: Option<NaiveDate>,
+}
+
+fn date(raw: Option<&str>, format_message: &'static str) -> Result<Option<NaiveDate>, CmsError> {
+    let Some(s) = raw.map(str::trim).filter(|s| !s.is_empty()) else { return Ok(None) };
+    if !has_date_format(s) {
+        return Err(CmsError::Invalid(format_message));
+    }
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").map(Some).map_err(|_| CmsError::Invalid(super::INVALID_DATE))
+}
+
+/// The term of an add form (§5): 'Einddatum niet ingevuld' when it is required and empty, the
+/// end's format, the start's format, and the end not before the start.
+pub fn form_term(start: Option<&str>, end: Option<&str>, end_required: bool) -> Result<Term, CmsError> {
+    let end_given = end.map(str::trim).is_some_and(|e| !e.is_empty());
+    if end_required && !end_given {
+        return Err(CmsError::Invalid(END_MISSING));
+    }
+    let end = date(end, DATE_FORMAT)?;
+    let start = date(start, START_FORMAT)?;
+    check_order(Term { start, end })
+}
+
+/// The term of a duration modal (§5): the end's format (required), the start's (optional), the
+/// order.
+pub fn duration_term(start: Option<&str>, end: Option<&str>) -> Result<Term, CmsError> {
+    let end = date(end, DURATION_END_FORMAT)?.ok_or(CmsError::Invalid(DURATION_END_FORMAT))?;
+    let start = date(start, DURATION_START_FORMAT)?;
+    check_order(Term { start, end: Some(end) })
+}
+
+fn check_order(term: Term) -> Result<Term, CmsError> {
+    match (term.start, term.end) {
+        (Some(s), Some(e)) if e < s => Err(CmsError::Invalid(END_BEFORE_START)),
+        _ => Ok(term),
+    }
+}
+
+fn code(raw: Option<&str>, allowed: &[&str], missing: &'static str, unknown: &'static str) -> Result<String, CmsError> {
+    let s = raw.map(str::trim).filter(|s| !s.is_empty()).ok_or(CmsError::Invalid(missing))?;
+    allowed.iter().find(|a| **a == s).map(|a| (*a).to_owned()).ok_or(CmsError::Invalid(unknown))
+}
+
+fn product(raw: Option<&str>) -> Result<Option<String>, CmsError> {
+    match raw.map(str::trim).filter(|s| !s.is_empty()) {
+        None => Ok(None),
+        Some(s) => PRODUCT_TYPES.iter().find(|a| **a == s).map(|a| Some((*a).to_owned())).ok_or(CmsError::Invalid(UNKNOWN_PRODUCT)),
+    }
+}
+
+fn text(raw: &str, missing: &'static str) -> Result<String, CmsError> {
+    let s = raw.trim();
+    if s.is_empty() {
+        return Err(CmsError::Invalid(missing));
+    }
+    if s.chars().count() > 200 {
+        return Err(CmsError::Invalid(TOO_LONG));
+    }
+    Ok(s.to_owned())
+}
+
+/// A main organisation or a sub-organisation as the forms send it (spec §3 "Organisation level").
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrganisationInput {
+    /// Absent for a new one.
+    pub id: Option<Uuid>,
+    #[serde(default)]
+    pub organization_name: String,
+    #[serde(default)]
+    pub agb_code: String,
+    /// One of the organisation types (§9).
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// `ION`, `USER`, or empty.
+    pub product_type: Option<String>,
+    /// `yyyy-mm-dd`, optional.
+    pub start_date: Option<String>,
+    /// `yyyy-mm-dd`.
+    pub valid_until: Option<String>,
+    /// Main organisations: the term is kept here for all its sub-organisations.
+    #[serde(default)]
+    pub valid_date_main_level: bool,
+}
+
+/// A checked main organisation or sub-organisation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checked {
+    pub name: String,
+    pub agb_code: String,
+    pub kind: String,
+    pub product_type: Option<String>,
+    pub term: Term,
+}
+
+/// A main organisation, in the spec's order: a new one ('Naam niet ingevuld', 'AGB code niet
+/// ingevuld', the term when it is kept on the main level, 'Categorie niet ingevuld'), a changed
+/// one as the inline edit checks it ('Agbcode niet ingevuld', 'Type niet ingevuld').
+pub fn check_main(input: &OrganisationInput) -> Result<Checked, CmsError> {
+    let editing = input.id.is_some();
+    let name = text(&input.organization_name, NAME_MISSING)?;
+    let agb_code = text(&input.agb_code, if editing { INLINE_AGB_MISSING } else { AGB_MISSING })?;
+    let term = if input.valid_date_main_level {
+        form_term(input.start_date.as_deref(), input.valid_until.as_deref(), true)?
+    } else {
+        Term::default()
+    };
+    let kind = code(input.kind.as_deref(), &TYPES, if editing { TYPE_MISSING } else { CATEGORY_MISSING }, UNKNOWN_TYPE)?;
+    Ok(Checked { name, agb_code, kind, product_type: product(input.product_type.as_deref())?, term })
+}
+
+/// A sub-organisation (§5): 'Type niet ingevuld' (a new one is a PRACTICE unless said otherwise),
+/// 'AGBCode niet ingevuld', and its own term when the main organisation keeps none.
+pub fn check_sub(input: &OrganisationInput, term_on_main: bool) -> Result<Checked, CmsError> {
+    let kind = match input.kind.as_deref() {
+        None if input.id.is_none() => "PRACTICE".to_owned(),
+        raw => code(raw, &TYPES, TYPE_MISSING, UNKNOWN_TYPE)?,
+    };
+    let agb_code = text(&input.agb_code, SUB_AGB_MISSING)?;
+    let name = text(&input.organization_name, NAME_MISSING)?;
+    let term = if term_on_main { Term::default() } else { form_term(input.start_date.as_deref(), input.valid_until.as_deref(), true)? };
+    Ok(Checked { name, agb_code, kind, product_type: product(input.product_type.as_deref())?, term })
+}
+
+/// An address to add to a sub-organisation (§5): lower case, without spaces, an address.
+pub fn check_email(raw: &str) -> Result<String, CmsError> {
+    if raw.trim().is_empty() {
+        return Err(CmsError::Invalid(EMAIL_MISSING));
+    }
+    if raw.trim().chars().any(char::is_whitespace) {
+        return Err(CmsError::Invalid(EMAIL_SPACES));
+    }
+    let email = raw.trim().to_lowercase();
+    if !looks_like_email(&email) || email.chars().count() > 200 {
+        return Err(CmsError::Invalid(EMAIL_INVALID));
+    }
+    Ok(email)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+/// A main organisation in the Organisaties table.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MainOrganisation {
+    pub id: Uuid,
+    pub organization_name: String,
+    pub agb_code: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub product_type: Option<String>,
+    pub start_date: Option<NaiveDate>,
+    /// 1970-01-01 when the term is kept per sub-organisation.
+    pub valid_until: NaiveDate,
+    pub valid_date_main_level: bool,
+    pub is_active: bool,
+    pub sub_organizations: i64,
+    pub created_at: DateTime<Utc>,
+}
+
+const MAIN_COLUMNS: &str = "o.id, o.name, coalesce(o.agb_code, '') as agb_code, o.type, o.product_type, o.start_date, o.valid_until,
+    o.valid_date_main_level, o.is_active, o.created_at,
+    (select count(*) from organisation_levels l where l.organisation_id = o.id) as levels";
+
+fn main_of(r: &PgRow) -> MainOrganisation {
+    MainOrganisation {
+        id: r.get("id"),
+        organization_name: r.get("name"),
+        agb_code: r.get("agb_code"),
+        kind: r.get("type"),
+        product_type: r.get("product_type"),
+        start_date: r.get("start_date"),
+        valid_until: r.get("valid_until"),
+        valid_date_main_level: r.get("valid_date_main_level"),
+        is_active: r.get("is_active"),
+        sub_organizations: r.get("levels"),
+        created_at: r.get("created_at"),
+    }
+}
+
+/// The Alle/Actieve/Inactieve filter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ActiveFilter {
+    #[default]
+    All,
+    Active,
+    Inactive,
+}
+
+/// A page of main organisations by name, and how many match.
+pub async fn page(
+    db: &PgPool,
+    filter: ActiveFilter,
+    search: Option<&str>,
+    page: i64,
+    size: i64,
+) -> sqlx::Result<(Vec<MainOrganisation>, i64)> {
+    let active = match filter {
+        ActiveFilter::All => None,
+        ActiveFilter::Active => Some(true),
+        ActiveFilter::Inactive => Some(false),
+    };
+    let pattern = crate::text::contains_pattern(search);
+    let condition = "($1::bool is null or o.is_active = $1) and ($2::text is null or lower(o.name) like $2 or lower(o.agb_code) like $2)";
+    let rows = sqlx::query(&format!(
+        "select {MAIN_COLUMNS} from organisations o where {condition} order by lower(o.name), o.id limit $3 offset $4"
+    ))
+    .bind(active)
+    .bind(&pattern)
+    .bind(size)
+    .bind(page * size)
+    .fetch_all(db)
+    .await?;
+    let total: i64 = sqlx::query_scalar(&format!("select count(*) from organisations o where {condition}"))
+        .bind(active)
+        .bind(&pattern)
+        .fetch_one(db)
+        .await?;
+    Ok((rows.iter().map(main_of).collect(), total))
+}
+
+async fn main_one(conn: &mut PgConnection, id: Uuid) -> Result<MainOrganisation, CmsError> {
+    let row = sqlx::query(&format!("select {MAIN_COLUMNS} from organisations o where o.id = $1"))
+        .bind(id)
+        .fetch_optional(conn)
+        .await?
+        .ok_or(CmsError::NotFound(ORGANISATION_NOT_FOUND))?;
+    Ok(main_of(&row))
+}
+
+/// A user of a sub-organisation with an account.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LevelUser {
+    pub id: String,
+    pub email: String,
+    pub is_admin_user: bool,
+}
+
+/// An address added to a sub-organisation that has no account yet.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LevelEmail {
+    pub email: String,
+    pub is_admin_user: bool,
+}
+
+/// A sub-organisation with its users (spec §3 "Organisation level").
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SubOrganisation {
+    pub id: Uuid,
+    pub organisation_id: Uuid,
+    pub organization_name: String,
+    pub agb_code: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub product_type: Option<String>,
+    /// Its own term (empty when the main organisation keeps it).
+    pub start_date: Option<NaiveDate>,
+    pub valid_until: Option<NaiveDate>,
+    pub is_active: bool,
+    pub his: Option<His>,
+    pub users: Vec<LevelUser>,
+    pub user_emails: Vec<LevelEmail>,
+}
+
+/// The sub-organisations of a main organisation (or one, by id), by name, with their users.
+async fn subs(conn: &mut PgConnection, organisation: Option<Uuid>, level: Option<Uuid>) -> sqlx::Result<Vec<SubOrganisation>> {
+    let rows = sqlx::query(
+        "select l.id, l.organisation_id, l.name, coalesce(l.agb_code, '') as agb_code, l.type, l.product_type, l.start_date,
+                l.valid_until, l.is_active, h.id as his_id, h.name as his_name,
+                coalesce((select jsonb_agg(jsonb_build_object('id', u.id, 'email', u.email, 'isAdminUser', m.is_admin) order by lower(u.email))
+                            from organisation_members m join users u on u.id = m.user_id where m.level_id = l.id), '[]') as users,
+                coalesce((select jsonb_agg(jsonb_build_object('email', e.email, 'isAdminUser', e.is_admin) order by e.email)
+                            from organisation_level_emails e where e.level_id = l.id), '[]') as emails
+           from organisation_levels l left join his h on h.id = l.his_id
+          where ($1::uuid is null or l.organisation_id = $1) and ($2::uuid is null or l.id = $2)
+          order by lower(l.name), l.id",
+    )
+    .bind(organisation)
+    .bind(level)
+    .fetch_all(conn)
+    .await?;
+    Ok(rows
+        .iter()
+        .map(|r| {
+            #[derive(Deserialize)]
+            #[serde(rename_all = "camelCase")]
+            struct U {
+                id: String,
+                email: String,
+                is_admin_user: bool,
+            }
+            #[derive(Deserialize)]
+            #[serde(rename_all = "camelCase")]
+            struct E {
+                email: String,
+                is_admin_user: bool,
+            }
+            let users: Vec<U> = serde_json::from_value(r.get("users")).unwrap_or_default();
+            let emails: Vec<E> = serde_json::from_value(r.get("emails")).unwrap_or_default();
+            SubOrganisation {
+                id: r.get("id"),
+                organisation_id: r.get("organisation_id"),
+                organization_name: r.get("name"),
+                agb_code: r.get("agb_code"),
+                kind: r.get("type"),
+                product_type: r.get("product_type"),
+                start_date: r.get("start_date"),
+                valid_until: r.get("valid_until"),
+                is_active: r.get("is_active"),
+                his: r.get::<Option<Uuid>, _>("his_id").map(|id| His { id, name: r.get("his_name") }),
+                users: users.into_iter().map(|u| LevelUser { id: u.id, email: u.email, is_admin_user: u.is_admin_user }).collect(),
+                user_emails: emails.into_iter().map(|e| LevelEmail { email: e.email, is_admin_user: e.is_admin_user }).collect(),
+            }
+        })
+        .collect())
+}
+
+/// The sub-organisations of a main organisation.
+pub async fn subs_of(conn: &mut PgConnection, organisation: Uuid) -> Result<Vec<SubOrganisation>, CmsError> {
+    main_one(conn, organisation).await?;
+    Ok(subs(conn, Some(organisation), None).await?)
+}
+
+/// One sub-organisation with its users.
+pub async fn sub(conn: &mut PgConnection, level: Uuid) -> Result<SubOrganisation, CmsError> {
+    subs(conn, None, Some(level)).await?.into_iter().next().ok_or(CmsError::NotFound(SUB_NOT_FOUND))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changing
+
+/// Writes the effective terms of `organisation` (or of all, for the nightly sweep) on its
+/// sub-organisations' active state, its own active state and the organisation subscriptions of
+/// its users. Answers how many organisation subscriptions changed.
+pub async fn refresh(conn: &mut PgConnection, organisation: Option<Uuid>, today: NaiveDate) -> sqlx::Result<u64> {
+    sqlx::query(
+        "update organisation_levels l
+            set is_active = (coalesce(case when o.valid_date_main_level then o.start_date else l.start_date end, $2) <= $2
+                             and coalesce(case when o.valid_date_main_level then o.valid_until else l.valid_until end, date '1970-01-01') >= $2)
+           from organisations o
+          where o.id = l.organisation_id and ($1::uuid is null or o.id = $1)",
+    )
+    .bind(organisation)
+    .bind(today)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query(
+        "update organisations o
+            set is_active = case when o.valid_date_main_level
+                                 then coalesce(o.start_date, $2) <= $2 and o.valid_until >= $2
+                                 else exists (select 1 from organisation_levels l where l.organisation_id = o.id and l.is_active) end
+          where ($1::uuid is null or o.id = $1)",
+    )
+    .bind(organisation)
+    .bind(today)
+    .execute(&mut *conn)
+    .await?;
+    let changed = sqlx::query(
+        "update organisation_subscriptions s
+            set start_date = t.start_date, valid_until = t.valid_until, is_active = t.is_active
+           from (select l.id as level_id,
+                        case when o.valid_date_main_level then o.start_date else l.start_date end as start_date,
+                        case when o.valid_date_main_level then o.valid_until else l.valid_until end as valid_until,
+                        l.is_active
+                   from organisation_levels l join organisations o on o.id = l.organisation_id
+                  where ($1::uuid is null or o.id = $1)) t
+          where s.level_id = t.level_id
+            and (s.start_date, s.valid_until, s.is_active) is distinct from (t.start_date, t.valid_until, t.is_active)",
+    )
+    .bind(organisation)
+    .execute(&mut *conn)
+    .await?
+    .rows_affected();
+    Ok(changed)
+}
+
+/// What a change did, for the answer and the audit log.
+#[derive(Debug, Clone)]
+pub struct MainChanged {
+    pub before: Option<MainOrganisation>,
+    pub after: MainOrganisation,
+}
+
+/// Adds a main organisation or changes one (the inline edit), then refreshes its terms.
+pub async fn save_main(tx: &mut PgConnection, input: &OrganisationInput, today: NaiveDate) -> Result<MainChanged, CmsError> {
+    let c = check_main(input)?;
+    let before = match input.id {
+        Some(id) => Some(main_one(tx, id).await?),
+        None => None,
+    };
+    let id = input.id.unwrap_or_else(Uuid::new_v4);
+    let valid_until = c.term.end.unwrap_or(NaiveDate::from_ymd_opt(1970, 1, 1).expect("a date"));
+    sqlx::query(
+        "insert into organisations (id, name, agb_code, type, product_type, start_date, valid_until, valid_date_main_level)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)
+         on conflict (id) do update set name = excluded.name, agb_code = excluded.agb_code, type = excluded.type,
+                product_type = excluded.product_type, start_date = excluded.start_date, valid_until = excluded.valid_until,
+                valid_date_main_level = excluded.valid_date_main_level, updated_at = now()",
+    )
+    .bind(id)
+    .bind(&c.name)
+    .bind(&c.agb_code)
+    .bind(&c.kind)
+    .bind(&c.product_type)
+    .bind(c.term.start)
+    .bind(valid_until)
+    .bind(input.valid_date_main_level)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("update organisation_subscriptions set description = $2 where organisation_id = $1")
+        .bind(id)
+        .bind(format!("{DESCRIPTION_PREFIX}{}", c.name))
+        .execute(&mut *tx)
+        .await?;
+    refresh(tx, Some(id), today).await?;
+    Ok(MainChanged { before, after: main_one(tx, id).await? })
+}
+
+/// Deletes a main organisation with its sub-organisations, their users' links and organisation
+/// subscriptions. Answers what it was.
+pub async fn delete_main(tx: &mut PgConnection, id: Uuid) -> Result<MainOrganisation, CmsError> {
+    let before = main_one(tx, id).await?;
+    sqlx::query("delete from organisations where id = $1").bind(id).execute(&mut *tx).await?;
+    Ok(before)
+}
+
+/// The main organisation of a sub-organisation, checked.
+async fn main_of_sub(conn: &mut PgConnection, main: Uuid, level: Uuid) -> Result<MainOrganisation, CmsError> {
+    let organisation = main_one(conn, main).await?;
+    let belongs: bool = sqlx::query_scalar("select exists (select 1 from organisation_levels where id = $1 and organisation_id = $2)")
+        .bind(level)
+        .bind(main)
+        .fetch_one(&mut *conn)
+        .await?;
+    if !belongs {
+        return Err(CmsError::NotFound(SUB_NOT_FOUND));
+    }
+    Ok(organisation)
+}
+
+/// Adds a sub-organisation to a main organisation or changes one, then refreshes the terms.
+pub async fn save_sub(tx: &mut PgConnection, main: Uuid, input: &OrganisationInput, today: NaiveDate) -> Result<SubOrganisation, CmsError> {
+    let organisation = main_one(tx, main).await?;
+    if let Some(id) = input.id {
+        main_of_sub(tx, main, id).await?;
+    }
+    let c = check_sub(input, organisation.valid_date_main_level)?;
+    let id = input.id.unwrap_or_else(Uuid::new_v4);
+    sqlx::query(
+        "insert into organisation_levels (id, organisation_id, name, agb_code, type, product_type, start_date, valid_until)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)
+         on conflict (id) do update set name = excluded.name, agb_code = excluded.agb_code, type = excluded.type,
+                product_type = excluded.product_type, start_date = excluded.start_date, valid_until = excluded.valid_until,
+                updated_at = now()",
+    )
+    .bind(id)
+    .bind(main)
+    .bind(&c.name)
+    .bind(&c.agb_code)
+    .bind(&c.kind)
+    .bind(&c.product_type)
+    .bind(c.term.start)
+    .bind(c.term.end)
+    .execute(&mut *tx)
+    .await?;
+    refresh(tx, Some(main), today).await?;
+    sub(tx, id).await
+}
+
+/// Deletes a sub-organisation of a main organisation, with its users' links and organisation
+/// subscriptions.
+pub async fn delete_sub(tx: &mut PgConnection, main: Uuid, level: Uuid, today: NaiveDate) -> Result<SubOrganisation, CmsError> {
+    main_of_sub(tx, main, level).await?;
+    let before = sub(tx, level).await?;
+    sqlx::query("delete from organisation_levels where id = $1").bind(level).execute(&mut *tx).await?;
+    refresh(tx, Some(main), today).await?;
+    Ok(before)
+}
+
+/// A term changed: the organisation's or sub-organisation's name, and the term before and after.
+#[derive(Debug, Clone)]
+pub struct TermChanged {
+    pub name: String,
+    pub organisation_id: Uuid,
+    pub before: Term,
+    pub after: Term,
+    /// Organisation subscriptions that changed with it.
+    pub subscriptions: u64,
+}
+
+/// Sets the term of a main organisation: from now on it is kept on the main level.
+pub async fn set_main_term(tx: &mut PgConnection, main: Uuid, term: Term, today: NaiveDate) -> Result<TermChanged, CmsError> {
+    let before = main_one(tx, main).await?;
+    sqlx::query(
+        "update organisations set start_date = $2, valid_until = $3, valid_date_main_level = true, updated_at = now() where id = $1",
+    )
+    .bind(main)
+    .bind(term.start)
+    .bind(term.end)
+    .execute(&mut *tx)
+    .await?;
+    let subscriptions = refresh(tx, Some(main), today).await?;
+    let old = Term { start: before.start_date, end: before.valid_date_main_level.then_some(before.valid_until) };
+    Ok(TermChanged { name: before.organization_name, organisation_id: main, before: old, after: term, subscriptions })
+}
+
+/// Sets the term of a sub-organisation; refused while the main organisation keeps the term.
+pub async fn set_sub_term(tx: &mut PgConnection, level: Uuid, term: Term, today: NaiveDate) -> Result<TermChanged, CmsError> {
+    let before = sub(tx, level).await?;
+    let organisation = main_one(tx, before.organisation_id).await?;
+    if organisation.valid_date_main_level {
+        return Err(CmsError::Conflict(TERM_ON_MAIN));
+    }
+    sqlx::query("update organisation_levels set start_date = $2, valid_until = $3, updated_at = now() where id = $1")
+        .bind(level)
+        .bind(term.start)
+        .bind(term.end)
+        .execute(&mut *tx)
+        .await?;
+    let subscriptions = refresh(tx, Some(before.organisation_id), today).await?;
+    Ok(TermChanged {
+        name: before.organization_name,
+        organisation_id: before.organisation_id,
+        before: Term { start: before.start_date, end: before.valid_until },
+        after: term,
+        subscriptions,
+    })
+}
+
+/// Sets a sub-organisation's HIS (`None`: none). Answers the sub-organisation and the HIS before.
+pub async fn set_his(tx: &mut PgConnection, level: Uuid, his: Option<Uuid>) -> Result<(SubOrganisation, Option<His>), CmsError> {
+    let before = sub(tx, level).await?;
+    if let Some(id) = his {
+        let known: bool = sqlx::query_scalar("select exists (select 1 from his where id = $1)").bind(id).fetch_one(&mut *tx).await?;
+        if !known {
+            return Err(CmsError::NotFound(super::users::HIS_NOT_FOUND));
+        }
+    }
+    sqlx::query("update organisation_levels set his_id = $2, updated_at = now() where id = $1")
+        .bind(level)
+        .bind(his)
+        .execute(&mut *tx)
+        .await?;
+    Ok((sub(tx, level).await?, before.his))
+}
+
+/// Who was added to a sub-organisation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Added {
+    /// An account: its user id.
+    Account(String),
+    /// An address without an account.
+    Address(String),
+}
+
+/// Adds an address to a sub-organisation (§5: 'Email niet ingevuld', 'Email bevat spaties',
+/// 'Gebruiker is al toegevoegd'): to the accounts when one has that address, else to the waiting
+/// addresses; either way with an organisation subscription of the sub-organisation.
+pub async fn add_user(
+    tx: &mut PgConnection,
+    main: Uuid,
+    level: Uuid,
+    raw_email: &str,
+    admin: bool,
+    today: NaiveDate,
+) -> Result<(Added, String), CmsError> {
+    let email = check_email(raw_email)?;
+    let organisation = main_of_sub(tx, main, level).await?;
+    let present: bool = sqlx::query_scalar(
+        "select exists (select 1 from organisation_members m join users u on u.id = m.user_id where m.level_id = $1 and lower(u.email) = $2)
+             or exists (select 1 from organisation_level_emails where level_id = $1 and email = $2)",
+    )
+    .bind(level)
+    .bind(&email)
+    .fetch_one(&mut *tx)
+    .await?;
+    if present {
+        return Err(CmsError::Conflict(ALREADY_ADDED));
+    }
+    let account: Option<String> = sqlx::query_scalar("select id from users where lower(email) = $1 order by created_at limit 1")
+        .bind(&email)
+        .fetch_optional(&mut *tx)
+        .await?;
+    let added = match account {
+        Some(user_id) => {
+            crate::organisations::add_member(&mut *tx, level, &user_id, admin).await?;
+            Added::Account(user_id)
+        }
+        None => {
+            sqlx::query("insert into organisation_level_emails (level_id, email, is_admin) values ($1, $2, $3)")
+                .bind(level)
+                .bind(&email)
+                .bind(admin)
+                .execute(&mut *tx)
+                .await?;
+            Added::Address(email.clone())
+        }
+    };
+    let (user_id, user_email) = match &added {
+        Added::Account(id) => (Some(id.clone()), None),
+        Added::Address(e) => (None, Some(e.clone())),
+    };
+    sqlx::query(
+        "insert into organisation_subscriptions (id, description, user_id, user_email, organisation_id, level_id, product_type, is_active)
+         select gen_random_uuid(), $1, $2, $3, $4, l.id, coalesce(l.product_type, o.product_type), false
+           from organisation_levels l join organisations o on o.id = l.organisation_id where l.id = $5",
+    )
+    .bind(format!("{DESCRIPTION_PREFIX}{}", organisation.organization_name))
+    .bind(user_id)
+    .bind(user_email)
+    .bind(main)
+    .bind(level)
+    .execute(&mut *tx)
+    .await?;
+    refresh(tx, Some(main), today).await?;
+    Ok((added, email))
+}
+
+/// Gives or takes the admin flag of a user (an account) of a sub-organisation. Answers the
+/// address and whether it changed.
+pub async fn set_admin(tx: &mut PgConnection, level: Uuid, user_id: &str, admin: bool) -> Result<(String, bool), CmsError> {
+    let row: Option<(String, bool)> = sqlx::query_as(
+        "select u.email, m.is_admin from organisation_members m join users u on u.id = m.user_id where m.level_id = $1 and m.user_id = $2",
+    )
+    .bind(level)
+    .bind(user_id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let (email, was) = row.ok_or(CmsError::NotFound(MEMBER_NOT_FOUND))?;
+    sqlx::query("update organisation_members set is_admin = $3 where level_id = $1 and user_id = $2")
+        .bind(level)
+        .bind(user_id)
+        .bind(admin)
+        .execute(&mut *tx)
+        .await?;
+    Ok((email, was != admin))
+}
+
+/// Removes an account from a sub-organisation, with its organisation subscription of it.
+pub async fn remove_user(tx: &mut PgConnection, level: Uuid, user_id: &str) -> Result<String, CmsError> {
+    let email: String = sqlx::query_scalar(
+        "delete from organisation_members m using users u where m.level_id = $1 and m.user_id = $2 and u.id = m.user_id returning u.email",
+    )
+    .bind(level)
+    .bind(user_id)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or(CmsError::NotFound(MEMBER_NOT_FOUND))?;
+    sqlx::query("delete from organisation_subscriptions where level_id = $1 and user_id = $2")
+        .bind(level)
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    Ok(email)
+}
+
+/// Removes a waiting address from a sub-organisation, with its organisation subscription of it.
+pub async fn remove_email(tx: &mut PgConnection, level: Uuid, raw_email: &str) -> Result<String, CmsError> {
+    let email = raw_email.trim().to_lowercase();
+    let removed = sqlx::query("delete from organisation_level_emails where level_id = $1 and email = $2")
+        .bind(level)
+        .bind(&email)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    if removed == 0 {
+        return Err(CmsError::NotFound(MEMBER_NOT_FOUND));
+    }
+    sqlx::query("delete from organisation_subscriptions where level_id = $1 and user_email = $2 and user_id is null")
+        .bind(level)
+        .bind(&email)
+        .execute(&mut *tx)
+        .await?;
+    Ok(email)
+}
+
+/// Links the waiting addresses of `email` to the account `user_id` (its first sign-in, or the
+/// CMS's sync): they become members with their admin flag, and their organisation subscriptions
+/// the account's. Answers the sub-organisations linked.
+pub async fn link_waiting(conn: &mut PgConnection, user_id: &str, email: &str) -> sqlx::Result<Vec<Uuid>> {
+    let levels: Vec<(Uuid, bool)> =
+        sqlx::query_as("delete from organisation_level_emails where email = lower($1) returning level_id, is_admin")
+            .bind(email)
+            .fetch_all(&mut *conn)
+            .await?;
+    for (level, admin) in &levels {
+        sqlx::query("insert into organisation_members (level_id, user_id, is_admin) values ($1, $2, $3) on conflict do nothing")
+            .bind(level)
+            .bind(user_id)
+            .bind(admin)
+            .execute(&mut *conn)
+            .await?;
+    }
+    sqlx::query("update organisation_subscriptions set user_id = $1 where user_id is null and user_email = lower($2)")
+        .bind(user_id)
+        .bind(email)
+        .execute(&mut *conn)
+        .await?;
+    Ok(levels.into_iter().map(|(l, _)| l).collect())
+}
+
+/// The CMS's sync (`POST tribe`): every waiting address that has an account now is linked to it,
+/// and every term is written again. Answers (addresses linked, subscriptions changed).
+pub async fn sync(tx: &mut PgConnection, today: NaiveDate) -> sqlx::Result<(u64, u64)> {
+    let waiting: Vec<(String, String)> = sqlx::query_as(
+        "select distinct on (e.email) u.id, e.email from organisation_level_emails e join users u on lower(u.email) = e.email
+          order by e.email, u.created_at",
+    )
+    .fetch_all(&mut *tx)
+    .await?;
+    let mut linked = 0;
+    for (user_id, email) in &waiting {
+        linked += link_waiting(tx, user_id, email).await?.len() as u64;
+    }
+    let changed = refresh(tx, None, today).await?;
+    Ok((linked, changed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+    }
+
+    fn main_input() -> OrganisationInput {
+        OrganisationInput {
+            organization_name: "Zorggroep Zuid".into(),
+            agb_code: "12345678".into(),
+            kind: Some("CARE_GROUP".into()),
+            valid_date_main_level: true,
+            valid_until: Some("2027-01-31".into()),
+            ..Default::default()
+        }
+    }
+
+    fn message(r: Result<Checked, CmsError>) -> String {
+        r.map(|_| String::new()).unwrap_or_else(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_main_organisation_is_checked_in_the_spec_order() {
+        assert_eq!(check_main(&main_input()).unwrap().term.end, Some(day("2027-01-31")));
+        type Change = fn(&mut OrganisationInput);
+        let cases: [(Change, &str); 7] = [
+            (|i| i.organization_name.clear(), NAME_MISSING),
+            (|i| i.agb_code = " ".into(), AGB_MISSING),
+            (|i| i.valid_until = None, END_MISSING),
+            (|i| i.valid_until = Some("31-01-2027".into()), DATE_FORMAT),
+            (|i| i.start_date = Some("2027-1-1".into()), START_FORMAT),
+            (|i| i.start_date = Some("2027-02-01".into()), END_BEFORE_START),
+            (|i| i.kind = None, CATEGORY_MISSING),
+        ];
+        for (change, expected) in cases {
+            let mut input = main_input();
+            change(&mut input);
+            assert_eq!(message(check_main(&input)), expected);
+        }
+        // without dates on main level, none are asked for
+        let per_level = OrganisationInput { valid_date_main_level: false, valid_until: None, ..main_input() };
+        assert_eq!(check_main(&per_level).unwrap().term, Term::default());
+        // the inline edit's own messages
+        let editing = OrganisationInput { id: Some(Uuid::nil()), agb_code: String::new(), ..main_input() };
+        assert_eq!(message(check_main(&editing)), INLINE_AGB_MISSING);
+        let editing = OrganisationInput { id: Some(Uuid::nil()), kind: Some(String::new()), ..main_input() };
+        assert_eq!(message(check_main(&editing)), TYPE_MISSING);
+        let unknown = OrganisationInput { kind: Some("CLINIC".into()), ..main_input() };
+        assert_eq!(message(check_main(&unknown)), UNKNOWN_TYPE);
+    }
+
+    #[test]
+    fn a_sub_organisation_is_a_practice_unless_said_otherwise() {
+        let input = OrganisationInput { organization_name: "De Linde".into(), agb_code: "1".into(), ..Default::default() };
+        assert_eq!(message(check_sub(&input, false)), END_MISSING, "its own term when the main keeps none");
+        let checked = check_sub(&input, true).unwrap();
+        assert_eq!((checked.kind.as_str(), checked.term), ("PRACTICE", Term::default()));
+        assert_eq!(message(check_sub(&OrganisationInput { kind: Some(String::new()), ..input.clone() }, true)), TYPE_MISSING);
+        assert_eq!(message(check_sub(&OrganisationInput { agb_code: String::new(), ..input.clone() }, true)), SUB_AGB_MISSING);
+    }
+
+    #[test]
+    fn the_name_shown_is_the_description_after_27_characters() {
+        assert_eq!(DESCRIPTION_PREFIX.chars().count(), 27);
+        assert_eq!(organisation_name("Organisatie abonnement van Zorggroep Zuid"), "Zorggroep Zuid");
+        assert_eq!(organisation_name("kort"), "");
+    }
+
+    #[test]
+    fn duration_terms_and_addresses() {
+        assert_eq!(duration_term(None, Some("2027-01-01")).unwrap(), Term { start: None, end: Some(day("2027-01-01")) });
+        assert!(matches!(duration_term(Some(""), Some("")), Err(CmsError::Invalid(DURATION_END_FORMAT))));
+        assert!(matches!(duration_term(Some("1-1-2027"), Some("2027-01-01")), Err(CmsError::Invalid(DURATION_START_FORMAT))));
+        assert!(matches!(duration_term(Some("2027-02-01"), Some("2027-01-01")), Err(CmsError::Invalid(END_BEFORE_START))));
+        assert_eq!(check_email("  Anne@Praktijk.NL ").unwrap(), "anne@praktijk.nl");
+        assert!(matches!(check_email(" "), Err(CmsError::Invalid(EMAIL_MISSING))));
+        assert!(matches!(check_email("anne @praktijk.nl"), Err(CmsError::Invalid(EMAIL_SPACES))));
+        assert!(matches!(check_email("anne"), Err(CmsError::Invalid(EMAIL_INVALID))));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Organisatie abonnementen
+
+pub const NOT_A_DUPLICATE: &str = "Dit is geen dubbel ingevoerd abonnement, verwijder de gebruiker via de Organisatie tab.";
+pub const SUBSCRIPTION_NOT_FOUND: &str = "Organisatie abonnement niet gevonden";
+
+/// An organisation subscription as the CMS lists it (spec §3 "Organisation subscription (CMS)").
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CmsOrganisationSubscription {
+    pub id: Uuid,
+    pub description: String,
+    /// The description without "Organisatie abonnement van " (its first 27 characters).
+    pub organization_name: String,
+    pub user_id: Option<String>,
+    pub user_email: Option<String>,
+    pub sub_organization_id: Option<Uuid>,
+    pub sub_organization_name: Option<String>,
+    pub start_date: Option<NaiveDate>,
+    pub valid_until: Option<NaiveDate>,
+    pub active: bool,
+}
+
+/// The name the CMS shows for a description: without its first 27 characters.
+pub fn organisation_name(description: &str) -> String {
+    description.chars().skip(DESCRIPTION_PREFIX.chars().count()).collect()
+}
+
+const SUBSCRIPTION_COLUMNS: &str = "s.id, s.description, s.user_id, coalesce(u.email, s.user_email) as user_email, s.level_id,
+    l.name as level_name, s.start_date, s.valid_until, s.is_active";
+
+fn subscription_of(r: &PgRow) -> CmsOrganisationSubscription {
+    let description: String = r.get("description");
+    CmsOrganisationSubscription {
+        organization_name: organisation_name(&description),
+        description,
+        id: r.get("id"),
+        user_id: r.get("user_id"),
+        user_email: r.get("user_email"),
+        sub_organization_id: r.get("level_id"),
+        sub_organization_name: r.get("level_name"),
+        start_date: r.get("start_date"),
+        valid_until: r.get("valid_until"),
+        active: r.get("is_active"),
+    }
+}
+
+/// A page of organisation subscriptions in the spec's order (description, then sub-organisation
+/// name in any case, then valid-until, latest first), optionally the active ones only.
+pub async fn subscriptions_page(
+    db: &PgPool,
+    active_only: bool,
+    page: i64,
+    size: i64,
+) -> sqlx::Result<(Vec<CmsOrganisationSubscription>, i64)> {
+    let rows = sqlx::query(&format!(
+        "select {SUBSCRIPTION_COLUMNS} from organisation_subscriptions s left join users u on u.id = s.user_id
+           left join organisation_levels l on l.id = s.level_id
+          where not $1 or s.is_active
+          order by s.description, lower(l.name), s.valid_until desc nulls last, s.id limit $2 offset $3"
+    ))
+    .bind(active_only)
+    .bind(size)
+    .bind(page * size)
+    .fetch_all(db)
+    .await?;
+    let total: i64 = sqlx::query_scalar("select count(*) from organisation_subscriptions s where not $1 or s.is_active")
+        .bind(active_only)
+        .fetch_one(db)
+        .await?;
+    Ok((rows.iter().map(subscription_of).collect(), total))
+}
+
+/// Deletes an organisation subscription that is a duplicate: another one exists for the same user
+/// (account or address) and sub-organisation. Anything else is refused with the spec's warning.
+pub async fn delete_duplicate(tx: &mut PgConnection, id: Uuid) -> Result<CmsOrganisationSubscription, CmsError> {
+    let row = sqlx::query(&format!(
+        "select {SUBSCRIPTION_COLUMNS} from organisation_subscriptions s left join users u on u.id = s.user_id
+           left join organisation_levels l on l.id = s.level_id where s.id = $1 for update of s"
+    ))
+    .bind(id)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or(CmsError::NotFound(SUBSCRIPTION_NOT_FOUND))?;
+    let subscription = subscription_of(&row);
+    let others: i64 = sqlx::query_scalar(
+        "select count(*) from organisation_subscriptions s left join users u on u.id = s.user_id
+          where s.id <> $1 and s.level_id is not distinct from $2
+            and ((s.user_id is not null and s.user_id = $3) or lower(coalesce(u.email, s.user_email)) = lower($4))",
+    )
+    .bind(id)
+    .bind(subscription.sub_organization_id)
+    .bind(&subscription.user_id)
+    .bind(&subscription.user_email)
+    .fetch_one(&mut *tx)
+    .await?;
+    if others == 0 {
+        return Err(CmsError::Conflict(NOT_A_DUPLICATE));
+    }
+    sqlx::query("delete from organisation_subscriptions where id = $1").bind(id).execute(&mut *tx).await?;
+    Ok(subscription)
+}
+
+/// A user of a sub-organisation that needs the development team (spec: the two warning lists).
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrganisationProblem {
+    pub email: String,
+    pub user_id: Option<String>,
+    pub sub_organization_id: Uuid,
+    pub sub_organization_name: String,
+}
+
+/// The most problems a warning list shows.
+pub const PROBLEMS_SHOWN: i64 = 200;
+
+/// Addresses waiting in a sub-organisation although an account with that address exists (the
+/// link on sign-in did not happen; `POST tribe` makes it).
+pub async fn waiting_with_account(db: &PgPool) -> sqlx::Result<Vec<OrganisationProblem>> {
+    sqlx::query_as(
+        "select e.email, u.id as user_id, l.id as sub_organization_id, l.name as sub_organization_name
+           from organisation_level_emails e join users u on lower(u.email) = e.email join organisation_levels l on l.id = e.level_id
+          order by e.email, l.name limit $1",
+    )
+    .bind(PROBLEMS_SHOWN)
+    .fetch_all(db)
+    .await
+}
+
+/// Accounts of an active sub-organisation without an active organisation subscription of it.
+pub async fn members_without_subscription(db: &PgPool) -> sqlx::Result<Vec<OrganisationProblem>> {
+    sqlx::query_as(
+        "select u.email, u.id as user_id, l.id as sub_organization_id, l.name as sub_organization_name
+           from organisation_members m join users u on u.id = m.user_id join organisation_levels l on l.id = m.level_id
+          where l.is_active
+            and not exists (select 1 from organisation_subscriptions s where s.level_id = l.id and s.user_id = u.id and s.is_active)
+          order by lower(u.email), l.name limit $1",
+    )
+    .bind(PROBLEMS_SHOWN)
+    .fetch_all(db)
+    .await
+}
