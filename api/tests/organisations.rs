@@ -130,6 +130,35 @@ async fn users_of_a_sub_organisation_get_access_that_follows_its_term(pool: PgPo
     assert_eq!(waiting["userId"], Value::Null, "an address without an account waits");
     assert_eq!(message(post(&app, &add, &staff, json!({ "email": "Nieuw-Lid@zuid.nl" })).await).await.0, 409);
 
+    post(&app, &add, &staff, json!({ "email": "stil@zuid.nl", "sendEmail": false })).await;
+    // the letters: a notice to the account, an invitation to the address; none when switched off
+    let letters: Vec<(String, Option<String>, Option<String>)> = sqlx::query_as(
+        "select payload ->> 'template', payload ->> 'user_id', payload ->> 'address' from jobs where kind = 'email'
+            and payload ->> 'template' like 'organisation%' order by created_at",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    let arts: String = sqlx::query_scalar("select id from users where email = 'arts@zuid.nl'").fetch_one(&pool).await.unwrap();
+    assert_eq!(
+        letters,
+        vec![
+            ("organisation_access".to_owned(), Some(arts.clone()), None),
+            ("organisation_invitation".to_owned(), None, Some("nieuw-lid@zuid.nl".to_owned())),
+        ]
+    );
+    let removed = post(&app, &format!("/api/cms/suborganizationUserEmailDelete/stil@zuid.nl"), &staff, json!(sub)).await;
+    assert_eq!(removed.status(), 204);
+    // an admin flag that changes sends its letter; the same flag again sends none
+    let admin = format!("/api/cms/suborganizationAdminUser/{sub}/{arts}");
+    assert_eq!(post(&app, &admin, &staff, json!(true)).await.status(), 204);
+    assert_eq!(post(&app, &admin, &staff, json!(true)).await.status(), 204);
+    assert_eq!(post(&app, &admin, &staff, json!(false)).await.status(), 204);
+    let admin_letters: i64 =
+        sqlx::query_scalar("select count(*) from jobs where payload ->> 'template' = 'organisation_admin'").fetch_one(&pool).await.unwrap();
+    assert_eq!(admin_letters, 2);
+    assert_eq!(post(&app, &format!("/api/cms/suborganizationAdminUser/{sub}/nobody"), &staff, json!(true)).await.status(), 404);
+
     let with_users: Value = app.get_with_token(&format!("/api/cms/suborganizationsWithUsers/{sub}"), &staff).await.json().await.unwrap();
     assert_eq!(with_users["users"][0]["email"], "arts@zuid.nl");
     assert_eq!(with_users["userEmails"], json!([{ "email": "nieuw-lid@zuid.nl", "isAdminUser": true }]));
@@ -195,7 +224,6 @@ async fn users_of_a_sub_organisation_get_access_that_follows_its_term(pool: PgPo
     assert!(admins.contains(&true));
 
     // removing a user takes their organisation subscription with it
-    let arts: String = sqlx::query_scalar("select id from users where email = 'arts@zuid.nl'").fetch_one(&pool).await.unwrap();
     let removed = post(&app, &format!("/api/cms/suborganizationUserDelete/{arts}"), &staff, json!(sub)).await;
     assert_eq!(removed.status(), 204);
     assert_eq!(has(gp).await, json!(false));

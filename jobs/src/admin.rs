@@ -45,6 +45,9 @@ fn template_label(template: Template) -> &'static str {
         Template::UnpaidSubscriptions => "lijst van abonnementen zonder betaling",
         Template::RenewalFailed => "melding mislukte verlenging",
         Template::RenewalReminder => "herinnering aan de betaling",
+        Template::OrganisationInvitation => "uitnodiging via een organisatie",
+        Template::OrganisationAccess => "toegang via een organisatie",
+        Template::OrganisationAdmin => "beheerdersrol in een organisatie",
     }
 }
 
@@ -109,7 +112,8 @@ fn text_of(kind: &str, payload: &Value, caused_by: Option<&str>, names: &Names) 
         "email" => {
             let template = payload.get("template").cloned().and_then(|t| serde_json::from_value::<Template>(t).ok());
             let to = user(payload.get("user_id").and_then(Value::as_str))
-                .or_else(|| str_field("payment_id").and_then(|k| names.payments.get(&k)).map(|p| p.email.clone()));
+                .or_else(|| str_field("payment_id").and_then(|k| names.payments.get(&k)).map(|p| p.email.clone()))
+                .or_else(|| str_field("address"));
             template.map(|t| match to {
                 Some(to) => format!("E-mail ({}) aan {to}", template_label(t)),
                 None => format!("E-mail ({})", template_label(t)),

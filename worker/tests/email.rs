@@ -106,3 +106,41 @@ async fn the_outbox_gets_one_eml_file_per_job(db: PgPool) {
     assert_eq!(job.last_error.as_deref(), Some("De ontvanger bestaat niet meer."));
     worker.shutdown().await;
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn organisation_letters_reach_who_is_still_there(db: PgPool) {
+    let h = Harness::new(db).await;
+    user(&h.db, "u-org", "arts@zuid.nl").await;
+    let organisation = domain::organisations::create(&h.db, "Zorggroep Zuid").await.unwrap();
+    let level = domain::organisations::create_level(&h.db, organisation, "Praktijk De Linde").await.unwrap();
+    domain::organisations::add_member(&h.db, level, "u-org", true).await.unwrap();
+    for address in ["nieuw@zuid.nl", "weg@zuid.nl"] {
+        sqlx::query("insert into organisation_level_emails (level_id, email) values ($1, $2)")
+            .bind(level)
+            .bind(address)
+            .execute(&h.db)
+            .await
+            .unwrap();
+    }
+    let worker = h.start_worker(&[]);
+    let outbox = h.dir.join("outbox");
+    let sent = |id: Uuid| std::fs::read_to_string(outbox.join(format!("{id}.eml"))).unwrap();
+
+    let invitation = h.enqueue(SendEmail::organisation_invitation(level, "nieuw@zuid.nl")).await;
+    h.wait_for_state(invitation, JobState::Succeeded, Duration::from_secs(20)).await;
+    let file = sent(invitation);
+    assert!(file.contains("Subject: Uitnodiging voor Spreekkamer via Zorggroep Zuid"));
+    assert!(file.contains("To: nieuw@zuid.nl"));
+
+    let admin = h.enqueue(SendEmail::organisation_admin(level, "u-org")).await;
+    h.wait_for_state(admin, JobState::Succeeded, Duration::from_secs(20)).await;
+    assert!(sent(admin).contains("Subject: Je bent beheerder van Praktijk De Linde in Spreekkamer"));
+
+    // an address removed before its letter went gets none
+    sqlx::query("delete from organisation_level_emails where email = 'weg@zuid.nl'").execute(&h.db).await.unwrap();
+    let gone = h.enqueue(SendEmail::organisation_invitation(level, "weg@zuid.nl")).await;
+    let job = h.wait_for_state(gone, JobState::Succeeded, Duration::from_secs(20)).await;
+    assert!(job.result.unwrap().get("skipped").is_some());
+    assert!(!outbox.join(format!("{gone}.eml")).exists());
+    worker.shutdown().await;
+}

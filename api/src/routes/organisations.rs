@@ -14,6 +14,7 @@ use domain::cms::organisations::{
     SubOrganisation, Term,
 };
 use domain::subscriptions::{dutch_date, today};
+use jobs::kinds::SendEmail;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
@@ -239,7 +240,9 @@ pub struct UserAdded {
 }
 
 /// Staff: adds an address to a sub-organisation, with an organisation subscription of it (spec
-/// §5: 'Email niet ingevuld', 'Email bevat spaties', 'Gebruiker is al toegevoegd').
+/// §5: 'Email niet ingevuld', 'Email bevat spaties', 'Gebruiker is al toegevoegd'). Unless
+/// `sendEmail` is false, an address without an account gets an invitation to sign in and an
+/// account a notice of its access; an admin also gets the admin letter.
 #[utoipa::path(post, path = "/api/cms/suborganizationLinkingToUsers/{main_organization_id}/{sub_organization_id}", tag = "cms",
     security(("bearer" = [])),
     params(("main_organization_id" = Uuid, Path, description = "The main organisation"),
@@ -253,22 +256,34 @@ pub async fn add_sub_organisation_user(
     Json(body): Json<AddUserRequest>,
 ) -> Result<Json<UserAdded>, ApiError> {
     orgs::check_email(&body.email)?;
-    let added = audited(&state, &staff, async |tx| {
+    let (added, letters) = audited(&state, &staff, async |tx| {
         let (added, email) = orgs::add_user(tx, main, level, &body.email, body.admin, today()).await?;
-        let user_id = match &added {
-            Added::Account(id) => Some(id.clone()),
-            Added::Address(_) => None,
+        let (user_id, letter) = match &added {
+            Added::Account(id) => (Some(id.clone()), SendEmail::organisation_access(level, id)),
+            Added::Address(address) => (None, SendEmail::organisation_invitation(level, address)),
         };
+        let mut letters = Vec::new();
+        if body.send_email {
+            letters.push(jobs::enqueue(tx, letter.caused_by(staff.user.id.clone())).await?);
+        }
+        if body.admin
+            && let Some(id) = &user_id
+        {
+            letters.push(jobs::enqueue(tx, SendEmail::organisation_admin(level, id).caused_by(staff.user.id.clone())).await?);
+        }
         let mut e = entry(audit::Action::AddOrganisationUser, "sub_organisation", level.to_string(), Some(main), email.clone());
         e.concerns_user_id = user_id.clone();
-        e.changes = json!({ "after": { "email": email, "admin": body.admin, "account": user_id.is_some() } });
-        Ok((UserAdded { email, user_id }, e))
+        e.changes =
+            json!({ "after": { "email": email, "admin": body.admin, "account": user_id.is_some(), "registrationEmail": body.send_email } });
+        Ok(((UserAdded { email, user_id }, letters), e))
     })
     .await?;
+    state.jobs.push_committed(&letters, "organisation e-mail").await;
     Ok(Json(added))
 }
 
-/// Staff: gives (`true`) or takes (`false`) a sub-organisation's admin flag of a user.
+/// Staff: gives (`true`) or takes (`false`) a sub-organisation's admin flag of a user; a change
+/// sends the user an e-mail that says what it means.
 #[utoipa::path(post, path = "/api/cms/suborganizationAdminUser/{sub_organization_id}/{user_id}", tag = "cms", security(("bearer" = [])),
     params(("sub_organization_id" = Uuid, Path, description = "The sub-organisation"), ("user_id" = String, Path, description = "The user")),
     request_body = bool,
@@ -280,15 +295,21 @@ pub async fn set_sub_organisation_admin(
     Path((level, user_id)): Path<(Uuid, String)>,
     Json(admin): Json<bool>,
 ) -> Result<StatusCode, ApiError> {
-    audited(&state, &staff, async |tx| {
-        let (email, _) = orgs::set_admin(tx, level, &user_id, admin).await?;
+    let letter = audited(&state, &staff, async |tx| {
+        let (email, changed) = orgs::set_admin(tx, level, &user_id, admin).await?;
+        // the user hears of a change, with what it means
+        let letter = match changed {
+            true => Some(jobs::enqueue(tx, SendEmail::organisation_admin(level, &user_id).caused_by(staff.user.id.clone())).await?),
+            false => None,
+        };
         let about = format!("{email} {}", if admin { "aan" } else { "uit" });
         let mut e = entry(audit::Action::SetOrganisationAdmin, "sub_organisation", level.to_string(), None, about);
         e.concerns_user_id = Some(user_id.clone());
         e.changes = json!({ "after": { "isAdminUser": admin } });
-        Ok(((), e))
+        Ok((letter, e))
     })
     .await?;
+    state.jobs.push_committed(letter.as_slice(), "organisation e-mail").await;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -861,6 +861,43 @@ mod tests {
     }
 }
 
+/// The reader of an organisation letter, as it stands when the letter is sent.
+#[derive(Debug, Clone)]
+pub struct LetterReader {
+    pub email: String,
+    /// Empty for an address without an account.
+    pub name: String,
+    pub organisation: String,
+    pub level: String,
+    pub is_admin: bool,
+}
+
+/// The account `user_id`, or the waiting `address`, of sub-organisation `level`; `None` when it is
+/// no longer there (removed, or the address was linked to an account in the meantime).
+pub async fn letter_reader(db: &PgPool, level: Uuid, user_id: Option<&str>, address: Option<&str>) -> sqlx::Result<Option<LetterReader>> {
+    let row = sqlx::query(
+        "select coalesce(u.email, e.email) as email, coalesce(u.preferred_name, u.preferred_username, '') as name,
+                o.name as organisation, l.name as level, coalesce(m.is_admin, e.is_admin) as is_admin
+           from organisation_levels l join organisations o on o.id = l.organisation_id
+           left join organisation_members m on m.level_id = l.id and m.user_id = $2
+           left join users u on u.id = m.user_id
+           left join organisation_level_emails e on e.level_id = l.id and e.email = lower($3)
+          where l.id = $1 and (m.user_id is not null or e.email is not null)",
+    )
+    .bind(level)
+    .bind(user_id)
+    .bind(address)
+    .fetch_optional(db)
+    .await?;
+    Ok(row.map(|r| LetterReader {
+        email: r.get("email"),
+        name: r.get("name"),
+        organisation: r.get("organisation"),
+        level: r.get("level"),
+        is_admin: r.get("is_admin"),
+    }))
+}
+
 // ---------------------------------------------------------------------------------------------
 // Organisatie abonnementen
 

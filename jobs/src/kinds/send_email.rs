@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use crate::kind::{Job, JobContext, JobError, Policy};
-use crate::mail::templates::{Letter, Rendered, Template, UnpaidLine, render};
+use crate::mail::templates::{Letter, Membership, Rendered, Template, UnpaidLine, render};
 use crate::mail::{Mailer, SendError};
 use crate::record::{Claimed, NewJob};
 
@@ -31,6 +31,12 @@ pub struct EmailPayload {
     /// The renewal payment that failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_id: Option<Uuid>,
+    /// The sub-organisation (organisation letters), with `user_id` or, for an address without an
+    /// account, `address`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level_id: Option<Uuid>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
 }
 
 pub struct SendEmail {
@@ -63,6 +69,33 @@ impl SendEmail {
         Self::of(EmailPayload { problem_ids, ..EmailPayload::of(Template::UnpaidSubscriptions) })
     }
 
+    /// The invitation of an address without an account that was added to a sub-organisation.
+    pub fn organisation_invitation(level_id: Uuid, address: &str) -> NewJob {
+        Self::of(EmailPayload {
+            level_id: Some(level_id),
+            address: Some(address.to_owned()),
+            ..EmailPayload::of(Template::OrganisationInvitation)
+        })
+    }
+
+    /// The notice to an account that was added to a sub-organisation.
+    pub fn organisation_access(level_id: Uuid, user_id: &str) -> NewJob {
+        Self::of(EmailPayload {
+            level_id: Some(level_id),
+            user_id: Some(user_id.to_owned()),
+            ..EmailPayload::of(Template::OrganisationAccess)
+        })
+    }
+
+    /// The letter about a user's admin flag of a sub-organisation (as it stands when it is sent).
+    pub fn organisation_admin(level_id: Uuid, user_id: &str) -> NewJob {
+        Self::of(EmailPayload {
+            level_id: Some(level_id),
+            user_id: Some(user_id.to_owned()),
+            ..EmailPayload::of(Template::OrganisationAdmin)
+        })
+    }
+
     fn of(payload: EmailPayload) -> NewJob {
         NewJob::of::<SendEmail>(&payload)
     }
@@ -71,7 +104,7 @@ impl SendEmail {
 impl EmailPayload {
     /// The template with no ids yet.
     fn of(template: Template) -> Self {
-        Self { template, user_id: None, seat_id: None, problem_ids: vec![], payment_id: None }
+        Self { template, user_id: None, seat_id: None, problem_ids: vec![], payment_id: None, level_id: None, address: None }
     }
 }
 
@@ -204,6 +237,24 @@ impl SendEmail {
                     valid_until: failed.valid_until.map(domain::subscriptions::dutch_date),
                 };
                 Ok(Some((mailbox(Some(name), &user.email)?, render(&letter, &config.public_url))))
+            }
+            Template::OrganisationInvitation | Template::OrganisationAccess | Template::OrganisationAdmin => {
+                let level = payload.level_id.ok_or_else(|| JobError::Permanent("Geen suborganisatie genoemd.".to_owned()))?;
+                let Some(who) =
+                    domain::cms::organisations::letter_reader(&ctx.db, level, payload.user_id.as_deref(), payload.address.as_deref())
+                        .await?
+                else {
+                    // removed from the sub-organisation (or linked to an account) before the letter went
+                    return Ok(None);
+                };
+                let at = Membership { organisation: &who.organisation, level: &who.level };
+                let letter = match payload.template {
+                    Template::OrganisationInvitation => Letter::OrganisationInvitation { email: &who.email, at },
+                    Template::OrganisationAccess => Letter::OrganisationAccess { name: &who.name, email: &who.email, at },
+                    _ => Letter::OrganisationAdmin { name: &who.name, admin: who.is_admin, at },
+                };
+                let name = (!who.name.is_empty() && payload.template != Template::OrganisationInvitation).then_some(who.name.as_str());
+                Ok(Some((mailbox(name, &who.email)?, render(&letter, &config.public_url))))
             }
             Template::UnpaidSubscriptions => {
                 let problems = domain::billing::problems(&ctx.db, &payload.problem_ids).await?;

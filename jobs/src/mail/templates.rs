@@ -16,6 +16,12 @@ pub enum Template {
     RenewalFailed,
     /// Days later, that payment is still not made.
     RenewalReminder,
+    /// An address without an account was added to a sub-organisation: an invitation to sign in.
+    OrganisationInvitation,
+    /// An account was added to a sub-organisation: it has access through the organisation now.
+    OrganisationAccess,
+    /// A user of a sub-organisation was made its admin, or is no longer.
+    OrganisationAdmin,
 }
 
 /// A subscription the unpaid check found, as the staff e-mail lists it.
@@ -50,6 +56,28 @@ pub enum Letter<'a> {
         amount: String,
         valid_until: Option<String>,
     },
+    OrganisationInvitation {
+        email: &'a str,
+        at: Membership<'a>,
+    },
+    OrganisationAccess {
+        name: &'a str,
+        email: &'a str,
+        at: Membership<'a>,
+    },
+    OrganisationAdmin {
+        name: &'a str,
+        admin: bool,
+        at: Membership<'a>,
+    },
+}
+
+/// Where an organisation letter's reader belongs.
+pub struct Membership<'a> {
+    /// The main organisation.
+    pub organisation: &'a str,
+    /// The sub-organisation (a practice).
+    pub level: &'a str,
 }
 
 pub struct Rendered {
@@ -117,6 +145,79 @@ pub fn render(letter: &Letter<'_>, public_url: &str) -> Rendered {
                      Wil je Spreekkamer daarna blijven gebruiken? Betaal dan via Abonnementen: {public_url}/subscription\n\
                      \n\
                      Is je rekening of machtiging veranderd? Dan kies je daar opnieuw je abonnement en betaalwijze.\n\
+                     \n\
+                     {SIGNATURE}"
+                ),
+            }
+        }
+        Letter::OrganisationInvitation { email, at } => Rendered {
+            subject: format!("Uitnodiging voor Spreekkamer via {}", at.organisation),
+            body: format!(
+                "Beste collega,\n\
+                 \n\
+                 {organisation} heeft je toegang gegeven tot Spreekkamer, via {level}. Je kunt \
+                 Spreekkamer daarmee gebruiken zonder zelf een abonnement af te sluiten.\n\
+                 \n\
+                 Log in met dit e-mailadres ({email}) om je account aan te maken: {public_url}/\n\
+                 Zodra je voor het eerst inlogt met {email}, is je toegang via {organisation} actief.\n\
+                 \n\
+                 Spreekkamer schrijft je consult live uit en maakt er binnen enkele seconden een \
+                 SOEP-verslag van, dat je zelf nakijkt en aanpast voordat het in het dossier komt.\n\
+                 \n\
+                 Verwacht je deze uitnodiging niet? Dan kun je dit bericht negeren.\n\
+                 \n\
+                 {SIGNATURE}",
+                organisation = at.organisation,
+                level = at.level,
+            ),
+        },
+        Letter::OrganisationAccess { name, email, at } => Rendered {
+            subject: format!("Je hebt toegang tot Spreekkamer via {}", at.organisation),
+            body: format!(
+                "Beste {name},\n\
+                 \n\
+                 {organisation} heeft je account ({email}) toegevoegd aan {level}. Je gebruikt \
+                 Spreekkamer vanaf nu via {organisation}; een eigen abonnement is daarvoor niet nodig.\n\
+                 \n\
+                 Aan de slag: {public_url}/\n\
+                 \n\
+                 {SIGNATURE}",
+                organisation = at.organisation,
+                level = at.level,
+            ),
+        },
+        Letter::OrganisationAdmin { name, admin, at } => {
+            let (subject, text) = if *admin {
+                (
+                    format!("Je bent beheerder van {} in Spreekkamer", at.level),
+                    format!(
+                        "Je bent nu beheerder van {level} ({organisation}) in Spreekkamer. Als beheerder kun je \
+                         de templates die met {level} of met {organisation} gedeeld zijn wijzigen en verwijderen, \
+                         ook als een collega ze heeft gemaakt. Je collega's zien je wijzigingen meteen.",
+                        level = at.level,
+                        organisation = at.organisation,
+                    ),
+                )
+            } else {
+                (
+                    format!("Je bent geen beheerder meer van {} in Spreekkamer", at.level),
+                    format!(
+                        "Je bent geen beheerder meer van {level} ({organisation}) in Spreekkamer. Je gebruikt \
+                         Spreekkamer zoals voorheen; gedeelde templates van anderen kun je niet meer wijzigen of \
+                         verwijderen.",
+                        level = at.level,
+                        organisation = at.organisation,
+                    ),
+                )
+            };
+            Rendered {
+                subject,
+                body: format!(
+                    "Beste {name},\n\
+                     \n\
+                     {text}\n\
+                     \n\
+                     Vragen? Neem contact op met de beheerder van je organisatie of gebruik de feedbackknop in Spreekkamer.\n\
                      \n\
                      {SIGNATURE}"
                 ),
@@ -220,5 +321,21 @@ mod tests {
         let r = render(&letter, "https://app.example.nl");
         assert_eq!(r.subject, "Herinnering: je betaling voor Spreekkamer is nog niet gelukt");
         assert!(r.body.contains("Een paar dagen geleden schreven we het al: De automatische betaling van € 49,00"));
+    }
+
+    #[test]
+    fn organisation_letters_name_the_organisation_and_what_it_means() {
+        let at = || Membership { organisation: "Zorggroep Zuid", level: "Praktijk De Linde" };
+        let invite = render(&Letter::OrganisationInvitation { email: "anne@praktijk.nl", at: at() }, "https://app.example.nl");
+        assert_eq!(invite.subject, "Uitnodiging voor Spreekkamer via Zorggroep Zuid");
+        assert!(invite.body.contains("Log in met dit e-mailadres (anne@praktijk.nl) om je account aan te maken: https://app.example.nl/"));
+        let access = render(&Letter::OrganisationAccess { name: "Anne", email: "anne@praktijk.nl", at: at() }, "https://x.nl");
+        assert_eq!(access.subject, "Je hebt toegang tot Spreekkamer via Zorggroep Zuid");
+        assert!(access.body.starts_with("Beste Anne,"));
+        let admin = render(&Letter::OrganisationAdmin { name: "Anne", admin: true, at: at() }, "https://x.nl");
+        assert_eq!(admin.subject, "Je bent beheerder van Praktijk De Linde in Spreekkamer");
+        assert!(admin.body.contains("templates die met Praktijk De Linde of met Zorggroep Zuid gedeeld zijn wijzigen en verwijderen"));
+        let no_more = render(&Letter::OrganisationAdmin { name: "Anne", admin: false, at: at() }, "https://x.nl");
+        assert_eq!(no_more.subject, "Je bent geen beheerder meer van Praktijk De Linde in Spreekkamer");
     }
 }

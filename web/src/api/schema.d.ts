@@ -694,7 +694,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Staff: gives (`true`) or takes (`false`) a sub-organisation's admin flag of a user. */
+        /**
+         * Staff: gives (`true`) or takes (`false`) a sub-organisation's admin flag of a user; a change
+         *     sends the user an e-mail that says what it means.
+         */
         post: operations["set_sub_organisation_admin"];
         delete?: never;
         options?: never;
@@ -713,7 +716,9 @@ export interface paths {
         put?: never;
         /**
          * Staff: adds an address to a sub-organisation, with an organisation subscription of it (spec
-         *     §5: 'Email niet ingevuld', 'Email bevat spaties', 'Gebruiker is al toegevoegd').
+         *     §5: 'Email niet ingevuld', 'Email bevat spaties', 'Gebruiker is al toegevoegd'). Unless
+         *     `sendEmail` is false, an address without an account gets an invitation to sign in and an
+         *     account a notice of its access; an admin also gets the admin letter.
          */
         post: operations["add_sub_organisation_user"];
         delete?: never;
