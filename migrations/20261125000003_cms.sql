@@ -4,9 +4,11 @@
 
 create table his (
     id         uuid primary key,
-    name       text not null unique check (name <> '' and name = btrim(name)),
+    name       text not null check (name <> '' and name = btrim(name)),
     created_at timestamptz not null default now()
 );
+-- one HIS per name in any case
+create unique index his_name_idx on his (lower(name));
 
 insert into his (id, name) values
     ('7d1c4a1e-0000-4000-8000-000000000001', 'CGM Huisarts'),

@@ -509,6 +509,8 @@ async fn the_his_list_adds_refuses_a_linked_delete_and_shows_users_with_their_ac
     assert!(users["rows"][1]["userSubscriptionInformation"]["endDate"].is_string());
     assert_eq!(users["rows"][0]["userSubscriptionInformation"]["endDate"], Value::Null);
 
+    let unknown = app.get_with_token(&format!("/api/cms/getHISUserSubscriptions?his={}", Uuid::new_v4()), &staff).await;
+    assert_eq!(unknown.status(), 404);
     let edit: Value = app.get_with_token("/api/cms/his/allEdit", &staff).await.json().await.unwrap();
     let row = edit.as_array().unwrap().iter().find(|h| h["name"] == "Omnihis").unwrap().clone();
     assert_eq!(row["users"], 4);

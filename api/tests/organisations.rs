@@ -147,7 +147,7 @@ async fn users_of_a_sub_organisation_get_access_that_follows_its_term(pool: PgPo
             ("organisation_invitation".to_owned(), None, Some("nieuw-lid@zuid.nl".to_owned())),
         ]
     );
-    let removed = post(&app, &format!("/api/cms/suborganizationUserEmailDelete/stil@zuid.nl"), &staff, json!(sub)).await;
+    let removed = post(&app, "/api/cms/suborganizationUserEmailDelete/stil@zuid.nl", &staff, json!(sub)).await;
     assert_eq!(removed.status(), 204);
     // an admin flag that changes sends its letter; the same flag again sends none
     let admin = format!("/api/cms/suborganizationAdminUser/{sub}/{arts}");

@@ -1,8 +1,9 @@
 // The staff CMS: staff find a practitioner who bought a subscription through the local checkout,
 // read their subscriptions and payments in the info modal, set their HIS, change a valid-until
 // (a wrong format first), make the bookkeeping contact and invoice of a payment that has neither,
-// and find every action in the audit log; each built tab is photographed at 1440 and 390 px, and
-// an ordinary user who opens /cms is sent to '/'.
+// and find every action in the audit log; they add and delete a HIS, cannot delete one with users
+// and see that HIS's users; each built tab is photographed at 1440 and 390 px, and an ordinary user
+// who opens /cms is sent to '/'.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
@@ -16,6 +17,7 @@ const BUILT_TABS = [
   ['gebruikers', 'Gebruikers'],
   ['abonnementen', 'Gebruikers abonnementen'],
   ['betalingen', 'Betalingen'],
+  ['his', 'HIS'],
   ['statistieken', 'Statistieken'],
   ['auditlog', 'Auditlog'],
   ['achtergrondtaken', 'Achtergrondtaken'],
@@ -282,6 +284,74 @@ describe('the staff CMS', () => {
     const bookkeepingLogs = await audit.locator('tbody tr td:first-child').allTextContents()
     assert.ok(bookkeepingLogs.some((log) => /contact/i.test(log)), `the contact in the audit log:\n${bookkeepingLogs.join('\n')}`)
     assert.ok(bookkeepingLogs.some((log) => /factuur/i.test(log)), `the invoice in the audit log:\n${bookkeepingLogs.join('\n')}`)
+  })
+
+  it('staff add a HIS and delete it, cannot delete a HIS with users, and see its users', async () => {
+    // a practitioner on Medicom, set through the api as the Gebruikers tab does
+    const linked = await newPractitioner('cms-his')
+    const staff = await accessToken(baseUrl, 'staff@example.nl')
+    const found = await fetch(`${baseUrl}/api/cms/users/all?search=${encodeURIComponent(linked.email)}`, { headers: bearer(staff) })
+    assert.equal(found.status, 200)
+    const [{ userInfo }] = (await found.json()).rows
+    const list = await (await fetch(`${baseUrl}/api/cms/his/all`, { headers: bearer(staff) })).json()
+    const medicom = list.find((his) => his.name === 'Medicom')
+    const set = await fetch(`${baseUrl}/api/cms/setHISforUser/${encodeURIComponent(userInfo.id)}`, {
+      method: 'POST',
+      headers: { ...bearer(staff), 'content-type': 'application/json' },
+      body: JSON.stringify(medicom.id),
+    })
+    assert.equal(set.status, 204, await set.text())
+
+    const page = await openAs('staff@example.nl', '/cms?tab=his')
+    await page.getByRole('heading', { level: 2, name: 'HIS', exact: true }).waitFor()
+    const select = page.getByRole('combobox', { name: 'HIS', exact: true })
+    const selected = () => select.evaluate((element) => element.selectedOptions[0]?.textContent)
+
+    // 'Nieuwe HIS..' with Enter: it shows in the dropdown, chosen, with no users
+    const name = `Testhis-${randomBytes(3).toString('hex')}`
+    const field = page.getByPlaceholder('Nieuwe HIS..')
+    await field.fill(name)
+    await field.press('Enter')
+    await select.locator('option', { hasText: name }).waitFor({ state: 'attached' })
+    await page.getByRole('table', { name: `Gebruikers van ${name}` }).getByText('Geen resultaten.').waitFor()
+    assert.equal(await selected(), `${name} (0 gebruikers)`)
+    assert.equal(await field.inputValue(), '')
+    // the same name again, in other letters: the api's Dutch refusal
+    await field.fill(name.toUpperCase())
+    await page.getByRole('button', { name: 'Toevoegen' }).click()
+    await page.getByRole('alert').filter({ hasText: 'Deze HIS bestaat al.' }).waitFor()
+
+    // deleted after the question
+    await page.getByRole('button', { name: `HIS ${name} verwijderen` }).click()
+    const confirm = page.getByRole('dialog', { name: 'HIS verwijderen?' })
+    await confirm.getByRole('button', { name: 'Verwijderen' }).click()
+    await confirm.waitFor({ state: 'hidden' })
+    await select.locator('option', { hasText: name }).waitFor({ state: 'detached' })
+
+    // Medicom: the practitioner's row, red (no subscription); it cannot be deleted
+    await select.selectOption(medicom.id)
+    const users = page.getByRole('table', { name: 'Gebruikers van Medicom' })
+    const row = users.getByRole('row').filter({ hasText: linked.email })
+    await row.waitFor()
+    assert.deepEqual(await row.getByRole('cell').allTextContents(), [linked.email, 'Nee', '-', 'Geen'])
+    assert.match(await row.getAttribute('class'), /bg-red-50/)
+    await page.getByRole('button', { name: 'HIS Medicom verwijderen' }).click()
+    await confirm.getByRole('button', { name: 'Verwijderen' }).click()
+    await confirm.waitFor({ state: 'hidden' })
+    const refused = page.getByRole('alert').filter({ hasText: 'Kon HIS niet verwijderen, er zijn gebruikers gelinkt aan deze HIS' })
+    await refused.waitFor()
+    assert.match(await refused.getAttribute('class'), /text-red-700/)
+    assert.match(await selected(), /^Medicom \(\d+ gebruikers?\)$/)
+    await page.screenshot({ path: join(screenshotDir, 'spreekkamer-cms-his-verwijderen.png'), fullPage: true })
+
+    // the audit log holds the add and the delete
+    await tab(page, 'Auditlog').click()
+    await page.getByPlaceholder('Zoek in het log').fill(name)
+    const audit = page.getByRole('table', { name: 'Auditlog' })
+    await rowsSettle(audit, 3)
+    const logs = await audit.locator('tbody tr td:first-child').allTextContents()
+    assert.ok(logs.some((log) => /voegde de HIS toe/.test(log)), `the add in the audit log:\n${logs.join('\n')}`)
+    assert.ok(logs.some((log) => /verwijderde de HIS/.test(log)), `the delete in the audit log:\n${logs.join('\n')}`)
   })
 
   it('shows every built tab at 1440 and 390 px without the page scrolling sideways', async () => {

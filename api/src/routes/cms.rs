@@ -217,7 +217,7 @@ pub async fn his_all_edit(State(state): State<AppState>, _staff: Staff) -> Resul
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct NewHis {
-    /// The HIS's name; spaces around it are dropped.
+    /// The HIS's name; spaces around it are dropped and runs of spaces inside it made one.
     #[schema(max_length = 100)]
     pub name: String,
 }
@@ -287,13 +287,18 @@ pub struct HisUserPage {
 
 /// Staff: the users of one HIS with what gives them access (the HIS tab's table), a page of 50.
 #[utoipa::path(get, path = "/api/cms/getHISUserSubscriptions", tag = "cms", security(("bearer" = [])), params(HisUsersQuery),
-    responses((status = 200, body = HisUserPage), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+    responses((status = 200, body = HisUserPage), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody)))]
 pub async fn his_users(
     State(state): State<AppState>,
     _staff: Staff,
     Query(q): Query<HisUsersQuery>,
 ) -> Result<Json<HisUserPage>, ApiError> {
     let page = checked_page(q.page)?;
+    let known: bool = sqlx::query_scalar("select exists (select 1 from his where id = $1)").bind(q.his).fetch_one(&state.db).await?;
+    if !known {
+        return Err(ApiError::Missing(users::HIS_NOT_FOUND));
+    }
     let (rows, total) = his_list::users_of(&state.db, q.his, today(), page, PAGE_SIZE).await?;
     Ok(Json(HisUserPage { rows, total, page, page_size: PAGE_SIZE }))
 }

@@ -34,7 +34,8 @@ pub async fn list_edit(db: &PgPool) -> sqlx::Result<Vec<HisEdit>> {
     Ok(rows.iter().map(|r| HisEdit { id: r.get("id"), name: r.get("name"), users: r.get("users") }).collect())
 }
 
-/// A HIS name as typed: trimmed, not empty, at most 100 characters.
+/// A HIS name as typed: spaces around it dropped and runs of spaces inside it made one, not
+/// empty, at most 100 characters.
 pub fn checked_name(raw: &str) -> Result<String, CmsError> {
     let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
     if name.is_empty() {
@@ -49,14 +50,14 @@ pub fn checked_name(raw: &str) -> Result<String, CmsError> {
 /// Adds a HIS ('Nieuwe HIS..'); a name that exists (any case) is refused.
 pub async fn add(tx: &mut PgConnection, raw: &str) -> Result<His, CmsError> {
     let name = checked_name(raw)?;
-    let exists: bool =
-        sqlx::query_scalar("select exists (select 1 from his where lower(name) = lower($1))").bind(&name).fetch_one(&mut *tx).await?;
-    if exists {
-        return Err(CmsError::Conflict(HIS_EXISTS));
-    }
-    let his = His { id: Uuid::new_v4(), name };
-    sqlx::query("insert into his (id, name) values ($1, $2)").bind(his.id).bind(&his.name).execute(&mut *tx).await?;
-    Ok(his)
+    // the unique index on the lower-case name decides, also between two adds at once
+    let id: Option<Uuid> = sqlx::query_scalar("insert into his (id, name) values ($1, $2) on conflict do nothing returning id")
+        .bind(Uuid::new_v4())
+        .bind(&name)
+        .fetch_optional(&mut *tx)
+        .await?;
+    let id = id.ok_or(CmsError::Conflict(HIS_EXISTS))?;
+    Ok(His { id, name })
 }
 
 /// Deletes a HIS no user and no sub-organisation is linked to.
@@ -92,7 +93,7 @@ pub enum AccessType {
     Linked,
     /// An active trial.
     Trial,
-    /// Had a subscription, none is active now.
+    /// Had a subscription (their own, a seat or through an organisation), none is active now.
     Expired,
     /// Never had one.
     None,
@@ -138,7 +139,10 @@ pub async fn users_of(db: &PgPool, his_id: Uuid, today: NaiveDate, page: i64, si
                     where (l.user_id = u.id or l.email = lower(u.email)) and s.is_active and s.valid_until >= $2) as seat,
                   (select max(s.valid_until) from subscriptions s
                     where s.user_id = u.id and s.is_trial and s.is_active and s.valid_until >= $2) as trial,
-                  (select max(s.valid_until) from subscriptions s where s.user_id = u.id) as ever
+                  greatest((select max(s.valid_until) from subscriptions s where s.user_id = u.id),
+                           (select max(o.valid_until) from organisation_subscriptions o where {org_mine}),
+                           (select max(s.valid_until) from linked_subscriptions l join subscriptions s on s.id = l.subscription_id
+                             where l.user_id = u.id or l.email = lower(u.email))) as ever
              from users u where u.his_id = $1)
          select *, case when organisation then 'ORGANISATION' when paid is not null then 'PAID'
                         when seat is not null then 'LINKED' when trial is not null then 'TRIAL'

@@ -2953,7 +2953,7 @@ export interface components {
             title?: string | null;
         };
         NewHis: {
-            /** @description The HIS's name; spaces around it are dropped. */
+            /** @description The HIS's name; spaces around it are dropped and runs of spaces inside it made one. */
             name: string;
         };
         /**
@@ -4959,6 +4959,14 @@ export interface operations {
             };
             /** @description refused by the call itself (its description says when); or the user has not accepted the agreement (`agreement_required`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

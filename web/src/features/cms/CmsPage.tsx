@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { accessQuery } from './api'
 import { AuditTab } from './components/AuditTab'
+import { HisTab } from './components/HisTab'
 import { JobsTab } from './components/JobsTab'
 import { PaymentsTab } from './components/PaymentsTab'
 import { StatisticsTab } from './components/StatisticsTab'
@@ -82,6 +83,8 @@ function panelOf(tab: CmsTab): ReactNode {
       return <SubscriptionsTab />
     case 'betalingen':
       return <PaymentsTab />
+    case 'his':
+      return <HisTab />
     case 'statistieken':
       return <StatisticsTab />
     case 'auditlog':
@@ -95,7 +98,8 @@ function panelOf(tab: CmsTab): ReactNode {
 
 /** A tab a later release builds: what will come there. */
 function ComingSoon({ tab }: { tab: (typeof comingSoonTabs)[number] }) {
-  const heading = tab in t.headings ? t.headings[tab as keyof typeof t.headings] : t.tabs[tab]
+  const headings: Partial<Record<CmsTab, string>> = t.headings
+  const heading = headings[tab] ?? t.tabs[tab]
   return (
     <section aria-labelledby={`cms-${tab}`} className="rounded-xl bg-white p-6 shadow-xs ring-1 ring-slate-200 sm:p-8">
       <div className="flex flex-wrap items-center gap-3">

@@ -5,6 +5,9 @@ import type { components } from '@/api/schema'
 type Schemas = components['schemas']
 export type UserRow = Schemas['UserRow']
 export type His = Schemas['His']
+export type HisEdit = Schemas['HisEdit']
+export type HisUser = Schemas['HisUser']
+export type AccessType = Schemas['AccessType']
 export type CmsSubscription = Schemas['CmsSubscription']
 export type CmsPayment = Schemas['CmsPayment']
 export type PaymentStatus = Schemas['PaymentStatus']
@@ -57,6 +60,33 @@ export const hisQuery = () =>
     queryFn: async ({ signal }) => unwrap(await api.GET('/api/cms/his/all', { signal })),
     staleTime: 60_000,
   })
+
+/** Every HIS with its number of users (the HIS tab); under the HIS key, so a change to the list refreshes both. */
+export const hisEditQuery = () =>
+  queryOptions({
+    queryKey: [...keys.his, 'edit'],
+    queryFn: async ({ signal }) => unwrap(await api.GET('/api/cms/his/allEdit', { signal })),
+  })
+
+/** The users of one HIS with their access, EXPIRED and NONE first; another page keeps the rows shown, another HIS does not. */
+export const hisUsersQuery = (filter: { his: string; page: number }) =>
+  queryOptions({
+    queryKey: [...keys.his, 'users', filter],
+    queryFn: async ({ signal }) =>
+      unwrap(await api.GET('/api/cms/getHISUserSubscriptions', { params: { query: { his: filter.his, page: filter.page } }, signal })),
+    placeholderData: (previous, previousQuery) => ((previousQuery?.queryKey[3] as typeof filter | undefined)?.his === filter.his ? previous : undefined),
+  })
+
+/** Adds a HIS ('Nieuwe HIS..'); the api refuses an empty name (400) and one that exists (409), in Dutch. */
+export async function addHis(name: string): Promise<His> {
+  return unwrap(await api.POST('/api/cms/HIS', { body: { name } }))
+}
+
+/** Deletes a HIS; 409 while users are linked to it. */
+export async function deleteHis(id: string): Promise<void> {
+  const { response, error } = await api.DELETE('/api/cms/his/{id}', { params: { path: { id } } })
+  if (!response.ok) unwrap({ response, error })
+}
 
 export async function setHisForUser(userId: string, hisId: string | null): Promise<void> {
   const { response, error } = await api.POST('/api/cms/setHISforUser/{user_id}', {
@@ -205,12 +235,14 @@ export async function retryJob(id: string): Promise<string> {
 // ---- refreshing after a change (§4: after every mutation the lists are read again) ----
 
 /** What a change touched; the audit log always (every staff change writes it). */
-export type Touched = 'users' | 'subscriptions' | 'payments' | 'jobs'
+export type Touched = 'users' | 'his' | 'subscriptions' | 'payments' | 'jobs'
 
 export function refreshAfter(queryClient: QueryClient, ...touched: Touched[]): Promise<void> {
   const lists: (readonly string[])[] = [keys.audit]
   for (const what of touched) {
     if (what === 'users') lists.push(keys.users, keys.user)
+    // the HIS list of Gebruikers, the HIS tab's list with its counts, and its tables
+    if (what === 'his') lists.push(keys.his)
     if (what === 'subscriptions') lists.push(keys.subscriptions, keys.subscriptionProblems, keys.user, keys.statistics)
     if (what === 'payments') lists.push(keys.payments, keys.user)
     if (what === 'jobs') lists.push(keys.jobs, keys.payments)

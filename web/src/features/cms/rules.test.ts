@@ -1,17 +1,21 @@
 import { describe, expect, it } from 'vitest'
 import {
+  accessTypeText,
   addressLine,
   bookkeepingView,
   byActiveThenValidUntil,
   firstInvoiceProblem,
+  hisOptionText,
   invoiceFormOf,
   isDateYmd,
+  isWithoutAccess,
   pageCount,
   pageLabel,
   paidForText,
   problemState,
   renewDateProblem,
   showsNextPayment,
+  shownHis,
   userAmountText,
   validUntilProblem,
   type InvoiceForm,
@@ -176,5 +180,37 @@ describe('the states of failed background work', () => {
     expect(problemState('retrying')).toBe('Wordt opnieuw geprobeerd')
     expect(problemState('failed')).toBe('Mislukt')
     expect(problemState('dead')).toBe('Opgegeven')
+  })
+})
+
+describe('the HIS tab', () => {
+  it('names every access type in Dutch', () => {
+    expect(accessTypeText('ORGANISATION')).toBe('Organisatie')
+    expect(accessTypeText('PAID')).toBe('Betaald')
+    expect(accessTypeText('LINKED')).toBe('Gekoppeld')
+    expect(accessTypeText('TRIAL')).toBe('Proef')
+    expect(accessTypeText('EXPIRED')).toBe('Verlopen')
+    expect(accessTypeText('NONE')).toBe('Geen')
+  })
+
+  it('shows EXPIRED and NONE in red, the others in green', () => {
+    expect(isWithoutAccess('EXPIRED')).toBe(true)
+    expect(isWithoutAccess('NONE')).toBe(true)
+    for (const type of ['ORGANISATION', 'PAID', 'LINKED', 'TRIAL'] as const) expect(isWithoutAccess(type), type).toBe(false)
+  })
+
+  it('shows a HIS with its number of users', () => {
+    expect(hisOptionText({ name: 'Medicom', users: 0 })).toBe('Medicom (0 gebruikers)')
+    expect(hisOptionText({ name: 'Medicom', users: 1 })).toBe('Medicom (1 gebruiker)')
+    expect(hisOptionText({ name: 'MicroHIS', users: 12 })).toBe('MicroHIS (12 gebruikers)')
+  })
+
+  it('shows the chosen HIS while it exists, else the first', () => {
+    const list = [{ id: 'a' }, { id: 'b' }]
+    expect(shownHis(list, 'b')).toEqual({ id: 'b' })
+    expect(shownHis(list, null)).toEqual({ id: 'a' })
+    // the chosen one was deleted
+    expect(shownHis(list, 'gone')).toEqual({ id: 'a' })
+    expect(shownHis([], 'a')).toBeNull()
   })
 })

@@ -7,6 +7,9 @@ import { cmsTexts as t } from './texts'
 /** Modal errors clear after 8 seconds (§8, §9). */
 export const MODAL_MESSAGE_MS = 8_000
 
+/** The HIS tab's red line ('Kon HIS niet verwijderen, …') and its add error clear after 10 seconds (§8). */
+export const HIS_MESSAGE_MS = 10_000
+
 /** The search boxes wait this long after the last key press. */
 export const SEARCH_DEBOUNCE_MS = 300
 
@@ -172,6 +175,30 @@ export function addressLine(p: { streetAddress?: string | null; houseNumber?: st
 /** Shows the next-payment date: active and not cancelled, and there is one. */
 export function showsNextPayment(s: { isActive: boolean; canceledAt?: string | null; nextPaymentDate?: string | null }): boolean {
   return s.isActive && !s.canceledAt && Boolean(s.nextPaymentDate)
+}
+
+// ---- HIS ----
+
+export type AccessType = components['schemas']['AccessType']
+
+/** A user's access in Dutch: 'Organisatie', 'Betaald', 'Gekoppeld', 'Proef', 'Verlopen' or 'Geen'. */
+export function accessTypeText(type: AccessType): string {
+  return t.accessTypes[type]
+}
+
+/** EXPIRED and NONE: no access today; such rows come first and are red, the others green (§2.3). */
+export function isWithoutAccess(type: AccessType): boolean {
+  return type === 'EXPIRED' || type === 'NONE'
+}
+
+/** A HIS in the dropdown: its name and its number of users ('Medicom (3 gebruikers)'). */
+export function hisOptionText(his: { name: string; users: number }): string {
+  return t.his.option(his.name, his.users)
+}
+
+/** The HIS shown: the one chosen while it is still in the list, else the first; null for an empty list. */
+export function shownHis<H extends { id: string }>(list: readonly H[], chosen: string | null): H | null {
+  return list.find((his) => his.id === chosen) ?? list[0] ?? null
 }
 
 // ---- Achtergrondtaken ----

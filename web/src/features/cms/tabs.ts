@@ -14,4 +14,4 @@ export const cmsTabs = [
 export type CmsTab = (typeof cmsTabs)[number]
 
 /** The tabs a later release builds: they say what will come there. */
-export const comingSoonTabs = ['organisaties', 'organisatie-abonnementen', 'his'] as const satisfies readonly CmsTab[]
+export const comingSoonTabs = ['organisaties', 'organisatie-abonnementen'] as const satisfies readonly CmsTab[]

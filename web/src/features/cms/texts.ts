@@ -1,7 +1,7 @@
 /** Every text of the staff CMS (spec subscriptions-cms §2.3, §5, §8; the Dutch of the spec verbatim). */
 export const cmsTexts = {
   title: 'CMS',
-  intro: 'Beheer van gebruikers, abonnementen, betalingen en achtergrondtaken.',
+  intro: 'Beheer van gebruikers, abonnementen, betalingen, HIS’en en achtergrondtaken.',
   checking: 'Toegang controleren…',
   loading: 'Laden…',
   loadFailed: 'Dit kon niet worden geladen. Probeer het later opnieuw.',
@@ -28,7 +28,6 @@ export const cmsTexts = {
     organisaties: 'Hier beheert u binnenkort de hoofdorganisaties met hun suborganisaties, gebruikers en looptijden.',
     'organisatie-abonnementen':
       'Hier ziet u binnenkort alle abonnementen via organisaties, met de gebruikers zonder account of zonder geactiveerd organisatie abonnement, en kunt u dubbel ingevoerde abonnementen verwijderen.',
-    his: 'Hier beheert u binnenkort de lijst met HIS’en en ziet u per HIS welke gebruikers eraan gekoppeld zijn en tot wanneer hun abonnement loopt.',
   },
 
   // shared by the tables
@@ -199,6 +198,44 @@ export const cmsTexts = {
     postcode: 'Geen postcode ingevuld',
     postcodePattern: "Ongeldige postcode. Vul postcode in volgens bijv. '1234AB'",
     city: 'Geen plaatsnaam ingevuld',
+  },
+
+  // HIS
+  his: {
+    intro: 'De lijst met HIS’en waaruit gekozen kan worden, en per HIS de gekoppelde gebruikers met hun abonnement. Gebruikers zonder geldig abonnement staan bovenaan, in rood.',
+    select: 'HIS',
+    option: (name: string, users: number) => `${name} (${users === 1 ? '1 gebruiker' : `${users} gebruikers`})`,
+    empty: 'Er zijn nog geen HIS’en.',
+    delete: 'Verwijderen',
+    deleteFor: (name: string) => `HIS ${name} verwijderen`,
+    deleteTitle: 'HIS verwijderen?',
+    deleteMessage: (name: string) => `De HIS ${name} wordt uit de lijst verwijderd. Dit kan alleen als er geen gebruikers aan gekoppeld zijn.`,
+    deleteConfirm: 'Verwijderen',
+    inUse: 'Kon HIS niet verwijderen, er zijn gebruikers gelinkt aan deze HIS',
+    deleteFailed: 'De HIS kon niet worden verwijderd.',
+    deleted: (name: string) => `De HIS ${name} is verwijderd.`,
+    newLabel: 'Nieuwe HIS',
+    newPlaceholder: 'Nieuwe HIS..',
+    add: 'Toevoegen',
+    added: (name: string) => `De HIS ${name} is toegevoegd.`,
+    nameMissing: 'Geen naam voor de HIS ingevuld.',
+    addFailed: 'De HIS kon niet worden toegevoegd.',
+    usersOf: (name: string) => `Gebruikers van ${name}`,
+    columns: {
+      email: 'Gebruiker',
+      linkedToOrganization: 'Gekoppeld aan organisatie',
+      endDate: 'Einddatum',
+      subscriptionType: 'Soort abonnement',
+    },
+  },
+  /** What gives a user access today (the HIS tab's 'Soort abonnement'). */
+  accessTypes: {
+    ORGANISATION: 'Organisatie',
+    PAID: 'Betaald',
+    LINKED: 'Gekoppeld',
+    TRIAL: 'Proef',
+    EXPIRED: 'Verlopen',
+    NONE: 'Geen',
   },
 
   // Statistieken

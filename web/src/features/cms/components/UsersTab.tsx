@@ -117,7 +117,8 @@ function SetHisDialog({ user, onClose }: { user: UserRow | null; onClose: () => 
     setBusy(true)
     try {
       await setHisForUser(user.userInfo.id, selected === '' ? null : selected)
-      await refreshAfter(queryClient, 'users')
+      // the HIS tab counts a HIS's users
+      await refreshAfter(queryClient, 'users', 'his')
       setChoice(null)
       onClose()
     } catch (failure) {
