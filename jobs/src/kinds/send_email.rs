@@ -4,14 +4,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use lettre::Message;
-use lettre::message::header::ContentType;
-use lettre::message::{Mailbox, SinglePart};
+use lettre::message::{Mailbox, MultiPart};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
 use crate::kind::{Job, JobContext, JobError, Policy};
-use crate::mail::templates::{Letter, Membership, Rendered, Template, UnpaidLine, render};
+use crate::mail::templates::{Letter, Membership, Rendered, Template, UnpaidLine, html, render};
 use crate::mail::{Mailer, SendError};
 use crate::record::{Claimed, NewJob};
 
@@ -134,9 +133,9 @@ impl Job for SendEmail {
         let message = Message::builder()
             .from(config.from.clone())
             .to(to)
-            .subject(text.subject)
+            .subject(text.subject.clone())
             .message_id(Some(message_id.clone()))
-            .singlepart(SinglePart::builder().header(ContentType::TEXT_PLAIN).body(text.body))
+            .multipart(MultiPart::alternative_plain_html(text.body.clone(), html(&text)))
             .map_err(|e| JobError::Permanent(format!("Het bericht kon niet worden opgemaakt: {e}")))?;
         let done = || json!({ "recipient": recipient, "messageId": message_id });
         let name = job.id.to_string();

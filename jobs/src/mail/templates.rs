@@ -1,4 +1,5 @@
-//! The Dutch e-mail texts. Each letter renders a subject and a plain-text body.
+//! The Dutch e-mail texts. Each letter renders a subject and a plain-text body; [`html`] gives the
+//! same body as HTML, so a message carries both.
 
 use serde::{Deserialize, Serialize};
 
@@ -246,6 +247,38 @@ pub fn render(letter: &Letter<'_>, public_url: &str) -> Rendered {
     }
 }
 
+/// The body as HTML: the same text, escaped, in paragraphs (a blank line), with line breaks kept
+/// and every address that starts with `http://` or `https://` a link.
+pub fn html(rendered: &Rendered) -> String {
+    let escape = |t: &str| t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
+    let linked = |line: &str| {
+        line.split(' ')
+            .map(|word| {
+                let trimmed = word.trim_end_matches(['.', ',', ')', ':']);
+                if trimmed.starts_with("https://") || trimmed.starts_with("http://") {
+                    let rest = &word[trimmed.len()..];
+                    format!("<a href=\"{0}\">{0}</a>{1}", escape(trimmed), escape(rest))
+                } else {
+                    escape(word)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let paragraphs: String = rendered
+        .body
+        .trim_end()
+        .split("\n\n")
+        .map(|p| format!("<p>{}</p>\n", p.lines().map(linked).collect::<Vec<_>>().join("<br>\n")))
+        .collect();
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"nl\"><head><meta charset=\"utf-8\"><title>{}</title></head>\n\
+         <body style=\"font-family: Arial, Helvetica, sans-serif; font-size: 15px; line-height: 1.5; color: #0f172a; max-width: 600px\">\n{}</body></html>\n",
+        escape(&rendered.subject),
+        paragraphs
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -337,5 +370,14 @@ mod tests {
         assert!(admin.body.contains("templates die met Praktijk De Linde of met Zorggroep Zuid gedeeld zijn wijzigen en verwijderen"));
         let no_more = render(&Letter::OrganisationAdmin { name: "Anne", admin: false, at: at() }, "https://x.nl");
         assert_eq!(no_more.subject, "Je bent geen beheerder meer van Praktijk De Linde in Spreekkamer");
+    }
+
+    #[test]
+    fn the_html_body_is_the_text_escaped_with_paragraphs_and_links() {
+        let r = Rendered { subject: "A & B".into(), body: "Beste <Anne>,\n\nLog in: https://app.example.nl/.\nTot ziens\n".into() };
+        let h = html(&r);
+        assert!(h.contains("<title>A &amp; B</title>"));
+        assert!(h.contains("<p>Beste &lt;Anne&gt;,</p>"));
+        assert!(h.contains("<p>Log in: <a href=\"https://app.example.nl/\">https://app.example.nl/</a>.<br>\nTot ziens</p>"));
     }
 }
