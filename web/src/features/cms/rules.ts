@@ -1,7 +1,7 @@
 /** The CMS's pure rules: date input, invoice details, the bookkeeping cell, paging and what the info modal shows. */
 import type { components } from '@/api/schema'
 import { jobStateText, type JobState } from '@/features/jobs'
-import { isPostcode } from '@/features/subscription'
+import { firstAddressProblem } from '@/features/subscription'
 import { cmsTexts as t } from './texts'
 
 /** Modal errors clear after 8 seconds (§8, §9). */
@@ -66,20 +66,11 @@ export function invoiceFormOf(payment: { [K in keyof InvoiceForm]?: string | nul
 
 /**
  * The first failing check of the staff's invoice-details modal, in the spec's order, with its field:
- * name, phone, street, house number, postcode (empty, then the pattern), city. Practice name, addition
- * and KvK number are optional.
+ * the billing dialog's address checks (name, phone, street, house number, postcode, city). Practice
+ * name, addition and KvK number are optional.
  */
 export function firstInvoiceProblem(form: InvoiceForm): { field: keyof InvoiceForm; message: string } | null {
-  const m = t.invoiceMessages
-  const blank = (value: string) => value.trim() === ''
-  if (blank(form.contactName)) return { field: 'contactName', message: m.contactName }
-  if (blank(form.phoneNumber)) return { field: 'phoneNumber', message: m.phoneNumber }
-  if (blank(form.streetAddress)) return { field: 'streetAddress', message: m.streetAddress }
-  if (blank(form.houseNumber)) return { field: 'houseNumber', message: m.houseNumber }
-  if (blank(form.postcode)) return { field: 'postcode', message: m.postcode }
-  if (!isPostcode(form.postcode)) return { field: 'postcode', message: m.postcodePattern }
-  if (blank(form.city)) return { field: 'city', message: m.city }
-  return null
+  return firstAddressProblem(form)
 }
 
 // ---- the bookkeeping cell of Betalingen (§2.3) ----

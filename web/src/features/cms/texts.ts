@@ -1,7 +1,7 @@
 /** Every text of the staff CMS (spec subscriptions-cms §2.3, §5, §8; the Dutch of the spec verbatim). */
 export const cmsTexts = {
   title: 'CMS',
-  intro: 'Beheer van gebruikers, abonnementen, betalingen, HIS’en en achtergrondtaken.',
+  intro: 'Beheer van gebruikers, abonnementen, betalingen, organisaties, HIS’en en achtergrondtaken.',
   checking: 'Toegang controleren…',
   loading: 'Laden…',
   loadFailed: 'Dit kon niet worden geladen. Probeer het later opnieuw.',
@@ -17,17 +17,6 @@ export const cmsTexts = {
     statistieken: 'Statistieken',
     auditlog: 'Auditlog',
     achtergrondtaken: 'Achtergrondtaken',
-  },
-  /** A tab's heading where it differs from the tab's name. */
-  headings: {
-    organisaties: 'Hoofdorganisaties',
-    'organisatie-abonnementen': 'Abonnementen via organisatie',
-  },
-  comingSoon: {
-    badge: 'Binnenkort',
-    organisaties: 'Hier beheert u binnenkort de hoofdorganisaties met hun suborganisaties, gebruikers en looptijden.',
-    'organisatie-abonnementen':
-      'Hier ziet u binnenkort alle abonnementen via organisaties, met de gebruikers zonder account of zonder geactiveerd organisatie abonnement, en kunt u dubbel ingevoerde abonnementen verwijderen.',
   },
 
   // shared by the tables
@@ -188,16 +177,6 @@ export const cmsTexts = {
     FAILED: 'Mislukt',
     PENDING: 'In behandeling',
     AUTHORIZED: 'Geautoriseerd',
-  },
-  /** The invoice-details checks, in the spec's order (§5). */
-  invoiceMessages: {
-    contactName: 'Geen naam ingevuld',
-    phoneNumber: 'Geen telefoonnummer ingevuld',
-    streetAddress: 'Geen straatnaaam ingevuld',
-    houseNumber: 'Geen huisnummer ingevuld',
-    postcode: 'Geen postcode ingevuld',
-    postcodePattern: "Ongeldige postcode. Vul postcode in volgens bijv. '1234AB'",
-    city: 'Geen plaatsnaam ingevuld',
   },
 
   // HIS

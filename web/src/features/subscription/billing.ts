@@ -45,8 +45,15 @@ export function isPostcode(value: string): boolean {
   return /^\d{4}[A-Za-z]{2}$/.test(value.replace(/\s+/g, ''))
 }
 
-/** The first failing check, in the spec's order, with the field it is about; null when all pass. */
-export function firstBillingProblem(form: BillingForm): { field: keyof BillingForm; message: string } | null {
+/** The address part of the billing details: the fields both the billing dialog and the staff's invoice-details modal check. */
+export type AddressForm = Pick<BillingForm, 'contactName' | 'phoneNumber' | 'streetAddress' | 'houseNumber' | 'postcode' | 'city'>
+
+/**
+ * The first failing check of the address part, in the spec's order (§5): name, phone, street, house
+ * number, postcode (empty, then the pattern), city; null when all pass. The staff's invoice-details
+ * modal checks exactly these.
+ */
+export function firstAddressProblem(form: AddressForm): { field: keyof AddressForm; message: string } | null {
   const blank = (value: string) => value.trim() === ''
   if (blank(form.contactName)) return { field: 'contactName', message: billingMessages.contactName }
   if (blank(form.phoneNumber)) return { field: 'phoneNumber', message: billingMessages.phoneNumber }
@@ -55,10 +62,13 @@ export function firstBillingProblem(form: BillingForm): { field: keyof BillingFo
   if (blank(form.postcode)) return { field: 'postcode', message: billingMessages.postcode }
   if (!isPostcode(form.postcode)) return { field: 'postcode', message: billingMessages.postcodePattern }
   if (blank(form.city)) return { field: 'city', message: billingMessages.city }
-  if (blank(form.sendInvoiceToEmail))
-    return {
-      field: 'sendInvoiceToEmail',
-      message: billingMessages.sendInvoiceToEmail,
-    }
+  return null
+}
+
+/** The first failing check of the billing dialog, in the spec's order: the address, then the invoice e-mail address. */
+export function firstBillingProblem(form: BillingForm): { field: keyof BillingForm; message: string } | null {
+  const address = firstAddressProblem(form)
+  if (address) return address
+  if (form.sendInvoiceToEmail.trim() === '') return { field: 'sendInvoiceToEmail', message: billingMessages.sendInvoiceToEmail }
   return null
 }

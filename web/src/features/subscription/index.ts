@@ -1,5 +1,5 @@
 export { SubscriptionPage } from './SubscriptionPage'
 export { requireSubscription } from './guard'
 // the CMS shows money and checks postcodes as this page does
-export { isPostcode } from './billing'
+export { firstAddressProblem, isPostcode } from './billing'
 export { formatEuros } from './pricing'
