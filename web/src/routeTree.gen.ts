@@ -27,6 +27,8 @@ import { Route as ConsultConsultIdRouteImport } from './routes/consult/$consultI
 import { Route as AuthenticatedOnboardingIndexRouteImport } from './routes/_authenticated/onboarding/index'
 import { Route as AuthenticatedTemplateIndexRouteImport } from './routes/_authenticated/template/index'
 import { Route as AuthenticatedConsultV1SplatRouteImport } from './routes/_authenticated/consult/v1/$'
+import { Route as AuthenticatedConsultV1AudioRouteImport } from './routes/_authenticated/consult/v1/audio'
+import { Route as AuthenticatedConsultV1EconsultRouteImport } from './routes/_authenticated/consult/v1/econsult'
 import { Route as AuthenticatedTemplateEntryEntryIdRouteImport } from './routes/_authenticated/template/entry/$entryId'
 import { Route as AuthenticatedTemplateGroupGroupIdRouteImport } from './routes/_authenticated/template/group/$groupId'
 import { Route as AuthenticatedAudioconsultModelTemplateIndexRouteImport } from './routes/_authenticated/audioconsult/$model/$template/index'
@@ -130,6 +132,18 @@ const AuthenticatedConsultV1SplatRoute =
     path: '/v1/$',
     getParentRoute: () => AuthenticatedConsultRouteRoute,
   } as any)
+const AuthenticatedConsultV1AudioRoute =
+  AuthenticatedConsultV1AudioRouteImport.update({
+    id: '/v1/audio',
+    path: '/v1/audio',
+    getParentRoute: () => AuthenticatedConsultRouteRoute,
+  } as any)
+const AuthenticatedConsultV1EconsultRoute =
+  AuthenticatedConsultV1EconsultRouteImport.update({
+    id: '/v1/econsult',
+    path: '/v1/econsult',
+    getParentRoute: () => AuthenticatedConsultRouteRoute,
+  } as any)
 const AuthenticatedTemplateEntryEntryIdRoute =
   AuthenticatedTemplateEntryEntryIdRouteImport.update({
     id: '/entry/$entryId',
@@ -179,6 +193,8 @@ export interface FileRoutesByFullPath {
   '/onboarding/': typeof AuthenticatedOnboardingIndexRoute
   '/template/': typeof AuthenticatedTemplateIndexRoute
   '/consult/v1/$': typeof AuthenticatedConsultV1SplatRoute
+  '/consult/v1/audio': typeof AuthenticatedConsultV1AudioRoute
+  '/consult/v1/econsult': typeof AuthenticatedConsultV1EconsultRoute
   '/template/entry/$entryId': typeof AuthenticatedTemplateEntryEntryIdRoute
   '/template/group/$groupId': typeof AuthenticatedTemplateGroupGroupIdRoute
   '/audioconsult/$model/$template/$flavour': typeof AuthenticatedAudioconsultModelTemplateFlavourRoute
@@ -202,6 +218,8 @@ export interface FileRoutesByTo {
   '/onboarding': typeof AuthenticatedOnboardingIndexRoute
   '/template': typeof AuthenticatedTemplateIndexRoute
   '/consult/v1/$': typeof AuthenticatedConsultV1SplatRoute
+  '/consult/v1/audio': typeof AuthenticatedConsultV1AudioRoute
+  '/consult/v1/econsult': typeof AuthenticatedConsultV1EconsultRoute
   '/template/entry/$entryId': typeof AuthenticatedTemplateEntryEntryIdRoute
   '/template/group/$groupId': typeof AuthenticatedTemplateGroupGroupIdRoute
   '/audioconsult/$model/$template/$flavour': typeof AuthenticatedAudioconsultModelTemplateFlavourRoute
@@ -228,6 +246,8 @@ export interface FileRoutesById {
   '/_authenticated/onboarding/': typeof AuthenticatedOnboardingIndexRoute
   '/_authenticated/template/': typeof AuthenticatedTemplateIndexRoute
   '/_authenticated/consult/v1/$': typeof AuthenticatedConsultV1SplatRoute
+  '/_authenticated/consult/v1/audio': typeof AuthenticatedConsultV1AudioRoute
+  '/_authenticated/consult/v1/econsult': typeof AuthenticatedConsultV1EconsultRoute
   '/_authenticated/template/entry/$entryId': typeof AuthenticatedTemplateEntryEntryIdRoute
   '/_authenticated/template/group/$groupId': typeof AuthenticatedTemplateGroupGroupIdRoute
   '/_authenticated/audioconsult/$model/$template/$flavour': typeof AuthenticatedAudioconsultModelTemplateFlavourRoute
@@ -254,6 +274,8 @@ export interface FileRouteTypes {
     | '/onboarding/'
     | '/template/'
     | '/consult/v1/$'
+    | '/consult/v1/audio'
+    | '/consult/v1/econsult'
     | '/template/entry/$entryId'
     | '/template/group/$groupId'
     | '/audioconsult/$model/$template/$flavour'
@@ -277,6 +299,8 @@ export interface FileRouteTypes {
     | '/onboarding'
     | '/template'
     | '/consult/v1/$'
+    | '/consult/v1/audio'
+    | '/consult/v1/econsult'
     | '/template/entry/$entryId'
     | '/template/group/$groupId'
     | '/audioconsult/$model/$template/$flavour'
@@ -302,6 +326,8 @@ export interface FileRouteTypes {
     | '/_authenticated/onboarding/'
     | '/_authenticated/template/'
     | '/_authenticated/consult/v1/$'
+    | '/_authenticated/consult/v1/audio'
+    | '/_authenticated/consult/v1/econsult'
     | '/_authenticated/template/entry/$entryId'
     | '/_authenticated/template/group/$groupId'
     | '/_authenticated/audioconsult/$model/$template/$flavour'
@@ -444,6 +470,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedConsultV1SplatRouteImport
       parentRoute: typeof AuthenticatedConsultRouteRoute
     }
+    '/_authenticated/consult/v1/audio': {
+      id: '/_authenticated/consult/v1/audio'
+      path: '/v1/audio'
+      fullPath: '/consult/v1/audio'
+      preLoaderRoute: typeof AuthenticatedConsultV1AudioRouteImport
+      parentRoute: typeof AuthenticatedConsultRouteRoute
+    }
+    '/_authenticated/consult/v1/econsult': {
+      id: '/_authenticated/consult/v1/econsult'
+      path: '/v1/econsult'
+      fullPath: '/consult/v1/econsult'
+      preLoaderRoute: typeof AuthenticatedConsultV1EconsultRouteImport
+      parentRoute: typeof AuthenticatedConsultRouteRoute
+    }
     '/_authenticated/template/entry/$entryId': {
       id: '/_authenticated/template/entry/$entryId'
       path: '/entry/$entryId'
@@ -502,11 +542,15 @@ const AuthenticatedAudioconsultRouteRouteWithChildren =
 
 interface AuthenticatedConsultRouteRouteChildren {
   AuthenticatedConsultV1SplatRoute: typeof AuthenticatedConsultV1SplatRoute
+  AuthenticatedConsultV1AudioRoute: typeof AuthenticatedConsultV1AudioRoute
+  AuthenticatedConsultV1EconsultRoute: typeof AuthenticatedConsultV1EconsultRoute
 }
 
 const AuthenticatedConsultRouteRouteChildren: AuthenticatedConsultRouteRouteChildren =
   {
     AuthenticatedConsultV1SplatRoute: AuthenticatedConsultV1SplatRoute,
+    AuthenticatedConsultV1AudioRoute: AuthenticatedConsultV1AudioRoute,
+    AuthenticatedConsultV1EconsultRoute: AuthenticatedConsultV1EconsultRoute,
   }
 
 const AuthenticatedConsultRouteRouteWithChildren =

@@ -9,23 +9,36 @@ import { MicrophonePicker } from './MicrophonePicker'
 import type { Flavour, Template } from './result'
 import { SummaryView } from './SummaryView'
 import { consultTexts as t } from './texts'
-import { useConsultSession } from './useConsultSession'
+import { useConsultSession, type SummaryRouting } from './useConsultSession'
 import { useMicrophones } from './useMicrophones'
 
 export interface ConsultPageProps {
   model: string
   template: Template
   flavour: Flavour
+  /** `classic` (/consult/v1/audio): SOEP only, summarised by the summary calls; else over the socket. */
+  routing?: SummaryRouting
 }
 
-/** /audioconsult/:model/:template[/:flavour]: record a consult, see it live, summarise it. */
-export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
+/**
+ * /audioconsult/:model/:template[/:flavour] and /consult/v1/audio: record (or type) a consult, see
+ * it live, summarise it.
+ */
+export function ConsultPage({ model, template, flavour, routing = 'live' }: ConsultPageProps) {
   const navigate = useNavigate()
   const ids = useId()
   const microphones = useMicrophones()
   const [episodeCount, setEpisodeCount] = useState(1)
   const [precision, setPrecision] = useState<'medium' | 'high'>('medium')
-  const session = useConsultSession({ model, template, flavour, microphone: microphones.microphone, onMicrophoneOpened: () => void microphones.refresh() })
+  const classic = routing === 'classic'
+  const session = useConsultSession({
+    model,
+    template,
+    flavour,
+    routing,
+    microphone: microphones.microphone,
+    onMicrophoneOpened: () => void microphones.refresh(),
+  })
   const { state, typing, dictating } = session
   const { phase, status, mic, micProblem } = state
   const summarize = () => session.summarize({ precision, episodeCount })
@@ -42,14 +55,19 @@ export function ConsultPage({ model, template, flavour }: ConsultPageProps) {
 
       <ConsultSettings
         template={template}
-        onTemplate={(next) => {
-          void navigate({ to: '/audioconsult/$model/$template', params: { model, template: next } })
-        }}
+        onTemplate={
+          classic
+            ? null
+            : (next) => {
+                void navigate({ to: '/audioconsult/$model/$template', params: { model, template: next } })
+              }
+        }
         episodeCount={episodeCount}
         onEpisodeCount={setEpisodeCount}
         precision={precision}
         onPrecision={setPrecision}
-        showEpisodes={template === 'soap'}
+        // the classic routing's normal precision (v2-turbo) takes no episode count
+        showEpisodes={template === 'soap' && (!classic || precision === 'high')}
       />
 
       {phase !== 'live' ? (

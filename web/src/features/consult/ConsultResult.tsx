@@ -44,11 +44,13 @@ export function ConsultResult({
   setForm,
   idPrefix,
   fillLastSentences,
+  heading = t.result,
 }: {
   form: ConsultForm
   setForm: (update: (form: ConsultForm) => ConsultForm) => void
   idPrefix: string
   fillLastSentences: (() => void) | null
+  heading?: string
 }) {
   let body
   switch (form.template) {
@@ -128,7 +130,7 @@ export function ConsultResult({
   return (
     <section aria-labelledby={`${idPrefix}-result`} className="mt-8 space-y-4">
       <h2 id={`${idPrefix}-result`} className="text-lg font-semibold text-slate-900">
-        {t.result}
+        {heading}
       </h2>
       {body}
     </section>

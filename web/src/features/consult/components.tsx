@@ -7,15 +7,34 @@ import { consultTexts as t } from './texts'
 export const MIN_TEXTAREA_PX = 50
 export const MAX_TEXTAREA_PX = 300
 
-/** A text area that grows with its text between 50 and 300 px. */
+/** How long after the window stops resizing the text areas fit their text again. */
+export const RESIZE_DEBOUNCE_MS = 250
+
+function fitHeight(el: HTMLTextAreaElement) {
+  el.style.height = 'auto'
+  el.style.height = `${Math.min(MAX_TEXTAREA_PX, Math.max(MIN_TEXTAREA_PX, el.scrollHeight))}px`
+}
+
+/** A text area that grows with its text between 50 and 300 px (again when the window's width changes). */
 export function GrowingTextarea({ value, className = '', ...props }: TextareaHTMLAttributes<HTMLTextAreaElement> & { value: string }) {
   const ref = useRef<HTMLTextAreaElement>(null)
   useLayoutEffect(() => {
-    const el = ref.current
-    if (!el) return
-    el.style.height = 'auto'
-    el.style.height = `${Math.min(MAX_TEXTAREA_PX, Math.max(MIN_TEXTAREA_PX, el.scrollHeight))}px`
+    if (ref.current) fitHeight(ref.current)
   }, [value])
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const resized = () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => {
+        if (ref.current) fitHeight(ref.current)
+      }, RESIZE_DEBOUNCE_MS)
+    }
+    window.addEventListener('resize', resized)
+    return () => {
+      clearTimeout(timer)
+      window.removeEventListener('resize', resized)
+    }
+  }, [])
   return (
     <textarea
       ref={ref}

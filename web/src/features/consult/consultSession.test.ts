@@ -286,3 +286,30 @@ describe('the socket closing and Opnieuw', () => {
     expect(state).toEqual({ ...initialConsultState('soap', 'normal'), generation: busy.generation + 1 })
   })
 })
+
+describe('the classic routing (summary calls, not the socket)', () => {
+  const askedByCall = (state: ConsultState) => consultReducer(state, { type: 'asked', transcriptLength: 20, now: t0, onSocket: false })
+
+  it('fills the note the call answered with', () => {
+    const asked = askedByCall(live('soap', null))
+    expect(asked.summary.unanswered).toBe(0)
+    const done = consultReducer(asked, { type: 'callAnswered', result: soep, flavour: 'normal' })
+    expect(done.form.episodes).toEqual(soep.episodes)
+    expect(done.summary.pending?.done).toBe(true)
+    // an answer without a request waiting fills nothing
+    expect(consultReducer(live('soap', null), { type: 'callAnswered', result: soep, flavour: 'normal' }).form.episodes[0].subjective).toBe('')
+  })
+
+  it('follows the job the call named, polled to its note, and ignores socket answers meanwhile', () => {
+    const named = consultReducer(askedByCall(live('soap', null)), { type: 'callJob', jobId: 'j1' })
+    expect(named.summary.pending?.jobId).toBe('j1')
+    expect(consultReducer(named, { type: 'jobChanged', id: 'other', state: 'queued', message: FAILED }).summary).toBe(named.summary)
+    const done = consultReducer(named, { type: 'polledJob', id: 'j1', state: 'succeeded', result: soep, flavour: 'normal' })
+    expect(done.form.episodes).toEqual(soep.episodes)
+  })
+
+  it('ends with the message of a failed call', () => {
+    const failed = consultReducer(askedByCall(live('soap', null)), { type: 'callFailed', message: 'Te veel aanvragen.' })
+    expect(failed.summary).toEqual({ pending: null, failure: 'Te veel aanvragen.', unanswered: 0 })
+  })
+})

@@ -9,7 +9,7 @@ import type { MicrophoneProblem } from './microphones'
 import type { MicrophoneState } from './microphoneFlow'
 import { typesTranscript } from './microphoneFlow'
 import { appendSentence, emptyForm, formFromResult, keepingChanges, type ConsultForm, type Flavour, type SummaryResult, type Template } from './result'
-import { acceptsResult, asked, finished, idleSummary, jobChanged, refused, refusesRequest, resultShown, socketLost, type SummaryStatus } from './summaryRequest'
+import { acceptsResult, asked, callFailed, finished, idleSummary, jobChanged, jobNamed, refused, refusesRequest, resultShown, socketLost, type SummaryStatus } from './summaryRequest'
 import { consultTexts as t } from './texts'
 import type { JobState } from '@/features/jobs'
 
@@ -73,7 +73,14 @@ export type ConsultAction =
   | { type: 'typed'; text: string }
   | { type: 'editForm'; change: (form: ConsultForm) => ConsultForm }
   | { type: 'fillLastSentences' }
-  | { type: 'asked'; transcriptLength: number; now: number }
+  /** A summary was asked for: over the socket, or (`onSocket` false) by a call of the classic routing. */
+  | { type: 'asked'; transcriptLength: number; now: number; onSocket?: boolean }
+  /** The classic call answered with the note itself. */
+  | { type: 'callAnswered'; result: SummaryResult; flavour: Flavour }
+  /** The classic call answered with the job that makes the note (polled from then on). */
+  | { type: 'callJob'; jobId: string }
+  /** The classic call failed; `message` is the Dutch text shown. */
+  | { type: 'callFailed'; message: string }
   /** A `job` message; `message` is the Dutch text a failure shows. */
   | { type: 'jobChanged'; id: string; state: JobState; message: string }
   /** A `summarization` message. */
@@ -152,8 +159,10 @@ export function summaryRequestOf(state: ConsultState, choices: SummaryChoices): 
  * The state with the result of job `jobId` shown when it answers the newest request (see
  * `summaryRequest`); what was written in the result's fields while waiting stays.
  */
-function withResult(state: ConsultState, jobId: string, result: SummaryResult, flavour: Flavour): ConsultState {
-  if (!acceptsResult(state.summary, jobId)) return state
+function withResult(state: ConsultState, jobId: string | null, result: SummaryResult, flavour: Flavour): ConsultState {
+  // null: the classic call's own answer, which is always the newest request's (the page drops older calls' answers)
+  const pending = state.summary.pending
+  if (jobId === null ? !pending || pending.done : !acceptsResult(state.summary, jobId)) return state
   const filled = keepingChanges(state.askedWith ?? state.form, state.form, formFromResult(state.form, result, flavour))
   return {
     ...state,
@@ -236,7 +245,13 @@ export function consultReducer(state: ConsultState, action: ConsultAction): Cons
         transcript: { ...state.transcript, buffer: '' },
       }
     case 'asked':
-      return { ...state, askedWith: state.form, summary: asked(state.summary, action.transcriptLength, action.now) }
+      return { ...state, askedWith: state.form, summary: asked(state.summary, action.transcriptLength, action.now, action.onSocket ?? true) }
+    case 'callAnswered':
+      return withResult(state, null, action.result, action.flavour)
+    case 'callJob':
+      return withSummary(state, jobNamed(state.summary, action.jobId))
+    case 'callFailed':
+      return withSummary(state, callFailed(state.summary, action.message))
     case 'jobChanged':
       return withSummary(state, jobChanged(state.summary, action.id, action.state, action.message))
     case 'summarization':

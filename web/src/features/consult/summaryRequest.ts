@@ -58,13 +58,29 @@ export function isDelayed(pending: PendingSummary | null, now: number): boolean 
   return now - pending.askedAt >= delayedAfterMs(pending.transcriptLength)
 }
 
-/** The page sent a (new) request; any earlier one is given up. */
-export function asked(status: SummaryStatus, transcriptLength: number, now: number): SummaryStatus {
+/**
+ * The page sent a (new) request; any earlier one is given up. `onSocket` is false for a request
+ * made by a call (the classic routing), which the socket never answers.
+ */
+export function asked(status: SummaryStatus, transcriptLength: number, now: number, onSocket = true): SummaryStatus {
   return {
     pending: { jobId: null, jobState: 'queued', transcriptLength, askedAt: now, done: false },
     failure: null,
-    unanswered: status.unanswered + 1,
+    unanswered: onSocket ? status.unanswered + 1 : status.unanswered,
   }
+}
+
+/** The call of the newest request answered with its job (still running): that job is followed. */
+export function jobNamed(status: SummaryStatus, jobId: string): SummaryStatus {
+  const pending = status.pending
+  if (!pending || pending.done || pending.jobId !== null) return status
+  return { ...status, pending: { ...pending, jobId } }
+}
+
+/** The call of the newest request failed: it ends with `message`. */
+export function callFailed(status: SummaryStatus, message: string): SummaryStatus {
+  if (!status.pending || status.pending.done) return status
+  return { ...status, pending: null, failure: message }
 }
 
 /**

@@ -101,3 +101,18 @@ export const consultTexts = {
   } as Record<number, string>,
   connectionLost: 'De verbinding met de server kon niet worden hersteld. Druk op Opnieuw om een nieuwe opname te starten.',
 } as const
+
+/** Texts of the e-consult page (/consult/v1/econsult). */
+export const econsultTexts = {
+  heading: 'E-consult',
+  intro: 'Plak de vraag van de patiënt. Je krijgt een samenvatting en een concept-antwoord in gewone taal; beide kun je aanpassen en kopiëren.',
+  question: 'Vraag van de patiënt',
+  questionPlaceholder: 'Plak hier het bericht van de patiënt.',
+  summarize: 'Samenvatten',
+  empty: 'Plak eerst de vraag van de patiënt.',
+  summary: 'Samenvatting',
+  reply: 'Concept-antwoord aan de patiënt',
+  replyCheck: 'Controleer het antwoord en pas het aan voordat je het verstuurt.',
+  noAdvice:
+    'De samenvatting bevat geen beoordeling of advies. Vul je advies zelf aan in het antwoord voordat je het verstuurt.',
+} as const

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import { useAuth } from 'react-oidc-context'
 import { useToast } from '@/components/Toast'
 import { summaryOutcome, useJob } from '@/features/jobs'
-import { openSession } from './api'
+import { ApiError } from '@/api/client'
+import { openSession, summariseClassic } from './api'
 import { startCapture, type Capture } from './capture'
 import { SpeechConnection, speechUrl, type ServerMessage } from './connection'
 import {
@@ -29,6 +30,19 @@ export interface ConsultSessionOptions {
   microphone: string
   /** The microphone opened: its label is now readable, so the list is read again. */
   onMicrophoneOpened: () => void
+  /**
+   * How a summary is asked for: `live` over the session's socket (the /audioconsult pages),
+   * `classic` by the summary calls (`v2-turbo`, or `v1` for high precision; /consult/v1/audio),
+   * their job polled when the call answers before the note is there.
+   */
+  routing?: SummaryRouting
+}
+
+export type SummaryRouting = 'live' | 'classic'
+
+/** The Dutch text of a failed classic call: the api's own refusal (a 4xx), else the general one. */
+function callFailure(error: unknown): string {
+  return error instanceof ApiError && error.status < 500 ? error.message : t.summaryFailed
 }
 
 /**
@@ -40,6 +54,9 @@ export interface ConsultSessionOptions {
  */
 export function useConsultSession(options: ConsultSessionOptions) {
   const { model, template, flavour } = options
+  const classic = options.routing === 'classic'
+  /** Counts classic calls: only the newest one's answer is shown. */
+  const calls = useRef(0)
   const auth = useAuth()
   const toast = useToast()
   const dictating = template === 'dictation' || template === 'radiology'
@@ -230,6 +247,23 @@ export function useConsultSession(options: ConsultSessionOptions) {
       const text = transcriptText(session)
       // Summarising does nothing when the transcript is empty.
       if (text.trim() === '' || (session.summary.pending && !delayed)) return
+      if (classic) {
+        const call = ++calls.current
+        const started = epoch.current
+        const newest = () => call === calls.current && started === epoch.current
+        dispatch({ type: 'asked', transcriptLength: text.length, now: Date.now(), onSocket: false })
+        summariseClassic(text, { ...choices, flavour }).then(
+          (answer) => {
+            if (!newest()) return
+            if ('jobId' in answer) dispatch({ type: 'callJob', jobId: answer.jobId })
+            else dispatch({ type: 'callAnswered', result: answer.note, flavour })
+          },
+          (error: unknown) => {
+            if (newest()) dispatch({ type: 'callFailed', message: callFailure(error) })
+          },
+        )
+        return
+      }
       const request = summaryRequestOf(session, { template, flavour, beta, ...choices })
       if (!connection.current?.sendJson({ type: 'summarize', request })) {
         toast({ tone: 'warning', message: t.reconnecting })
@@ -237,13 +271,13 @@ export function useConsultSession(options: ConsultSessionOptions) {
       }
       dispatch({ type: 'asked', transcriptLength: text.length, now: Date.now() })
     },
-    [beta, delayed, dispatch, flavour, template, toast],
+    [beta, classic, delayed, dispatch, flavour, template, toast],
   )
 
   // While the socket is gone, and once the summary is delayed (its event may have been missed),
-  // the summary's job is polled as well.
+  // the summary's job is polled as well; a classic call's job only so.
   const socketGone = state.status !== null && state.status.kind !== 'ready'
-  const polled = useJob(pending && !pending.done && (socketGone || delayed) ? (pending.jobId ?? undefined) : undefined)
+  const polled = useJob(pending && !pending.done && (classic || socketGone || delayed) ? (pending.jobId ?? undefined) : undefined)
   useEffect(() => {
     const job = polled.data
     if (!job) return
