@@ -11,7 +11,9 @@ import { StatisticsTab } from './components/StatisticsTab'
 import { SubscriptionsTab } from './components/SubscriptionsTab'
 import { selectClass } from './components/ui'
 import { UsersTab } from './components/UsersTab'
-import { cmsTabs, comingSoonTabs, type CmsTab } from './tabs'
+import { OrganisationSubscriptionsTab } from './organisations/OrganisationSubscriptionsTab'
+import { OrganisationsTab } from './organisations/OrganisationsTab'
+import { cmsTabs, type CmsTab } from './tabs'
 import { cmsTexts as t } from './texts'
 
 const tabClass =
@@ -83,6 +85,10 @@ function panelOf(tab: CmsTab): ReactNode {
       return <SubscriptionsTab />
     case 'betalingen':
       return <PaymentsTab />
+    case 'organisaties':
+      return <OrganisationsTab />
+    case 'organisatie-abonnementen':
+      return <OrganisationSubscriptionsTab />
     case 'his':
       return <HisTab />
     case 'statistieken':
@@ -91,24 +97,5 @@ function panelOf(tab: CmsTab): ReactNode {
       return <AuditTab />
     case 'achtergrondtaken':
       return <JobsTab />
-    default:
-      return <ComingSoon tab={tab} />
   }
-}
-
-/** A tab a later release builds: what will come there. */
-function ComingSoon({ tab }: { tab: (typeof comingSoonTabs)[number] }) {
-  const headings: Partial<Record<CmsTab, string>> = t.headings
-  const heading = headings[tab] ?? t.tabs[tab]
-  return (
-    <section aria-labelledby={`cms-${tab}`} className="rounded-xl bg-white p-6 shadow-xs ring-1 ring-slate-200 sm:p-8">
-      <div className="flex flex-wrap items-center gap-3">
-        <h2 id={`cms-${tab}`} className="text-xl font-semibold text-slate-900">
-          {heading}
-        </h2>
-        <span className="rounded-full bg-brand-100 px-2.5 py-0.5 text-xs font-semibold text-brand-800">{t.comingSoon.badge}</span>
-      </div>
-      <p className="mt-3 max-w-2xl text-slate-600">{t.comingSoon[tab]}</p>
-    </section>
-  )
 }

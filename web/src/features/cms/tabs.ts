@@ -12,6 +12,3 @@ export const cmsTabs = [
 ] as const
 
 export type CmsTab = (typeof cmsTabs)[number]
-
-/** The tabs a later release builds: they say what will come there. */
-export const comingSoonTabs = ['organisaties', 'organisatie-abonnementen'] as const satisfies readonly CmsTab[]

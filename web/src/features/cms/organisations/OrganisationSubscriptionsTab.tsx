@@ -1,0 +1,199 @@
+import { useState } from 'react'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { ApiError } from '@/api/client'
+import { ConfirmDialog } from '@/components/ConfirmDialog'
+import { iconButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
+import { Icon } from '@/components/Icon'
+import { useToast } from '@/components/Toast'
+import { ActiveBadge, PanelHeading, Pager, StateRow, TableCard, Toggle, tdClass, thClass } from '../components/ui'
+import { cmsTexts } from '../texts'
+import {
+  deleteOrganisationSubscription,
+  organisationProblemsQuery,
+  organisationSubscriptionsQuery,
+  refreshOrganisations,
+  syncOrganisations,
+  type CmsOrganisationSubscription,
+  type OrganisationProblem,
+} from './api'
+import { termText } from './rules'
+import { organisationTexts as t } from './texts'
+
+const s = t.subscriptions
+
+/**
+ * Organisatie abonnementen ('Abonnementen via organisatie', spec §2.3): every organisation
+ * subscription in the api's order, optionally the active ones only; with 'Verwijder dubbele
+ * abonnementen' a delete column for duplicates; the two warning lists; and 'Synchroniseren'.
+ */
+export function OrganisationSubscriptionsTab() {
+  const queryClient = useQueryClient()
+  const toast = useToast()
+  const [filter, setFilter] = useState({ activeOnly: false, page: 0 })
+  const [duplicates, setDuplicates] = useState(false)
+  const subscriptions = useQuery(organisationSubscriptionsQuery(filter))
+  const waiting = useQuery(organisationProblemsQuery('email'))
+  const unlinked = useQuery(organisationProblemsQuery('linked'))
+  const [confirming, setConfirming] = useState<CmsOrganisationSubscription | null>(null)
+  const [deleting, setDeleting] = useState(false)
+  const [syncing, setSyncing] = useState(false)
+  const rows = subscriptions.data?.rows ?? []
+  const c = s.columns
+  const columns = duplicates ? 6 : 5
+
+  const remove = async (subscription: CmsOrganisationSubscription) => {
+    setDeleting(true)
+    try {
+      await deleteOrganisationSubscription(subscription.id)
+      setConfirming(null)
+      toast({ tone: 'success', message: s.deleted })
+    } catch (failure) {
+      setConfirming(null)
+      // 409: not a duplicate; the spec's warning, for 10 seconds
+      if (failure instanceof ApiError && failure.status === 409) toast({ tone: 'warning', message: failure.message })
+      else toast({ tone: 'error', message: s.deleteFailed, detail: failure instanceof ApiError ? failure.message : undefined })
+    } finally {
+      await refreshOrganisations(queryClient)
+      setDeleting(false)
+    }
+  }
+
+  const sync = async () => {
+    setSyncing(true)
+    try {
+      const synced = await syncOrganisations()
+      toast({ tone: 'success', message: s.synced(synced.linked, synced.subscriptionsChanged) })
+    } catch (failure) {
+      toast({ tone: 'error', message: s.syncFailed, detail: failure instanceof ApiError ? failure.message : undefined })
+    } finally {
+      await refreshOrganisations(queryClient)
+      setSyncing(false)
+    }
+  }
+
+  return (
+    <section aria-labelledby="cms-organisatie-abonnementen">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="max-w-3xl">
+          <PanelHeading id="cms-organisatie-abonnementen" title={s.heading}>
+            {s.intro}
+          </PanelHeading>
+        </div>
+        <div className="flex max-w-xs flex-col items-start gap-1 sm:items-end">
+          <button type="button" onClick={() => void sync()} disabled={syncing} aria-describedby="cms-sync-help" className={`inline-flex items-center gap-1.5 ${secondaryButtonClass}`}>
+            <Icon name="refresh" className={`size-4 ${syncing ? 'animate-spin' : ''}`} />
+            {s.sync}
+          </button>
+          <p id="cms-sync-help" className="text-xs text-slate-500 sm:text-right">
+            {s.syncHelp}
+          </p>
+        </div>
+      </div>
+
+      <ProblemList title={s.problemsEmail} problems={waiting.data} />
+      <ProblemList title={s.problemsLinked} problems={unlinked.data} />
+
+      <div className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-3">
+        <Toggle label={s.activeOnly} checked={filter.activeOnly} onChange={(activeOnly) => setFilter({ activeOnly, page: 0 })} />
+        <Toggle label={s.duplicates} checked={duplicates} onChange={setDuplicates} />
+      </div>
+
+      <TableCard
+        label={s.heading}
+        footer={
+          subscriptions.data && (
+            <Pager
+              page={filter.page}
+              total={subscriptions.data.total}
+              pageSize={subscriptions.data.pageSize}
+              onPage={(page) => setFilter((prev) => ({ ...prev, page }))}
+            />
+          )
+        }
+      >
+        <thead className="bg-slate-50">
+          <tr>
+            <th scope="col" className={thClass}>
+              {c.organisation}
+            </th>
+            <th scope="col" className={thClass}>
+              {c.email}
+            </th>
+            <th scope="col" className={thClass}>
+              {c.sub}
+            </th>
+            <th scope="col" className={thClass}>
+              {c.term}
+            </th>
+            <th scope="col" className={thClass}>
+              {c.active}
+            </th>
+            {duplicates && (
+              <th scope="col" className={thClass}>
+                <span className="sr-only">{c.delete}</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          <StateRow columns={columns} loading={subscriptions.isPending} failed={subscriptions.isError} empty={subscriptions.isSuccess && rows.length === 0} />
+          {rows.map((row) => (
+            <tr key={row.id}>
+              <td className={`${tdClass} min-w-40 font-medium text-slate-900`}>{row.organizationName}</td>
+              <td className={`${tdClass} whitespace-nowrap`}>{row.userEmail ?? cmsTexts.none}</td>
+              <td className={`${tdClass} min-w-36`}>{row.subOrganizationName ?? cmsTexts.none}</td>
+              <td className={`${tdClass} whitespace-nowrap`}>{termText(row.startDate, row.validUntil)}</td>
+              <td className={tdClass}>
+                <ActiveBadge active={row.active} />
+              </td>
+              {duplicates && (
+                <td className={`${tdClass} text-right`}>
+                  <button
+                    type="button"
+                    onClick={() => setConfirming(row)}
+                    aria-label={s.deleteFor(row.userEmail ?? cmsTexts.none, row.subOrganizationName ?? cmsTexts.none)}
+                    className={`${iconButtonClass} text-red-700 hover:bg-red-50 hover:text-red-800`}
+                  >
+                    <Icon name="trash" className="size-4" />
+                    {s.delete}
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </TableCard>
+
+      <ConfirmDialog
+        open={confirming !== null}
+        title={s.deleteTitle}
+        message={confirming ? s.deleteMessage(confirming.userEmail ?? cmsTexts.none, confirming.subOrganizationName ?? cmsTexts.none) : ''}
+        confirmLabel={s.deleteConfirm}
+        busy={deleting}
+        onConfirm={() => confirming && void remove(confirming)}
+        onClose={() => setConfirming(null)}
+      />
+    </section>
+  )
+}
+
+/** A warning list (shown only when it holds someone), ending with 'Neem contact op met het ontwikkelteam'. */
+function ProblemList({ title, problems }: { title: string; problems: OrganisationProblem[] | undefined }) {
+  if (!problems || problems.length === 0) return null
+  return (
+    <div role="alert" className="mt-4 rounded-lg bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200">
+      <p className="flex items-start gap-2 font-semibold">
+        <Icon name="warning" className="size-5 shrink-0 text-amber-500" />
+        {title}
+      </p>
+      <ul className="mt-2 list-disc space-y-1 pl-6">
+        {problems.map((p) => (
+          <li key={`${p.email}-${p.subOrganizationId}`} className="break-words">
+            {s.problem(p.email, p.subOrganizationName)}
+          </li>
+        ))}
+      </ul>
+      <p className="mt-2 font-semibold">{s.contactDevelopers}</p>
+    </div>
+  )
+}
