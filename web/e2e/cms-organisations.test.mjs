@@ -6,6 +6,7 @@
 // modal are photographed at 1440 and 390 px.
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, afterEach, before, describe, it } from 'node:test'
 import { accessToken, baseUrl, emailField, freshPage, launchBrowser, pathAndQuery, screenshotDir, signInAs } from './browser.mjs'
@@ -24,6 +25,20 @@ after(async () => {
 afterEach(async () => {
   while (contexts.length > 0) await contexts.pop().close()
 })
+
+/** The e-mail in the api's outbox addressed to `to` whose subject is `subject`; waits for the worker to send it. */
+async function mailTo(to, subject) {
+  const { APP_MAIL_OUTBOX: outbox } = JSON.parse(process.env.E2E_API_ENV ?? '{}')
+  assert.ok(outbox, 'E2E_API_ENV names the outbox')
+  for (let attempt = 0; attempt < 100; attempt++) {
+    for (const file of readdirSync(outbox).filter((f) => f.endsWith('.eml'))) {
+      const text = readFileSync(join(outbox, file), 'utf8')
+      if (text.includes(`To: ${to}`) && text.includes(`Subject: ${subject}`)) return text
+    }
+    await new Promise((wait) => setTimeout(wait, 200))
+  }
+  throw new Error(`no e-mail to ${to} with subject ${subject}`)
+}
 
 /** A fresh browser session at `path` and `width`, signed in as a seeded user. */
 async function openAs(email, path, width = 1440) {
@@ -149,6 +164,10 @@ describe('the CMS organisations', () => {
     await addUser.getByRole('button', { name: 'Gebruiker toevoegen' }).click()
     const waiting = users.getByRole('listitem').filter({ hasText: invited })
     await waiting.getByText('Nog geen account').waitFor()
+    // the invitation lands in the outbox, in Dutch, with plain text and HTML
+    const invitation = await mailTo(invited, `Uitnodiging voor Spreekkamer via ${mainName}`)
+    assert.match(invitation, /text\/plain/)
+    assert.match(invitation, /text\/html/)
     // the same address again, in other letters
     await addUser.getByLabel('E-mailadres').fill(` ${invited} `)
     await addUser.getByRole('button', { name: 'Gebruiker toevoegen' }).click()

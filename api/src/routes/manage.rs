@@ -157,7 +157,7 @@ fn day_or_none(d: Option<NaiveDate>) -> String {
 /// Staff: switches a subscription on or off (the body is `true` or `false`). A subscription whose
 /// valid-until has passed stays off.
 #[utoipa::path(post, path = "/payment/manage/subscription/active/{id}", tag = "cms", security(("bearer" = [])),
-    params(("id" = Uuid, Path, description = "The subscription's id")), request_body = bool,
+    params(("id" = Uuid, Path, description = "The subscription's id")), request_body(content = bool, content_type = "application/json"),
     responses((status = 200, body = CmsSubscription), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn set_active(
@@ -179,7 +179,7 @@ pub async fn set_active(
 /// Staff: sets a subscription's last day (the body is a `yyyy-mm-dd` string). A day in the past
 /// switches it off.
 #[utoipa::path(post, path = "/payment/manage/subscription/valid/{id}", tag = "cms", security(("bearer" = [])),
-    params(("id" = Uuid, Path, description = "The subscription's id")), request_body = String,
+    params(("id" = Uuid, Path, description = "The subscription's id")), request_body(content = String, content_type = "application/json"),
     responses((status = 200, body = CmsSubscription), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn set_valid_until(

@@ -286,7 +286,7 @@ pub async fn add_sub_organisation_user(
 /// sends the user an e-mail that says what it means.
 #[utoipa::path(post, path = "/api/cms/suborganizationAdminUser/{sub_organization_id}/{user_id}", tag = "cms", security(("bearer" = [])),
     params(("sub_organization_id" = Uuid, Path, description = "The sub-organisation"), ("user_id" = String, Path, description = "The user")),
-    request_body = bool,
+    request_body(content = bool, content_type = "application/json"),
     responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
               (status = 404, body = ErrorBody)))]
 pub async fn set_sub_organisation_admin(
@@ -316,7 +316,7 @@ pub async fn set_sub_organisation_admin(
 /// Staff: removes an account from a sub-organisation (the body is the sub-organisation's id),
 /// with its organisation subscription of it.
 #[utoipa::path(post, path = "/api/cms/suborganizationUserDelete/{user_id}", tag = "cms", security(("bearer" = [])),
-    params(("user_id" = String, Path, description = "The user")), request_body = Uuid,
+    params(("user_id" = String, Path, description = "The user")), request_body(content = Uuid, content_type = "application/json"),
     responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
               (status = 404, body = ErrorBody)))]
 pub async fn remove_sub_organisation_user(
@@ -344,7 +344,7 @@ pub async fn remove_sub_organisation_user(
 /// Staff: removes an address without an account from a sub-organisation (the body is the
 /// sub-organisation's id).
 #[utoipa::path(post, path = "/api/cms/suborganizationUserEmailDelete/{email}", tag = "cms", security(("bearer" = [])),
-    params(("email" = String, Path, description = "The address")), request_body = Uuid,
+    params(("email" = String, Path, description = "The address")), request_body(content = Uuid, content_type = "application/json"),
     responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
               (status = 404, body = ErrorBody)))]
 pub async fn remove_sub_organisation_email(
@@ -394,7 +394,7 @@ pub async fn set_sub_organisation_his(
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Duration {
+pub struct DurationRequest {
     /// `yyyy-mm-dd`, optional: empty starts at once.
     pub start_date: Option<String>,
     /// `yyyy-mm-dd`.
@@ -431,14 +431,14 @@ fn term_entry(kind: &'static str, id: Uuid, c: &orgs::TermChanged) -> audit::Ent
 /// Staff: the term of a main organisation (from now on kept on the main level for all its
 /// sub-organisations); linked organisation subscriptions follow at once.
 #[utoipa::path(post, path = "/api/cms/setDurationForMainOrganization/{main_organization_id}", tag = "cms", security(("bearer" = [])),
-    params(("main_organization_id" = Uuid, Path, description = "The main organisation")), request_body = Duration,
+    params(("main_organization_id" = Uuid, Path, description = "The main organisation")), request_body = DurationRequest,
     responses((status = 200, body = DurationSet), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn set_main_duration(
     State(state): State<AppState>,
     staff: Staff,
     Path(main): Path<Uuid>,
-    Json(body): Json<Duration>,
+    Json(body): Json<DurationRequest>,
 ) -> Result<Json<DurationSet>, ApiError> {
     let term = orgs::duration_term(body.start_date.as_deref(), body.end_date.as_deref())?;
     let set = audited(&state, &staff, async |tx| {
@@ -455,14 +455,14 @@ pub async fn set_main_duration(
 /// Staff: the term of a sub-organisation (409 while its main organisation keeps the term);
 /// linked organisation subscriptions follow at once.
 #[utoipa::path(post, path = "/api/cms/setDurationForSubOrganization/{sub_organization_id}", tag = "cms", security(("bearer" = [])),
-    params(("sub_organization_id" = Uuid, Path, description = "The sub-organisation")), request_body = Duration,
+    params(("sub_organization_id" = Uuid, Path, description = "The sub-organisation")), request_body = DurationRequest,
     responses((status = 200, body = DurationSet), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn set_sub_duration(
     State(state): State<AppState>,
     staff: Staff,
     Path(level): Path<Uuid>,
-    Json(body): Json<Duration>,
+    Json(body): Json<DurationRequest>,
 ) -> Result<Json<DurationSet>, ApiError> {
     let term = orgs::duration_term(body.start_date.as_deref(), body.end_date.as_deref())?;
     let set = audited(&state, &staff, async |tx| {

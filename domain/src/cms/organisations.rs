@@ -63,7 +63,8 @@ fn date(raw: Option<&str>, format_message: &'static str) -> Result<Option<NaiveD
     if !has_date_format(s) {
         return Err(CmsError::Invalid(format_message));
     }
-    NaiveDate::parse_from_str(s, "%Y-%m-%d").map(Some).map_err(|_| CmsError::Invalid(super::INVALID_DATE))
+    // a day that does not exist (2025-02-30) is refused with the form's own format message
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").map(Some).map_err(|_| CmsError::Invalid(format_message))
 }
 
 /// The term of an add form (§5): 'Einddatum niet ingevuld' when it is required and empty, the
@@ -854,6 +855,7 @@ mod tests {
         assert!(matches!(duration_term(Some(""), Some("")), Err(CmsError::Invalid(DURATION_END_FORMAT))));
         assert!(matches!(duration_term(Some("1-1-2027"), Some("2027-01-01")), Err(CmsError::Invalid(DURATION_START_FORMAT))));
         assert!(matches!(duration_term(Some("2027-02-01"), Some("2027-01-01")), Err(CmsError::Invalid(END_BEFORE_START))));
+        assert!(matches!(duration_term(None, Some("2027-02-30")), Err(CmsError::Invalid(DURATION_END_FORMAT))));
         assert_eq!(check_email("  Anne@Praktijk.NL ").unwrap(), "anne@praktijk.nl");
         assert!(matches!(check_email(" "), Err(CmsError::Invalid(EMAIL_MISSING))));
         assert!(matches!(check_email("anne @praktijk.nl"), Err(CmsError::Invalid(EMAIL_SPACES))));

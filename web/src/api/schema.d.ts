@@ -2518,6 +2518,12 @@ export interface components {
             tierId: string;
             title: string;
         };
+        DurationRequest: {
+            /** @description `yyyy-mm-dd`. */
+            endDate?: string | null;
+            /** @description `yyyy-mm-dd`, optional: empty starts at once. */
+            startDate?: string | null;
+        };
         DurationSet: {
             /** Format: date */
             endDate?: string | null;
@@ -5800,7 +5806,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/plain": string;
+                "application/json": components["schemas"]["DurationRequest"];
             };
         };
         responses: {
@@ -5856,6 +5862,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
             503: {
                 headers: {
@@ -5879,7 +5903,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/plain": string;
+                "application/json": components["schemas"]["DurationRequest"];
             };
         };
         responses: {
@@ -5936,6 +5960,24 @@ export interface operations {
             };
             /** @description the body is larger than the call takes */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6414,7 +6456,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/plain": boolean;
+                "application/json": boolean;
             };
         };
         responses: {
@@ -6461,6 +6503,24 @@ export interface operations {
             };
             /** @description the body is larger than the call takes */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6695,7 +6755,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/plain": string;
+                "application/json": string;
             };
         };
         responses: {
@@ -6742,6 +6802,24 @@ export interface operations {
             };
             /** @description the body is larger than the call takes */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6772,7 +6850,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/plain": string;
+                "application/json": string;
             };
         };
         responses: {
@@ -6819,6 +6897,24 @@ export interface operations {
             };
             /** @description the body is larger than the call takes */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11629,7 +11725,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/plain": boolean;
+                "application/json": boolean;
             };
         };
         responses: {
@@ -11678,6 +11774,24 @@ export interface operations {
             };
             /** @description the body is larger than the call takes */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11708,7 +11822,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "text/plain": string;
+                "application/json": string;
             };
         };
         responses: {
@@ -11757,6 +11871,24 @@ export interface operations {
             };
             /** @description the body is larger than the call takes */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

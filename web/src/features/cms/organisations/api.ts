@@ -124,19 +124,15 @@ export async function setSubOrganisationHis(subId: string, hisId: string | null)
   )
 }
 
-/**
- * The api reads `{ startDate, endDate }` as JSON, but its OpenAPI document names the body a plain
- * string (the `Duration` type is not among its schemas), so the generated type is `string`.
- */
-type DurationBody = { startDate: string | null; endDate: string }
-const asDocumented = (body: DurationBody) => body as unknown as string
+/** A term as the duration modals send it. */
+type DurationBody = components['schemas']['DurationRequest']
 
 /** The term of a main organisation (from now on kept on the main level); an empty start starts at once. */
 export async function setMainDuration(mainId: string, body: DurationBody): Promise<DurationSet> {
   return unwrap(
     await api.POST('/api/cms/setDurationForMainOrganization/{main_organization_id}', {
       params: { path: { main_organization_id: mainId } },
-      body: asDocumented(body),
+      body,
     }),
   )
 }
@@ -146,7 +142,7 @@ export async function setSubDuration(subId: string, body: DurationBody): Promise
   return unwrap(
     await api.POST('/api/cms/setDurationForSubOrganization/{sub_organization_id}', {
       params: { path: { sub_organization_id: subId } },
-      body: asDocumented(body),
+      body,
     }),
   )
 }
