@@ -313,8 +313,10 @@ pub async fn set_his_for_user(
     State(state): State<AppState>,
     staff: Staff,
     Path(user_id): Path<String>,
-    Json(his_id): Json<Option<Uuid>>,
+    body: Option<Json<Option<Uuid>>>,
 ) -> Result<StatusCode, ApiError> {
+    // no body is 'Geen' too
+    let his_id = body.and_then(|Json(id)| id);
     audited(&state, &staff, async |tx| {
         let change = users::set_his(tx, &user_id, his_id).await?;
         let name = |h: &Option<His>| h.as_ref().map_or("Geen".to_owned(), |h| h.name.clone());
@@ -386,7 +388,8 @@ macro_rules! counter_calls {
     ($($name:ident => $path:literal, $counter:expr, $doc:literal;)*) => {$(
         #[doc = $doc]
         #[utoipa::path(get, path = $path, tag = "cms", security(("bearer" = [])),
-            responses((status = 200, body = i64), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+            responses((status = 200, body = i64, content_type = "application/json"), (status = 401, body = ErrorBody),
+                      (status = 403, body = ErrorBody)))]
         pub async fn $name(state: State<AppState>, staff: Staff) -> Result<Json<i64>, ApiError> {
             $crate::routes::cms::counter(state, staff, $counter).await
         }

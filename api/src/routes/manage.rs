@@ -266,8 +266,8 @@ pub struct PaymentsQuery {
     #[serde(default)]
     #[param(minimum = 0, maximum = 100000)]
     pub page: i64,
-    /// `ALL` (or none), or one status.
-    #[param(pattern = "^(ALL|OPEN|CANCELED|PAID|EXPIRED|FAILED|PENDING|AUTHORIZED)$")]
+    /// `ALL` (or empty, or none), or one status.
+    #[param(pattern = "^(|ALL|OPEN|CANCELED|PAID|EXPIRED|FAILED|PENDING|AUTHORIZED)$")]
     pub status: Option<String>,
     /// A part of the user's e-mail address or id.
     #[param(max_length = 200)]

@@ -378,8 +378,10 @@ pub async fn set_sub_organisation_his(
     State(state): State<AppState>,
     staff: Staff,
     Path(level): Path<Uuid>,
-    Json(his): Json<Option<Uuid>>,
+    body: Option<Json<Option<Uuid>>>,
 ) -> Result<Json<SubOrganisation>, ApiError> {
+    // no body is none too
+    let his = body.and_then(|Json(id)| id);
     let sub = audited(&state, &staff, async |tx| {
         let (sub, before) = orgs::set_his(tx, level, his).await?;
         let name = |h: &Option<domain::cms::users::His>| h.as_ref().map_or("Geen".to_owned(), |h| h.name.clone());

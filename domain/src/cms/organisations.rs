@@ -121,7 +121,8 @@ fn text(raw: &str, missing: &'static str) -> Result<String, CmsError> {
 #[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OrganisationInput {
-    /// Absent for a new one.
+    /// Absent (or empty) for a new one.
+    #[serde(default, deserialize_with = "empty_as_none")]
     pub id: Option<Uuid>,
     #[serde(default)]
     pub organization_name: String,
@@ -139,6 +140,14 @@ pub struct OrganisationInput {
     /// Main organisations: the term is kept here for all its sub-organisations.
     #[serde(default)]
     pub valid_date_main_level: bool,
+}
+
+/// An id that may be sent as an empty text for "none" (a form's new row).
+fn empty_as_none<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Uuid>, D::Error> {
+    match Option::<String>::deserialize(d)?.as_deref().map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(s) => s.parse().map(Some).map_err(serde::de::Error::custom),
+    }
 }
 
 /// A checked main organisation or sub-organisation.
@@ -830,6 +839,15 @@ mod tests {
         assert_eq!(message(check_main(&editing)), TYPE_MISSING);
         let unknown = OrganisationInput { kind: Some("CLINIC".into()), ..main_input() };
         assert_eq!(message(check_main(&unknown)), UNKNOWN_TYPE);
+    }
+
+    #[test]
+    fn an_empty_id_is_a_new_organisation() {
+        let input: OrganisationInput = serde_json::from_str(r#"{"id": "", "organizationName": "A"}"#).unwrap();
+        assert_eq!(input.id, None);
+        let input: OrganisationInput = serde_json::from_str(&format!(r#"{{"id": "{}"}}"#, Uuid::nil())).unwrap();
+        assert_eq!(input.id, Some(Uuid::nil()));
+        assert!(serde_json::from_str::<OrganisationInput>(r#"{"id": "x"}"#).is_err());
     }
 
     #[test]

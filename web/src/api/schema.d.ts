@@ -2992,7 +2992,7 @@ export interface components {
             agbCode?: string;
             /**
              * Format: uuid
-             * @description Absent for a new one.
+             * @description Absent (or empty) for a new one.
              */
             id?: string | null;
             organizationName?: string;
@@ -4523,7 +4523,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": number;
+                    "application/json": number;
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -4661,7 +4661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": number;
+                    "application/json": number;
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -4707,7 +4707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": number;
+                    "application/json": number;
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -4753,7 +4753,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": number;
+                    "application/json": number;
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -4799,7 +4799,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": number;
+                    "application/json": number;
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -4845,7 +4845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": number;
+                    "application/json": number;
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -4891,7 +4891,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": number;
+                    "application/json": number;
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -10980,7 +10980,7 @@ export interface operations {
             query?: {
                 /** @description From 0. */
                 page?: number;
-                /** @description `ALL` (or none), or one status. */
+                /** @description `ALL` (or empty, or none), or one status. */
                 status?: string;
                 /** @description A part of the user's e-mail address or id. */
                 search?: string;
@@ -11161,7 +11161,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": number;
+                    "application/json": number;
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -11207,7 +11207,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": number;
+                    "application/json": number;
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -11253,7 +11253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": number;
+                    "application/json": number;
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
@@ -11299,7 +11299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": number;
+                    "application/json": number;
                 };
             };
             /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
