@@ -29,9 +29,12 @@ pub fn apalis_config(config: &JobsConfig, kind: &str) -> apalis_redis::Config {
         .queue(config.queue(kind))
         // without a TTL apalis deletes an idempotency key as soon as it is set
         .idempotency_ttl(Some(config.idempotency_ttl))
-        // a worker that vanished has its fetched messages handed to others after 15 s, not 300 s
+        // a worker that vanished has its fetched message handed to others after 30 s, not 300 s;
+        // six missed beats, not three, so a process starved of CPU for 15 s (a loaded 2-core
+        // machine) is not taken for dead by its own siblings, whose next poll then fails with
+        // "worker not registered"
         .heartbeat_interval(Duration::from_secs(5))
-        .missed_heartbeats(3)
+        .missed_heartbeats(6)
         // one message per fetch: a stream asks only when it has a free slot, so it never holds a
         // message it cannot start. apalis-redis neither heartbeats nor acknowledges while a
         // fetched batch waits for slots: with 50 per fetch and slots busy with long attempts a
