@@ -161,6 +161,20 @@ pub struct Entry {
     pub about: String,
 }
 
+/// The `changes` of an entry: the named fields of a record before and after, as their JSON shows
+/// them (`{"before": {...}, "after": {...}}`).
+pub fn before_after<T: Serialize>(before: &T, after: &T, fields: &[&str]) -> Value {
+    let (b, a) = (serde_json::to_value(before).unwrap_or_default(), serde_json::to_value(after).unwrap_or_default());
+    let pick = |v: &Value| Value::Object(fields.iter().map(|f| ((*f).to_owned(), v.get(*f).cloned().unwrap_or(Value::Null))).collect());
+    serde_json::json!({ "before": pick(&b), "after": pick(&a) })
+}
+
+/// The fields of `fields` whose JSON differs between `before` and `after`.
+pub fn changed_fields<'f, T: Serialize>(before: &T, after: &T, fields: &[&'f str]) -> Vec<&'f str> {
+    let (b, a) = (serde_json::to_value(before).unwrap_or_default(), serde_json::to_value(after).unwrap_or_default());
+    fields.iter().copied().filter(|f| b.get(*f) != a.get(*f)).collect()
+}
+
 /// The chain's lock (one advisory lock for the whole log).
 const CHAIN_LOCK: i64 = 0x6175_6469_745f_6c67; // "audit_lg"
 

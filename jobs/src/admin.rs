@@ -173,21 +173,13 @@ async fn names(db: &PgPool, rows: &[(String, Value, Option<String>)]) -> sqlx::R
     Ok(out)
 }
 
-/// A page of jobs that are retrying, failed or dead, the latest change first, and how many there
-/// are in all.
-pub async fn problems(db: &PgPool, page: i64, size: i64) -> sqlx::Result<(Vec<JobProblem>, i64)> {
-    let rows = sqlx::query(&format!(
-        "select id, kind, state, attempts, max_attempts, last_error, run_at, updated_at, payload, caused_by
-           from jobs where state in {PROBLEM_STATES} order by updated_at desc, id limit $1 offset $2"
-    ))
-    .bind(size)
-    .bind(page * size)
-    .fetch_all(db)
-    .await?;
-    let total: i64 = sqlx::query_scalar(&format!("select count(*) from jobs where state in {PROBLEM_STATES}")).fetch_one(db).await?;
+const PROBLEM_COLUMNS: &str = "id, kind, state, attempts, max_attempts, last_error, run_at, updated_at, payload, caused_by";
+
+/// Jobs' rows told in words, with what their payloads name looked up once for all.
+async fn told(db: &PgPool, rows: &[sqlx::postgres::PgRow]) -> sqlx::Result<Vec<JobProblem>> {
     let keys: Vec<(String, Value, Option<String>)> = rows.iter().map(|r| (r.get("kind"), r.get("payload"), r.get("caused_by"))).collect();
     let names = names(db, &keys).await?;
-    let problems = rows
+    Ok(rows
         .iter()
         .zip(&keys)
         .map(|(r, (kind, payload, caused_by))| JobProblem {
@@ -202,34 +194,30 @@ pub async fn problems(db: &PgPool, page: i64, size: i64) -> sqlx::Result<(Vec<Jo
             description: text_of(kind, payload, caused_by.as_deref(), &names),
             retryable: kind != "probe",
         })
-        .collect();
-    Ok((problems, total))
+        .collect())
+}
+
+/// A page of jobs that are retrying, failed or dead, the latest change first, and how many there
+/// are in all.
+pub async fn problems(db: &PgPool, page: i64, size: i64) -> sqlx::Result<(Vec<JobProblem>, i64)> {
+    let rows = sqlx::query(&format!(
+        "select {PROBLEM_COLUMNS} from jobs where state in {PROBLEM_STATES} order by updated_at desc, id limit $1 offset $2"
+    ))
+    .bind(size)
+    .bind(page * size)
+    .fetch_all(db)
+    .await?;
+    let total: i64 = sqlx::query_scalar(&format!("select count(*) from jobs where state in {PROBLEM_STATES}")).fetch_one(db).await?;
+    Ok((told(db, &rows).await?, total))
 }
 
 /// One problem job, as [`problems`] tells it.
 pub async fn problem(db: &PgPool, id: Uuid) -> sqlx::Result<Option<JobProblem>> {
-    let row = sqlx::query(&format!(
-        "select id, kind, state, attempts, max_attempts, last_error, run_at, updated_at, payload, caused_by
-           from jobs where id = $1 and state in {PROBLEM_STATES}"
-    ))
-    .bind(id)
-    .fetch_optional(db)
-    .await?;
-    let Some(r) = row else { return Ok(None) };
-    let key = (r.get::<String, _>("kind"), r.get::<Value, _>("payload"), r.get::<Option<String>, _>("caused_by"));
-    let names = names(db, std::slice::from_ref(&key)).await?;
-    Ok(Some(JobProblem {
-        id: r.get("id"),
-        description: text_of(&key.0, &key.1, key.2.as_deref(), &names),
-        retryable: key.0 != "probe",
-        kind: key.0,
-        state: JobState::from_stored(r.get::<&str, _>("state")).unwrap_or(JobState::Failed),
-        attempts: r.get("attempts"),
-        max_attempts: r.get("max_attempts"),
-        last_error: r.get("last_error"),
-        run_at: r.get("run_at"),
-        updated_at: r.get("updated_at"),
-    }))
+    let rows = sqlx::query(&format!("select {PROBLEM_COLUMNS} from jobs where id = $1 and state in {PROBLEM_STATES}"))
+        .bind(id)
+        .fetch_all(db)
+        .await?;
+    Ok(told(db, &rows).await?.pop())
 }
 
 /// Queues a job that went wrong again, in `tx`: waiting, due now, with a fresh count of attempts

@@ -9,6 +9,7 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use domain::cms::users::email_of;
 use domain::payments::PaymentStatus;
 use domain::{audit, bookkeeping};
 use integrations::bookkeeping::BookkeepingError;
@@ -18,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
+use super::cms::audited;
 use crate::auth::{CurrentUser, Staff};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Path, Query};
@@ -179,26 +181,26 @@ async fn queue(
     payment: &bookkeeping::BillablePayment,
     job: jobs::NewJob,
 ) -> Result<(StatusCode, Json<BookkeepingQueued>), ApiError> {
-    let email: Option<String> =
-        sqlx::query_scalar("select email from users where id = $1").bind(&payment.user_id).fetch_optional(&state.db).await?.flatten();
-    let mut tx = state.db.begin().await?;
-    let job_id = jobs::enqueue(&mut tx, job.caused_by(staff.user.id.clone())).await?;
-    let entry = audit::Entry {
-        action,
-        subject_type: "payment",
-        subject_id: payment.id.to_string(),
-        concerns_user_id: Some(payment.user_id.clone()),
-        concerns_organisation_id: None,
-        changes: serde_json::json!({ "job": job_id }),
-        about: format!(
-            "voor de betaling van {} ({}, {})",
-            email.as_deref().unwrap_or(&payment.user_id),
-            payment.description,
-            domain::invoices::euros(payment.amount_cents)
-        ),
-    };
-    audit::record(&mut tx, &staff.actor, &entry).await?;
-    tx.commit().await?;
+    let job_id = audited(state, staff, async |tx| {
+        let email = email_of(&mut *tx, &payment.user_id).await?;
+        let job_id = jobs::enqueue(tx, job.caused_by(staff.user.id.clone())).await?;
+        let entry = audit::Entry {
+            action,
+            subject_type: "payment",
+            subject_id: payment.id.to_string(),
+            concerns_user_id: Some(payment.user_id.clone()),
+            concerns_organisation_id: None,
+            changes: serde_json::json!({ "job": job_id }),
+            about: format!(
+                "voor de betaling van {} ({}, {})",
+                email.as_deref().unwrap_or(&payment.user_id),
+                payment.description,
+                domain::invoices::euros(payment.amount_cents)
+            ),
+        };
+        Ok((job_id, entry))
+    })
+    .await?;
     state.jobs.push_committed(&[job_id], "bookkeeping").await;
     Ok((StatusCode::ACCEPTED, Json(BookkeepingQueued { job_id })))
 }

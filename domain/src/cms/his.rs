@@ -181,13 +181,7 @@ pub async fn users_of(db: &PgPool, his_id: Uuid, today: NaiveDate, page: i64, si
             };
             let id: String = r.get("id");
             HisUser {
-                user_info: UserInfo {
-                    firebase_uid: id.clone(),
-                    id,
-                    email: r.get("email"),
-                    created_at: r.get("created_at"),
-                    has_active_organization_subscription: kind == AccessType::Organisation,
-                },
+                user_info: UserInfo::new(id, r.get("email"), r.get("created_at"), kind == AccessType::Organisation),
                 user_subscription_information: UserAccess { linked_to_organization: r.get("linked"), end_date, subscription_type: kind },
             }
         })

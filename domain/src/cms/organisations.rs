@@ -298,7 +298,7 @@ async fn main_one(conn: &mut PgConnection, id: Uuid) -> Result<MainOrganisation,
 }
 
 /// A user of a sub-organisation with an account.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LevelUser {
     pub id: String,
@@ -307,7 +307,7 @@ pub struct LevelUser {
 }
 
 /// An address added to a sub-organisation that has no account yet.
-#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LevelEmail {
     pub email: String,
@@ -353,36 +353,19 @@ async fn subs(conn: &mut PgConnection, organisation: Option<Uuid>, level: Option
     .await?;
     Ok(rows
         .iter()
-        .map(|r| {
-            #[derive(Deserialize)]
-            #[serde(rename_all = "camelCase")]
-            struct U {
-                id: String,
-                email: String,
-                is_admin_user: bool,
-            }
-            #[derive(Deserialize)]
-            #[serde(rename_all = "camelCase")]
-            struct E {
-                email: String,
-                is_admin_user: bool,
-            }
-            let users: Vec<U> = serde_json::from_value(r.get("users")).unwrap_or_default();
-            let emails: Vec<E> = serde_json::from_value(r.get("emails")).unwrap_or_default();
-            SubOrganisation {
-                id: r.get("id"),
-                organisation_id: r.get("organisation_id"),
-                organization_name: r.get("name"),
-                agb_code: r.get("agb_code"),
-                kind: r.get("type"),
-                product_type: r.get("product_type"),
-                start_date: r.get("start_date"),
-                valid_until: r.get("valid_until"),
-                is_active: r.get("is_active"),
-                his: r.get::<Option<Uuid>, _>("his_id").map(|id| His { id, name: r.get("his_name") }),
-                users: users.into_iter().map(|u| LevelUser { id: u.id, email: u.email, is_admin_user: u.is_admin_user }).collect(),
-                user_emails: emails.into_iter().map(|e| LevelEmail { email: e.email, is_admin_user: e.is_admin_user }).collect(),
-            }
+        .map(|r| SubOrganisation {
+            id: r.get("id"),
+            organisation_id: r.get("organisation_id"),
+            organization_name: r.get("name"),
+            agb_code: r.get("agb_code"),
+            kind: r.get("type"),
+            product_type: r.get("product_type"),
+            start_date: r.get("start_date"),
+            valid_until: r.get("valid_until"),
+            is_active: r.get("is_active"),
+            his: r.get::<Option<Uuid>, _>("his_id").map(|id| His { id, name: r.get("his_name") }),
+            users: serde_json::from_value(r.get("users")).unwrap_or_default(),
+            user_emails: serde_json::from_value(r.get("emails")).unwrap_or_default(),
         })
         .collect())
 }

@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
@@ -295,10 +295,8 @@ pub async fn edit(tx: &mut PgConnection, details: &InvoiceDetails) -> Result<Edi
     .execute(&mut *tx)
     .await?;
     let after = one(tx, d.id).await?.ok_or(CmsError::NotFound(PAYMENT_NOT_FOUND))?;
-    let (b, a) = (serde_json::to_value(&before).unwrap_or_default(), serde_json::to_value(&after).unwrap_or_default());
-    let changed: Vec<&str> = EDITED.iter().copied().filter(|f| b.get(*f) != a.get(*f)).collect();
-    let pick = |v: &Value| Value::Object(changed.iter().map(|f| ((*f).to_owned(), v.get(*f).cloned().unwrap_or(Value::Null))).collect());
-    Ok(Edited { changes: json!({ "before": pick(&b), "after": pick(&a) }), payment: after })
+    let changed = crate::audit::changed_fields(&before, &after, &EDITED);
+    Ok(Edited { changes: crate::audit::before_after(&before, &after, &changed), payment: after })
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
@@ -157,10 +157,7 @@ pub struct Changed {
 impl Changed {
     /// The changed fields, before and after, as the audit log keeps them.
     pub fn changes(&self, fields: &[&str]) -> Value {
-        let before = serde_json::to_value(&self.before).unwrap_or_default();
-        let after = serde_json::to_value(&self.after).unwrap_or_default();
-        let pick = |v: &Value| Value::Object(fields.iter().map(|f| ((*f).to_owned(), v.get(*f).cloned().unwrap_or(Value::Null))).collect());
-        json!({ "before": pick(&before), "after": pick(&after) })
+        crate::audit::before_after(&self.before, &self.after, fields)
     }
 }
 

@@ -24,6 +24,13 @@ pub struct UserInfo {
     pub has_active_organization_subscription: bool,
 }
 
+impl UserInfo {
+    /// A user as the CMS shows one; the identity provider's id is our user id.
+    pub fn new(id: String, email: String, created_at: DateTime<Utc>, has_active_organization_subscription: bool) -> Self {
+        Self { firebase_uid: id.clone(), id, email, created_at, has_active_organization_subscription }
+    }
+}
+
 /// A HIS (the practice's record system).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
 pub struct His {
@@ -89,13 +96,7 @@ pub async fn page(db: &PgPool, filter: &UserFilter, today: NaiveDate, page: i64,
             let id: String = r.get("id");
             let his_id: Option<Uuid> = r.get("his_id");
             UserRow {
-                user_info: UserInfo {
-                    firebase_uid: id.clone(),
-                    id,
-                    email: r.get("email"),
-                    created_at: r.get("created_at"),
-                    has_active_organization_subscription: r.get("has_organisation"),
-                },
+                user_info: UserInfo::new(id, r.get("email"), r.get("created_at"), r.get("has_organisation")),
                 his: his_id.map(|id| His { id, name: r.get("his_name") }),
                 linked_sub_organizations: serde_json::from_value(r.get::<Value, _>("levels")).unwrap_or_default(),
             }

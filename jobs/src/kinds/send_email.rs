@@ -130,12 +130,13 @@ impl Job for SendEmail {
         };
         let recipient = to.email.to_string();
         let message_id = format!("<{}@{}>", job.id, config.from.email.domain());
+        let html_body = html(&text);
         let message = Message::builder()
             .from(config.from.clone())
             .to(to)
-            .subject(text.subject.clone())
+            .subject(text.subject)
             .message_id(Some(message_id.clone()))
-            .multipart(MultiPart::alternative_plain_html(text.body.clone(), html(&text)))
+            .multipart(MultiPart::alternative_plain_html(text.body, html_body))
             .map_err(|e| JobError::Permanent(format!("Het bericht kon niet worden opgemaakt: {e}")))?;
         let done = || json!({ "recipient": recipient, "messageId": message_id });
         let name = job.id.to_string();
