@@ -83,6 +83,7 @@ use crate::state::AppState;
         consults::create_consult,
         consults::read_consult,
         consults::update_consult,
+        consults::save_note,
         consults::delete_consult,
         consults::render_consult,
         crate::consult::session::open_session,

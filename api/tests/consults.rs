@@ -135,3 +135,135 @@ async fn staff_set_the_helper_flag_and_the_user_reads_their_own(pool: PgPool) {
     assert_eq!(set(&staff, "no-such-user", json!(true)).await, 404);
     assert_eq!(set(&staff, &anna_id, json!("ja")).await, 422);
 }
+
+/// Saves `note` on consult `id` as the holder of `token`: (status, body).
+async fn save_note(app: &TestApp, token: Option<&str>, id: &str, body: Value) -> (u16, Value) {
+    let mut request = app.http.put(app.url(&format!("/api/consult/{id}/note"))).json(&body);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_note_is_kept_whole_with_its_consult_and_read_back_by_its_owner_only(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let (_, consult) = common::open_session(&app, &anna).await;
+
+    let fresh: Value = app.get_with_token(&format!("/api/consult/{consult}"), &anna).await.json().await.unwrap();
+    assert_eq!(fresh["note"], Value::Null, "no note until the page saves one");
+
+    // the form as the page holds it, with fields the api does not know (codes per episode)
+    let note = json!({
+        "template": "soap",
+        "episodes": [
+            {"subjective": "Drie dagen keelpijn.", "objective": "Keel rood.", "diagnosis": "Virale keelontsteking.", "plan": "Paracetamol.",
+             "codes": [{"code": "R74", "accepted": true}]},
+            {"subjective": "Lage rugpijn.", "objective": "", "diagnosis": "", "plan": ""}
+        ],
+        "report": "", "dictation": "", "summarizedDictation": null, "meeting": "", "specialist": []
+    });
+    let (status, saved) = save_note(&app, Some(&anna), &consult, json!({ "note": note })).await;
+    assert_eq!(status, 200, "{saved}");
+    assert!(saved["noteSavedAt"].is_string());
+
+    let read: Value = app.get_with_token(&format!("/api/consult/{consult}"), &anna).await.json().await.unwrap();
+    assert_eq!(read["note"], note, "stored whole");
+    assert_eq!(read["noteSavedAt"], saved["noteSavedAt"]);
+
+    // a summary's result in the content and the note do not overwrite each other
+    let content = json!({"result": {"episodes": [{"subjective": "Keelpijn."}]}, "template": "soap"});
+    let response = app
+        .http
+        .post(app.url(&format!("/api/consult/{consult}")))
+        .bearer_auth(&anna)
+        .json(&json!({ "content": content }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let edited = json!({"template": "soap", "episodes": [{"subjective": "Keelpijn sinds drie dagen.", "objective": "", "diagnosis": "", "plan": ""}]});
+    assert_eq!(save_note(&app, Some(&anna), &consult, json!({ "note": edited })).await.0, 200);
+    let read: Value = app.get_with_token(&format!("/api/consult/{consult}"), &anna).await.json().await.unwrap();
+    assert_eq!(read["note"], edited, "the newest note replaces the one before");
+    assert_eq!(read["content"], content);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn saving_a_note_answers_each_role_and_refuses_bad_notes_in_dutch(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let bram = app.access_token_for("bram@praktijk.nl").await;
+    let staff = app.access_token_for("staff@example.nl").await;
+    let unsubscribed = app.access_token_unsubscribed("zonder-abonnement@example.nl").await;
+    let (_, consult) = common::open_session(&app, &anna).await;
+    let note = json!({"note": {"template": "report", "report": "Verslag van Anna."}});
+
+    // the route × role matrix: only the consult's owner saves its note
+    assert_eq!(save_note(&app, None, &consult, note.clone()).await.0, 401, "anonymous");
+    let (status, body) = save_note(&app, Some(&unsubscribed), &consult, note.clone()).await;
+    assert_eq!((status, body["error"].as_str()), (402, Some("subscription_required")), "no subscription");
+    assert_eq!(save_note(&app, Some(&bram), &consult, note.clone()).await.0, 404, "another user's consult");
+    assert_eq!(save_note(&app, Some(&staff), &consult, note.clone()).await.0, 404, "staff are no owner either");
+    assert_eq!(save_note(&app, Some(&anna), "no-such-consult", note.clone()).await.0, 404);
+    assert_eq!(save_note(&app, Some(&anna), &consult, note.clone()).await.0, 200, "the owner");
+    let stored: Option<Value> =
+        sqlx::query_scalar("select note from consults where id = $1").bind(&consult).fetch_one(&pool).await.unwrap();
+    assert_eq!(stored, Some(note["note"].clone()), "the others changed nothing");
+    assert_eq!(app.get_with_token(&format!("/api/consult/{consult}"), &bram).await.status(), 404, "nor read it");
+
+    // bad notes: a clear Dutch refusal, never a 500, and the stored note stays
+    for (body, code, message) in [
+        (json!({"note": [1, 2]}), "invalid_note", "De notitie moet een object zijn."),
+        (json!({"note": "tekst"}), "invalid_note", "De notitie moet een object zijn."),
+        (json!({"note": {"report": "zonder sjabloon"}}), "invalid_note", "De notitie mist het sjabloon waarmee ze is gemaakt."),
+        (
+            json!({"note": {"template": "report", "report": "x".repeat(600 * 1024)}}),
+            "note_too_large",
+            "De notitie is te groot om op te slaan (hoogstens 512 kB).",
+        ),
+    ] {
+        let (status, answer) = save_note(&app, Some(&anna), &consult, body).await;
+        assert_eq!(status, 400, "{answer}");
+        assert_eq!(answer["error"], code);
+        assert_eq!(answer["message"], message);
+    }
+    let (status, _) = save_note(&app, Some(&anna), &consult, json!({})).await;
+    assert_eq!(status, 422, "no note at all");
+    let stored: Option<Value> =
+        sqlx::query_scalar("select note from consults where id = $1").bind(&consult).fetch_one(&pool).await.unwrap();
+    assert_eq!(stored, Some(note["note"].clone()));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_note_goes_with_its_consult_when_the_retention_has_passed(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let (_, consult) = common::open_session(&app, &anna).await;
+    let note = json!({"note": {"template": "meeting", "meeting": "Overleg over de wachtlijst."}});
+    assert_eq!(save_note(&app, Some(&anna), &consult, note.clone()).await.0, 200);
+
+    // past its retention: no longer read or saved, then purged with the note
+    sqlx::query("update consults set expires_at = now() - interval '1 second' where id = $1").bind(&consult).execute(&pool).await.unwrap();
+    assert_eq!(app.get_with_token(&format!("/api/consult/{consult}"), &anna).await.status(), 404);
+    assert_eq!(save_note(&app, Some(&anna), &consult, note).await.0, 404);
+    let purged = domain::consults::purge_expired(&pool).await.unwrap();
+    assert_eq!(purged.consults, 1);
+    let left: i64 = sqlx::query_scalar("select count(*) from consults where note is not null").fetch_one(&pool).await.unwrap();
+    assert_eq!(left, 0);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_public_settings_say_which_audio_models_have_a_speech_engine(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let config: Value = app.http.get(app.url("/api/public/config")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(config["speechEngines"], json!({"multilingual": false, "radiology": false}));
+
+    let options = common::Options { env: vec![("APP_SPEECH_URL", "http://127.0.0.1:9".into())], ..Default::default() };
+    let app = TestApp::spawn_with(pool, options).await;
+    let config: Value = app.http.get(app.url("/api/public/config")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(config["speechEngines"], json!({"multilingual": true, "radiology": true}), "radiology takes the same engine");
+}

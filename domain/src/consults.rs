@@ -83,6 +83,9 @@ pub struct Consult {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
+    /// The note as the clinician edits it on the consult page (see [`save_note`]).
+    pub note: Option<Value>,
+    pub note_saved_at: Option<DateTime<Utc>>,
 }
 
 /// A new random id for a consult, session or summary: a ULID (time-ordered, 80 random bits).
@@ -94,7 +97,7 @@ fn after(d: Duration) -> DateTime<Utc> {
     Utc::now() + chrono::Duration::from_std(d).unwrap_or(chrono::Duration::days(3650))
 }
 
-const CONSULT: &str = "id, user_id, source, content, created_at, updated_at, expires_at";
+const CONSULT: &str = "id, user_id, source, content, created_at, updated_at, expires_at, note, note_saved_at";
 
 pub async fn create(conn: &mut PgConnection, user_id: &str, source: Source, content: &Value, keep_for: Duration) -> sqlx::Result<Consult> {
     sqlx::query_as(&format!(
@@ -134,6 +137,22 @@ pub async fn update(db: &PgPool, user_id: &str, id: &str, content: &Value) -> sq
     .bind(id)
     .bind(user_id)
     .bind(content)
+    .fetch_optional(db)
+    .await
+}
+
+/// Keeps the note as the clinician edits it (the consult page's form, stored whole) with the
+/// user's consult, unless it has expired; answers when it was saved, or `None` when the consult
+/// is not the user's (or gone). The content and the summaries' results stay as they are.
+pub async fn save_note(db: &PgPool, user_id: &str, id: &str, note: &Value) -> sqlx::Result<Option<DateTime<Utc>>> {
+    sqlx::query_scalar(
+        "update consults set note = $3, note_saved_at = now(), updated_at = now()
+          where id = $1 and user_id = $2 and expires_at > now()
+         returning note_saved_at",
+    )
+    .bind(id)
+    .bind(user_id)
+    .bind(note)
     .fetch_optional(db)
     .await
 }

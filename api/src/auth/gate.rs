@@ -24,6 +24,7 @@ pub const GATED: &[&str] = &[
     "/api/consult",
     "/api/consult/{consult_id}",
     "/api/consult/{consult_id}/render/{perspective}",
+    "/api/consult/{consult_id}/note",
     // live sessions and the recording upload
     "/api/consult/audio/session",
     "/api/consult/beta",

@@ -25,6 +25,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
     let consults = Router::new()
         .route("/api/consult", put(create_consult))
         .route("/api/consult/{consult_id}", get(read_consult).post(update_consult).delete(delete_consult))
+        .route("/api/consult/{consult_id}/note", put(save_note))
         .route("/api/consult/{consult_id}/render/{perspective}", get(render_consult));
     Router::new()
         .route("/api/consult/isHelperUser", get(is_helper_user))
@@ -46,6 +47,12 @@ pub struct ConsultView {
     pub updated_at: DateTime<Utc>,
     /// The consult and everything of it is deleted at this moment.
     pub expires_at: DateTime<Utc>,
+    /// The note as the clinician last left it on the consult page (`PUT .../note`); absent until
+    /// then.
+    #[schema(value_type = Option<Object>)]
+    pub note: Option<Value>,
+    /// When the note was last saved.
+    pub note_saved_at: Option<DateTime<Utc>>,
 }
 
 impl From<Consult> for ConsultView {
@@ -57,6 +64,8 @@ impl From<Consult> for ConsultView {
             created_at: c.created_at,
             updated_at: c.updated_at,
             expires_at: c.expires_at,
+            note: c.note,
+            note_saved_at: c.note_saved_at,
         }
     }
 }
@@ -90,6 +99,41 @@ impl ConsultInput {
         }
         Ok(self.content)
     }
+}
+
+/// The consult page's note: the form as the clinician edits it, a JSON object of at most 512 kB
+/// serialised, kept whole (fields the api does not know included).
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ConsultNote {
+    #[schema(value_type = Object)]
+    pub note: Value,
+}
+
+impl ConsultNote {
+    fn checked(self) -> Result<Value, ApiError> {
+        let Value::Object(fields) = &self.note else {
+            return Err(ApiError::BadRequest { code: "invalid_note", message: "De notitie moet een object zijn.".into() });
+        };
+        if !fields.get("template").is_some_and(Value::is_string) {
+            return Err(ApiError::BadRequest {
+                code: "invalid_note",
+                message: "De notitie mist het sjabloon waarmee ze is gemaakt.".into(),
+            });
+        }
+        if serde_json::to_vec(&self.note).map(|b| b.len()).unwrap_or(usize::MAX) > MAX_CONTENT_BYTES {
+            return Err(ApiError::BadRequest {
+                code: "note_too_large",
+                message: "De notitie is te groot om op te slaan (hoogstens 512 kB).".into(),
+            });
+        }
+        Ok(self.note)
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NoteSaved {
+    pub note_saved_at: DateTime<Utc>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -134,6 +178,23 @@ pub async fn update_consult(
     let content = input.checked()?;
     let consult = consults::update(&state.db, &user.id, &id, &content).await?.ok_or(ApiError::NotFound)?;
     Ok(Json(consult.into()))
+}
+
+/// Keeps the consult page's note (the form with the clinician's edits) with one of the user's
+/// consults, so a reload restores it; it goes with the consult when its retention has passed.
+/// Anyone else's consult, or an expired one, is not found.
+#[utoipa::path(put, path = "/api/consult/{consult_id}/note", tag = "consult", security(("bearer" = [])),
+    params(("consult_id" = String, Path)), request_body = ConsultNote,
+    responses((status = 200, body = NoteSaved), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn save_note(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(id): Path<String>,
+    Json(input): Json<ConsultNote>,
+) -> Result<Json<NoteSaved>, ApiError> {
+    let note = input.checked()?;
+    let note_saved_at = consults::save_note(&state.db, &user.id, &id, &note).await?.ok_or(ApiError::NotFound)?;
+    Ok(Json(NoteSaved { note_saved_at }))
 }
 
 /// Deletes one of the user's consults with its sessions, transcripts and summaries.

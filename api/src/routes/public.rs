@@ -3,6 +3,7 @@
 use axum::Router;
 use axum::extract::State;
 use axum::routing::get;
+use integrations::speech::AudioModel;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -43,6 +44,16 @@ pub struct PublicConfig {
     /// `newEnvironmentUrl` is.
     #[schema(value_type = Option<String>, format = Date, example = "2026-10-18")]
     pub new_environment_date: Option<chrono::NaiveDate>,
+    /// Which audio models have a speech engine, so the consult page knows before Start whether it
+    /// can listen or the conversation is typed.
+    pub speech_engines: SpeechEngines,
+}
+
+/// Per audio model: whether a speech engine is configured.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SpeechEngines {
+    pub multilingual: bool,
+    pub radiology: bool,
 }
 
 /// Sign-in settings, the record system's name, the support address and the retiring-environment
@@ -58,5 +69,9 @@ pub async fn config(State(state): State<AppState>) -> Json<PublicConfig> {
         support_email: state.config.support_email.clone(),
         new_environment_url: state.config.new_environment.as_ref().map(|n| n.url.to_string()),
         new_environment_date: state.config.new_environment.as_ref().map(|n| n.date),
+        speech_engines: SpeechEngines {
+            multilingual: state.consult.speech.get(AudioModel::Multilingual).is_some(),
+            radiology: state.consult.speech.get(AudioModel::Radiology).is_some(),
+        },
     })
 }

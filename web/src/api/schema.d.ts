@@ -970,6 +970,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/consult/{consult_id}/note": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Keeps the consult page's note (the form with the clinician's edits) with one of the user's
+         *     consults, so a reload restores it; it goes with the consult when its retention has passed.
+         *     Anyone else's consult, or an expired one, is not found.
+         */
+        put: operations["save_note"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/consult/{consult_id}/render/{perspective}": {
         parameters: {
             query?: never;
@@ -2448,6 +2469,13 @@ export interface components {
             content?: Record<string, never>;
         };
         /**
+         * @description The consult page's note: the form as the clinician edits it, a JSON object of at most 512 kB
+         *     serialised, kept whole (fields the api does not know included).
+         */
+        ConsultNote: {
+            note: Record<string, never>;
+        };
+        /**
          * @description The note, shaped per template: soap fills `episodes`; report fills one episode's subjective,
          *     objective and plan; dictation and radiology fill `dictation` and, when there is one,
          *     `summarizedDictation`; meeting fills `meeting`; specialist fills `specialistSummarization`
@@ -2477,6 +2505,16 @@ export interface components {
              */
             expiresAt: string;
             id: string;
+            /**
+             * @description The note as the clinician last left it on the consult page (`PUT .../note`); absent until
+             *     then.
+             */
+            note?: Record<string, never> | null;
+            /**
+             * Format: date-time
+             * @description When the note was last saved.
+             */
+            noteSavedAt?: string | null;
             /** @description app, electronic or record_system */
             source: string;
             /** Format: date-time */
@@ -2962,6 +3000,10 @@ export interface components {
             /** @description The HIS's name; spaces around it are dropped and runs of spaces inside it made one. */
             name: string;
         };
+        NoteSaved: {
+            /** Format: date-time */
+            noteSavedAt: string;
+        };
         /**
          * @description The onboarding profile; every field is optional, and one left empty (or only white space) is
          *     unset. Fields are trimmed; the answer holds them as stored (kinds in upper case, the AGB code
@@ -3229,6 +3271,11 @@ export interface components {
             /** @example openid profile email */
             scope: string;
             /**
+             * @description Which audio models have a speech engine, so the consult page knows before Start whether it
+             *     can listen or the conversation is typed.
+             */
+            speechEngines: components["schemas"]["SpeechEngines"];
+            /**
              * @description The realm role that marks staff.
              * @example spreekkamer-employees
              */
@@ -3397,6 +3444,11 @@ export interface components {
         } | {
             /** @enum {string} */
             type: "ping";
+        };
+        /** @description Per audio model: whether a speech engine is configured. */
+        SpeechEngines: {
+            multilingual: boolean;
+            radiology: boolean;
         };
         /**
          * @description What the server sends, each a JSON text message tagged by `type` (in the document:
@@ -7871,6 +7923,111 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_note: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                consult_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsultNote"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoteSaved"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or the body is not readable (not JSON, or a NUL character); or a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has no active personal or organisation subscription (`subscription_required`) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is larger than the call takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the JSON does not have the expected shape */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
