@@ -1,6 +1,10 @@
-import { useNavigate } from '@tanstack/react-router'
-import { useId, useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { useBlocker, useNavigate } from '@tanstack/react-router'
+import { useEffect, useId, useRef, useState } from 'react'
 import { primaryButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
+import { ConfirmDialog } from '@/components/ConfirmDialog'
+import { publicConfigQueryOptions } from '@/features/auth'
+import { setFeedbackConsult, showFeedbackHint } from '@/features/feedback'
 import { GrowingTextarea, TranscriptPanel } from './components'
 import { ConsultResult } from './ConsultResult'
 import { ConsultSettings } from './ConsultSettings'
@@ -8,7 +12,8 @@ import { LiveControls } from './LiveControls'
 import { MicrophonePicker } from './MicrophonePicker'
 import type { Flavour, Template } from './result'
 import { SummaryView } from './SummaryView'
-import { consultTexts as t } from './texts'
+import { consultNoteTexts as n, consultTexts as t } from './texts'
+import { NoteStatusLine } from './NoteStatusLine'
 import { useConsultSession, type SummaryRouting } from './useConsultSession'
 import { useMicrophones } from './useMicrophones'
 
@@ -31,6 +36,9 @@ export function ConsultPage({ model, template, flavour, routing = 'live' }: Cons
   const [episodeCount, setEpisodeCount] = useState(1)
   const [precision, setPrecision] = useState<'medium' | 'high'>('medium')
   const classic = routing === 'classic'
+  // whether the page's audio model has a speech engine is known before Start
+  const speechEngines = useQuery(publicConfigQueryOptions()).data?.speechEngines
+  const audioModel = model === 'radiology' || template === 'radiology' ? 'radiology' : 'multilingual'
   const session = useConsultSession({
     model,
     template,
@@ -38,10 +46,33 @@ export function ConsultPage({ model, template, flavour, routing = 'live' }: Cons
     routing,
     microphone: microphones.microphone,
     onMicrophoneOpened: () => void microphones.refresh(),
+    speechEngine: speechEngines?.[audioModel],
   })
   const { state, typing, dictating } = session
   const { phase, status, mic, micProblem } = state
   const summarize = () => session.summarize({ precision, episodeCount })
+
+  // leaving the page (a link, Back, another template) with the note edited asks first
+  const blocker = useBlocker({
+    shouldBlockFn: ({ current, next }) => state.edited && current.pathname !== next.pathname,
+    // closing or reloading only while the newest edits are not kept yet (a reload brings kept ones back)
+    enableBeforeUnload: () => session.note.status.kind === 'saving' || session.note.status.kind === 'failed',
+    withResolver: true,
+  })
+  const [confirmingRestart, setConfirmingRestart] = useState(false)
+  const restart = () => (state.edited ? setConfirmingRestart(true) : session.reset())
+
+  // feedback sent from here names this consult; a summary shown for the first time hints at it
+  useEffect(() => {
+    setFeedbackConsult(state.consultId)
+    return () => setFeedbackConsult(null)
+  }, [state.consultId])
+  const hinted = useRef(0)
+  useEffect(() => {
+    if (state.resultsShown === 0 || hinted.current > 0) return
+    hinted.current = state.resultsShown
+    showFeedbackHint()
+  }, [state.resultsShown])
 
   const microphonePicker = (
     <MicrophonePicker id={`${ids}-mic`} microphones={microphones.microphones} value={microphones.microphone} onChange={microphones.choose} />
@@ -70,15 +101,39 @@ export function ConsultPage({ model, template, flavour, routing = 'live' }: Cons
         showEpisodes={template === 'soap' && (!classic || precision === 'high')}
       />
 
+      {session.note.restore === 'loading' && (
+        <p role="status" className="mt-4 text-sm text-slate-600">
+          {n.restoring}
+        </p>
+      )}
+      {session.note.restore === 'restored' && (
+        <p role="status" className="mt-4 rounded-md bg-emerald-50 p-3 text-sm text-emerald-900 ring-1 ring-emerald-200" data-testid="note-restored">
+          {n.restored}
+        </p>
+      )}
+      {session.note.restore === 'gone' && (
+        <p role="status" className="mt-4 rounded-md bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+          {n.gone}
+        </p>
+      )}
+
       {phase !== 'live' ? (
-        <section className="mt-6 flex flex-wrap items-end gap-3">
-          {microphonePicker}
-          <button type="button" className={primaryButtonClass} onClick={() => void session.start()} disabled={phase === 'starting'}>
-            {phase === 'starting' ? t.connecting : t.start}
-          </button>
+        <section className="mt-6 space-y-3">
+          {typing && (
+            <p role="status" className="rounded-md bg-sky-50 p-3 text-sm text-sky-900 ring-1 ring-sky-200" data-testid="no-engine">
+              {n.noEngineBeforeStart}
+            </p>
+          )}
+          <div className="flex flex-wrap items-end gap-3">
+            {/* without a speech engine there is nothing to record with: no microphone to pick */}
+            {!typing && microphonePicker}
+            <button type="button" className={primaryButtonClass} onClick={() => void session.start()} disabled={phase === 'starting'}>
+              {phase === 'starting' ? t.connecting : t.start}
+            </button>
+          </div>
         </section>
       ) : (
-        <LiveControls session={state} typing={typing} onReset={session.reset} onTogglePause={session.togglePause} onSummarize={summarize} />
+        <LiveControls session={state} typing={typing} onReset={restart} onTogglePause={session.togglePause} onSummarize={summarize} />
       )}
 
       {micProblem && (
@@ -117,11 +172,13 @@ export function ConsultPage({ model, template, flavour, routing = 'live' }: Cons
 
       <SummaryView summary={state.summary} delayed={session.delayed} live={phase === 'live'} onRetry={summarize} />
 
-      {phase === 'live' && typing && (
+      {typing && (
         <section className="mt-6 space-y-2">
-          <p role="status" className="rounded-md bg-sky-50 p-3 text-sm text-sky-900 ring-1 ring-sky-200">
-            {state.engine === null ? t.noEngine : t.typeInstead}
-          </p>
+          {phase === 'live' && (
+            <p role="status" className="rounded-md bg-sky-50 p-3 text-sm text-sky-900 ring-1 ring-sky-200">
+              {state.engine === null ? t.noEngine : t.typeInstead}
+            </p>
+          )}
           <label htmlFor={`${ids}-typed`} className="block text-sm font-medium text-slate-900">
             {t.typedTranscript}
           </label>
@@ -140,6 +197,27 @@ export function ConsultPage({ model, template, flavour, routing = 'live' }: Cons
         setForm={session.editForm}
         idPrefix={ids}
         fillLastSentences={dictating && state.transcript.buffer.trim() !== '' && !state.recording ? session.fillLastSentences : null}
+      />
+      <NoteStatusLine status={session.note.status} />
+
+      <ConfirmDialog
+        open={blocker.status === 'blocked'}
+        title={n.discardTitle}
+        message={n.discardLeave}
+        confirmLabel={n.discardConfirm}
+        onConfirm={() => blocker.proceed?.()}
+        onClose={() => blocker.reset?.()}
+      />
+      <ConfirmDialog
+        open={confirmingRestart}
+        title={n.discardTitle}
+        message={n.discardRestart}
+        confirmLabel={n.discardConfirm}
+        onConfirm={() => {
+          setConfirmingRestart(false)
+          session.reset()
+        }}
+        onClose={() => setConfirmingRestart(false)}
       />
     </div>
   )

@@ -9,7 +9,7 @@ import {
   type ConsultState,
 } from './consultSession'
 import type { TranscriptLine } from './connection'
-import type { Template } from './result'
+import { emptyEpisode, type Template } from './result'
 
 const FAILED = 'De samenvatting kon niet worden gemaakt.'
 const t0 = Date.parse('2026-11-23T10:00:00Z')
@@ -185,7 +185,7 @@ describe('a summary', () => {
     expect(running.summary.pending).toMatchObject({ jobId: 'job-1', jobState: 'running' })
 
     const shown = consultReducer(running, { type: 'summarization', jobId: 'job-1', template: 'soap', result: soep, flavour: 'normal' })
-    expect(shown.form.episodes).toEqual(soep.episodes)
+    expect(shown.form.episodes).toMatchObject(soep.episodes)
     expect(shown.summary.pending).toMatchObject({ done: true, jobState: 'succeeded' })
     expect(shown.keptChanges).toBe(0)
     expect(consultReducer(shown, { type: 'summaryFinished' }).summary.pending).toBeNull()
@@ -199,7 +199,7 @@ describe('a summary', () => {
       { type: 'editForm', change: (form) => ({ ...form, episodes: [{ ...form.episodes[0], plan: 'Zelf geschreven' }] }) },
     )
     const shown = consultReducer(running, { type: 'summarization', jobId: 'job-1', template: 'soap', result: soep, flavour: 'normal' })
-    expect(shown.form.episodes[0]).toEqual({ ...soep.episodes[0], plan: 'Zelf geschreven' })
+    expect(shown.form.episodes[0]).toMatchObject({ ...soep.episodes[0], plan: 'Zelf geschreven' })
     expect(shown.keptChanges).toBe(1)
   })
 
@@ -241,7 +241,7 @@ describe('a summary', () => {
       { type: 'status', status: { kind: 'reconnecting', attempt: 0 } },
     )
     const shown = consultReducer(running, { type: 'polledJob', id: 'job-1', state: 'succeeded', result: soep, flavour: 'normal' })
-    expect(shown.form.episodes).toEqual(soep.episodes)
+    expect(shown.form.episodes).toMatchObject(soep.episodes)
     expect(shown.summary.pending?.done).toBe(true)
   })
 
@@ -294,7 +294,7 @@ describe('the classic routing (summary calls, not the socket)', () => {
     const asked = askedByCall(live('soap', null))
     expect(asked.summary.unanswered).toBe(0)
     const done = consultReducer(asked, { type: 'callAnswered', result: soep, flavour: 'normal' })
-    expect(done.form.episodes).toEqual(soep.episodes)
+    expect(done.form.episodes).toMatchObject(soep.episodes)
     expect(done.summary.pending?.done).toBe(true)
     // an answer without a request waiting fills nothing
     expect(consultReducer(live('soap', null), { type: 'callAnswered', result: soep, flavour: 'normal' }).form.episodes[0].subjective).toBe('')
@@ -305,11 +305,67 @@ describe('the classic routing (summary calls, not the socket)', () => {
     expect(named.summary.pending?.jobId).toBe('j1')
     expect(consultReducer(named, { type: 'jobChanged', id: 'other', state: 'queued', message: FAILED }).summary).toBe(named.summary)
     const done = consultReducer(named, { type: 'polledJob', id: 'j1', state: 'succeeded', result: soep, flavour: 'normal' })
-    expect(done.form.episodes).toEqual(soep.episodes)
+    expect(done.form.episodes).toMatchObject(soep.episodes)
   })
 
   it('ends with the message of a failed call', () => {
     const failed = consultReducer(askedByCall(live('soap', null)), { type: 'callFailed', message: 'Te veel aanvragen.' })
     expect(failed.summary).toEqual({ pending: null, failure: 'Te veel aanvragen.', unanswered: 0 })
+  })
+})
+
+describe('the note kept with its consult', () => {
+  const edit = (plan: string): ConsultAction => ({
+    type: 'editForm',
+    change: (form) => ({ ...form, episodes: [{ ...form.episodes[0], plan }] }),
+  })
+
+  it('counts as edited once the clinician changes it, not when a summary fills it', () => {
+    const filled = run(
+      recording(),
+      { type: 'asked', transcriptLength: 16, now: t0 },
+      { type: 'jobChanged', id: 'j1', state: 'queued', message: FAILED },
+      { type: 'summarization', jobId: 'j1', template: 'soap', result: soep, flavour: 'normal' },
+    )
+    expect(filled.form.episodes[0].plan).toBe('Paracetamol')
+    expect(filled.edited).toBe(false)
+    expect(filled.resultsShown).toBe(1)
+    // a change that changes nothing is no edit
+    expect(consultReducer(filled, { type: 'editForm', change: (form) => form })).toBe(filled)
+    expect(run(filled, edit('Zelf geschreven')).edited).toBe(true)
+  })
+
+  it('names the consult once, and forgets it (and the edits) on Opnieuw but not on a template change', () => {
+    const named = run(live(), { type: 'consultNamed', consultId: 'c1' }, edit('Rust'))
+    expect(named.consultId).toBe('c1')
+    expect(consultReducer(named, { type: 'consultNamed', consultId: 'c1' })).toBe(named)
+    const other = consultReducer(named, { type: 'templateChanged', template: 'report', flavour: 'normal' })
+    expect(other).toMatchObject({ consultId: 'c1', edited: false })
+    const reset = consultReducer(named, { type: 'reset', template: 'soap', flavour: 'normal' })
+    expect(reset).toMatchObject({ consultId: null, edited: false, resultsShown: 0 })
+  })
+
+  it('puts a restored note back as edited, unless something was written first or it is of another template', () => {
+    const stored = { ...initialConsultState('soap', 'normal').form, episodes: [{ ...emptyEpisode, subjective: 'Keelpijn', plan: 'Rust' }] }
+    const restored = consultReducer(initialConsultState('soap', 'normal'), { type: 'restored', consultId: 'c1', form: stored })
+    expect(restored).toMatchObject({ consultId: 'c1', edited: true, form: stored })
+
+    const written = run(initialConsultState('soap', 'normal'), edit('Eerst geschreven'), { type: 'restored', consultId: 'c1', form: stored })
+    expect(written.form.episodes[0].plan).toBe('Eerst geschreven')
+    expect(written.consultId).toBe('c1')
+
+    const report = consultReducer(initialConsultState('report', 'normal'), { type: 'restored', consultId: 'c1', form: stored })
+    expect(report).toMatchObject({ consultId: 'c1', edited: false })
+    expect(report.form.template).toBe('report')
+
+    const none = consultReducer(initialConsultState('soap', 'normal'), { type: 'restored', consultId: 'c2', form: null })
+    expect(none).toMatchObject({ consultId: 'c2', edited: false })
+  })
+
+  it('types the conversation before Start when no speech engine is known', () => {
+    const known = consultReducer(initialConsultState('soap', 'normal'), { type: 'noEngine' })
+    expect(known.phase).toBe('idle')
+    expect(isTyping(known)).toBe(true)
+    expect(isTyping(consultReducer(known, { type: 'start' }))).toBe(true)
   })
 })

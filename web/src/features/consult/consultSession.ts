@@ -51,6 +51,15 @@ export interface ConsultState {
   backlogFull: boolean
   /** Counts Opnieuw: the recording clock starts again. */
   generation: number
+  /**
+   * The consult on the server the note is kept with: the session's, one made for the note, or the
+   * one a reload restored; null until there is one (and again after Opnieuw).
+   */
+  consultId: string | null
+  /** The clinician has changed the note by hand since it was last empty (leaving then asks first). */
+  edited: boolean
+  /** Counts the summaries shown in the note. */
+  resultsShown: number
 }
 
 /** Something the socket's server sent, or a polled job, as the state needs it. */
@@ -88,6 +97,10 @@ export type ConsultAction =
   /** The newest request's job, polled while the socket is away or the summary is delayed. */
   | { type: 'polledJob'; id: string; state: JobState; result: SummaryResult | undefined; flavour: Flavour }
   | { type: 'summaryFinished' }
+  /** The consult the note is kept with is known (a session opened, or one was made for the note). */
+  | { type: 'consultNamed'; consultId: string }
+  /** A reload found the consult and its stored note (null: none kept yet, or not of this template). */
+  | { type: 'restored'; consultId: string; form: ConsultForm | null }
 
 export function initialConsultState(template: Template, flavour: Flavour): ConsultState {
   return {
@@ -109,6 +122,9 @@ export function initialConsultState(template: Template, flavour: Flavour): Consu
     fatal: null,
     backlogFull: false,
     generation: 0,
+    consultId: null,
+    edited: false,
+    resultsShown: 0,
   }
 }
 
@@ -169,6 +185,7 @@ function withResult(state: ConsultState, jobId: string | null, result: SummaryRe
     form: filled.form,
     keptChanges: filled.kept ? state.keptChanges + 1 : state.keptChanges,
     summary: resultShown(state.summary),
+    resultsShown: state.resultsShown + 1,
   }
 }
 
@@ -184,8 +201,8 @@ function withoutMicrophone(state: ConsultState): ConsultState {
 export function consultReducer(state: ConsultState, action: ConsultAction): ConsultState {
   switch (action.type) {
     case 'templateChanged':
-      // changing the template resets the result
-      return { ...state, form: emptyForm(action.template, action.flavour), dictated: [] }
+      // changing the template resets the result (the consult stays: its note becomes the new one)
+      return { ...state, form: emptyForm(action.template, action.flavour), dictated: [], edited: false }
     case 'start':
       return { ...state, micProblem: null, fatal: null, phase: 'starting' }
     case 'sessionOpened':
@@ -193,6 +210,7 @@ export function consultReducer(state: ConsultState, action: ConsultAction): Cons
     case 'sessionFailed':
       return { ...state, phase: 'idle', fatal: t.sessionFailed }
     case 'reset':
+      // a new consult: the next session or note makes one
       return { ...initialConsultState(action.template, action.flavour), keptChanges: state.keptChanges, generation: state.generation + 1 }
     case 'status': {
       const next = action.status
@@ -236,8 +254,10 @@ export function consultReducer(state: ConsultState, action: ConsultAction): Cons
       return { ...state, recording: !state.recording }
     case 'typed':
       return { ...state, typed: action.text }
-    case 'editForm':
-      return { ...state, form: action.change(state.form) }
+    case 'editForm': {
+      const form = action.change(state.form)
+      return form === state.form ? state : { ...state, form, edited: true }
+    }
     case 'fillLastSentences':
       return {
         ...state,
@@ -266,5 +286,11 @@ export function consultReducer(state: ConsultState, action: ConsultAction): Cons
       return withSummary(state, jobChanged(state.summary, action.id, action.state, t.summaryFailed))
     case 'summaryFinished':
       return withSummary(state, finished(state.summary))
+    case 'consultNamed':
+      return state.consultId === action.consultId ? state : { ...state, consultId: action.consultId }
+    case 'restored':
+      // what was written before the consult came back is not overwritten
+      if (action.form === null || state.edited || action.form.template !== state.form.template) return { ...state, consultId: action.consultId }
+      return { ...state, consultId: action.consultId, form: action.form, edited: true }
   }
 }

@@ -116,3 +116,19 @@ export const econsultTexts = {
   noAdvice:
     'De samenvatting bevat geen beoordeling of advies. Vul je advies zelf aan in het antwoord voordat je het verstuurt.',
 } as const
+
+/** Texts of the consult page's note kept on the server, the questions before it is discarded, and the speech engine known before Start. */
+export const consultNoteTexts = {
+  noEngineBeforeStart:
+    'Er is geen spraakherkenning ingesteld, dus opnemen kan hier niet. Typ of plak het gesprek in het tekstveld, druk op Start en daarna op Samenvatten.',
+  saving: 'Notitie wordt bewaard…',
+  saved: (time: string) => `Notitie bewaard om ${time}. Na herladen staat ze er weer.`,
+  saveFailed: 'De notitie kon niet worden bewaard. Het wordt zo opnieuw geprobeerd; kopieer je tekst voor de zekerheid.',
+  restoring: 'Het consult wordt geopend…',
+  restored: 'De notitie van dit consult is teruggezet zoals je haar achterliet.',
+  gone: 'Dit consult is niet meer beschikbaar: de bewaartermijn is verstreken. Je begint met een lege notitie.',
+  discardTitle: 'Wijzigingen in de notitie weggooien?',
+  discardLeave: 'Je hebt de notitie aangepast. Als je deze pagina verlaat, wordt de notitie niet meer getoond en gaan je aanpassingen hier verloren. Kopieer de notitie eerst als je haar nog nodig hebt.',
+  discardRestart: 'Je hebt de notitie aangepast. Met Opnieuw begin je een nieuw consult en gaan de notitie en je aanpassingen verloren.',
+  discardConfirm: 'Weggooien',
+} as const

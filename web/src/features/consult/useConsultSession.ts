@@ -20,6 +20,7 @@ import { microphoneProblem } from './microphones'
 import { microphoneOnReady } from './microphoneFlow'
 import type { ConsultForm, Flavour, Template } from './result'
 import { consultTexts as t } from './texts'
+import { useConsultNote } from './useConsultNote'
 import { useSummaryDelayed } from './useElapsed'
 
 export interface ConsultSessionOptions {
@@ -36,6 +37,11 @@ export interface ConsultSessionOptions {
    * their job polled when the call answers before the note is there.
    */
   routing?: SummaryRouting
+  /**
+   * Whether the page's audio model has a speech engine (the public settings), before any session:
+   * false shows the typed transcript at once; undefined while the settings load.
+   */
+  speechEngine?: boolean
 }
 
 export type SummaryRouting = 'live' | 'classic'
@@ -73,6 +79,19 @@ export function useConsultSession(options: ConsultSessionOptions) {
     }
     return next
   }, [])
+
+  // the note is kept with its consult on the server, and a reload brings it back
+  const note = useConsultNote(state, dispatch, { template, flavour })
+  const noteRef = useRef(note)
+  useEffect(() => {
+    noteRef.current = note
+  })
+
+  // known before Start: without a speech engine the clinician types the conversation
+  const noEngineKnown = options.speechEngine === false
+  useEffect(() => {
+    if (noEngineKnown && state.engine === undefined) dispatch({ type: 'noEngine' })
+  }, [dispatch, noEngineKnown, state.engine])
 
   /** What the socket's and the microphone's callbacks read: the newest render's options and session. */
   const latest = useRef({ auth, toast, options, dictating })
@@ -202,10 +221,17 @@ export function useConsultSession(options: ConsultSessionOptions) {
     // Made in the click, so the browser lets it run; the microphone itself is asked for only once
     // the server says the session has a speech engine.
     releaseAudioContext()
-    audioContext.current = typeof AudioContext === 'undefined' ? null : new AudioContext()
+    // nothing to listen with when no engine is known: no audio context either
+    audioContext.current = typeof AudioContext === 'undefined' || current.current.engine === null ? null : new AudioContext()
     try {
-      const session = await openSession(beta)
+      // the session joins the consult the note is kept with; one that is gone meanwhile gives way to a new one
+      const consultId = await noteRef.current.consultForSession()
+      const session = await openSession(beta, consultId ?? undefined).catch((error: unknown) => {
+        if (consultId && error instanceof ApiError && error.status === 404) return openSession(beta)
+        throw error
+      })
       if (started !== epoch.current) return
+      dispatch({ type: 'consultNamed', consultId: session.consultId })
       const conn = new SpeechConnection({
         url: speechUrl(window.location.origin, session.sessionId, audioModel),
         token: async (renew) => {
@@ -234,6 +260,7 @@ export function useConsultSession(options: ConsultSessionOptions) {
 
   const reset = useCallback(() => {
     stopEverything()
+    noteRef.current.forget()
     dispatch({ type: 'reset', template, flavour })
   }, [dispatch, flavour, stopEverything, template])
 
@@ -303,6 +330,7 @@ export function useConsultSession(options: ConsultSessionOptions) {
 
   return {
     state,
+    note: { status: note.status, restore: note.restore },
     typing: isTyping(state),
     dictating,
     delayed,

@@ -1,31 +1,69 @@
 import { Checkbox, Field, Label, Textarea } from '@headlessui/react'
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useLocation, useMatches } from '@tanstack/react-router'
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { Icon } from '@/components/Icon'
 import { publicConfigQueryOptions } from '@/features/auth'
 import { sendFeedback } from './api'
 import { canSend, consultIdFrom, feedbackType, firstSegment, isTooLong, supportEmailOf } from './feedback'
-import { FEEDBACK_SUCCESS_MS, FEEDBACK_THANKS_MS, feedbackRatings, feedbackTexts as t } from './texts'
+import { useFeedbackPage } from './pageContext'
+import { FEEDBACK_HINT_MS, FEEDBACK_SUCCESS_MS, FEEDBACK_THANKS_MS, feedbackRatings, feedbackTexts as t } from './texts'
 
 type Phase = 'form' | 'sent' | 'thanks'
 
-/** The floating feedback button on every signed-in page, with its panel. */
+/**
+ * The hint bubble: shown for 3.5 s each time a page asks for it (`showFeedbackHint`), unless the
+ * panel is open; not for a hint asked before the widget was there.
+ */
+function useHint(open: boolean) {
+  const { hints } = useFeedbackPage()
+  const seen = useRef(hints)
+  const [shown, setShown] = useState(false)
+  useEffect(() => {
+    if (hints === seen.current) return
+    seen.current = hints
+    if (open) return
+    setShown(true)
+    const timer = setTimeout(() => setShown(false), FEEDBACK_HINT_MS)
+    return () => clearTimeout(timer)
+  }, [hints, open])
+  return shown && !open
+}
+
+/**
+ * The floating feedback button on every signed-in page, with its panel; on a phone only its icon,
+ * so it covers as little of the page as it can.
+ */
 export function FeedbackWidget() {
   const [open, setOpen] = useState(false)
   const panelId = useId()
+  const hint = useHint(open)
   return (
-    <div className="fixed right-4 bottom-4 z-30 flex flex-col items-end gap-3 sm:right-6 sm:bottom-6">
-      {open && <FeedbackPanel id={panelId} />}
+    <div className="pointer-events-none fixed right-4 bottom-4 z-30 flex flex-col items-end gap-3 sm:right-6 sm:bottom-6">
+      {open && (
+        <div className="pointer-events-auto">
+          <FeedbackPanel id={panelId} />
+        </div>
+      )}
+      {hint && (
+        <p
+          role="status"
+          data-testid="feedback-hint"
+          className="pointer-events-auto max-w-60 rounded-lg bg-slate-900 px-3 py-2 text-sm text-white shadow-lg"
+        >
+          {t.hint}
+        </p>
+      )}
       <button
         type="button"
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
+        aria-label={open ? t.close : t.open}
         onClick={() => setOpen((shown) => !shown)}
-        className="inline-flex items-center gap-2 rounded-full bg-brand-700 px-4 py-3 text-sm font-semibold text-white shadow-lg hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+        className="pointer-events-auto inline-flex items-center gap-2 rounded-full bg-brand-700 p-3 text-sm font-semibold text-white shadow-lg hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 sm:px-4"
       >
         <Icon name={open ? 'close' : 'chat'} className="size-5" />
-        {open ? t.close : t.open}
+        <span className="max-sm:sr-only">{open ? t.close : t.open}</span>
       </button>
     </div>
   )
@@ -34,6 +72,7 @@ export function FeedbackWidget() {
 function FeedbackPanel({ id }: { id: string }) {
   const location = useLocation()
   const matches = useMatches()
+  const page = useFeedbackPage()
   const [text, setText] = useState('')
   const [rating, setRating] = useState<number | null>(null)
   const [anonymous, setAnonymous] = useState(false)
@@ -65,7 +104,8 @@ function FeedbackPanel({ id }: { id: string }) {
         text,
         rating,
         anonymous,
-        consultId: consultIdFrom(params),
+        // the consult of the route (the hand-off page), else the one the page shows
+        consultId: consultIdFrom(params) ?? page.consultId,
         consultType: firstSegment(location.pathname),
       },
       {

@@ -9,6 +9,8 @@ export const FEEDBACK_MAX_CHARS = 3000
 /** How long the success state shows, then how long the thanks message shows. */
 export const FEEDBACK_SUCCESS_MS = 1_500
 export const FEEDBACK_THANKS_MS = 9_000
+/** How long the hint bubble beside the button shows (the specification: 3.5 s). */
+export const FEEDBACK_HINT_MS = 3_500
 
 export const feedbackRatings = [1, 2, 3, 4, 5] as const
 
@@ -29,4 +31,5 @@ export const feedbackTexts = {
   // As the specification writes it.
   thanks: 'Bedankt! De feedback komt direct bij het ontwikkelteam terecht.',
   sendFailed: 'Je feedback kon niet worden verstuurd. Probeer het later opnieuw.',
+  hint: 'Klopt de samenvatting? Laat het ons weten met Feedback geven.',
 } as const

@@ -18,6 +18,7 @@ import { iconButtonClass, primaryButtonClass, secondaryButtonClass } from '@/com
 import { ConfirmDialog } from '@/components/ConfirmDialog'
 import { Icon } from '@/components/Icon'
 import { useToast } from '@/components/Toast'
+import { stackedTable } from '@/features/layout'
 import { personalizedSoapQueryOptions, useDeleteSoapExample, useSaveSoapExample, type PersonalizedSoap } from './api'
 import {
   emptySoapForm,
@@ -118,13 +119,13 @@ function SoapTable({ onEdit, onAdd }: { onEdit: (example: PersonalizedSoap) => v
     )
   } else {
     body = examples.data.map((example, index) => (
-      <tr key={example.id}>
+      <tr key={example.id} className={stackedTable.row}>
         {soapParts.map((part) => (
-          <td key={part} className={tdClass}>
+          <td key={part} className={`${tdClass} ${stackedTable.cell}`} data-label={partNames[part]}>
             <p className="line-clamp-3 whitespace-pre-line break-words">{example[part]}</p>
           </td>
         ))}
-        <td className={`${tdClass} whitespace-nowrap text-right`}>
+        <td className={`${tdClass} whitespace-nowrap text-right ${stackedTable.actions}`}>
           <button type="button" onClick={() => onEdit(example)} className={iconButtonClass} aria-label={t.editLabel(index + 1)}>
             <Icon name="pencil" className="size-4" />
             <span aria-hidden="true">{t.edit}</span>
@@ -141,8 +142,8 @@ function SoapTable({ onEdit, onAdd }: { onEdit: (example: PersonalizedSoap) => v
   return (
     <>
       <div className="mt-4 overflow-x-auto rounded-xl bg-white shadow-xs ring-1 ring-slate-200">
-        <table className="min-w-full table-fixed divide-y divide-slate-200">
-          <thead className="bg-slate-50">
+        <table className={`min-w-full table-fixed divide-y divide-slate-200 ${stackedTable.table}`}>
+          <thead className={`bg-slate-50 ${stackedTable.head}`}>
             <tr>
               {soapParts.map((part) => (
                 <th key={part} scope="col" className={thClass}>
@@ -154,7 +155,7 @@ function SoapTable({ onEdit, onAdd }: { onEdit: (example: PersonalizedSoap) => v
               </th>
             </tr>
           </thead>
-          <tbody className="divide-y divide-slate-100">{body}</tbody>
+          <tbody className={`divide-y divide-slate-100 ${stackedTable.body}`}>{body}</tbody>
         </table>
       </div>
       <ConfirmDialog

@@ -8,7 +8,7 @@ import { icpcCodesQueryOptions, icpcId } from '@/features/icpc'
 import { entryQueryOptions, refreshAfterChange, templateKeys, updateEntry, useDeleteTemplate, type TemplateEntry } from './api'
 import { CodeChips } from './components/CodeChips'
 import { CodePicker, inputClass } from './components/CodePicker'
-import { EditLayout, labelClass, SaveStatus } from './components/EditLayout'
+import { EditLayout, labelClass, SaveStatus, UnsavedNote, unsavedRingClass } from './components/EditLayout'
 import { VisibilityBadge } from './components/VisibilityBadge'
 import { editTexts as t, soepTypeName, templateTexts } from './texts'
 import { useAutosave, type SaveResult } from './useAutosave'
@@ -73,7 +73,11 @@ function EntryEditor({ entry }: { entry: TemplateEntry }) {
       return
     }
     toasts.saveFailed(result.error)
-    if ('codes' in result.changes) setCodes(autosave.saved.current.codes)
+    // the codes go back to what the api has, so they are not marked unsaved; the title and text keep what was typed, marked
+    if ('codes' in result.changes) {
+      setCodes(autosave.saved.current.codes)
+      autosave.settle(['codes'])
+    }
   }
 
   const saveField = (changes: Partial<EntryFields>) => void autosave.save(changes).then(report)
@@ -114,7 +118,7 @@ function EntryEditor({ entry }: { entry: TemplateEntry }) {
     })
 
   return (
-    <EditLayout heading={t.entryHeading} meta={<Meta entry={entry} />} status={<SaveStatus saving={autosave.saving} />}>
+    <EditLayout heading={t.entryHeading} meta={<Meta entry={entry} />} status={<SaveStatus saving={autosave.saving} unsaved={autosave.unsaved.size > 0} />}>
       {/* not a form: Enter in a search field must not save and leave the page */}
       <div className="space-y-6">
         <Field>
@@ -125,8 +129,10 @@ function EntryEditor({ entry }: { entry: TemplateEntry }) {
             onBlur={() => saveField({ title })}
             autoFocus={entry.title === ''}
             maxLength={200}
-            className={`mt-2 ${inputClass}`}
+            invalid={autosave.unsaved.has('title')}
+            className={`mt-2 ${inputClass} ${unsavedRingClass}`}
           />
+          <UnsavedNote shown={autosave.unsaved.has('title')} />
         </Field>
 
         <Field>
@@ -136,8 +142,10 @@ function EntryEditor({ entry }: { entry: TemplateEntry }) {
             onChange={(event) => setText(event.target.value)}
             onBlur={() => saveField({ text })}
             rows={8}
-            className={`mt-2 ${inputClass}`}
+            invalid={autosave.unsaved.has('text')}
+            className={`mt-2 ${inputClass} ${unsavedRingClass}`}
           />
+          <UnsavedNote shown={autosave.unsaved.has('text')} />
         </Field>
 
         <div>

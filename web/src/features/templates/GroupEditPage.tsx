@@ -16,7 +16,7 @@ import {
 } from './api'
 import { CodeChips } from './components/CodeChips'
 import { inputClass } from './components/CodePicker'
-import { EditLayout, labelClass, SaveStatus } from './components/EditLayout'
+import { EditLayout, labelClass, SaveStatus, UnsavedNote, unsavedRingClass } from './components/EditLayout'
 import { EntryPicker } from './components/EntryPicker'
 import { VisibilityBadge } from './components/VisibilityBadge'
 import { editTexts as t, soepTypeName, templateTexts } from './texts'
@@ -115,7 +115,11 @@ function GroupEditor({ group }: { group: TemplateGroup }) {
       return
     }
     toasts.saveFailed(result.error)
-    if ('entries' in result.changes) setEntries(savedEntries.current)
+    // the entries go back to what the api has, so they are not marked unsaved; the title and description keep what was typed, marked
+    if ('entries' in result.changes) {
+      setEntries(savedEntries.current)
+      autosave.settle(['entries'])
+    }
   }
 
   const saveFields = (changes: Partial<GroupFields>) => void autosave.save(changes).then(report)
@@ -156,7 +160,7 @@ function GroupEditor({ group }: { group: TemplateGroup }) {
     })
 
   return (
-    <EditLayout heading={t.groupHeading} meta={<Meta group={group} />} status={<SaveStatus saving={autosave.saving} />}>
+    <EditLayout heading={t.groupHeading} meta={<Meta group={group} />} status={<SaveStatus saving={autosave.saving} unsaved={autosave.unsaved.size > 0} />}>
       {/* not a form: Enter in a search field must not save and leave the page */}
       <div className="space-y-6">
         <Field>
@@ -166,8 +170,10 @@ function GroupEditor({ group }: { group: TemplateGroup }) {
             onChange={(event) => setTitle(event.target.value)}
             onBlur={() => saveFields({ title })}
             maxLength={200}
-            className={`mt-2 ${inputClass}`}
+            invalid={autosave.unsaved.has('title')}
+            className={`mt-2 ${inputClass} ${unsavedRingClass}`}
           />
+          <UnsavedNote shown={autosave.unsaved.has('title')} />
         </Field>
 
         <Field>
@@ -178,8 +184,10 @@ function GroupEditor({ group }: { group: TemplateGroup }) {
             onBlur={() => saveFields({ description })}
             rows={3}
             maxLength={1000}
-            className={`mt-2 ${inputClass}`}
+            invalid={autosave.unsaved.has('description')}
+            className={`mt-2 ${inputClass} ${unsavedRingClass}`}
           />
+          <UnsavedNote shown={autosave.unsaved.has('description')} />
         </Field>
 
         <section aria-labelledby="group-entries">

@@ -155,6 +155,8 @@ export const editTexts = {
   autosave: 'Wijzigingen worden automatisch opgeslagen.',
   saving: 'Opslaan…',
   allSaved: 'Alle wijzigingen zijn opgeslagen.',
+  notSaved: 'Niet opgeslagen',
+  someUnsaved: 'Niet alle wijzigingen zijn opgeslagen. Verlaat het veld of kies Opslaan om het opnieuw te proberen.',
   visibility: 'Zichtbaarheid',
   owner: 'Eigenaar',
 } as const

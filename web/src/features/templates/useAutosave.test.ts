@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { changedFields, useAutosave } from './useAutosave'
+import { changedFields, markUnsaved, useAutosave } from './useAutosave'
 
 interface Fields {
   title: string
@@ -72,5 +72,55 @@ describe('useAutosave', () => {
     })
     expect(outcome).toMatchObject({ ok: true, changed: false })
     expect(send).toHaveBeenCalledTimes(2)
+  })
+
+  it('marks a field whose save failed as unsaved until a save of it succeeds', async () => {
+    let refuse = true
+    const send = vi.fn(() => (refuse ? Promise.reject(new Error('kapot')) : Promise.resolve()))
+    const { result } = renderHook(() => useAutosave<Fields>(initial, send))
+    expect(result.current.unsaved.size).toBe(0)
+
+    await act(async () => {
+      await result.current.save({ title: 'Nieuw' })
+    })
+    expect([...result.current.unsaved]).toEqual(['title'])
+    // another field's save that succeeds leaves the mark
+    refuse = false
+    await act(async () => {
+      await result.current.save({ codes: ['K86', 'T90'] })
+    })
+    expect([...result.current.unsaved]).toEqual(['title'])
+    await act(async () => {
+      await result.current.save({ title: 'Nieuw' })
+    })
+    expect(result.current.unsaved.size).toBe(0)
+  })
+
+  it('clears the mark when the field is put back to what the api has, or the page settles it', async () => {
+    const send = vi.fn(() => Promise.reject(new Error('kapot')))
+    const { result } = renderHook(() => useAutosave<Fields>(initial, send))
+    await act(async () => {
+      await result.current.save({ title: 'Nieuw', codes: ['T90'] })
+    })
+    expect(new Set(result.current.unsaved)).toEqual(new Set(['title', 'codes']))
+    // the title typed back as it was: nothing to send, and nothing unsaved
+    await act(async () => {
+      await result.current.save({ title: 'Oud' })
+    })
+    expect([...result.current.unsaved]).toEqual(['codes'])
+    act(() => result.current.settle(['codes']))
+    expect(result.current.unsaved.size).toBe(0)
+  })
+})
+
+describe('markUnsaved', () => {
+  it('adds failed fields, removes saved and settled ones, and keeps the same set when nothing changes', () => {
+    const none = new Set<string>()
+    const failed = markUnsaved(none, { ok: false, changes: { title: 'x' } })
+    expect([...failed]).toEqual(['title'])
+    expect(markUnsaved(failed, { ok: false, changes: { title: 'y' } })).toBe(failed)
+    expect(markUnsaved(failed, { ok: true, changes: { text: 'z' } })).toBe(failed)
+    expect(markUnsaved(failed, { ok: true, changes: { title: 'y' } }).size).toBe(0)
+    expect(markUnsaved(failed, { ok: true, changes: {} }, ['title']).size).toBe(0)
   })
 })

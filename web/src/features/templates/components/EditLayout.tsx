@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { Description } from '@headlessui/react'
 import { Link } from '@tanstack/react-router'
 import { Icon } from '@/components/Icon'
 import { editTexts as t } from '../texts'
@@ -36,13 +37,30 @@ export function EditLayout({
   )
 }
 
-/** Whether the page is saving, with the promise that changes are kept. */
-export function SaveStatus({ saving }: { saving: boolean }) {
+/**
+ * Whether the page is saving, with the promise that changes are kept; while a field's save has
+ * failed, that it has not (in red, until a save of it succeeds).
+ */
+export function SaveStatus({ saving, unsaved = false }: { saving: boolean; unsaved?: boolean }) {
   return (
-    <p className="text-sm text-slate-500" role="status">
-      {saving ? t.saving : t.autosave}
+    <p className={`text-sm ${unsaved && !saving ? 'font-medium text-red-700' : 'text-slate-500'}`} role="status">
+      {saving ? t.saving : unsaved ? t.someUnsaved : t.autosave}
     </p>
   )
 }
+
+/** Under a field (inside its headless `Field`) whose save failed: 'Niet opgeslagen', until one succeeds. */
+export function UnsavedNote({ shown }: { shown: boolean }) {
+  if (!shown) return null
+  return (
+    <Description className="mt-1 flex items-center gap-1 text-sm font-medium text-red-700" data-testid="unsaved">
+      <Icon name="warning" className="size-4 shrink-0" />
+      {t.notSaved}
+    </Description>
+  )
+}
+
+/** A field whose save failed (`invalid` on the headless input) gets a red ring. */
+export const unsavedRingClass = 'data-invalid:ring-2 data-invalid:ring-red-500'
 
 export const labelClass = 'block text-sm font-medium text-slate-900'

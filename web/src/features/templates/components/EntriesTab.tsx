@@ -12,6 +12,7 @@ import { useTemplateToasts } from '../useTemplateToasts'
 import { CodeChips } from './CodeChips'
 import { ListToolbar } from './ListToolbar'
 import { LoadFailed, MessageRow, tdClass, thClass } from './ListStates'
+import { stackedTable } from '@/features/layout'
 import { Pagination } from './Pagination'
 import { PreviewPanel } from './PreviewPanel'
 import { VisibilityBadge } from './VisibilityBadge'
@@ -78,9 +79,9 @@ export function EntriesTab() {
 
       <div className="mt-6 overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-slate-200">
         <div className="relative overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200" aria-busy={page.isFetching || count.isFetching}>
+          <table className={`min-w-full divide-y divide-slate-200 ${stackedTable.table}`} aria-busy={page.isFetching || count.isFetching}>
             <caption className="sr-only">{t.entriesCaption}</caption>
-            <thead className="bg-slate-50">
+            <thead className={`bg-slate-50 ${stackedTable.head}`}>
               <tr>
                 <th scope="col" className={thClass}>
                   {t.nameAndDescription}
@@ -99,7 +100,7 @@ export function EntriesTab() {
                 </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-100">
+            <tbody className={`divide-y divide-slate-100 ${stackedTable.body}`}>
               {failed ? (
                 <MessageRow columns={COLUMNS}>
                   <LoadFailed
@@ -116,8 +117,8 @@ export function EntriesTab() {
                 <MessageRow columns={COLUMNS}>{t.noEntries}</MessageRow>
               ) : (
                 rows.map((entry) => (
-                  <tr key={entry.id}>
-                    <td className={tdClass}>
+                  <tr key={entry.id} className={stackedTable.row}>
+                    <td className={`${tdClass} ${stackedTable.cell}`} data-label={t.nameAndDescription}>
                       <div className="flex flex-wrap items-center gap-2">
                         <span className="font-medium text-slate-900">
                           {entry.title || <em className="text-slate-500">{t.untitled}</em>}
@@ -126,13 +127,17 @@ export function EntriesTab() {
                       </div>
                       {entry.description && <p className="mt-1 max-w-md text-slate-500">{entry.description}</p>}
                     </td>
-                    <td className={tdClass}>
+                    <td className={`${tdClass} ${stackedTable.cell}`} data-label={t.codes}>
                       <CodeChips codes={entry.codes} />
                     </td>
-                    <td className={`${tdClass} whitespace-nowrap`}>{soepTypeName(entry.soepType)}</td>
-                    <td className={`${tdClass} whitespace-nowrap`}>{entry.owner?.name ?? t.noOwner}</td>
-                    <td className={`${tdClass} whitespace-nowrap text-right`}>
-                      <div className="-my-1.5 flex justify-end gap-1">
+                    <td className={`${tdClass} whitespace-nowrap ${stackedTable.cell}`} data-label={t.type}>
+                      {soepTypeName(entry.soepType)}
+                    </td>
+                    <td className={`${tdClass} whitespace-nowrap ${stackedTable.cell}`} data-label={t.owner}>
+                      {entry.owner?.name ?? t.noOwner}
+                    </td>
+                    <td className={`${tdClass} whitespace-nowrap text-right ${stackedTable.actions}`}>
+                      <div className={`-my-1.5 flex justify-end gap-1 ${stackedTable.buttons}`}>
                         <button type="button" onClick={() => setPreview(entry)} className={iconButtonClass}>
                           <Icon name="eye" className="size-4" />
                           {t.preview}

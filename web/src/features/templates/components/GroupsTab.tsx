@@ -19,6 +19,7 @@ import { useListState } from '../useListState'
 import { useTemplateToasts } from '../useTemplateToasts'
 import { ListToolbar } from './ListToolbar'
 import { LoadFailed, MessageRow, tdClass, thClass } from './ListStates'
+import { stackedTable } from '@/features/layout'
 import { Pagination } from './Pagination'
 import { VisibilityBadge } from './VisibilityBadge'
 
@@ -98,9 +99,9 @@ export function GroupsTab() {
 
       <div className="mt-6 overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-slate-200">
         <div className="relative overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200" aria-busy={page.isFetching || count.isFetching}>
+          <table className={`min-w-full divide-y divide-slate-200 ${stackedTable.table}`} aria-busy={page.isFetching || count.isFetching}>
             <caption className="sr-only">{t.groupsCaption}</caption>
-            <thead className="bg-slate-50">
+            <thead className={`bg-slate-50 ${stackedTable.head}`}>
               <tr>
                 <th scope="col" className={thClass}>
                   {t.name}
@@ -116,7 +117,7 @@ export function GroupsTab() {
                 </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-100">
+            <tbody className={`divide-y divide-slate-100 ${stackedTable.body}`}>
               {failed ? (
                 <MessageRow columns={COLUMNS}>
                   <LoadFailed
@@ -135,8 +136,8 @@ export function GroupsTab() {
                 rows.map((group) => {
                   const name = group.title || t.untitled
                   return (
-                    <tr key={group.id}>
-                      <td className={tdClass}>
+                    <tr key={group.id} className={stackedTable.row}>
+                      <td className={`${tdClass} ${stackedTable.cell}`} data-label={t.name}>
                         <div className="flex flex-wrap items-center gap-2">
                           <span className="font-medium text-slate-900">
                             {group.title || <em className="text-slate-500">{t.untitled}</em>}
@@ -144,12 +145,14 @@ export function GroupsTab() {
                           <VisibilityBadge visibility={group.visibilityType} />
                         </div>
                       </td>
-                      <td className={tdClass}>
+                      <td className={`${tdClass} ${stackedTable.cell}`} data-label={t.description}>
                         <p className="max-w-md text-slate-500">{group.description}</p>
                       </td>
-                      <td className={`${tdClass} whitespace-nowrap`}>{group.owner?.name ?? t.noOwner}</td>
-                      <td className={`${tdClass} whitespace-nowrap text-right`}>
-                        <div className="-my-1.5 flex justify-end gap-1">
+                      <td className={`${tdClass} whitespace-nowrap ${stackedTable.cell}`} data-label={t.owner}>
+                        {group.owner?.name ?? t.noOwner}
+                      </td>
+                      <td className={`${tdClass} whitespace-nowrap text-right ${stackedTable.actions}`}>
+                        <div className={`-my-1.5 flex justify-end gap-1 ${stackedTable.buttons}`}>
                           {group.canEdit ? (
                             <>
                               <Link to="/template/group/$groupId" params={{ groupId: group.id }} className={iconButtonClass}>
