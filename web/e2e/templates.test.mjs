@@ -195,4 +195,35 @@ describe('templates', () => {
     const shown = await other.locator('main').textContent()
     assert.ok(!shown.includes('poh'), `the login name is not shown: ${shown}`)
   })
+
+  it("keeps a field whose save failed marked 'Niet opgeslagen' after the 1 s toast, until a save succeeds", async () => {
+    const page = await openAs('huisarts@example.nl', '/template')
+    await page.getByRole('heading', { level: 1, name: 'Templates' }).waitFor()
+    await createPrivateEntry(page, 'Objectief')
+
+    // the next save of the entry fails once
+    let refused = 0
+    await page.route(new RegExp(`/api/template/entry/${UUID}$`), async (route) => {
+      if (route.request().method() !== 'POST' || refused > 0) return route.fallback()
+      refused++
+      await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: 'unavailable', message: 'Even niet.' }) })
+    })
+    const title = page.getByLabel('Titel')
+    await title.fill('Bloeddruk meten')
+    await title.blur()
+    await page.getByText('Het lukt op dit moment niet om de template entry op te slaan').waitFor()
+    // the toast goes after its second; the mark stays
+    await page.getByText('Het lukt op dit moment niet om de template entry op te slaan').waitFor({ state: 'detached', timeout: 5_000 })
+    await page.getByTestId('unsaved').waitFor()
+    assert.equal(await page.getByTestId('unsaved').textContent(), 'Niet opgeslagen')
+    assert.equal(await title.getAttribute('aria-invalid'), 'true')
+    assert.match(await page.getByRole('status').filter({ hasText: 'Niet alle wijzigingen' }).textContent(), /^Niet alle wijzigingen zijn opgeslagen\./)
+
+    // the next blur saves it, and the mark goes
+    await title.focus()
+    const saved = await saving(page, 'entry', () => title.blur())
+    assert.equal(saved.title, 'Bloeddruk meten')
+    await page.getByTestId('unsaved').waitFor({ state: 'detached' })
+    assert.equal(refused, 1)
+  })
 })
