@@ -58,6 +58,15 @@ async function assertWithinWidth(locator, width, what) {
   assert.ok(await locator.isVisible(), `${what} is visible`)
   const box = await locator.boundingBox()
   assert.ok(box && box.x >= 0 && box.x + box.width <= width, `${what} lies within ${width} px: ${JSON.stringify(box)}`)
+  // nor is it cut off by the box the table scrolls in
+  const clipped = await locator.evaluate((el) => {
+    const frame = el.closest('[class*="overflow-"]')
+    if (!frame) return false
+    const a = el.getBoundingClientRect()
+    const b = frame.getBoundingClientRect()
+    return a.left < b.left - 0.5 || a.right > b.right + 0.5
+  })
+  assert.ok(!clipped, `${what} is not cut off by its table`)
 }
 
 function overlaps(a, b) {

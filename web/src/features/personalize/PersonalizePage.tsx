@@ -122,7 +122,7 @@ function SoapTable({ onEdit, onAdd }: { onEdit: (example: PersonalizedSoap) => v
       <tr key={example.id} className={stackedTable.row}>
         {soapParts.map((part) => (
           <td key={part} className={`${tdClass} ${stackedTable.cell}`} data-label={partNames[part]}>
-            <p className="line-clamp-3 whitespace-pre-line break-words">{example[part]}</p>
+            <p className="line-clamp-3 whitespace-pre-line wrap-anywhere">{example[part]}</p>
           </td>
         ))}
         <td className={`${tdClass} whitespace-nowrap text-right ${stackedTable.actions}`}>
@@ -142,7 +142,7 @@ function SoapTable({ onEdit, onAdd }: { onEdit: (example: PersonalizedSoap) => v
   return (
     <>
       <div className="mt-4 overflow-x-auto rounded-xl bg-white shadow-xs ring-1 ring-slate-200">
-        <table className={`min-w-full table-fixed divide-y divide-slate-200 ${stackedTable.table}`}>
+        <table className={`w-full table-fixed divide-y divide-slate-200 ${stackedTable.table}`}>
           <thead className={`bg-slate-50 ${stackedTable.head}`}>
             <tr>
               {soapParts.map((part) => (
@@ -150,7 +150,7 @@ function SoapTable({ onEdit, onAdd }: { onEdit: (example: PersonalizedSoap) => v
                   {partNames[part]}
                 </th>
               ))}
-              <th scope="col" className={`${thClass} w-48`}>
+              <th scope="col" className={`${thClass} w-64`}>
                 <span className="sr-only">{t.actions}</span>
               </th>
             </tr>
