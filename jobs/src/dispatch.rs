@@ -145,10 +145,14 @@ impl Dispatcher {
             return Ok(0);
         }
         let task_ids: Vec<String> = ids.iter().map(|_| ulid::Ulid::generate().to_string()).collect();
+        // Committed asynchronously (`set_config(..., true)` holds for this statement's own
+        // transaction), so a push waits for no WAL flush: should PostgreSQL crash and lose the
+        // mark, the relay pushes the job again and the claim makes the second message a no-op.
         let claims: Vec<Claim> = sqlx::query_as(
             "update jobs j
                 set dispatched_at = now(), dispatch_count = j.dispatch_count + 1, task_id = t.task_id
-               from unnest($1::uuid[], $2::text[]) as t(id, task_id)
+               from unnest($1::uuid[], $2::text[]) as t(id, task_id),
+                    (select set_config('synchronous_commit', 'off', true)) as async_commit
               where j.id = t.id and j.dispatched_at is null and j.state in ('queued', 'retrying')
               returning j.id, j.kind, j.run_at, j.dispatch_count, j.task_id",
         )
@@ -206,7 +210,32 @@ impl Dispatcher {
             return Err(anyhow::anyhow!("pushing to {}: {e}", self.inner.config.queue(kind)));
         }
         crate::metrics::pushed(kind, now as u64);
+        self.wake(kind, &batch).await;
         Ok(now)
+    }
+
+    /// Wakes the streams of `kind` for the messages just pushed: at once for those due, in
+    /// every worker process; when due for the others, in this one ([`crate::wake`]).
+    async fn wake(&self, kind: &str, pushed: &[Claim]) {
+        let queue = self.inner.config.queue(kind);
+        let now = Utc::now();
+        // apalis-redis schedules by the second: a message is due from the start of its second
+        let later: std::collections::BTreeSet<i64> =
+            pushed.iter().map(|c| c.run_at.timestamp()).filter(|at| *at > now.timestamp() && *at - now.timestamp() <= 3_600).collect();
+        for at in later {
+            let delay = Duration::from_millis((at * 1_000 - now.timestamp_millis()).max(0) as u64 + 5);
+            crate::wake::wake_local_at(&queue, delay);
+        }
+        if pushed.iter().any(|c| c.run_at.timestamp() <= now.timestamp()) {
+            crate::wake::wake_local(&queue);
+            let published = match self.connection().await {
+                Ok(mut conn) => crate::wake::publish(&mut conn, &self.inner.config.namespace, kind).await.map_err(anyhow::Error::from),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = published {
+                tracing::debug!(%queue, error = %e, "wake-up not published; other workers find the job on their next poll");
+            }
+        }
     }
 
     /// Marks claimed rows as waiting for a push again.

@@ -26,8 +26,9 @@ pub struct Policy {
     pub timeout: Duration,
     /// Attempts of this kind one worker process runs at once (`APP_WORKER_CONCURRENCY_<KIND>`).
     pub concurrency: usize,
-    /// How often an idle stream of this kind asks Redis for work; `None`: the worker's
-    /// `APP_WORKER_POLL_INTERVAL`. Someone waits for interactive kinds, so they ask more often.
+    /// How often an idle stream of this kind asks Redis for work when no push woke it (the
+    /// safety net, see [`crate::wake`]); `None`: the worker's `APP_WORKER_POLL_INTERVAL`.
+    /// Someone waits for interactive kinds, so they ask more often.
     pub poll_interval: Option<Duration>,
 }
 

@@ -2,9 +2,10 @@
 //!
 //! A job is a row in PostgreSQL ([`record`]), written in the same transaction as the business
 //! change that causes it. Redis, through apalis, only carries "run job <id>" messages: the
-//! [`Dispatcher`] pushes one after commit, the [`relay`] pushes what never arrived or got lost,
-//! and the worker's [`Runner`] moves the row through its states. Each job kind lives in one file
-//! under [`kinds`]: its stable name, an ids-only payload, the handler and its [`Policy`].
+//! [`Dispatcher`] pushes one after commit and [`wake`]s the idle workers of its kind, the
+//! [`relay`] pushes what never arrived or got lost, and the worker's [`Runner`] moves the row
+//! through its states. Each job kind lives in one file under [`kinds`]: its stable name, an
+//! ids-only payload, the handler and its [`Policy`].
 
 pub mod admin;
 pub mod batch;
@@ -21,6 +22,7 @@ pub mod record;
 pub mod redis_conn;
 pub mod relay;
 pub mod runner;
+pub mod wake;
 
 pub use config::JobsConfig;
 pub use dispatch::{Dispatch, Dispatcher};

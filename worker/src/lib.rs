@@ -37,7 +37,8 @@ pub struct Config {
     pub mail: MailConfig,
     /// `/healthz`, `/readyz` and `/metrics`; `None` in one-process mode (the api serves them).
     pub http_addr: Option<SocketAddr>,
-    /// How often an idle worker asks Redis for work (apalis otherwise waits for its heartbeat).
+    /// How often an idle stream asks Redis for work when no push woke it: the safety net for a
+    /// missed wake-up (apalis otherwise waits for its heartbeat).
     pub poll_interval: Duration,
     /// After SIGTERM, how long running attempts may take before they are handed back.
     pub shutdown_grace: Duration,
@@ -91,7 +92,7 @@ impl Config {
             jobs: JobsConfig::from_env(env)?,
             mail: MailConfig::from_env(env)?,
             http_addr,
-            poll_interval: env.duration("APP_WORKER_POLL_INTERVAL", Duration::from_millis(50))?,
+            poll_interval: env.duration("APP_WORKER_POLL_INTERVAL", Duration::from_secs(1))?,
             shutdown_grace: env.duration("APP_WORKER_SHUTDOWN_GRACE", Duration::from_secs(30))?,
             queues: env.list("APP_WORKER_QUEUES"),
             concurrency,
@@ -188,6 +189,8 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             ));
         }
     }
+    // pushes by other processes wake this one's streams
+    let wake = tokio::spawn(jobs::wake::listen(redis.clone(), config.jobs.namespace.clone(), stopped(stop_rx.clone())));
     let relay = Relay::new(dispatcher.clone(), registry.kinds().collect());
     let relay_task = tokio::spawn(relay.run(config.jobs.relay_interval, stopped(stop_rx.clone())));
     let ops = config
@@ -200,6 +203,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     let _ = stop_tx.send(true);
     while tasks.join_next().await.is_some() {}
     let _ = relay_task.await;
+    let _ = wake.await;
     if let Some(ops) = ops {
         let _ = ops.await;
     }
@@ -252,16 +256,41 @@ async fn probe_asks_to_wedge(runner: &Runner, message: &Dispatch) -> bool {
     )
 }
 
-/// Polls Redis every `interval` when idle (apalis otherwise waits for its heartbeat) and notes
-/// each time the stream asks for work, for the watchdog.
+/// Asks Redis for work when a push wakes the stream ([`jobs::wake`]) and, as the safety net,
+/// every `interval` when idle (apalis otherwise waits for its heartbeat); notes each time the
+/// stream asks, for the watchdog.
 struct WatchedPolling {
     interval: IntervalStrategy,
     health: Arc<StreamHealth>,
+    notify: Arc<tokio::sync::Notify>,
+    /// The next wake-up. It exists before each fetch starts, so a push made while the fetch runs
+    /// (after it looked) still wakes the stream.
+    woken: std::pin::Pin<Box<dyn Future<Output = ()> + Send + Sync>>,
+}
+
+impl WatchedPolling {
+    fn new(interval: Duration, health: Arc<StreamHealth>, notify: Arc<tokio::sync::Notify>) -> Self {
+        let woken = Self::next_wake(&notify);
+        Self { interval: IntervalStrategy::new(interval), health, notify, woken }
+    }
+
+    fn next_wake(notify: &Arc<tokio::sync::Notify>) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send + Sync>> {
+        let notify = notify.clone();
+        Box::pin(async move { notify.notified().await })
+    }
 }
 
 impl PollStrategy for WatchedPolling {
     fn poll_drive(&mut self, cx: &mut std::task::Context<'_>, snapshot: &PollSnapshot) -> std::task::Poll<Option<()>> {
-        self.interval.poll_drive(cx, snapshot)
+        // both register this task's waker: whichever comes first has the stream ask again
+        let interval = self.interval.poll_drive(cx, snapshot);
+        if self.woken.as_mut().poll(cx).is_ready() {
+            self.woken = Self::next_wake(&self.notify);
+            // waiting from now on, for a push during the fetch that follows
+            let _ = self.woken.as_mut().poll(cx);
+            return std::task::Poll::Ready(Some(()));
+        }
+        interval
     }
 
     fn on_poll(&mut self, snapshot: &PollSnapshot) {
@@ -330,7 +359,7 @@ async fn supervise(
             // a name of its own per start: apalis refuses a name seen within one heartbeat
             let name = format!("{queue}-{}", ulid::Ulid::generate());
             let health = Arc::new(StreamHealth::new());
-            let polling = WatchedPolling { interval: IntervalStrategy::new(poll), health: health.clone() };
+            let polling = WatchedPolling::new(poll, health.clone(), jobs::wake::notifier(&queue));
             let worker = WorkerBuilder::new(name.clone())
                 .backend(apalis::prelude::BackendExt::poll_with_strategy(storage, polling))
                 .concurrency(concurrency)

@@ -2,8 +2,9 @@
 //!
 //! The payload names a `summaries` row, which holds the request with the transcript as it was
 //! when the clinician pressed Samenvatten. The handler adds the clinician's own SOEP examples
-//! when the request brought none, asks the configured summariser and keeps the result with the
-//! summary and its consult. The live session (or the waiting request) hears of each state over
+//! when the request brought none, asks the configured summariser, suggests up to three ICPC codes
+//! per episode of a SOEP note (with the transcript sentences behind each), and keeps the result
+//! with the summary and its consult. The live session (or the waiting request) hears of each state over
 //! pub/sub from [`Job::announce`], which the runner calls only once that state is committed, so
 //! whoever hears `succeeded` finds the job succeeded. A summary that already has its result is
 //! not made again: a duplicate delivery only repeats the event.
@@ -69,8 +70,9 @@ const POLICY: Policy = Policy {
     // the LLM's own limit (APP_LLM_TIMEOUT, 120 s) with room for its one repair round
     timeout: Duration::from_secs(300),
     concurrency: 8,
-    // a clinician waits for the note: an idle stream asks every 10 ms instead of the worker's 50
-    poll_interval: Some(Duration::from_millis(10)),
+    // a clinician waits for the note: a push wakes the stream at once, and should that wake-up
+    // be missed the stream asks every 200 ms instead of the worker's 1 s
+    poll_interval: Some(Duration::from_millis(200)),
 };
 
 impl Job for SummariseConsult {
@@ -107,8 +109,15 @@ impl Job for SummariseConsult {
         };
         let engine_time = started.elapsed();
         metrics::histogram!("summaries_engine_seconds", "engine" => self.summariser.name()).record(engine_time.as_secs_f64());
+        let mut note = summary.result;
+        note.extractive = summary.extractive;
+        if request.template == Template::Soap {
+            let codes = domain::icpc::list(&ctx.db).await?;
+            let transcript: Vec<&str> = request.transcript.iter().map(|l| l.sentence.as_str()).collect();
+            domain::icpc::code_episodes(&codes, &mut note.episodes, &transcript);
+        }
         let mut tx = ctx.db.begin().await?;
-        consults::finish_summary(&mut tx, &row, &summary.result, &summary.engine).await?;
+        consults::finish_summary(&mut tx, &row, &note, &summary.engine).await?;
         tx.commit().await?;
         outcome(&row, &summary.engine, Some(engine_time))
     }

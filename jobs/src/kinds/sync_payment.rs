@@ -40,8 +40,9 @@ const POLICY: Policy = Policy {
     backoff_max: Duration::from_secs(900),
     timeout: Duration::from_secs(90),
     concurrency: 16,
-    // the user waits on /subscription for the payment to show
-    poll_interval: Some(Duration::from_millis(20)),
+    // the user waits on /subscription for the payment to show: should the push's wake-up be
+    // missed, the stream asks every 200 ms instead of the worker's 1 s
+    poll_interval: Some(Duration::from_millis(200)),
 };
 
 impl Job for SyncPayment {
