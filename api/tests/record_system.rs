@@ -221,3 +221,30 @@ async fn the_public_config_names_the_record_system_and_the_new_environment(pool:
     assert_eq!(config["newEnvironmentUrl"], "https://nieuw.example.nl/");
     assert_eq!(config["newEnvironmentDate"], "2026-10-18");
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_accepted_icpc_codes_go_with_their_episode_and_suggestions_left_alone_do_not(pool: PgPool) {
+    let app = app_with_origins(pool, "https://his.example.nl").await;
+    let token = app.access_token_for("huisarts@example.nl").await;
+    let result = json!({"episodes": [
+        {"subjective": "Keelpijn.", "diagnosis": "Virale keelontsteking.", "codes": [
+            {"code": "R74", "title": "Verkoudheid", "evidence": ["De keelpijn is een virale keelontsteking."], "accepted": true},
+            {"code": "R21", "title": "Keelpijn of keelklachten", "evidence": ["Ik heb keelpijn."], "accepted": false}
+        ]},
+        {"subjective": "Rugpijn.", "diagnosis": "Aspecifieke lage rugpijn.", "codes": [
+            {"code": "L03", "title": "Lage rugpijn", "evidence": ["Dat is aspecifieke lage rugpijn."]}
+        ]}
+    ]});
+    let response = post(&app, &token, json!({"redirectUrl": "https://his.example.nl/terug", "result": result})).await;
+    assert_eq!(response.status(), 201);
+    let id = response.json::<Value>().await.unwrap()["consultId"].as_str().unwrap().to_owned();
+
+    let episodes: Value = app.get_with_token(&format!("{HAND_OFF}/{id}/episodes"), &token).await.json().await.unwrap();
+    assert_eq!(episodes["episodes"][0]["icpc"], json!(["R74"]));
+    assert_eq!(episodes["episodes"][1]["icpc"], json!([]));
+
+    let redirect: Value = app.http.get(app.url(&format!("{HAND_OFF}/{id}/redirect"))).send().await.unwrap().json().await.unwrap();
+    let data: Value = serde_json::from_str(redirect["data"].as_str().unwrap()).unwrap();
+    assert_eq!(data["episodes"][0]["icpc"], json!(["R74"]));
+    assert!(data["episodes"][1].get("icpc").is_none(), "no codes accepted, none sent: {data}");
+}

@@ -77,7 +77,7 @@ async fn a_summary_asked_on_the_socket_comes_back_on_it_and_through_the_job(pool
     }
     assert!(episode["subjective"].as_str().unwrap().contains("keelpijn"), "{episode}");
     assert!(episode["objective"].as_str().unwrap().contains("37,2"), "{episode}");
-    assert!(episode["plan"].as_str().unwrap().contains("paracetamol"), "{episode}");
+    assert!(episode["plan"].as_str().unwrap().to_lowercase().contains("paracetamol"), "{episode}");
 
     // pollable: the owner gets the note through the job, anyone else not the job at all
     let view: Value = app.get_with_token(&format!("/api/jobs/{job_id}"), &anna).await.json().await.unwrap();
@@ -113,7 +113,7 @@ async fn the_summary_calls_answer_with_a_list_whose_first_item_holds_the_episode
     ] {
         let (status, body) = call(path, CONSULT.into(), false).await;
         assert_eq!(status, 200, "{path}: {body}");
-        assert!(body[0]["episodes"][0]["plan"].as_str().unwrap().contains("paracetamol"), "{path}: {body}");
+        assert!(body[0]["episodes"][0]["plan"].as_str().unwrap().to_lowercase().contains("paracetamol"), "{path}: {body}");
         let request: Value =
             sqlx::query_scalar("select request from summaries where route = $1").bind(route).fetch_one(&pool).await.unwrap();
         assert_eq!((request["modelSize"].as_str(), request["precision"].as_str()), (Some(size), Some(precision)), "{route}");
@@ -178,7 +178,7 @@ async fn a_summary_call_that_outlasts_its_wait_answers_202_with_the_job(pool: Pg
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(view["state"], "succeeded", "{view}");
-    assert!(view["result"]["note"]["episodes"][0]["plan"].as_str().unwrap().contains("paracetamol"));
+    assert!(view["result"]["note"]["episodes"][0]["plan"].as_str().unwrap().to_lowercase().contains("paracetamol"));
     worker.stop().await;
 }
 

@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
 
+use crate::summary::{Episode, EpisodeCode, MAX_EPISODE_CODES};
 use crate::text::{normalize, words};
 
 /// Most matches a search or a suggestion returns.
@@ -40,7 +41,7 @@ static EMBEDDED: LazyLock<Vec<Code>> =
 static SYNONYMS: LazyLock<BTreeMap<String, Vec<String>>> = LazyLock::new(|| {
     let raw: BTreeMap<String, Vec<String>> =
         serde_json::from_str(include_str!("../data/icpc/synonyms-nl.json")).expect("the embedded synonym list parses");
-    raw.into_iter().map(|(code, terms)| (code, terms.iter().map(|t| phrase_form(t)).collect())).collect()
+    raw.into_iter().map(|(code, terms)| (code, terms.iter().map(|t| match_form(t)).collect())).collect()
 });
 
 /// Text as [`predict`] compares it: normalised, punctuation as spaces (`gastro-enteritis` and
@@ -167,37 +168,157 @@ const STOP_WORDS: [&str; 24] = [
     "probleem",
 ];
 
-/// Ranked ICPC suggestions for a text (an episode's S and E, say): a synonym or a whole title
-/// found in the text counts 1, each telling title word 0.25; process codes are not suggested.
+/// Words that deny what follows them in the same clause: "geen koorts" is not a fever, nor is
+/// "geen aanwijzingen voor een hernia" a hernia.
+const NEGATIONS: [&str; 5] = ["geen", "niet", "zonder", "nooit", "ontkent"];
+
+/// Words that, shortly after a phrase in its clause, deny it: "fractuur uitgesloten"; so does
+/// "is (het) niet" right after it: "een longontsteking is het niet".
+const DENIED_AFTER: [&str; 2] = ["uitgesloten", "onwaarschijnlijk"];
+
+/// Words that end a negation's reach: "geen hoest maar wel koorts".
+const CLAUSE_TURNS: [&str; 3] = ["maar", "wel", "behalve"];
+
+/// Articles, possessives and prepositions, left out on both sides of a match, so "artrose van de
+/// knie" is "artrose knie" and "pijn in het hoofd" is "pijn in hoofd" wherever it is written.
+const FUNCTION_WORDS: [&str; 10] = ["de", "het", "een", "van", "mijn", "uw", "zijn", "haar", "hun", "je"];
+
+/// A phrase as [`Haystack::mentions`] looks for it: phrase form without [`FUNCTION_WORDS`].
+fn match_form(s: &str) -> String {
+    phrase_form(s).split(' ').filter(|w| !w.is_empty() && !FUNCTION_WORDS.contains(w)).collect::<Vec<_>>().join(" ")
+}
+
+/// A text as [`predict`] searches it: each clause in [`match_form`] between `|` marks, so a
+/// phrase never runs across clauses and a negation reaches no further than its own.
+struct Haystack(String);
+
+impl Haystack {
+    fn new(text: &str) -> Self {
+        let clauses: Vec<String> = text.split(['.', ',', ';', ':', '!', '?', '\n']).map(match_form).filter(|c| !c.is_empty()).collect();
+        Self(format!(" | {} | ", clauses.join(" | ")))
+    }
+
+    /// Whether `phrase` (in [`match_form`]) occurs with at least one occurrence its clause does
+    /// not deny: by one of the four words before it, or by "is niet", "uitgesloten" or
+    /// "onwaarschijnlijk" among the three after it.
+    fn mentions(&self, phrase: &str) -> bool {
+        if phrase.is_empty() {
+            return false;
+        }
+        let needle = format!(" {phrase} ");
+        let mut from = 0;
+        while let Some(at) = self.0[from..].find(&needle) {
+            let start = from + at;
+            let before = self.0[..start]
+                .split(' ')
+                .rev()
+                .filter(|w| !w.is_empty())
+                .take(4)
+                .take_while(|w| *w != "|" && !CLAUSE_TURNS.contains(w))
+                .any(|w| NEGATIONS.contains(&w));
+            let after: Vec<&str> =
+                self.0[start + needle.len() - 1..].split(' ').filter(|w| !w.is_empty()).take(3).take_while(|w| *w != "|").collect();
+            let denied_after = match after.as_slice() {
+                ["is", "niet", ..] => true,
+                words => words.iter().any(|w| DENIED_AFTER.contains(w)),
+            };
+            if !before && !denied_after {
+                return true;
+            }
+            from = start + 1;
+        }
+        false
+    }
+}
+
+/// Whether a code is a process code (`-30` to `-69`, or a chapter's 30 to 69): never suggested.
+fn is_process_code(code: &Code) -> bool {
+    code.category == "-" || code.code.parse::<u8>().is_ok_and(|n| (30..=69).contains(&n))
+}
+
+/// How strongly `text` points to `code`: a synonym or a whole title found counts 1, each telling
+/// title word 0.25; what the text denies ("geen koorts") does not count.
+fn score(code: &Code, text: &Haystack) -> f64 {
+    let mut score = 0.0;
+    for phrase in SYNONYMS.get(&code.id()).into_iter().flatten() {
+        if text.mentions(phrase) {
+            score += 1.0;
+        }
+    }
+    for title in [&code.patient_title, &code.official_title] {
+        if text.mentions(&match_form(title)) {
+            score += 1.0;
+        }
+    }
+    let titles = match_form(&format!("{} {}", code.patient_title, code.official_title));
+    let mut title_words: Vec<&str> = titles.split(' ').filter(|w| w.chars().count() >= 5 && !STOP_WORDS.contains(w)).collect();
+    title_words.sort_unstable();
+    title_words.dedup();
+    score + 0.25 * title_words.iter().filter(|w| text.mentions(w)).count() as f64
+}
+
+/// Ranked ICPC suggestions for a text (an episode's S and E, say): see [`score`]; process codes
+/// are not suggested.
 pub fn predict<'a>(codes: &'a [Code], text: &str) -> Vec<Suggestion<'a>> {
-    let text = format!(" {} ", phrase_form(text));
-    let has_phrase = |phrase: &str| !phrase.is_empty() && text.contains(&format!(" {phrase} "));
+    let text = Haystack::new(text);
     let mut suggestions: Vec<Suggestion<'a>> = codes
         .iter()
-        .filter(|c| c.category != "-")
+        .filter(|c| !is_process_code(c))
         .filter_map(|c| {
-            let mut score = 0.0;
-            for phrase in SYNONYMS.get(&c.id()).into_iter().flatten() {
-                if has_phrase(phrase) {
-                    score += 1.0;
-                }
-            }
-            for title in [&c.patient_title, &c.official_title] {
-                if has_phrase(&phrase_form(title)) {
-                    score += 1.0;
-                }
-            }
-            let titles = phrase_form(&format!("{} {}", c.patient_title, c.official_title));
-            let mut title_words: Vec<&str> = titles.split(' ').filter(|w| w.chars().count() >= 5 && !STOP_WORDS.contains(w)).collect();
-            title_words.sort_unstable();
-            title_words.dedup();
-            score += 0.25 * title_words.iter().filter(|w| has_phrase(w)).count() as f64;
+            let score = score(c, &text);
             (score > 0.0).then_some(Suggestion { code: c, score })
         })
         .collect();
     suggestions.sort_by(|a, b| b.score.total_cmp(&a.score));
     suggestions.truncate(MAX_RESULTS);
     suggestions
+}
+
+/// The least [`code_episodes`] asks of a code: one synonym or title in S, or half of that in E.
+const EPISODE_CODE_FLOOR: f64 = 1.0;
+
+/// Most transcript sentences kept as one code's evidence.
+const MAX_EVIDENCE: usize = 3;
+
+/// Suggests up to [`MAX_EPISODE_CODES`] codes for each episode of a SOEP note, replacing what it
+/// had. An episode's evaluation (E, the clinician's assessment) counts double, its subjective (S)
+/// once; a code must reach [`EPISODE_CODE_FLOOR`] and be mentioned in at least one sentence of
+/// the `transcript`, which become its evidence (the most telling first, at most
+/// [`MAX_EVIDENCE`]). Process codes are never suggested.
+pub fn code_episodes(codes: &[Code], episodes: &mut [Episode], transcript: &[&str]) {
+    let sentences: Vec<Haystack> = transcript.iter().map(|s| Haystack::new(s)).collect();
+    for episode in episodes.iter_mut() {
+        let (evaluation, subjective) = (Haystack::new(&episode.diagnosis), Haystack::new(&episode.subjective));
+        let mut ranked: Vec<(f64, &Code)> = codes
+            .iter()
+            .filter(|c| !is_process_code(c))
+            .filter_map(|c| {
+                let score = 2.0 * score(c, &evaluation) + score(c, &subjective);
+                (score >= EPISODE_CODE_FLOOR).then_some((score, c))
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        episode.codes = ranked
+            .into_iter()
+            .filter_map(|(_, code)| {
+                let mut support: Vec<(f64, usize)> =
+                    sentences.iter().enumerate().map(|(i, s)| (score(code, s), i)).filter(|(score, _)| *score > 0.0).collect();
+                if support.is_empty() {
+                    return None;
+                }
+                support.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                support.truncate(MAX_EVIDENCE);
+                support.sort_by_key(|(_, i)| *i);
+                Some(EpisodeCode {
+                    code: code.id(),
+                    title: code.patient_title.clone(),
+                    evidence: support.into_iter().map(|(_, i)| transcript[i].trim().to_owned()).collect(),
+                    accepted: false,
+                })
+            })
+            .take(MAX_EPISODE_CODES)
+            .collect();
+    }
 }
 
 /// Reads a licensed table export: one code per line, `code;patient title;official title` (or
@@ -309,6 +430,84 @@ mod tests {
         assert!(ids("").is_empty());
         assert!(ids("Goed gesprek gehad.").len() <= 10);
         assert!(predict(embedded(), "hoge bloeddruk").iter().all(|s| s.code.category != "-"), "no process codes");
+    }
+
+    #[test]
+    fn what_the_text_denies_is_not_suggested() {
+        let ids = |text: &str| predict(embedded(), text).into_iter().map(|s| s.code.id()).collect::<Vec<_>>();
+        let found = ids("Geen koorts. Wel hoest sinds een week.");
+        assert!(!found.contains(&"A03".to_owned()), "{found:?}");
+        assert!(found.contains(&"R05".to_owned()), "{found:?}");
+        // the negation reaches no further than its clause, nor past 'maar wel'
+        assert!(ids("Niet benauwd, koorts sinds gisteren").contains(&"A03".to_owned()));
+        assert!(ids("Geen hoest maar wel koorts").contains(&"A03".to_owned()));
+    }
+
+    fn two_problem_note() -> (Vec<Episode>, Vec<&'static str>) {
+        let episodes = vec![
+            Episode {
+                subjective: "Sinds 4 dagen keelpijn, slikken doet pijn. Geen koorts.".into(),
+                objective: "Keel rood, geen beslag op de tonsillen.".into(),
+                diagnosis: "Virale keelontsteking.".into(),
+                plan: "Paracetamol zo nodig.".into(),
+                codes: Vec::new(),
+            },
+            Episode {
+                subjective: "Sinds een week pijn onderin de rug na tillen, geen uitstraling.".into(),
+                objective: "Lasègue negatief.".into(),
+                diagnosis: "Aspecifieke lage rugpijn.".into(),
+                plan: "Naproxen, fysiotherapeut.".into(),
+                codes: Vec::new(),
+            },
+        ];
+        let transcript = vec![
+            "Goedemorgen, gaat u zitten.",
+            "Ik heb sinds vier dagen keelpijn en het slikken doet pijn.",
+            "Koorts heb ik niet gehad.",
+            "En ik heb last van mijn onderrug sinds ik een kast heb getild.",
+            "De keelpijn is een virale keelontsteking.",
+            "Dat is aspecifieke lage rugpijn.",
+            "Voor de rug schrijf ik naproxen voor en verwijs ik u naar de fysiotherapeut.",
+        ];
+        (episodes, transcript)
+    }
+
+    #[test]
+    fn each_episode_gets_its_own_codes_with_the_sentences_that_support_them() {
+        let (mut episodes, transcript) = two_problem_note();
+        code_episodes(embedded(), &mut episodes, &transcript);
+        let ids = |e: &Episode| e.codes.iter().map(|c| c.code.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(&episodes[0]).first().map(String::as_str), Some("R74"), "{:?}", episodes[0].codes);
+        assert!(ids(&episodes[0]).contains(&"R21".to_owned()), "{:?}", episodes[0].codes);
+        assert!(!ids(&episodes[0]).contains(&"A03".to_owned()), "denied fever: {:?}", episodes[0].codes);
+        assert_eq!(ids(&episodes[1]).first().map(String::as_str), Some("L03"), "{:?}", episodes[1].codes);
+        for episode in &episodes {
+            assert!(!episode.codes.is_empty() && episode.codes.len() <= MAX_EPISODE_CODES);
+            for code in &episode.codes {
+                assert!(!code.accepted);
+                assert!(!code.evidence.is_empty() && code.evidence.len() <= MAX_EVIDENCE, "{code:?}");
+                assert!(code.evidence.iter().all(|e| transcript.contains(&e.as_str())), "{code:?}");
+            }
+        }
+        let throat = &episodes[0].codes[0];
+        assert_eq!(throat.title, "Verkoudheid");
+        assert_eq!(throat.evidence, vec!["De keelpijn is een virale keelontsteking."]);
+        assert_eq!(episodes[1].codes[0].evidence, vec!["Dat is aspecifieke lage rugpijn."]);
+    }
+
+    #[test]
+    fn process_codes_and_unsupported_codes_are_never_suggested() {
+        let codes = vec![
+            Code { category: "-".into(), code: "31".into(), patient_title: "Keelpijn".into(), official_title: "Keelpijn".into() },
+            Code { category: "R".into(), code: "45".into(), patient_title: "Keelpijn".into(), official_title: "Keelpijn".into() },
+            Code { category: "R".into(), code: "21".into(), patient_title: "Keelpijn".into(), official_title: "Keelpijn".into() },
+        ];
+        let mut episodes = vec![Episode { subjective: "Keelpijn.".into(), ..Default::default() }];
+        code_episodes(&codes, &mut episodes, &["Ik heb keelpijn."]);
+        assert_eq!(episodes[0].codes.iter().map(|c| c.code.as_str()).collect::<Vec<_>>(), ["R21"]);
+        // a code the note names but no sentence of the transcript supports is left out
+        code_episodes(&codes, &mut episodes, &["Goedemorgen."]);
+        assert!(episodes[0].codes.is_empty());
     }
 
     #[test]

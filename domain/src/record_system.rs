@@ -67,6 +67,9 @@ pub struct Episode {
     pub evaluation: String,
     /// P
     pub plan: String,
+    /// The ICPC codes the clinician accepted (`R74`); left out when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub icpc: Vec<String>,
 }
 
 impl Episode {
@@ -86,7 +89,23 @@ fn episode_of(value: &Value) -> Episode {
         // the summariser calls E `diagnosis`; a corrected note may say `evaluation`
         evaluation: part(value, &["evaluation", "diagnosis"]),
         plan: part(value, &["plan"]),
+        icpc: accepted_codes(value),
     }
+}
+
+/// The codes of an episode's `codes` (as [`crate::summary::EpisodeCode`] writes them) that the
+/// clinician accepted, each once, in their order.
+fn accepted_codes(value: &Value) -> Vec<String> {
+    let mut accepted: Vec<String> = Vec::new();
+    for code in value.get("codes").and_then(Value::as_array).into_iter().flatten() {
+        if code.get("accepted").and_then(Value::as_bool) == Some(true)
+            && let Some(id) = code.get("code").and_then(Value::as_str).map(str::trim).filter(|id| !id.is_empty())
+            && !accepted.iter().any(|a| a == id)
+        {
+            accepted.push(id.to_owned());
+        }
+    }
+    accepted
 }
 
 /// The episodes of a consult result: `{episodes: [{subjective, objective, diagnosis or
@@ -102,7 +121,8 @@ pub fn episodes_of(result: &Value) -> Vec<Episode> {
 }
 
 /// What the record system receives in its form field: the JSON text
-/// `{"episodes":[{"subjective":"…","objective":"…","evaluation":"…","plan":"…"}]}`.
+/// `{"episodes":[{"subjective":"…","objective":"…","evaluation":"…","plan":"…","icpc":["R74"]}]}`
+/// (`icpc` only when codes were accepted).
 pub fn record_system_data(episodes: &[Episode]) -> String {
     #[derive(Serialize)]
     struct Data<'a> {
@@ -163,13 +183,30 @@ mod tests {
         let episodes = episodes_of(&result);
         assert_eq!(
             episodes,
-            vec![Episode { subjective: "Hoest".into(), objective: "".into(), evaluation: "Bronchitis".into(), plan: "Afwachten".into() }]
+            vec![Episode {
+                subjective: "Hoest".into(),
+                objective: "".into(),
+                evaluation: "Bronchitis".into(),
+                plan: "Afwachten".into(),
+                icpc: vec![]
+            }]
         );
         assert_eq!(
             record_system_data(&episodes),
             r#"{"episodes":[{"subjective":"Hoest","objective":"","evaluation":"Bronchitis","plan":"Afwachten"}]}"#
         );
         assert_eq!(episodes_of(&json!({"subjective": "Knie", "plan": "Rust"})).len(), 1);
+        // accepted codes go along, suggestions the clinician left alone do not
+        let coded = episodes_of(&json!({"episodes": [{"diagnosis": "Keelontsteking", "codes": [
+            {"code": "R74", "title": "Verkoudheid", "evidence": [], "accepted": true},
+            {"code": "R21", "title": "Keelpijn", "evidence": []},
+            {"code": "R74", "title": "Verkoudheid", "evidence": [], "accepted": true}
+        ]}]}));
+        assert_eq!(coded[0].icpc, ["R74"]);
+        assert_eq!(
+            record_system_data(&coded),
+            r#"{"episodes":[{"subjective":"","objective":"","evaluation":"Keelontsteking","plan":"","icpc":["R74"]}]}"#
+        );
         assert!(episodes_of(&json!("tekst")).is_empty());
     }
 }

@@ -177,6 +177,29 @@ pub struct Episode {
     pub diagnosis: String,
     #[serde(default)]
     pub plan: String,
+    /// Suggested ICPC codes (at most [`MAX_EPISODE_CODES`]), best first; the clinician accepts or
+    /// removes each. Left out when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub codes: Vec<EpisodeCode>,
+}
+
+/// Most ICPC codes suggested for one episode.
+pub const MAX_EPISODE_CODES: usize = 3;
+
+/// An ICPC code suggested for an episode, with the transcript sentences that point to it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct EpisodeCode {
+    /// Chapter letter and two digits, as templates store it: `R74`.
+    #[schema(example = "R74")]
+    pub code: String,
+    /// The code's patient title.
+    pub title: String,
+    /// The sentences of the transcript that support the code, as they were summarised.
+    #[serde(default)]
+    pub evidence: Vec<String>,
+    /// Accepted by the clinician: the code goes with the note (its copy, the record system).
+    #[serde(default)]
+    pub accepted: bool,
 }
 
 /// The note, shaped per template: soap fills `episodes`; report fills one episode's subjective,
@@ -197,6 +220,9 @@ pub struct ConsultResult {
     /// Section name ([`SpecialistSection`]) → text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub specialist_summarization: Option<BTreeMap<String, String>>,
+    /// Drafted without a language model, from the transcript's own sentences: the page says so.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub extractive: bool,
 }
 
 /// The named sections of a specialist letter, per flavour, in the order they are written.

@@ -133,11 +133,14 @@ pub struct EpisodeView {
     pub objective: String,
     pub evaluation: String,
     pub plan: String,
+    /// The ICPC codes the clinician accepted.
+    #[schema(example = json!(["R74"]))]
+    pub icpc: Vec<String>,
 }
 
 impl From<Episode> for EpisodeView {
     fn from(e: Episode) -> Self {
-        Self { subjective: e.subjective, objective: e.objective, evaluation: e.evaluation, plan: e.plan }
+        Self { subjective: e.subjective, objective: e.objective, evaluation: e.evaluation, plan: e.plan, icpc: e.icpc }
     }
 }
 
@@ -159,7 +162,8 @@ pub struct HandOffRedirect {
     /// Where the page posts its form.
     pub redirect_url: String,
     /// The value of the form's single field `bricks-data`: the JSON text
-    /// `{"episodes":[{"subjective":"…","objective":"…","evaluation":"…","plan":"…"}]}`.
+    /// `{"episodes":[{"subjective":"…","objective":"…","evaluation":"…","plan":"…","icpc":["R74"]}]}`
+    /// (`icpc`, the accepted ICPC codes, only when there are any).
     pub data: String,
 }
 

@@ -3,6 +3,7 @@
 //! One trait, [`Summariser`], with two implementations: any OpenAI-compatible chat API with a
 //! JSON-schema answer per template, and the embedded rule-based Dutch SOEP extractor.
 
+pub mod coding;
 pub mod config;
 pub mod llm;
 pub mod prompts;

@@ -2,8 +2,9 @@
 //!
 //! The payload names a `summaries` row, which holds the request with the transcript as it was
 //! when the clinician pressed Samenvatten. The handler adds the clinician's own SOEP examples
-//! when the request brought none, asks the configured summariser and keeps the result with the
-//! summary and its consult. The live session (or the waiting request) hears of each state over
+//! when the request brought none, asks the configured summariser, suggests up to three ICPC codes
+//! per episode of a SOEP note (with the transcript sentences behind each), and keeps the result
+//! with the summary and its consult. The live session (or the waiting request) hears of each state over
 //! pub/sub from [`Job::announce`], which the runner calls only once that state is committed, so
 //! whoever hears `succeeded` finds the job succeeded. A summary that already has its result is
 //! not made again: a duplicate delivery only repeats the event.
@@ -108,8 +109,15 @@ impl Job for SummariseConsult {
         };
         let engine_time = started.elapsed();
         metrics::histogram!("summaries_engine_seconds", "engine" => self.summariser.name()).record(engine_time.as_secs_f64());
+        let mut note = summary.result;
+        note.extractive = summary.extractive;
+        if request.template == Template::Soap {
+            let codes = domain::icpc::list(&ctx.db).await?;
+            let transcript: Vec<&str> = request.transcript.iter().map(|l| l.sentence.as_str()).collect();
+            domain::icpc::code_episodes(&codes, &mut note.episodes, &transcript);
+        }
         let mut tx = ctx.db.begin().await?;
-        consults::finish_summary(&mut tx, &row, &summary.result, &summary.engine).await?;
+        consults::finish_summary(&mut tx, &row, &note, &summary.engine).await?;
         tx.commit().await?;
         outcome(&row, &summary.engine, Some(engine_time))
     }

@@ -2484,6 +2484,8 @@ export interface components {
         ConsultResult: {
             dictation?: string | null;
             episodes?: components["schemas"]["Episode"][];
+            /** @description Drafted without a language model, from the transcript's own sentences: the page says so. */
+            extractive?: boolean;
             meeting?: string | null;
             /** @description Section name ([`SpecialistSection`]) → text. */
             specialistSummarization?: {
@@ -2619,14 +2621,40 @@ export interface components {
         };
         /** @description One problem of a SOEP note. `diagnosis` holds the E (evaluatie). */
         Episode: {
+            /**
+             * @description Suggested ICPC codes (at most [`MAX_EPISODE_CODES`]), best first; the clinician accepts or
+             *     removes each. Left out when there are none.
+             */
+            codes?: components["schemas"]["EpisodeCode"][];
             diagnosis?: string;
             objective?: string;
             plan?: string;
             subjective?: string;
         };
+        /** @description An ICPC code suggested for an episode, with the transcript sentences that point to it. */
+        EpisodeCode: {
+            /** @description Accepted by the clinician: the code goes with the note (its copy, the record system). */
+            accepted?: boolean;
+            /**
+             * @description Chapter letter and two digits, as templates store it: `R74`.
+             * @example R74
+             */
+            code: string;
+            /** @description The sentences of the transcript that support the code, as they were summarised. */
+            evidence?: string[];
+            /** @description The code's patient title. */
+            title: string;
+        };
         /** @description One episode of a note as the record system takes it. */
         EpisodeView: {
             evaluation: string;
+            /**
+             * @description The ICPC codes the clinician accepted.
+             * @example [
+             *       "R74"
+             *     ]
+             */
+            icpc: string[];
             objective: string;
             plan: string;
             subjective: string;
@@ -2709,7 +2737,8 @@ export interface components {
         HandOffRedirect: {
             /**
              * @description The value of the form's single field `bricks-data`: the JSON text
-             *     `{"episodes":[{"subjective":"…","objective":"…","evaluation":"…","plan":"…"}]}`.
+             *     `{"episodes":[{"subjective":"…","objective":"…","evaluation":"…","plan":"…","icpc":["R74"]}]}`
+             *     (`icpc`, the accepted ICPC codes, only when there are any).
              */
             data: string;
             /** @description Where the page posts its form. */

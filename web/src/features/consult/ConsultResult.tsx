@@ -1,6 +1,8 @@
+import type { ReactNode } from 'react'
 import { secondaryButtonClass } from '@/components/buttonStyles'
 import { CopyButton, GrowingTextarea } from './components'
-import { EPISODE_FIELDS, specialistText, withEpisodeField, type ConsultForm, type EpisodeField } from './result'
+import { EpisodeCodes } from './EpisodeCodes'
+import { EPISODE_FIELDS, evaluationCopyText, specialistText, withCodeAnswer, withEpisodeField, type ConsultForm, type EpisodeField } from './result'
 import { consultTexts as t } from './texts'
 
 const fieldNames: Record<EpisodeField, string> = {
@@ -16,14 +18,20 @@ function LabelledField({
   value,
   onChange,
   copy = true,
+  copyText = value,
   hideLabel = false,
+  children,
 }: {
   id: string
   label: string
   value: string
   onChange: (value: string) => void
   copy?: boolean
+  /** What 'Kopieren' copies, when it is more than the text. */
+  copyText?: string
   hideLabel?: boolean
+  /** Shown under the text area. */
+  children?: ReactNode
 }) {
   return (
     <div>
@@ -31,9 +39,10 @@ function LabelledField({
         <label htmlFor={id} id={`${id}-label`} className={hideLabel ? 'sr-only' : 'text-sm font-medium text-slate-900'}>
           {label}
         </label>
-        {copy && <CopyButton text={value} describedBy={`${id}-label`} />}
+        {copy && <CopyButton text={copyText} describedBy={`${id}-label`} />}
       </div>
       <GrowingTextarea id={id} value={value} onChange={(e) => onChange(e.target.value)} className="mt-1" />
+      {children}
     </div>
   )
 }
@@ -66,7 +75,12 @@ export function ConsultResult({
                 label={fieldNames[field]}
                 value={episode[field]}
                 onChange={(value) => setForm((f) => withEpisodeField(f, index, field, value))}
-              />
+                copyText={field === 'diagnosis' ? evaluationCopyText(episode) : episode[field]}
+              >
+                {field === 'diagnosis' && (
+                  <EpisodeCodes codes={episode.codes} onAnswer={(code, answer) => setForm((f) => withCodeAnswer(f, index, code, answer))} />
+                )}
+              </LabelledField>
             ))}
           </div>
         </fieldset>
@@ -129,9 +143,16 @@ export function ConsultResult({
   }
   return (
     <section aria-labelledby={`${idPrefix}-result`} className="mt-8 space-y-4">
-      <h2 id={`${idPrefix}-result`} className="text-lg font-semibold text-slate-900">
-        {heading}
-      </h2>
+      <div>
+        <h2 id={`${idPrefix}-result`} className="text-lg font-semibold text-slate-900">
+          {heading}
+        </h2>
+        {form.extractive && (
+          <p className="mt-1 text-xs text-slate-500" data-testid="drafted-without-model">
+            {t.draftedWithoutModel}
+          </p>
+        )}
+      </div>
       {body}
     </section>
   )

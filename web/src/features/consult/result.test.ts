@@ -1,12 +1,27 @@
 import { describe, expect, it } from 'vitest'
-import { appendSentence, emptyForm, FLAVOURS, formFromResult, isTemplate, keepingChanges, reportText, specialistSections, specialistText, TEMPLATES, withEpisodeField } from './result'
+import {
+  acceptedCodesLine,
+  appendSentence,
+  emptyForm,
+  evaluationCopyText,
+  FLAVOURS,
+  formFromResult,
+  isTemplate,
+  keepingChanges,
+  reportText,
+  specialistSections,
+  specialistText,
+  TEMPLATES,
+  withCodeAnswer,
+  withEpisodeField,
+} from './result'
 
-const episode = { subjective: 'Hoest sinds een week.', objective: 'Longen schoon.', diagnosis: 'Bovenste luchtweginfectie.', plan: 'Paracetamol.' }
+const episode = { subjective: 'Hoest sinds een week.', objective: 'Longen schoon.', diagnosis: 'Bovenste luchtweginfectie.', plan: 'Paracetamol.', codes: [] }
 
 describe('the empty form', () => {
   it('has one empty episode and the flavour\'s specialist sections', () => {
     const form = emptyForm('soap', 'normal')
-    expect(form.episodes).toEqual([{ subjective: '', objective: '', diagnosis: '', plan: '' }])
+    expect(form.episodes).toEqual([{ subjective: '', objective: '', diagnosis: '', plan: '', codes: [] }])
     expect(emptyForm('specialist', 'kinderarts-orthopeed').specialist.map((s) => s.name)).toEqual([
       'Reden van verwijzing',
       'Anamnese',
@@ -21,7 +36,7 @@ describe('the empty form', () => {
 describe('formFromResult', () => {
   it('maps soap episodes S, O, E, P to subjective, objective, diagnosis, plan', () => {
     const form = formFromResult(emptyForm('soap', 'normal'), { episodes: [episode, { subjective: 'Knie' }] }, 'normal')
-    expect(form.episodes).toEqual([episode, { subjective: 'Knie', objective: '', diagnosis: '', plan: '' }])
+    expect(form.episodes).toEqual([episode, { subjective: 'Knie', objective: '', diagnosis: '', plan: '', codes: [] }])
   })
 
   it('joins a report\'s one episode into Verslag with headings, leaving out empty parts', () => {
@@ -66,7 +81,7 @@ describe('editing', () => {
     const form = withEpisodeField(emptyForm('soap', 'normal'), 2, 'plan', 'Terugkomen.')
     expect(form.episodes).toHaveLength(3)
     expect(form.episodes[2].plan).toBe('Terugkomen.')
-    expect(form.episodes[1]).toEqual({ subjective: '', objective: '', diagnosis: '', plan: '' })
+    expect(form.episodes[1]).toEqual({ subjective: '', objective: '', diagnosis: '', plan: '', codes: [] })
   })
 
   it('appends dictated sentences with a space', () => {
@@ -93,8 +108,8 @@ describe('keepingChanges: a late summary does not overwrite what was written whi
     expect(kept).toBe(true)
     expect(form.episodes).toEqual([
       { ...episode, plan: 'Zelf geschreven plan.' },
-      { subjective: 'Knie', objective: '', diagnosis: '', plan: '' },
-      { subjective: 'Derde probleem.', objective: '', diagnosis: '', plan: '' },
+      { subjective: 'Knie', objective: '', diagnosis: '', plan: '', codes: [] },
+      { subjective: 'Derde probleem.', objective: '', diagnosis: '', plan: '', codes: [] },
     ])
   })
 
@@ -137,5 +152,58 @@ describe('the names the server uses', () => {
     expect(specialistSections('normal')).toEqual(['Reden van verwijzing', 'Anamnese', 'Lichamelijk onderzoek', 'Conclusie', 'Beleid'])
     specialistSections('normal').push('x')
     expect(specialistSections('normal')).toHaveLength(5)
+  })
+})
+
+describe('the ICPC codes of an episode', () => {
+  const coded = {
+    extractive: true,
+    episodes: [
+      {
+        ...episode,
+        codes: [
+          { code: 'R74', title: 'Verkoudheid', evidence: ['Ik ben verkouden.'] },
+          { code: 'R05', title: 'Hoesten', evidence: ['Ik hoest al een week.'], accepted: false },
+        ],
+      },
+    ],
+  }
+
+  it('come from the summary with their evidence, none accepted, and the note says it was drafted without a model', () => {
+    const form = formFromResult(emptyForm('soap', 'normal'), coded, 'normal')
+    expect(form.extractive).toBe(true)
+    expect(form.episodes[0].codes).toEqual([
+      { code: 'R74', title: 'Verkoudheid', evidence: ['Ik ben verkouden.'], accepted: false },
+      { code: 'R05', title: 'Hoesten', evidence: ['Ik hoest al een week.'], accepted: false },
+    ])
+    expect(formFromResult(emptyForm('soap', 'normal'), { episodes: [episode] }, 'normal').extractive).toBe(false)
+  })
+
+  it('are accepted or removed one at a time, and only accepted ones are copied with the evaluation', () => {
+    const form = formFromResult(emptyForm('soap', 'normal'), coded, 'normal')
+    expect(evaluationCopyText(form.episodes[0])).toBe('Bovenste luchtweginfectie.')
+    const accepted = withCodeAnswer(form, 0, 'R05', 'accept')
+    expect(accepted.episodes[0].codes.map((c) => c.accepted)).toEqual([false, true])
+    expect(acceptedCodesLine(accepted.episodes[0])).toBe('ICPC: R05 Hoesten')
+    const both = withCodeAnswer(accepted, 0, 'R74', 'accept')
+    expect(evaluationCopyText(both.episodes[0])).toBe('Bovenste luchtweginfectie.\nICPC: R74 Verkoudheid, R05 Hoesten')
+    const removed = withCodeAnswer(both, 0, 'R74', 'remove')
+    expect(removed.episodes[0].codes.map((c) => c.code)).toEqual(['R05'])
+    // an empty evaluation copies the codes alone
+    expect(evaluationCopyText({ ...removed.episodes[0], diagnosis: '' })).toBe('ICPC: R05 Hoesten')
+  })
+
+  it('answered while a new summary was made stay as the clinician left them', () => {
+    const asked = formFromResult(emptyForm('soap', 'normal'), coded, 'normal')
+    const current = withCodeAnswer(asked, 0, 'R74', 'accept')
+    const filled = formFromResult(asked, { episodes: [{ ...episode, codes: [{ code: 'R78', title: 'Bronchitis', evidence: ['x'] }] }] }, 'normal')
+    const { form, kept } = keepingChanges(asked, current, filled)
+    expect(form.episodes[0].codes.map((c) => [c.code, c.accepted])).toEqual([
+      ['R74', true],
+      ['R05', false],
+    ])
+    expect(kept).toBe(true)
+    // untouched codes take the new summary's
+    expect(keepingChanges(asked, asked, filled).form.episodes[0].codes.map((c) => c.code)).toEqual(['R78'])
   })
 })

@@ -18,10 +18,14 @@ export function isFlavour(value: string): value is Flavour {
   return Object.hasOwn(FLAVOUR_ORDER, value)
 }
 
-/** One problem of a SOEP note; `diagnosis` is the E (evaluatie). */
-export type Episode = Required<components['schemas']['Episode']>
+/** An ICPC code suggested for an episode, with the transcript sentences behind it. */
+export type EpisodeCode = Required<components['schemas']['EpisodeCode']>
 
-export type EpisodeField = keyof Episode
+/** One problem of a SOEP note; `diagnosis` is the E (evaluatie). */
+export type Episode = Omit<Required<components['schemas']['Episode']>, 'codes'> & { codes: EpisodeCode[] }
+
+/** The four text fields of an episode. */
+export type EpisodeField = Exclude<keyof Episode, 'codes'>
 export const EPISODE_FIELDS: readonly EpisodeField[] = ['subjective', 'objective', 'diagnosis', 'plan']
 
 /** The summary's note as the server sends it. */
@@ -48,9 +52,11 @@ export interface ConsultForm {
   summarizedDictation: string | null
   meeting: string
   specialist: SpecialistSection[]
+  /** The note was drafted without a language model, from the transcript's own sentences. */
+  extractive: boolean
 }
 
-export const emptyEpisode: Episode = { subjective: '', objective: '', diagnosis: '', plan: '' }
+export const emptyEpisode: Episode = { subjective: '', objective: '', diagnosis: '', plan: '', codes: [] }
 
 /** The named sections of a specialist letter per flavour, in the order they are written (the server's
  * `specialist_sections`; every name is one of the document's `SpecialistSection`). */
@@ -84,6 +90,7 @@ export function emptyForm(template: Template, flavour: Flavour): ConsultForm {
     summarizedDictation: null,
     meeting: '',
     specialist: specialistSections(flavour).map((name) => ({ name, text: '' })),
+    extractive: false,
   }
 }
 
@@ -95,19 +102,20 @@ const REPORT_HEADINGS: [EpisodeField, string][] = [
 ]
 
 /** A report's one episode as one text: each part that has text under its heading. */
-export function reportText(episode: Partial<Episode> | undefined): string {
+export function reportText(episode: Partial<Record<EpisodeField, string>> | undefined): string {
   if (!episode) return ''
   return REPORT_HEADINGS.filter(([field]) => (episode[field] ?? '').trim() !== '')
     .map(([field, heading]) => `${heading}:\n${(episode[field] ?? '').trim()}`)
     .join('\n\n')
 }
 
-function episodeOf(e: Partial<Episode>): Episode {
+function episodeOf(e: components['schemas']['Episode']): Episode {
   return {
     subjective: e.subjective ?? '',
     objective: e.objective ?? '',
     diagnosis: e.diagnosis ?? '',
     plan: e.plan ?? '',
+    codes: (e.codes ?? []).map((c) => ({ code: c.code, title: c.title, evidence: c.evidence ?? [], accepted: c.accepted ?? false })),
   }
 }
 
@@ -117,7 +125,7 @@ function episodeOf(e: Partial<Episode>): Episode {
  * result names.
  */
 export function formFromResult(form: ConsultForm, result: SummaryResult, flavour: Flavour): ConsultForm {
-  const next: ConsultForm = { ...form }
+  const next: ConsultForm = { ...form, extractive: result.extractive ?? false }
   switch (form.template) {
     case 'soap': {
       const episodes = (result.episodes ?? []).map(episodeOf)
@@ -154,6 +162,30 @@ export function withEpisodeField(form: ConsultForm, index: number, field: Episod
   return { ...form, episodes }
 }
 
+/** Episode `index` with the clinician's answer to its suggested code `code`: accepted, or removed. */
+export function withCodeAnswer(form: ConsultForm, index: number, code: string, answer: 'accept' | 'remove'): ConsultForm {
+  const episodes = form.episodes.map((episode, i) => {
+    if (i !== index) return episode
+    const codes =
+      answer === 'remove'
+        ? episode.codes.filter((c) => c.code !== code)
+        : episode.codes.map((c) => (c.code === code ? { ...c, accepted: true } : c))
+    return { ...episode, codes }
+  })
+  return { ...form, episodes }
+}
+
+/** The accepted codes of an episode as one line, e.g. `ICPC: R74 Verkoudheid, R21 Keelpijn`; empty without any. */
+export function acceptedCodesLine(episode: Episode): string {
+  const accepted = episode.codes.filter((c) => c.accepted)
+  return accepted.length === 0 ? '' : `ICPC: ${accepted.map((c) => `${c.code} ${c.title}`).join(', ')}`
+}
+
+/** What 'Kopieren' of the evaluation copies: its text, then the accepted ICPC codes. */
+export function evaluationCopyText(episode: Episode): string {
+  return [episode.diagnosis.trim(), acceptedCodesLine(episode)].filter((part) => part !== '').join('\n')
+}
+
 /** Appends a finished sentence to the dictation, separated by a space. */
 export function appendSentence(text: string, sentence: string): string {
   const s = sentence.trim()
@@ -188,10 +220,16 @@ export function keepingChanges(askedWith: ConsultForm, current: ConsultForm, fil
     const now = current.episodes[i] ?? emptyEpisode
     const then = askedWith.episodes[i] ?? emptyEpisode
     const summary = filled.episodes[i] ?? emptyEpisode
-    const changed = EPISODE_FIELDS.some((f) => now[f] !== then[f])
+    const codesChanged = JSON.stringify(now.codes) !== JSON.stringify(then.codes)
+    const changed = codesChanged || EPISODE_FIELDS.some((f) => now[f] !== then[f])
     // an episode the summary does not have stays only when it was written meanwhile
     if (i >= filled.episodes.length && !changed) continue
-    episodes.push(episodeOf(Object.fromEntries(EPISODE_FIELDS.map((f) => [f, pick(now[f], then[f], summary[f])]))))
+    if (codesChanged && JSON.stringify(now.codes) !== JSON.stringify(summary.codes)) kept = true
+    episodes.push({
+      ...episodeOf(Object.fromEntries(EPISODE_FIELDS.map((f) => [f, pick(now[f], then[f], summary[f])]))),
+      // the clinician's answers to the codes on screen win over a new suggestion, as the texts do
+      codes: codesChanged ? now.codes : summary.codes,
+    })
   }
   const textOf = (sections: readonly SpecialistSection[]) => new Map(sections.map((s) => [s.name, s.text]))
   const nowSections = textOf(current.specialist)
@@ -211,6 +249,7 @@ export function keepingChanges(askedWith: ConsultForm, current: ConsultForm, fil
     summarizedDictation: pick(current.summarizedDictation, askedWith.summarizedDictation, filled.summarizedDictation),
     meeting: pick(current.meeting, askedWith.meeting, filled.meeting),
     specialist,
+    extractive: filled.extractive,
   }
   return { form, kept }
 }

@@ -22,6 +22,16 @@ export const consultTexts = {
   copied: 'Gekopieerd naar het klembord.',
   copyFailed: 'Kopiëren lukte niet. Selecteer de tekst en kopieer hem zelf.',
   fillLastSentences: 'Vul laatste zinnen aan',
+  draftedWithoutModel: 'Opgesteld zonder taalmodel, uit de zinnen van het transcript. Controleer het verslag voordat je het overneemt.',
+  codes: {
+    heading: 'ICPC-suggesties',
+    hint: 'Klik op een code om de zinnen uit het transcript te zien waarop de suggestie steunt.',
+    accept: 'Overnemen',
+    accepted: 'Overgenomen',
+    acceptCode: (code: string) => `${code} overnemen`,
+    removeCode: (code: string) => `${code} verwijderen`,
+    evidence: (code: string) => `Onderbouwing van ${code} in het transcript`,
+  },
 
   settings: 'Instellingen',
   template: 'Sjabloon',
