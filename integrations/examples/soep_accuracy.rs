@@ -1,17 +1,21 @@
-//! The rules engine's SOEP placement accuracy on the Dutch test set, as a markdown table.
+//! The rules engine's SOEP scores on the Dutch test set, as markdown tables: the sentence
+//! placement per field, and the note-level checks (expected facts per field and episode, and the
+//! style breaches), per split.
 //!
 //! `cargo run -p integrations --example soep_accuracy [-- <test-set folder>] [--verbose]`
-//! (default folder: `integrations/data/soep-testset`). `--verbose` also lists the
-//! misplaced sentences, per consult.
+//! (default folder: `integrations/data/soep-testset`). `--verbose` also lists the misplaced
+//! sentences and the note's missing or misplaced facts and style breaches, per consult;
+//! `--notes` prints every consult's note.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use integrations::summarise::rules::{classify, testset};
+use integrations::summarise::rules::{RulesSummariser, classify, testset};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let verbose = args.iter().any(|a| a == "--verbose");
+    let notes = args.iter().any(|a| a == "--notes");
     let dir = args
         .iter()
         .find(|a| !a.starts_with("--"))
@@ -32,6 +36,7 @@ fn main() -> ExitCode {
         }
     };
     println!("{}", evaluation.markdown());
+    println!("{}", evaluation.note_markdown());
     println!("| consult | split | correct |\n|---|---|---|");
     for (id, split, n, correct) in &evaluation.per_consult {
         println!("| {id} | {split} | {correct}/{n} |");
@@ -52,6 +57,20 @@ fn main() -> ExitCode {
                         line.sentence
                     );
                 }
+            }
+        }
+        for (id, misses) in &evaluation.note_misses {
+            for m in misses {
+                println!("{id}: note {m}");
+            }
+        }
+    }
+    if notes {
+        for c in &consults {
+            let Ok(summary) = RulesSummariser::new().summarise_now(&c.request()) else { continue };
+            println!("\n## {} ({})", c.id, c.split);
+            for (i, e) in summary.result.episodes.iter().enumerate() {
+                println!("Episode {}\nS: {}\nO: {}\nE: {}\nP: {}", i + 1, e.subjective, e.objective, e.diagnosis, e.plan);
             }
         }
     }

@@ -1,10 +1,12 @@
-//! The rules summariser end to end: every template's shape, the clinician's style, the error for
-//! an empty transcript, and an accuracy floor on the Dutch SOEP test set.
+//! The rules summariser end to end: every template's shape, the clinician's style, the clinical
+//! register of the note (the issue's examples word for word), the error for an empty transcript,
+//! and floors on the Dutch SOEP test set: sentence placement, the expected facts per field on dev
+//! and holdout, and no style breaches.
 
 use std::path::PathBuf;
 
 use futures::executor::block_on;
-use integrations::speech::Speaker;
+use integrations::speech::{Speaker, sentences};
 use integrations::summarise::rules::{RulesSummariser, Section, classify, testset};
 use integrations::summarise::{
     Flavour, SoapExample, SummariseError, Summariser, Summary, SummaryRequest, Template, TranscriptLine, specialist_sections,
@@ -69,10 +71,10 @@ fn soap_fills_each_field_from_the_right_sentences() {
     let s = run(&request(Template::Soap, Flavour::Normal, consult()));
     assert_eq!(s.result.episodes.len(), 1);
     let e = &s.result.episodes[0];
-    assert_eq!(e.subjective, "Ik heb sinds drie dagen keelpijn. Ik heb paracetamol geprobeerd maar dat helpt niet. Geen koorts.");
-    assert_eq!(e.objective, "De keel is rood, de amandelen zijn niet gezwollen en er is geen beslag. De temperatuur is 37,4 graden.");
-    assert_eq!(e.diagnosis, "Dit past bij een virale keelontsteking.");
-    assert_eq!(e.plan, "U kunt paracetamol 1000 mg drie keer per dag nemen. Als het over een week niet beter is, komt u terug.");
+    assert_eq!(e.subjective, "Sinds 3 dagen keelpijn. Paracetamol geprobeerd maar dat helpt niet. Geen koorts.");
+    assert_eq!(e.objective, "Keel rood, de amandelen zijn niet gezwollen en er is geen beslag. Temperatuur 37,4 graden.");
+    assert_eq!(e.diagnosis, "Virale keelontsteking.");
+    assert_eq!(e.plan, "Paracetamol 1000 mg 3 keer per dag nemen. Als het over een week niet beter is, terugkomen.");
     assert!(s.result.dictation.is_none() && s.result.meeting.is_none());
     assert!(s.result.specialist_summarization.is_none());
 }
@@ -83,13 +85,13 @@ fn soap_splits_episodes_by_topic() {
     r.episode_count = 2;
     let s = run(&r);
     let [cough, knee] = &s.result.episodes[..] else { panic!("two episodes: {:?}", s.result.episodes) };
-    assert_eq!(cough.subjective, "Ik hoest al twee weken en er komt groen slijm mee.");
+    assert_eq!(cough.subjective, "Hoest al 2 weken en er komt groen slijm mee.");
     assert_eq!(cough.objective, "De longen klinken schoon bij auscultatie.");
-    assert_eq!(cough.diagnosis, "De hoest past bij een virale bronchitis.");
-    assert_eq!(cough.plan, "Voor de hoest kunt u honing proberen.");
+    assert_eq!(cough.diagnosis, "Virale bronchitis.");
+    assert_eq!(cough.plan, "Voor de hoest honing proberen.");
     assert!(knee.subjective.contains("rechterknie is dik"));
-    assert_eq!(knee.objective, "De knie is gezwollen, de banden zijn stabiel.");
-    assert_eq!(knee.plan, "Voor de knie adviseer ik koelen en hoog leggen.");
+    assert_eq!(knee.objective, "Knie gezwollen, de banden zijn stabiel.");
+    assert_eq!(knee.plan, "Voor de knie advies koelen en hoog leggen.");
 
     // Asked for three, given three: the last stays empty.
     r.episode_count = 3;
@@ -128,13 +130,13 @@ fn examples_shape_the_note() {
         },
     ];
     let e = &run(&r).result.episodes[0];
-    assert_eq!(e.subjective, "Sinds drie dagen keelpijn; paracetamol geprobeerd maar dat helpt niet; geen koorts");
-    assert_eq!(e.plan, "1. U kunt paracetamol 1000 mg drie keer per dag nemen.\n2. Als het over een week niet beter is, komt u terug.");
+    assert_eq!(e.subjective, "Sinds 3 dagen keelpijn; paracetamol geprobeerd maar dat helpt niet; geen koorts");
+    assert_eq!(e.plan, "1. Paracetamol 1000 mg 3 keer per dag nemen.\n2. Als het over een week niet beter is, terugkomen.");
 
     r.examples = vec![SoapExample { plan: "- Paracetamol\n- Controle over een week".into(), ..Default::default() }];
     let e = &run(&r).result.episodes[0];
-    assert!(e.plan.starts_with("- U kunt paracetamol") && e.plan.contains("\n- Als het over een week"));
-    assert!(e.subjective.starts_with("Ik heb sinds drie dagen keelpijn."));
+    assert!(e.plan.starts_with("- Paracetamol") && e.plan.contains("\n- Als het over een week"));
+    assert!(e.subjective.starts_with("Sinds 3 dagen keelpijn."));
 }
 
 #[test]
@@ -144,11 +146,11 @@ fn report_is_one_episode_with_the_assessment_leading_the_plan() {
     let s = run(&r);
     assert_eq!(s.result.episodes.len(), 1);
     let e = &s.result.episodes[0];
-    assert!(e.subjective.contains("Ik hoest") && e.subjective.contains("rechterknie"));
-    assert!(e.objective.contains("longen") && e.objective.contains("knie"));
+    assert!(e.subjective.contains("Hoest al 2 weken") && e.subjective.contains("rechterknie"));
+    assert!(e.objective.contains("longen") && e.objective.contains("Knie"));
     assert_eq!(e.diagnosis, "");
-    assert!(e.plan.starts_with("De hoest past bij een virale bronchitis."));
-    assert!(e.plan.ends_with("Voor de hoest kunt u honing proberen."), "{}", e.plan);
+    assert!(e.plan.starts_with("Virale bronchitis."));
+    assert!(e.plan.ends_with("Voor de hoest honing proberen."), "{}", e.plan);
 }
 
 #[test]
@@ -198,10 +200,10 @@ fn poh_ggz_captures_mood_and_presentation() {
     ];
     let s = run(&request(Template::Soap, Flavour::PohGgz, lines));
     let e = &s.result.episodes[0];
-    assert_eq!(e.subjective, "Ik slaap slecht en pieker veel.");
-    assert_eq!(e.objective, "U maakt een vermoeide en gespannen indruk. Op de vragenlijst scoort u 18 punten.");
-    assert_eq!(e.diagnosis, "Dit past bij een depressieve episode.");
-    assert_eq!(e.plan, "We gaan wekelijks gesprekken plannen.");
+    assert_eq!(e.subjective, "Slaapt slecht en piekert veel.");
+    assert_eq!(e.objective, "Maakt een vermoeide en gespannen indruk. Op de vragenlijst score 18 punten.");
+    assert_eq!(e.diagnosis, "Depressieve episode.");
+    assert_eq!(e.plan, "Wekelijks gesprekken plannen.");
 }
 
 #[test]
@@ -285,16 +287,124 @@ fn a_long_transcript_is_summarised_whole_and_deterministically() {
     assert!(first.result.episodes.iter().filter(|e| !e.plan.is_empty()).count() >= 2);
 }
 
-/// The floors are the accuracy measured when the test set was made (all: 93.9%, holdout: 91.7%,
-/// episodes: 90.5%) minus five points: a regression in the cue lists fails here.
+/// The floors sit just under what was measured on the grown set (33 consults, 12 held out; see
+/// docs/benchmarks.md, "SOEP note quality"): a regression in the cue lists or the register fails
+/// here. Placement measured: all 92.7%, holdout 88.1%, episodes 94.1%.
 #[test]
 fn accuracy_on_the_test_set_stays_above_the_floor() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/soep-testset");
     let consults = testset::load(&dir).expect("the test set");
-    assert!(consults.len() >= 12);
+    assert!(consults.len() >= 30, "{} consults", consults.len());
+    assert!(consults.iter().all(|c| c.note.len() == usize::from(c.episode_count)), "every consult lists its expected facts");
     let ev = testset::evaluate(&consults).expect("an evaluation");
-    assert!(ev.holdout.consults >= 4, "a third held out");
-    assert!(ev.all.accuracy() >= 0.889, "placement accuracy {:.3}\n{}", ev.all.accuracy(), ev.markdown());
-    assert!(ev.holdout.accuracy() >= 0.867, "holdout accuracy {:.3}\n{}", ev.holdout.accuracy(), ev.markdown());
-    assert!(ev.all.episode_accuracy() >= 0.855, "episode accuracy {:.3}\n{}", ev.all.episode_accuracy(), ev.markdown());
+    assert!(3 * ev.holdout.consults >= consults.len(), "a third held out");
+    assert!(ev.all.accuracy() >= 0.91, "placement accuracy {:.3}\n{}", ev.all.accuracy(), ev.markdown());
+    assert!(ev.holdout.accuracy() >= 0.86, "holdout accuracy {:.3}\n{}", ev.holdout.accuracy(), ev.markdown());
+    assert!(ev.all.episode_accuracy() >= 0.92, "episode accuracy {:.3}\n{}", ev.all.episode_accuracy(), ev.markdown());
+}
+
+/// Per field, the share of expected facts the note holds in the right field and episode; floors
+/// just under the measured recall, on dev and on the held-out consults.
+#[test]
+fn the_notes_hold_their_facts_per_field() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/soep-testset");
+    let ev = testset::evaluate(&testset::load(&dir).expect("the test set")).expect("an evaluation");
+    let table = ev.note_markdown();
+    // S, O, E, P: measured dev 99.1 / 98.1 / 93.1 / 94.9 %, holdout 96.7 / 81.5 / 84.2 / 82.6 %.
+    let dev_floor = [0.97, 0.95, 0.90, 0.92];
+    let holdout_floor = [0.94, 0.79, 0.80, 0.80];
+    for f in 0..4 {
+        let (d, h) = (ev.dev_note.fields[f].recall(), ev.holdout_note.fields[f].recall());
+        assert!(d >= dev_floor[f], "{} dev recall {d:.3}\n{table}", testset::FIELDS[f]);
+        assert!(h >= holdout_floor[f], "{} holdout recall {h:.3}\n{table}", testset::FIELDS[f]);
+    }
+    assert!(ev.all_note.overall().recall() >= 0.92, "{table}");
+    assert!(ev.all_note.overall().wrong_episode <= 8, "{table}");
+    assert!(ev.all_note.overall().wrong_field <= 20, "{table}");
+}
+
+/// No note of the test set copies a speaker label, a question, a filler; first person is rare
+/// (measured: 11 words over 164 fields, all but one on the held-out consults).
+#[test]
+fn the_notes_keep_the_clinical_register() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/soep-testset");
+    let ev = testset::evaluate(&testset::load(&dir).expect("the test set")).expect("an evaluation");
+    let style = ev.all_note.style;
+    let misses: Vec<&String> = ev.note_misses.iter().flat_map(|(_, m)| m).filter(|m| m.contains("stijl")).collect();
+    assert_eq!((style.speaker_labels, style.questions, style.fillers), (0, 0, 0), "{misses:#?}");
+    assert!(style.first_person <= 14, "{} first-person words: {misses:#?}", style.first_person);
+    assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
+}
+
+/// The style check itself: each breach is seen, a clean note passes.
+#[test]
+fn the_style_check_sees_each_breach() {
+    let v = testset::style_violations("Patiënt: ik heb eh keelpijn. Hoest u ook? Nee, eigenlijk niet.");
+    assert_eq!((v.speaker_labels, v.questions, v.fillers, v.first_person), (1, 1, 2, 1));
+    let v = testset::style_violations("huisarts: we gaan nou mijn advies volgen");
+    assert_eq!((v.speaker_labels, v.questions, v.fillers, v.first_person), (1, 0, 1, 2));
+    assert_eq!(testset::style_violations("Sinds 3 dagen keelpijn. Geen koorts. Geen hoest.").total(), 0);
+    assert_eq!(testset::style_violations("").fields, 0);
+}
+
+/// A typed consult as the page sends it: the text split into sentences, no speakers known.
+fn typed(text: &str, episodes: u8) -> SummaryRequest {
+    let transcript = sentences::split(text).into_iter().map(|sentence| TranscriptLine { sentence, speaker: None }).collect();
+    SummaryRequest { template: Template::Soap, flavour: Flavour::Normal, episode_count: episodes, transcript, ..Default::default() }
+}
+
+/// The issue's two-problem consult, typed with speaker labels: telegram S without labels or
+/// questions, E from the GP's words, the back pain's plan under the back pain.
+#[test]
+fn a_typed_two_problem_consult_reads_like_a_gps_note() {
+    let r = typed(
+        "Huisarts: Goedemorgen, wat kan ik voor u doen? Patiënt: Nou, ik heb sinds drie dagen keelpijn. \
+         Huisarts: Heeft u koorts? Patiënt: Nee. Huisarts: Hoest u ook? Patiënt: Nee, eigenlijk niet. \
+         Patiënt: En dan heb ik ook nog last van mijn onderrug, sinds ik een kast heb getild. \
+         Huisarts: Ik kijk even in uw keel. De keel is rood, geen beslag. \
+         De keelpijn is een virale keelontsteking. U kunt paracetamol nemen, tot vier keer per dag 1000 mg. \
+         Huisarts: En dan uw rug. De onderrug is pijnlijk bij bukken, Lasègue is negatief. \
+         Dat is aspecifieke lage rugpijn. Ik schrijf u naproxen voor, twee keer per dag 500 mg. \
+         Blijf in beweging en als het over twee weken niet beter is, kunt u naar de fysiotherapeut. \
+         Patiënt: Dank u wel.",
+        2,
+    );
+    let s = run(&r);
+    let [throat, back] = &s.result.episodes[..] else { panic!("two episodes: {:?}", s.result.episodes) };
+    assert_eq!(throat.subjective, "Sinds 3 dagen keelpijn. Geen koorts. Geen hoest.");
+    assert_eq!(throat.objective, "Keel rood, geen beslag.");
+    assert_eq!(throat.diagnosis, "Virale keelontsteking.");
+    assert_eq!(throat.plan, "Paracetamol nemen, tot 4 keer per dag 1000 mg.");
+    assert_eq!(back.subjective, "Last van onderrug, sinds een kast heeft getild.");
+    assert_eq!(back.objective, "Onderrug pijnlijk bij bukken, Lasègue is negatief.");
+    assert_eq!(back.diagnosis, "Aspecifieke lage rugpijn.");
+    assert_eq!(
+        back.plan,
+        "Naproxen, 2 keer per dag 500 mg. Blijf in beweging en als het over 2 weken niet beter is, naar de fysiotherapeut."
+    );
+    for e in &s.result.episodes {
+        for field in [&e.subjective, &e.objective, &e.diagnosis, &e.plan] {
+            assert_eq!(testset::style_violations(field).total(), 0, "{field}");
+        }
+    }
+}
+
+/// The issue's other consult: today's blood pressure is O (never S), "Rust een week" stays in
+/// the plan, and a complaint told after the plan is S, not P.
+#[test]
+fn a_measured_blood_pressure_is_o_and_rest_is_the_plan() {
+    let r = typed(
+        "Huisarts: Goedemiddag, gaat u zitten. Patiënt: Ik heb al een week hoofdpijn. \
+         Het is erg druk op mijn werk. Huisarts: Slaapt u goed? Patiënt: Nee. \
+         Huisarts: Ik ga even uw bloeddruk meten. Uw bloeddruk is 152 over 94. \
+         Ik denk dat dit spanningshoofdpijn is door de drukte. Rust een week. \
+         Neemt u contact op met de bedrijfsarts. Patiënt: Ik heb ook nog steeds last van mijn nek. \
+         Huisarts: Goed, bedankt.",
+        1,
+    );
+    let e = &run(&r).result.episodes[0];
+    assert_eq!(e.subjective, "Een week hoofdpijn. Het is erg druk op werk. Slaapt niet goed. Steeds last van nek.");
+    assert_eq!(e.objective, "Bloeddruk 152/94.");
+    assert_eq!(e.diagnosis, "Spanningshoofdpijn door de drukte.");
+    assert_eq!(e.plan, "Rust een week. Contact opnemen met de bedrijfsarts.");
 }

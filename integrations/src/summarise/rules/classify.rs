@@ -21,6 +21,7 @@ use crate::summarise::{Flavour, TranscriptLine};
 use super::Section;
 use super::cues;
 use super::lexicon::*;
+use super::register;
 use super::style;
 
 /// One sentence's placement before episodes are assigned.
@@ -36,9 +37,16 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
     let mut out = Vec::with_capacity(lines.len());
     // The clinician's last clinical question, waiting for the patient's answer.
     let mut pending: Option<&str> = None;
+    // The speaker of the last typed label ("Patiënt: …"): the turn's next sentences are theirs.
+    let mut labelled: Option<Speaker> = None;
     for line in lines {
-        let sentence = line.sentence.trim();
-        let speaker = line.speaker.unwrap_or_else(|| guess_speaker(sentence));
+        let raw = line.sentence.trim();
+        let (label, sentence) = match register::split_label(raw) {
+            Some((speaker, rest)) => (Some(speaker), rest),
+            None => (None, raw),
+        };
+        labelled = label.or(labelled);
+        let speaker = label.or(line.speaker).or(labelled).unwrap_or_else(|| guess_speaker(sentence));
         if sentence.is_empty() {
             out.push(Placed { section: None, speaker, text: String::new() });
             continue;
@@ -51,13 +59,15 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
             }
             Speaker::Patient => place_patient(sentence, pending.take(), flavour),
         };
-        out.push(Placed { speaker, ..placed });
+        let text = match placed.section {
+            Some(section) => register::clinical(section, speaker, &placed.text),
+            None => String::new(),
+        };
+        // A sentence the register leaves empty (only fillers) belongs nowhere.
+        let section = placed.section.filter(|_| !text.is_empty());
+        out.push(Placed { section, speaker, text });
     }
     out
-}
-
-fn is_question(s: &str) -> bool {
-    s.ends_with('?') || QUESTION_START.starts_any(strip_lead(s))
 }
 
 /// The sentence without leading fillers, for start-of-sentence matching.
@@ -67,7 +77,8 @@ fn strip_lead(s: &str) -> &str {
 
 fn place_clinician(s: &str, flavour: Flavour) -> (Placed, Option<&str>) {
     let p = plan_score(s);
-    if is_question(s) {
+    // "Neemt u contact op met de bedrijfsarts." opens like a question but is the plan.
+    if s.ends_with('?') || (QUESTION_START.starts_any(strip_lead(s)) && p < 2) {
         // A proposal phrased as a question is the plan.
         if p >= 2 && PROPOSAL.starts_any(strip_lead(s)) {
             return (placed(Section::Plan, s), None);
@@ -104,7 +115,7 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
         };
     }
     if let Some(q) = question
-        && word_count(s) <= 4
+        && (word_count(s) <= 4 || (word_count(s) <= 14 && style::yes_or_no(s).is_some()))
         && !GREETING.any(s)
         && let Some(text) = style::answer_to_note(q, s)
     {
@@ -139,7 +150,12 @@ fn objective_score(s: &str, flavour: Flavour) -> u32 {
 }
 
 fn evaluation_score(s: &str) -> u32 {
-    3 * EVALUATION.count(s).min(2) + DIAGNOSIS_TERMS.count(s).min(2)
+    let terms = DIAGNOSIS_TERMS.count(s).min(2);
+    // "De keelpijn is een virale keelontsteking", "Dat is handeczeem": a diagnosis named as what
+    // the complaint is.
+    let named = terms > 0 && (NAMES_A_DIAGNOSIS.starts_any(strip_lead(s)) || cues::has_cue(s, "is een"));
+    let opens = ASSESSMENT_START.starts_any(strip_lead(s));
+    3 * EVALUATION.count(s).min(2) + terms + if named || opens { 3 } else { 0 }
 }
 
 /// True when the sentence is only an acknowledgement or a bare yes/no.

@@ -293,6 +293,13 @@ pub(crate) fn assign(sentences: &[&str], clinical: &[bool], count: usize) -> Vec
     }
 
     let mut out: Vec<Option<usize>> = topics.iter().map(|t| t.and_then(|t| ranked.iter().position(|&r| r == t))).collect();
+    // A sentence that moves on ("Dan mijn handen, …") without a chosen topic of its own opens the
+    // episode of the next few sentences, not the one before.
+    for i in 0..n {
+        if out[i].is_none() && markers[i] {
+            out[i] = out[i + 1..n.min(i + 4)].iter().flatten().next().copied();
+        }
+    }
     // Carry the episode forward over sentences without one of the chosen topics.
     let mut current = None;
     for e in out.iter_mut() {

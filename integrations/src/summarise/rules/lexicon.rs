@@ -31,6 +31,9 @@ pub(crate) static UNITS: &[&str] = &[
 
 /// Whole-utterance pleasantries and the conversation's frame: dropped unless clinical cues outweigh.
 pub(crate) static GREETING: CueList = CueList::new(&[
+    "de telefoon",
+    "ik bel zo terug",
+    "waar waren we",
     "goedemorgen",
     "goedemiddag",
     "goedenavond",
@@ -165,6 +168,9 @@ pub(crate) static AGREEMENT: CueList = CueList::new(&[
     "ik zal het proberen",
     "ik ga het proberen",
     "ik probeer het",
+    "dat ga ik proberen",
+    "dat ga ik doen",
+    "dat zal ik proberen",
 ]);
 
 /// Opening words of a question, when the transcript lost the question mark.
@@ -536,6 +542,29 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "het is een virus",
     "dat past",
     "dat verklaart",
+    "past het meest bij",
+    "denk ik",
+]);
+
+/// Openings that name what the complaint is ("Dat is …"): with a diagnosis term, the assessment.
+pub(crate) static NAMES_A_DIAGNOSIS: CueList =
+    CueList::new(&["dat is", "dit is", "het is", "het zijn", "dit zijn", "dat zijn", "u heeft", "ze heeft", "hij heeft"]);
+
+/// Openings of the clinician's assessment: a sentence that starts so is E unless the plan or a
+/// finding clearly outweighs it.
+pub(crate) static ASSESSMENT_START: CueList = CueList::new(&[
+    "ik denk dat",
+    "ik vermoed",
+    "dit past bij",
+    "dat past bij",
+    "het beeld past bij",
+    "past bij",
+    "waarschijnlijk",
+    "vermoedelijk",
+    "het lijkt op",
+    "het gaat om",
+    "mijn conclusie",
+    "conclusie",
 ]);
 
 /// Diagnosis terms (ICPC-like): a weak E cue on their own.
@@ -624,6 +653,9 @@ pub(crate) static DIAGNOSIS_TERMS: CueList = CueList::new(&[
     "conjunctivitis",
     "meniscus*",
     "bandletsel",
+    "handeczeem",
+    "slijtage",
+    "overbelasting",
 ]);
 
 /// The agreed plan: medication and dosing, prescriptions, follow-up, referral, advice.
@@ -831,6 +863,16 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     "vaccinatie",
     "griepprik",
     "meten",
+    "rust een",
+    "bespreek",
+    "geef hem",
+    "geef haar",
+    "geef het",
+    "draag",
+    "bel ik u",
+    "kan helpen",
+    "mag gewoon",
+    "ors",
 ]);
 
 /// Patient complaint language: strengthens S for patients and for unknown speakers.
@@ -994,7 +1036,19 @@ pub(crate) static TOPIC_CHANGE: CueList = CueList::new(&[
 ]);
 
 /// Topic-change markers that count only at the start of a sentence ("Dan uw knie.").
-pub(crate) static TOPIC_CHANGE_START: CueList = CueList::new(&["en dan uw", "dan uw", "en dan de", "dan de", "nu uw", "en uw", "dan over"]);
+pub(crate) static TOPIC_CHANGE_START: CueList = CueList::new(&[
+    "en dan uw",
+    "dan uw",
+    "en dan de",
+    "dan de",
+    "nu uw",
+    "en uw",
+    "dan over",
+    "dan mijn",
+    "en dan mijn",
+    "en als laatste",
+    "als laatste",
+]);
 
 /// Referral cues: the reason a specialist letter is written.
 pub(crate) static REFERRAL: CueList = CueList::new(&[
@@ -1215,6 +1269,8 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &OBJECTIVE,
         &EVALUATION,
         &DIAGNOSIS_TERMS,
+        &NAMES_A_DIAGNOSIS,
+        &ASSESSMENT_START,
         &PLAN,
         &SUBJECTIVE,
         &GGZ_SUBJECTIVE,

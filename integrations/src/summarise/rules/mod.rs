@@ -16,6 +16,7 @@ pub(crate) mod classify;
 pub(crate) mod cues;
 pub(crate) mod episodes;
 pub(crate) mod lexicon;
+pub(crate) mod register;
 mod render;
 pub(crate) mod style;
 pub mod testset;

@@ -9,6 +9,7 @@
 use crate::summarise::SoapExample;
 
 use super::cues;
+use super::register;
 
 /// Leading words that carry nothing in a note. Stripped when followed by a comma or a space.
 const FILLERS: &[&str] = &[
@@ -108,76 +109,250 @@ pub(crate) fn finish(s: &str) -> String {
     out
 }
 
-/// Turns the patient's short answer to the clinician's question into a note sentence:
-/// "Heeft u koorts?" + "Nee." → "Geen koorts."; "Bent u misselijk?" + "Ja, 's ochtends." →
-/// "Misselijk, 's ochtends."; other questions keep both ("Hoe lang al? Drie dagen.").
+/// Turns the patient's answer to the clinician's question into a note sentence, in the
+/// clinical register and never as a question: "Heeft u koorts?" + "Nee." → "Geen koorts.";
+/// "Hoest u ook?" + "Nee, eigenlijk niet." → "Geen hoest."; "Bent u misselijk?" + "Ja, 's
+/// ochtends." → "Misselijk, 's ochtends."; "Slaapt u goed?" + "Nee." → "Slaapt niet goed."; an
+/// answer with its own content says it itself ("Ja, wit slijm." → "Wit slijm."); an open
+/// question's answer stands alone ("Hoe lang al?" + "Vier maanden." → "Vier maanden.").
 /// `None` when the answer says nothing (an acknowledgement without yes or no).
 pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
-    let q = strip_leading_fillers(question).trim_end_matches(['?', ' ']);
-    let a = strip_leading_fillers(answer);
-    let a_full = answer.trim().trim_start_matches(|c: char| !c.is_alphanumeric());
-    let yes_no = ["nee", "neen", "nee hoor", "niet", "nooit"]
-        .iter()
-        .find(|w| cues::at_start(a_full, w))
-        .map(|w| (false, &a_full[w.len()..]))
-        .or_else(|| {
-            ["ja", "jawel", "ja hoor", "klopt", "zeker", "inderdaad", "wel"]
-                .iter()
-                .find(|w| cues::at_start(a_full, w))
-                .map(|w| (true, &a_full[w.len()..]))
-        });
-    let Some((yes, rest)) = yes_no else {
+    let q = strip_leading_fillers(register::strip_label(question)).trim_end_matches(['?', ' ', '.']);
+    let a_full = register::strip_label(answer).trim().trim_start_matches(|c: char| !c.is_alphanumeric());
+    let a = strip_leading_fillers(a_full);
+    let Some((yes, rest)) = yes_or_no(a_full) else {
         let a = a.trim();
         if a.is_empty() || super::classify::is_ack(a) {
             return None;
         }
-        return Some(format!("{} {}", finish(q).trim_end_matches('.').to_owned() + "?", finish(a)));
+        return Some(finish(a));
     };
-    let rest = rest.trim_start_matches(['.', ',', '!', ' ']).trim_end_matches(['.', ' ']);
+    let rest = rest.trim_start_matches(['.', ',', '!', ' ']).trim_end_matches(['.', ' ', '!']);
     let rest = strip_leading_fillers(rest);
-    let rest_ack = rest.is_empty() || super::classify::is_ack(rest);
-    let phrase = question_phrase(q);
-    let core = match (phrase, yes) {
-        (Some((kind, x)), true) => match kind {
-            Kind::Have | Kind::Be | Kind::There => x.to_owned(),
-        },
-        (Some((kind, x)), false) => match kind {
-            Kind::Have | Kind::There => format!("geen {}", x.strip_prefix("een ").unwrap_or(x)),
-            Kind::Be => format!("niet {x}"),
-        },
-        (None, _) => {
-            let word = if yes { "Ja" } else { "Nee" };
-            let tail = if rest_ack { String::new() } else { format!(", {rest}") };
-            return Some(format!("{}? {word}{tail}.", finish(q).trim_end_matches('.')));
+    // "Nee, echt niet, ik denk aan mijn kinderen": the no said again is not news.
+    let mut rest = rest;
+    for again in ["echt", "zeker", "helemaal", "niet", "nee", "nooit"] {
+        if cues::at_start(rest, again)
+            && rest[again.len()..].starts_with([',', ' '])
+            && !rest[again.len()..].trim_start_matches([',', ' ']).is_empty()
+        {
+            let after = rest[again.len()..].trim_start_matches([',', ' ']);
+            if again != "niet" || rest[again.len()..].starts_with(',') {
+                rest = after;
+            }
         }
+    }
+    let says_nothing = says_nothing(rest);
+    let negated = cues::at_start(rest, "geen") || cues::at_start(rest, "niet");
+    let rest_words = rest.split_whitespace().count();
+    let Some(phrases) = question_phrases(q) else {
+        // A question too involved to turn round: the answer's own words, or the question as a
+        // statement with the answer after it.
+        if !says_nothing {
+            return Some(finish(rest));
+        }
+        let statement = q.split_whitespace().filter(|w| !matches!(w.to_lowercase().as_str(), "u" | "uw")).collect::<Vec<_>>().join(" ");
+        return Some(finish(&format!("{statement}: {}", if yes { "ja" } else { "nee" })));
     };
-    let text = if rest_ack { core } else { format!("{core}, {rest}") };
+    let core = phrases.iter().map(|p| p.note(yes)).collect::<Vec<_>>().join(if yes { " of " } else { ", " });
+    let text = if says_nothing {
+        core
+    } else if negated || (yes && rest_words >= 3 && !qualifies(rest) && shares_word(&core, rest)) {
+        rest.to_owned()
+    } else {
+        format!("{core}, {rest}")
+    };
     Some(finish(&text))
+}
+
+/// A leading yes or no, and the rest of the answer.
+pub(crate) fn yes_or_no(answer: &str) -> Option<(bool, &str)> {
+    let a = answer.trim().trim_start_matches(|c: char| !c.is_alphanumeric());
+    let a = match cues::at_start(a, "au") {
+        true => a[2..].trim_start_matches([',', ' ', '!']),
+        false => a,
+    };
+    ["nee hoor", "neen", "nee", "niet", "nooit", "nergens"].iter().find(|w| cues::at_start(a, w)).map(|w| (false, &a[w.len()..])).or_else(
+        || {
+            ["ja hoor", "jawel", "ja", "klopt", "zeker", "inderdaad", "wel"]
+                .iter()
+                .find(|w| cues::at_start(a, w))
+                .map(|w| (true, &a[w.len()..]))
+        },
+    )
+}
+
+/// True when two texts share a word of four letters or more ("wit slijm" and "geeft slijm op"):
+/// then the answer repeats what was asked and can stand alone.
+fn shares_word(a: &str, b: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 4).map(str::to_lowercase).collect()
+    };
+    let a = words(a);
+    words(b).iter().any(|w| a.contains(w))
+}
+
+/// True when the rest of an answer only qualifies the yes ("vooral 's avonds", "een beetje").
+fn qualifies(rest: &str) -> bool {
+    [
+        "vooral",
+        "alleen",
+        "soms",
+        "af en toe",
+        "'s",
+        "een beetje",
+        "beetje",
+        "nauwelijks",
+        "vaak",
+        "meestal",
+        "elke",
+        "iedere",
+        "sinds",
+        "al",
+    ]
+    .iter()
+    .any(|q| cues::at_start(rest, q))
+}
+
+/// True when the rest of a yes or no adds nothing: empty, an acknowledgement, fillers, or a
+/// pointer back at the question ("dat niet", "niks van dat", "dat heb ik niet gezien").
+fn says_nothing(rest: &str) -> bool {
+    let plain: Vec<&str> = rest
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .filter(|w| !["eigenlijk", "hoor", "echt", "helemaal", "absoluut", "zeker"].iter().any(|f| f.eq_ignore_ascii_case(w)))
+        .collect();
+    if plain.is_empty() || super::classify::is_ack(&plain.join(" ")) {
+        return true;
+    }
+    let first = plain[0].to_lowercase();
+    (matches!(first.as_str(), "dat" | "die" | "niks" | "niets" | "nee" | "ook") && plain.len() <= 6)
+        || plain.iter().all(|w| ["niet", "nee", "dat", "ook", "nooit", "wel", "ja"].iter().any(|f| f.eq_ignore_ascii_case(w)))
 }
 
 #[derive(Clone, Copy)]
 enum Kind {
+    /// "Heeft u koorts" → koorts / geen koorts.
     Have,
+    /// "Bent u misselijk" → misselijk / niet misselijk.
     Be,
+    /// "Is er bloed bij" → bloed bij / geen bloed bij.
     There,
+    /// "Slaapt u goed" → slaapt goed / slaapt niet goed; "Hoest u" → hoest / geen hoest.
+    Verb,
 }
 
-/// The asked-about thing of a simple yes/no question ("Heeft u ook koorts" → koorts).
-fn question_phrase(q: &str) -> Option<(Kind, &str)> {
-    const OPENINGS: &[(&str, Kind)] = &[
-        ("heeft u", Kind::Have),
-        ("hebt u", Kind::Have),
-        ("heb je", Kind::Have),
-        ("had u", Kind::Have),
-        ("bent u", Kind::Be),
-        ("ben je", Kind::Be),
-        ("is er", Kind::There),
-        ("zijn er", Kind::There),
-        ("was er", Kind::There),
-    ];
-    const SOFTENERS: &[&str] = &["ook", "nog", "wel", "al", "weleens", "wel eens", "ooit", "soms", "verder", "daarbij"];
-    let (open, kind) = OPENINGS.iter().find(|(o, _)| cues::at_start(q, o))?;
-    let mut x = q[open.len()..].trim_start();
+/// One asked-about thing of a yes/no question.
+struct Phrase<'q> {
+    kind: Kind,
+    verb: &'q str,
+    x: &'q str,
+}
+
+impl Phrase<'_> {
+    fn note(&self, yes: bool) -> String {
+        let x = self.x;
+        let verb = self.verb.to_lowercase();
+        match (self.kind, yes) {
+            (Kind::Have | Kind::Be | Kind::There, true) => x.to_owned(),
+            (Kind::Have | Kind::There, false) => format!("geen {}", x.strip_prefix("een ").unwrap_or(x)),
+            (Kind::Be, false) => format!("niet {x}"),
+            (Kind::Verb, true) => format!("{verb} {x}").trim().to_owned(),
+            (Kind::Verb, false) => {
+                // The complaint as a noun ("hoest" → "geen hoest").
+                const NOUNS: &[(&str, &str)] =
+                    &[("hoest", "hoest"), ("niest", "niezen"), ("braakt", "braken"), ("spuugt", "spugen"), ("piept", "piepen")];
+                if x.is_empty()
+                    && let Some((_, n)) = NOUNS.iter().find(|(v, _)| *v == verb)
+                {
+                    return format!("geen {n}");
+                }
+                let first = x.split_whitespace().next().unwrap_or("").to_lowercase();
+                const ADVERBS: &[&str] = &[
+                    "goed",
+                    "slecht",
+                    "veel",
+                    "weinig",
+                    "vaak",
+                    "snel",
+                    "meer",
+                    "minder",
+                    "wel",
+                    "altijd",
+                    "'s",
+                    "zwaar",
+                    "door",
+                    "uit",
+                    "mee",
+                    "naar",
+                    "in",
+                    "op",
+                    "aan",
+                    "dubbel",
+                    "af",
+                    "toe",
+                    "dat",
+                    "zelf",
+                    "regelmatig",
+                    "elke",
+                    "iedere",
+                    "nog",
+                    "alleen",
+                ];
+                if x.is_empty() || ADVERBS.contains(&first.as_str()) || first.ends_with("ig") || first.ends_with("lijk") {
+                    format!("{verb} niet {x}").trim().to_owned()
+                } else {
+                    format!("{verb} geen {}", x.strip_prefix("een ").unwrap_or(x))
+                }
+            }
+        }
+    }
+}
+
+/// The asked-about things of a yes/no question ("Heeft u ook koorts" → koorts; "Bent u misselijk
+/// of ziet u dubbel" → misselijk, dubbel zien). `None` for other questions.
+fn question_phrases(q: &str) -> Option<Vec<Phrase<'_>>> {
+    let mut parts = q.split(" of ");
+    let mut out = vec![question_phrase(parts.next()?)?];
+    for part in parts {
+        let part = part.trim_start_matches([',', ' ']);
+        match question_phrase(part) {
+            // "of zou u zwanger kunnen zijn": the same question again.
+            Some(p) if ["zou", "kunt", "kan", "wilt", "mag", "moet"].contains(&p.verb.to_lowercase().as_str()) => {}
+            Some(p) => out.push(p),
+            None => {
+                // "Heeft u koorts of hoofdpijn": one more thing of the same kind.
+                let last = out.last_mut()?;
+                let start = last.x.as_ptr() as usize - q.as_ptr() as usize;
+                let end = part.as_ptr() as usize - q.as_ptr() as usize + part.len();
+                last.x = &q[start..end];
+            }
+        }
+    }
+    Some(out)
+}
+
+fn question_phrase(q: &str) -> Option<Phrase<'_>> {
+    const SUBJECTS: &[&str] = &["u", "je", "ze", "hij", "het", "er"];
+    const SOFTENERS: &[&str] =
+        &["ook", "nog", "wel", "al", "weleens", "wel eens", "ooit", "soms", "verder", "daarbij", "nu", "daar", "daarvoor"];
+    let q = q.trim();
+    let mut it = q.split_whitespace();
+    let verb = it.next()?;
+    let subject = it.next()?.to_lowercase();
+    if !SUBJECTS.contains(&subject.as_str()) || !verb.chars().all(char::is_alphabetic) {
+        return None;
+    }
+    let lower = verb.to_lowercase();
+    let kind = match (lower.as_str(), subject.as_str()) {
+        ("is" | "zijn" | "was", "er") => Kind::There,
+        ("heeft" | "hebt" | "heb" | "had", _) => Kind::Have,
+        ("bent" | "ben" | "is" | "was", _) => Kind::Be,
+        (v, _) if ["wat", "hoe", "waar", "wanneer", "welke", "waarom", "hoelang", "wie"].contains(&v) => return None,
+        _ => Kind::Verb,
+    };
+    let after_subject = q[verb.len()..].trim_start();
+    let mut x = after_subject[after_subject.find(char::is_whitespace).unwrap_or(after_subject.len())..].trim_start();
     loop {
         let before = x.len();
         for s in SOFTENERS {
@@ -189,10 +364,8 @@ fn question_phrase(q: &str) -> Option<(Kind, &str)> {
             break;
         }
     }
-    // Only short, plain phrases: anything with a clause is safer kept as question and answer.
     let words = x.split_whitespace().count();
-    let clause = [" dat ", " als ", " of ", " wat ", " toen ", " omdat "].iter().any(|c| x.contains(c));
-    (words > 0 && words <= 6 && !clause).then_some((*kind, x))
+    (words <= 12 && (words > 0 || matches!(kind, Kind::Verb))).then_some(Phrase { kind, verb, x })
 }
 
 /// How the clinician writes, learnt from their SOEP examples.
@@ -345,8 +518,17 @@ mod tests {
         );
         assert_eq!(answer_to_note("Bent u misselijk?", "Nee hoor.").as_deref(), Some("Niet misselijk."));
         assert_eq!(answer_to_note("Is er een allergie?", "Nee").as_deref(), Some("Geen allergie."));
-        assert_eq!(answer_to_note("Rookt u?", "Nee.").as_deref(), Some("Rookt u? Nee."));
-        assert_eq!(answer_to_note("Hoe lang heeft u dit al?", "Drie dagen.").as_deref(), Some("Hoe lang heeft u dit al? Drie dagen."));
+        assert_eq!(answer_to_note("Rookt u?", "Nee.").as_deref(), Some("Rookt niet."));
+        assert_eq!(answer_to_note("Hoest u ook?", "Nee, eigenlijk niet.").as_deref(), Some("Geen hoest."));
+        assert_eq!(answer_to_note("Slaapt u goed?", "Nee.").as_deref(), Some("Slaapt niet goed."));
+        assert_eq!(
+            answer_to_note("Bent u misselijk of ziet u dubbel?", "Nee, dat niet.").as_deref(),
+            Some("Niet misselijk, ziet niet dubbel.")
+        );
+        assert_eq!(answer_to_note("Geeft u slijm op?", "Ja, wit slijm, niet geel.").as_deref(), Some("Wit slijm, niet geel."));
+        assert_eq!(answer_to_note("Heeft u koorts of pijn in uw zij?", "Nee, geen koorts.").as_deref(), Some("Geen koorts."));
+        assert_eq!(answer_to_note("Straalt de pijn uit naar uw been?", "Nee.").as_deref(), Some("Straalt de pijn uit naar been: nee."));
+        assert_eq!(answer_to_note("Hoe lang heeft u dit al?", "Drie dagen.").as_deref(), Some("Drie dagen."));
         assert_eq!(answer_to_note("Hoe lang heeft u dit al?", "Oké."), None);
     }
 

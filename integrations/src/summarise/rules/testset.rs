@@ -1,17 +1,21 @@
 //! The annotated Dutch SOEP test set and the rules engine's accuracy on it.
 //!
 //! Each file of `data/soep-testset/` is one consult: the transcript lines with the field each
-//! belongs to (`S`, `O`, `E`, `P`, or `-` for nowhere) and its episode. [`evaluate`] runs
-//! [`classify`] on every consult and counts, per split (`dev`, `holdout`), the placements per
-//! class and the episode assignments; [`Evaluation::markdown`] prints the table.
+//! belongs to (`S`, `O`, `E`, `P`, or `-` for nowhere) and its episode, and the facts the note
+//! must hold per episode and field. [`evaluate`] runs [`classify`] on every consult and counts,
+//! per split (`dev`, `holdout`), the placements per class and the episode assignments; it then
+//! writes the note itself and checks it: each expected fact found in its field and episode, in
+//! another field, in another episode, or missing ([`check_note`]), and the style rules every
+//! field must keep: no speaker labels, no questions, no fillers, no first person
+//! ([`style_violations`]). [`Evaluation::markdown`] prints both tables.
 
 use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{Section, classify};
+use super::{RulesSummariser, Section, classify, cues};
 use crate::speech::Speaker;
-use crate::summarise::{Flavour, SummaryRequest, Template, TranscriptLine};
+use crate::summarise::{Episode, Flavour, SummaryRequest, Template, TranscriptLine};
 
 /// One annotated consult.
 #[derive(Clone, Debug, Deserialize)]
@@ -25,7 +29,35 @@ pub struct TestConsult {
     pub episode_count: u8,
     /// "dev" or "holdout".
     pub split: String,
+    /// Per episode, the facts its note must hold.
+    #[serde(default)]
+    pub note: Vec<ExpectedNote>,
     pub lines: Vec<TestLine>,
+}
+
+/// The facts of one episode's note, per field. A fact is a key phrase that must appear in the
+/// field (case-insensitive), alternatives separated by `|` ("3 dagen|drie dagen").
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct ExpectedNote {
+    #[serde(rename = "S", default)]
+    pub subjective: Vec<String>,
+    #[serde(rename = "O", default)]
+    pub objective: Vec<String>,
+    #[serde(rename = "E", default)]
+    pub evaluation: Vec<String>,
+    #[serde(rename = "P", default)]
+    pub plan: Vec<String>,
+}
+
+impl ExpectedNote {
+    fn field(&self, f: usize) -> &[String] {
+        match f {
+            0 => &self.subjective,
+            1 => &self.objective,
+            2 => &self.evaluation,
+            _ => &self.plan,
+        }
+    }
 }
 
 /// One annotated transcript line.
@@ -116,8 +148,195 @@ pub struct Evaluation {
     pub dev: Scores,
     pub holdout: Scores,
     pub all: Scores,
+    /// The note-level checks per split.
+    pub dev_note: NoteScores,
+    pub holdout_note: NoteScores,
+    pub all_note: NoteScores,
     /// Per consult: id, split, sentences, correct placements.
     pub per_consult: Vec<(String, String, usize, usize)>,
+    /// Per consult: id and what the note check found amiss (missing or misplaced facts, style).
+    pub note_misses: Vec<(String, Vec<String>)>,
+}
+
+/// The SOEP field names in table order.
+pub const FIELDS: [char; 4] = ['S', 'O', 'E', 'P'];
+
+/// One field's expected facts and where the note put them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FieldScore {
+    pub expected: usize,
+    /// In the right field of the right episode.
+    pub found: usize,
+    /// Not there, but in another field of the same episode.
+    pub wrong_field: usize,
+    /// Not in the episode at all, but in another episode.
+    pub wrong_episode: usize,
+}
+
+impl FieldScore {
+    /// The share of expected facts found in the right place.
+    pub fn recall(&self) -> f64 {
+        ratio(self.found, self.expected)
+    }
+}
+
+/// Breaches of the note's style, counted over the fields of a note.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StyleCounts {
+    /// Non-empty fields checked.
+    pub fields: usize,
+    /// "Patiënt:", "huisarts:" and the like.
+    pub speaker_labels: usize,
+    /// Question marks.
+    pub questions: usize,
+    /// Spoken fillers ("eh", "nou", "eigenlijk", "hoor" …).
+    pub fillers: usize,
+    /// First-person words ("ik", "mijn", "me", "we" …).
+    pub first_person: usize,
+}
+
+impl StyleCounts {
+    /// All breaches together.
+    pub fn total(&self) -> usize {
+        self.speaker_labels + self.questions + self.fillers + self.first_person
+    }
+
+    fn add(&mut self, o: &StyleCounts) {
+        self.fields += o.fields;
+        self.speaker_labels += o.speaker_labels;
+        self.questions += o.questions;
+        self.fillers += o.fillers;
+        self.first_person += o.first_person;
+    }
+}
+
+/// The note-level scores: per field (S, O, E, P) and the style breaches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoteScores {
+    pub notes: usize,
+    pub fields: [FieldScore; 4],
+    pub style: StyleCounts,
+}
+
+impl NoteScores {
+    /// The facts of all fields together.
+    pub fn overall(&self) -> FieldScore {
+        self.fields.iter().fold(FieldScore::default(), |a, f| FieldScore {
+            expected: a.expected + f.expected,
+            found: a.found + f.found,
+            wrong_field: a.wrong_field + f.wrong_field,
+            wrong_episode: a.wrong_episode + f.wrong_episode,
+        })
+    }
+
+    fn add(&mut self, o: &NoteScores) {
+        self.notes += o.notes;
+        for (a, b) in self.fields.iter_mut().zip(&o.fields) {
+            a.expected += b.expected;
+            a.found += b.found;
+            a.wrong_field += b.wrong_field;
+            a.wrong_episode += b.wrong_episode;
+        }
+        self.style.add(&o.style);
+    }
+}
+
+/// Labels a typed transcript puts before a turn; in a note they are a copying error.
+const SPEAKER_LABELS: &[&str] =
+    &["patiënt", "patiënte", "patient", "pt", "huisarts", "arts", "dokter", "zorgverlener", "poh", "poh-ggz", "moeder", "vader", "ouder"];
+
+/// Spoken fillers a note must not hold.
+pub const FILLERS: &[&str] = &["eh", "ehm", "uh", "uhm", "nou", "eigenlijk", "hoor", "tja", "hè", "zeg maar", "gewoon"];
+
+/// First-person words a note must not hold: the record speaks of the patient, not as them, and
+/// not as the clinician.
+pub const FIRST_PERSON: &[&str] = &["ik", "mij", "me", "mijn", "m'n", "mezelf", "we", "wij", "ons", "onze"];
+
+/// The style breaches of one field's text.
+pub fn style_violations(text: &str) -> StyleCounts {
+    let t = text.trim();
+    if t.is_empty() {
+        return StyleCounts::default();
+    }
+    let lower = t.to_lowercase();
+    let labels = SPEAKER_LABELS
+        .iter()
+        .filter(|l| {
+            lower.match_indices(&format!("{l}:")).any(|(i, _)| i == 0 || !lower[..i].chars().next_back().is_some_and(char::is_alphanumeric))
+        })
+        .count();
+    let tokens: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|x| !x.is_empty()).collect();
+    let words = |list: &[&str]| -> usize {
+        list.iter()
+            .map(|w| match w.contains(' ') {
+                true => usize::from(cues::has_cue(&lower, w)),
+                false => tokens.iter().filter(|t| t.trim_matches('\'') == *w).count(),
+            })
+            .sum()
+    };
+    StyleCounts {
+        fields: 1,
+        speaker_labels: labels,
+        questions: t.matches('?').count(),
+        fillers: words(FILLERS),
+        first_person: words(FIRST_PERSON),
+    }
+}
+
+/// Checks one consult's note against its expected facts and the style rules. Returns the scores
+/// and, per problem, a line saying what was amiss.
+pub fn check_note(consult: &TestConsult, episodes: &[Episode]) -> (NoteScores, Vec<String>) {
+    let mut scores = NoteScores { notes: 1, ..Default::default() };
+    let mut misses = Vec::new();
+    let text = |e: usize, f: usize| -> String {
+        episodes
+            .get(e)
+            .map(|ep| match f {
+                0 => ep.subjective.as_str(),
+                1 => ep.objective.as_str(),
+                2 => ep.diagnosis.as_str(),
+                _ => ep.plan.as_str(),
+            })
+            .unwrap_or("")
+            .to_lowercase()
+    };
+    let holds = |t: &str, fact: &str| fact.split('|').map(|a| a.trim().to_lowercase()).any(|a| !a.is_empty() && t.contains(&a));
+    for (e, expected) in consult.note.iter().enumerate() {
+        for (f, letter) in FIELDS.iter().enumerate() {
+            for fact in expected.field(f) {
+                let score = &mut scores.fields[f];
+                score.expected += 1;
+                if holds(&text(e, f), fact) {
+                    score.found += 1;
+                    continue;
+                }
+                let place = if let Some(g) = (0..4).find(|&g| g != f && holds(&text(e, g), fact)) {
+                    score.wrong_field += 1;
+                    format!("in {}", FIELDS[g])
+                } else if let Some((o, g)) = (0..episodes.len())
+                    .filter(|&o| o != e)
+                    .flat_map(|o| (0..4).map(move |g| (o, g)))
+                    .find(|&(o, g)| holds(&text(o, g), fact))
+                {
+                    score.wrong_episode += 1;
+                    format!("in episode {} {}", o + 1, FIELDS[g])
+                } else {
+                    "ontbreekt".to_owned()
+                };
+                misses.push(format!("episode {} {letter}: {fact:?} {place}", e + 1));
+            }
+        }
+    }
+    for (e, ep) in episodes.iter().enumerate() {
+        for (f, t) in [&ep.subjective, &ep.objective, &ep.diagnosis, &ep.plan].into_iter().enumerate() {
+            let v = style_violations(t);
+            if v.total() > 0 {
+                misses.push(format!("episode {} {}: stijl ({v:?}) {t:?}", e + 1, FIELDS[f]));
+            }
+            scores.style.add(&v);
+        }
+    }
+    (scores, misses)
 }
 
 fn class_index(c: char) -> Option<usize> {
@@ -153,13 +372,21 @@ pub fn evaluate(consults: &[TestConsult]) -> Result<Evaluation, String> {
         }
         let correct = (0..5).map(|i| s.confusion[i][i]).sum();
         ev.per_consult.push((c.id.clone(), c.split.clone(), s.sentences, correct));
-        let split = match c.split.as_str() {
-            "dev" => &mut ev.dev,
-            "holdout" => &mut ev.holdout,
+        if !c.note.is_empty() && c.note.len() != usize::from(c.episode_count.max(1)) {
+            return Err(format!("{}: {} verwachte episodes, {} gevraagd", c.id, c.note.len(), c.episode_count));
+        }
+        let summary = RulesSummariser::new().summarise_now(&c.request()).map_err(|e| format!("{}: {e}", c.id))?;
+        let (note, misses) = check_note(c, &summary.result.episodes);
+        ev.note_misses.push((c.id.clone(), misses));
+        let (split, split_note) = match c.split.as_str() {
+            "dev" => (&mut ev.dev, &mut ev.dev_note),
+            "holdout" => (&mut ev.holdout, &mut ev.holdout_note),
             other => return Err(format!("{}: onbekende split {other:?}", c.id)),
         };
         add(split, &s);
+        split_note.add(&note);
         add(&mut ev.all, &s);
+        ev.all_note.add(&note);
     }
     Ok(ev)
 }
@@ -197,6 +424,35 @@ impl Evaluation {
         row(&mut out, "episode accuracy (multi-problem consults)", &|s| {
             format!("{} ({} lines)", pct(s.episode_accuracy()), s.episode_lines)
         });
+        out
+    }
+
+    /// The note-level table in markdown: per field the expected facts found in the right field
+    /// and episode (recall), and the misplaced ones; then the style breaches.
+    pub fn note_markdown(&self) -> String {
+        let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+        let splits = [&self.dev_note, &self.holdout_note, &self.all_note];
+        let mut out = String::from("| note check | dev | holdout | all |\n|---|---|---|---|\n");
+        let mut row = |name: &str, f: &dyn Fn(&NoteScores) -> String| {
+            out.push_str(&format!("| {name} |"));
+            for s in splits {
+                out.push_str(&format!(" {} |", f(s)));
+            }
+            out.push('\n');
+        };
+        row("notes / expected facts", &|s| format!("{} / {}", s.notes, s.overall().expected));
+        let fact = |f: FieldScore| {
+            format!("{} ({}/{}; {} wrong field, {} wrong episode)", pct(f.recall()), f.found, f.expected, f.wrong_field, f.wrong_episode)
+        };
+        for (i, c) in FIELDS.iter().enumerate() {
+            row(&format!("{c} facts recall"), &|s| fact(s.fields[i]));
+        }
+        row("**all facts recall**", &|s| format!("**{}**", fact(s.overall())));
+        row("fields written", &|s| s.style.fields.to_string());
+        row("speaker labels", &|s| s.style.speaker_labels.to_string());
+        row("question marks", &|s| s.style.questions.to_string());
+        row("fillers", &|s| s.style.fillers.to_string());
+        row("first-person words", &|s| s.style.first_person.to_string());
         out
     }
 }

@@ -1,0 +1,772 @@
+//! The clinical register: a placed sentence rewritten the way a GP writes it in the record.
+//!
+//! Telegram style, rule by rule and only where the rule is safe:
+//! - typed speaker labels ("Patiënt:", "huisarts:") and spoken fillers ("eh", "nou", "eigenlijk",
+//!   "hoor", "gewoon") go, wherever they stand;
+//! - small numbers before a unit become digits ("drie dagen" → "3 dagen"), "148 over 92" becomes
+//!   "148/92" and "98 procent" "98%";
+//! - the patient's first person is rewritten or trimmed ("Ik heb sinds drie dagen keelpijn" →
+//!   "Sinds 3 dagen keelpijn", "slaap ik slecht" → "slaapt slecht", "mijn knie" → "knie");
+//! - per field, the spoken openings go: O "De keel is rood" → "Keel rood"; E "De keelpijn is een
+//!   virale keelontsteking" → "Virale keelontsteking", "Dit past bij …", "Ik denk dat …"; P "Ik
+//!   schrijf u naproxen voor" → "Naproxen", "U kunt …", "Ik verwijs u naar" → "Verwijzing naar".
+//!
+//! Every rewrite works on whole words, allocates a few short strings per sentence and keeps the
+//! engine linear in the transcript.
+
+use crate::speech::Speaker;
+
+use super::Section;
+use super::style;
+
+/// Fillers dropped wherever they stand (whole words, with the comma that may follow them).
+const INNER_FILLERS: &[&str] = &[
+    "eh",
+    "ehm",
+    "uh",
+    "uhm",
+    "nou ja",
+    "nou",
+    "eigenlijk",
+    "hoor",
+    "gewoon",
+    "zeg maar",
+    "hè",
+    "tja",
+    "eerlijk gezegd",
+    "echt",
+    "even",
+    "au",
+    "haha",
+    "trouwens",
+    "ik weet het",
+];
+
+/// Small numbers written as words, turned into digits before a unit.
+const NUMBERS: &[(&str, &str)] = &[
+    ("twee", "2"),
+    ("drie", "3"),
+    ("vier", "4"),
+    ("vijf", "5"),
+    ("zes", "6"),
+    ("zeven", "7"),
+    ("acht", "8"),
+    ("negen", "9"),
+    ("tien", "10"),
+    ("elf", "11"),
+    ("twaalf", "12"),
+    ("veertien", "14"),
+    ("twintig", "20"),
+];
+
+/// Units after which a number word becomes digits.
+const NUMBER_UNITS: &[&str] = &[
+    "dag",
+    "dagen",
+    "week",
+    "weken",
+    "maand",
+    "maanden",
+    "jaar",
+    "keer",
+    "uur",
+    "uren",
+    "nachten",
+    "kilo",
+    "stappen",
+    "punten",
+    "minuten",
+    "tabletten",
+    "glazen",
+    "koppen",
+    "sigaretten",
+    "per",
+];
+
+/// Words that join the story on ("En dan …", "Ten eerste …"), dropped at the start of S.
+const CONNECTIVES: &[&str] =
+    &["en dan", "en als laatste", "als laatste", "ten eerste", "ten tweede", "ten derde", "en", "dan", "verder", "o", "oh"];
+
+/// First-person openings of the patient's story, dropped whole (longest first).
+const S_OPENINGS: &[&str] = &[
+    "heb ik ook nog",
+    "heb ik ook",
+    "heb ik nog",
+    "heb ik",
+    "ik heb ook nog",
+    "ik heb ook",
+    "ik heb nog",
+    "ik heb al",
+    "ik heb",
+    "ik had",
+    "ik ben al",
+    "ik ben ook",
+    "ik ben",
+    "ik voel me",
+    "ik merk dat",
+    "ik merk",
+    "dus u heeft",
+    "dus u bent",
+    "u heeft",
+    "u hebt",
+    "u bent",
+];
+
+/// Openings of what was examined, dropped whole.
+const O_OPENINGS: &[&str] = &["ik zie", "ik hoor", "ik voel", "ik vind", "ik meet", "ik zie wel", "u bent", "hier"];
+
+/// Openings of the clinician's assessment, dropped whole (longest first). "Waarschijnlijk" stays:
+/// the uncertainty belongs in the record.
+const E_OPENINGS: &[&str] = &[
+    "het beeld past het meest bij",
+    "het beeld past bij",
+    "dit past het meest bij",
+    "dit past bij",
+    "dat past bij",
+    "het past bij",
+    "past bij",
+    "ik denk dat het",
+    "ik denk dat dit",
+    "ik denk dat",
+    "het gaat om",
+    "het lijkt op",
+    "het klinkt als",
+    "dat klinkt als",
+    "het zijn",
+    "dit zijn",
+    "dat zijn",
+    "dit is",
+    "dat is",
+    "het is",
+    "u heeft",
+    "ze heeft",
+    "hij heeft",
+];
+
+/// Openings of the plan, each with what replaces it (longest first).
+const P_OPENINGS: &[(&str, &str)] = &[
+    ("ik wil u graag verwijzen naar", "verwijzing naar"),
+    ("ik wil u verwijzen naar", "verwijzing naar"),
+    ("ik verwijs u naar", "verwijzing naar"),
+    ("ik verwijs u", "verwijzing"),
+    ("ik stuur u vandaag door voor", "verwijzing voor"),
+    ("ik stuur u door voor", "verwijzing voor"),
+    ("ik stuur u door naar", "verwijzing naar"),
+    ("ik raad u echt aan om te", ""),
+    ("ik raad u aan om te", ""),
+    ("ik raad u echt aan om", ""),
+    ("ik raad u aan om", ""),
+    ("ik adviseer u om", ""),
+    ("ik adviseer om", ""),
+    ("ik adviseer u", ""),
+    ("ik adviseer", ""),
+    ("we spreken af dat u", ""),
+    ("we spreken af dat", ""),
+    ("we gaan er", ""),
+    ("we beginnen met", "start"),
+    ("ik bespreek u", "overleg"),
+    ("we gaan", ""),
+    ("ik geef u", ""),
+    ("u kunt", ""),
+    ("u mag", ""),
+    ("u moet", ""),
+    ("u krijgt", ""),
+    ("probeert u", "probeer"),
+    ("het is verstandig", ""),
+    ("het belangrijkste is", ""),
+];
+
+/// Spoken plan phrases rewritten in the middle of a sentence.
+const P_PHRASES: &[(&str, &str)] = &[
+    ("komt u terug", "terugkomen"),
+    ("kom dan terug", "terugkomen"),
+    ("belt u dan terug", "terugbellen"),
+    ("belt u terug", "terugbellen"),
+    ("belt u dan", "bellen"),
+    ("belt u ons", "bellen"),
+    ("belt u direct", "direct bellen"),
+    ("belt u meteen", "meteen bellen"),
+    ("belt u", "bellen"),
+    ("neemt u contact op", "contact opnemen"),
+    ("neemt u dan contact op", "contact opnemen"),
+    ("zie ik u weer", "controle"),
+    ("zie ik u terug", "controle"),
+    ("zien we elkaar weer", "controle"),
+    ("wil ik u terugzien", "controle"),
+    ("bel ik u op", "telefonisch contact"),
+    ("bel ik u", "telefonisch contact"),
+    ("raad ik af", "afgeraden"),
+    ("ik geef u", ""),
+    ("zou ik", ""),
+    ("kunnen we", ""),
+    ("gaan we", ""),
+    ("adviseer ik", "advies"),
+    ("kunt u", ""),
+    ("mag u", ""),
+    ("laat u", ""),
+];
+
+/// Conjunctions after which "ik" opens a subordinate clause (verb at the end).
+const SUBORDINATE: &[&str] = &["dat", "omdat", "als", "toen", "sinds", "of", "wanneer", "zodat", "terwijl", "nadat", "voordat", "tot"];
+
+/// Labels a typed transcript puts before a turn, with the speaker they name.
+const LABELS: &[(&str, Speaker)] = &[
+    ("patiënt", Speaker::Patient),
+    ("patiente", Speaker::Patient),
+    ("patiënte", Speaker::Patient),
+    ("patient", Speaker::Patient),
+    ("pat", Speaker::Patient),
+    ("pt", Speaker::Patient),
+    ("cliënt", Speaker::Patient),
+    ("client", Speaker::Patient),
+    ("moeder", Speaker::Patient),
+    ("vader", Speaker::Patient),
+    ("ouder", Speaker::Patient),
+    ("partner", Speaker::Patient),
+    ("huisarts", Speaker::Zorgverlener),
+    ("arts", Speaker::Zorgverlener),
+    ("dokter", Speaker::Zorgverlener),
+    ("dr", Speaker::Zorgverlener),
+    ("ha", Speaker::Zorgverlener),
+    ("zorgverlener", Speaker::Zorgverlener),
+    ("poh-ggz", Speaker::Zorgverlener),
+    ("poh ggz", Speaker::Zorgverlener),
+    ("poh", Speaker::Zorgverlener),
+    ("praktijkondersteuner", Speaker::Zorgverlener),
+    ("assistente", Speaker::Zorgverlener),
+    ("verpleegkundige", Speaker::Zorgverlener),
+];
+
+/// A typed speaker label at the start of `s` ("Patiënt: …", "huisarts : …"): the speaker it
+/// names and the text after it.
+pub(crate) fn split_label(s: &str) -> Option<(Speaker, &str)> {
+    let t = s.trim_start();
+    let colon = t.find(':')?;
+    let head = t[..colon].trim().to_lowercase();
+    let (_, speaker) = LABELS.iter().find(|(l, _)| *l == head)?;
+    Some((*speaker, t[colon + 1..].trim_start()))
+}
+
+/// `s` without a typed speaker label.
+pub(crate) fn strip_label(s: &str) -> &str {
+    split_label(s).map_or(s, |(_, rest)| rest)
+}
+
+/// The sentence of `section`, spoken by `speaker`, in the clinical register, closed with a full
+/// stop. Empty when nothing is left.
+pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String {
+    let t = style::strip_leading_fillers(strip_label(text));
+    let mut words = Words::of(t);
+    words.drop_fillers();
+    if section != Section::Subjective {
+        // The clinician answering the patient: "Nee, dat kan zonder verwijzing."
+        words.drop_opening(&["nee", "ja", "jawel"]);
+    }
+    words.numbers();
+    match section {
+        Section::Subjective => {
+            words.drop_opening(CONNECTIVES);
+            words.drop_opening(S_OPENINGS);
+            words.third_person();
+        }
+        Section::Objective => {
+            words.drop_opening(O_OPENINGS);
+            words.copula();
+            words.replace(&[("scoort u", "score"), ("vind ik", ""), ("zie ik", ""), ("hoor ik", ""), ("u maakt", "maakt")]);
+        }
+        Section::Evaluation => {
+            words.drop_opening(E_OPENINGS);
+            words.drop_through_past_bij();
+            words.copula_with_article();
+            words.replace(&[("daar is geen", "geen"), ("daarvoor is geen", "geen"), ("ik denk dat", "waarschijnlijk"), ("denk ik", "")]);
+            words.drop_dangling_voor_nodig();
+            words.drop_is_of_thought();
+        }
+        Section::Plan => {
+            words.replace_opening(P_OPENINGS);
+            words.prescription();
+            words.replace(P_PHRASES);
+        }
+    }
+    if speaker == Speaker::Patient && section != Section::Subjective {
+        words.third_person();
+    }
+    words.drop_word("uw");
+    let out = words.text();
+    let out = out.trim_start_matches([',', ' ', ';', ':']).trim_start_matches(['—', '-', ' ']);
+    if out.chars().filter(|c| c.is_alphanumeric()).count() < 2 {
+        return String::new();
+    }
+    style::finish(out)
+}
+
+/// A sentence as words with the punctuation glued to them ("keel,", "38,5"): rewriting a phrase
+/// is then matching a run of words.
+struct Words {
+    words: Vec<String>,
+}
+
+/// A word without its surrounding punctuation, lowercased.
+fn bare(w: &str) -> String {
+    w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-').to_lowercase()
+}
+
+/// The punctuation after a word ("keel," → ",").
+fn tail(w: &str) -> &str {
+    let end = w.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '%');
+    &w[end.len()..]
+}
+
+impl Words {
+    fn of(s: &str) -> Self {
+        Words { words: s.split_whitespace().map(str::to_owned).collect() }
+    }
+
+    fn text(&self) -> String {
+        let mut out = String::new();
+        for w in self.words.iter().filter(|w| !w.is_empty()) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(w);
+        }
+        // Punctuation left alone by a dropped word.
+        let mut out = out.replace(" ,", ",").replace(",,", ",").replace(", .", ".").replace(",.", ".");
+        while out.contains("  ") {
+            out = out.replace("  ", " ");
+        }
+        out
+    }
+
+    /// True when the phrase's words match at word `i`.
+    fn matches(&self, i: usize, phrase: &[&str]) -> bool {
+        i + phrase.len() <= self.words.len()
+            && phrase.iter().enumerate().all(|(k, p)| {
+                let w = &self.words[i + k];
+                // Only the phrase's last word may carry punctuation after it.
+                bare(w) == *p && (k + 1 == phrase.len() || tail(w).is_empty())
+            })
+    }
+
+    /// Removes `n` words at `i`, moving the punctuation of the last one to the word before.
+    fn remove(&mut self, i: usize, n: usize) {
+        let punct = tail(&self.words[i + n - 1]).to_owned();
+        self.words.drain(i..i + n);
+        if !punct.is_empty() && i > 0 && tail(&self.words[i - 1]).is_empty() && punct != "." {
+            self.words[i - 1].push_str(&punct);
+        }
+    }
+
+    fn drop_fillers(&mut self) {
+        let mut i = 0;
+        while i < self.words.len() {
+            let hit = INNER_FILLERS.iter().map(|f| f.split(' ').collect::<Vec<_>>()).find(|f| self.matches(i, f));
+            match hit {
+                // "echt" and "even" only as fillers, not as the last word ("dat is echt").
+                Some(f) if f.len() == 1 && matches!(f[0], "echt" | "even") && i + 1 == self.words.len() => i += 1,
+                // "Ik hoor", "hoor ik": the verb, not the filler.
+                Some(f)
+                    if f == ["hoor"]
+                        && (i > 0 && bare(&self.words[i - 1]) == "ik" || self.words.get(i + 1).is_some_and(|w| bare(w) == "ik")) =>
+                {
+                    i += 1
+                }
+                Some(f) => {
+                    let n = f.len();
+                    let punct = tail(&self.words[i + n - 1]).to_owned();
+                    self.words.drain(i..i + n);
+                    // A filler's comma goes with it, a full stop stays.
+                    if punct.contains(['.', '?', '!']) && i > 0 {
+                        let prev = &mut self.words[i - 1];
+                        let t = tail(prev).len();
+                        prev.truncate(prev.len() - t);
+                        prev.push_str(punct.trim_start_matches(','));
+                    }
+                }
+                None => i += 1,
+            }
+        }
+    }
+
+    fn numbers(&mut self) {
+        for i in 0..self.words.len() {
+            let Some(next) = self.words.get(i + 1).map(|w| bare(w)) else { continue };
+            if !NUMBER_UNITS.contains(&next.as_str()) || !tail(&self.words[i]).is_empty() {
+                continue;
+            }
+            let b = bare(&self.words[i]);
+            if let Some((_, d)) = NUMBERS.iter().find(|(w, _)| *w == b) {
+                self.words[i] = (*d).to_owned();
+            }
+        }
+        // "148 over 92" → "148/92", "98 procent" → "98%".
+        let mut i = 0;
+        while i + 2 < self.words.len() + 1 {
+            let num = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit());
+            if i + 2 < self.words.len() && num(&self.words[i]) && self.words[i + 1] == "over" && num(&bare(&self.words[i + 2])) {
+                self.words[i] = format!("{}/{}", self.words[i], self.words[i + 2]);
+                self.words.drain(i + 1..i + 3);
+            } else if i + 1 < self.words.len() && num(&self.words[i]) && bare(&self.words[i + 1]) == "procent" {
+                let t = tail(&self.words[i + 1]).to_owned();
+                self.words[i] = format!("{}%{t}", self.words[i]);
+                self.words.remove(i + 1);
+            }
+            i += 1;
+        }
+    }
+
+    /// Drops the first of `openings` the sentence starts with.
+    fn drop_opening(&mut self, openings: &[&str]) {
+        for o in openings {
+            let phrase: Vec<&str> = o.split(' ').collect();
+            if self.matches(0, &phrase) && self.words.len() > phrase.len() {
+                self.words.drain(..phrase.len());
+                // "Ik heb een rode plek" → "Rode plek"; "Dat is een wondroos" → "Wondroos"; but
+                // "een week hoofdpijn" keeps its "een".
+                let unit = self.words.get(1).is_some_and(|w| NUMBER_UNITS.contains(&bare(w).as_str()) || bare(w) == "paar");
+                if self.words.len() > 1 && bare(&self.words[0]) == "een" && tail(&self.words[0]).is_empty() && !unit {
+                    self.words.remove(0);
+                }
+                return;
+            }
+        }
+    }
+
+    fn replace_opening(&mut self, openings: &[(&str, &str)]) {
+        for (o, with) in openings {
+            let phrase: Vec<&str> = o.split(' ').collect();
+            if self.matches(0, &phrase) && self.words.len() > phrase.len() {
+                self.words.splice(..phrase.len(), with.split_whitespace().map(str::to_owned));
+                return;
+            }
+        }
+    }
+
+    /// Replaces phrases anywhere (an empty replacement drops the phrase).
+    fn replace(&mut self, phrases: &[(&str, &str)]) {
+        let parsed: Vec<(Vec<&str>, &str)> = phrases.iter().map(|(p, w)| (p.split(' ').collect(), *w)).collect();
+        let mut i = 0;
+        while i < self.words.len() {
+            match parsed.iter().find(|(p, _)| self.matches(i, p)) {
+                Some((p, with)) => {
+                    let punct = tail(&self.words[i + p.len() - 1]).to_owned();
+                    let mut new: Vec<String> = with.split_whitespace().map(str::to_owned).collect();
+                    if let Some(last) = new.last_mut() {
+                        last.push_str(&punct);
+                        self.words.splice(i..i + p.len(), new.iter().cloned());
+                        i += new.len();
+                    } else {
+                        self.remove(i, p.len());
+                    }
+                }
+                None => i += 1,
+            }
+        }
+    }
+
+    fn drop_word(&mut self, word: &str) {
+        let mut i = 0;
+        while i < self.words.len() {
+            if bare(&self.words[i]) == word && self.words.len() > 1 {
+                self.remove(i, 1);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// O: "De keel is rood" → "Keel rood", "Uw bloeddruk is 152/94" → "Bloeddruk 152/94": a short
+    /// subject (article and at most two words) and its copula at the start go to telegram style.
+    fn copula(&mut self) {
+        let start = usize::from(self.words.first().is_some_and(|w| matches!(bare(w).as_str(), "de" | "het" | "uw")));
+        for k in 1..=2 {
+            let at = start + k;
+            if at + 1 < self.words.len()
+                && matches!(bare(&self.words[at]).as_str(), "is" | "zijn")
+                && self.words[start..at].iter().all(|w| tail(w).is_empty())
+            {
+                self.words.remove(at);
+                if start == 1 {
+                    self.words.remove(0);
+                }
+                return;
+            }
+        }
+    }
+
+    /// E: "De keelpijn is een virale keelontsteking" → "Virale keelontsteking"; "De bloeddruk is
+    /// nog te hoog" → "Bloeddruk nog te hoog".
+    fn copula_with_article(&mut self) {
+        let start = usize::from(self.words.first().is_some_and(|w| matches!(bare(w).as_str(), "de" | "het")));
+        if start == 0 {
+            return;
+        }
+        for k in 1..=2 {
+            let at = start + k;
+            if at + 2 < self.words.len()
+                && matches!(bare(&self.words[at]).as_str(), "is" | "zijn")
+                && self.words[..at].iter().all(|w| tail(w).is_empty())
+            {
+                if bare(&self.words[at + 1]) == "een" {
+                    self.words.drain(..at + 2);
+                } else {
+                    self.copula();
+                }
+                return;
+            }
+        }
+    }
+
+    /// "De hoest past bij een prikkelhoest" → "prikkelhoest": the subject of "past bij" early in
+    /// the sentence goes with it.
+    fn drop_through_past_bij(&mut self) {
+        let Some(i) =
+            (0..self.words.len().min(5)).find(|&i| self.matches(i, &["past", "bij"]) || self.matches(i, &["past", "het", "meest", "bij"]))
+        else {
+            return;
+        };
+        if self.words[..i].iter().any(|w| !tail(w).is_empty()) {
+            return;
+        }
+        let n = if bare(&self.words[i + 1]) == "bij" { 2 } else { 4 };
+        if i + n < self.words.len() {
+            self.words.drain(..i + n);
+            if self.words.len() > 1 && bare(&self.words[0]) == "een" {
+                self.words.remove(0);
+            }
+        }
+    }
+
+    /// ", geen antibioticum voor nodig" (after "daar is" went) → ", geen antibioticum nodig".
+    fn drop_dangling_voor_nodig(&mut self) {
+        for i in 1..self.words.len() {
+            if bare(&self.words[i - 1]) == "voor" && bare(&self.words[i]) == "nodig" && tail(&self.words[i - 1]).is_empty() {
+                let before = self.words[..i - 1].iter().rev().take(4).any(|w| bare(w) == "geen");
+                if before {
+                    self.words.remove(i - 1);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// After "Ik denk dat (dit)" went: "spanningshoofdpijn is door de drukte" → "spanningshoofdpijn
+    /// door de drukte", "een subacromiaal pijnsyndroom is, een …" → "subacromiaal pijnsyndroom, een …".
+    fn drop_is_of_thought(&mut self) {
+        if self.words.first().is_some_and(|w| bare(w) == "een") && self.words.len() > 2 {
+            self.words.remove(0);
+        }
+        if let Some(i) = self.words.iter().take(6).position(|w| bare(w) == "is")
+            && i > 0
+            && tail(&self.words[i - 1]).is_empty()
+            && (i + 1 == self.words.len() || !tail(&self.words[i]).is_empty() || is_clause_word(&bare(&self.words[i + 1])))
+        {
+            self.remove(i, 1);
+        }
+    }
+
+    /// P: "ik schrijf (u) naproxen voor, …" → "naproxen, …".
+    fn prescription(&mut self) {
+        let lead = ["ik", "schrijf"];
+        let Some(i) = (0..self.words.len()).find(|&i| self.matches(i, &lead)) else { return };
+        let mut n = 2;
+        if self.words.get(i + 2).is_some_and(|w| bare(w) == "u" && tail(w).is_empty()) {
+            n = 3;
+        }
+        // The "voor" that closes the object: before a comma, full stop, "en" or the end.
+        let close = (i + n..self.words.len()).find(|&k| {
+            bare(&self.words[k]) == "voor"
+                && (!tail(&self.words[k]).is_empty()
+                    || k + 1 == self.words.len()
+                    || matches!(bare(&self.words[k + 1]).as_str(), "en" | "om" | "omdat"))
+        });
+        if let Some(k) = close {
+            self.remove(k, 1);
+            self.words.drain(i..i + n);
+        }
+    }
+
+    /// First person to third: "ik" and its verb, "mijn", "me"; the patient's story in the
+    /// clinician's register.
+    fn third_person(&mut self) {
+        let mut i = 0;
+        while i < self.words.len() {
+            let w = bare(&self.words[i]);
+            match w.as_str() {
+                "ik" => {
+                    let prev = if i == 0 { None } else { Some(bare(&self.words[i - 1])) };
+                    let clause_start = i == 0 || prev.as_deref().is_some_and(|p| matches!(p, "en" | "maar" | "want" | "dus" | "of")) || {
+                        !tail(&self.words[i - 1]).is_empty()
+                    };
+                    let subordinate = prev.as_deref().is_some_and(|p| SUBORDINATE.contains(&p)) && tail(&self.words[i - 1]).is_empty();
+                    if clause_start && !subordinate && i + 1 < self.words.len() && tail(&self.words[i]).is_empty() {
+                        // "ik slaap" → "slaapt"; "ik slaap slecht en pieker veel" → "… en piekert veel".
+                        self.words.remove(i);
+                        self.words[i] = conjugate(&self.words[i]);
+                        let end = self.words.len().min(i + 5);
+                        if let Some(k) = (i + 1..end).find(|&k| bare(&self.words[k]) == "en" && tail(&self.words[k - 1]).is_empty())
+                            && k + 2 < self.words.len()
+                            && tail(&self.words[k + 1]).is_empty()
+                            && !matches!(
+                                bare(&self.words[k + 1]).as_str(),
+                                "ik" | "het" | "er" | "de" | "een" | "mijn" | "dat" | "die" | "ook" | "nu" | "dan"
+                            )
+                        {
+                            self.words[k + 1] = conjugate(&self.words[k + 1]);
+                        }
+                        i += 1;
+                    } else if subordinate {
+                        // "omdat ik zo moe ben" → "omdat zo moe is": the verb is further on.
+                        self.words.remove(i);
+                        // The verb: a known first-person form, or else the clause's last word.
+                        let end = self.words.len().min(i + 6);
+                        let verb = (i..end)
+                            .find(|&k| first_person_verb(&bare(&self.words[k])).is_some())
+                            .or_else(|| (i..end).find(|&k| !tail(&self.words[k]).is_empty() || k + 1 == self.words.len()));
+                        if let Some(k) = verb {
+                            self.words[k] = conjugate(&self.words[k]);
+                        }
+                    } else if i > 0 && tail(&self.words[i - 1]).is_empty() {
+                        // "slaap ik" → "slaapt"
+                        let p = i - 1;
+                        self.words[p] = conjugate(&self.words[p]);
+                        self.remove(i, 1);
+                    } else {
+                        self.remove(i, 1);
+                    }
+                }
+                "mij" | "me"
+                    if i > 0
+                        && matches!(
+                            bare(&self.words[i - 1]).as_str(),
+                            "zonder" | "voor" | "met" | "bij" | "naar" | "aan" | "tegen" | "over"
+                        ) =>
+                {
+                    let t = tail(&self.words[i]).to_owned();
+                    self.words[i] = format!("hem/haar{t}");
+                    i += 1;
+                }
+                "mijn" | "m'n" | "mij" | "me" if self.words.len() > 1 => {
+                    let reflexive = w == "me"
+                        && i > 0
+                        && matches!(bare(&self.words[i - 1]).as_str(), "voelt" | "voelde" | "schaamt" | "zorgen" | "ergert");
+                    if reflexive {
+                        let t = tail(&self.words[i]).to_owned();
+                        self.words[i] = format!("zich{t}");
+                        i += 1;
+                    } else {
+                        self.remove(i, 1);
+                    }
+                }
+                "mezelf" => {
+                    let t = tail(&self.words[i]).to_owned();
+                    self.words[i] = format!("zichzelf{t}");
+                    i += 1;
+                }
+                _ => i += 1,
+            }
+        }
+    }
+}
+
+fn is_clause_word(w: &str) -> bool {
+    matches!(w, "door" | "bij" | "na" | "met" | "van" | "in" | "op" | "omdat" | "want" | "en" | "maar")
+}
+
+/// The third person of a first-person verb form ("heb" → "heeft", "slaap" → "slaapt").
+fn first_person_verb(w: &str) -> Option<String> {
+    let irregular = [("heb", "heeft"), ("ben", "is"), ("ga", "gaat"), ("doe", "doet"), ("sta", "staat"), ("zie", "ziet"), ("sla", "slaat")];
+    if let Some((_, t)) = irregular.iter().find(|(f, _)| *f == w) {
+        return Some((*t).to_owned());
+    }
+    // Compounds: "opsta" → "opstaat", "doorga" → "doorgaat".
+    if let Some((f, t)) = irregular[2..].iter().find(|(f, _)| w.len() > f.len() + 1 && w.ends_with(f)) {
+        return Some(format!("{}{t}", &w[..w.len() - f.len()]));
+    }
+    let same = ["kan", "wil", "zal", "mag", "moet", "had", "was", "zou", "kon", "wou", "werd", "mocht", "moest", "durfde"];
+    if same.contains(&w) {
+        return Some(w.to_owned());
+    }
+    None
+}
+
+/// Conjugates a word that follows or precedes "ik" to the third person, keeping its case and
+/// punctuation. Words that cannot be a present-tense first person stay.
+fn conjugate(word: &str) -> String {
+    let t = tail(word).to_owned();
+    let core = &word[..word.len() - t.len()];
+    let lower = core.to_lowercase();
+    let capital = core.chars().next().is_some_and(char::is_uppercase);
+    let out = match first_person_verb(&lower) {
+        Some(v) => v,
+        None => {
+            let verb_like = lower.len() >= 2
+                && lower.chars().all(char::is_alphabetic)
+                && !lower.ends_with('t')
+                && !lower.ends_with('e')
+                && !lower.ends_with("en")
+                && !["al", "ook", "nog", "niet", "wel", "zo", "bijna", "nu", "dan", "er", "het", "een", "de", "die", "dat", "vaak", "soms"]
+                    .contains(&lower.as_str());
+            // "slaap" → "slaapt", "word" → "wordt"
+            if verb_like { format!("{lower}t") } else { lower }
+        }
+    };
+    let out = if capital { upper_first(&out) } else { out };
+    format!("{out}{t}")
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(t: &str) -> String {
+        clinical(Section::Subjective, Speaker::Patient, t)
+    }
+
+    #[test]
+    fn labels_are_split_off() {
+        assert_eq!(split_label("Patiënt: Ik heb keelpijn."), Some((Speaker::Patient, "Ik heb keelpijn.")));
+        assert_eq!(split_label("huisarts : Hoest u?"), Some((Speaker::Zorgverlener, "Hoest u?")));
+        assert_eq!(split_label("Temperatuur: 38,5."), None);
+        assert_eq!(strip_label("POH-GGZ: Welkom."), "Welkom.");
+    }
+
+    #[test]
+    fn the_patients_story_in_the_third_person() {
+        assert_eq!(s("Ik heb sinds drie dagen keelpijn."), "Sinds 3 dagen keelpijn.");
+        assert_eq!(s("Patiënt: Nou, ik heb sinds drie dagen keelpijn."), "Sinds 3 dagen keelpijn.");
+        assert_eq!(s("Eigenlijk slaap ik slecht, ik lig te malen over het werk."), "Slaapt slecht, ligt te malen over het werk.");
+        assert_eq!(s("Ik hoest al twee weken en het gaat maar niet over."), "Hoest al 2 weken en het gaat maar niet over.");
+        assert_eq!(s("Mijn linkerknie is dik sinds ik vorige week ben gevallen."), "Linkerknie is dik sinds vorige week is gevallen.");
+        assert_eq!(s("Ik voel me moe."), "Moe.");
+        assert_eq!(s("Slikken doet echt zeer, vooral 's ochtends."), "Slikken doet zeer, vooral 's ochtends.");
+    }
+
+    #[test]
+    fn each_field_loses_its_spoken_opening() {
+        let o = |t| clinical(Section::Objective, Speaker::Zorgverlener, t);
+        let e = |t| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
+        let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
+        assert_eq!(o("Uw bloeddruk is 152 over 94."), "Bloeddruk 152/94.");
+        assert_eq!(o("De keel is rood, geen beslag."), "Keel rood, geen beslag.");
+        assert_eq!(o("De saturatie is 98 procent."), "Saturatie 98%.");
+        assert_eq!(e("de keelpijn is een virale keelontsteking"), "Virale keelontsteking.");
+        assert_eq!(e("Dat is aspecifieke lage rugpijn."), "Aspecifieke lage rugpijn.");
+        assert_eq!(e("Dit past bij een virale luchtweginfectie."), "Virale luchtweginfectie.");
+        assert_eq!(e("Ik denk dat dit spanningshoofdpijn is door de drukte."), "Spanningshoofdpijn door de drukte.");
+        assert_eq!(
+            e("De keelpijn is een virale keelontsteking, daar is geen antibioticum voor nodig."),
+            "Virale keelontsteking, geen antibioticum nodig."
+        );
+        assert_eq!(p("Ik schrijf u naproxen voor, twee keer per dag 500 mg."), "Naproxen, 2 keer per dag 500 mg.");
+        assert_eq!(p("U kunt paracetamol nemen."), "Paracetamol nemen.");
+        assert_eq!(p("Ik verwijs u naar de diëtist."), "Verwijzing naar de diëtist.");
+        assert_eq!(p("Als het over een week niet beter is, komt u terug."), "Als het over een week niet beter is, terugkomen.");
+        assert_eq!(p("Rust een week."), "Rust een week.");
+    }
+}
