@@ -15,6 +15,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use integrations::speech::Speaker;
 use integrations::summarise::llm::{LlmConfig, LlmSummariser, REFUSED_MESSAGE, ResponseFormat, UNUSABLE_MESSAGE};
+use integrations::summarise::rules::testset;
 use integrations::summarise::{
     ConsultResult, Episode, Flavour, ModelSize, SoapExample, SummariseError, Summariser, SummaryRequest, Template, TranscriptLine,
 };
@@ -242,6 +243,7 @@ fn soap_episode() -> Episode {
         objective: "Longen: schoon.".into(),
         diagnosis: "Virale luchtweginfectie.".into(),
         plan: "Uitleg, terug z.n.".into(),
+        ..Default::default()
     }
 }
 
@@ -277,6 +279,7 @@ fn good_answer(template: Template, flavour: Flavour) -> (String, ConsultResult) 
                     objective: "Longen schoon.".into(),
                     diagnosis: String::new(),
                     plan: "Uitleg.".into(),
+                    ..Default::default()
                 }],
                 ..Default::default()
             },
@@ -644,4 +647,48 @@ async fn azure_mode_uses_the_deployment_path_and_the_api_key_header() {
     assert_eq!(sent.header("api-key"), Some("azure-key"));
     assert_eq!(sent.header("authorization"), None);
     assert_eq!(sent.body["response_format"]["json_schema"]["name"], "radiologie_dictaat");
+}
+
+/// The language-model path keeps the note's register too: its prompt carries the rules the
+/// embedded summariser keeps (telegram style, findings instead of questions, O only what was
+/// examined today, E in the clinician's words, P and every fact per episode), and a speaker label
+/// the model copies is taken out, so the test set's style check finds no label in what comes
+/// back. The model's wording itself is not scored here: there is no model, only its double.
+#[tokio::test]
+async fn the_note_keeps_the_clinical_register_on_the_model_path() {
+    let double = Double::start(None).await;
+    double.reply(answer(
+        r#"{"episodes": [
+            {"subjective": "Patiënt: sinds 3 dagen keelpijn. Huisarts: geen koorts. Geen hoest.", "objective": "Keel rood, geen beslag.", "diagnosis": "Virale keelontsteking.", "plan": "Paracetamol zo nodig."},
+            {"subjective": "Lage rugpijn na tillen, geen uitstraling.", "objective": "Lasègue negatief.", "diagnosis": "Aspecifieke lage rugpijn.", "plan": "- Pt: naproxen 500 mg 2 dd\n- Fysiotherapeut als het over 2 weken niet beter is"}
+        ]}"#,
+    ));
+    let mut r = request(Template::Soap, Flavour::Normal, ModelSize::Medium);
+    r.episode_count = 2;
+    let summary = double.summariser().summarise(&r).await.unwrap();
+    let [throat, back] = &summary.result.episodes[..] else { panic!("two episodes: {:?}", summary.result.episodes) };
+    assert_eq!(throat.subjective, "sinds 3 dagen keelpijn. geen koorts. Geen hoest.");
+    assert_eq!(back.plan, "- naproxen 500 mg 2 dd\n- Fysiotherapeut als het over 2 weken niet beter is");
+    for e in &summary.result.episodes {
+        for field in [&e.subjective, &e.objective, &e.diagnosis, &e.plan] {
+            let v = testset::style_violations(field);
+            assert_eq!((v.speaker_labels, v.questions, v.fillers, v.first_person), (0, 0, 0, 0), "{field}");
+        }
+    }
+    assert!(!summary.extractive);
+
+    let requests = double.requests();
+    let system = requests[0].system();
+    for rule in [
+        "Telegramstijl in medische verslagtaal",
+        "geen sprekerlabels",
+        "geen vragen, geen stopwoorden",
+        "'Hoest u ook? Nee, eigenlijk niet.' wordt 'Geen hoest.'",
+        "O bevat alleen wat vandaag in dit consult is onderzocht of gemeten",
+        "E is de beoordeling zoals de zorgverlener die uitspreekt",
+        "P is per episode het beleid voor dat probleem",
+        "Elk gegeven staat in de episode van het probleem",
+    ] {
+        assert!(system.contains(rule), "missing {rule:?} in:\n{system}");
+    }
 }

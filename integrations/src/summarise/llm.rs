@@ -323,11 +323,42 @@ enum AnswerError {
     Shape(#[from] schema::ShapeError),
 }
 
-/// The consult result in an answer, and whether the JSON had to be repaired.
+/// The consult result in an answer, and whether the JSON had to be repaired. A speaker label the
+/// model copied from the transcript ("Patiënt: …") is taken out of the note's fields: it is never
+/// content, and a note with it is not fit for the record.
 fn read_answer(request: &SummaryRequest, content: &str) -> Result<(super::ConsultResult, bool), AnswerError> {
     let (value, repaired) = repair::parse(content).ok_or(AnswerError::NoJson)?;
-    let result = schema::to_result(request.template, request.flavour, &value)?;
+    let mut result = schema::to_result(request.template, request.flavour, &value)?;
+    for e in &mut result.episodes {
+        for field in [&mut e.subjective, &mut e.objective, &mut e.diagnosis, &mut e.plan] {
+            *field = without_speaker_labels(field);
+        }
+    }
     Ok((result, repaired))
+}
+
+/// `text` without typed speaker labels at the start of its lines and sentences.
+fn without_speaker_labels(text: &str) -> String {
+    use super::rules::register::strip_label;
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        // The line's leading whitespace and list marker stay ("- Patiënt: …" → "- …").
+        let body = line.trim_start();
+        let marker = body.len() - body.trim_start_matches(['-', '•', '*', ' ']).len();
+        out.push_str(&line[..line.len() - body.len() + marker]);
+        let mut rest = strip_label(&body[marker..]);
+        // Sentences after the first: a label after ". ", "? " or "! ".
+        while let Some((at, _)) = rest.char_indices().find(|&(i, c)| matches!(c, '.' | '?' | '!') && rest[i + 1..].starts_with(' ')) {
+            let (head, tail) = rest.split_at(at + 2);
+            out.push_str(head);
+            rest = strip_label(tail);
+        }
+        out.push_str(rest);
+    }
+    out
 }
 
 impl Summariser for LlmSummariser {
@@ -529,6 +560,16 @@ pub mod repair {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn speaker_labels_leave_the_note() {
+        assert_eq!(
+            without_speaker_labels("Patiënt: keelpijn sinds 3 dgn. Huisarts: geen koorts.\n- Pt: hoest"),
+            "keelpijn sinds 3 dgn. geen koorts.\n- hoest"
+        );
+        assert_eq!(without_speaker_labels("Temp 37,8. RR 130/80. Arts: longen schoon."), "Temp 37,8. RR 130/80. longen schoon.");
+        assert_eq!(without_speaker_labels("Temp: 37,8."), "Temp: 37,8.");
+    }
 
     fn config() -> LlmConfig {
         LlmConfig::new(Url::parse("http://localhost:11434/v1").unwrap(), "medium-model")

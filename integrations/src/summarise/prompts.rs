@@ -191,8 +191,10 @@ fn template_rules(request: &SummaryRequest) -> String {
              - E (evaluatie): de beoordeling of werkhypothese van de POH-GGZ.\n\
              - P (plan): het afgesproken plan: interventies, opdrachten voor thuis, overleg met de huisarts \
              of verwijzing, en de vervolgafspraken (wanneer en met wie).\n\
-             - {}",
-            episode_guidance(request.episode_count)
+             - {}\n\
+             {}",
+            episode_guidance(request.episode_count),
+            NOTE_REGISTER
         ),
         (Template::Soap, _) => format!(
             "Regels:\n\
@@ -205,8 +207,10 @@ fn template_rules(request: &SummaryRequest) -> String {
              - E (evaluatie): de beoordeling of werkdiagnose van de zorgverlener.\n\
              - P (plan): het afgesproken beleid: uitleg en adviezen, medicatie met dosering, aanvullend \
              onderzoek, verwijzing en controle-afspraken.\n\
-             - {}",
-            episode_guidance(request.episode_count)
+             - {}\n\
+             {}",
+            episode_guidance(request.episode_count),
+            NOTE_REGISTER
         ),
         (Template::Report, flavour) => {
             let subject = if flavour == Flavour::PohGgz {
@@ -261,6 +265,25 @@ fn template_rules(request: &SummaryRequest) -> String {
         }
     }
 }
+
+/// How a SOEP note reads in the record, the same rules the embedded summariser keeps and its test
+/// set checks: telegram style in the clinical register, findings instead of questions, O only
+/// what was examined today, E in the clinician's words, P and every fact per episode.
+const NOTE_REGISTER: &str = "Schrijfwijze van het verslag:\n\
+     - Telegramstijl in medische verslagtaal, in de derde persoon: geen sprekerlabels ('Patiënt:', \
+     'Huisarts:'), geen vragen, geen stopwoorden ('eh', 'nou', 'eigenlijk', 'hoor'). Een vraag met \
+     antwoord wordt een bevinding ('Heeft u koorts? Nee' wordt 'Geen koorts'; 'Hoest u ook? Nee, \
+     eigenlijk niet.' wordt 'Geen hoest.'); de ik-vorm van de patiënt wordt herschreven ('Ik heb \
+     sinds drie dagen keelpijn' wordt 'Sinds 3 dagen keelpijn').\n\
+     - O bevat alleen wat vandaag in dit consult is onderzocht of gemeten: een vandaag gemeten \
+     bloeddruk staat in O, nooit in S; wat de patiënt thuis heeft gemeten staat in S.\n\
+     - E is de beoordeling zoals de zorgverlener die uitspreekt ('de keelpijn is een virale \
+     keelontsteking' wordt 'Virale keelontsteking'); zegt de zorgverlener geen beoordeling, laat E \
+     dan leeg.\n\
+     - P is per episode het beleid voor dat probleem; een klacht staat nooit in P, en korte adviezen \
+     als 'Rust een week' horen er wel in.\n\
+     - Elk gegeven staat in de episode van het probleem waar het over gaat (de naproxen en de \
+     fysiotherapeut voor de rugpijn staan onder de rugpijn, niet onder de keelpijn).";
 
 fn section_guidance(section: &str) -> &'static str {
     match section {
@@ -502,10 +525,20 @@ mod tests {
             "Verzin nooit feiten die niet in het transcript staan",
             "verwacht één episode",
             "\"diagnosis\"",
+            "geen sprekerlabels",
+            "'Heeft u koorts? Nee' wordt 'Geen koorts'",
+            "'Ik heb sinds drie dagen keelpijn' wordt 'Sinds 3 dagen keelpijn'",
+            "een vandaag gemeten bloeddruk staat in O, nooit in S",
+            "E is de beoordeling zoals de zorgverlener die uitspreekt",
+            "P is per episode het beleid voor dat probleem; een klacht staat nooit in P",
+            "'Rust een week'",
+            "Elk gegeven staat in de episode van het probleem",
         ] {
             assert!(p.contains(phrase), "missing {phrase:?} in:\n{p}");
         }
         assert!(!p.contains("POH-GGZ"));
+        assert!(system(Template::Soap, Flavour::PohGgz).contains("Schrijfwijze van het verslag"));
+        assert!(!system(Template::Report, Flavour::Normal).contains("Schrijfwijze van het verslag"));
     }
 
     #[test]
