@@ -130,6 +130,7 @@ pub fn to_result(template: Template, flavour: Flavour, answer: &Value) -> Result
                     objective: text(episode, "objective", &path)?,
                     diagnosis: text(episode, "diagnosis", &path)?,
                     plan: text(episode, "plan", &path)?,
+                    ..Default::default()
                 });
             }
         }
@@ -139,6 +140,7 @@ pub fn to_result(template: Template, flavour: Flavour, answer: &Value) -> Result
                 objective: text(object, "objective", "")?,
                 diagnosis: String::new(),
                 plan: text(object, "plan", "")?,
+                ..Default::default()
             });
         }
         Template::Dictation | Template::Radiology => {
@@ -260,7 +262,13 @@ mod tests {
         let result = to_result(Template::Report, Flavour::Normal, &answer).unwrap();
         assert_eq!(
             result.episodes,
-            vec![Episode { subjective: "S".into(), objective: "O".into(), diagnosis: String::new(), plan: "P".into() }]
+            vec![Episode {
+                subjective: "S".into(),
+                objective: "O".into(),
+                diagnosis: String::new(),
+                plan: "P".into(),
+                ..Default::default()
+            }]
         );
     }
 

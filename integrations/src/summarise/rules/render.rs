@@ -32,6 +32,7 @@ pub(crate) fn soap(placements: &[Placement], count: usize, style: &Style) -> Vec
                 objective: style.join(&field(Section::Objective), false, false),
                 diagnosis: style.join(&field(Section::Evaluation), false, false),
                 plan: style.join(&field(Section::Plan), true, false),
+                ..Default::default()
             }
         })
         .collect()
@@ -47,6 +48,7 @@ pub(crate) fn report(placements: &[Placement], style: &Style) -> Episode {
         objective: style.join(&field(&[Section::Objective]), false, false),
         diagnosis: String::new(),
         plan: style.join(&field(&[Section::Evaluation, Section::Plan]), true, false),
+        ..Default::default()
     }
 }
 
