@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Job-queue benchmark: our Rust job system (when its bench binary exists) vs BullMQ vs Celery,
-# all on one private redis-server started here. Each system prints one JSON line; the lines go
-# to bench/jobs/results.jsonl and a Markdown table (median run per system) goes to stdout.
+# Job-queue benchmark: our Rust job system (when its bench binary exists) vs BullMQ and Celery,
+# on one private redis-server started here, and vs graphile-worker, whose jobs are rows in
+# PostgreSQL as ours are (a database of its own on DATABASE_URL's server). Each system prints one
+# JSON line; the lines go to bench/jobs/results.jsonl and a Markdown table (median run per
+# system) goes to stdout.
 #
 # Usage: bench/jobs/run.sh
 # Env:   N=40000 CONC=100 SAMPLES=300 REPEAT=3 BENCH_TIMEOUT=600 (seconds per run)
-#        DATABASE_URL (passed to jobs_bench; default postgres://postgres@127.0.0.1:5432/postgres)
+#        DATABASE_URL (a server where jobs_bench and graphile.mjs may create and drop databases;
+#        default postgres://postgres@127.0.0.1:5432/postgres)
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -80,11 +83,13 @@ run_one() {
 }
 
 : >"$RESULTS"
-# Rounds are interleaved (ours, bullmq, celery, then again) so slow drift hits all alike.
+# Rounds are interleaved (ours, bullmq, celery, graphile-worker, then again) so slow drift hits
+# all alike.
 for round in $(seq 1 "$REPEAT"); do
   if [ -x "$OURS" ]; then run_one spreekkamer "$OURS"; fi
   run_one bullmq node "$HERE/bullmq.mjs"
   run_one celery "$HERE/.venv/bin/python" "$HERE/celery_bench.py"
+  run_one graphile-worker node "$HERE/graphile.mjs"
 done
 
 # --- report --------------------------------------------------------------------------------
@@ -93,7 +98,7 @@ mem_gib=$(awk '/MemTotal/ {printf "%.1f", $2 / 1048576}' /proc/meminfo)
 echo "## Job-queue benchmark"
 echo
 echo "- machine: $(nproc) CPUs, ${cpu_model:-unknown CPU}, ${mem_gib} GiB RAM; load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "- redis-server $(redis-server --version | grep -o 'v=[^ ]*' | cut -d= -f2), node $(node --version), $("$HERE/.venv/bin/python" --version)"
+echo "- redis-server $(redis-server --version | grep -o 'v=[^ ]*' | cut -d= -f2), $(psql "$DATABASE_URL" -Atc 'show server_version' 2>/dev/null | sed 's/^/PostgreSQL /;s/ (.*//'), node $(node --version), $("$HERE/.venv/bin/python" --version)"
 echo "- N=$N jobs, concurrency $CONC, $SAMPLES latency samples, median of $REPEAT run(s) per system by drain/s"
 echo
 python3 - "$RESULTS" <<'EOF'
@@ -107,11 +112,17 @@ for line in open(sys.argv[1]):
 # Median run by drain/s (lower middle for an even count).
 med = {s: sorted(rs, key=lambda d: d["drain_per_s"])[(len(rs) - 1) // 2] for s, rs in runs.items()}
 base = med.get("bullmq", {}).get("drain_per_s")
+base_p99 = med.get("bullmq", {}).get("latency_p99_ms")
 
-print("| system | version | N | concurrency | enqueue/s | drain/s | p50 ms | p99 ms | drain vs BullMQ |")
-print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+print("| system | version | N | concurrency | enqueue/s | drain/s | p50 ms | p99 ms | drain vs BullMQ | p99 vs BullMQ |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for s, d in med.items():
     ratio = f"{d['drain_per_s'] / base:.2f}x" if base else "n/a"
+    p99_ratio = f"{d['latency_p99_ms'] / base_p99:.2f}x" if base_p99 else "n/a"
     print(f"| {s} | {d['version']} | {d['n']} | {d['concurrency']} | {d['enqueue_per_s']:.0f} "
-          f"| {d['drain_per_s']:.0f} | {d['latency_p50_ms']:.2f} | {d['latency_p99_ms']:.2f} | {ratio} |")
+          f"| {d['drain_per_s']:.0f} | {d['latency_p50_ms']:.2f} | {d['latency_p99_ms']:.2f} | {ratio} | {p99_ratio} |")
+print()
+print("Every round (drain/s, p99 ms):")
+for s, rs in runs.items():
+    print(f"- {s}: " + ", ".join(f"{d['drain_per_s']:.0f} / {d['latency_p99_ms']:.2f}" for d in rs))
 EOF
