@@ -5,17 +5,21 @@
 //! `cargo run -p integrations --example soep_accuracy [-- <test-set folder>] [--verbose]`
 //! (default folder: `integrations/data/soep-testset`). `--verbose` also lists the misplaced
 //! sentences and the note's missing or misplaced facts and style breaches, per consult;
-//! `--notes` prints every consult's note.
+//! `--notes` prints every consult's note; `--time` times the note of an hour's consult (the
+//! test set's consults one after the other until a thousand sentences, three episodes).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
+use integrations::summarise::SummaryRequest;
 use integrations::summarise::rules::{RulesSummariser, classify, testset};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let verbose = args.iter().any(|a| a == "--verbose");
     let notes = args.iter().any(|a| a == "--notes");
+    let time = args.iter().any(|a| a == "--time");
     let dir = args
         .iter()
         .find(|a| !a.starts_with("--"))
@@ -73,6 +77,25 @@ fn main() -> ExitCode {
                 println!("Episode {}\nS: {}\nO: {}\nE: {}\nP: {}", i + 1, e.subjective, e.objective, e.diagnosis, e.plan);
             }
         }
+    }
+    if time {
+        let mut hour = SummaryRequest { episode_count: 3, ..Default::default() };
+        while hour.transcript.len() < 1_000 {
+            for c in &consults {
+                hour.transcript.extend(c.request().transcript);
+            }
+        }
+        let summariser = RulesSummariser::new();
+        let runs = 20;
+        let start = Instant::now();
+        for _ in 0..runs {
+            if summariser.summarise_now(&hour).is_err() {
+                eprintln!("geen notitie");
+                return ExitCode::FAILURE;
+            }
+        }
+        let each = start.elapsed().as_secs_f64() * 1000.0 / f64::from(runs);
+        println!("\nAn hour's consult ({} sentences, 3 episodes): {each:.1} ms per note", hour.transcript.len());
     }
     ExitCode::SUCCESS
 }

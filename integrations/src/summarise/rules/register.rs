@@ -306,9 +306,14 @@ struct Words {
     words: Vec<String>,
 }
 
+/// A word without its surrounding punctuation.
+fn trimmed(w: &str) -> &str {
+    w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-')
+}
+
 /// A word without its surrounding punctuation, lowercased.
 fn bare(w: &str) -> String {
-    w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-').to_lowercase()
+    trimmed(w).to_lowercase()
 }
 
 /// The punctuation after a word ("keel," → ",").
@@ -344,7 +349,7 @@ impl Words {
             && phrase.iter().enumerate().all(|(k, p)| {
                 let w = &self.words[i + k];
                 // Only the phrase's last word may carry punctuation after it.
-                bare(w) == *p && (k + 1 == phrase.len() || tail(w).is_empty())
+                trimmed(w).eq_ignore_ascii_case(p) && (k + 1 == phrase.len() || tail(w).is_empty())
             })
     }
 
@@ -358,9 +363,10 @@ impl Words {
     }
 
     fn drop_fillers(&mut self) {
+        let fillers: Vec<Vec<&str>> = INNER_FILLERS.iter().map(|f| f.split(' ').collect()).collect();
         let mut i = 0;
         while i < self.words.len() {
-            let hit = INNER_FILLERS.iter().map(|f| f.split(' ').collect::<Vec<_>>()).find(|f| self.matches(i, f));
+            let hit = fillers.iter().find(|f| self.matches(i, f)).cloned();
             match hit {
                 // "echt" and "even" only as fillers, not as the last word ("dat is echt").
                 Some(f) if f.len() == 1 && matches!(f[0], "echt" | "even") && i + 1 == self.words.len() => i += 1,
