@@ -408,3 +408,21 @@ fn a_measured_blood_pressure_is_o_and_rest_is_the_plan() {
     assert_eq!(e.diagnosis, "Spanningshoofdpijn door de drukte.");
     assert_eq!(e.plan, "Rust een week. Contact opnemen met de bedrijfsarts.");
 }
+
+/// A typed consult without labels: the speakers are guessed, and every field is filled in the
+/// clinical register.
+#[test]
+fn a_typed_consult_without_labels_fills_every_field() {
+    let r = typed(
+        "Goedemorgen, wat kan ik voor u doen? Ik heb al drie dagen keelpijn en ik slik moeilijk. \
+         Heeft u koorts gehad? Nee, geen koorts. Ik kijk even in uw keel. De keel is rood, de amandelen zijn niet gezwollen. \
+         Temperatuur 37,2. Het is waarschijnlijk een virale keelontsteking. U mag paracetamol nemen, drie keer per dag 1000 mg. \
+         Als het na een week niet beter is, komt u terug.",
+        1,
+    );
+    let e = &run(&r).result.episodes[0];
+    assert_eq!(e.subjective, "3 dagen keelpijn en slikt moeilijk. Geen koorts.");
+    assert_eq!(e.objective, "Keel rood, de amandelen zijn niet gezwollen. Temperatuur 37,2.");
+    assert_eq!(e.diagnosis, "Waarschijnlijk een virale keelontsteking.");
+    assert_eq!(e.plan, "Paracetamol nemen, 3 keer per dag 1000 mg. Als het na een week niet beter is, terugkomen.");
+}

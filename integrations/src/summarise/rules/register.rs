@@ -196,6 +196,8 @@ const P_PHRASES: &[(&str, &str)] = &[
     ("bel ik u op", "telefonisch contact"),
     ("bel ik u", "telefonisch contact"),
     ("raad ik af", "afgeraden"),
+    ("ik verwijs u naar", "verwijzing naar"),
+    ("verwijs ik u naar", "verwijzing naar"),
     ("ik geef u", ""),
     ("zou ik", ""),
     ("kunnen we", ""),
@@ -573,8 +575,10 @@ impl Words {
 
     /// P: "ik schrijf (u) naproxen voor, …" → "naproxen, …".
     fn prescription(&mut self) {
-        let lead = ["ik", "schrijf"];
-        let Some(i) = (0..self.words.len()).find(|&i| self.matches(i, &lead)) else { return };
+        // "ik schrijf (u)" at the start, "schrijf ik (u)" after "Voor de rug".
+        let Some(i) = (0..self.words.len()).find(|&i| self.matches(i, &["ik", "schrijf"]) || self.matches(i, &["schrijf", "ik"])) else {
+            return;
+        };
         let mut n = 2;
         if self.words.get(i + 2).is_some_and(|w| bare(w) == "u" && tail(w).is_empty()) {
             n = 3;
@@ -772,6 +776,10 @@ mod tests {
         assert_eq!(p("Ik schrijf u naproxen voor, twee keer per dag 500 mg."), "Naproxen, 2 keer per dag 500 mg.");
         assert_eq!(p("U kunt paracetamol nemen."), "Paracetamol nemen.");
         assert_eq!(p("Ik verwijs u naar de diëtist."), "Verwijzing naar de diëtist.");
+        assert_eq!(
+            p("Voor de rug schrijf ik naproxen voor en ik verwijs u naar de fysiotherapeut."),
+            "Voor de rug naproxen en verwijzing naar de fysiotherapeut."
+        );
         assert_eq!(p("Als het over een week niet beter is, komt u terug."), "Als het over een week niet beter is, terugkomen.");
         assert_eq!(p("Rust een week."), "Rust een week.");
     }
