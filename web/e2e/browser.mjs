@@ -1,6 +1,6 @@
 // Shared set-up of the browser tests: one Chromium per test file, a fresh context per test.
 import { tmpdir } from 'node:os'
-import { afterEach } from 'node:test'
+import { after, afterEach, before } from 'node:test'
 import { chromium } from 'playwright-core'
 
 export const baseUrl = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080'
@@ -57,6 +57,42 @@ export async function freshPage(browser, options = {}) {
   context.on('page', watchCsp)
   const page = await context.newPage()
   return { context, page }
+}
+
+/**
+ * The browser of a test file whose tests open signed-in pages: launched before the file's tests,
+ * closed after them, and every context a test opened closed when that test ends. Call it at the
+ * top of the file. `openAs(email, path, viewport)` opens `path` on a fresh page and signs in as a
+ * seeded user; `viewport` is `{ width, height }`, a width in pixels (900 high) or, left out, the
+ * file's `viewport` (else Chromium's own). `freshPage()` gives a fresh page closed the same way.
+ */
+export function pagesPerTest(viewport) {
+  let browser
+  const contexts = []
+  before(async () => {
+    browser = await launchBrowser()
+  })
+  after(async () => {
+    await browser?.close()
+  })
+  afterEach(async () => {
+    while (contexts.length > 0) await contexts.pop().close()
+  })
+  const fresh = async (options = {}) => {
+    const opened = await freshPage(browser, options)
+    contexts.push(opened.context)
+    return opened
+  }
+  return {
+    freshPage: fresh,
+    async openAs(email, path, size = viewport) {
+      size = typeof size === 'number' ? { width: size, height: 900 } : size
+      const { page } = await fresh(size ? { viewport: size } : {})
+      await page.goto(path)
+      await signInAs(page, email)
+      return page
+    },
+  }
 }
 
 /** The development sign-in page of the api's issuer. */

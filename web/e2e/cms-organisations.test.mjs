@@ -8,23 +8,10 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { after, afterEach, before, describe, it } from 'node:test'
-import { accessToken, baseUrl, emailField, freshPage, launchBrowser, pathAndQuery, screenshotDir, signInAs } from './browser.mjs'
+import { describe, it } from 'node:test'
+import { accessToken, baseUrl, emailField, pagesPerTest, pathAndQuery, screenshotDir } from './browser.mjs'
 
-let browser
-const contexts = []
-
-before(async () => {
-  browser = await launchBrowser()
-})
-
-after(async () => {
-  await browser?.close()
-})
-
-afterEach(async () => {
-  while (contexts.length > 0) await contexts.pop().close()
-})
+const { openAs, freshPage } = pagesPerTest({ width: 1440, height: 900 })
 
 /** The e-mail in the api's outbox addressed to `to` whose subject is `subject`; waits for the worker to send it. */
 async function mailTo(to, subject) {
@@ -38,15 +25,6 @@ async function mailTo(to, subject) {
     await new Promise((wait) => setTimeout(wait, 200))
   }
   throw new Error(`no e-mail to ${to} with subject ${subject}`)
-}
-
-/** A fresh browser session at `path` and `width`, signed in as a seeded user. */
-async function openAs(email, path, width = 1440) {
-  const { context, page } = await freshPage(browser, { viewport: { width, height: 900 } })
-  contexts.push(context)
-  await page.goto(path)
-  await signInAs(page, email)
-  return page
 }
 
 const bearer = (token) => ({ authorization: `Bearer ${token}` })
@@ -209,8 +187,7 @@ describe('the CMS organisations', () => {
     assert.equal(accepted.status, 200)
     const personal = await fetch(`${baseUrl}/payment/subscription/hasUserActiveSubscription`, { headers: bearer(invitedToken) })
     assert.equal(await personal.json(), false, 'no personal subscription')
-    const fresh = await freshPage(browser, { viewport: { width: 1440, height: 900 } })
-    contexts.push(fresh.context)
+    const fresh = await freshPage({ viewport: { width: 1440, height: 900 } })
     await fresh.page.goto('/template')
     await emailField(fresh.page).fill(invited)
     await fresh.page.getByRole('button', { name: 'Inloggen', exact: true }).click()

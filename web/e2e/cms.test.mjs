@@ -8,8 +8,8 @@ import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import { after, afterEach, before, describe, it } from 'node:test'
-import { accessToken, baseUrl, freshPage, launchBrowser, pathAndQuery, screenshotDir, signInAs } from './browser.mjs'
+import { describe, it } from 'node:test'
+import { accessToken, baseUrl, pagesPerTest, pathAndQuery, screenshotDir } from './browser.mjs'
 
 const PRAKTIJK = '5b0e1a52-2f1c-4c57-9a6e-000000000003'
 const INDIVIDUEEL = '5b0e1a52-2f1c-4c57-9a6e-000000000002'
@@ -25,29 +25,7 @@ const BUILT_TABS = [
   ['achtergrondtaken', 'Achtergrondtaken'],
 ]
 
-let browser
-const contexts = []
-
-before(async () => {
-  browser = await launchBrowser()
-})
-
-after(async () => {
-  await browser?.close()
-})
-
-afterEach(async () => {
-  while (contexts.length > 0) await contexts.pop().close()
-})
-
-/** A fresh browser session at `path` and `width`, signed in as a seeded user. */
-async function openAs(email, path, width = 1440) {
-  const { context, page } = await freshPage(browser, { viewport: { width, height: 900 } })
-  contexts.push(context)
-  await page.goto(path)
-  await signInAs(page, email)
-  return page
-}
+const { openAs } = pagesPerTest({ width: 1440, height: 900 })
 
 const bearer = (token) => ({ authorization: `Bearer ${token}` })
 

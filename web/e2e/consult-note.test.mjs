@@ -3,31 +3,10 @@
 // back after a reload; leaving, another template and Opnieuw ask before the edits are discarded;
 // feedback sent from the page names the consult, and the hint bubble shows when a summary is in.
 import assert from 'node:assert/strict'
-import { after, afterEach, before, describe, it } from 'node:test'
-import { freshPage, launchBrowser, signInAs } from './browser.mjs'
+import { describe, it } from 'node:test'
+import { pagesPerTest } from './browser.mjs'
 
-let browser
-const contexts = []
-
-before(async () => {
-  browser = await launchBrowser()
-})
-
-after(async () => {
-  await browser?.close()
-})
-
-afterEach(async () => {
-  while (contexts.length > 0) await contexts.pop().close()
-})
-
-async function openAs(email, path) {
-  const { context, page } = await freshPage(browser)
-  contexts.push(context)
-  await page.goto(path)
-  await signInAs(page, email)
-  return page
-}
+const { openAs } = pagesPerTest()
 
 function field(page, name, n = 1) {
   return page.getByRole('group', { name: `Episode ${n}` }).getByLabel(name, { exact: true })

@@ -5,34 +5,13 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { after, afterEach, before, describe, it } from 'node:test'
-import { accessToken, baseUrl, freshPage, launchBrowser, screenshotDir, signInAs } from './browser.mjs'
+import { describe, it } from 'node:test'
+import { accessToken, baseUrl, pagesPerTest, screenshotDir } from './browser.mjs'
 
 const PHONE = { width: 390, height: 844 }
 const DESKTOP = { width: 1440, height: 900 }
 
-let browser
-const contexts = []
-
-before(async () => {
-  browser = await launchBrowser()
-})
-
-after(async () => {
-  await browser?.close()
-})
-
-afterEach(async () => {
-  while (contexts.length > 0) await contexts.pop().close()
-})
-
-async function openAs(email, path, viewport) {
-  const { context, page } = await freshPage(browser, { viewport })
-  contexts.push(context)
-  await page.goto(path)
-  await signInAs(page, email)
-  return page
-}
+const { openAs } = pagesPerTest()
 
 /** Calls the api as `token`; gives the parsed answer. */
 async function call(token, method, path, body) {

@@ -1,36 +1,14 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { after, afterEach, before, describe, it } from 'node:test'
-import { freshPage, launchBrowser, pathAndQuery, screenshotDir, signInAs } from './browser.mjs'
+import { describe, it } from 'node:test'
+import { pagesPerTest, pathAndQuery, screenshotDir } from './browser.mjs'
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 const ENTRY_PAGE = new RegExp(`/template/entry/(${UUID})$`)
 const GROUP_PAGE = new RegExp(`/template/group/(${UUID})$`)
 
-let browser
-const contexts = []
-
-before(async () => {
-  browser = await launchBrowser()
-})
-
-after(async () => {
-  await browser?.close()
-})
-
-afterEach(async () => {
-  while (contexts.length > 0) await contexts.pop().close()
-})
-
-/** A fresh browser session at `path`, signed in as `email`. */
-async function openAs(email, path) {
-  const { context, page } = await freshPage(browser)
-  contexts.push(context)
-  await page.goto(path)
-  await signInAs(page, email)
-  return page
-}
+const { openAs } = pagesPerTest()
 
 /** Waits for the autosave (or 'Opslaan') call of an entry or a group that `action` causes. */
 async function saving(page, kind, action) {
