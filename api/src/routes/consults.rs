@@ -21,6 +21,11 @@ use crate::state::AppState;
 /// The largest consult content, serialised.
 pub const MAX_CONTENT_BYTES: usize = 512 * 1024;
 
+/// Whether `value` written as JSON is over [`MAX_CONTENT_BYTES`].
+pub fn too_large(value: &Value) -> bool {
+    serde_json::to_vec(value).map(|b| b.len()).unwrap_or(usize::MAX) > MAX_CONTENT_BYTES
+}
+
 pub fn router(state: &AppState) -> Router<AppState> {
     let consults = Router::new()
         .route("/api/consult", put(create_consult))
@@ -91,7 +96,7 @@ impl ConsultInput {
                 message: "De inhoud van een consult moet een object zijn.".into(),
             });
         }
-        if serde_json::to_vec(&self.content).map(|b| b.len()).unwrap_or(usize::MAX) > MAX_CONTENT_BYTES {
+        if too_large(&self.content) {
             return Err(ApiError::BadRequest {
                 code: "consult_too_large",
                 message: "Het consult is te groot om op te slaan (hoogstens 512 kB).".into(),
@@ -120,7 +125,7 @@ impl ConsultNote {
                 message: "De notitie mist het sjabloon waarmee ze is gemaakt.".into(),
             });
         }
-        if serde_json::to_vec(&self.note).map(|b| b.len()).unwrap_or(usize::MAX) > MAX_CONTENT_BYTES {
+        if too_large(&self.note) {
             return Err(ApiError::BadRequest {
                 code: "note_too_large",
                 message: "De notitie is te groot om op te slaan (hoogstens 512 kB).".into(),

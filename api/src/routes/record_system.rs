@@ -23,7 +23,7 @@ use utoipa::ToSchema;
 use crate::auth::CurrentUser;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Path};
-use crate::routes::consults::MAX_CONTENT_BYTES;
+use crate::routes::consults::too_large;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -103,7 +103,7 @@ pub async fn hand_off(
         "result": result,
         "appConsultId": source.as_ref().map(|c| c.id.as_str()),
     });
-    if serde_json::to_vec(&content).map(|b| b.len()).unwrap_or(usize::MAX) > MAX_CONTENT_BYTES {
+    if too_large(&content) {
         return Err(ApiError::BadRequest {
             code: "consult_too_large",
             message: "Het verslag is te groot om door te sturen (hoogstens 512 kB).".into(),

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use super::Template;
 use super::rules::RulesSummariser;
-use super::rules::testset::TestConsult;
+use super::rules::testset::{TestConsult, ratio};
 
 /// The expected codes: consult id → per episode, the codes a GP would accept.
 pub type Expected = BTreeMap<String, Vec<Vec<String>>>;
@@ -59,10 +59,6 @@ impl CodeScores {
     pub fn first_rate(&self) -> f64 {
         ratio(self.first, self.episodes)
     }
-}
-
-fn ratio(a: usize, b: usize) -> f64 {
-    if b == 0 { 0.0 } else { a as f64 / b as f64 }
 }
 
 /// The scores per split, and per episode what was suggested.

@@ -138,7 +138,8 @@ impl Scores {
     }
 }
 
-fn ratio(a: usize, b: usize) -> f64 {
+/// `a / b`, 0 when `b` is 0.
+pub(crate) fn ratio(a: usize, b: usize) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
 }
 
