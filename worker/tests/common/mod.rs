@@ -154,14 +154,16 @@ impl Harness {
     }
 
     /// The real `worker` binary.
-    pub fn start_worker_process(&self, extra: &[(&str, &str)]) -> Child {
-        Command::new(env!("CARGO_BIN_EXE_worker"))
-            .env_clear()
-            .envs(self.vars(extra))
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("worker binary")
+    pub fn start_worker_process(&self, extra: &[(&str, &str)]) -> WorkerProcess {
+        WorkerProcess(
+            Command::new(env!("CARGO_BIN_EXE_worker"))
+                .env_clear()
+                .envs(self.vars(extra))
+                .env("PATH", std::env::var("PATH").unwrap_or_default())
+                .stdout(Stdio::null())
+                .spawn()
+                .expect("worker binary"),
+        )
     }
 
     /// Writes the job and pushes it, as the api does.
@@ -245,4 +247,32 @@ pub async fn user(db: &PgPool, sub: &str, email: &str) {
     )
     .await
     .unwrap();
+}
+
+/// A worker process started by a test; killed when dropped, so a test that fails before it stops
+/// the process leaves none behind (one would keep its test database busy and the test's output
+/// open).
+pub struct WorkerProcess(Child);
+
+impl std::ops::Deref for WorkerProcess {
+    type Target = Child;
+
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for WorkerProcess {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for WorkerProcess {
+    fn drop(&mut self) {
+        if matches!(self.0.try_wait(), Ok(None)) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
 }
