@@ -236,37 +236,49 @@ fn is_process_code(code: &Code) -> bool {
     code.category == "-" || code.code.parse::<u8>().is_ok_and(|n| (30..=69).contains(&n))
 }
 
-/// How strongly `text` points to `code`: a synonym or a whole title found counts 1, each telling
-/// title word 0.25; what the text denies ("geen koorts") does not count.
-fn score(code: &Code, text: &Haystack) -> f64 {
-    let mut score = 0.0;
-    for phrase in SYNONYMS.get(&code.id()).into_iter().flatten() {
-        if text.mentions(phrase) {
-            score += 1.0;
-        }
-    }
-    for title in [&code.patient_title, &code.official_title] {
-        if text.mentions(&match_form(title)) {
-            score += 1.0;
-        }
-    }
-    let titles = match_form(&format!("{} {}", code.patient_title, code.official_title));
-    let mut title_words: Vec<&str> = titles.split(' ').filter(|w| w.chars().count() >= 5 && !STOP_WORDS.contains(w)).collect();
-    title_words.sort_unstable();
-    title_words.dedup();
-    score + 0.25 * title_words.iter().filter(|w| text.mentions(w)).count() as f64
+/// What of a code a text can mention, in [`match_form`]: its synonyms and titles, and its telling
+/// title words. Made once per code for all the texts one call scores.
+struct Terms<'a> {
+    code: &'a Code,
+    phrases: Vec<String>,
+    words: Vec<String>,
 }
 
-/// Ranked ICPC suggestions for a text (an episode's S and E, say): see [`score`]; process codes
-/// are not suggested.
+impl<'a> Terms<'a> {
+    /// The terms of every code that may be suggested (process codes never are).
+    fn of_all(codes: &'a [Code]) -> Vec<Terms<'a>> {
+        codes.iter().filter(|c| !is_process_code(c)).map(Terms::of).collect()
+    }
+
+    fn of(code: &'a Code) -> Self {
+        let mut phrases: Vec<String> = SYNONYMS.get(&code.id()).cloned().unwrap_or_default();
+        phrases.extend([&code.patient_title, &code.official_title].map(|t| match_form(t)));
+        let titles = match_form(&format!("{} {}", code.patient_title, code.official_title));
+        let mut words: Vec<String> =
+            titles.split(' ').filter(|w| w.chars().count() >= 5 && !STOP_WORDS.contains(w)).map(str::to_owned).collect();
+        words.sort_unstable();
+        words.dedup();
+        Self { code, phrases, words }
+    }
+
+    /// How strongly `text` points to the code: a synonym or a whole title found counts 1, each
+    /// telling title word 0.25; what the text denies ("geen koorts") does not count.
+    fn score(&self, text: &Haystack) -> f64 {
+        let phrases = self.phrases.iter().filter(|p| text.mentions(p)).count();
+        let words = self.words.iter().filter(|w| text.mentions(w)).count();
+        phrases as f64 + 0.25 * words as f64
+    }
+}
+
+/// Ranked ICPC suggestions for a text (an episode's S and E, say): see [`Terms::score`]; process
+/// codes are not suggested.
 pub fn predict<'a>(codes: &'a [Code], text: &str) -> Vec<Suggestion<'a>> {
     let text = Haystack::new(text);
-    let mut suggestions: Vec<Suggestion<'a>> = codes
+    let mut suggestions: Vec<Suggestion<'a>> = Terms::of_all(codes)
         .iter()
-        .filter(|c| !is_process_code(c))
-        .filter_map(|c| {
-            let score = score(c, &text);
-            (score > 0.0).then_some(Suggestion { code: c, score })
+        .filter_map(|t| {
+            let score = t.score(&text);
+            (score > 0.0).then_some(Suggestion { code: t.code, score })
         })
         .collect();
     suggestions.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -286,23 +298,23 @@ const MAX_EVIDENCE: usize = 3;
 /// the `transcript`, which become its evidence (the most telling first, at most
 /// [`MAX_EVIDENCE`]). Process codes are never suggested.
 pub fn code_episodes(codes: &[Code], episodes: &mut [Episode], transcript: &[&str]) {
+    let terms = Terms::of_all(codes);
     let sentences: Vec<Haystack> = transcript.iter().map(|s| Haystack::new(s)).collect();
     for episode in episodes.iter_mut() {
         let (evaluation, subjective) = (Haystack::new(&episode.diagnosis), Haystack::new(&episode.subjective));
-        let mut ranked: Vec<(f64, &Code)> = codes
+        let mut ranked: Vec<(f64, &Terms)> = terms
             .iter()
-            .filter(|c| !is_process_code(c))
-            .filter_map(|c| {
-                let score = 2.0 * score(c, &evaluation) + score(c, &subjective);
-                (score >= EPISODE_CODE_FLOOR).then_some((score, c))
+            .filter_map(|t| {
+                let score = 2.0 * t.score(&evaluation) + t.score(&subjective);
+                (score >= EPISODE_CODE_FLOOR).then_some((score, t))
             })
             .collect();
         ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
         episode.codes = ranked
             .into_iter()
-            .filter_map(|(_, code)| {
+            .filter_map(|(_, t)| {
                 let mut support: Vec<(f64, usize)> =
-                    sentences.iter().enumerate().map(|(i, s)| (score(code, s), i)).filter(|(score, _)| *score > 0.0).collect();
+                    sentences.iter().enumerate().map(|(i, s)| (t.score(s), i)).filter(|(score, _)| *score > 0.0).collect();
                 if support.is_empty() {
                     return None;
                 }
@@ -310,8 +322,8 @@ pub fn code_episodes(codes: &[Code], episodes: &mut [Episode], transcript: &[&st
                 support.truncate(MAX_EVIDENCE);
                 support.sort_by_key(|(_, i)| *i);
                 Some(EpisodeCode {
-                    code: code.id(),
-                    title: code.patient_title.clone(),
+                    code: t.code.id(),
+                    title: t.code.patient_title.clone(),
                     evidence: support.into_iter().map(|(_, i)| transcript[i].trim().to_owned()).collect(),
                     accepted: false,
                 })

@@ -30,6 +30,22 @@ pub enum Counter {
 }
 
 impl Counter {
+    /// Every counter, in the order of the Statistieken tab.
+    pub const ALL: [Counter; 12] = [
+        Counter::ActiveUsers,
+        Counter::ConsultsNow,
+        Counter::NewUsersToday,
+        Counter::Users,
+        Counter::PaidSubscriptions,
+        Counter::PaidSubscriptionsActive,
+        Counter::TrialSubscriptions,
+        Counter::TrialSubscriptionsActive,
+        Counter::OrganisationSubscriptions,
+        Counter::OrganisationSubscriptionsActive,
+        Counter::ConsultsToday,
+        Counter::RecordSystemConsultsToday,
+    ];
+
     /// Its query; `$1` is today (Europe/Amsterdam).
     fn sql(self) -> &'static str {
         match self {
@@ -85,22 +101,7 @@ pub struct Statistics {
 /// Every tile in one statement: the counters' own queries as its columns, so a look at the tab
 /// takes one connection, not twelve.
 pub async fn statistics(db: &PgPool, today: NaiveDate) -> sqlx::Result<Statistics> {
-    use Counter::*;
-    const TILES: [Counter; 12] = [
-        ActiveUsers,
-        ConsultsNow,
-        NewUsersToday,
-        Users,
-        PaidSubscriptions,
-        PaidSubscriptionsActive,
-        TrialSubscriptions,
-        TrialSubscriptionsActive,
-        OrganisationSubscriptions,
-        OrganisationSubscriptionsActive,
-        ConsultsToday,
-        RecordSystemConsultsToday,
-    ];
-    let columns: Vec<String> = TILES.iter().enumerate().map(|(i, c)| format!("({}) as c{i}", c.sql())).collect();
+    let columns: Vec<String> = Counter::ALL.iter().enumerate().map(|(i, c)| format!("({}) as c{i}", c.sql())).collect();
     let row = sqlx::query(&format!("select {}", columns.join(", "))).bind(today).fetch_one(db).await?;
     let n = |i: usize| row.get::<i64, _>(i);
     Ok(Statistics {
