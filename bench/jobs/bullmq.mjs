@@ -9,8 +9,8 @@
 //
 // Jobs use removeOnComplete: true, BullMQ's counterpart of Celery's task_ignore_result.
 import { createRequire } from 'node:module';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue, Worker } from 'bullmq';
+import { intEnv, now, resultLine, tracker } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const BULLMQ_VERSION = require('bullmq/package.json').version;
@@ -25,21 +25,7 @@ const CONC = intEnv('CONC', 100);
 const SAMPLES = intEnv('SAMPLES', 300);
 const QUEUE = 'bench';
 const CHUNK = 1000;
-const GAP_MS = 20;
-
-function intEnv(name, dflt) {
-  const v = process.env[name];
-  return v === undefined || v === '' ? dflt : parseInt(v, 10);
-}
 const log = (...a) => console.error('[bullmq]', ...a);
-// Wall-clock milliseconds with sub-millisecond resolution.
-const now = () => performance.timeOrigin + performance.now();
-// Nearest-rank percentile (same definition as celery_bench.py).
-function percentile(sorted, p) {
-  const idx = Math.max(0, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[idx];
-}
-const round = (x, d) => Number(x.toFixed(d));
 
 // A worker needs maxRetriesPerRequest: null for its blocking connection.
 const connection = { url: REDIS_URL, maxRetriesPerRequest: null };
@@ -59,70 +45,30 @@ for (let start = 0; start < N; start += CHUNK) {
 const enqueueS = (now() - tEnq) / 1000;
 log(`enqueued in ${enqueueS.toFixed(3)} s`);
 
-let completed = 0;
-let waiter = null; // { target, resolve }: resolved when `completed` reaches target
-let latencies = [];
-const untilCompleted = (target) =>
-  new Promise((resolve) => {
-    if (completed >= target) resolve(now());
-    else waiter = { target, resolve };
-  });
+const jobs = tracker();
 
 const tStart = now();
 const worker = new Worker(
   QUEUE,
   async (job) => {
-    if (job.data.t !== undefined) latencies.push(now() - job.data.t);
+    jobs.started(job.data.t);
   },
   { connection, concurrency: CONC },
 );
-worker.on('completed', () => {
-  completed++;
-  if (waiter && completed >= waiter.target) {
-    const w = waiter;
-    waiter = null;
-    w.resolve(now());
-  }
-});
+worker.on('completed', () => jobs.completed());
 worker.on('failed', (job, err) => log('job failed', job?.id, err));
 worker.on('error', (err) => log('worker error', err));
 
-const tDone = await untilCompleted(N);
+const tDone = await jobs.untilCompleted(N);
 const drainS = (tDone - tStart) / 1000;
 log(`drained ${N} in ${drainS.toFixed(3)} s`);
 
 // --- b. idle enqueue-to-start latency ------------------------------------------------------
-// One ping job to confirm the worker is live, then a short pause so it is truly idle.
-await queue.add('noop', { i: -1 });
-await untilCompleted(N + 1);
-latencies = [];
-await sleep(500);
-
-log(`latency: ${SAMPLES} jobs, ${GAP_MS} ms apart`);
-const tLat = now();
-for (let i = 0; i < SAMPLES; i++) {
-  const wait = tLat + i * GAP_MS - now();
-  if (wait > 0) await sleep(wait);
-  await queue.add('noop', { i, t: now() });
-}
-await untilCompleted(N + 1 + SAMPLES);
-
-const sorted = latencies.slice().sort((a, b) => a - b);
-if (sorted.length !== SAMPLES) log(`warning: ${sorted.length} latency samples, expected ${SAMPLES}`);
+const sorted = await jobs.idleLatency({ add: (data) => queue.add('noop', data), done: N, samples: SAMPLES, log });
 
 await worker.close();
 await queue.close();
 
 console.log(
-  JSON.stringify({
-    system: 'bullmq',
-    version: BULLMQ_VERSION,
-    n: N,
-    concurrency: CONC,
-    enqueue_per_s: round(N / enqueueS, 1),
-    drain_per_s: round(N / drainS, 1),
-    latency_p50_ms: round(percentile(sorted, 50), 3),
-    latency_p99_ms: round(percentile(sorted, 99), 3),
-    samples: SAMPLES,
-  }),
+  JSON.stringify(resultLine({ system: 'bullmq', version: BULLMQ_VERSION, n: N, concurrency: CONC, enqueueS, drainS, sorted, samples: SAMPLES })),
 );

@@ -11,9 +11,9 @@
 //
 // graphile-worker deletes a job's row when it succeeds, its counterpart of removeOnComplete.
 import { readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { Logger, makeWorkerUtils, run, runMigrations } from 'graphile-worker';
+import { intEnv, now, resultLine, tracker } from './harness.mjs';
 
 // the package exports no ./package.json
 const GRAPHILE_VERSION = JSON.parse(
@@ -30,20 +30,7 @@ const CONC = intEnv('CONC', 100);
 const SAMPLES = intEnv('SAMPLES', 300);
 const POOL = intEnv('PG_POOL', 40);
 const CHUNK = 1000;
-const GAP_MS = 20;
-
-function intEnv(name, dflt) {
-  const v = process.env[name];
-  return v === undefined || v === '' ? dflt : parseInt(v, 10);
-}
 const log = (...a) => console.error('[graphile]', ...a);
-const now = () => performance.timeOrigin + performance.now();
-// Nearest-rank percentile (same definition as bullmq.mjs and celery_bench.py).
-function percentile(sorted, p) {
-  const idx = Math.max(0, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[idx];
-}
-const round = (x, d) => Number(x.toFixed(d));
 
 // A database of its own on the server, dropped at the end.
 const dbName = `graphile_bench_${process.pid}`;
@@ -84,14 +71,7 @@ async function bench(connectionString) {
   const enqueueS = (now() - tEnq) / 1000;
   log(`enqueued in ${enqueueS.toFixed(3)} s`);
 
-  let completed = 0;
-  let waiter = null; // { target, resolve }: resolved when `completed` reaches target
-  let latencies = [];
-  const untilCompleted = (target) =>
-    new Promise((resolve) => {
-      if (completed >= target) resolve(now());
-      else waiter = { target, resolve };
-    });
+  const jobs = tracker();
 
   const tStart = now();
   const runner = await run({
@@ -101,56 +81,33 @@ async function bench(connectionString) {
     noHandleSignals: true,
     taskList: {
       noop: async (payload) => {
-        if (payload.t !== undefined) latencies.push(now() - payload.t);
+        jobs.started(payload.t);
       },
     },
   });
-  runner.events.on('job:success', () => {
-    completed++;
-    if (waiter && completed >= waiter.target) {
-      const w = waiter;
-      waiter = null;
-      w.resolve(now());
-    }
-  });
+  runner.events.on('job:success', () => jobs.completed());
   runner.events.on('job:error', ({ error }) => log('job failed', error));
 
-  const tDone = await untilCompleted(N);
+  const tDone = await jobs.untilCompleted(N);
   const drainS = (tDone - tStart) / 1000;
   log(`drained ${N} in ${drainS.toFixed(3)} s`);
 
   // --- b. idle enqueue-to-start latency ----------------------------------------------------
-  await utils.addJob('noop', { i: -1 });
-  await untilCompleted(N + 1);
-  latencies = [];
-  await sleep(500);
-
-  log(`latency: ${SAMPLES} jobs, ${GAP_MS} ms apart`);
-  const tLat = now();
-  for (let i = 0; i < SAMPLES; i++) {
-    const wait = tLat + i * GAP_MS - now();
-    if (wait > 0) await sleep(wait);
-    await utils.addJob('noop', { i, t: now() });
-  }
-  await untilCompleted(N + 1 + SAMPLES);
-
-  const sorted = latencies.slice().sort((a, b) => a - b);
-  if (sorted.length !== SAMPLES) log(`warning: ${sorted.length} latency samples, expected ${SAMPLES}`);
+  const sorted = await jobs.idleLatency({ add: (data) => utils.addJob('noop', data), done: N, samples: SAMPLES, log });
 
   await runner.stop();
   await utils.release();
   await pgPool.end();
   const version = (await admin.query('show server_version')).rows[0].server_version.split(' ')[0];
 
-  return {
+  return resultLine({
     system: 'graphile-worker',
     version: `${GRAPHILE_VERSION}, PostgreSQL ${version}`,
     n: N,
     concurrency: CONC,
-    enqueue_per_s: round(N / enqueueS, 1),
-    drain_per_s: round(N / drainS, 1),
-    latency_p50_ms: round(percentile(sorted, 50), 3),
-    latency_p99_ms: round(percentile(sorted, 99), 3),
+    enqueueS,
+    drainS,
+    sorted,
     samples: SAMPLES,
-  };
+  });
 }
