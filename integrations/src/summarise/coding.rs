@@ -12,7 +12,7 @@ use std::path::Path;
 
 use super::Template;
 use super::rules::RulesSummariser;
-use super::rules::testset::{TestConsult, ratio};
+use super::rules::testset::{SplitTable, TestConsult, ratio};
 
 /// The expected codes: consult id → per episode, the codes a GP would accept.
 pub type Expected = BTreeMap<String, Vec<Vec<String>>>;
@@ -110,21 +110,14 @@ impl CodeEvaluation {
     /// The table in markdown.
     pub fn markdown(&self) -> String {
         let pct = |x: f64| format!("{:.0}%", 100.0 * x);
-        let splits = [&self.dev, &self.holdout, &self.all];
-        let mut out = String::from("| | dev | holdout | all |\n|---|---|---|---|\n");
-        let mut row = |name: &str, f: &dyn Fn(&CodeScores) -> String| {
-            out.push_str(&format!("| {name} |"));
-            for s in splits {
-                out.push_str(&format!(" {} |", f(s)));
-            }
-            out.push('\n');
-        };
+        let mut table = SplitTable::new("", [&self.dev, &self.holdout, &self.all]);
+        let mut row = |name: &str, f: &dyn Fn(&CodeScores) -> String| table.row(name, f);
         row("episodes", &|s| s.episodes.to_string());
         row("**expected code among the suggestions**", &|s| format!("**{} ({}/{})**", pct(s.found_rate()), s.found, s.episodes));
         row("expected code suggested first", &|s| format!("{} ({}/{})", pct(s.first_rate()), s.first, s.episodes));
         row("episodes without a suggestion", &|s| s.none.to_string());
         row("suggestions (per episode)", &|s| format!("{} ({:.1})", s.suggestions, ratio(s.suggestions, s.episodes)));
         row("without evidence / process codes", &|s| format!("{} / {}", s.unsupported, s.process));
-        out
+        table.finish()
     }
 }

@@ -408,39 +408,22 @@ impl Evaluation {
     /// The accuracy table in markdown.
     pub fn markdown(&self) -> String {
         let pct = |x: f64| format!("{:.1}%", 100.0 * x);
-        let splits = [("dev", &self.dev), ("holdout", &self.holdout), ("all", &self.all)];
-        let mut out = String::from("| | dev | holdout | all |\n|---|---|---|---|\n");
-        let row = |out: &mut String, name: &str, f: &dyn Fn(&Scores) -> String| {
-            out.push_str(&format!("| {name} |"));
-            for (_, s) in &splits {
-                out.push_str(&format!(" {} |", f(s)));
-            }
-            out.push('\n');
-        };
-        row(&mut out, "consults / sentences", &|s| format!("{} / {}", s.consults, s.sentences));
-        row(&mut out, "**placement accuracy**", &|s| format!("**{}**", pct(s.accuracy())));
+        let mut table = SplitTable::new("", [&self.dev, &self.holdout, &self.all]);
+        table.row("consults / sentences", |s| format!("{} / {}", s.consults, s.sentences));
+        table.row("**placement accuracy**", |s| format!("**{}**", pct(s.accuracy())));
         for (i, c) in CLASSES.iter().enumerate() {
-            row(&mut out, &format!("{c} precision / recall"), &|s| format!("{} / {}", pct(s.precision(i)), pct(s.recall(i))));
+            table.row(&format!("{c} precision / recall"), |s| format!("{} / {}", pct(s.precision(i)), pct(s.recall(i))));
         }
-        row(&mut out, "episode accuracy (multi-problem consults)", &|s| {
-            format!("{} ({} lines)", pct(s.episode_accuracy()), s.episode_lines)
-        });
-        out
+        table.row("episode accuracy (multi-problem consults)", |s| format!("{} ({} lines)", pct(s.episode_accuracy()), s.episode_lines));
+        table.finish()
     }
 
     /// The note-level table in markdown: per field the expected facts found in the right field
     /// and episode (recall), and the misplaced ones; then the style breaches.
     pub fn note_markdown(&self) -> String {
         let pct = |x: f64| format!("{:.1}%", 100.0 * x);
-        let splits = [&self.dev_note, &self.holdout_note, &self.all_note];
-        let mut out = String::from("| note check | dev | holdout | all |\n|---|---|---|---|\n");
-        let mut row = |name: &str, f: &dyn Fn(&NoteScores) -> String| {
-            out.push_str(&format!("| {name} |"));
-            for s in splits {
-                out.push_str(&format!(" {} |", f(s)));
-            }
-            out.push('\n');
-        };
+        let mut table = SplitTable::new("note check", [&self.dev_note, &self.holdout_note, &self.all_note]);
+        let mut row = |name: &str, f: &dyn Fn(&NoteScores) -> String| table.row(name, f);
         row("notes / expected facts", &|s| format!("{} / {}", s.notes, s.overall().expected));
         let fact = |f: FieldScore| {
             format!("{} ({}/{}; {} wrong field, {} wrong episode)", pct(f.recall()), f.found, f.expected, f.wrong_field, f.wrong_episode)
@@ -454,6 +437,33 @@ impl Evaluation {
         row("question marks", &|s| s.style.questions.to_string());
         row("fillers", &|s| s.style.fillers.to_string());
         row("first-person words", &|s| s.style.first_person.to_string());
-        out
+        table.finish()
+    }
+}
+
+/// A markdown table with a column per split (dev, holdout, all), written row by row.
+pub(crate) struct SplitTable<'a, S> {
+    splits: [&'a S; 3],
+    out: String,
+}
+
+impl<'a, S> SplitTable<'a, S> {
+    /// `corner` heads the column of row names.
+    pub(crate) fn new(corner: &str, splits: [&'a S; 3]) -> Self {
+        let corner = if corner.is_empty() { String::from(" ") } else { format!(" {corner} ") };
+        Self { splits, out: format!("|{corner}| dev | holdout | all |\n|---|---|---|---|\n") }
+    }
+
+    /// A row named `name`, each split's cell written by `cell`.
+    pub(crate) fn row(&mut self, name: &str, cell: impl Fn(&S) -> String) {
+        self.out.push_str(&format!("| {name} |"));
+        for s in self.splits {
+            self.out.push_str(&format!(" {} |", cell(s)));
+        }
+        self.out.push('\n');
+    }
+
+    pub(crate) fn finish(self) -> String {
+        self.out
     }
 }
