@@ -44,13 +44,16 @@ until curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; do
   fi
   sleep 2
 done
-curl -fsS "http://127.0.0.1:$port/" | grep -q '<div id="root">' || { echo "the SPA is not served"; echo "make-run: 0 passed, 1 failed"; exit 1; }
-curl -fsS "http://127.0.0.1:$port/oidc/.well-known/openid-configuration" | grep -q '"issuer"' || { echo "the sign-in issuer does not answer"; echo "make-run: 0 passed, 1 failed"; exit 1; }
+# Each answer is read whole before it is searched: `curl | grep -q` fails under pipefail when grep
+# stops reading early and curl cannot write the rest (curl exit 23), which a large answer makes likely.
+page() { curl -fsS "http://127.0.0.1:$port$1" 2>/dev/null || true; }
+grep -q '<div id="root">' <<<"$(page /)" || { echo "the SPA is not served"; echo "make-run: 0 passed, 1 failed"; exit 1; }
+grep -q '"issuer"' <<<"$(page /oidc/.well-known/openid-configuration)" || { echo "the sign-in issuer does not answer"; echo "make-run: 0 passed, 1 failed"; exit 1; }
 # the worker's relay and the scheduler run in the same process
 for _ in $(seq 1 30); do
-  curl -fsS "http://127.0.0.1:$port/metrics" | grep -q '^jobs_relay_backlog' && break
+  grep -q '^jobs_relay_backlog' <<<"$(page /metrics)" && break
   sleep 1
 done
-curl -fsS "http://127.0.0.1:$port/metrics" | grep -q '^jobs_relay_backlog' || { echo "the worker does not run"; echo "make-run: 0 passed, 1 failed"; exit 1; }
+grep -q '^jobs_relay_backlog' <<<"$(page /metrics)" || { echo "the worker does not run"; echo "make-run: 0 passed, 1 failed"; exit 1; }
 [ "$(psql -h 127.0.0.1 -U postgres -d "$db" -tAc "select count(*) from schedule_ticks")" -ge 1 ] || { echo "the scheduler does not run"; echo "make-run: 0 passed, 1 failed"; exit 1; }
 echo "make-run: 1 passed, 0 failed"
