@@ -115,12 +115,23 @@ pub fn stalled(
     }
 }
 
-/// The age of the oldest due job that waits to run, per kind (a message pushed or not).
+/// The age of the oldest due job that waits to run, per kind (a message pushed or not). Rows
+/// waiting for a push, however many, cost one index probe per kind; rows pushed and not started
+/// are few (each queue's backlog limit) and read as they are.
 pub async fn oldest_waiting(db: &PgPool) -> sqlx::Result<BTreeMap<String, Duration>> {
-    let rows: Vec<(String, f64)> = sqlx::query_as(
-        "select kind, extract(epoch from now() - min(run_at))::float8 from jobs
-          where state in ('queued', 'retrying') and run_at <= now() group by kind",
-    )
+    let rows: Vec<(String, f64)> = sqlx::query_as(&format!(
+        "with kinds as ({kinds})
+         select kind, extract(epoch from now() - min(run_at))::float8 from (
+             select kinds.kind, (select min(j.run_at) from jobs j
+                                  where j.kind = kinds.kind and j.dispatched_at is null
+                                    and j.state in ('queued', 'retrying')) as run_at
+               from kinds
+             union all
+             select kind, run_at from jobs where dispatched_at is not null and state in ('queued', 'retrying')
+         ) waiting
+         where run_at <= now() group by kind",
+        kinds = crate::record::KINDS_AWAITING_PUSH
+    ))
     .fetch_all(db)
     .await?;
     Ok(rows.into_iter().map(|(kind, s)| (kind, Duration::from_secs_f64(s.max(0.0)))).collect())

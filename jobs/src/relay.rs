@@ -191,8 +191,7 @@ impl Relay {
 
     async fn push_due(&self) -> sqlx::Result<u64> {
         const WAITING: &str = "dispatched_at is null and state in ('queued', 'retrying') and run_at <= now() + interval '1 second'";
-        let kinds: Vec<String> =
-            sqlx::query_scalar(&format!("select distinct kind from jobs where {WAITING}")).fetch_all(self.dispatcher.db()).await?;
+        let kinds: Vec<String> = sqlx::query_scalar(crate::record::KINDS_AWAITING_PUSH).fetch_all(self.dispatcher.db()).await?;
         let mut total = 0;
         for kind in kinds {
             loop {

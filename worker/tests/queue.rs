@@ -247,3 +247,54 @@ async fn queues_are_named_by_configuration(db: PgPool) {
     let unknown = Uuid::new_v4();
     assert_eq!(h.dispatcher.dispatch(&[unknown]).await.unwrap(), 0);
 }
+
+/// The relay finds the kinds with rows waiting for a push by index, not by reading every waiting
+/// row: each such kind's due rows are pushed, a kind whose only rows are due later is left alone,
+/// and the stall gauge gives each kind the age of its oldest due row, pushed or not.
+#[sqlx::test(migrations = "../migrations")]
+async fn the_relay_pushes_every_waiting_kind_and_the_gauge_ages_each_kinds_oldest_job(db: PgPool) {
+    let h = Harness::new(db).await;
+    let at = |secs: i64| chrono::Utc::now() + chrono::Duration::seconds(secs);
+    let write = |job: NewJob| {
+        let db = h.db.clone();
+        async move {
+            let mut conn = db.acquire().await.unwrap();
+            jobs::enqueue(&mut conn, job).await.unwrap()
+        }
+    };
+    // waiting for a push: probes due 90 and 10 s ago, a prune due in an hour
+    let old_probe = write(probe(ProbePayload::default()).run_at(at(-90))).await;
+    let new_probe = write(probe(ProbePayload::default()).run_at(at(-10))).await;
+    let later = write(jobs::kinds::PruneJobs::job().run_at(at(3_600))).await;
+    // pushed a minute ago and not started: a summary due 120 s ago, whose message Redis lost
+    let pushed = write(NewJob { kind: "summarise_consult", ..probe(ProbePayload::default()) }.run_at(at(-120))).await;
+    sqlx::query("update jobs set dispatched_at = now() - interval '1 minute', task_id = 'gone' where id = $1")
+        .bind(pushed)
+        .execute(&h.db)
+        .await
+        .unwrap();
+
+    let ages = jobs::health::oldest_waiting(&h.db).await.unwrap();
+    let secs = |kind: &str| ages.get(kind).map(Duration::as_secs);
+    assert!(matches!(secs("probe"), Some(89..=95)), "{ages:?}");
+    assert!(matches!(secs("summarise_consult"), Some(119..=125)), "{ages:?}");
+    assert_eq!(secs("prune_jobs"), None, "not due yet: {ages:?}");
+
+    let relay = jobs::Relay::new(h.dispatcher.clone(), vec!["probe", "prune_jobs", "summarise_consult"]);
+    let tick = relay.tick().await.unwrap();
+    // the two due probes, and the summary whose message was lost
+    assert_eq!((tick.redispatched, tick.pushed), (1, 3), "{tick:?}");
+    for id in [old_probe, new_probe] {
+        assert!(h.job(id).await.state() == JobState::Queued);
+        let pushed: bool =
+            sqlx::query_scalar("select dispatched_at is not null from jobs where id = $1").bind(id).fetch_one(&h.db).await.unwrap();
+        assert!(pushed, "probe {id} pushed");
+    }
+    let waits: bool =
+        sqlx::query_scalar("select dispatched_at is null from jobs where id = $1").bind(later).fetch_one(&h.db).await.unwrap();
+    assert!(waits, "the prune due in an hour waits for its time");
+    for (kind, messages) in [("probe", 2), ("summarise_consult", 1), ("prune_jobs", 0)] {
+        let (scheduled, active) = h.dispatcher.backlog(kind).await.unwrap();
+        assert_eq!(scheduled + active, messages, "{kind}");
+    }
+}
