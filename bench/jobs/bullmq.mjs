@@ -10,7 +10,7 @@
 // Jobs use removeOnComplete: true, BullMQ's counterpart of Celery's task_ignore_result.
 import { createRequire } from 'node:module';
 import { Queue, Worker } from 'bullmq';
-import { intEnv, now, resultLine, tracker } from './harness.mjs';
+import { cpuMeter, intEnv, now, resultLine, tracker } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const BULLMQ_VERSION = require('bullmq/package.json').version;
@@ -46,6 +46,8 @@ const enqueueS = (now() - tEnq) / 1000;
 log(`enqueued in ${enqueueS.toFixed(3)} s`);
 
 const jobs = tracker();
+const cpu = cpuMeter(await queue.client);
+const cpuBefore = await cpu.take();
 
 const tStart = now();
 const worker = new Worker(
@@ -61,6 +63,7 @@ worker.on('error', (err) => log('worker error', err));
 
 const tDone = await jobs.untilCompleted(N);
 const drainS = (tDone - tStart) / 1000;
+const cpuPerJob = await cpu.since(cpuBefore, N);
 log(`drained ${N} in ${drainS.toFixed(3)} s`);
 
 // --- b. idle enqueue-to-start latency ------------------------------------------------------
@@ -70,5 +73,5 @@ await worker.close();
 await queue.close();
 
 console.log(
-  JSON.stringify(resultLine({ system: 'bullmq', version: BULLMQ_VERSION, n: N, concurrency: CONC, enqueueS, drainS, sorted, samples: SAMPLES })),
+  JSON.stringify(resultLine({ system: 'bullmq', version: BULLMQ_VERSION, n: N, concurrency: CONC, enqueueS, drainS, sorted, samples: SAMPLES, cpu: cpuPerJob })),
 );

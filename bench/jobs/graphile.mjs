@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { Logger, makeWorkerUtils, run, runMigrations } from 'graphile-worker';
-import { intEnv, now, resultLine, tracker } from './harness.mjs';
+import { cpuMeter, intEnv, now, resultLine, tracker } from './harness.mjs';
 
 // the package exports no ./package.json
 const GRAPHILE_VERSION = JSON.parse(
@@ -72,6 +72,8 @@ async function bench(connectionString) {
   log(`enqueued in ${enqueueS.toFixed(3)} s`);
 
   const jobs = tracker();
+  const cpu = cpuMeter(null);
+  const cpuBefore = await cpu.take();
 
   const tStart = now();
   const runner = await run({
@@ -90,6 +92,7 @@ async function bench(connectionString) {
 
   const tDone = await jobs.untilCompleted(N);
   const drainS = (tDone - tStart) / 1000;
+  const cpuPerJob = await cpu.since(cpuBefore, N);
   log(`drained ${N} in ${drainS.toFixed(3)} s`);
 
   // --- b. idle enqueue-to-start latency ----------------------------------------------------
@@ -109,5 +112,6 @@ async function bench(connectionString) {
     drainS,
     sorted,
     samples: SAMPLES,
+    cpu: cpuPerJob,
   });
 }

@@ -1,5 +1,6 @@
 // What the Node sides of the job-queue benchmark share (bullmq.mjs, graphile.mjs): the settings,
 // the clock, counting completed jobs, phase b (idle enqueue-to-start latency) and the result line.
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** An integer setting from the environment, `dflt` when unset or empty. */
@@ -74,8 +75,54 @@ export function tracker() {
   };
 }
 
+/** A process's command name and CPU seconds (utime + stime, 1/100 s ticks) from /proc/<pid>/stat. */
+function procCpu(path) {
+  try {
+    const text = readFileSync(path, 'utf8');
+    const close = text.lastIndexOf(')');
+    const comm = text.slice(text.indexOf('(') + 1, close);
+    const fields = text.slice(close + 1).trim().split(/\s+/);
+    return { comm, secs: (Number(fields[11]) + Number(fields[12])) / 100 };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time spent between `take()` and `since(before, jobs)`, in microseconds per job: this process,
+ * the redis-server (`INFO cpu` through `redis`, an ioredis client, when given) and every PostgreSQL
+ * process (the whole server: a figure well above zero for a system that does not use it says the
+ * machine was not quiet). The same measure as `cpu` in worker/examples/jobs_bench.rs.
+ */
+export function cpuMeter(redis) {
+  const take = async () => {
+    let redisSecs = 0;
+    if (redis) {
+      const info = await redis.info('cpu');
+      const field = (name) => Number((info.match(new RegExp(`^${name}:([0-9.]+)`, 'm')) || [])[1] || 0);
+      redisSecs = field('used_cpu_user') + field('used_cpu_sys');
+    }
+    let postgres = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^[0-9]+$/.test(pid)) continue;
+      const p = procCpu(`/proc/${pid}/stat`);
+      if (p && p.comm === 'postgres') postgres += p.secs;
+    }
+    const self = procCpu('/proc/self/stat');
+    return { process: self ? self.secs : 0, redis: redisSecs, postgres };
+  };
+  return {
+    take,
+    async since(before, jobs) {
+      const after = await take();
+      const perJob = (k) => Math.round((Math.max(0, after[k] - before[k]) * 1e6) / jobs);
+      return { process: perJob('process'), redis: perJob('redis'), postgres: perJob('postgres') };
+    },
+  };
+}
+
 /** The one JSON result line run.sh reads. */
-export function resultLine({ system, version, n, concurrency, enqueueS, drainS, sorted, samples }) {
+export function resultLine({ system, version, n, concurrency, enqueueS, drainS, sorted, samples, cpu }) {
   return {
     system,
     version,
@@ -86,5 +133,6 @@ export function resultLine({ system, version, n, concurrency, enqueueS, drainS, 
     latency_p50_ms: round(percentile(sorted, 50), 3),
     latency_p99_ms: round(percentile(sorted, 99), 3),
     samples,
+    cpu_us_per_job: cpu,
   };
 }

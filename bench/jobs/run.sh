@@ -122,6 +122,15 @@ for s, d in med.items():
     print(f"| {s} | {d['version']} | {d['n']} | {d['concurrency']} | {d['enqueue_per_s']:.0f} "
           f"| {d['drain_per_s']:.0f} | {d['latency_p50_ms']:.2f} | {d['latency_p99_ms']:.2f} | {ratio} | {p99_ratio} |")
 print()
+print("CPU per job in the drain, microseconds (the system's own process, redis-server, every PostgreSQL process):")
+print()
+print("| system | process | redis-server | PostgreSQL | total |")
+print("|---|---:|---:|---:|---:|")
+for s, d in med.items():
+    c = d.get("cpu_us_per_job")
+    if c:
+        print(f"| {s} | {c['process']:.0f} | {c['redis']:.0f} | {c['postgres']:.0f} | {c['process'] + c['redis'] + c['postgres']:.0f} |")
+print()
 print("Every round (drain/s, p99 ms):")
 for s, rs in runs.items():
     print(f"- {s}: " + ", ".join(f"{d['drain_per_s']:.0f} / {d['latency_p99_ms']:.2f}" for d in rs))

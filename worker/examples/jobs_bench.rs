@@ -81,6 +81,7 @@ async fn run(redis_url: &str, database_url: &str, n: usize, concurrency: &str, s
     // the drain is timed by the database's clock: from here to the last job's finished_at, so
     // watching for the end costs nothing in the measurement
     let t0: chrono::DateTime<chrono::Utc> = sqlx::query_scalar("select clock_timestamp()").fetch_one(&db).await?;
+    let cpu_before = cpu::Snapshot::take(redis_url).await?;
     let worker = tokio::spawn(worker::run(config, async move {
         let mut rx = rx;
         let _ = rx.wait_for(|s| *s).await;
@@ -95,6 +96,7 @@ async fn run(redis_url: &str, database_url: &str, n: usize, concurrency: &str, s
     }
     let last: chrono::DateTime<chrono::Utc> = sqlx::query_scalar("select max(finished_at) from jobs").fetch_one(&db).await?;
     let drain_per_s = n as f64 / ((last - t0).num_microseconds().unwrap_or(1) as f64 / 1e6);
+    let cpu_per_job = cpu::Snapshot::take(redis_url).await?.since(&cpu_before, n);
 
     // 2. idle enqueue-to-start latency
     tokio::time::sleep(Duration::from_secs(1)).await;
@@ -134,7 +136,62 @@ async fn run(redis_url: &str, database_url: &str, n: usize, concurrency: &str, s
         "latency_p50_ms": (pct(0.50) * 1000.0).round() / 1000.0,
         "latency_p99_ms": (pct(0.99) * 1000.0).round() / 1000.0,
         "samples": samples,
+        "cpu_us_per_job": cpu_per_job,
     }))
+}
+
+/// CPU time spent during the drain, per job, by this process, the redis-server and every
+/// PostgreSQL process (the whole server: a quiet machine is assumed, and BullMQ's and Celery's
+/// figure for PostgreSQL shows how quiet it was). Linux `/proc` and Redis `INFO cpu`; the same
+/// measure as `cpuMeter` in `bench/jobs/harness.mjs`.
+mod cpu {
+    /// Seconds of CPU (user + system) so far.
+    pub struct Snapshot {
+        process: f64,
+        redis: f64,
+        postgres: f64,
+    }
+
+    impl Snapshot {
+        pub async fn take(redis_url: &str) -> anyhow::Result<Self> {
+            let mut conn = redis::Client::open(redis_url)?.get_multiplexed_async_connection().await?;
+            let info: String = redis::cmd("INFO").arg("cpu").query_async(&mut conn).await?;
+            let field = |name: &str| -> f64 {
+                info.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(':')?.trim().parse().ok()).unwrap_or(0.0)
+            };
+            let mut postgres = 0.0;
+            for entry in std::fs::read_dir("/proc")?.flatten() {
+                if let Some((comm, secs)) = proc_cpu(&entry.path().join("stat"))
+                    && comm == "postgres"
+                {
+                    postgres += secs;
+                }
+            }
+            let process = proc_cpu(std::path::Path::new("/proc/self/stat")).map_or(0.0, |(_, s)| s);
+            Ok(Self { process, redis: field("used_cpu_user") + field("used_cpu_sys"), postgres })
+        }
+
+        /// Microseconds per job since `before`, by process.
+        pub fn since(&self, before: &Self, jobs: usize) -> serde_json::Value {
+            let per_job = |now: f64, then: f64| ((now - then).max(0.0) * 1e6 / jobs as f64).round();
+            serde_json::json!({
+                "process": per_job(self.process, before.process),
+                "redis": per_job(self.redis, before.redis),
+                "postgres": per_job(self.postgres, before.postgres),
+            })
+        }
+    }
+
+    /// A process's command name and CPU seconds (utime + stime) from its `/proc/<pid>/stat`.
+    fn proc_cpu(stat: &std::path::Path) -> Option<(String, f64)> {
+        let text = std::fs::read_to_string(stat).ok()?;
+        let (head, rest) = text.rsplit_once(')')?;
+        let comm = head.split_once('(')?.1.to_owned();
+        // after the name: state is field 3, utime 14 and stime 15 (clock ticks of 1/100 s)
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+        Some((comm, ticks / 100.0))
+    }
 }
 
 async fn pg_version(url: &str) -> anyhow::Result<String> {
