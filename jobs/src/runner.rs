@@ -22,6 +22,14 @@ const STATE_WRITE_LIMIT: Duration = Duration::from_secs(30);
 /// Longest a kind may take to announce a state change.
 const ANNOUNCE_LIMIT: Duration = Duration::from_secs(5);
 
+/// How an attempt ended, as it was recorded.
+#[derive(Debug, Clone)]
+pub struct Ended {
+    pub state: JobState,
+    /// The handler's result, when it succeeded.
+    pub result: Option<serde_json::Value>,
+}
+
 #[derive(Clone)]
 pub struct Runner {
     ctx: JobContext,
@@ -62,10 +70,10 @@ impl Runner {
         &self.ctx
     }
 
-    /// Runs the job if it is waiting for an attempt; a duplicate or stale message does nothing.
-    /// `kind` is the queue's kind (one queue per kind). An error means the row could not be read
-    /// or written (PostgreSQL away).
-    pub async fn run(&self, kind: &str, job_id: Uuid) -> Result<Option<JobState>, String> {
+    /// Runs the job if it is waiting for an attempt; a duplicate or stale message does nothing
+    /// (`None`). `kind` is the queue's kind (one queue per kind). An error means the row could
+    /// not be read or written (PostgreSQL away).
+    pub async fn run(&self, kind: &str, job_id: Uuid) -> Result<Option<Ended>, String> {
         let Some(handler) = self.registry.get(kind).cloned() else {
             tracing::error!(job.id = %job_id, job.kind = %kind, "no handler for this kind in this worker");
             return Ok(None);
@@ -124,7 +132,13 @@ impl Runner {
                 tracing::debug!(job.id = %job_id, error = %e, "retry not pushed; the relay will");
             }
         }
-        Ok(state)
+        Ok(state.map(|state| Ended {
+            state,
+            result: match outcome {
+                Outcome::Succeeded(v) => Some(v),
+                _ => None,
+            },
+        }))
     }
 
     async fn announce(&self, handler: &dyn crate::kind::Handler, job: &Claimed, change: StateChange<'_>) {

@@ -237,23 +237,18 @@ async fn handle(
 ) -> Result<(), BoxDynError> {
     let QueueKind(kind) = *kind;
     let attempt = health.attempt();
-    if let Err(e) = runner.run(kind, message.job_id).await {
+    let ended = runner.run(kind, message.job_id).await.unwrap_or_else(|e| {
         tracing::warn!(job.id = %message.job_id, job.kind = kind, error = %e, "job state not written; the relay will take the job up again");
-    }
+        None
+    });
     drop(attempt);
-    if kind == <Probe as jobs::Job>::KIND && probe_asks_to_wedge(&runner, &message).await {
+    let result = ended.and_then(|e| e.result);
+    if kind == <Probe as jobs::Job>::KIND && result.and_then(|r| r.get("wedgeStream")?.as_bool()) == Some(true) {
         // the probe's `wedge_stream`: this stream stops fetching without an error and without
         // ending, as the stalled streams did; only the watchdog brings the queue back
         let _ = worker.pause();
     }
     Ok(())
-}
-
-async fn probe_asks_to_wedge(runner: &Runner, message: &Dispatch) -> bool {
-    matches!(
-        jobs::find(&runner.context().db, message.job_id).await,
-        Ok(Some(job)) if job.result.as_ref().and_then(|r| r.get("wedgeStream")).and_then(|w| w.as_bool()) == Some(true)
-    )
 }
 
 /// Asks Redis for work when a push wakes the stream ([`jobs::wake`]) and, as the safety net,
