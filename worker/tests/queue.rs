@@ -255,11 +255,12 @@ async fn queues_are_named_by_configuration(db: PgPool) {
 async fn the_relay_pushes_every_waiting_kind_and_the_gauge_ages_each_kinds_oldest_job(db: PgPool) {
     let h = Harness::new(db).await;
     let at = |secs: i64| chrono::Utc::now() + chrono::Duration::seconds(secs);
+    // rows written without a push: the relay's
     let write = |job: NewJob| {
         let db = h.db.clone();
         async move {
             let mut conn = db.acquire().await.unwrap();
-            jobs::enqueue(&mut conn, job).await.unwrap()
+            jobs::enqueue_many(&mut conn, &[job]).await.unwrap()[0]
         }
     };
     // waiting for a push: probes due 90 and 10 s ago, a prune due in an hour
@@ -285,7 +286,7 @@ async fn the_relay_pushes_every_waiting_kind_and_the_gauge_ages_each_kinds_oldes
     // the two due probes, and the summary whose message was lost
     assert_eq!((tick.redispatched, tick.pushed), (1, 3), "{tick:?}");
     for id in [old_probe, new_probe] {
-        assert!(h.job(id).await.state() == JobState::Queued);
+        assert_eq!(h.job(id).await.state(), JobState::Queued);
         let pushed: bool =
             sqlx::query_scalar("select dispatched_at is not null from jobs where id = $1").bind(id).fetch_one(&h.db).await.unwrap();
         assert!(pushed, "probe {id} pushed");
