@@ -10,6 +10,7 @@
 // Jobs use removeOnComplete: true, BullMQ's counterpart of Celery's task_ignore_result.
 import { createRequire } from 'node:module';
 import { Queue, Worker } from 'bullmq';
+import IORedis from 'ioredis';
 import { cpuMeter, intEnv, now, resultLine, tracker } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
@@ -46,7 +47,8 @@ const enqueueS = (now() - tEnq) / 1000;
 log(`enqueued in ${enqueueS.toFixed(3)} s`);
 
 const jobs = tracker();
-const cpu = cpuMeter(await queue.client);
+const infoConnection = new IORedis(REDIS_URL);
+const cpu = cpuMeter(infoConnection);
 const cpuBefore = await cpu.take();
 
 const tStart = now();
@@ -71,6 +73,7 @@ const sorted = await jobs.idleLatency({ add: (data) => queue.add('noop', data), 
 
 await worker.close();
 await queue.close();
+infoConnection.disconnect();
 
 console.log(
   JSON.stringify(resultLine({ system: 'bullmq', version: BULLMQ_VERSION, n: N, concurrency: CONC, enqueueS, drainS, sorted, samples: SAMPLES, cpu: cpuPerJob })),
