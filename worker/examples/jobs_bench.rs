@@ -141,9 +141,9 @@ async fn run(redis_url: &str, database_url: &str, n: usize, concurrency: &str, s
 }
 
 /// CPU time spent during the drain, per job, by this process, the redis-server and every
-/// PostgreSQL process (the whole server: a quiet machine is assumed, and BullMQ's and Celery's
-/// figure for PostgreSQL shows how quiet it was). Linux `/proc` and Redis `INFO cpu`; the same
-/// measure as `cpuMeter` in `bench/jobs/harness.mjs`.
+/// PostgreSQL process (the whole server: a quiet machine is assumed, and BullMQ's figure for
+/// PostgreSQL shows how quiet it was). Linux `/proc` and Redis `INFO cpu`; the same measure as
+/// `cpuMeter` in `bench/jobs/harness.mjs`.
 mod cpu {
     /// Seconds of CPU (user + system) so far.
     pub struct Snapshot {
