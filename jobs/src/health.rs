@@ -122,15 +122,14 @@ pub async fn oldest_waiting(db: &PgPool) -> sqlx::Result<BTreeMap<String, Durati
     let rows: Vec<(String, f64)> = sqlx::query_as(&format!(
         "with kinds as ({kinds})
          select kind, extract(epoch from now() - min(run_at))::float8 from (
-             select kinds.kind, (select min(j.run_at) from jobs j
-                                  where j.kind = kinds.kind and j.dispatched_at is null
-                                    and j.state in ('queued', 'retrying')) as run_at
+             select kinds.kind, (select min(run_at) from jobs where kind = kinds.kind and {awaiting}) as run_at
                from kinds
              union all
              select kind, run_at from jobs where dispatched_at is not null and state in ('queued', 'retrying')
          ) waiting
          where run_at <= now() group by kind",
-        kinds = crate::record::KINDS_AWAITING_PUSH
+        kinds = crate::record::kinds_awaiting_push(),
+        awaiting = crate::record::AWAITING_PUSH,
     ))
     .fetch_all(db)
     .await?;

@@ -42,16 +42,23 @@ pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<JobR
     sqlx::query_as(&format!("select {RECORD_COLUMNS} from jobs where id = $1")).bind(id).fetch_optional(db).await
 }
 
+/// Rows waiting for a push, due or not: the predicate of the partial index
+/// `jobs_undispatched_idx` `(kind, run_at)`, which a query must repeat word for word for the
+/// planner to use that index.
+pub(crate) const AWAITING_PUSH: &str = "dispatched_at is null and state in ('queued', 'retrying')";
+
 /// The kinds that have rows waiting for a push (due or not), as a skip scan over
-/// `jobs_undispatched_idx` `(kind, run_at)`: one index probe per kind, however long the backlog.
-pub(crate) const KINDS_AWAITING_PUSH: &str = "with recursive k(kind) as (
-        (select kind from jobs where dispatched_at is null and state in ('queued', 'retrying') order by kind limit 1)
-        union all
-        select (select j.kind from jobs j
-                 where j.dispatched_at is null and j.state in ('queued', 'retrying') and j.kind > k.kind
-                 order by j.kind limit 1)
-          from k where k.kind is not null)
-    select kind from k where kind is not null";
+/// `jobs_undispatched_idx`: one index probe per kind, however long the backlog.
+pub(crate) fn kinds_awaiting_push() -> String {
+    format!(
+        "with recursive k(kind) as (
+            (select kind from jobs where {AWAITING_PUSH} order by kind limit 1)
+            union all
+            select (select kind from jobs where {AWAITING_PUSH} and kind > k.kind order by kind limit 1)
+              from k where k.kind is not null)
+         select kind from k where kind is not null"
+    )
+}
 
 /// A job to enqueue.
 #[derive(Debug, Clone)]

@@ -190,17 +190,15 @@ impl Relay {
     }
 
     async fn push_due(&self) -> sqlx::Result<u64> {
-        const WAITING: &str = "dispatched_at is null and state in ('queued', 'retrying') and run_at <= now() + interval '1 second'";
-        let kinds: Vec<String> = sqlx::query_scalar(crate::record::KINDS_AWAITING_PUSH).fetch_all(self.dispatcher.db()).await?;
+        let kinds: Vec<String> = sqlx::query_scalar(&crate::record::kinds_awaiting_push()).fetch_all(self.dispatcher.db()).await?;
+        let due = format!(
+            "select id from jobs where kind = $1 and {} and run_at <= now() + interval '1 second' order by run_at limit $2",
+            crate::record::AWAITING_PUSH
+        );
         let mut total = 0;
         for kind in kinds {
             loop {
-                let ids: Vec<Uuid> =
-                    sqlx::query_scalar(&format!("select id from jobs where kind = $1 and {WAITING} order by run_at limit $2"))
-                        .bind(&kind)
-                        .bind(PUSH_BATCH)
-                        .fetch_all(self.dispatcher.db())
-                        .await?;
+                let ids: Vec<Uuid> = sqlx::query_scalar(&due).bind(&kind).bind(PUSH_BATCH).fetch_all(self.dispatcher.db()).await?;
                 if ids.is_empty() {
                     break;
                 }
@@ -222,11 +220,10 @@ impl Relay {
     }
 
     async fn gauges(&self) -> sqlx::Result<()> {
-        let backlog: i64 = sqlx::query_scalar(
-            "select count(*) from jobs where dispatched_at is null and state in ('queued', 'retrying') and run_at <= now()",
-        )
-        .fetch_one(self.dispatcher.db())
-        .await?;
+        let backlog: i64 =
+            sqlx::query_scalar(&format!("select count(*) from jobs where {} and run_at <= now()", crate::record::AWAITING_PUSH))
+                .fetch_one(self.dispatcher.db())
+                .await?;
         crate::metrics::relay_backlog(backlog);
         let dead: Vec<(String, i64)> =
             sqlx::query_as("select kind, count(*) from jobs where state = 'dead' group by kind").fetch_all(self.dispatcher.db()).await?;
