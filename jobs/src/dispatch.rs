@@ -16,10 +16,28 @@ use uuid::Uuid;
 use crate::config::JobsConfig;
 use crate::record::NewJob;
 
-/// The apalis message: which job to run. Everything else is in the job's row.
+/// Most jobs one message carries.
+///
+/// Jobs of one kind pushed together (a bulk enqueue, the relay, a handed-back batch) travel in
+/// groups: one message, so one push, fetch and acknowledgement in Redis for all of them, and
+/// their claims and outcomes reach PostgreSQL together. A job pushed alone (the api's way) has a
+/// message of its own. The worker runs a group's jobs side by side within its kind's concurrency.
+pub const GROUP: usize = 32;
+
+/// The apalis message: which jobs of the queue's kind to run. Everything else is in their rows.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Dispatch {
     pub job_id: Uuid,
+    /// The other jobs of its group ([`GROUP`]); none for a job pushed alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more: Vec<Uuid>,
+}
+
+impl Dispatch {
+    /// Every job the message names, the first first.
+    pub fn jobs(&self) -> impl Iterator<Item = Uuid> + '_ {
+        std::iter::once(self.job_id).chain(self.more.iter().copied())
+    }
 }
 
 /// apalis-redis settings for one kind's queue, the same for pushing and for the workers.
@@ -61,7 +79,13 @@ struct Inner {
     redis: redis::Client,
     conn: Mutex<Option<ConnectionManager>>,
     config: JobsConfig,
+    /// Per kind, the last backlog read from Redis (when, messages) plus the messages this
+    /// dispatcher pushed since: see [`Dispatcher::room`].
+    readings: std::sync::Mutex<std::collections::HashMap<String, (std::time::Instant, u64)>>,
 }
+
+/// How long a backlog reading may stand in for asking Redis again.
+const READING_FRESH: Duration = Duration::from_secs(1);
 
 #[derive(sqlx::FromRow)]
 struct Claim {
@@ -74,7 +98,7 @@ struct Claim {
 
 impl Dispatcher {
     pub fn new(db: PgPool, redis: redis::Client, config: JobsConfig) -> Self {
-        Self { inner: Arc::new(Inner { db, redis, conn: Mutex::new(None), config }) }
+        Self { inner: Arc::new(Inner { db, redis, conn: Mutex::new(None), config, readings: Default::default() }) }
     }
 
     pub fn config(&self) -> &JobsConfig {
@@ -109,15 +133,36 @@ impl Dispatcher {
         let mut conn = self.connection().await?;
         let (scheduled, active): (u64, u64) =
             redis::pipe().zcard(config.scheduled_jobs_set()).llen(config.active_jobs_list()).query_async(&mut conn).await?;
+        self.readings().insert(kind.to_owned(), (std::time::Instant::now(), scheduled + active));
         Ok((scheduled, active))
+    }
+
+    fn readings(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, (std::time::Instant, u64)>> {
+        self.inner.readings.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Messages a kind's queue has room for. A reading of the last second that leaves the queue
+    /// at most half full answers without asking Redis, but only for what keeps it so: a push of
+    /// a job or two (the api's) costs no round trip, and other processes pushing meanwhile
+    /// cannot take the queue past its limit on the strength of this process's reading.
+    async fn room(&self, kind: &str) -> anyhow::Result<usize> {
+        let limit = self.inner.config.redis_backlog as u64;
+        let reading = self.readings().get(kind).copied();
+        if let Some((at, messages)) = reading
+            && at.elapsed() < READING_FRESH
+            && messages < limit / 2
+        {
+            return Ok((limit / 2 - messages) as usize);
+        }
+        let (scheduled, active) = self.backlog(kind).await?;
+        Ok(limit.saturating_sub(scheduled + active) as usize)
     }
 
     /// Pushes as many of these jobs of one kind as the queue has room for, asking Redis first, so
     /// a Redis that is down or a full queue costs no database writes (the relay's way).
     pub async fn dispatch_kind(&self, kind: &str, ids: &[Uuid]) -> anyhow::Result<usize> {
-        let (scheduled, active) = self.backlog(kind).await?;
-        let room = (self.inner.config.redis_backlog as u64).saturating_sub(scheduled + active) as usize;
-        self.dispatch(&ids[..ids.len().min(room)]).await
+        let room = self.room(kind).await?;
+        self.dispatch(&ids[..ids.len().min(room.saturating_mul(GROUP))]).await
     }
 
     /// Pushes jobs whose rows are committed. Should Redis not take them now, the relay pushes them
@@ -144,10 +189,11 @@ impl Dispatcher {
         if ids.is_empty() {
             return Ok(0);
         }
-        let task_ids: Vec<String> = ids.iter().map(|_| ulid::Ulid::generate().to_string()).collect();
+        let task_ids = self.group(ids).await?;
         // Committed asynchronously (`set_config(..., true)` holds for this statement's own
         // transaction), so a push waits for no WAL flush: should PostgreSQL crash and lose the
         // mark, the relay pushes the job again and the claim makes the second message a no-op.
+        // A row another push marked meanwhile drops out of its group.
         let claims: Vec<Claim> = sqlx::query_as(
             "update jobs j
                 set dispatched_at = now(), dispatch_count = j.dispatch_count + 1, task_id = t.task_id
@@ -186,37 +232,93 @@ impl Dispatcher {
         }
     }
 
-    /// Pushes as many of `claims` as the queue's backlog limit allows, removing them from the list.
+    /// The task id of each job's message, in the order of `ids`: jobs of one kind due in the same
+    /// second (apalis schedules a message by the second) share one, [`GROUP`] at most, in the
+    /// order given. Task ids rise in that order, so sorting them keeps it. A job alone needs no
+    /// look at its row.
+    async fn group(&self, ids: &[Uuid]) -> sqlx::Result<Vec<String>> {
+        let mut rising = ulid::Generator::new();
+        let mut next = || rising.generate().unwrap_or_else(|_| ulid::Ulid::generate()).to_string();
+        if ids.len() == 1 {
+            return Ok(vec![next()]);
+        }
+        // by the primary key alone: a condition beside it can lead the planner down a partial
+        // index of every waiting row
+        let rows: Vec<(Uuid, String, i64, bool)> = sqlx::query_as(&format!(
+            "select id, kind, extract(epoch from run_at)::bigint, {} from jobs where id = any($1)",
+            crate::record::AWAITING_PUSH
+        ))
+        .bind(ids)
+        .fetch_all(&self.inner.db)
+        .await?;
+        let rows: std::collections::HashMap<Uuid, (String, i64)> =
+            rows.into_iter().filter(|(.., waiting)| *waiting).map(|(id, kind, at, _)| (id, (kind, at))).collect();
+        // per kind and second: the open group's task id and its size
+        let mut open: std::collections::HashMap<(&str, i64), (String, usize)> = std::collections::HashMap::new();
+        Ok(ids
+            .iter()
+            .map(|id| match rows.get(id) {
+                // not waiting (any longer): the mark passes it by
+                None => next(),
+                Some((kind, at)) => {
+                    let group = open.entry((kind.as_str(), *at)).or_insert_with(|| (next(), 0));
+                    if group.1 == GROUP {
+                        *group = (next(), 0);
+                    }
+                    group.1 += 1;
+                    group.0.clone()
+                }
+            })
+            .collect())
+    }
+
+    /// Pushes as many of `claims` (a message per group) as the queue's backlog limit allows,
+    /// removing them from the list. Returns the number of jobs pushed.
     async fn push_kind(&self, kind: &str, claims: &mut Vec<Claim>) -> anyhow::Result<usize> {
-        let (scheduled, active) = self.backlog(kind).await?;
-        let room = (self.inner.config.redis_backlog as u64).saturating_sub(scheduled + active) as usize;
-        let now = claims.len().min(room);
+        let room = self.room(kind).await?;
+        // a group's rows share its task id; task ids sort in the order they were made
+        claims.sort_by(|a, b| a.task_id.cmp(&b.task_id).then(a.id.cmp(&b.id)));
+        let mut groups: Vec<Vec<Claim>> = Vec::new();
+        for claim in claims.drain(..) {
+            match groups.last_mut() {
+                Some(group) if group[0].task_id == claim.task_id => group.push(claim),
+                _ => groups.push(vec![claim]),
+            }
+        }
+        let now = groups.len().min(room);
+        // whatever has no room waits for the relay
+        claims.extend(groups.drain(now..).flatten());
         if now == 0 {
             return Ok(0);
         }
-        let batch: Vec<Claim> = claims.drain(..now).collect();
-        let tasks = batch.iter().map(|c| {
-            let task_id = c.task_id.parse::<ulid::Ulid>().map(TaskId::from_ulid).unwrap_or_else(|_| TaskId::from_string(&c.task_id));
-            TaskBuilder::new(Dispatch { job_id: c.id })
+        let tasks = groups.iter().map(|group| {
+            let head = &group[0];
+            let task_id = head.task_id.parse::<ulid::Ulid>().map(TaskId::from_ulid).unwrap_or_else(|_| TaskId::from_string(&head.task_id));
+            TaskBuilder::new(Dispatch { job_id: head.id, more: group[1..].iter().map(|c| c.id).collect() })
                 .task_id(task_id)
-                .run_at_timestamp(c.run_at.timestamp().max(0) as u64)
+                .run_at_timestamp(head.run_at.timestamp().max(0) as u64)
                 // a second push of the same dispatch (the relay racing this one) is dropped
-                .idempotency_key(format!("{}:{}", c.id, c.dispatch_count))
+                .idempotency_key(format!("{}:{}", head.id, head.dispatch_count))
                 .build()
         });
         let mut storage = self.storage(kind).await?;
         if let Err(e) = storage.push_all(futures::stream::iter(tasks.collect::<Vec<_>>())).await {
-            claims.extend(batch);
+            claims.extend(groups.into_iter().flatten());
             return Err(anyhow::anyhow!("pushing to {}: {e}", self.inner.config.queue(kind)));
         }
-        crate::metrics::pushed(kind, now as u64);
-        self.wake(kind, &batch).await;
-        Ok(now)
+        if let Some((_, messages)) = self.readings().get_mut(kind) {
+            *messages += now as u64;
+        }
+        let jobs = groups.iter().map(Vec::len).sum();
+        crate::metrics::pushed(kind, jobs as u64);
+        let heads: Vec<&Claim> = groups.iter().map(|g| &g[0]).collect();
+        self.wake(kind, &heads).await;
+        Ok(jobs)
     }
 
     /// Wakes the streams of `kind` for the messages just pushed: at once for those due, in
     /// every worker process; when due for the others, in this one ([`crate::wake`]).
-    async fn wake(&self, kind: &str, pushed: &[Claim]) {
+    async fn wake(&self, kind: &str, pushed: &[&Claim]) {
         let queue = self.inner.config.queue(kind);
         let now = Utc::now();
         // apalis-redis schedules by the second: a message is due from the start of its second

@@ -30,4 +30,4 @@ pub use kind::{Handler, Job, JobContext, JobError, Policy, Registry, StateChange
 pub use record::{JobRecord, JobState, NewJob, enqueue, enqueue_many, find};
 pub use redis_conn::{RedisConfig, ping};
 pub use relay::Relay;
-pub use runner::{Ended, Runner};
+pub use runner::{Ended, Runner, Taken};

@@ -328,6 +328,22 @@ pub(crate) async fn hand_back(db: impl PgExecutor<'_>, worker: &str) -> sqlx::Re
     .await
 }
 
+/// Of these jobs, those whose message was taken and that never started: waiting for a push
+/// again.
+pub(crate) async fn unpush(db: impl PgExecutor<'_>, ids: &[Uuid]) -> sqlx::Result<Vec<Uuid>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    sqlx::query_scalar(
+        "update jobs set dispatched_at = null, task_id = null
+          where id = any($1) and dispatched_at is not null and state in ('queued', 'retrying')
+          returning id",
+    )
+    .bind(ids)
+    .fetch_all(db)
+    .await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,11 +1,14 @@
 //! Runs one attempt of a job: claim the row, run the handler under its timeout with panics
 //! caught, record the outcome, and push the next attempt's message when one is planned.
 
+use std::collections::HashSet;
 use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use futures::FutureExt;
 use sqlx::PgPool;
+use tokio::sync::Semaphore;
 use uuid::Uuid;
 
 use crate::batch::Batcher;
@@ -43,6 +46,18 @@ pub struct Runner {
     outcomes: Batcher<(Uuid, Outcome), Option<JobState>>,
 }
 
+/// The jobs whose messages one stream took and whose attempts have not ended. Those left when
+/// the stream is dropped (a shutdown past its grace, a stalled stream replaced) never started:
+/// [`Runner::give_back`] pushes them again.
+#[derive(Debug, Clone, Default)]
+pub struct Taken(Arc<Mutex<HashSet<Uuid>>>);
+
+impl Taken {
+    fn set(&self) -> std::sync::MutexGuard<'_, HashSet<Uuid>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
 impl Runner {
     /// `state_db` carries only the job-state updates and may use asynchronous commit: losing the
     /// last of them in a PostgreSQL crash means an attempt runs again, which handlers allow for.
@@ -68,6 +83,43 @@ impl Runner {
     /// What the handlers reach (the database, the dispatcher).
     pub fn context(&self) -> &JobContext {
         &self.ctx
+    }
+
+    /// Runs the jobs of one message side by side, each when `slots` (its kind's attempts at once
+    /// in this process) has room for it; the answers in the order of `ids`. They count as
+    /// `taken` by the stream until their attempts end.
+    pub async fn run_all(
+        &self,
+        kind: &str,
+        ids: impl IntoIterator<Item = Uuid>,
+        slots: &Semaphore,
+        taken: &Taken,
+    ) -> Vec<Result<Option<Ended>, String>> {
+        let ids: Vec<Uuid> = ids.into_iter().collect();
+        taken.set().extend(&ids);
+        futures::future::join_all(ids.into_iter().map(|id| async move {
+            let ended = match slots.acquire().await {
+                Ok(_slot) => self.run(kind, id).await,
+                Err(_) => Err("the worker's slots are closed".to_owned()),
+            };
+            // an attempt dropped before this stays taken, for `give_back`
+            taken.set().remove(&id);
+            ended
+        }))
+        .await
+    }
+
+    /// Pushes again the jobs a dropped stream took and never started.
+    pub async fn give_back(&self, taken: &Taken) -> anyhow::Result<usize> {
+        let ids: Vec<Uuid> = taken.set().drain().collect();
+        let ids = record::unpush(&self.state_db, &ids).await?;
+        if !ids.is_empty() {
+            tracing::warn!(count = ids.len(), "giving back jobs taken and not started");
+            if let Err(e) = self.ctx.dispatcher.dispatch(&ids).await {
+                tracing::warn!(error = %e, "jobs given back not pushed; the relay will");
+            }
+        }
+        Ok(ids.len())
     }
 
     /// Runs the job if it is waiting for an attempt; a duplicate or stale message does nothing

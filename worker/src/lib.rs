@@ -25,7 +25,7 @@ use jobs::kinds::{
     RenewSubscriptions, SendEmail, SummariseConsult, SyncPayment,
 };
 use jobs::mail::{MailConfig, Mailer};
-use jobs::{Dispatcher, JobContext, JobsConfig, RedisConfig, Registry, Relay, Runner};
+use jobs::{Dispatcher, JobContext, JobsConfig, RedisConfig, Registry, Relay, Runner, Taken};
 use tokio::sync::watch;
 
 #[derive(Debug, Clone)]
@@ -173,12 +173,16 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     for kind in registry.kinds() {
         let policy = registry.get(kind).expect("registered").policy();
         let concurrency = config.concurrency.get(kind).copied().unwrap_or(policy.concurrency);
+        // the kind's attempts at once in this process, over all its streams: a message may
+        // carry a group of jobs
+        let slots = Arc::new(tokio::sync::Semaphore::new(concurrency));
         // no more streams than attempts at once, each with its share of them
         let streams = config.streams.min(concurrency);
         for i in 0..streams {
             tasks.spawn(supervise(
                 kind,
                 concurrency / streams + usize::from(i < concurrency % streams),
+                slots.clone(),
                 policy.timeout + config.jobs.lease_margin,
                 policy.poll_interval.unwrap_or(config.poll_interval),
                 config.shutdown_grace,
@@ -222,7 +226,7 @@ async fn stopped(mut stop: watch::Receiver<bool>) {
 #[derive(Debug, Clone, Copy)]
 struct QueueKind(&'static str);
 
-/// The apalis handler: run the job the message names. It always answers apalis with success: a
+/// The apalis handler: run the jobs the message names. It always answers apalis with success: a
 /// message apalis counts as failed is retried by apalis-redis up to 25 times and then parked
 /// with the status `Failed`, which the relay must take for alive. When the row could not be
 /// read or written the job is still the row's: an unclaimed job waits `queued` with its message
@@ -232,18 +236,26 @@ async fn handle(
     message: Dispatch,
     runner: Data<Runner>,
     kind: Data<QueueKind>,
+    slots: Data<Arc<tokio::sync::Semaphore>>,
+    taken: Data<Taken>,
     health: Data<Arc<StreamHealth>>,
     worker: WorkerContext,
 ) -> Result<(), BoxDynError> {
     let QueueKind(kind) = *kind;
     let attempt = health.attempt();
-    let ended = runner.run(kind, message.job_id).await.unwrap_or_else(|e| {
-        tracing::warn!(job.id = %message.job_id, job.kind = kind, error = %e, "job state not written; the relay will take the job up again");
-        None
-    });
+    let ended = runner.run_all(kind, message.jobs(), &slots, &taken).await;
     drop(attempt);
-    let result = ended.and_then(|e| e.result);
-    if kind == <Probe as jobs::Job>::KIND && result.and_then(|r| r.get("wedgeStream")?.as_bool()) == Some(true) {
+    let mut wedge = false;
+    for (job_id, ended) in message.jobs().zip(ended) {
+        let result = ended
+            .unwrap_or_else(|e| {
+                tracing::warn!(job.id = %job_id, job.kind = kind, error = %e, "job state not written; the relay will take the job up again");
+                None
+            })
+            .and_then(|e| e.result);
+        wedge |= result.and_then(|r| r.get("wedgeStream")?.as_bool()) == Some(true);
+    }
+    if kind == <Probe as jobs::Job>::KIND && wedge {
         // the probe's `wedge_stream`: this stream stops fetching without an error and without
         // ending, as the stalled streams did; only the watchdog brings the queue back
         let _ = worker.pause();
@@ -334,6 +346,7 @@ async fn watchdog(kind: &'static str, health: Arc<StreamHealth>, slots: usize, a
 async fn supervise(
     kind: &'static str,
     concurrency: usize,
+    slots: Arc<tokio::sync::Semaphore>,
     attempt_limit: Duration,
     poll: Duration,
     grace: Duration,
@@ -354,12 +367,15 @@ async fn supervise(
             // a name of its own per start: apalis refuses a name seen within one heartbeat
             let name = format!("{queue}-{}", ulid::Ulid::generate());
             let health = Arc::new(StreamHealth::new());
+            let taken = Taken::default();
             let polling = WatchedPolling::new(poll, health.clone(), jobs::wake::notifier(&queue));
             let worker = WorkerBuilder::new(name.clone())
                 .backend(apalis::prelude::BackendExt::poll_with_strategy(storage, polling))
                 .concurrency(concurrency)
                 .data(runner.clone())
                 .data(QueueKind(kind))
+                .data(slots.clone())
+                .data(taken.clone())
                 .data(health.clone())
                 .build(handle);
             let signal = {
@@ -371,7 +387,7 @@ async fn supervise(
             };
             let run = worker.run_until(signal);
             tokio::pin!(run);
-            tokio::select! {
+            let ended = tokio::select! {
                 result = &mut run => result.map_err(|e| e.to_string()),
                 () = async { stopped(stop.clone()).await; tokio::time::sleep(grace).await } => {
                     tracing::warn!(%queue, "grace period over; handing back running jobs");
@@ -383,7 +399,13 @@ async fn supervise(
                     jobs::metrics::stalled_restart(&queue);
                     Err(format!("stalled: {why}"))
                 }
+            };
+            // the stream is gone: what it took and never started goes back to the queue
+            drop(run);
+            if let Err(e) = runner.give_back(&taken).await {
+                tracing::warn!(%queue, error = %e, "jobs taken by the stream not given back; the relay will push them again");
             }
+            ended
         }
         .await;
         match ended {

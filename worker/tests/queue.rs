@@ -59,25 +59,39 @@ async fn a_worker_killed_mid_job_leaves_it_to_the_next_which_completes_it_once(d
     second.wait().unwrap();
 }
 
-/// B: a backlog of 10,000 due messages would make apalis-redis's fetch fail in Lua; the rest
-/// waits in PostgreSQL and the relay tops the queue up. G: nothing is left in flight afterwards.
+/// B: a backlog of 10,000 due messages would make apalis-redis's fetch fail in Lua; a queue
+/// holds at most its backlog limit of messages (here 100, of up to 32 jobs each), the rest waits
+/// in PostgreSQL and the relay tops the queue up. G: nothing is left in flight afterwards.
 #[sqlx::test(migrations = "../migrations")]
 async fn ten_thousand_jobs_enqueued_while_no_worker_runs_all_complete(db: PgPool) {
     let h = Harness::new(db).await;
+    let limit = [("APP_JOBS_REDIS_BACKLOG", "100")];
+    let dispatcher = jobs::Dispatcher::new(
+        h.db.clone(),
+        redis::Client::open(h.redis.url()).unwrap(),
+        jobs::JobsConfig::from_env(&domain::env::Env::from_pairs(h.vars(&limit))).unwrap(),
+    );
     let batch: Vec<NewJob> = (0..10_000).map(|_| probe(ProbePayload::default())).collect();
     let mut tx = h.db.begin().await.unwrap();
     let ids = jobs::enqueue_many(&mut tx, &batch).await.unwrap();
     tx.commit().await.unwrap();
     assert_eq!(ids.len(), 10_000);
     for chunk in ids.chunks(2_000) {
-        h.dispatcher.dispatch(chunk).await.unwrap();
+        dispatcher.dispatch(chunk).await.unwrap();
     }
-    let (scheduled, active) = h.dispatcher.backlog("probe").await.unwrap();
-    assert_eq!(scheduled + active, 5_000, "Redis holds up to its backlog limit");
+    let (scheduled, active) = dispatcher.backlog("probe").await.unwrap();
+    assert_eq!(scheduled + active, 100, "Redis holds up to its backlog limit");
+    // a push of 2,000 makes 62 groups of 32 and one of 16: 63 messages, then 37 of the next
+    let (messages, pushed): (i64, i64) =
+        sqlx::query_as("select count(distinct task_id), count(*) from jobs where dispatched_at is not null")
+            .fetch_one(&h.db)
+            .await
+            .unwrap();
+    assert_eq!((messages, pushed), (100, 2_000 + 37 * jobs::dispatch::GROUP as i64), "a message per group");
     let waiting: i64 = sqlx::query_scalar("select count(*) from jobs where dispatched_at is null").fetch_one(&h.db).await.unwrap();
-    assert_eq!(waiting, 5_000, "the rest waits in PostgreSQL");
+    assert_eq!(waiting, 10_000 - pushed, "the rest waits in PostgreSQL");
 
-    let worker = h.start_worker(&[]);
+    let worker = h.start_worker(&limit);
     let deadline = Instant::now() + Duration::from_secs(240);
     while h.count(JobState::Succeeded).await < 10_000 {
         assert!(Instant::now() < deadline, "only {} of 10,000 done", h.count(JobState::Succeeded).await);
@@ -232,6 +246,81 @@ async fn sigterm_finishes_running_jobs_or_hands_them_back(db: PgPool) {
     let done = h.wait_for_state(long, JobState::Succeeded, Duration::from_secs(30)).await;
     assert_eq!(done.attempts, 1);
     assert_eq!(h.effects_of(long), 1);
+    worker.shutdown().await;
+}
+
+/// Jobs pushed together travel as groups, one message each, and run within their kind's
+/// concurrency: no more attempts at once than it allows, each job once.
+#[sqlx::test(migrations = "../migrations")]
+async fn jobs_pushed_together_run_as_groups_within_the_kinds_concurrency(db: PgPool) {
+    let h = Harness::new(db).await;
+    let batch: Vec<NewJob> = (0..40).map(|_| probe(ProbePayload { sleep_ms: 100, ..Default::default() })).collect();
+    let mut tx = h.db.begin().await.unwrap();
+    let ids = jobs::enqueue_many(&mut tx, &batch).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(h.dispatcher.dispatch(&ids).await.unwrap(), 40);
+    let (scheduled, active) = h.dispatcher.backlog("probe").await.unwrap();
+    assert_eq!(scheduled + active, 2, "40 jobs in two messages: 32 and 8");
+    let groups: Vec<(String, i64)> =
+        sqlx::query_as("select task_id, count(*) from jobs group by task_id order by 2 desc").fetch_all(&h.db).await.unwrap();
+    assert_eq!(groups.iter().map(|(_, n)| *n).collect::<Vec<_>>(), [32, 8], "each row records its group's message");
+
+    let worker = h.start_worker(&[("APP_WORKER_CONCURRENCY_PROBE", "4")]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while h.count(JobState::Succeeded).await < 40 {
+        assert!(Instant::now() < deadline, "only {} of 40 done", h.count(JobState::Succeeded).await);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    worker.shutdown().await;
+    // each attempt's claim comes after a slot is free and its outcome before the slot is
+    // returned, so the rows' intervals show the attempts at once
+    let most: i64 = sqlx::query_scalar(
+        "select max((select count(*) from jobs o where o.started_at <= j.started_at and o.finished_at > j.started_at)) from jobs j",
+    )
+    .fetch_one(&h.db)
+    .await
+    .unwrap();
+    assert!((1..=4).contains(&most), "{most} attempts at once with a concurrency of 4");
+    let once: i64 = sqlx::query_scalar("select count(*) from jobs where attempts = 1").fetch_one(&h.db).await.unwrap();
+    assert_eq!(once, 40);
+    let mut effects = h.effects();
+    effects.sort();
+    effects.dedup();
+    assert_eq!(effects.len(), 40, "each side effect once");
+}
+
+/// A worker stopping past its grace period hands back the attempt it runs and gives back the
+/// jobs of its group it had not started; the next worker runs each once.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_stopping_worker_gives_back_the_jobs_of_its_group_it_had_not_started(db: PgPool) {
+    let h = Harness::new(db).await;
+    let batch: Vec<NewJob> = (0..3).map(|_| probe(ProbePayload { sleep_ms: 3_000, ..Default::default() })).collect();
+    let mut tx = h.db.begin().await.unwrap();
+    let ids = jobs::enqueue_many(&mut tx, &batch).await.unwrap();
+    tx.commit().await.unwrap();
+    let mut hasty = h.start_worker_process(&[("APP_WORKER_SHUTDOWN_GRACE", "300ms"), ("APP_WORKER_CONCURRENCY_PROBE", "1")]);
+    h.dispatcher.dispatch(&ids).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while h.count(JobState::Running).await < 1 {
+        assert!(Instant::now() < deadline, "no attempt started");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    signal(&hasty, "TERM");
+    assert!(hasty.wait().unwrap().success());
+    for id in &ids {
+        let job = h.job(*id).await;
+        assert_eq!(job.state(), JobState::Queued, "back in the queue: {job:?}");
+        assert_eq!(job.attempts, 0, "no attempt counted: {job:?}");
+    }
+    let pushed: i64 = sqlx::query_scalar("select count(*) from jobs where dispatched_at is not null").fetch_one(&h.db).await.unwrap();
+    assert_eq!(pushed, 3, "pushed again, not left for the relay's sweep");
+
+    let worker = h.start_worker(&[]);
+    for id in &ids {
+        let done = h.wait_for_state(*id, JobState::Succeeded, Duration::from_secs(30)).await;
+        assert_eq!(done.attempts, 1);
+        assert_eq!(h.effects_of(*id), 1);
+    }
     worker.shutdown().await;
 }
 
