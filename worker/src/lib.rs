@@ -385,8 +385,7 @@ async fn supervise(
                     Ok::<(), WorkerError>(())
                 }
             };
-            let run = worker.run_until(signal);
-            tokio::pin!(run);
+            let mut run = Box::pin(worker.run_until(signal));
             let ended = tokio::select! {
                 result = &mut run => result.map_err(|e| e.to_string()),
                 () = async { stopped(stop.clone()).await; tokio::time::sleep(grace).await } => {
