@@ -4,12 +4,16 @@
 //! The list the repository ships (`data/icpc/icpc2-nl.json`) is ICPC-2 with Dutch titles of our
 //! own; it fills the `icpc_codes` table on first start. `api icpc-import` replaces it with a
 //! licensed NHG export.
+//!
+//! What serves requests and jobs is the [`Catalogue`] of the list in force ([`catalogue`]): the
+//! codes with every code's match terms, made once per version of the list and kept in the process.
 
 use std::collections::BTreeMap;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock, PoisonError, RwLock};
 
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
+use uuid::Uuid;
 
 use crate::summary::{Episode, EpisodeCode, MAX_EPISODE_CODES};
 use crate::text::{normalize, words};
@@ -90,6 +94,89 @@ async fn replace(conn: &mut sqlx::PgConnection, codes: &[Code]) -> sqlx::Result<
 /// The list in force, in its order.
 pub async fn list(db: &PgPool) -> sqlx::Result<Vec<Code>> {
     sqlx::query_as("select category, code, patient_title, official_title from icpc_codes order by position").fetch_all(db).await
+}
+
+/// The version of the list in force: a new random value whenever `icpc_codes` changes, in the same
+/// transaction (a trigger of its own), so no two databases share one.
+pub async fn version(db: &PgPool) -> sqlx::Result<Uuid> {
+    sqlx::query_scalar("select version from icpc_list_version").fetch_one(db).await
+}
+
+/// A list of codes with every code's match terms made once, for [`Catalogue::predict`] and
+/// [`Catalogue::code_episodes`] to score texts against without making them again.
+#[derive(Debug)]
+pub struct Catalogue {
+    /// The list's [`version`] when it was read (nil for a catalogue made from codes at hand).
+    version: Uuid,
+    codes: Vec<Code>,
+    terms: Vec<Terms>,
+}
+
+impl Catalogue {
+    pub fn new(codes: Vec<Code>) -> Self {
+        Self::of_version(Uuid::nil(), codes)
+    }
+
+    fn of_version(version: Uuid, codes: Vec<Code>) -> Self {
+        let terms = Terms::of_all(&codes);
+        Self { version, codes, terms }
+    }
+
+    /// The codes, in list order.
+    pub fn codes(&self) -> &[Code] {
+        &self.codes
+    }
+
+    /// The list's version this catalogue was made from.
+    pub fn version(&self) -> Uuid {
+        self.version
+    }
+
+    /// See [`predict`].
+    pub fn predict(&self, text: &str) -> Vec<Suggestion<'_>> {
+        predict_with(&self.codes, &self.terms, text)
+    }
+
+    /// See [`code_episodes`].
+    pub fn code_episodes(&self, episodes: &mut [Episode], transcript: &[&str]) {
+        code_episodes_with(&self.codes, &self.terms, episodes, transcript);
+    }
+}
+
+/// The [`Catalogue`] of the list in force, kept between calls: each call reads the list's
+/// [`version`] (one row) and makes the catalogue again only when it changed, so an import by
+/// another process (`api icpc-import`) counts from the next call on.
+#[derive(Debug, Default)]
+pub struct CatalogueCache {
+    current: RwLock<Option<Arc<Catalogue>>>,
+}
+
+impl CatalogueCache {
+    pub const fn new() -> Self {
+        Self { current: RwLock::new(None) }
+    }
+
+    pub async fn get(&self, db: &PgPool) -> sqlx::Result<Arc<Catalogue>> {
+        let version = version(db).await?;
+        if let Some(current) = self.current.read().unwrap_or_else(PoisonError::into_inner).as_ref()
+            && current.version == version
+        {
+            return Ok(current.clone());
+        }
+        // Read after the version, the list is at least that new: a change in between makes the
+        // next call read it again, never keeps an older list under a newer version.
+        let catalogue = Arc::new(Catalogue::of_version(version, list(db).await?));
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = Some(catalogue.clone());
+        Ok(catalogue)
+    }
+}
+
+/// The process's catalogue cache: the api's routes and the worker's jobs share it.
+static CATALOGUE: CatalogueCache = CatalogueCache::new();
+
+/// The [`Catalogue`] of the list in force in `db`, from the process's cache (see [`CatalogueCache`]).
+pub async fn catalogue(db: &PgPool) -> sqlx::Result<Arc<Catalogue>> {
+    CATALOGUE.get(db).await
 }
 
 /// Which of `ids` (`K86`) are not in the list in force.
@@ -237,20 +324,23 @@ fn is_process_code(code: &Code) -> bool {
 }
 
 /// What of a code a text can mention, in [`match_form`]: its synonyms and titles, and its telling
-/// title words. Made once per code for all the texts one call scores.
-struct Terms<'a> {
-    code: &'a Code,
+/// title words. Made once per code for all the texts scored against one list (a [`Catalogue`]'s
+/// lifetime, or one call of [`predict`] or [`code_episodes`]).
+#[derive(Debug)]
+struct Terms {
+    /// The code's place in its list.
+    index: usize,
     phrases: Vec<String>,
     words: Vec<String>,
 }
 
-impl<'a> Terms<'a> {
+impl Terms {
     /// The terms of every code that may be suggested (process codes never are).
-    fn of_all(codes: &'a [Code]) -> Vec<Terms<'a>> {
-        codes.iter().filter(|c| !is_process_code(c)).map(Terms::of).collect()
+    fn of_all(codes: &[Code]) -> Vec<Terms> {
+        codes.iter().enumerate().filter(|(_, c)| !is_process_code(c)).map(|(index, code)| Terms::of(index, code)).collect()
     }
 
-    fn of(code: &'a Code) -> Self {
+    fn of(index: usize, code: &Code) -> Self {
         let mut phrases: Vec<String> = SYNONYMS.get(&code.id()).cloned().unwrap_or_default();
         phrases.extend([&code.patient_title, &code.official_title].map(|t| match_form(t)));
         let titles = match_form(&format!("{} {}", code.patient_title, code.official_title));
@@ -258,7 +348,7 @@ impl<'a> Terms<'a> {
             titles.split(' ').filter(|w| w.chars().count() >= 5 && !STOP_WORDS.contains(w)).map(str::to_owned).collect();
         words.sort_unstable();
         words.dedup();
-        Self { code, phrases, words }
+        Self { index, phrases, words }
     }
 
     /// How strongly `text` points to the code: a synonym or a whole title found counts 1, each
@@ -272,13 +362,18 @@ impl<'a> Terms<'a> {
 
 /// Ranked ICPC suggestions for a text (an episode's S and E, say): see [`Terms::score`]; process
 /// codes are not suggested.
+/// Against a list whose terms are made already: [`Catalogue::predict`].
 pub fn predict<'a>(codes: &'a [Code], text: &str) -> Vec<Suggestion<'a>> {
+    predict_with(codes, &Terms::of_all(codes), text)
+}
+
+fn predict_with<'a>(codes: &'a [Code], terms: &[Terms], text: &str) -> Vec<Suggestion<'a>> {
     let text = Haystack::new(text);
-    let mut suggestions: Vec<Suggestion<'a>> = Terms::of_all(codes)
+    let mut suggestions: Vec<Suggestion<'a>> = terms
         .iter()
         .filter_map(|t| {
             let score = t.score(&text);
-            (score > 0.0).then_some(Suggestion { code: t.code, score })
+            (score > 0.0).then_some(Suggestion { code: &codes[t.index], score })
         })
         .collect();
     suggestions.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -296,9 +391,13 @@ const MAX_EVIDENCE: usize = 3;
 /// had. An episode's evaluation (E, the clinician's assessment) counts double, its subjective (S)
 /// once; a code must reach [`EPISODE_CODE_FLOOR`] and be mentioned in at least one sentence of
 /// the `transcript`, which become its evidence (the most telling first, at most
-/// [`MAX_EVIDENCE`]). Process codes are never suggested.
+/// [`MAX_EVIDENCE`]). Process codes are never suggested. Against a list whose terms are made
+/// already: [`Catalogue::code_episodes`].
 pub fn code_episodes(codes: &[Code], episodes: &mut [Episode], transcript: &[&str]) {
-    let terms = Terms::of_all(codes);
+    code_episodes_with(codes, &Terms::of_all(codes), episodes, transcript);
+}
+
+fn code_episodes_with(codes: &[Code], terms: &[Terms], episodes: &mut [Episode], transcript: &[&str]) {
     let sentences: Vec<Haystack> = transcript.iter().map(|s| Haystack::new(s)).collect();
     for episode in episodes.iter_mut() {
         let (evaluation, subjective) = (Haystack::new(&episode.diagnosis), Haystack::new(&episode.subjective));
@@ -321,9 +420,10 @@ pub fn code_episodes(codes: &[Code], episodes: &mut [Episode], transcript: &[&st
                 support.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
                 support.truncate(MAX_EVIDENCE);
                 support.sort_by_key(|(_, i)| *i);
+                let code = &codes[t.index];
                 Some(EpisodeCode {
-                    code: t.code.id(),
-                    title: t.code.patient_title.clone(),
+                    code: code.id(),
+                    title: code.patient_title.clone(),
                     evidence: support.into_iter().map(|(_, i)| transcript[i].trim().to_owned()).collect(),
                     accepted: false,
                 })

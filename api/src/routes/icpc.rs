@@ -45,7 +45,7 @@ impl From<&Code> for IcpcCode {
 #[utoipa::path(get, path = "/codes.json", tag = "icpc", security(("bearer" = [])),
     responses((status = 200, body = [IcpcCode]), (status = 401, body = ErrorBody)))]
 pub async fn codes(State(state): State<AppState>, _user: CurrentUser) -> Result<impl IntoResponse, ApiError> {
-    let codes: Vec<IcpcCode> = icpc::list(&state.db).await?.iter().map(IcpcCode::from).collect();
+    let codes: Vec<IcpcCode> = icpc::catalogue(&state.db).await?.codes().iter().map(IcpcCode::from).collect();
     Ok(([(header::CACHE_CONTROL, "private, max-age=3600")], Json(codes)))
 }
 
@@ -88,9 +88,10 @@ pub async fn predict(
             message: format!("De tekst is te lang om te coderen (hoogstens {MAX_PREDICT_TEXT} tekens)."),
         });
     }
-    let codes = icpc::list(&state.db).await?;
+    let catalogue = icpc::catalogue(&state.db).await?;
     Ok(Json(
-        icpc::predict(&codes, &request.text)
+        catalogue
+            .predict(&request.text)
             .into_iter()
             .map(|s| IcpcSuggestion {
                 category: s.code.category.clone(),

@@ -73,7 +73,7 @@ pub struct CodeEvaluation {
 
 /// Summarises and codes every SOAP consult of `consults` that `expected` names.
 pub fn evaluate(consults: &[TestConsult], expected: &Expected) -> Result<CodeEvaluation, String> {
-    let list = domain::icpc::embedded();
+    let catalogue = domain::icpc::Catalogue::new(domain::icpc::embedded().to_vec());
     let summariser = RulesSummariser::new();
     let mut ev = CodeEvaluation::default();
     for consult in consults.iter().filter(|c| c.template == Template::Soap) {
@@ -81,7 +81,7 @@ pub fn evaluate(consults: &[TestConsult], expected: &Expected) -> Result<CodeEva
         let request = consult.request();
         let mut note = summariser.summarise_now(&request).map_err(|e| format!("{}: {e}", consult.id))?.result;
         let transcript: Vec<&str> = request.transcript.iter().map(|l| l.sentence.as_str()).collect();
-        domain::icpc::code_episodes(list, &mut note.episodes, &transcript);
+        catalogue.code_episodes(&mut note.episodes, &transcript);
         let mut scores = CodeScores::default();
         for (i, accepted) in wanted.iter().enumerate() {
             let suggested: Vec<String> = note.episodes.get(i).map(|e| e.codes.iter().map(|c| c.code.clone()).collect()).unwrap_or_default();

@@ -112,9 +112,9 @@ impl Job for SummariseConsult {
         let mut note = summary.result;
         note.extractive = summary.extractive;
         if request.template == Template::Soap {
-            let codes = domain::icpc::list(&ctx.db).await?;
+            let catalogue = domain::icpc::catalogue(&ctx.db).await?;
             let transcript: Vec<&str> = request.transcript.iter().map(|l| l.sentence.as_str()).collect();
-            domain::icpc::code_episodes(&codes, &mut note.episodes, &transcript);
+            catalogue.code_episodes(&mut note.episodes, &transcript);
         }
         let mut tx = ctx.db.begin().await?;
         consults::finish_summary(&mut tx, &row, &note, &summary.engine).await?;
