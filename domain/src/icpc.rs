@@ -8,7 +8,7 @@
 //! What serves requests and jobs is the [`Catalogue`] of the list in force ([`catalogue`]): the
 //! codes with every code's match terms, made once per version of the list and kept in the process.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, LazyLock, PoisonError, RwLock};
 
 use serde::{Deserialize, Serialize};
@@ -276,27 +276,34 @@ fn match_form(s: &str) -> String {
 }
 
 /// A text as [`predict`] searches it: each clause in [`match_form`] between `|` marks, so a
-/// phrase never runs across clauses and a negation reaches no further than its own.
-struct Haystack(String);
+/// phrase never runs across clauses and a negation reaches no further than its own; and the set
+/// of its words, which rules out most phrases without searching the text.
+struct Haystack {
+    text: String,
+    words: HashSet<String>,
+}
 
 impl Haystack {
     fn new(text: &str) -> Self {
         let clauses: Vec<String> = text.split(['.', ',', ';', ':', '!', '?', '\n']).map(match_form).filter(|c| !c.is_empty()).collect();
-        Self(format!(" | {} | ", clauses.join(" | ")))
+        let text = format!(" | {} | ", clauses.join(" | "));
+        let words = text.split(' ').filter(|w| !w.is_empty()).map(str::to_owned).collect();
+        Self { text, words }
     }
 
     /// Whether `phrase` (in [`match_form`]) occurs with at least one occurrence its clause does
     /// not deny: by one of the four words before it, or by "is niet", "uitgesloten" or
     /// "onwaarschijnlijk" among the three after it.
     fn mentions(&self, phrase: &str) -> bool {
-        if phrase.is_empty() {
+        // a phrase occurs only where each of its words does
+        if phrase.is_empty() || !phrase.split(' ').all(|w| self.words.contains(w)) {
             return false;
         }
         let needle = format!(" {phrase} ");
         let mut from = 0;
-        while let Some(at) = self.0[from..].find(&needle) {
+        while let Some(at) = self.text[from..].find(&needle) {
             let start = from + at;
-            let before = self.0[..start]
+            let before = self.text[..start]
                 .split(' ')
                 .rev()
                 .filter(|w| !w.is_empty())
@@ -304,7 +311,7 @@ impl Haystack {
                 .take_while(|w| *w != "|" && !CLAUSE_TURNS.contains(w))
                 .any(|w| NEGATIONS.contains(&w));
             let after: Vec<&str> =
-                self.0[start + needle.len() - 1..].split(' ').filter(|w| !w.is_empty()).take(3).take_while(|w| *w != "|").collect();
+                self.text[start + needle.len() - 1..].split(' ').filter(|w| !w.is_empty()).take(3).take_while(|w| *w != "|").collect();
             let denied_after = match after.as_slice() {
                 ["is", "niet", ..] => true,
                 words => words.iter().any(|w| DENIED_AFTER.contains(w)),
