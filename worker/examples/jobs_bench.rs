@@ -94,8 +94,11 @@ async fn run(redis_url: &str, database_url: &str, n: usize, concurrency: &str, s
         anyhow::ensure!(started.elapsed() < Duration::from_secs(600), "only {done} of {n} done after 600 s");
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
-    let last: chrono::DateTime<chrono::Utc> = sqlx::query_scalar("select max(finished_at) from jobs").fetch_one(&db).await?;
+    let (first, last): (chrono::DateTime<chrono::Utc>, chrono::DateTime<chrono::Utc>) =
+        sqlx::query_as("select min(started_at), max(finished_at) from jobs").fetch_one(&db).await?;
     let drain_per_s = n as f64 / ((last - t0).num_microseconds().unwrap_or(1) as f64 / 1e6);
+    // the worker's start (connections, streams) until its first claim, part of the drain's time
+    let first_start_ms = (first - t0).num_microseconds().unwrap_or(0) as f64 / 1e3;
     let cpu_per_job = cpu::Snapshot::take(redis_url).await?.since(&cpu_before, n);
 
     // 2. idle enqueue-to-start latency
@@ -133,6 +136,7 @@ async fn run(redis_url: &str, database_url: &str, n: usize, concurrency: &str, s
         "concurrency": concurrency.parse::<u64>()?,
         "enqueue_per_s": (enqueue_per_s * 10.0).round() / 10.0,
         "drain_per_s": (drain_per_s * 10.0).round() / 10.0,
+        "first_start_ms": first_start_ms.round(),
         "latency_p50_ms": (pct(0.50) * 1000.0).round() / 1000.0,
         "latency_p99_ms": (pct(0.99) * 1000.0).round() / 1000.0,
         "samples": samples,
