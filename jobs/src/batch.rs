@@ -66,7 +66,7 @@ impl<Req: Clone + Send + 'static, Resp: Send + 'static> Batcher<Req, Resp> {
                         waiting.push(request);
                     }
                 }
-                let batch: Vec<Request<Req, Resp>> = waiting.drain(..).collect();
+                let batch = std::mem::replace(&mut waiting, Vec::with_capacity(max));
                 let run = run.clone();
                 tokio::spawn(async move {
                     answer(&*run, batch).await;
