@@ -48,7 +48,7 @@ static SYNONYMS: LazyLock<BTreeMap<String, Vec<String>>> = LazyLock::new(|| {
     raw.into_iter().map(|(code, terms)| (code, terms.iter().map(|t| match_form(t)).collect())).collect()
 });
 
-/// Text as [`predict`] compares it: normalised, punctuation as spaces (`gastro-enteritis` and
+/// Text as [`Catalogue::predict`] compares it: normalised, punctuation as spaces (`gastro-enteritis` and
 /// `gastro enteritis` are the same phrase, `cariës` is `caries`).
 fn phrase_form(s: &str) -> String {
     normalize(&s.replace(|c: char| !c.is_alphanumeric(), " "))
@@ -132,12 +132,17 @@ impl Catalogue {
         self.version
     }
 
-    /// See [`predict`].
+    /// Ranked ICPC suggestions for a text (an episode's S and E, say): see [`Terms::score`];
+    /// process codes are not suggested.
     pub fn predict(&self, text: &str) -> Vec<Suggestion<'_>> {
         predict_with(&self.codes, &self.terms, text)
     }
 
-    /// See [`code_episodes`].
+    /// Suggests up to [`MAX_EPISODE_CODES`] codes for each episode of a SOEP note, replacing what
+    /// it had. An episode's evaluation (E, the clinician's assessment) counts double, its
+    /// subjective (S) once; a code must reach [`EPISODE_CODE_FLOOR`] and be mentioned in at least
+    /// one sentence of the `transcript`, which become its evidence (the most telling first, at
+    /// most [`MAX_EVIDENCE`]). Process codes are never suggested.
     pub fn code_episodes(&self, episodes: &mut [Episode], transcript: &[&str]) {
         code_episodes_with(&self.codes, &self.terms, episodes, transcript);
     }
@@ -275,7 +280,7 @@ fn match_form(s: &str) -> String {
     phrase_form(s).split(' ').filter(|w| !w.is_empty() && !FUNCTION_WORDS.contains(w)).collect::<Vec<_>>().join(" ")
 }
 
-/// A text as [`predict`] searches it: each clause in [`match_form`] between `|` marks, so a
+/// A text as [`Catalogue::predict`] searches it: each clause in [`match_form`] between `|` marks, so a
 /// phrase never runs across clauses and a negation reaches no further than its own; and the set
 /// of its words, which rules out most phrases without searching the text.
 struct Haystack {
@@ -332,7 +337,7 @@ fn is_process_code(code: &Code) -> bool {
 
 /// What of a code a text can mention, in [`match_form`]: its synonyms and titles, and its telling
 /// title words. Made once per code for all the texts scored against one list (a [`Catalogue`]'s
-/// lifetime, or one call of [`predict`] or [`code_episodes`]).
+/// lifetime).
 #[derive(Debug)]
 struct Terms {
     /// The code's place in its list.
@@ -367,13 +372,7 @@ impl Terms {
     }
 }
 
-/// Ranked ICPC suggestions for a text (an episode's S and E, say): see [`Terms::score`]; process
-/// codes are not suggested.
-/// Against a list whose terms are made already: [`Catalogue::predict`].
-pub fn predict<'a>(codes: &'a [Code], text: &str) -> Vec<Suggestion<'a>> {
-    predict_with(codes, &Terms::of_all(codes), text)
-}
-
+/// See [`Catalogue::predict`].
 fn predict_with<'a>(codes: &'a [Code], terms: &[Terms], text: &str) -> Vec<Suggestion<'a>> {
     let text = Haystack::new(text);
     let mut suggestions: Vec<Suggestion<'a>> = terms
@@ -388,22 +387,13 @@ fn predict_with<'a>(codes: &'a [Code], terms: &[Terms], text: &str) -> Vec<Sugge
     suggestions
 }
 
-/// The least [`code_episodes`] asks of a code: one synonym or title in S, or half of that in E.
+/// The least [`Catalogue::code_episodes`] asks of a code: one synonym or title in S, or half of that in E.
 const EPISODE_CODE_FLOOR: f64 = 1.0;
 
 /// Most transcript sentences kept as one code's evidence.
 const MAX_EVIDENCE: usize = 3;
 
-/// Suggests up to [`MAX_EPISODE_CODES`] codes for each episode of a SOEP note, replacing what it
-/// had. An episode's evaluation (E, the clinician's assessment) counts double, its subjective (S)
-/// once; a code must reach [`EPISODE_CODE_FLOOR`] and be mentioned in at least one sentence of
-/// the `transcript`, which become its evidence (the most telling first, at most
-/// [`MAX_EVIDENCE`]). Process codes are never suggested. Against a list whose terms are made
-/// already: [`Catalogue::code_episodes`].
-pub fn code_episodes(codes: &[Code], episodes: &mut [Episode], transcript: &[&str]) {
-    code_episodes_with(codes, &Terms::of_all(codes), episodes, transcript);
-}
-
+/// See [`Catalogue::code_episodes`].
 fn code_episodes_with(codes: &[Code], terms: &[Terms], episodes: &mut [Episode], transcript: &[&str]) {
     let sentences: Vec<Haystack> = transcript.iter().map(|s| Haystack::new(s)).collect();
     for episode in episodes.iter_mut() {
@@ -508,6 +498,9 @@ pub async fn import(db: &PgPool, codes: &[Code]) -> sqlx::Result<()> {
 mod tests {
     use super::*;
 
+    /// The embedded list's catalogue, made once for the tests.
+    static EMBEDDED_CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| Catalogue::new(embedded().to_vec()));
+
     #[test]
     fn an_export_with_header_quotes_and_either_separator_is_read() {
         let codes = parse_import(
@@ -540,7 +533,7 @@ mod tests {
 
     #[test]
     fn predict_ranks_what_the_text_says() {
-        let ids = |text: &str| predict(embedded(), text).into_iter().map(|s| s.code.id()).collect::<Vec<_>>();
+        let ids = |text: &str| EMBEDDED_CATALOGUE.predict(text).into_iter().map(|s| s.code.id()).collect::<Vec<_>>();
         let found = ids("Bekend met DM2. Komt voor controle van de hoge bloeddruk, RR 165/95.");
         assert!(found.iter().take(3).any(|c| c == "K86"), "{found:?}");
         assert!(found.contains(&"T90".to_owned()), "{found:?}");
@@ -548,12 +541,12 @@ mod tests {
         assert!(found.iter().take(3).any(|c| c.starts_with('D')), "{found:?}");
         assert!(ids("").is_empty());
         assert!(ids("Goed gesprek gehad.").len() <= 10);
-        assert!(predict(embedded(), "hoge bloeddruk").iter().all(|s| s.code.category != "-"), "no process codes");
+        assert!(EMBEDDED_CATALOGUE.predict("hoge bloeddruk").iter().all(|s| s.code.category != "-"), "no process codes");
     }
 
     #[test]
     fn what_the_text_denies_is_not_suggested() {
-        let ids = |text: &str| predict(embedded(), text).into_iter().map(|s| s.code.id()).collect::<Vec<_>>();
+        let ids = |text: &str| EMBEDDED_CATALOGUE.predict(text).into_iter().map(|s| s.code.id()).collect::<Vec<_>>();
         let found = ids("Geen koorts. Wel hoest sinds een week.");
         assert!(!found.contains(&"A03".to_owned()), "{found:?}");
         assert!(found.contains(&"R05".to_owned()), "{found:?}");
@@ -594,7 +587,7 @@ mod tests {
     #[test]
     fn each_episode_gets_its_own_codes_with_the_sentences_that_support_them() {
         let (mut episodes, transcript) = two_problem_note();
-        code_episodes(embedded(), &mut episodes, &transcript);
+        EMBEDDED_CATALOGUE.code_episodes(&mut episodes, &transcript);
         let ids = |e: &Episode| e.codes.iter().map(|c| c.code.clone()).collect::<Vec<_>>();
         assert_eq!(ids(&episodes[0]).first().map(String::as_str), Some("R74"), "{:?}", episodes[0].codes);
         assert!(ids(&episodes[0]).contains(&"R21".to_owned()), "{:?}", episodes[0].codes);
@@ -621,11 +614,12 @@ mod tests {
             Code { category: "R".into(), code: "45".into(), patient_title: "Keelpijn".into(), official_title: "Keelpijn".into() },
             Code { category: "R".into(), code: "21".into(), patient_title: "Keelpijn".into(), official_title: "Keelpijn".into() },
         ];
+        let catalogue = Catalogue::new(codes);
         let mut episodes = vec![Episode { subjective: "Keelpijn.".into(), ..Default::default() }];
-        code_episodes(&codes, &mut episodes, &["Ik heb keelpijn."]);
+        catalogue.code_episodes(&mut episodes, &["Ik heb keelpijn."]);
         assert_eq!(episodes[0].codes.iter().map(|c| c.code.as_str()).collect::<Vec<_>>(), ["R21"]);
         // a code the note names but no sentence of the transcript supports is left out
-        code_episodes(&codes, &mut episodes, &["Goedemorgen."]);
+        catalogue.code_episodes(&mut episodes, &["Goedemorgen."]);
         assert!(episodes[0].codes.is_empty());
     }
 

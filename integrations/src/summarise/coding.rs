@@ -1,4 +1,4 @@
-//! How well the ICPC suggestions of a note ([`domain::icpc::code_episodes`]) find the code a GP
+//! How well the ICPC suggestions of a note ([`domain::icpc::Catalogue::code_episodes`]) find the code a GP
 //! would give, measured on the SOEP test set ([`super::rules::testset`]).
 //!
 //! `data/soep-icpc.json` names, per consult and episode, the codes a GP would accept for that
