@@ -156,19 +156,27 @@ impl Relay {
             return Ok(0);
         }
         let mut conn = self.dispatcher.connection().await?;
+        // a message per task id: the jobs of a group share theirs
+        let messages: std::collections::BTreeSet<(&str, &str)> =
+            candidates.iter().map(|(_, kind, task_id)| (kind.as_str(), task_id.as_str())).collect();
         let mut pipe = redis::pipe();
-        for (_, kind, task_id) in &candidates {
+        for (kind, task_id) in &messages {
             let config = apalis_config(self.dispatcher.config(), kind);
             pipe.hget(format!("{}:{task_id}", config.job_meta_hash()), "status");
         }
         let statuses: Vec<Option<String>> = pipe.query_async(&mut conn).await?;
         // Pending, Queued, Running and Failed (apalis retries it) are alive; a missing message
-        // or one apalis finished (Done, Killed) will never start this job.
-        let lost: Vec<(Uuid, String)> = candidates
-            .into_iter()
+        // or one apalis finished (Done, Killed) will never start its jobs.
+        let gone: std::collections::BTreeSet<&str> = messages
+            .iter()
             .zip(statuses)
             .filter(|(_, status)| matches!(status.as_deref(), None | Some("Done") | Some("Killed")))
-            .map(|((id, _, task_id), _)| (id, task_id))
+            .map(|((_, task_id), _)| *task_id)
+            .collect();
+        let lost: Vec<(Uuid, String)> = candidates
+            .iter()
+            .filter(|(_, _, task_id)| gone.contains(task_id.as_str()))
+            .map(|(id, _, task_id)| (*id, task_id.clone()))
             .collect();
         if lost.is_empty() {
             return Ok(0);
