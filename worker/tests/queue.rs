@@ -72,9 +72,7 @@ async fn ten_thousand_jobs_enqueued_while_no_worker_runs_all_complete(db: PgPool
         jobs::JobsConfig::from_env(&domain::env::Env::from_pairs(h.vars(&limit))).unwrap(),
     );
     let batch: Vec<NewJob> = (0..10_000).map(|_| probe(ProbePayload::default())).collect();
-    let mut tx = h.db.begin().await.unwrap();
-    let ids = jobs::enqueue_many(&mut tx, &batch).await.unwrap();
-    tx.commit().await.unwrap();
+    let ids = h.write(&batch).await;
     assert_eq!(ids.len(), 10_000);
     for chunk in ids.chunks(2_000) {
         dispatcher.dispatch(chunk).await.unwrap();
@@ -255,9 +253,7 @@ async fn sigterm_finishes_running_jobs_or_hands_them_back(db: PgPool) {
 async fn jobs_pushed_together_run_as_groups_within_the_kinds_concurrency(db: PgPool) {
     let h = Harness::new(db).await;
     let batch: Vec<NewJob> = (0..40).map(|_| probe(ProbePayload { sleep_ms: 100, ..Default::default() })).collect();
-    let mut tx = h.db.begin().await.unwrap();
-    let ids = jobs::enqueue_many(&mut tx, &batch).await.unwrap();
-    tx.commit().await.unwrap();
+    let ids = h.write(&batch).await;
     assert_eq!(h.dispatcher.dispatch(&ids).await.unwrap(), 40);
     let (scheduled, active) = h.dispatcher.backlog("probe").await.unwrap();
     assert_eq!(scheduled + active, 2, "40 jobs in two messages: 32 and 8");
@@ -295,9 +291,7 @@ async fn jobs_pushed_together_run_as_groups_within_the_kinds_concurrency(db: PgP
 async fn a_stopping_worker_gives_back_the_jobs_of_its_group_it_had_not_started(db: PgPool) {
     let h = Harness::new(db).await;
     let batch: Vec<NewJob> = (0..3).map(|_| probe(ProbePayload { sleep_ms: 3_000, ..Default::default() })).collect();
-    let mut tx = h.db.begin().await.unwrap();
-    let ids = jobs::enqueue_many(&mut tx, &batch).await.unwrap();
-    tx.commit().await.unwrap();
+    let ids = h.write(&batch).await;
     let mut hasty = h.start_worker_process(&[("APP_WORKER_SHUTDOWN_GRACE", "300ms"), ("APP_WORKER_CONCURRENCY_PROBE", "1")]);
     h.dispatcher.dispatch(&ids).await.unwrap();
     let deadline = Instant::now() + Duration::from_secs(20);

@@ -166,6 +166,14 @@ impl Harness {
         )
     }
 
+    /// Writes the jobs in one transaction, as a bulk enqueue does, without pushing them.
+    pub async fn write(&self, jobs: &[NewJob]) -> Vec<Uuid> {
+        let mut tx = self.db.begin().await.unwrap();
+        let ids = jobs::enqueue_many(&mut tx, jobs).await.unwrap();
+        tx.commit().await.unwrap();
+        ids
+    }
+
     /// Writes the job and pushes it, as the api does.
     pub async fn enqueue(&self, job: NewJob) -> Uuid {
         let mut tx = self.db.begin().await.unwrap();
