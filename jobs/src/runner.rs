@@ -115,9 +115,7 @@ impl Runner {
         let ids = record::unpush(&self.state_db, &ids).await?;
         if !ids.is_empty() {
             tracing::warn!(count = ids.len(), "giving back jobs taken and not started");
-            if let Err(e) = self.ctx.dispatcher.dispatch(&ids).await {
-                tracing::warn!(error = %e, "jobs given back not pushed; the relay will");
-            }
+            self.ctx.dispatcher.push_committed(&ids, "jobs given back").await;
         }
         Ok(ids.len())
     }
@@ -205,9 +203,7 @@ impl Runner {
         let ids = record::hand_back(&self.state_db, &self.instance).await?;
         if !ids.is_empty() {
             tracing::warn!(count = ids.len(), "handing unfinished jobs back");
-            if let Err(e) = self.ctx.dispatcher.dispatch(&ids).await {
-                tracing::warn!(error = %e, "handed-back jobs not pushed; the relay will");
-            }
+            self.ctx.dispatcher.push_committed(&ids, "jobs handed back").await;
         }
         Ok(ids.len())
     }

@@ -97,10 +97,7 @@ async fn ten_thousand_jobs_enqueued_while_no_worker_runs_all_complete(db: PgPool
     }
     let twice: i64 = sqlx::query_scalar("select count(*) from jobs where attempts <> 1").fetch_one(&h.db).await.unwrap();
     assert_eq!(twice, 0);
-    let mut effects = h.effects();
-    effects.sort();
-    effects.dedup();
-    assert_eq!(effects.len(), 10_000, "each side effect once");
+    assert_eq!(h.distinct_effects(), 10_000, "each side effect once");
     worker.shutdown().await;
     let mut conn = h.redis.connection().await;
     let inflight: Vec<String> = redis::cmd("KEYS").arg(format!("{}:probe:inflight:*", h.namespace)).query_async(&mut conn).await.unwrap();
@@ -279,10 +276,7 @@ async fn jobs_pushed_together_run_as_groups_within_the_kinds_concurrency(db: PgP
     assert!((1..=4).contains(&most), "{most} attempts at once with a concurrency of 4");
     let once: i64 = sqlx::query_scalar("select count(*) from jobs where attempts = 1").fetch_one(&h.db).await.unwrap();
     assert_eq!(once, 40);
-    let mut effects = h.effects();
-    effects.sort();
-    effects.dedup();
-    assert_eq!(effects.len(), 40, "each side effect once");
+    assert_eq!(h.distinct_effects(), 40, "each side effect once");
 }
 
 /// A worker stopping past its grace period hands back the attempt it runs and gives back the

@@ -213,6 +213,11 @@ impl Harness {
         std::fs::read_to_string(self.dir.join("effects.log")).map(|s| s.lines().map(str::to_owned).collect()).unwrap_or_default()
     }
 
+    /// How many different side effects the probe had: as many as jobs when each ran once.
+    pub fn distinct_effects(&self) -> usize {
+        self.effects().into_iter().collect::<std::collections::BTreeSet<_>>().len()
+    }
+
     pub fn effects_of(&self, id: Uuid) -> usize {
         let id = id.to_string();
         self.effects().iter().filter(|l| l.starts_with(&id)).count()
