@@ -96,6 +96,14 @@ struct Claim {
     task_id: String,
 }
 
+/// The push's mark of [`Dispatcher::dispatch`]: $1 ids, $2 the task id of each one's message.
+pub(crate) const MARK: &str = "update jobs j
+        set dispatched_at = now(), dispatch_count = j.dispatch_count + 1, task_id = t.task_id
+       from unnest($1::uuid[], $2::text[]) as t(id, task_id),
+            (select set_config('synchronous_commit', 'off', true)) as async_commit
+      where j.id = t.id and (j.dispatched_at is null and j.state in ('queued', 'retrying')) is true
+      returning j.id, j.kind, j.run_at, j.dispatch_count, j.task_id";
+
 impl Dispatcher {
     pub fn new(db: PgPool, redis: redis::Client, config: JobsConfig) -> Self {
         Self { inner: Arc::new(Inner { db, redis, conn: Mutex::new(None), config, readings: Default::default() }) }
@@ -193,19 +201,9 @@ impl Dispatcher {
         // Committed asynchronously (`set_config(..., true)` holds for this statement's own
         // transaction), so a push waits for no WAL flush: should PostgreSQL crash and lose the
         // mark, the relay pushes the job again and the claim makes the second message a no-op.
-        // A row another push marked meanwhile drops out of its group.
-        let claims: Vec<Claim> = sqlx::query_as(
-            "update jobs j
-                set dispatched_at = now(), dispatch_count = j.dispatch_count + 1, task_id = t.task_id
-               from unnest($1::uuid[], $2::text[]) as t(id, task_id),
-                    (select set_config('synchronous_commit', 'off', true)) as async_commit
-              where j.id = t.id and j.dispatched_at is null and j.state in ('queued', 'retrying')
-              returning j.id, j.kind, j.run_at, j.dispatch_count, j.task_id",
-        )
-        .bind(ids)
-        .bind(&task_ids)
-        .fetch_all(&self.inner.db)
-        .await?;
+        // A row another push marked meanwhile drops out of its group. Its state is checked
+        // `is true`, so the planner looks each id up by its key (see `record`).
+        let claims: Vec<Claim> = sqlx::query_as(MARK).bind(ids).bind(&task_ids).fetch_all(&self.inner.db).await?;
         let mut by_kind: BTreeMap<String, Vec<Claim>> = BTreeMap::new();
         for claim in claims {
             by_kind.entry(claim.kind.clone()).or_default().push(claim);
