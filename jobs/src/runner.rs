@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use futures::FutureExt;
 use sqlx::PgPool;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, SemaphorePermit};
 use uuid::Uuid;
 
 use crate::batch::Batcher;
@@ -85,7 +85,7 @@ impl Runner {
         &self.ctx
     }
 
-    /// Runs the jobs of one message side by side, each when `slots` (its kind's attempts at once
+    /// Runs the jobs of one message side by side, each when `slots` (its kind's handlers at once
     /// in this process) has room for it; the answers in the order of `ids`. They count as
     /// `taken` by the stream until their attempts end.
     pub async fn run_all(
@@ -99,7 +99,7 @@ impl Runner {
         taken.set().extend(&ids);
         futures::future::join_all(ids.into_iter().map(|id| async move {
             let ended = match slots.acquire().await {
-                Ok(_slot) => self.run(kind, id).await,
+                Ok(slot) => self.run(kind, id, slot).await,
                 Err(_) => Err("the worker's slots are closed".to_owned()),
             };
             // an attempt dropped before this stays taken, for `give_back`
@@ -123,7 +123,11 @@ impl Runner {
     /// Runs the job if it is waiting for an attempt; a duplicate or stale message does nothing
     /// (`None`). `kind` is the queue's kind (one queue per kind). An error means the row could
     /// not be read or written (PostgreSQL away).
-    pub async fn run(&self, kind: &str, job_id: Uuid) -> Result<Option<Ended>, String> {
+    ///
+    /// `slot` is held from the claim until the handler ends, not while the outcome is written:
+    /// the kind's concurrency bounds its handlers at once, and the next attempt's claim shares a
+    /// statement with other claims while this outcome shares one with other outcomes.
+    async fn run(&self, kind: &str, job_id: Uuid, slot: SemaphorePermit<'_>) -> Result<Option<Ended>, String> {
         let Some(handler) = self.registry.get(kind).cloned() else {
             tracing::error!(job.id = %job_id, job.kind = %kind, "no handler for this kind in this worker");
             return Ok(None);
@@ -142,6 +146,7 @@ impl Runner {
         let attempt = AssertUnwindSafe(handler.run(&self.ctx, &claimed)).catch_unwind();
         let result = tracing::Instrument::instrument(tokio::time::timeout(policy.timeout, attempt), span.clone()).await;
         let took = started.elapsed();
+        drop(slot);
         let outcome = match result {
             Ok(Ok(Ok(value))) => Outcome::Succeeded(value),
             Ok(Ok(Err(JobError::Permanent(e)))) => Outcome::Failed(e),

@@ -84,6 +84,14 @@ impl Job for Probe {
                 .map_err(|e| JobError::Retryable(e.to_string()))?;
             file.write_all(format!("{} {}\n", job.id, job.attempts).as_bytes()).await.map_err(|e| JobError::Retryable(e.to_string()))?;
         }
-        Ok(json!({ "attempt": job.attempts, "latencyUs": started_us.saturating_sub(p.sent_us), "wedgeStream": p.wedge_stream }))
+        let ended_us = chrono::Utc::now().timestamp_micros() as u64;
+        Ok(json!({
+            "attempt": job.attempts,
+            "latencyUs": started_us.saturating_sub(p.sent_us),
+            // the handler's run, for tests that count handlers at once
+            "startedUs": started_us,
+            "endedUs": ended_us,
+            "wedgeStream": p.wedge_stream,
+        }))
     }
 }
