@@ -376,7 +376,9 @@ async fn connect(client: &Client, session_id: &str) -> anyhow::Result<Socket> {
     let mut request = url.into_client_request()?;
     let protocols = format!("speech.v1, bearer.{}", client.token().await);
     request.headers_mut().insert("sec-websocket-protocol", protocols.parse()?);
-    let (mut socket, _) = tokio::time::timeout(Duration::from_secs(30), tokio_tungstenite::connect_async(request))
+    // without Nagle's algorithm, as a browser's socket: with it, a small message written while
+    // the last one is unacknowledged waits for the server's delayed ACK (up to 40 ms)
+    let (mut socket, _) = tokio::time::timeout(Duration::from_secs(30), tokio_tungstenite::connect_async_with_config(request, None, true))
         .await
         .map_err(|_| anyhow!("handshake timed out"))??;
     loop {
