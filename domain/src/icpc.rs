@@ -48,8 +48,8 @@ static SYNONYMS: LazyLock<BTreeMap<String, Vec<String>>> = LazyLock::new(|| {
     raw.into_iter().map(|(code, terms)| (code, terms.iter().map(|t| match_form(t)).collect())).collect()
 });
 
-/// Text as [`Catalogue::predict`] compares it: normalised, punctuation as spaces (`gastro-enteritis` and
-/// `gastro enteritis` are the same phrase, `cariës` is `caries`).
+/// Text as [`Catalogue::predict`] compares it: normalised, punctuation as spaces
+/// (`gastro-enteritis` and `gastro enteritis` are the same phrase, `cariës` is `caries`).
 fn phrase_form(s: &str) -> String {
     normalize(&s.replace(|c: char| !c.is_alphanumeric(), " "))
 }
@@ -135,7 +135,18 @@ impl Catalogue {
     /// Ranked ICPC suggestions for a text (an episode's S and E, say): see [`Terms::score`];
     /// process codes are not suggested.
     pub fn predict(&self, text: &str) -> Vec<Suggestion<'_>> {
-        predict_with(&self.codes, &self.terms, text)
+        let text = Haystack::new(text);
+        let mut suggestions: Vec<Suggestion<'_>> = self
+            .terms
+            .iter()
+            .filter_map(|t| {
+                let score = t.score(&text);
+                (score > 0.0).then_some(Suggestion { code: &self.codes[t.index], score })
+            })
+            .collect();
+        suggestions.sort_by(|a, b| b.score.total_cmp(&a.score));
+        suggestions.truncate(MAX_RESULTS);
+        suggestions
     }
 
     /// Suggests up to [`MAX_EPISODE_CODES`] codes for each episode of a SOEP note, replacing what
@@ -144,7 +155,40 @@ impl Catalogue {
     /// one sentence of the `transcript`, which become its evidence (the most telling first, at
     /// most [`MAX_EVIDENCE`]). Process codes are never suggested.
     pub fn code_episodes(&self, episodes: &mut [Episode], transcript: &[&str]) {
-        code_episodes_with(&self.codes, &self.terms, episodes, transcript);
+        let sentences: Vec<Haystack> = transcript.iter().map(|s| Haystack::new(s)).collect();
+        for episode in episodes.iter_mut() {
+            let (evaluation, subjective) = (Haystack::new(&episode.diagnosis), Haystack::new(&episode.subjective));
+            let mut ranked: Vec<(f64, &Terms)> = self
+                .terms
+                .iter()
+                .filter_map(|t| {
+                    let score = 2.0 * t.score(&evaluation) + t.score(&subjective);
+                    (score >= EPISODE_CODE_FLOOR).then_some((score, t))
+                })
+                .collect();
+            ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+            episode.codes = ranked
+                .into_iter()
+                .filter_map(|(_, t)| {
+                    let mut support: Vec<(f64, usize)> =
+                        sentences.iter().enumerate().map(|(i, s)| (t.score(s), i)).filter(|(score, _)| *score > 0.0).collect();
+                    if support.is_empty() {
+                        return None;
+                    }
+                    support.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                    support.truncate(MAX_EVIDENCE);
+                    support.sort_by_key(|(_, i)| *i);
+                    let code = &self.codes[t.index];
+                    Some(EpisodeCode {
+                        code: code.id(),
+                        title: code.patient_title.clone(),
+                        evidence: support.into_iter().map(|(_, i)| transcript[i].trim().to_owned()).collect(),
+                        accepted: false,
+                    })
+                })
+                .take(MAX_EPISODE_CODES)
+                .collect();
+        }
     }
 }
 
@@ -179,7 +223,8 @@ impl CatalogueCache {
 /// The process's catalogue cache: the api's routes and the worker's jobs share it.
 static CATALOGUE: CatalogueCache = CatalogueCache::new();
 
-/// The [`Catalogue`] of the list in force in `db`, from the process's cache (see [`CatalogueCache`]).
+/// The [`Catalogue`] of the list in force in `db`, from the process's cache (see
+/// [`CatalogueCache`]).
 pub async fn catalogue(db: &PgPool) -> sqlx::Result<Arc<Catalogue>> {
     CATALOGUE.get(db).await
 }
@@ -280,9 +325,9 @@ fn match_form(s: &str) -> String {
     phrase_form(s).split(' ').filter(|w| !w.is_empty() && !FUNCTION_WORDS.contains(w)).collect::<Vec<_>>().join(" ")
 }
 
-/// A text as [`Catalogue::predict`] searches it: each clause in [`match_form`] between `|` marks, so a
-/// phrase never runs across clauses and a negation reaches no further than its own; and the set
-/// of its words, which rules out most phrases without searching the text.
+/// A text as [`Catalogue::predict`] searches it: each clause in [`match_form`] between `|`
+/// marks, so a phrase never runs across clauses and a negation reaches no further than its own;
+/// and the set of its words, which rules out most phrases without searching the text.
 struct Haystack {
     text: String,
     words: HashSet<String>,
@@ -372,63 +417,12 @@ impl Terms {
     }
 }
 
-/// See [`Catalogue::predict`].
-fn predict_with<'a>(codes: &'a [Code], terms: &[Terms], text: &str) -> Vec<Suggestion<'a>> {
-    let text = Haystack::new(text);
-    let mut suggestions: Vec<Suggestion<'a>> = terms
-        .iter()
-        .filter_map(|t| {
-            let score = t.score(&text);
-            (score > 0.0).then_some(Suggestion { code: &codes[t.index], score })
-        })
-        .collect();
-    suggestions.sort_by(|a, b| b.score.total_cmp(&a.score));
-    suggestions.truncate(MAX_RESULTS);
-    suggestions
-}
-
-/// The least [`Catalogue::code_episodes`] asks of a code: one synonym or title in S, or half of that in E.
+/// The least [`Catalogue::code_episodes`] asks of a code: one synonym or title in S, or half of
+/// that in E.
 const EPISODE_CODE_FLOOR: f64 = 1.0;
 
 /// Most transcript sentences kept as one code's evidence.
 const MAX_EVIDENCE: usize = 3;
-
-/// See [`Catalogue::code_episodes`].
-fn code_episodes_with(codes: &[Code], terms: &[Terms], episodes: &mut [Episode], transcript: &[&str]) {
-    let sentences: Vec<Haystack> = transcript.iter().map(|s| Haystack::new(s)).collect();
-    for episode in episodes.iter_mut() {
-        let (evaluation, subjective) = (Haystack::new(&episode.diagnosis), Haystack::new(&episode.subjective));
-        let mut ranked: Vec<(f64, &Terms)> = terms
-            .iter()
-            .filter_map(|t| {
-                let score = 2.0 * t.score(&evaluation) + t.score(&subjective);
-                (score >= EPISODE_CODE_FLOOR).then_some((score, t))
-            })
-            .collect();
-        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-        episode.codes = ranked
-            .into_iter()
-            .filter_map(|(_, t)| {
-                let mut support: Vec<(f64, usize)> =
-                    sentences.iter().enumerate().map(|(i, s)| (t.score(s), i)).filter(|(score, _)| *score > 0.0).collect();
-                if support.is_empty() {
-                    return None;
-                }
-                support.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-                support.truncate(MAX_EVIDENCE);
-                support.sort_by_key(|(_, i)| *i);
-                let code = &codes[t.index];
-                Some(EpisodeCode {
-                    code: code.id(),
-                    title: code.patient_title.clone(),
-                    evidence: support.into_iter().map(|(_, i)| transcript[i].trim().to_owned()).collect(),
-                    accepted: false,
-                })
-            })
-            .take(MAX_EPISODE_CODES)
-            .collect();
-    }
-}
 
 /// Reads a licensed table export: one code per line, `code;patient title;official title` (or
 /// comma-separated, quoted where needed), a header line allowed. The code is a chapter letter and
