@@ -60,14 +60,6 @@ pub(crate) fn kinds_awaiting_push() -> String {
     )
 }
 
-// Statements that take jobs by id check the row's state as `(...) is true`. Written plainly, a
-// condition such as `state = 'running'` matches a partial index's predicate (`jobs_lease_idx`,
-// `jobs_undispatched_idx`, `jobs_dispatched_idx`), and on a table without fresh statistics (a
-// new database, a large backlog written since the last analyse) the planner walks that whole
-// index instead of looking each id up: a single job's push took 36 ms beside 40,000 waiting
-// jobs, a batch of outcomes 1.1 s beside 40,000 attempts. Behind `is true` the same condition
-// only filters the rows the primary key found.
-
 /// A job to enqueue.
 #[derive(Debug, Clone)]
 pub struct NewJob {
@@ -192,6 +184,14 @@ pub(crate) struct ClaimRequest {
     pub kind: String,
     pub lease: Duration,
 }
+
+// Statements that take jobs by id check the row's state as `(...) is true`. Written plainly, a
+// condition such as `state = 'running'` matches a partial index's predicate (`jobs_lease_idx`,
+// `jobs_undispatched_idx`, `jobs_dispatched_idx`), and on a table without fresh statistics (a
+// new database, a large backlog written since the last analyse) the planner walks that whole
+// index instead of looking each id up: a single job's push took 36 ms beside 40,000 waiting
+// jobs, a batch of outcomes 1.1 s beside 40,000 attempts. Behind `is true` the same condition
+// only filters the rows the primary key found.
 
 /// The claim of [`claim_many`]: $1 the worker, $2 ids, $3 kinds, $4 leases in ms.
 pub(crate) const CLAIM: &str = "update jobs j
@@ -378,7 +378,7 @@ mod tests {
     }
 
     /// The statements that take jobs by id look each one up by its key, also on a table without
-    /// statistics whose partial indexes are large (see the note above `NewJob`).
+    /// statistics whose partial indexes are large (see the note above `CLAIM`).
     #[sqlx::test(migrations = "../migrations")]
     async fn statements_by_id_look_jobs_up_by_key_without_statistics(db: sqlx::PgPool) {
         // 20,000 jobs, never analysed: a quarter running, a quarter waiting for a push, half pushed
