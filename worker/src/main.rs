@@ -1,3 +1,9 @@
+// mimalloc, not the system's malloc: glibc's malloc and free were a fifth of the worker's CPU in a
+// drain of no-op jobs (docs/benchmarks.md, "Background jobs"). Every binary and the benchmarks
+// that run the worker in their process use it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use domain::env::Env;
 
 #[tokio::main]
