@@ -9,7 +9,8 @@
 //!    a second message whatever Redis says (its first may sit with a stream that stopped
 //!    fetching; whichever message comes second finds the job claimed and does nothing);
 //! 3. pushes due jobs that wait for a push, within each queue's backlog limit;
-//! 4. updates the gauges: queue depth, relay backlog, dead jobs.
+//! 4. updates the gauges (every [`GAUGE_EVERY`]): queue depth, relay backlog, dead jobs, each
+//!    kind's oldest waiting job.
 //!
 //! Every worker process runs one; ticks of several relays are safe together (each row is claimed
 //! by one `update`).
@@ -21,6 +22,11 @@ use uuid::Uuid;
 use crate::dispatch::{Dispatcher, apalis_config};
 
 const PUSH_BATCH: i64 = 1_000;
+
+/// How often a relay sets the gauges. Their counts read every waiting row (the oldest pushed job
+/// of a backlog of 40,000 took about 50 ms of PostgreSQL's time), and a scrape comes every 15 s
+/// or so.
+const GAUGE_EVERY: Duration = Duration::from_secs(5);
 
 #[derive(Clone)]
 pub struct Relay {
@@ -76,9 +82,8 @@ impl Relay {
             }
         };
         let pushed = self.push_due().await?;
-        // the counts scan the waiting rows: not on the quick ticks of a draining backlog
         let now = std::time::Instant::now();
-        let due = self.gauged.lock().expect("not poisoned").is_none_or(|at| now.duration_since(at) >= Duration::from_secs(1));
+        let due = self.gauged.lock().expect("not poisoned").is_none_or(|at| now.duration_since(at) >= GAUGE_EVERY);
         if due {
             self.gauges().await?;
             *self.gauged.lock().expect("not poisoned") = Some(now);
