@@ -1,7 +1,3 @@
-// mimalloc, as every binary (see worker/src/main.rs)
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use domain::env::Env;
 
 #[tokio::main]

@@ -13,7 +13,7 @@
 //! Prints one JSON line. Env: REDIS_URL, DATABASE_URL (a server where it may create and drop a
 //! database), N (1000), CONC (the worker's concurrency for invoices; the kind's own when unset).
 
-// mimalloc, as every binary (see worker/src/main.rs)
+// mimalloc, as the worker binary (see worker/src/main.rs)
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

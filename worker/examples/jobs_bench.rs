@@ -9,7 +9,7 @@
 //! Prints one JSON line. Env: REDIS_URL, DATABASE_URL (a server where it may create and drop a
 //! database), N, CONC, SAMPLES.
 
-// mimalloc, as every binary (see worker/src/main.rs)
+// mimalloc, as the worker binary (see worker/src/main.rs)
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
