@@ -444,11 +444,11 @@ mod tests {
     /// table's extension (see the migration `jobs_fillfactor`).
     #[sqlx::test(migrations = "../migrations")]
     async fn a_jobs_life_stays_on_the_page_it_was_written_on(db: sqlx::PgPool) {
-        let job = NewJob { kind: "probe", payload: serde_json::json!({}), max_attempts: 3, caused_by: None, dedupe_key: None, run_at: None };
+        let job =
+            NewJob { kind: "probe", payload: serde_json::json!({}), max_attempts: 3, caused_by: None, dedupe_key: None, run_at: None };
         let ids = enqueue_many(&mut db.acquire().await.unwrap(), &vec![job; 200]).await.unwrap();
         let pages = || async {
-            let rows: Vec<(Uuid, i32)> =
-                sqlx::query_as("select id, (ctid::text::point)[0]::int from jobs").fetch_all(&db).await.unwrap();
+            let rows: Vec<(Uuid, i32)> = sqlx::query_as("select id, (ctid::text::point)[0]::int from jobs").fetch_all(&db).await.unwrap();
             rows.into_iter().collect::<std::collections::HashMap<_, _>>()
         };
         let written = pages().await;
@@ -459,8 +459,10 @@ mod tests {
         let requests: Vec<ClaimRequest> =
             ids.iter().map(|id| ClaimRequest { id: *id, kind: "probe".to_owned(), lease: Duration::from_secs(60) }).collect();
         assert!(claim_many(&db, "w", &requests).await.unwrap().iter().all(Option::is_some));
-        let outcomes: Vec<(Uuid, Outcome)> =
-            ids.iter().map(|id| (*id, Outcome::Succeeded(serde_json::json!({"latencyUs": 1234.5, "sentUs": 1_764_158_400_000_000i64})))).collect();
+        let outcomes: Vec<(Uuid, Outcome)> = ids
+            .iter()
+            .map(|id| (*id, Outcome::Succeeded(serde_json::json!({"latencyUs": 1234.5, "sentUs": 1_764_158_400_000_000i64}))))
+            .collect();
         assert!(finish_many(&db, "w", &outcomes).await.unwrap().iter().all(|s| *s == Some(JobState::Succeeded)));
         let moved: Vec<_> = pages().await.into_iter().filter(|(id, page)| written[id] != *page).collect();
         assert!(moved.is_empty(), "{} of 200 jobs moved off their page", moved.len());
