@@ -23,9 +23,8 @@ use crate::dispatch::{Dispatcher, apalis_config};
 
 const PUSH_BATCH: i64 = 1_000;
 
-/// How often a relay sets the gauges. Their counts read every waiting row (the oldest pushed job
-/// of a backlog of 40,000 took about 50 ms of PostgreSQL's time), and a scrape comes every 15 s
-/// or so.
+/// How often a relay sets the gauges. Their counts read every waiting row (each kind's oldest
+/// job took 23 to 35 ms with 40,000 pushed jobs waiting), and a scrape comes every 15 s or so.
 const GAUGE_EVERY: Duration = Duration::from_secs(5);
 
 #[derive(Clone)]
