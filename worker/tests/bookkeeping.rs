@@ -179,16 +179,13 @@ async fn twenty_invoice_jobs_at_once_with_a_worker_killed_make_one_invoice(db: P
     signal(&first, "KILL");
     first.wait().unwrap();
     // time passes: the killed attempts' leases run out
-    sqlx::query("update jobs set lease_until = now() - interval '1 second' where id = any($1) and state = 'running'")
-        .bind(&ids)
-        .execute(&h.db)
-        .await
-        .unwrap();
+    let expiring = h.expire_leases_of(&first);
 
     let mut second = h.start_worker_process(&[("APP_WORKER_CONCURRENCY_CREATE_INVOICE", "8")]);
     for id in &ids {
         h.wait_for_state(*id, JobState::Succeeded, Duration::from_secs(60)).await;
     }
+    expiring.abort();
     signal(&second, "KILL");
     second.wait().unwrap();
     assert_eq!(count(&h.db, "select count(*) from invoices where payment_id = $1", payment).await, 1);

@@ -166,6 +166,29 @@ impl Harness {
         )
     }
 
+    /// Time passes for a killed worker process: the attempts it held have their leases run out,
+    /// as they would after their timeout, so a relay hands them on. Repeated every 50 ms until
+    /// the returned task is aborted, because a claim the process sent just before it died can
+    /// still commit after the kill: PostgreSQL finishes the statement before it notices.
+    pub fn expire_leases_of(&self, killed: &WorkerProcess) -> tokio::task::JoinHandle<()> {
+        // `locked_by` is `<host>-<pid>-<ulid>`
+        let owner = format!("-{}-[0-9A-Z]{{26}}$", killed.id());
+        let db = self.db.clone();
+        tokio::spawn(async move {
+            loop {
+                sqlx::query(
+                    "update jobs set lease_until = now() - interval '1 second'
+                      where state = 'running' and locked_by ~ $1 and lease_until > now()",
+                )
+                .bind(&owner)
+                .execute(&db)
+                .await
+                .unwrap();
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        })
+    }
+
     /// Writes the jobs in one transaction, as a bulk enqueue does, without pushing them.
     pub async fn write(&self, jobs: &[NewJob]) -> Vec<Uuid> {
         let mut tx = self.db.begin().await.unwrap();
