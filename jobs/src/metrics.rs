@@ -10,9 +10,13 @@ pub(crate) fn started(kind: &str) {
     metrics::counter!("jobs_started_total", "kind" => kind.to_owned()).increment(1);
 }
 
+/// The counter of ended attempts, labelled `kind` and `outcome` (the state the attempt left the
+/// job in).
+pub const FINISHED: &str = "jobs_finished_total";
+
 /// An attempt ended: `outcome` is the state it left the job in.
 pub(crate) fn finished(kind: &str, outcome: &str, took: Duration) {
-    metrics::counter!("jobs_finished_total", "kind" => kind.to_owned(), "outcome" => outcome.to_owned()).increment(1);
+    metrics::counter!(FINISHED, "kind" => kind.to_owned(), "outcome" => outcome.to_owned()).increment(1);
     metrics::histogram!("jobs_attempt_duration_seconds", "kind" => kind.to_owned()).record(took.as_secs_f64());
 }
 

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use domain::env::Env;
 use jobs::kinds::Probe;
 use jobs::kinds::probe::ProbePayload;
-use jobs::{Dispatcher, JobsConfig};
+use jobs::{Dispatcher, JobState, JobsConfig};
 use sqlx::{Connection, PgConnection};
 
 fn var(name: &str, default: &str) -> String {
@@ -153,8 +153,8 @@ async fn run(redis_url: &str, database_url: &str, n: usize, concurrency: &str, s
     }))
 }
 
-/// Counts the attempts that ended `succeeded` (`jobs_finished_total`, recorded once the outcome
-/// is committed); every other metric goes nowhere.
+/// Counts the attempts that ended `succeeded` ([`jobs::metrics::FINISHED`], recorded once the
+/// outcome is committed); every other metric goes nowhere.
 struct Succeeded(Arc<AtomicU64>);
 
 impl metrics::Recorder for Succeeded {
@@ -163,7 +163,8 @@ impl metrics::Recorder for Succeeded {
     fn describe_histogram(&self, _: metrics::KeyName, _: Option<metrics::Unit>, _: metrics::SharedString) {}
 
     fn register_counter(&self, key: &metrics::Key, _: &metrics::Metadata<'_>) -> metrics::Counter {
-        let succeeded = key.name() == "jobs_finished_total" && key.labels().any(|l| l.key() == "outcome" && l.value() == "succeeded");
+        let succeeded = key.name() == jobs::metrics::FINISHED
+            && key.labels().any(|l| l.key() == "outcome" && l.value() == JobState::Succeeded.as_str());
         if succeeded { metrics::Counter::from_arc(self.0.clone()) } else { metrics::Counter::noop() }
     }
 
