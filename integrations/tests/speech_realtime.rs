@@ -1,462 +1,373 @@
-//! The realtime speech engine against a test double of a speaches `/v1/realtime` server on
-//! loopback: the OpenAI realtime transcription protocol over a websocket, with base64 PCM16 at
-//! 24 kHz, energy-based turn detection, explicit commits, deltas and completions (one pair of
-//! them out of order), a dropped connection, and servers that refuse the connection.
+//! The realtime speech engine against a double of speaches as it ships (`support/speaches.rs`,
+//! every behaviour written from speaches' source with its file and line), and that double held to
+//! what speaches does.
+//!
+//! The consult is a script of numbered sentences, each spoken as a tone whose pitch names the
+//! sentence, so that both endpoints of the double answer from the audio alone, as Whisper would.
+//! It runs on a faster clock: the double's session limit is 30 minutes divided by the test's
+//! speed.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+#[path = "support/speaches.rs"]
+mod speaches;
+
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Query, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::post;
 use base64::Engine as _;
-use integrations::speech::realtime::{Realtime, RealtimeSettings};
-use integrations::speech::{AudioFrame, SpeechEngine, SpeechError, SpeechEvent, StreamOptions};
+use futures::{SinkExt, StreamExt};
+use integrations::speech::config::EngineSettings;
+use integrations::speech::openai::OpenAiTranscription;
+use integrations::speech::realtime::{DEFAULT_ROTATE_AFTER, Realtime, RealtimeSettings};
+use integrations::speech::{AudioFrame, SpeechEngine, SpeechEvent, StreamOptions};
 use serde_json::{Value, json};
+use speaches::{Double, SESSION_LIMIT, start};
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 
 /// Generous: the machine is shared and slow; only a hang runs into it.
-const WAIT: Duration = Duration::from_secs(30);
-
-/// Samples in one frame of 500 ms at 16 kHz.
+const WAIT: Duration = Duration::from_secs(60);
+/// 16 kHz samples in one frame of 500 ms, as the browser sends.
 const FRAME: usize = 8_000;
+const RATE: usize = 16_000;
 
-/// What the double tells the test as it happens.
-#[derive(Debug, PartialEq)]
-enum Seen {
-    Connected,
-    Configured,
-    Appended,
+// --- the script --------------------------------------------------------------------------------
+
+/// Sentence `n` is a tone of this pitch: 300 Hz and 4 Hz more for every sentence (at most about
+/// 2.5 kHz for the 540 sentences of 90 minutes).
+fn pitch(n: usize) -> f64 {
+    300.0 + 4.0 * n as f64
 }
 
-/// How the double behaves and what it recorded.
-#[derive(Default)]
-struct Double {
-    /// Items committed so far, over every connection; names the text of the next one.
-    items: usize,
-    /// Connections accepted.
-    connections: usize,
-    /// Drop the first connection right after completing this many items.
-    drop_first_after: Option<usize>,
-    /// Answer this item with an `error` and a `failed` event instead of a transcript.
-    fail_item: Option<usize>,
-    /// Whether the first item's completion is still to be held back until the second completes.
-    hold_first: bool,
-    /// Everything the double found wrong with what the client sent.
-    violations: Vec<String>,
-    /// The query and authorization header of each connection.
-    queries: Vec<HashMap<String, String>>,
-    authorizations: Vec<Option<String>>,
-    /// The `session` of each `session.update`.
-    sessions: Vec<Value>,
-    /// Per connection, how many 24 kHz samples each append carried.
-    append_sizes: Vec<Vec<usize>>,
+fn line(n: usize) -> String {
+    format!("Dit is zin {n} van het consult.")
 }
 
-type Shared = Arc<Mutex<Double>>;
-
-struct AppState {
-    double: Shared,
-    seen: mpsc::UnboundedSender<Seen>,
+/// The double's Whisper: the line of the sentence a clip's pitch names.
+fn by_pitch() -> speaches::Recognise {
+    Arc::new(|samples: &[i16]| sentence_in(samples, RATE).map(line))
 }
 
-async fn start(double: Double) -> (String, Shared, mpsc::UnboundedReceiver<Seen>) {
-    let double = Arc::new(Mutex::new(double));
-    let (seen, seen_rx) = mpsc::unbounded_channel();
-    let state = Arc::new(AppState { double: Arc::clone(&double), seen });
-    let app = Router::new().route("/v1/realtime", get(upgrade)).with_state(state);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    (format!("http://{address}"), double, seen_rx)
+fn double() -> Double {
+    Double::new(by_pitch())
 }
 
-async fn upgrade(
-    State(state): State<Arc<AppState>>,
-    Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
-    ws: WebSocketUpgrade,
-) -> Response {
-    let connection = {
-        let mut double = state.double.lock().unwrap();
-        double.queries.push(query);
-        double.authorizations.push(headers.get("authorization").and_then(|value| value.to_str().ok()).map(String::from));
-        double.append_sizes.push(Vec::new());
-        double.connections += 1;
-        double.connections
-    };
-    ws.on_upgrade(move |socket| serve(socket, state, connection))
-}
-
-fn event(value: Value) -> Message {
-    Message::Text(value.to_string().into())
-}
-
-fn pcm(audio: &str) -> Result<Vec<i16>, String> {
-    let bytes = base64::engine::general_purpose::STANDARD.decode(audio).map_err(|err| format!("audio is not base64: {err}"))?;
-    if bytes.len() % 2 != 0 {
-        return Err("audio has an odd number of bytes: not PCM16".into());
+/// The sentence a clip speaks, from its pitch: zero crossings over the span between its first
+/// and last loud sample.
+fn sentence_in(samples: &[i16], rate: usize) -> Option<usize> {
+    let loud: Vec<usize> = samples.iter().enumerate().filter(|(_, s)| s.unsigned_abs() > 2_000).map(|(i, _)| i).collect();
+    let (first, last) = (*loud.first()?, *loud.last()?);
+    let span = &samples[first..=last];
+    let crossings = span.windows(2).filter(|pair| (pair[0] < 0) != (pair[1] < 0)).count();
+    let seconds = span.len() as f64 / rate as f64;
+    if seconds < 0.1 {
+        return None;
     }
-    Ok(bytes.chunks_exact(2).map(|pair| i16::from_le_bytes([pair[0], pair[1]])).collect())
+    let frequency = crossings as f64 / 2.0 / seconds;
+    let n = ((frequency - 300.0) / 4.0).round();
+    (n >= 0.0).then_some(n as usize)
 }
 
-fn rms(samples: &[i16]) -> f64 {
-    if samples.is_empty() {
-        return 0.0;
+/// A consult of `minutes`: every `every` seconds a sentence of `tone` seconds; the last one cut
+/// off halfway (the clinician pressed stop mid-sentence).
+struct Script {
+    sentences: usize,
+    every: f64,
+    tone: f64,
+}
+
+impl Script {
+    fn minutes(minutes: f64) -> Self {
+        let every = 10.0;
+        Script { sentences: (minutes * 60.0 / every) as usize, every, tone: 1.2 }
     }
-    (samples.iter().map(|&s| f64::from(s) * f64::from(s)).sum::<f64>() / samples.len() as f64).sqrt()
-}
 
-fn zero_crossings(samples: &[i16]) -> usize {
-    samples.windows(2).filter(|pair| (pair[0] < 0) != (pair[1] < 0)).count()
-}
-
-/// One connection: the speaches side of the protocol.
-async fn serve(mut socket: WebSocket, state: Arc<AppState>, connection: usize) {
-    let double = &state.double;
-    let _ = state.seen.send(Seen::Connected);
-    let created = json!({"type": "session.created", "event_id": "event_0", "session": {"id": "sess_1"}});
-    if socket.send(event(created)).await.is_err() {
-        return;
+    fn samples(&self) -> usize {
+        let whole = (self.sentences - 1) as f64 * self.every + 1.0 + self.tone / 2.0;
+        (whole * RATE as f64) as usize
     }
-    // Audio since the last commit, and whether it holds speech.
-    let mut buffer: Vec<i16> = Vec::new();
-    let mut speaking = false;
-    let mut previous_item: Option<String> = None;
-    let mut held: Option<(String, String)> = None;
-    let mut completed_here = 0;
-    while let Some(Ok(message)) = socket.recv().await {
-        let Message::Text(text) = message else {
-            continue;
-        };
-        let Ok(client) = serde_json::from_str::<Value>(text.as_str()) else {
-            double.lock().unwrap().violations.push("a client event is not JSON".into());
-            continue;
-        };
-        let mut commit = false;
-        match client["type"].as_str() {
-            Some("session.update") => {
-                double.lock().unwrap().sessions.push(client["session"].clone());
-                let updated = json!({"type": "session.updated", "event_id": "event_1", "session": client["session"]});
-                let _ = socket.send(event(updated)).await;
-                let _ = state.seen.send(Seen::Configured);
-            }
-            Some("input_audio_buffer.append") => {
-                let samples = match pcm(client["audio"].as_str().unwrap_or_default()) {
-                    Ok(samples) => samples,
-                    Err(violation) => {
-                        double.lock().unwrap().violations.push(violation);
-                        continue;
-                    }
-                };
-                let loud = rms(&samples) > 1_000.0;
-                {
-                    let mut double = double.lock().unwrap();
-                    double.append_sizes[connection - 1].push(samples.len());
-                    // Half a second at 24 kHz; a 1 kHz tone crosses zero 1000 times in it.
-                    if samples.len().abs_diff(12_000) > 2 {
-                        double.violations.push(format!("an append of {} samples, not 12000", samples.len()));
-                    }
-                    if loud && zero_crossings(&samples).abs_diff(1_000) > 4 {
-                        double.violations.push(format!("the tone crosses zero {} times: not 1 kHz at 24 kHz", zero_crossings(&samples)));
-                    }
-                }
-                buffer.extend_from_slice(&samples);
-                if loud && !speaking {
-                    speaking = true;
-                    let started =
-                        json!({"type": "input_audio_buffer.speech_started", "event_id": "e", "item_id": "pending", "audio_start_ms": 0});
-                    let _ = socket.send(event(started)).await;
-                } else if !loud && speaking {
-                    speaking = false;
-                    let stopped =
-                        json!({"type": "input_audio_buffer.speech_stopped", "event_id": "e", "item_id": "pending", "audio_end_ms": 0});
-                    let _ = socket.send(event(stopped)).await;
-                    commit = true;
-                }
-                let _ = state.seen.send(Seen::Appended);
-            }
-            Some("input_audio_buffer.commit") => {
-                if buffer.len() < 2_400 {
-                    let error = json!({"type": "error", "event_id": "e", "error": {"type": "invalid_request_error", "code": null, "message": "Error committing input audio buffer: buffer too small.", "param": null, "event_id": null}});
-                    let _ = socket.send(event(error)).await;
-                } else {
-                    commit = true;
-                    speaking = false;
-                }
-            }
-            other => {
-                double.lock().unwrap().violations.push(format!("unexpected client event {other:?}"));
-            }
+
+    fn sample(&self, i: usize) -> i16 {
+        let t = i as f64 / RATE as f64;
+        let n = ((t - 1.0) / self.every).floor();
+        if n < 0.0 || n as usize >= self.sentences {
+            return 0;
         }
-        if !commit {
-            continue;
+        let within = t - 1.0 - n * self.every;
+        if within >= self.tone {
+            return 0;
         }
-        buffer.clear();
-        let (number, hold, drop_after) = {
-            let mut double = double.lock().unwrap();
-            double.items += 1;
-            let hold = double.hold_first && double.items == 1;
-            let drop_after = if connection == 1 { double.drop_first_after } else { None };
-            (double.items, hold, drop_after)
-        };
-        let item_id = format!("item_{number}");
-        let committed =
-            json!({"type": "input_audio_buffer.committed", "event_id": "e", "item_id": item_id, "previous_item_id": previous_item});
-        let _ = socket.send(event(committed)).await;
-        previous_item = Some(item_id.clone());
-        for delta in ["Dit is ", format!("zin {number}").as_str()] {
-            let delta = json!({"type": "conversation.item.input_audio_transcription.delta", "event_id": "e", "item_id": item_id, "content_index": 0, "delta": delta});
-            let _ = socket.send(event(delta)).await;
-        }
-        if double.lock().unwrap().fail_item == Some(number) {
-            let error = json!({"type": "error", "event_id": "e", "error": {"type": "server_error", "code": null, "message": "Transcription failed", "param": null, "event_id": null}});
-            let failed = json!({"type": "conversation.item.input_audio_transcription.failed", "event_id": "e", "item_id": item_id, "content_index": 0, "error": {"type": "server_error", "message": "Transcription failed"}});
-            let _ = socket.send(event(error)).await;
-            let _ = socket.send(event(failed)).await;
-            continue;
-        }
-        let transcript = format!("Dit is zin {number}. Einde {number}.");
-        if hold {
-            held = Some((item_id, transcript));
-            continue;
-        }
-        let _ = socket.send(event(completed(&item_id, &transcript))).await;
-        completed_here += 1;
-        if let Some((held_id, held_transcript)) = held.take() {
-            double.lock().unwrap().hold_first = false;
-            let _ = socket.send(event(completed(&held_id, &held_transcript))).await;
-            completed_here += 1;
-        }
-        if drop_after.is_some_and(|after| completed_here >= after) {
-            // Drop the connection without a close frame, as a crashed server would.
-            return;
-        }
+        (8_000.0 * (2.0 * std::f64::consts::PI * pitch(n as usize) * within).sin()) as i16
+    }
+
+    fn frame(&self, index: usize) -> AudioFrame {
+        let start = index * FRAME;
+        (start..(start + FRAME).min(self.samples())).map(|i| self.sample(i)).collect()
+    }
+
+    fn frames(&self) -> usize {
+        self.samples().div_ceil(FRAME)
+    }
+
+    fn lines(&self) -> Vec<String> {
+        (0..self.sentences).map(line).collect()
     }
 }
 
-fn completed(item_id: &str, transcript: &str) -> Value {
-    json!({"type": "conversation.item.input_audio_transcription.completed", "event_id": "e", "item_id": item_id, "content_index": 0, "transcript": transcript, "usage": {"type": "duration", "seconds": 1.0}})
-}
+// --- the product against it --------------------------------------------------------------------
 
-fn engine(url: &str) -> Realtime {
+fn engine(url: &str, rotate_after: Duration) -> Realtime {
     Realtime::new(RealtimeSettings {
         url: url.to_string(),
         model: "Systran/faster-whisper-large-v3".into(),
-        api_key: Some("test-key".into()),
+        api_key: None,
         prompt: "Een consult bij de huisarts.".into(),
-        timeout: WAIT,
+        timeout: Duration::from_secs(20),
+        rotate_after,
     })
     .unwrap()
+    .with_batch_backoff(vec![Duration::from_millis(50)])
 }
 
-fn tone() -> AudioFrame {
-    (0..FRAME).map(|n| (8_000.0 * (2.0 * std::f64::consts::PI * 1_000.0 * n as f64 / 16_000.0).sin()) as i16).collect()
+/// What came out of one stream.
+struct Outcome {
+    sentences: Vec<String>,
+    troubles: Vec<String>,
 }
 
-fn silence() -> AudioFrame {
-    vec![0; FRAME]
-}
-
-async fn next_seen(seen: &mut mpsc::UnboundedReceiver<Seen>) -> Seen {
-    tokio::time::timeout(WAIT, seen.recv()).await.expect("the double saw nothing").expect("double gone")
-}
-
-/// Sends a frame and waits until the double has it: frames must flow while the stream runs.
-async fn stream_frame(audio: &mpsc::Sender<AudioFrame>, seen: &mut mpsc::UnboundedReceiver<Seen>, frame: AudioFrame) {
-    audio.send(frame).await.unwrap();
-    loop {
-        if next_seen(seen).await == Seen::Appended {
-            return;
-        }
-    }
-}
-
-async fn collect(mut events: mpsc::Receiver<SpeechEvent>) -> Vec<SpeechEvent> {
-    let mut all = Vec::new();
-    while let Some(event) = tokio::time::timeout(WAIT, events.recv()).await.expect("events stalled") {
-        all.push(event);
-    }
-    all
-}
-
-fn sentences(events: &[SpeechEvent]) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|event| match event {
-            SpeechEvent::Completed { sentence, speaker } => {
-                assert_eq!(*speaker, None);
-                Some(sentence.clone())
+/// Streams the script into the engine at `speed` times real time, and collects what it reports.
+async fn stream(engine: impl SpeechEngine, script: &Script, speed: f64, vocabulary: Vec<String>) -> Outcome {
+    let (audio_tx, audio_rx) = mpsc::channel::<AudioFrame>(4);
+    let (events_tx, mut events_rx) = mpsc::channel::<SpeechEvent>(64);
+    let run = tokio::spawn(engine.run(StreamOptions { vocabulary, ..StreamOptions::default() }, audio_rx, events_tx));
+    let frame_time = Duration::from_secs_f64(0.5 / speed);
+    let frames = script.frames();
+    let feed = async move {
+        let started = Instant::now();
+        for index in 0..frames {
+            tokio::time::sleep_until(started + frame_time * index as u32).await;
+            if audio_tx.send(script.frame(index)).await.is_err() {
+                break;
             }
-            _ => None,
-        })
-        .collect()
+        }
+    };
+    let collect = async {
+        let (mut sentences, mut troubles) = (Vec::new(), Vec::new());
+        while let Some(event) = events_rx.recv().await {
+            match event {
+                SpeechEvent::Completed { sentence, .. } => sentences.push(sentence),
+                SpeechEvent::Trouble { message, .. } => troubles.push(message),
+                SpeechEvent::Buffer(_) => {}
+            }
+        }
+        (sentences, troubles)
+    };
+    let ((), (sentences, troubles)) = tokio::join!(feed, collect);
+    tokio::time::timeout(WAIT, run).await.expect("the stream ended").unwrap().unwrap();
+    Outcome { sentences, troubles }
 }
 
-#[tokio::test]
-async fn streams_audio_and_reports_sentences_in_committed_order() {
-    let (url, double, mut seen) = start(Double { hold_first: true, ..Double::default() }).await;
-    let engine = engine(&url);
-    let (audio, audio_rx) = mpsc::channel(2);
-    let (events_tx, events_rx) = mpsc::channel(64);
-    let options = StreamOptions { vocabulary: vec!["metoprolol".into(), "HbA1c".into()], ..StreamOptions::default() };
-    let run = tokio::spawn(engine.run(options, audio_rx, events_tx));
-    let events = tokio::spawn(collect(events_rx));
-
-    assert_eq!(next_seen(&mut seen).await, Seen::Connected);
-    assert_eq!(next_seen(&mut seen).await, Seen::Configured);
-    // Turn 1 and 2 end in silence (the server's turn detection commits them); turn 3 is still
-    // being spoken when the audio closes, so the engine commits it.
-    for frame in [tone(), tone(), silence(), tone(), silence(), tone()] {
-        stream_frame(&audio, &mut seen, frame).await;
+fn assert_every_sentence_once_in_order(outcome: &Outcome, script: &Script) {
+    assert!(outcome.troubles.is_empty(), "troubles: {:?}", outcome.troubles);
+    let expected = script.lines();
+    if outcome.sentences != expected {
+        let missing: Vec<&String> = expected.iter().filter(|l| !outcome.sentences.contains(l)).collect();
+        let mut seen = std::collections::HashSet::new();
+        let duplicated: Vec<&String> = outcome.sentences.iter().filter(|l| !seen.insert(*l)).collect();
+        panic!(
+            "{} sentences of {}; missing {:?}; duplicated {:?}; first out of order at {:?}",
+            outcome.sentences.len(),
+            expected.len(),
+            missing,
+            duplicated,
+            outcome.sentences.iter().zip(&expected).position(|(a, b)| a != b)
+        );
     }
-    drop(audio);
+}
 
-    let result = tokio::time::timeout(WAIT, run).await.expect("run() did not end").unwrap();
-    assert_eq!(result, Ok(()));
-    let events = events.await.unwrap();
+/// 90 minutes at 300 times real time: 18 s.
+const SPEED: f64 = 300.0;
 
-    assert_eq!(sentences(&events), ["Dit is zin 1.", "Einde 1.", "Dit is zin 2.", "Einde 2.", "Dit is zin 3.", "Einde 3."]);
-    assert_eq!(events.last(), Some(&SpeechEvent::Buffer(String::new())));
-    assert!(!events.iter().any(|event| matches!(event, SpeechEvent::Trouble { .. })), "{events:?}");
-    // The deltas build up the buffer; while item 2 is done and item 1 is not, both show.
-    assert!(events.contains(&SpeechEvent::Buffer("Dit is zin 1".into())), "{events:?}");
-    assert!(events.contains(&SpeechEvent::Buffer("Dit is zin 1 Dit is zin 2. Einde 2.".into())), "{events:?}");
-    let first_completed = events.iter().position(|e| matches!(e, SpeechEvent::Completed { .. }));
-    let partial = events.iter().position(|e| e == &SpeechEvent::Buffer("Dit is zin 1".into()));
-    assert!(partial < first_completed);
-
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ninety_minute_consult_loses_nothing_to_the_session_limit_an_error_or_a_stop_mid_sentence() {
+    let script = Script::minutes(90.0);
+    let limit = SESSION_LIMIT.div_f64(SPEED);
+    let (url, double) = start(Double { limit, fail_text: Some(line(400)), ..double() }).await;
+    // Renewal off: the server's limit ends every session, with work outstanding or not.
+    let outcome = stream(engine(&url, Duration::from_secs(3_600)), &script, SPEED, vec!["Metoprolol".into()]).await;
+    assert_every_sentence_once_in_order(&outcome, &script);
     let double = double.lock().unwrap();
     assert!(double.violations.is_empty(), "{:?}", double.violations);
-    assert_eq!(double.connections, 1);
-    assert_eq!(double.append_sizes[0].len(), 6, "every frame is sent as it comes");
-    let query = &double.queries[0];
-    assert_eq!(query.get("intent").map(String::as_str), Some("transcription"));
-    assert_eq!(query.get("model").map(String::as_str), Some("Systran/faster-whisper-large-v3"));
-    assert_eq!(query.get("language").map(String::as_str), Some("nl"));
-    assert_eq!(double.authorizations[0].as_deref(), Some("Bearer test-key"));
-    let session = &double.sessions[0];
-    assert_eq!(session["input_audio_transcription"]["language"], "nl");
-    assert_eq!(session["input_audio_transcription"]["model"], "Systran/faster-whisper-large-v3");
-    assert_eq!(session["input_audio_transcription"]["prompt"], "Een consult bij de huisarts. metoprolol, HbA1c.");
-    assert_eq!(session["turn_detection"]["type"], "server_vad");
+    assert!(double.failed_once, "the injected error never happened");
+    assert!(double.ended.get("limit").copied().unwrap_or(0) >= 2, "sessions ended: {:?}", double.ended);
+    assert_eq!(double.ended.get("assertion"), None, "a commit mid-speech killed a session");
+    // The failed sentence, and whatever the limit cut off, came through the batch path, with
+    // the vocabulary in its prompt.
+    assert!(double.batch.contains(&line(400)), "batch: {:?}", double.batch);
+    assert!(double.prompts.iter().all(|p| p.contains("Metoprolol")), "{:?}", double.prompts);
+    // The last sentence was cut off halfway and still arrived.
+    let last = line(script.sentences - 1);
+    assert!(double.realtime.contains(&last) || double.batch.contains(&last));
+    // speaches sends no live text; the server's turn detection stayed off.
+    assert_eq!(double.sent.get("conversation.item.input_audio_transcription.delta"), None);
+    assert_eq!(double.sent.get("input_audio_buffer.speech_started"), None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_consult_through_the_batch_path_gives_every_sentence() {
+    let script = Script::minutes(90.0);
+    let (url, double) = start(double()).await;
+    let settings = EngineSettings {
+        url,
+        model: "Systran/faster-whisper-large-v3".into(),
+        api_key: None,
+        prompt: "Een consult bij de huisarts.".into(),
+        interim: Duration::from_secs(2),
+        timeout: Duration::from_secs(20),
+    };
+    let outcome = stream(OpenAiTranscription::new(settings), &script, SPEED, vec!["Metoprolol".into()]).await;
+    assert_every_sentence_once_in_order(&outcome, &script);
+    let double = double.lock().unwrap();
+    assert_eq!(double.batch, script.lines());
+    assert!(double.prompts.iter().all(|p| p.contains("Metoprolol")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_are_renewed_before_the_servers_limit() {
+    let script = Script::minutes(40.0);
+    let speed = 100.0;
+    let (url, double) = start(Double { limit: SESSION_LIMIT.div_f64(speed), ..double() }).await;
+    let outcome = stream(engine(&url, DEFAULT_ROTATE_AFTER.div_f64(speed)), &script, speed, Vec::new()).await;
+    assert_every_sentence_once_in_order(&outcome, &script);
+    let double = double.lock().unwrap();
+    assert_eq!(double.ended.get("limit"), None, "sessions ended: {:?}", double.ended);
+    assert!(double.sessions >= 2, "{} sessions", double.sessions);
+    assert!(double.batch.is_empty(), "batch: {:?}", double.batch);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn speaches_without_a_loopback_url_still_gives_every_sentence_through_the_batch_path() {
+    let script = Script::minutes(3.0);
+    let (url, double) = start(Double { loopback_broken: true, ..double() }).await;
+    let outcome = stream(engine(&url, DEFAULT_ROTATE_AFTER), &script, 50.0, Vec::new()).await;
+    assert_every_sentence_once_in_order(&outcome, &script);
+    let double = double.lock().unwrap();
+    assert!(double.realtime.is_empty());
+    assert_eq!(double.batch.len(), script.sentences);
+    // Reconnecting backs off: fewer sessions than sentences.
+    assert!(double.sessions < script.sentences, "{} sessions for {} sentences", double.sessions, script.sentences);
 }
 
 #[tokio::test]
-async fn closing_without_speech_ends_cleanly_without_a_commit() {
-    let (url, double, mut seen) = start(Double::default()).await;
-    let (audio, audio_rx) = mpsc::channel(2);
-    let (events_tx, events_rx) = mpsc::channel(64);
-    let run = tokio::spawn(engine(&url).run(StreamOptions::default(), audio_rx, events_tx));
-    let events = tokio::spawn(collect(events_rx));
-    stream_frame(&audio, &mut seen, silence()).await;
-    drop(audio);
-    let result = tokio::time::timeout(WAIT, run).await.expect("run() did not end").unwrap();
-    assert_eq!(result, Ok(()));
-    assert_eq!(events.await.unwrap(), Vec::<SpeechEvent>::new());
-    let double = double.lock().unwrap();
-    assert!(double.violations.is_empty(), "{:?}", double.violations);
-    assert_eq!(double.items, 0);
+async fn a_server_that_is_down_leaves_the_batch_path_in_charge() {
+    // Nothing listens on the realtime port's path: the upgrade answers 404; the batch endpoint works.
+    let (url, double) = start(double()).await;
+    let app = Router::new().route("/v1/audio/transcriptions", post(speaches::transcriptions)).with_state(Arc::clone(&double));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let batch_only = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    drop(url);
+    let script = Script::minutes(0.5);
+    let outcome = stream(engine(&batch_only, DEFAULT_ROTATE_AFTER), &script, 20.0, Vec::new()).await;
+    assert_every_sentence_once_in_order(&outcome, &script);
+    assert_eq!(double.lock().unwrap().batch.len(), script.sentences);
 }
 
-#[tokio::test]
-async fn a_dropped_connection_is_reopened_and_the_stream_goes_on() {
-    let (url, double, mut seen) = start(Double { drop_first_after: Some(1), ..Double::default() }).await;
-    let (audio, audio_rx) = mpsc::channel(2);
-    let (events_tx, events_rx) = mpsc::channel(64);
-    let run = tokio::spawn(engine(&url).run(StreamOptions::default(), audio_rx, events_tx));
-    let events = tokio::spawn(collect(events_rx));
+// --- the double held to speaches ---------------------------------------------------------------
 
-    stream_frame(&audio, &mut seen, tone()).await;
-    // This silence ends turn 1; the double completes it and drops the connection.
-    stream_frame(&audio, &mut seen, silence()).await;
-    // Wait for the engine to reconnect before speaking on.
+type Client = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn client(url: &str) -> Client {
+    let ws = url.replace("http://", "ws://") + "/v1/realtime?model=m&intent=transcription&language=nl";
+    tokio_tungstenite::connect_async(ws).await.unwrap().0
+}
+
+async fn say(client: &mut Client, value: Value) {
+    client.send(tokio_tungstenite::tungstenite::Message::text(value.to_string())).await.unwrap();
+}
+
+/// The events up to the socket's end or a quiet half second.
+async fn hear(client: &mut Client) -> (Vec<Value>, bool) {
+    let mut events = Vec::new();
     loop {
-        if next_seen(&mut seen).await == Seen::Configured {
-            break;
+        match tokio::time::timeout(Duration::from_millis(500), client.next()).await {
+            Err(_) => return (events, false),
+            Ok(Some(Ok(tokio_tungstenite::tungstenite::Message::Text(text)))) => events.push(serde_json::from_str(text.as_str()).unwrap()),
+            Ok(Some(Ok(tokio_tungstenite::tungstenite::Message::Close(_)))) | Ok(None) | Ok(Some(Err(_))) => return (events, true),
+            Ok(Some(Ok(_))) => {}
         }
     }
-    stream_frame(&audio, &mut seen, tone()).await;
-    stream_frame(&audio, &mut seen, silence()).await;
-    drop(audio);
-
-    let result = tokio::time::timeout(WAIT, run).await.expect("run() did not end").unwrap();
-    assert_eq!(result, Ok(()));
-    let events = events.await.unwrap();
-    assert_eq!(sentences(&events), ["Dit is zin 1.", "Einde 1.", "Dit is zin 2.", "Einde 2."]);
-    assert!(!events.iter().any(|event| matches!(event, SpeechEvent::Trouble { .. })), "{events:?}");
-    assert_eq!(events.last(), Some(&SpeechEvent::Buffer(String::new())));
-    let double = double.lock().unwrap();
-    assert!(double.violations.is_empty(), "{:?}", double.violations);
-    assert_eq!(double.connections, 2);
 }
 
-#[tokio::test]
-async fn a_refused_connection_is_unavailable() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let address = listener.local_addr().unwrap();
-    drop(listener);
-    let (_audio, audio_rx) = mpsc::channel(2);
-    let (events_tx, _events_rx) = mpsc::channel(8);
-    let result = engine(&format!("http://{address}")).run(StreamOptions::default(), audio_rx, events_tx).await;
-    assert!(matches!(result, Err(SpeechError::Unavailable(_))), "{result:?}");
+fn types(events: &[Value]) -> Vec<&str> {
+    events.iter().filter_map(|e| e["type"].as_str()).collect()
 }
 
-async fn refusing_server(status: StatusCode) -> String {
-    let app = Router::new().route("/v1/realtime", get(move || async move { status.into_response() }));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    format!("http://{address}")
-}
-
-#[tokio::test]
-async fn a_failed_handshake_is_unavailable_and_a_refused_key_is_rejected() {
-    let (_audio, audio_rx) = mpsc::channel(2);
-    let (events_tx, _events_rx) = mpsc::channel(8);
-    let url = refusing_server(StatusCode::SERVICE_UNAVAILABLE).await;
-    let result = engine(&url).run(StreamOptions::default(), audio_rx, events_tx).await;
-    assert!(matches!(result, Err(SpeechError::Unavailable(_))), "{result:?}");
-
-    let (_audio, audio_rx) = mpsc::channel(2);
-    let (events_tx, _events_rx) = mpsc::channel(8);
-    let url = refusing_server(StatusCode::UNAUTHORIZED).await;
-    let result = engine(&url).run(StreamOptions::default(), audio_rx, events_tx).await;
-    assert!(matches!(result, Err(SpeechError::Rejected(_))), "{result:?}");
-}
-
-#[tokio::test]
-async fn server_errors_become_trouble_and_the_stream_goes_on() {
-    let (url, double, mut seen) = start(Double { fail_item: Some(1), ..Double::default() }).await;
-    let (audio, audio_rx) = mpsc::channel(2);
-    let (events_tx, events_rx) = mpsc::channel(64);
-    let run = tokio::spawn(engine(&url).run(StreamOptions::default(), audio_rx, events_tx));
-    let events = tokio::spawn(collect(events_rx));
-    for frame in [tone(), silence(), tone(), silence()] {
-        stream_frame(&audio, &mut seen, frame).await;
-    }
-    drop(audio);
-    let result = tokio::time::timeout(WAIT, run).await.expect("run() did not end").unwrap();
-    assert_eq!(result, Ok(()));
-    let events = events.await.unwrap();
-    assert_eq!(sentences(&events), ["Dit is zin 2.", "Einde 2."]);
-    let troubles: Vec<_> = events
-        .iter()
-        .filter_map(|event| match event {
-            SpeechEvent::Trouble { code, message } => Some((*code, message.clone())),
-            _ => None,
-        })
+/// One second of sentence 7 at 24 kHz, base64.
+fn spoken(seconds: f64) -> String {
+    let samples: Vec<u8> = (0..(seconds * 24_000.0) as usize)
+        .map(|i| (8_000.0 * (2.0 * std::f64::consts::PI * pitch(7) * i as f64 / 24_000.0).sin()) as i16)
+        .flat_map(i16::to_le_bytes)
         .collect();
-    assert!(!troubles.is_empty());
-    assert!(troubles.iter().all(|(code, _)| *code == "engine_error"), "{troubles:?}");
-    assert!(troubles.iter().all(|(_, message)| message.contains("niet") && message.contains("uitgeschreven")));
-    let first_trouble = events.iter().position(|e| matches!(e, SpeechEvent::Trouble { .. }));
-    let first_sentence = events.iter().position(|e| matches!(e, SpeechEvent::Completed { .. }));
-    assert!(first_trouble < first_sentence, "{events:?}");
-    assert_eq!(events.last(), Some(&SpeechEvent::Buffer(String::new())));
-    assert!(double.lock().unwrap().violations.is_empty());
+    base64::engine::general_purpose::STANDARD.encode(samples)
+}
+
+#[tokio::test]
+async fn the_double_drops_turn_detection_without_padding_and_refuses_the_padding_it_needs() {
+    let (url, _double) = start(double()).await;
+    let mut socket = client(&url).await;
+    let without = json!({"type": "session.update", "session": {"turn_detection": {"type": "server_vad", "threshold": 0.5, "silence_duration_ms": 500, "create_response": false}, "input_audio_transcription": {"model": "m", "language": "nl", "prompt": "Metoprolol"}}});
+    say(&mut socket, without).await;
+    let (events, _) = hear(&mut socket).await;
+    assert_eq!(types(&events), vec!["session.created", "session.updated"]);
+    assert_eq!(events[1]["session"]["turn_detection"]["threshold"], 0.9);
+    let with = json!({"type": "session.update", "session": {"turn_detection": {"type": "server_vad", "threshold": 0.5, "prefix_padding_ms": 0, "silence_duration_ms": 500, "create_response": false}}});
+    say(&mut socket, with).await;
+    let (events, _) = hear(&mut socket).await;
+    assert_eq!(types(&events), vec!["error", "session.updated"]);
+    assert_eq!(events[1]["session"]["turn_detection"]["threshold"], 0.5);
+    say(&mut socket, json!({"type": "session.update", "session": {"turn_detection": null}})).await;
+    assert_eq!(types(&hear(&mut socket).await.0), vec!["error"]);
+}
+
+#[tokio::test]
+async fn the_double_dies_on_a_commit_mid_speech_and_on_a_transcription_error() {
+    let (url, double) = start(double()).await;
+    // The session's own turn detection hears speech start; a commit before it stops kills it.
+    let mut socket = client(&url).await;
+    say(&mut socket, json!({"type": "input_audio_buffer.append", "audio": spoken(1.0)})).await;
+    say(&mut socket, json!({"type": "input_audio_buffer.commit"})).await;
+    let (events, ended) = hear(&mut socket).await;
+    assert_eq!(types(&events), vec!["session.created", "input_audio_buffer.speech_started", "input_audio_buffer.committed"]);
+    assert!(ended, "the session lived on");
+    // With the turn detection off, the same commit is transcribed, without any delta.
+    let mut socket = client(&url).await;
+    let off = json!({"type": "session.update", "session": {"turn_detection": {"type": "server_vad", "threshold": 1.0, "prefix_padding_ms": 0, "silence_duration_ms": 500, "create_response": false}}});
+    say(&mut socket, off).await;
+    say(&mut socket, json!({"type": "input_audio_buffer.append", "audio": spoken(1.0)})).await;
+    say(&mut socket, json!({"type": "input_audio_buffer.commit"})).await;
+    say(&mut socket, json!({"type": "input_audio_buffer.commit"})).await;
+    let (events, ended) = hear(&mut socket).await;
+    assert!(!ended);
+    let completed: Vec<&Value> = events.iter().filter(|e| e["type"] == "conversation.item.input_audio_transcription.completed").collect();
+    assert_eq!(completed.len(), 1);
+    assert_eq!(completed[0]["transcript"], line(7));
+    assert_eq!(events.last().unwrap()["error"]["type"], "invalid_request_error", "an empty commit is refused");
+    // A transcription error: `error`, then the session is gone.
+    double.lock().unwrap().fail_text = Some(line(7));
+    say(&mut socket, json!({"type": "input_audio_buffer.append", "audio": spoken(1.0)})).await;
+    say(&mut socket, json!({"type": "input_audio_buffer.commit"})).await;
+    let (events, ended) = hear(&mut socket).await;
+    assert_eq!(types(&events), vec!["input_audio_buffer.committed", "error"]);
+    assert!(ended, "the session lived on after a transcription error");
+}
+
+#[tokio::test]
+async fn the_double_closes_a_session_at_its_limit() {
+    let (url, double) = start(Double { limit: Duration::from_millis(300), ..double() }).await;
+    let mut socket = client(&url).await;
+    let (_, ended) = hear(&mut socket).await;
+    assert!(ended);
+    assert_eq!(double.lock().unwrap().ended.get("limit"), Some(&1));
 }

@@ -148,7 +148,7 @@ pub async fn recording(
     }
     let model = audio_model(query.get("model").map(String::as_str))
         .ok_or_else(|| ApiError::BadRequest { code: "invalid_model", message: "Onbekend model; kies multilingual of radiology.".into() })?;
-    let engine = state.consult.speech.get(model).ok_or(ApiError::Conflict { code: "no_engine", message: NO_ENGINE })?;
+    let engine = state.consult.speech.for_upload(model).ok_or(ApiError::Conflict { code: "no_engine", message: NO_ENGINE })?;
     let declared = headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| n > MAX_RECORDING_BYTES) {
         return Err(too_large());
@@ -188,7 +188,12 @@ pub async fn recording(
                             .map_err(anyhow::Error::from)?,
                     );
                 }
-                SpeechEvent::Trouble { code, message } => problems.push(json!({ "code": code, "message": message })),
+                // One problem of a kind is enough: an engine that refuses one utterance refuses them all.
+                SpeechEvent::Trouble { code, message } => {
+                    if !problems.iter().any(|p: &serde_json::Value| p["code"] == code) {
+                        problems.push(json!({ "code": code, "message": message }));
+                    }
+                }
                 SpeechEvent::Buffer(_) => {}
             }
         }

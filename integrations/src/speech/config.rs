@@ -65,12 +65,15 @@ pub struct EngineSettings {
     pub timeout: Duration,
 }
 
-/// The engines of this process, one per [`AudioModel`], or none.
+/// The engines of this process, one per [`AudioModel`], or none; and the ones that take
+/// recordings, which always go through the batch endpoint (a realtime session cannot take audio
+/// faster than it is spoken: speaches' turn detection then commits one item twice).
 #[derive(Clone, Default)]
 pub struct Engines {
     mode: Option<Mode>,
     multilingual: Option<SharedEngine>,
     radiology: Option<SharedEngine>,
+    uploads: Option<(Option<SharedEngine>, Option<SharedEngine>)>,
 }
 
 impl std::fmt::Debug for Engines {
@@ -91,7 +94,7 @@ impl Engines {
 
     /// Engines given directly (for tests, or an engine made elsewhere).
     pub fn from_engines(multilingual: Option<SharedEngine>, radiology: Option<SharedEngine>) -> Self {
-        Self { mode: None, multilingual, radiology }
+        Self { mode: None, multilingual, radiology, uploads: None }
     }
 
     /// Reads the `APP_SPEECH_*` variables of the process.
@@ -103,10 +106,16 @@ impl Engines {
     /// error names the variable that is wrong.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, String> {
         let (mode, multilingual, radiology) = read_settings(lookup)?;
+        let batch = |settings: &Option<EngineSettings>| settings.as_ref().map(|s| build(Mode::Transcription, s)).transpose();
+        let uploads = match mode {
+            Mode::Transcription => None,
+            Mode::Realtime => Some((batch(&multilingual)?, batch(&radiology)?)),
+        };
         Ok(Self {
             mode: (multilingual.is_some() || radiology.is_some()).then_some(mode),
             multilingual: multilingual.map(|s| build(mode, &s)).transpose()?,
             radiology: radiology.map(|s| build(mode, &s)).transpose()?,
+            uploads,
         })
     }
 
@@ -115,6 +124,16 @@ impl Engines {
         match model {
             AudioModel::Multilingual => self.multilingual.clone(),
             AudioModel::Radiology => self.radiology.clone(),
+        }
+    }
+
+    /// The engine that transcribes an uploaded recording for `model`: the batch engine, whatever
+    /// the mode of the live streams.
+    pub fn for_upload(&self, model: AudioModel) -> Option<SharedEngine> {
+        match (&self.uploads, model) {
+            (Some((multilingual, _)), AudioModel::Multilingual) => multilingual.clone(),
+            (Some((_, radiology)), AudioModel::Radiology) => radiology.clone(),
+            (None, model) => self.get(model),
         }
     }
 
@@ -270,6 +289,17 @@ mod tests {
         let (mode, general, _) = read_settings(lookup(&vars)).unwrap();
         assert_eq!(mode, Mode::Realtime);
         assert_eq!(general.unwrap().url, "http://x");
+    }
+
+    #[test]
+    fn recordings_take_the_batch_engine_in_either_mode() {
+        let realtime = Engines::from_lookup(lookup(&[("APP_SPEECH_URL", "http://x"), ("APP_SPEECH_MODE", "realtime")])).unwrap();
+        assert_eq!(realtime.get(AudioModel::Multilingual).map(|e| e.name()), Some("realtime"));
+        assert_eq!(realtime.for_upload(AudioModel::Multilingual).map(|e| e.name()), Some("openai-transcription"));
+        assert_eq!(realtime.for_upload(AudioModel::Radiology).map(|e| e.name()), Some("openai-transcription"));
+        let batch = Engines::from_lookup(lookup(&[("APP_SPEECH_URL", "http://x")])).unwrap();
+        assert_eq!(batch.for_upload(AudioModel::Multilingual).map(|e| e.name()), Some("openai-transcription"));
+        assert!(Engines::none().for_upload(AudioModel::Multilingual).is_none());
     }
 
     #[test]

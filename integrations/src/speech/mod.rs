@@ -67,6 +67,9 @@ pub enum SpeechError {
     /// The engine refused the request (a 4xx): configuration or input it will never accept.
     #[error("spraakherkenning weigerde het verzoek: {0}")]
     Rejected(String),
+    /// The engine is still downloading or loading its model: worth trying again in a while.
+    #[error("spraakmodel wordt nog geladen: {0}")]
+    Loading(String),
     /// The audio is empty or cannot be decoded. The message is Dutch and fit to show.
     #[error("{0}")]
     Audio(String),

@@ -38,6 +38,10 @@ pub const DEFAULT_BACKOFF: [Duration; 3] = [Duration::from_millis(250), Duration
 /// Shown when part of the recording could not be transcribed because the engine was unreachable.
 pub const UNAVAILABLE_MESSAGE: &str = "Een deel van de opname kon niet worden omgezet in tekst: \
      de spraakherkenning was niet bereikbaar.";
+/// Shown when the engine still downloads or loads its model (speaches answers 404 "is not
+/// installed locally" until `POST /v1/models/...` has finished, `routers/utils.py:22-28`).
+pub const LOADING_MESSAGE: &str = "Een deel van de opname kon niet worden omgezet in tekst: het \
+     spraakmodel wordt nog geladen. Probeer het over enkele minuten opnieuw.";
 /// Shown when the engine refused part of the recording.
 pub const REJECTED_MESSAGE: &str = "Een deel van de opname kon niet worden omgezet in tekst: \
      de spraakherkenning weigerde het verzoek.";
@@ -66,6 +70,8 @@ enum Failure {
     Transient(String),
     /// Another try will fail the same way: any other 4xx.
     Rejected(String),
+    /// The model is not there yet: a 404 that says so. Tried again like a transient failure.
+    Loading(String),
 }
 
 impl OpenAiTranscription {
@@ -246,7 +252,7 @@ impl Inner {
     /// Transcribes one WAV file; with `retry`, tries again after each wait of the backoff.
     async fn transcribe(&self, wav: Vec<u8>, prompt: &str, retry: bool) -> Result<String, SpeechError> {
         let attempts = if retry { self.backoff.len() + 1 } else { 1 };
-        let mut last = String::new();
+        let mut last = Failure::Transient(String::new());
         for attempt in 0..attempts {
             if attempt > 0 {
                 tokio::time::sleep(self.backoff[attempt - 1]).await;
@@ -259,11 +265,18 @@ impl Inner {
                 }
                 Err(Failure::Transient(message)) => {
                     tracing::warn!(%message, attempt = attempt + 1, attempts, "speech engine request failed");
-                    last = message;
+                    last = Failure::Transient(message);
+                }
+                Err(Failure::Loading(message)) => {
+                    tracing::warn!(%message, attempt = attempt + 1, attempts, "speech engine is still loading its model");
+                    last = Failure::Loading(message);
                 }
             }
         }
-        Err(SpeechError::Unavailable(last))
+        Err(match last {
+            Failure::Loading(message) => SpeechError::Loading(message),
+            Failure::Transient(message) | Failure::Rejected(message) => SpeechError::Unavailable(message),
+        })
     }
 
     /// One request. Error messages hold no content: only the address, the status or the cause.
@@ -290,6 +303,13 @@ impl Inner {
         if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
             return Err(Failure::Transient(format!("{} answered {status}", self.endpoint)));
         }
+        if status == StatusCode::NOT_FOUND {
+            let body = response.text().await.unwrap_or_default();
+            if model_missing(&body) {
+                return Err(Failure::Loading(format!("{} answered {status}: the model is not there yet", self.endpoint)));
+            }
+            return Err(Failure::Rejected(format!("{} answered {status}", self.endpoint)));
+        }
         if !status.is_success() {
             return Err(Failure::Rejected(format!("{} answered {status}", self.endpoint)));
         }
@@ -315,6 +335,14 @@ impl ClassifyName for serde_json::Error {
     }
 }
 
+/// Whether a 404's body says the model is missing (still being downloaded) rather than the path:
+/// speaches' "Model '…' is not installed locally" (`routers/utils.py:25-28`), or an Ollama-style
+/// "model … not found, try pulling it first".
+fn model_missing(body: &str) -> bool {
+    let body = body.to_lowercase();
+    body.contains("model") && (body.contains("not installed") || body.contains("try pulling") || body.contains("not found"))
+}
+
 fn describe(endpoint: &str, error: &reqwest::Error) -> String {
     let cause = if error.is_timeout() {
         "timed out"
@@ -330,8 +358,19 @@ fn error_kind(error: &SpeechError) -> &'static str {
     match error {
         SpeechError::Unavailable(_) => "unavailable",
         SpeechError::Rejected(_) => "rejected",
+        SpeechError::Loading(_) => "loading",
         SpeechError::Audio(_) => "audio",
     }
+}
+
+/// What an utterance that could not be transcribed is reported as.
+pub fn trouble(error: &SpeechError) -> SpeechEvent {
+    let (code, message) = match error {
+        SpeechError::Rejected(_) => ("engine_rejected", REJECTED_MESSAGE),
+        SpeechError::Loading(_) => ("engine_loading", LOADING_MESSAGE),
+        SpeechError::Unavailable(_) | SpeechError::Audio(_) => ("engine_unavailable", UNAVAILABLE_MESSAGE),
+    };
+    SpeechEvent::Trouble { code, message: message.to_string() }
 }
 
 /// Sends the events of a finished utterance; `false` when nobody listens any more.
@@ -341,12 +380,7 @@ async fn emit_final(result: Result<String, SpeechError>, events: &mpsc::Sender<S
         Ok(text) => {
             out.extend(filter::clean(&text).into_iter().map(|sentence| SpeechEvent::Completed { sentence, speaker: None }));
         }
-        Err(SpeechError::Rejected(_)) => {
-            out.push(SpeechEvent::Trouble { code: "engine_rejected", message: REJECTED_MESSAGE.to_string() });
-        }
-        Err(_) => {
-            out.push(SpeechEvent::Trouble { code: "engine_unavailable", message: UNAVAILABLE_MESSAGE.to_string() });
-        }
+        Err(error) => out.push(trouble(&error)),
     }
     out.push(SpeechEvent::Buffer(String::new()));
     for event in out {

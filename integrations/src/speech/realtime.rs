@@ -1,36 +1,62 @@
 //! A streaming speech engine that speaks the OpenAI realtime transcription protocol over a
-//! websocket, as a speaches server serves it on `/v1/realtime?intent=transcription`.
+//! websocket, as a speaches server serves it on `/v1/realtime?intent=transcription`, and falls
+//! back to the same server's batch endpoint for every utterance the realtime session cannot give.
 //!
-//! One websocket per stream. The engine configures the session (Dutch, the prompt with the
-//! stream's vocabulary, server-side voice activity detection), sends the audio as
-//! `input_audio_buffer.append` events (PCM16 at 24 kHz, base64, upsampled from our 16 kHz) and
-//! turns the server's events into [`SpeechEvent`]s: partial text becomes a
-//! [`SpeechEvent::Buffer`], a finished transcription becomes one [`SpeechEvent::Completed`] per
-//! sentence, in the order the audio was committed, however the server orders its answers.
+//! The product cuts the stream into utterances itself ([`super::vad`]), as the batch engine
+//! does. Each utterance is sent as `input_audio_buffer.append` events (PCM16 at 24 kHz, base64,
+//! upsampled from our 16 kHz) followed by one explicit `input_audio_buffer.commit`; its
+//! transcription comes back as `conversation.item.input_audio_transcription.completed` and is
+//! reported as [`SpeechEvent::Completed`] sentences, in the order spoken.
 //!
-//! When the audio channel closes, the audio not yet committed is committed and the engine waits
-//! (bounded by the configured timeout) for the outstanding transcriptions before it closes the
-//! socket. A connection that drops mid-stream is reopened once; what was lost is reported as
-//! [`SpeechEvent::Trouble`].
+//! speaches as it ships (`870e1e1`, the source of its `latest-cpu` image) is worked around here:
+//!
+//! - **The server's own turn detection is switched off** (threshold 1.0), because a commit while
+//!   its VAD has heard speech start but not stop trips an assertion that kills the session
+//!   (`realtime/input_audio_buffer.py:80-87`, speaches#567), and audio sent faster than real time
+//!   makes its VAD commit one item twice. speaches takes turn detection only with
+//!   `prefix_padding_ms` in the same object (`types/realtime.py:229-234`; without it the object
+//!   validates as "not given" and is dropped) and then answers an `error` event about that field
+//!   while applying the rest (`realtime/session_event_router.py:50-68`): that one error is
+//!   expected and ignored.
+//! - **A dead session loses nothing.** A transcription error publishes `error` and then kills the
+//!   whole session (`realtime/input_audio_buffer_event_router.py:178-188`); without
+//!   `LOOPBACK_HOST_URL` every transcription fails that way (speaches#559); sessions are closed
+//!   after 30 minutes (`realtime/session.py:9`, `routers/realtime_ws.py:103`). Every utterance
+//!   keeps its audio until its text is in: when the connection ends, times out or reports an
+//!   item as failed, the utterances it still owed go through the batch path
+//!   ([`super::openai::OpenAiTranscription`]) in their place in the transcript, and the next
+//!   utterance opens a new session. Reconnecting has no limit but a rate: after a session that
+//!   gave no transcription, the next attempt waits [`RECONNECT_BACKOFF_FIRST`], doubling up to
+//!   [`RECONNECT_BACKOFF_MAX`]; utterances meanwhile take the batch path.
+//! - **Sessions are renewed before the server's limit**: a session older than
+//!   [`DEFAULT_ROTATE_AFTER`] is closed between utterances and a new one opened.
+//! - **The prompt and vocabulary** reach the engine only on the batch path: speaches' realtime
+//!   transcription has no prompt (`types/realtime.py:237-240`, `realtime/input_audio_buffer.py:129-134`).
+//! - **Live partial text** is shown where the engine sends it (OpenAI's
+//!   `…input_audio_transcription.delta`); speaches sends none.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine as _;
 use futures::future::BoxFuture;
-use futures::{SinkExt, StreamExt};
+use futures::stream::{FuturesUnordered, SplitSink, SplitStream};
+use futures::{FutureExt, SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::json;
 use tokio::net::TcpStream;
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use url::Url;
 
-use super::{AudioFrame, SAMPLE_RATE, SpeechEngine, SpeechError, SpeechEvent, StreamOptions};
+use super::openai::{OpenAiTranscription, trouble};
+use super::vad::{Vad, VadEvent};
+use super::{AudioFrame, SpeechEngine, SpeechError, SpeechEvent, StreamOptions};
 
 /// Samples per second of the PCM16 audio the realtime protocol carries.
 pub const WIRE_SAMPLE_RATE: u32 = 24_000;
@@ -38,49 +64,51 @@ pub const WIRE_SAMPLE_RATE: u32 = 24_000;
 /// The language every stream is transcribed in.
 const LANGUAGE: &str = "nl";
 
-/// Uncommitted audio shorter than this (in 16 kHz samples) is not worth a final commit; the
-/// server refuses commits under 100 ms.
-const MIN_COMMIT_SAMPLES: usize = SAMPLE_RATE as usize / 10;
+/// speaches closes every session after 30 minutes; a session this old is renewed between
+/// utterances.
+pub const DEFAULT_ROTATE_AFTER: Duration = Duration::from_secs(25 * 60);
 
-/// A sample above this magnitude means the uncommitted audio holds more than silence.
-const AUDIBLE_PEAK: u16 = 300;
+/// The first wait before reconnecting after a session that gave no transcription.
+pub const RECONNECT_BACKOFF_FIRST: Duration = Duration::from_secs(1);
 
-/// Audible audio this recent (in 16 kHz samples) when the stream closes is committed even if the
-/// server seems to have committed it already: a commit too many is refused harmlessly, one too
-/// few loses the last words.
-const RECENT_AUDIO_SAMPLES: usize = SAMPLE_RATE as usize;
+/// The longest wait between reconnection attempts.
+pub const RECONNECT_BACKOFF_MAX: Duration = Duration::from_secs(60);
 
-/// How often one stream may reopen a dropped connection.
-const MAX_RECONNECTS: u32 = 3;
+/// Utterances that may wait for their text before the stream stops reading audio.
+pub const MAX_WAITING: usize = 6;
 
-const MESSAGE_ENGINE_ERROR: &str = "De spraakherkenning meldde een fout; een deel van het gesprek is mogelijk niet uitgeschreven.";
-const MESSAGE_FAILED: &str = "Een deel van het gesprek kon niet worden uitgeschreven.";
-const MESSAGE_RECONNECTED: &str = "De verbinding met de spraakherkenning viel even weg; een deel \
-                                   van het gesprek is mogelijk niet uitgeschreven.";
-const MESSAGE_LOST: &str = "De verbinding met de spraakherkenning viel weg en kon niet worden \
-                            hersteld; de rest van het gesprek wordt niet uitgeschreven.";
-const MESSAGE_TIMEOUT: &str = "De spraakherkenning gaf de laatste tekst niet op tijd terug; het \
-                               einde van het gesprek is mogelijk niet uitgeschreven.";
+/// At most this many 24 kHz samples go in one `append` event (one second).
+const APPEND_SAMPLES: usize = WIRE_SAMPLE_RATE as usize;
 
 /// How to reach the realtime server.
 #[derive(Clone, Debug)]
 pub struct RealtimeSettings {
-    /// The http(s) base URL of the server, e.g. `http://speaches:8000`.
+    /// The http(s) base URL of the server, e.g. `http://speaches:8000`; its batch endpoint
+    /// `/v1/audio/transcriptions` is the fallback.
     pub url: String,
-    /// The transcription model (the `model` query parameter).
+    /// The transcription model (the `model` query parameter, and the batch requests' model).
     pub model: String,
     /// Sent as `Authorization: Bearer <key>` when set.
     pub api_key: Option<String>,
-    /// The prompt that leads the transcription; the stream's vocabulary is appended to it.
+    /// The prompt that leads a batch transcription; the stream's vocabulary is appended to it.
     pub prompt: String,
-    /// Bounds the connection handshake and the wait for the last transcriptions at the end.
+    /// Bounds the connection handshake and the wait for one utterance's transcription.
     pub timeout: Duration,
+    /// A session this old is closed between utterances and a new one opened.
+    pub rotate_after: Duration,
 }
 
 /// The realtime speech engine. Cheap to share; every stream opens its own websocket.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Realtime {
     settings: Arc<Settings>,
+    batch: OpenAiTranscription,
+}
+
+impl std::fmt::Debug for Realtime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Realtime").field("settings", &self.settings).finish_non_exhaustive()
+    }
 }
 
 /// Validated settings.
@@ -89,8 +117,8 @@ struct Settings {
     endpoint: Url,
     model: String,
     api_key: Option<String>,
-    prompt: String,
     timeout: Duration,
+    rotate_after: Duration,
 }
 
 impl Realtime {
@@ -102,6 +130,7 @@ impl Realtime {
             api_key: settings.api_key.clone(),
             prompt: settings.prompt.clone(),
             timeout: settings.timeout,
+            rotate_after: DEFAULT_ROTATE_AFTER,
         })
     }
 
@@ -111,15 +140,30 @@ impl Realtime {
         if settings.timeout.is_zero() {
             return Err("the realtime speech timeout must be more than zero".to_string());
         }
+        let api_key = settings.api_key.filter(|key| !key.is_empty());
+        let batch = OpenAiTranscription::new(crate::speech::config::EngineSettings {
+            url: settings.url.trim_end_matches('/').to_string(),
+            model: settings.model.clone(),
+            api_key: api_key.clone(),
+            prompt: settings.prompt,
+            interim: Duration::ZERO,
+            timeout: settings.timeout,
+        });
         Ok(Realtime {
             settings: Arc::new(Settings {
                 endpoint,
                 model: settings.model,
-                api_key: settings.api_key.filter(|key| !key.is_empty()),
-                prompt: settings.prompt,
+                api_key,
                 timeout: settings.timeout,
+                rotate_after: settings.rotate_after,
             }),
+            batch,
         })
+    }
+
+    /// The same engine with other waits between the batch path's attempts.
+    pub fn with_batch_backoff(self, backoff: Vec<Duration>) -> Self {
+        Self { batch: self.batch.with_backoff(backoff), ..self }
     }
 }
 
@@ -134,8 +178,8 @@ impl SpeechEngine for Realtime {
         audio: mpsc::Receiver<AudioFrame>,
         events: mpsc::Sender<SpeechEvent>,
     ) -> BoxFuture<'static, Result<(), SpeechError>> {
-        let settings = Arc::clone(&self.settings);
-        Box::pin(run_stream(settings, options, audio, events))
+        let stream = Stream::new(Arc::clone(&self.settings), self.batch.clone(), options.vocabulary, events);
+        Box::pin(stream.run(audio))
     }
 }
 
@@ -190,19 +234,22 @@ async fn connect(settings: &Settings) -> Result<Socket, SpeechError> {
     }
 }
 
-/// The `session.update` event that configures a transcription session.
-fn session_update(settings: &Settings, prompt: &str) -> String {
+/// The `session.update` event that configures a transcription session: Dutch, and the server's
+/// turn detection off (threshold 1.0: the product commits each utterance itself). speaches needs
+/// `prefix_padding_ms` to take the object at all, and answers it with an error it then ignores.
+/// No prompt: speaches' realtime transcription takes none.
+fn session_update(settings: &Settings) -> String {
     json!({
         "type": "session.update",
         "session": {
             "input_audio_transcription": {
                 "model": settings.model,
                 "language": LANGUAGE,
-                "prompt": prompt,
             },
             "turn_detection": {
                 "type": "server_vad",
-                "threshold": 0.5,
+                "threshold": 1.0,
+                "prefix_padding_ms": 0,
                 "silence_duration_ms": 500,
                 "create_response": false,
             },
@@ -274,18 +321,15 @@ impl Upsampler {
 pub(crate) enum ServerEvent {
     #[serde(rename = "input_audio_buffer.committed")]
     Committed { item_id: String },
-    #[serde(rename = "input_audio_buffer.speech_started")]
-    SpeechStarted,
+    /// The server's turn detection heard speech stop; it commits the buffer itself next.
     #[serde(rename = "input_audio_buffer.speech_stopped")]
     SpeechStopped,
-    /// OpenAI: a piece of text to add to the item's transcript.
+    /// OpenAI: a piece of text to add to the item's transcript (speaches sends none).
     #[serde(rename = "conversation.item.input_audio_transcription.delta")]
     Delta { item_id: String, delta: String },
-    /// speaches: the transcript so far of the audio being spoken.
-    #[serde(rename = "input_audio_buffer.partial_transcription")]
-    Partial { item_id: String, transcript: String },
     #[serde(rename = "conversation.item.input_audio_transcription.completed")]
     Completed { item_id: String, transcript: String },
+    /// OpenAI: one item could not be transcribed; the session goes on.
     #[serde(rename = "conversation.item.input_audio_transcription.failed")]
     Failed { item_id: String },
     #[serde(rename = "error")]
@@ -294,13 +338,30 @@ pub(crate) enum ServerEvent {
     Other,
 }
 
-/// The body of an `error` event; only its kind and code are kept (the message may quote input).
+/// The body of an `error` event. Its message is read only to recognise the two errors speaches
+/// sends in the normal course; it is never logged (it may quote input).
 #[derive(Debug, Deserialize, PartialEq)]
 pub(crate) struct ErrorBody {
     #[serde(rename = "type", default)]
     pub(crate) kind: Option<String>,
     #[serde(default)]
     pub(crate) code: Option<String>,
+    #[serde(default)]
+    pub(crate) message: Option<String>,
+}
+
+impl ErrorBody {
+    /// speaches' answer to the `prefix_padding_ms` it needs (`session_event_router.py:50-55`).
+    fn is_unsupported_padding(&self) -> bool {
+        self.message.as_deref().is_some_and(|m| m.contains("prefix_padding_ms"))
+    }
+
+    /// A commit refused because the buffer was empty or under 100 ms
+    /// (`input_audio_buffer_event_router.py:124-129`): the server's own commit took the audio.
+    fn is_refused_commit(&self) -> bool {
+        self.kind.as_deref() == Some("invalid_request_error")
+            && self.message.as_deref().is_some_and(|m| m.contains("buffer too small") || m.contains("buffer is empty"))
+    }
 }
 
 /// Parses one text message of the server.
@@ -308,104 +369,54 @@ pub(crate) fn parse_event(text: &str) -> Result<ServerEvent, serde_json::Error> 
     serde_json::from_str(text)
 }
 
-/// The transcription of one committed piece of audio.
+/// One item of a realtime session: a committed piece of an utterance.
 #[derive(Debug)]
 struct Item {
     id: String,
-    text: String,
-    done: bool,
+    delta: String,
+    text: Option<String>,
 }
 
-/// The items not yet reported as completed, in the order their audio was committed.
-#[derive(Debug, Default)]
-pub(crate) struct Transcript {
-    items: VecDeque<Item>,
+/// Where an utterance's transcription stands.
+#[derive(Debug)]
+enum State {
+    /// Sent on connection `connection`; `acknowledged` once the server answered its commit.
+    Sent { connection: u64, items: Vec<Item>, acknowledged: bool, deadline: Instant },
+    /// Being transcribed through the batch endpoint.
+    Batch,
+    /// The text to report, or why there is none.
+    Done(Result<String, SpeechError>),
 }
 
-impl Transcript {
-    fn item(&mut self, id: &str) -> &mut Item {
-        let position = match self.items.iter().position(|item| item.id == id) {
-            Some(position) => position,
-            None => {
-                // Text for audio not (yet) seen committed: it goes after what was committed.
-                self.items.push_back(Item { id: id.to_string(), text: String::new(), done: false });
-                self.items.len() - 1
-            }
+/// One utterance, from the moment the voice-activity detection finished it until its text is
+/// reported.
+#[derive(Debug)]
+struct Utterance {
+    audio: Arc<[i16]>,
+    state: State,
+}
+
+impl Utterance {
+    /// The text, once the commit is answered and every item of it is transcribed.
+    fn finished_text(&self) -> Option<String> {
+        let State::Sent { items, acknowledged: true, .. } = &self.state else {
+            return None;
         };
-        &mut self.items[position]
+        let texts: Option<Vec<&str>> = items.iter().map(|item| item.text.as_deref().map(str::trim)).collect();
+        Some(texts?.into_iter().filter(|text| !text.is_empty()).collect::<Vec<_>>().join(" "))
     }
+}
 
-    /// The server committed a piece of audio: its transcription comes after the earlier ones.
-    pub(crate) fn committed(&mut self, id: &str) {
-        self.item(id);
-    }
-
-    /// Adds a piece of text to an item in progress.
-    pub(crate) fn delta(&mut self, id: &str, delta: &str) {
-        let item = self.item(id);
-        if !item.done {
-            item.text.push_str(delta);
-        }
-    }
-
-    /// Replaces the text so far of an item in progress.
-    pub(crate) fn partial(&mut self, id: &str, transcript: &str) {
-        let item = self.item(id);
-        if !item.done {
-            item.text = transcript.to_string();
-        }
-    }
-
-    /// An item's final text.
-    pub(crate) fn completed(&mut self, id: &str, transcript: &str) {
-        let item = self.item(id);
-        item.text = transcript.to_string();
-        item.done = true;
-    }
-
-    /// An item whose transcription failed: it holds up nothing, and adds nothing.
-    pub(crate) fn failed(&mut self, id: &str) {
-        let item = self.item(id);
-        item.text.clear();
-        item.done = true;
-    }
-
-    /// The final texts that are next in order, removed from the transcript.
-    pub(crate) fn take_ready(&mut self) -> Vec<String> {
-        let mut ready = Vec::new();
-        while self.items.front().is_some_and(|item| item.done) {
-            if let Some(item) = self.items.pop_front() {
-                ready.push(item.text);
-            }
-        }
-        ready
-    }
-
-    /// Takes every final text in order and drops the items still in progress; returns the texts
-    /// and how many items were dropped.
-    pub(crate) fn abandon(&mut self) -> (Vec<String>, usize) {
-        let mut texts = Vec::new();
-        let mut dropped = 0;
-        for item in self.items.drain(..) {
-            if item.done {
-                texts.push(item.text);
-            } else {
-                dropped += 1;
-            }
-        }
-        (texts, dropped)
-    }
-
-    /// The text not yet reported as completed, in order.
-    pub(crate) fn buffer(&self) -> String {
-        let parts: Vec<&str> = self.items.iter().map(|item| item.text.trim()).filter(|text| !text.is_empty()).collect();
-        parts.join(" ")
-    }
-
-    /// Items whose transcription has not come in yet.
-    pub(crate) fn outstanding(&self) -> usize {
-        self.items.iter().filter(|item| !item.done).count()
-    }
+/// The open realtime session.
+struct Connection {
+    number: u64,
+    sink: SplitSink<Socket, Message>,
+    stream: SplitStream<Socket>,
+    opened: Instant,
+    /// The server's turn detection said speech stopped: its next commit is its own.
+    server_commit_next: bool,
+    /// The session gave at least one transcription.
+    delivered: bool,
 }
 
 /// Sends events to the caller; remembers the last buffer so an unchanged one is not repeated.
@@ -429,311 +440,367 @@ impl Output {
         }
     }
 
-    async fn completed(&mut self, texts: Vec<String>) {
-        for text in texts {
-            for sentence in crate::speech::filter::clean(&text) {
-                self.send(SpeechEvent::Completed { sentence, speaker: None }).await;
+    async fn report(&mut self, result: Result<String, SpeechError>) {
+        match result {
+            Ok(text) => {
+                for sentence in crate::speech::filter::clean(&text) {
+                    self.send(SpeechEvent::Completed { sentence, speaker: None }).await;
+                }
             }
+            Err(error) => self.send(trouble(&error)).await,
         }
     }
-
-    async fn trouble(&mut self, code: &'static str, message: &str) {
-        self.send(SpeechEvent::Trouble { code, message: message.to_string() }).await;
-    }
 }
 
-/// What the writer knows of the audio the server holds uncommitted, and the closing handshake.
-#[derive(Debug, Default)]
-struct Progress {
-    /// 16 kHz samples sent since the server last committed.
-    uncommitted: usize,
-    /// Whether any of those samples is audible.
-    audible: bool,
-    /// 16 kHz samples sent after the last audible one. Unlike `uncommitted` it ignores commits:
-    /// the server's commit may cover audio sent after it, or not, and its answer comes late.
-    since_audible: usize,
-    /// The server heard speech start and not yet stop.
-    speaking: bool,
-    /// The audio channel closed; no more audio comes.
-    closing: bool,
-    /// The final commit was sent and the server has not answered it yet.
-    final_commit_pending: bool,
-}
+type BatchResult = (u64, Result<String, SpeechError>);
 
-fn lock(progress: &Mutex<Progress>) -> MutexGuard<'_, Progress> {
-    progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// How one connection ended.
-#[derive(Debug, PartialEq)]
-enum Ended {
-    /// The audio closed and the connection was closed cleanly; everything is reported.
-    Finished,
-    /// The connection dropped while audio still came.
-    Dropped,
-    /// The caller stopped listening to the events.
-    CallerGone,
-}
-
-/// How the reader stopped.
-#[derive(Debug, PartialEq)]
-enum ReaderEnd {
-    /// Closing, and every transcription came in.
-    Done,
-    Dropped,
-    CallerGone,
-}
-
-async fn run_stream(
+/// One stream: the voice-activity detection, the utterances waiting for their text in spoken
+/// order, the realtime session (when there is one) and the batch requests in flight.
+struct Stream {
     settings: Arc<Settings>,
-    options: StreamOptions,
-    mut audio: mpsc::Receiver<AudioFrame>,
-    events: mpsc::Sender<SpeechEvent>,
-) -> Result<(), SpeechError> {
-    let prompt = crate::speech::prompt_with(&settings.prompt, &options.vocabulary);
-    let mut socket = connect(&settings).await?;
-    tracing::debug!(engine = "realtime", "speech stream connected");
-    let mut output = Output { events, buffer: String::new(), gone: false };
-    let mut transcript = Transcript::default();
-    let mut upsampler = Upsampler::default();
-    let mut reconnects = 0;
-    loop {
-        let ended = session(&settings, &prompt, socket, &mut audio, &mut output, &mut transcript, &mut upsampler).await;
-        if ended != Ended::Dropped {
-            tracing::debug!(engine = "realtime", ?ended, reconnects, "speech stream ended");
-            return Ok(());
-        }
-        let (texts, dropped) = transcript.abandon();
-        output.completed(texts).await;
-        output.buffer(String::new()).await;
-        tracing::warn!(engine = "realtime", dropped, reconnects, "speech connection dropped");
-        if reconnects >= MAX_RECONNECTS {
-            output.trouble("engine_unavailable", MESSAGE_LOST).await;
-            return Ok(());
-        }
-        reconnects += 1;
-        match connect(&settings).await {
-            Ok(reopened) => {
-                if dropped > 0 {
-                    output.trouble("engine_unavailable", MESSAGE_RECONNECTED).await;
-                }
-                socket = reopened;
-                upsampler = Upsampler::default();
-            }
-            Err(err) => {
-                tracing::warn!(engine = "realtime", error = %err, "speech reconnection failed");
-                output.trouble("engine_unavailable", MESSAGE_LOST).await;
-                return Ok(());
-            }
-        }
-    }
+    batch: OpenAiTranscription,
+    vocabulary: Arc<[String]>,
+    output: Output,
+    /// Waiting utterances; the front one has number `first`.
+    waiting: VecDeque<Utterance>,
+    first: u64,
+    connection: Option<Connection>,
+    connections: u64,
+    /// No reconnection before this moment.
+    reconnect_at: Instant,
+    backoff: Duration,
+    batches: FuturesUnordered<BoxFuture<'static, BatchResult>>,
 }
 
-/// Runs one connection: configures it, streams the audio and reads the server's events until the
-/// audio closes and the last transcription is in, or the connection drops.
-async fn session(
-    settings: &Settings,
-    prompt: &str,
-    socket: Socket,
-    audio: &mut mpsc::Receiver<AudioFrame>,
-    output: &mut Output,
-    transcript: &mut Transcript,
-    upsampler: &mut Upsampler,
-) -> Ended {
-    let (mut sink, mut stream) = socket.split();
-    if sink.send(Message::text(session_update(settings, prompt))).await.is_err() {
-        return Ended::Dropped;
+impl Stream {
+    fn new(settings: Arc<Settings>, batch: OpenAiTranscription, vocabulary: Vec<String>, events: mpsc::Sender<SpeechEvent>) -> Self {
+        Stream {
+            settings,
+            batch,
+            vocabulary: vocabulary.into(),
+            output: Output { events, buffer: String::new(), gone: false },
+            waiting: VecDeque::new(),
+            first: 0,
+            connection: None,
+            connections: 0,
+            reconnect_at: Instant::now(),
+            backoff: RECONNECT_BACKOFF_FIRST,
+            batches: FuturesUnordered::new(),
+        }
     }
-    let progress = Mutex::new(Progress { since_audible: usize::MAX, ..Progress::default() });
-    let closed = Notify::new();
 
-    let writer = async {
-        while let Some(frame) = audio.recv().await {
-            {
-                let mut progress = lock(&progress);
-                progress.uncommitted += frame.len();
-                match frame.iter().rposition(|sample| sample.unsigned_abs() > AUDIBLE_PEAK) {
-                    Some(last) => {
-                        progress.audible = true;
-                        progress.since_audible = frame.len() - 1 - last;
+    async fn run(mut self, mut audio: mpsc::Receiver<AudioFrame>) -> Result<(), SpeechError> {
+        let mut vad = Vad::new();
+        let mut open = true;
+        self.reconnect().await;
+        loop {
+            self.report_finished().await;
+            if self.output.gone || (!open && self.waiting.is_empty()) {
+                break;
+            }
+            let deadline = self.deadline();
+            tokio::select! {
+                biased;
+                Some((number, result)) = self.batches.next(), if !self.batches.is_empty() => {
+                    if let Some(utterance) = self.utterance(number) {
+                        utterance.state = State::Done(result);
                     }
-                    None => progress.since_audible = progress.since_audible.saturating_add(frame.len()),
+                }
+                message = next_message(self.connection.as_mut()), if self.connection.is_some() => {
+                    self.on_message(message).await;
+                }
+                () = tokio::time::sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
+                    tracing::warn!(engine = "realtime", "a realtime transcription did not come in time; the batch path takes over");
+                    self.lost_connection().await;
+                }
+                frame = audio.recv(), if open && self.waiting.len() < MAX_WAITING => {
+                    let found = match frame {
+                        Some(frame) => vad.push(&frame),
+                        None => {
+                            open = false;
+                            vad.flush()
+                        }
+                    };
+                    for event in found {
+                        if let VadEvent::Utterance(samples) = event {
+                            self.utterance_ended(samples.into()).await;
+                        }
+                    }
                 }
             }
-            let samples = upsampler.process(&frame);
-            if samples.is_empty() {
-                continue;
-            }
-            // Awaiting the send is the back-pressure: the next frame is read once this one is
-            // on its way.
-            if sink.send(Message::text(append_event(&samples))).await.is_err() {
-                return (sink, false);
-            }
         }
-        let commit = {
-            let mut progress = lock(&progress);
-            progress.closing = true;
-            let commit = progress.speaking
-                || (progress.uncommitted >= MIN_COMMIT_SAMPLES && progress.audible)
-                || progress.since_audible < RECENT_AUDIO_SAMPLES;
-            progress.final_commit_pending = commit;
-            commit
-        };
-        if commit && sink.send(Message::text(commit_event())).await.is_err() {
-            return (sink, false);
+        if let Some(mut connection) = self.connection.take() {
+            close(&self.settings, &mut connection).await;
         }
-        closed.notify_one();
-        (sink, true)
-    };
-    let mut writer = Box::pin(writer);
-    let mut reader = Box::pin(read_events(&mut stream, &progress, &closed, output, transcript));
+        tracing::debug!(engine = "realtime", connections = self.connections, "speech stream ended");
+        Ok(())
+    }
 
-    let mut sink = tokio::select! {
-        (sink, delivered) = &mut writer => {
-            if !delivered {
-                return Ended::Dropped;
+    fn utterance(&mut self, number: u64) -> Option<&mut Utterance> {
+        let index = usize::try_from(number.checked_sub(self.first)?).ok()?;
+        self.waiting.get_mut(index)
+    }
+
+    /// The earliest moment by which a sent utterance's text is overdue.
+    fn deadline(&self) -> Option<Instant> {
+        self.waiting
+            .iter()
+            .filter_map(|utterance| match utterance.state {
+                State::Sent { deadline, .. } => Some(deadline),
+                _ => None,
+            })
+            .min()
+    }
+
+    /// Reports the finished utterances at the front, in order, and the partial text behind them.
+    async fn report_finished(&mut self) {
+        while let Some(front) = self.waiting.front_mut() {
+            if let Some(text) = front.finished_text() {
+                front.state = State::Done(Ok(text));
             }
-            sink
-        }
-        end = &mut reader => {
-            return match end {
-                ReaderEnd::CallerGone => Ended::CallerGone,
-                ReaderEnd::Done | ReaderEnd::Dropped => Ended::Dropped,
+            if !matches!(front.state, State::Done(_)) {
+                break;
+            }
+            let Some(Utterance { state: State::Done(result), .. }) = self.waiting.pop_front() else {
+                break;
             };
+            self.first += 1;
+            self.output.report(result).await;
         }
-    };
+        let partial: Vec<&str> = self
+            .waiting
+            .iter()
+            .flat_map(|utterance| match &utterance.state {
+                State::Sent { items, .. } => items.iter().map(|item| item.text.as_deref().unwrap_or(&item.delta).trim()).collect(),
+                _ => Vec::new(),
+            })
+            .filter(|text| !text.is_empty())
+            .collect();
+        let partial = partial.join(" ");
+        self.output.buffer(partial).await;
+    }
 
-    drop(writer);
-    // The audio is closed: wait for what is outstanding, bounded by the timeout.
-    let end = tokio::time::timeout(settings.timeout, &mut reader).await;
-    drop(reader);
-    match end {
-        Ok(ReaderEnd::Done) => {}
-        Ok(ReaderEnd::CallerGone) => return Ended::CallerGone,
-        Ok(ReaderEnd::Dropped) => {
-            // Nothing more comes: reconnecting cannot bring the lost transcriptions back.
-            let (texts, dropped) = transcript.abandon();
-            output.completed(texts).await;
-            output.buffer(String::new()).await;
-            if dropped > 0 {
-                output.trouble("engine_unavailable", MESSAGE_RECONNECTED).await;
-            }
-            return Ended::Finished;
+    /// A new utterance: through the realtime session when one is open (or can be opened),
+    /// otherwise through the batch path.
+    async fn utterance_ended(&mut self, audio: Arc<[i16]>) {
+        let number = self.first + self.waiting.len() as u64;
+        self.waiting.push_back(Utterance { audio: Arc::clone(&audio), state: State::Batch });
+        self.renew_if_old().await;
+        if self.connection.is_none() && Instant::now() >= self.reconnect_at {
+            self.reconnect().await;
         }
-        Err(_) => {
-            let (texts, dropped) = transcript.abandon();
-            tracing::warn!(engine = "realtime", dropped, "speech transcriptions timed out");
-            output.completed(texts).await;
-            output.buffer(String::new()).await;
-            output.trouble("engine_timeout", MESSAGE_TIMEOUT).await;
+        if let Some(connection) = self.connection.as_mut() {
+            let number_of_connection = connection.number;
+            if send_utterance(connection, &audio).await.is_ok() {
+                let deadline = Instant::now() + self.settings.timeout;
+                if let Some(utterance) = self.utterance(number) {
+                    utterance.state = State::Sent { connection: number_of_connection, items: Vec::new(), acknowledged: false, deadline };
+                }
+                return;
+            }
+            // The utterance went nowhere: it takes the batch path with the others.
+            self.lost_connection().await;
+        }
+        self.to_batch(number);
+    }
+
+    /// Closes a session past its age between utterances, so the server's limit never ends one
+    /// with transcriptions outstanding.
+    async fn renew_if_old(&mut self) {
+        let Some(connection) = self.connection.as_ref() else {
+            return;
+        };
+        let number = connection.number;
+        let busy = self.waiting.iter().any(|u| matches!(u.state, State::Sent { connection, .. } if connection == number));
+        if busy || connection.opened.elapsed() < self.settings.rotate_after {
+            return;
+        }
+        if let Some(mut connection) = self.connection.take() {
+            tracing::debug!(engine = "realtime", "renewing an old realtime session");
+            close(&self.settings, &mut connection).await;
+            self.reconnect_at = Instant::now();
         }
     }
-    // Close cleanly: send our close frame and read until the server's answer ends the stream.
-    let _ = sink.send(Message::Close(None)).await;
-    let _ = tokio::time::timeout(settings.timeout, async { while let Some(Ok(_)) = stream.next().await {} }).await;
-    Ended::Finished
-}
 
-/// Reads the server's events and reports them, until the audio is closed and every transcription
-/// is in, the connection drops, or the caller stops listening.
-async fn read_events(
-    stream: &mut futures::stream::SplitStream<Socket>,
-    progress: &Mutex<Progress>,
-    closed: &Notify,
-    output: &mut Output,
-    transcript: &mut Transcript,
-) -> ReaderEnd {
-    loop {
-        {
-            let progress = lock(progress);
-            if progress.closing && !progress.final_commit_pending && transcript.outstanding() == 0 {
-                return ReaderEnd::Done;
+    /// Opens a session; on failure the next attempt waits for the backoff.
+    async fn reconnect(&mut self) {
+        let opened = match connect(&self.settings).await {
+            Ok(socket) => socket,
+            Err(err) => {
+                tracing::warn!(engine = "realtime", error = %err, "realtime speech connection failed; the batch path takes over");
+                self.back_off();
+                return;
             }
-        }
-        let message = tokio::select! {
-            message = stream.next() => message,
-            () = closed.notified() => continue,
         };
+        let (mut sink, stream) = opened.split();
+        if sink.send(Message::text(session_update(&self.settings))).await.is_err() {
+            self.back_off();
+            return;
+        }
+        self.connections += 1;
+        self.connection = Some(Connection {
+            number: self.connections,
+            sink,
+            stream,
+            opened: Instant::now(),
+            server_commit_next: false,
+            delivered: false,
+        });
+    }
+
+    fn back_off(&mut self) {
+        self.reconnect_at = Instant::now() + self.backoff;
+        self.backoff = (self.backoff * 2).min(RECONNECT_BACKOFF_MAX);
+    }
+
+    /// The session ended, broke or fell silent: what it still owed takes the batch path.
+    async fn lost_connection(&mut self) {
+        let Some(mut connection) = self.connection.take() else {
+            return;
+        };
+        let number = connection.number;
+        let owed: Vec<u64> = (self.first..)
+            .zip(self.waiting.iter())
+            .filter(|(_, u)| matches!(u.state, State::Sent { connection, .. } if connection == number))
+            .map(|(n, _)| n)
+            .collect();
+        tracing::warn!(engine = "realtime", owed = owed.len(), "realtime speech session ended");
+        for number in owed {
+            self.to_batch(number);
+        }
+        if connection.delivered {
+            self.backoff = RECONNECT_BACKOFF_FIRST;
+            self.reconnect_at = Instant::now();
+        } else {
+            self.back_off();
+        }
+        // Whatever state the socket is in, it is not used again.
+        let _ = tokio::time::timeout(Duration::from_millis(100), connection.sink.close()).await;
+    }
+
+    /// Transcribes utterance `number` through the batch endpoint.
+    fn to_batch(&mut self, number: u64) {
+        let batch = self.batch.clone();
+        let vocabulary = Arc::clone(&self.vocabulary);
+        let Some(utterance) = self.utterance(number) else {
+            return;
+        };
+        let audio = Arc::clone(&utterance.audio);
+        utterance.state = State::Batch;
+        self.batches.push(async move { (number, batch.transcribe(&audio, &vocabulary).await) }.boxed());
+    }
+
+    /// The utterance on the current connection that waits for its commit's answer.
+    fn unacknowledged(&mut self) -> Option<&mut Utterance> {
+        let number = self.connection.as_ref()?.number;
+        self.waiting.iter_mut().find(|u| matches!(u.state, State::Sent { connection, acknowledged: false, .. } if connection == number))
+    }
+
+    fn item(&mut self, id: &str) -> Option<(u64, &mut Item)> {
+        let first = self.first;
+        self.waiting.iter_mut().zip(first..).find_map(|(utterance, number)| match &mut utterance.state {
+            State::Sent { items, .. } => items.iter_mut().find(|item| item.id == id).map(|item| (number, item)),
+            _ => None,
+        })
+    }
+
+    async fn on_message(&mut self, message: Option<Result<Message, tungstenite::Error>>) {
         let text = match message {
             Some(Ok(Message::Text(text))) => text,
-            Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return ReaderEnd::Dropped,
-            Some(Ok(_)) => continue,
+            Some(Ok(Message::Close(_))) | Some(Err(_)) | None => {
+                self.lost_connection().await;
+                return;
+            }
+            Some(Ok(_)) => return,
         };
         let event = match parse_event(text.as_str()) {
             Ok(event) => event,
             Err(err) => {
                 tracing::warn!(engine = "realtime", error = %err, bytes = text.len(), "unreadable speech server event");
-                continue;
+                return;
             }
         };
-        handle_event(event, progress, output, transcript).await;
-        if output.gone {
-            return ReaderEnd::CallerGone;
+        match event {
+            ServerEvent::SpeechStopped => {
+                if let Some(connection) = self.connection.as_mut() {
+                    connection.server_commit_next = true;
+                }
+            }
+            ServerEvent::Committed { item_id } => {
+                let server_commit = self.connection.as_mut().is_some_and(|c| std::mem::take(&mut c.server_commit_next));
+                match self.unacknowledged() {
+                    Some(Utterance { state: State::Sent { items, acknowledged, .. }, .. }) => {
+                        items.push(Item { id: item_id, delta: String::new(), text: None });
+                        // The server's own commit takes part of the utterance; ours the rest.
+                        *acknowledged = !server_commit;
+                    }
+                    _ => tracing::debug!(engine = "realtime", "the server committed audio that no utterance waits for"),
+                }
+            }
+            ServerEvent::Delta { item_id, delta } => {
+                if let Some((_, item)) = self.item(&item_id) {
+                    item.delta.push_str(&delta);
+                }
+            }
+            ServerEvent::Completed { item_id, transcript } => {
+                if let Some((_, item)) = self.item(&item_id) {
+                    item.text = Some(transcript);
+                    if let Some(connection) = self.connection.as_mut() {
+                        connection.delivered = true;
+                    }
+                }
+            }
+            ServerEvent::Failed { item_id } => {
+                tracing::warn!(engine = "realtime", "the speech server failed to transcribe an item; the batch path takes over");
+                if let Some((number, _)) = self.item(&item_id) {
+                    self.to_batch(number);
+                }
+            }
+            ServerEvent::Error { error } => {
+                if error.is_unsupported_padding() {
+                    return;
+                }
+                if error.is_refused_commit()
+                    && let Some(Utterance { state: State::Sent { acknowledged, .. }, .. }) = self.unacknowledged()
+                {
+                    *acknowledged = true;
+                    return;
+                }
+                // speaches ends the session after this; OpenAI follows with `failed`. Either way
+                // what is owed goes through the batch path.
+                tracing::warn!(
+                    engine = "realtime",
+                    kind = error.kind.as_deref().unwrap_or("-"),
+                    code = error.code.as_deref().unwrap_or("-"),
+                    "speech server reported an error"
+                );
+            }
+            ServerEvent::Other => {}
         }
     }
 }
 
-/// Applies one server event to the transcript and reports what changed.
-async fn handle_event(event: ServerEvent, progress: &Mutex<Progress>, output: &mut Output, transcript: &mut Transcript) {
-    match event {
-        ServerEvent::SpeechStarted => lock(progress).speaking = true,
-        ServerEvent::SpeechStopped => lock(progress).speaking = false,
-        ServerEvent::Committed { item_id } => {
-            {
-                let mut progress = lock(progress);
-                progress.uncommitted = 0;
-                progress.audible = false;
-                progress.speaking = false;
-                if progress.closing {
-                    progress.final_commit_pending = false;
-                }
-            }
-            transcript.committed(&item_id);
-        }
-        ServerEvent::Delta { item_id, delta } => {
-            transcript.delta(&item_id, &delta);
-            output.buffer(transcript.buffer()).await;
-        }
-        ServerEvent::Partial { item_id, transcript: text } => {
-            transcript.partial(&item_id, &text);
-            output.buffer(transcript.buffer()).await;
-        }
-        ServerEvent::Completed { item_id, transcript: text } => {
-            transcript.completed(&item_id, &text);
-            let ready = transcript.take_ready();
-            output.completed(ready).await;
-            output.buffer(transcript.buffer()).await;
-        }
-        ServerEvent::Failed { item_id } => {
-            tracing::warn!(engine = "realtime", "speech server failed to transcribe an item");
-            transcript.failed(&item_id);
-            output.trouble("engine_error", MESSAGE_FAILED).await;
-            let ready = transcript.take_ready();
-            output.completed(ready).await;
-            output.buffer(transcript.buffer()).await;
-        }
-        ServerEvent::Error { error } => {
-            let closing = {
-                let mut progress = lock(progress);
-                progress.final_commit_pending = false;
-                progress.closing
-            };
-            tracing::warn!(
-                engine = "realtime",
-                kind = error.kind.as_deref().unwrap_or("-"),
-                code = error.code.as_deref().unwrap_or("-"),
-                "speech server reported an error"
-            );
-            // Once the audio is closed the only request left is the final commit; its refusal
-            // (the buffer was empty or too short, the server had committed it already) loses
-            // nothing.
-            let refused_commit = closing && error.kind.as_deref() == Some("invalid_request_error");
-            if !refused_commit {
-                output.trouble("engine_error", MESSAGE_ENGINE_ERROR).await;
-            }
-        }
-        ServerEvent::Other => {}
+/// The next message of the session's socket.
+async fn next_message(connection: Option<&mut Connection>) -> Option<Result<Message, tungstenite::Error>> {
+    match connection {
+        Some(connection) => connection.stream.next().await,
+        None => std::future::pending().await,
     }
+}
+
+/// Sends one utterance: its audio at 24 kHz in appends of at most a second, then the commit.
+async fn send_utterance(connection: &mut Connection, audio: &[i16]) -> Result<(), tungstenite::Error> {
+    let samples = Upsampler::default().process(audio);
+    for chunk in samples.chunks(APPEND_SAMPLES) {
+        connection.sink.feed(Message::text(append_event(chunk))).await?;
+    }
+    connection.sink.send(Message::text(commit_event())).await
+}
+
+/// Closes a session cleanly: our close frame, then the server's answer, bounded by the timeout.
+async fn close(settings: &Settings, connection: &mut Connection) {
+    let _ = connection.sink.send(Message::Close(None)).await;
+    let _ = tokio::time::timeout(settings.timeout, async { while let Some(Ok(_)) = connection.stream.next().await {} }).await;
 }
 
 #[cfg(test)]
@@ -801,12 +868,13 @@ mod tests {
             parse_event(r#"{"type":"conversation.item.input_audio_transcription.delta","event_id":"e2","item_id":"item_1","content_index":0,"delta":"Goede"}"#).ok(),
             Some(ServerEvent::Delta { item_id: "item_1".into(), delta: "Goede".into() })
         );
+        // speaches has no partial_transcription event: it is one the engine does not act on.
         assert_eq!(
             parse_event(
                 r#"{"type":"input_audio_buffer.partial_transcription","event_id":"e3","item_id":"item_1","transcript":"Goede mor"}"#
             )
             .ok(),
-            Some(ServerEvent::Partial { item_id: "item_1".into(), transcript: "Goede mor".into() })
+            Some(ServerEvent::Other)
         );
         assert_eq!(
             parse_event(r#"{"type":"conversation.item.input_audio_transcription.completed","event_id":"e4","item_id":"item_1","content_index":0,"transcript":"Goedemorgen.","usage":{"type":"duration","seconds":1.2}}"#).ok(),
@@ -818,59 +886,26 @@ mod tests {
         );
         assert_eq!(
             parse_event(r#"{"type":"input_audio_buffer.speech_started","event_id":"e6","item_id":"item_3","audio_start_ms":100}"#).ok(),
-            Some(ServerEvent::SpeechStarted)
+            Some(ServerEvent::Other)
         );
         assert_eq!(
             parse_event(r#"{"type":"input_audio_buffer.speech_stopped","event_id":"e7","item_id":"item_3","audio_end_ms":900}"#).ok(),
             Some(ServerEvent::SpeechStopped)
         );
-        assert_eq!(
-            parse_event(r#"{"type":"error","event_id":"e8","error":{"type":"invalid_request_error","code":null,"message":"buffer too small","param":null,"event_id":null}}"#).ok(),
-            Some(ServerEvent::Error {
-                error: ErrorBody { kind: Some("invalid_request_error".into()), code: None }
-            })
-        );
+        let refused = r#"{"type":"error","event_id":"e8","error":{"type":"invalid_request_error","code":null,"message":"Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has 40.00ms of audio.","param":null,"event_id":null}}"#;
+        let Ok(ServerEvent::Error { error }) = parse_event(refused) else { panic!("not an error event") };
+        assert_eq!(error.kind.as_deref(), Some("invalid_request_error"));
+        assert!(error.is_refused_commit() && !error.is_unsupported_padding());
+        // speaches' answer to the turn detection it needs (session_event_router.py:35-41).
+        let padding = r#"{"type":"error","event_id":"e9","error":{"type":"invalid_request_error","code":null,"message":"Specifying `session.turn_detection.prefix_padding_ms` is not supported. The server either does not support this field or it is not configurable.","param":null,"event_id":null}}"#;
+        let Ok(ServerEvent::Error { error }) = parse_event(padding) else { panic!("not an error event") };
+        assert!(error.is_unsupported_padding() && !error.is_refused_commit());
+        let failed = r#"{"type":"error","event_id":"e10","error":{"type":"server_error","code":null,"message":"Internal Server Error","param":null,"event_id":null}}"#;
+        let Ok(ServerEvent::Error { error }) = parse_event(failed) else { panic!("not an error event") };
+        assert!(!error.is_unsupported_padding() && !error.is_refused_commit());
         assert_eq!(parse_event(r#"{"type":"session.updated","event_id":"e9","session":{"id":"s"}}"#).ok(), Some(ServerEvent::Other));
         assert!(parse_event(r#"{"type":"conversation.item.input_audio_transcription.completed"}"#).is_err());
         assert!(parse_event("not json").is_err());
-    }
-
-    #[test]
-    fn transcript_keeps_the_committed_order() {
-        let mut transcript = Transcript::default();
-        transcript.committed("a");
-        transcript.committed("b");
-        transcript.delta("a", "Een ");
-        transcript.delta("a", "zin");
-        assert_eq!(transcript.buffer(), "Een zin");
-        transcript.completed("b", "Twee.");
-        assert!(transcript.take_ready().is_empty(), "b waits for a");
-        assert_eq!(transcript.buffer(), "Een zin Twee.");
-        transcript.completed("a", "Een zin.");
-        assert_eq!(transcript.take_ready(), vec!["Een zin.".to_string(), "Twee.".to_string()]);
-        assert_eq!(transcript.buffer(), "");
-        assert_eq!(transcript.outstanding(), 0);
-    }
-
-    #[test]
-    fn a_failed_item_holds_nothing_up() {
-        let mut transcript = Transcript::default();
-        transcript.committed("a");
-        transcript.committed("b");
-        transcript.completed("b", "Twee.");
-        transcript.failed("a");
-        assert_eq!(transcript.take_ready(), vec![String::new(), "Twee.".to_string()]);
-    }
-
-    #[test]
-    fn abandon_keeps_final_texts_and_counts_the_rest() {
-        let mut transcript = Transcript::default();
-        transcript.committed("a");
-        transcript.committed("b");
-        transcript.completed("b", "Twee.");
-        transcript.partial("a", "Ee");
-        assert_eq!(transcript.abandon(), (vec!["Twee.".to_string()], 1));
-        assert_eq!(transcript.buffer(), "");
     }
 
     #[test]
@@ -906,8 +941,31 @@ mod tests {
             api_key: None,
             prompt: String::new(),
             timeout: Duration::ZERO,
+            rotate_after: DEFAULT_ROTATE_AFTER,
         };
         assert!(Realtime::new(settings.clone()).is_err());
         assert!(Realtime::new(RealtimeSettings { timeout: Duration::from_secs(5), ..settings }).is_ok());
+    }
+
+    #[test]
+    fn the_session_turns_the_servers_turn_detection_off_in_a_shape_speaches_takes() {
+        let engine = Realtime::new(RealtimeSettings {
+            url: "http://localhost:8000".into(),
+            model: "m".into(),
+            api_key: None,
+            prompt: "Een consult.".into(),
+            timeout: Duration::from_secs(5),
+            rotate_after: DEFAULT_ROTATE_AFTER,
+        })
+        .unwrap();
+        let update: serde_json::Value = serde_json::from_str(&session_update(&engine.settings)).unwrap();
+        let detection = &update["session"]["turn_detection"];
+        // speaches' TurnDetection requires all four (types/realtime.py:229-234).
+        for field in ["create_response", "prefix_padding_ms", "silence_duration_ms", "threshold"] {
+            assert!(!detection[field].is_null(), "{field} missing");
+        }
+        assert_eq!(detection["threshold"], 1.0);
+        assert_eq!(update["session"]["input_audio_transcription"]["language"], "nl");
+        assert!(update["session"]["input_audio_transcription"].get("prompt").is_none());
     }
 }
