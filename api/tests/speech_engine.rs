@@ -370,3 +370,161 @@ async fn uploads_are_transcribed_two_at_a_time_and_the_others_wait_their_turn(po
     assert_eq!(engine.requests.load(Ordering::SeqCst), 3);
     assert_eq!(app.state.consult.recordings.available(), api::consult::service::RECORDING_SLOTS);
 }
+
+#[path = "../../integrations/tests/support/speaches.rs"]
+mod speaches;
+
+/// The level of each 20 ms of a clip, in dB.
+fn envelope(samples: &[i16]) -> Vec<f64> {
+    samples
+        .chunks(320)
+        .map(|chunk| {
+            let power = chunk.iter().map(|&s| f64::from(s) * f64::from(s)).sum::<f64>() / chunk.len() as f64;
+            (10.0 * (power + 1.0).log10()).max(0.0)
+        })
+        .collect()
+}
+
+/// The speaches double's Whisper for the fixture sentences: the sentence whose loud part's
+/// envelope lies best within the clip (the realtime path resamples the audio to 24 kHz and back,
+/// so its samples are no longer the fixture's own).
+fn by_envelope() -> speaches::Recognise {
+    let lines = sentences();
+    let shapes: Vec<Vec<f64>> = (1..=lines.len())
+        .map(|i| {
+            let shape = envelope(&wav::parse(&fixture(&format!("sentence-{i:02}.wav"))).unwrap());
+            let loud = |level: &f64| *level > 40.0;
+            let first = shape.iter().position(loud).unwrap();
+            let last = shape.iter().rposition(loud).unwrap();
+            shape[first..=last].to_vec()
+        })
+        .collect();
+    let middles: Vec<Vec<i16>> = (1..=lines.len())
+        .map(|i| {
+            let speech = wav::parse(&fixture(&format!("sentence-{i:02}.wav"))).unwrap();
+            speech[speech.len() / 2 - 400..speech.len() / 2 + 400].to_vec()
+        })
+        .collect();
+    Arc::new(move |clip: &[i16]| {
+        // The batch path sends the samples themselves.
+        if let Some(i) = middles.iter().position(|middle| clip.windows(middle.len()).any(|w| w == middle.as_slice())) {
+            return Some(lines[i].clone());
+        }
+        let clip = envelope(clip);
+        let mut best: Option<(f64, usize)> = None;
+        for (i, shape) in shapes.iter().enumerate() {
+            for offset in 0..=clip.len().saturating_sub(shape.len()) {
+                let Some(window) = clip.get(offset..offset + shape.len()) else { continue };
+                // Loud audio the sentence does not account for counts against it.
+                let outside = clip[..offset].iter().chain(&clip[offset + shape.len()..]).filter(|level| **level > 40.0).count();
+                let distance =
+                    (window.iter().zip(shape).map(|(a, b)| (a - b).abs()).sum::<f64>() + 20.0 * outside as f64) / shape.len() as f64;
+                if best.is_none_or(|(d, _)| distance < d) {
+                    best = Some((distance, i));
+                }
+            }
+        }
+        best.filter(|(distance, _)| *distance < 6.0).map(|(_, i)| lines[i].clone())
+    })
+}
+
+async fn app_with_speaches(pool: PgPool, double: speaches::Double) -> (TestApp, speaches::Shared) {
+    let (url, double) = speaches::start(double).await;
+    let env = vec![("APP_SPEECH_URL", url), ("APP_SPEECH_MODE", "realtime".into()), ("APP_SPEECH_INTERIM", "0".into())];
+    (TestApp::spawn_with(pool, Options { env, ..Default::default() }).await, double)
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn in_realtime_mode_a_live_consult_gives_every_sentence_even_when_speaches_fails_one(pool: PgPool) {
+    let expected = sentences();
+    let double = speaches::Double { fail_text: Some(expected[2].clone()), ..speaches::Double::new(by_envelope()) };
+    let (app, double) = app_with_speaches(pool, double).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let (sid, _) = open_session(&app, &anna).await;
+    let mut ws = socket(&app, &anna, &sid).await;
+    assert_eq!(next_of(&mut ws, "ready").await["engine"], "realtime");
+    let (mut sender, mut receiver) = ws.split();
+    let audio = consult_audio(expected.len());
+    tokio::spawn(async move {
+        for frame in audio.chunks(8_000) {
+            let bytes: Vec<u8> = frame.iter().flat_map(|s| s.to_le_bytes()).collect();
+            sender.send(Message::Binary(bytes.into())).await.unwrap();
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        sender
+    });
+    let mut completed: Vec<String> = Vec::new();
+    while completed.len() < expected.len() {
+        let message = tokio::time::timeout(Duration::from_secs(30), receiver.next()).await.expect("sentences in time").unwrap().unwrap();
+        if let Message::Text(text) = message {
+            let value: Value = serde_json::from_str(&text).unwrap();
+            assert_ne!(value["type"], "error", "{value}");
+            if value["type"] == "transcript" {
+                completed.extend(value["completed"].as_array().unwrap().iter().map(|c| c["sentence"].as_str().unwrap().to_owned()));
+            }
+        }
+    }
+    assert_eq!(completed, expected);
+    let double = double.lock().unwrap();
+    assert!(double.failed_once, "the injected failure never happened");
+    assert!(double.batch.contains(&expected[2]), "the failed sentence came through the batch path: {:?}", double.batch);
+    assert!(double.sessions >= 2, "a new session after the failure");
+    assert!(double.violations.is_empty(), "{:?}", double.violations);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn in_realtime_mode_a_recording_takes_the_batch_endpoint_and_gives_every_sentence(pool: PgPool) {
+    let (app, double) = app_with_speaches(pool, speaches::Double::new(by_envelope())).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let (sid, _) = open_session(&app, &anna).await;
+    let response = app
+        .http
+        .post(app.url(&format!("/api/consult/audio/session/{sid}/recording")))
+        .bearer_auth(&anna)
+        .body(wav::encode(&consult_audio(sentences().len())))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    let back: Vec<&str> = body["completed"].as_array().unwrap().iter().map(|c| c["sentence"].as_str().unwrap()).collect();
+    assert_eq!(back, sentences());
+    let double = double.lock().unwrap();
+    assert_eq!(double.sessions, 0, "no realtime session for a recording");
+    // requests overlap, so they reach the double in any order
+    let mut batch = double.batch.clone();
+    batch.sort();
+    let mut expected = sentences();
+    expected.sort();
+    assert_eq!(batch, expected);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_speech_model_still_downloading_is_said_once_per_recording(pool: PgPool) {
+    // speaches answers 404 "is not installed locally" until the model is there (routers/utils.py:22-28).
+    async fn not_installed() -> (axum::http::StatusCode, axum::Json<Value>) {
+        let detail = "Model 'Systran/faster-whisper-large-v3' is not installed locally. You can download the model using `POST /v1/models`";
+        (axum::http::StatusCode::NOT_FOUND, axum::Json(json!({ "detail": detail })))
+    }
+    let app = axum::Router::new().route("/v1/audio/transcriptions", post(not_installed));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let app = TestApp::spawn_with(pool, Options { env: vec![("APP_SPEECH_URL", url)], ..Default::default() }).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let (sid, _) = open_session(&app, &anna).await;
+    let response = app
+        .http
+        .post(app.url(&format!("/api/consult/audio/session/{sid}/recording")))
+        .bearer_auth(&anna)
+        .body(wav::encode(&consult_audio(3)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    let problems = body["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{body}");
+    assert_eq!(problems[0]["code"], "engine_loading");
+    assert!(problems[0]["message"].as_str().unwrap().contains("spraakmodel wordt nog geladen"), "{body}");
+}

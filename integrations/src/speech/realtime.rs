@@ -601,7 +601,7 @@ impl Stream {
             // The utterance went nowhere: it takes the batch path with the others.
             self.lost_connection().await;
         }
-        self.to_batch(number);
+        self.through_batch(number);
     }
 
     /// Closes a session past its age between utterances, so the server's limit never ends one
@@ -666,7 +666,7 @@ impl Stream {
             .collect();
         tracing::warn!(engine = "realtime", owed = owed.len(), "realtime speech session ended");
         for number in owed {
-            self.to_batch(number);
+            self.through_batch(number);
         }
         if connection.delivered {
             self.backoff = RECONNECT_BACKOFF_FIRST;
@@ -679,7 +679,7 @@ impl Stream {
     }
 
     /// Transcribes utterance `number` through the batch endpoint.
-    fn to_batch(&mut self, number: u64) {
+    fn through_batch(&mut self, number: u64) {
         let batch = self.batch.clone();
         let vocabulary = Arc::clone(&self.vocabulary);
         let Some(utterance) = self.utterance(number) else {
@@ -753,7 +753,7 @@ impl Stream {
             ServerEvent::Failed { item_id } => {
                 tracing::warn!(engine = "realtime", "the speech server failed to transcribe an item; the batch path takes over");
                 if let Some((number, _)) = self.item(&item_id) {
-                    self.to_batch(number);
+                    self.through_batch(number);
                 }
             }
             ServerEvent::Error { error } => {
