@@ -58,12 +58,12 @@ function recording(parts) {
 }
 
 /** A second api (`api all`) on the run's database with a speech engine, reached through a proxy. */
-async function startSpeechApi(speechUrl) {
+async function startSpeechApi(speechUrl, mode = 'transcription') {
   const port = await freePort()
   const proxy = await startProxy({ host: '127.0.0.1', port })
   // no interim requests: every request the double gets is a finished utterance
-  const env = { APP_SPEECH_URL: speechUrl, APP_SPEECH_INTERIM: '0' }
-  const api = await startApi('speech', env, { command: 'all', port, publicUrl: proxy.url })
+  const env = { APP_SPEECH_URL: speechUrl, APP_SPEECH_INTERIM: '0', APP_SPEECH_MODE: mode }
+  const api = await startApi(`speech-${mode}`, env, { command: 'all', port, publicUrl: proxy.url })
   return {
     proxy,
     output: api.output,
@@ -307,6 +307,35 @@ describe('live consult', () => {
     await page.getByRole('button', { name: 'Start' }).waitFor()
     assert.equal(await page.getByTestId('transcript').count(), 0)
     assert.deepEqual(await soepFields(page), { Subjectief: '', Objectief: '', Evaluatie: '', Plan: '' })
+  })
+
+  it('with the realtime engine against speaches as it ships: the same sentences, in order, each once', async () => {
+    const realtimeApi = await startSpeechApi(double.url, 'realtime')
+    try {
+      const { wav, sentences } = recording([
+        1,
+        'Ik heb sinds drie dagen keelpijn.',
+        1.5,
+        'De keel is rood en er is geen beslag.',
+        1.5,
+        'Dit past bij een virale keelontsteking.',
+        3,
+      ])
+      double.setScript(sentences)
+      const { page } = await consultPage(wav, realtimeApi.proxy.url, '/audioconsult/beta/soap')
+      await page.getByRole('button', { name: 'Start' }).click()
+      await page.getByRole('button', { name: 'Pauzeer' }).waitFor()
+      await waitForBubbles(page, sentences.length)
+      assert.deepEqual(await bubbleTexts(page), sentences.map((s) => s.text))
+      assert.deepEqual(
+        double.requests().map((r) => r.via),
+        sentences.map(() => 'realtime'),
+        'every utterance went over the realtime socket',
+      )
+      assertRequestsWereUtterances(double.requests(), sentences)
+    } finally {
+      await realtimeApi.stop()
+    }
   })
 
   it('dictation: finished sentences are appended to Dictatie, without a transcript panel', async () => {
