@@ -285,3 +285,80 @@ async fn a_summariser_out_of_reach_ends_dead_and_the_socket_says_so_as_the_row_d
     assert!(view["result"].is_null(), "{view}");
     worker.stop().await;
 }
+
+/// An Ollama still pulling its model: 404 as `openai.NewError` wraps `ChatHandler`'s "model 'X'
+/// not found" (ollama `fb30760`, `server/routes.go:2485`, `openai/openai.go:225-237`) for the
+/// first `pulling` requests, then the note.
+#[derive(Clone)]
+struct PullingOllama {
+    pulling: Arc<Mutex<usize>>,
+    note: String,
+}
+
+async fn pulling_completions(State(ollama): State<PullingOllama>, Json(body): Json<Value>) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    {
+        let mut pulling = ollama.pulling.lock().unwrap();
+        if *pulling > 0 {
+            *pulling -= 1;
+            let message = format!("model '{}' not found", body["model"].as_str().unwrap_or_default());
+            let error = json!({"error": {"message": message, "type": "not_found_error", "param": null, "code": null}});
+            return (axum::http::StatusCode::NOT_FOUND, Json(error)).into_response();
+        }
+    }
+    Json(json!({
+        "id": "chatcmpl-1", "object": "chat.completion", "created": 1_763_700_000, "model": "qwen2.5:7b-instruct",
+        "system_fingerprint": "fp_ollama",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": ollama.note}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}
+    }))
+    .into_response()
+}
+
+/// While Ollama is still pulling the model (the first start of the compose stack), the summary
+/// waits instead of failing: the socket hears `retrying` with 'Het taalmodel wordt nog geladen; …'
+/// as often as the model is missing, more often than the job has attempts, and the note comes
+/// once the model is there, on the job's first attempt (the waits used none up).
+#[sqlx::test(migrations = "../migrations")]
+async fn a_summary_waits_for_a_model_still_being_pulled_and_says_so(pool: PgPool) {
+    let note = json!({"episodes": [{"subjective": "Keelpijn sinds 3d.", "objective": "Keel rood.", "diagnosis": "Virale faryngitis.", "plan": "Paracetamol."}]}).to_string();
+    let ollama = PullingOllama { pulling: Arc::new(Mutex::new(3)), note };
+    let router = axum::Router::new().route("/v1/chat/completions", post(pulling_completions)).with_state(ollama.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+
+    let app = TestApp::spawn(pool.clone()).await;
+    let worker = app.start_worker(&[("APP_LLM_URL", &url), ("APP_LLM_MODEL", "qwen2.5:7b-instruct")]);
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let (sid, _) = open_session(&app, &anna).await;
+    let mut ws = socket(&app, &anna, &sid).await;
+    next_of(&mut ws, "ready").await;
+    ws.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "transcript": CONSULT}}).to_string().into()))
+        .await
+        .unwrap();
+    let (mut waits, mut summary, mut job_id) = (0, None, String::new());
+    while summary.is_none() {
+        let message = tokio::time::timeout(Duration::from_secs(60), next_json(&mut ws)).await.expect("the summary keeps moving");
+        match (message["type"].as_str(), message["state"].as_str()) {
+            (Some("job"), Some("retrying")) => {
+                assert_eq!(
+                    message["message"], "Het taalmodel wordt nog geladen; de samenvatting wordt zo opnieuw geprobeerd.",
+                    "{message}"
+                );
+                waits += 1;
+            }
+            (Some("job"), Some(state)) => {
+                assert!(["queued", "running", "succeeded"].contains(&state), "{message}");
+                job_id = message["id"].as_str().unwrap().to_owned();
+            }
+            (Some("summarization"), _) => summary = Some(message),
+            _ => {}
+        }
+    }
+    assert_eq!(waits, 3, "one wait per 404");
+    assert_eq!(summary.unwrap()["result"]["episodes"][0]["diagnosis"], "Virale faryngitis.");
+    let view: Value = app.get_with_token(&format!("/api/jobs/{job_id}"), &anna).await.json().await.unwrap();
+    assert_eq!((view["state"].as_str(), view["attempts"].as_i64()), (Some("succeeded"), Some(1)), "{view}");
+    worker.stop().await;
+}

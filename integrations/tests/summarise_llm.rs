@@ -49,6 +49,8 @@ struct Recorded {
     query: Option<String>,
     headers: HeaderMap,
     body: Value,
+    /// The body's bytes as they came: the order of its keys is there, not in `body`.
+    raw: Bytes,
 }
 
 impl Recorded {
@@ -137,14 +139,15 @@ impl Double {
     }
 }
 
-fn record(state: &DoubleState, method: Method, uri: &Uri, headers: HeaderMap, body: &Bytes) {
-    let body = serde_json::from_slice(body).unwrap_or(Value::Null);
+fn record(state: &DoubleState, method: Method, uri: &Uri, headers: HeaderMap, raw: &Bytes) {
+    let body = serde_json::from_slice(raw).unwrap_or(Value::Null);
     state.requests.lock().unwrap().push(Recorded {
         method,
         path: uri.path().to_owned(),
         query: uri.query().map(str::to_owned),
         headers,
         body,
+        raw: raw.clone(),
     });
 }
 
@@ -425,6 +428,65 @@ async fn every_template_and_flavour_sends_its_own_request_and_reads_its_answer()
                 assert!(!sent.system().contains("Volg hun stijl"), "{case}");
             }
         }
+    }
+}
+
+/// Where each of `needles` first occurs in `haystack` from `from` on.
+fn positions(haystack: &str, from: usize, needles: &[String]) -> Vec<usize> {
+    needles.iter().map(|n| from + haystack[from..].find(n.as_str()).unwrap_or_else(|| panic!("{n} not in the body"))).collect()
+}
+
+fn increasing(positions: &[usize]) -> bool {
+    positions.windows(2).all(|w| w[0] < w[1])
+}
+
+/// Constrained decoding writes an object's properties in the order of its schema, so the
+/// request the product sends must list them in the note's order: an episode's S, O, E, P, and a
+/// letter's sections as the letter has them ('Reden van verwijzing' first). Read on the body's
+/// bytes as they arrived (a parsed `Value` sorts its keys).
+#[tokio::test]
+async fn the_request_lists_the_notes_fields_in_the_templates_order() {
+    let double = Double::start(None).await;
+    let summariser = double.summariser();
+
+    double.reply(answer(SOAP_ANSWER));
+    summariser.summarise(&request(Template::Soap, Flavour::Normal, ModelSize::Medium)).await.unwrap();
+    let sent = double.take_requests().remove(0);
+    let raw = std::str::from_utf8(&sent.raw).expect("the body is UTF-8");
+    let schema_at = raw.find(r#""response_format":"#).expect("response_format");
+    let quoted = |keys: &[&str]| keys.iter().map(|k| format!("\"{k}\":")).collect::<Vec<_>>();
+    let items_at = schema_at + raw[schema_at..].find(r#""items":"#).expect("the episodes' items");
+    let episode = positions(raw, items_at, &quoted(&["subjective", "objective", "diagnosis", "plan"]));
+    assert!(increasing(&episode), "{}", &raw[schema_at..]);
+    assert!(
+        raw[items_at..].starts_with(
+            r#""items":{"type":"object","properties":{"subjective":{"type":"string"},"objective":{"type":"string"},"diagnosis":{"type":"string"},"plan":{"type":"string"}},"required":["subjective","objective","diagnosis","plan"],"additionalProperties":false}"#
+        ),
+        "{}",
+        &raw[schema_at..]
+    );
+    assert!(raw[schema_at..items_at].contains(r#""type":"array","minItems":1,"#), "at least one episode: {}", &raw[schema_at..]);
+    // the examples' answers show the same order (the model copies what it is shown)
+    assert!(
+        raw.contains(
+            r#"{\"episodes\":[{\"subjective\":\"1. Hoest sinds 1 wk.\",\"objective\":\"Temp 37,8.\",\"diagnosis\":\"Virale LWI.\",\"plan\":\"1. Uitleg. 2. Terug z.n.\"}]}"#
+        ),
+        "{raw}"
+    );
+
+    for flavour in [Flavour::Normal, Flavour::KinderartsAllergoloog, Flavour::KinderartsOrthopeed] {
+        let (content, _) = good_answer(Template::Specialist, flavour);
+        double.reply(answer(content));
+        summariser.summarise(&request(Template::Specialist, flavour, ModelSize::Medium)).await.unwrap();
+        let sent = double.take_requests().remove(0);
+        let raw = std::str::from_utf8(&sent.raw).expect("the body is UTF-8");
+        let schema_at = raw.find(r#""response_format":"#).expect("response_format");
+        let letter = sections(flavour);
+        let at = positions(raw, schema_at, &quoted(&letter));
+        assert!(increasing(&at), "{flavour:?}: {}", &raw[schema_at..]);
+        assert!(raw[schema_at..].contains(r#""properties":{"Reden van verwijzing":{"type":"string"},"Anamnese":"#), "{flavour:?}");
+        let required: Vec<String> = letter.iter().map(|s| format!("\"{s}\"")).collect();
+        assert!(raw[schema_at..].contains(&format!(r#""required":[{}]"#, required.join(","))), "{flavour:?}: {}", &raw[schema_at..]);
     }
 }
 

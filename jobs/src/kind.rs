@@ -60,6 +60,11 @@ pub enum JobError {
     /// Will not work however often it is tried (bad data, a refused address): not retried.
     #[error("{0}")]
     Permanent(String),
+    /// Cannot work yet, through nothing wrong with the job or the service (a model still being
+    /// downloaded): tried again after `retry_in` (`retrying`) without using up an attempt. The
+    /// kind decides how long it keeps waiting and then returns [`JobError::Retryable`].
+    #[error("{error}")]
+    NotYet { error: String, retry_in: Duration },
 }
 
 impl From<sqlx::Error> for JobError {

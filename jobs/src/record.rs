@@ -229,21 +229,31 @@ pub(crate) enum Outcome {
         error: String,
         backoff: Duration,
     },
+    /// Not possible yet ([`crate::JobError::NotYet`]): `retrying` at `now + retry_in`, the
+    /// attempt given back.
+    Wait {
+        error: String,
+        retry_in: Duration,
+    },
 }
 
 /// The outcomes of [`finish_many`]: $1 the worker, $2 ids, $3 outcomes, $4 results, $5 errors,
-/// $6 backoffs in ms.
+/// $6 backoffs in ms. A `wait` gives its attempt back: `retrying`, and the count as before the
+/// claim.
 pub(crate) const FINISH: &str = "update jobs j
         set state = case
                 when t.outcome = 'succeeded' then 'succeeded'
                 when t.outcome = 'failed' then 'failed'
+                when t.outcome = 'wait' then 'retrying'
                 when j.attempts >= j.max_attempts then 'dead'
                 else 'retrying' end,
+            attempts = case when t.outcome = 'wait' then j.attempts - 1 else j.attempts end,
             result = coalesce(t.result, j.result),
             last_error = case when t.outcome = 'succeeded' then j.last_error else t.error end,
-            run_at = case when t.outcome = 'retry' then now() + t.backoff_ms * interval '1 millisecond' else j.run_at end,
+            run_at = case when t.outcome in ('retry', 'wait') then now() + t.backoff_ms * interval '1 millisecond' else j.run_at end,
             dispatched_at = null, task_id = null, locked_by = null, lease_until = null,
-            finished_at = case when t.outcome <> 'retry' or j.attempts >= j.max_attempts then now() end,
+            finished_at = case when t.outcome in ('succeeded', 'failed') or (t.outcome = 'retry' and j.attempts >= j.max_attempts)
+                then now() end,
             updated_at = now()
        from unnest($2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::float8[])
          as t(id, outcome, result, error, backoff_ms)
@@ -267,6 +277,7 @@ pub(crate) async fn finish_many(
             Outcome::Succeeded(v) => ("succeeded", Some(storable_json(v)), None, 0.0),
             Outcome::Failed(e) => ("failed", None, Some(storable_text(e)), 0.0),
             Outcome::Retry { error, backoff } => ("retry", None, Some(storable_text(error)), backoff.as_millis() as f64),
+            Outcome::Wait { error, retry_in } => ("wait", None, Some(storable_text(error)), retry_in.as_millis() as f64),
         };
         outcomes.push(kind);
         results.push(result);
@@ -437,6 +448,57 @@ mod tests {
         ];
         let astray: Vec<_> = plans.iter().filter(|(_, indexes)| indexes.is_empty() || indexes.iter().any(|i| i != "jobs_pkey")).collect();
         assert!(astray.is_empty(), "statements not reading the primary key alone: {astray:?}");
+    }
+
+    /// A `wait` outcome gives its attempt back: the job is `retrying` at `now + retry_in` with
+    /// the count it had before the claim, also on its last attempt (where a retryable error
+    /// makes it `dead`), and the next claim runs that same attempt number again.
+    #[sqlx::test(migrations = "../migrations")]
+    async fn a_wait_gives_the_attempt_back_where_a_retry_uses_it_up(db: sqlx::PgPool) {
+        let insert = || async {
+            let id = Uuid::new_v4();
+            sqlx::query(
+                "insert into jobs (id, kind, payload, attempts, max_attempts, state, locked_by, lease_until)
+                 values ($1, 'probe', '{}', 1, 1, 'running', 'w', now() + interval '1 minute')",
+            )
+            .bind(id)
+            .execute(&db)
+            .await
+            .unwrap();
+            id
+        };
+        let (waiting, retried) = (insert().await, insert().await);
+        let outcomes = [
+            (waiting, Outcome::Wait { error: "not yet".into(), retry_in: Duration::from_secs(30) }),
+            (retried, Outcome::Retry { error: "later".into(), backoff: Duration::from_secs(30) }),
+        ];
+        let states = finish_many(&db, "w", &outcomes).await.unwrap();
+        assert_eq!(states, [Some(JobState::Retrying), Some(JobState::Dead)]);
+        let row = |id: Uuid| {
+            let db = db.clone();
+            async move {
+                sqlx::query_as::<_, (String, i32, Option<String>, f64, bool, bool)>(
+                    "select state, attempts, last_error, extract(epoch from run_at - now())::float8, finished_at is null,
+                            locked_by is null
+                       from jobs where id = $1",
+                )
+                .bind(id)
+                .fetch_one(&db)
+                .await
+                .unwrap()
+            }
+        };
+        let (state, attempts, error, due_in, unfinished, unlocked) = row(waiting).await;
+        assert_eq!((state.as_str(), attempts, error.as_deref(), unfinished, unlocked), ("retrying", 0, Some("not yet"), true, true));
+        assert!((29.0..=30.5).contains(&due_in), "due in {due_in} s");
+        let (state, attempts, _, _, unfinished, _) = row(retried).await;
+        assert_eq!((state.as_str(), attempts, unfinished), ("dead", 1, false));
+
+        // due now: the next claim is attempt 1 again, the one that waited
+        sqlx::query("update jobs set run_at = now() where id = $1").bind(waiting).execute(&db).await.unwrap();
+        let request = ClaimRequest { id: waiting, kind: "probe".into(), lease: Duration::from_secs(60) };
+        let claimed = claim_many(&db, "w", &[request]).await.unwrap().remove(0).expect("claimed");
+        assert_eq!((claimed.attempts, claimed.max_attempts), (1, 1));
     }
 
     /// A job's next version (here the push's mark) is written on the page its row was inserted

@@ -151,6 +151,7 @@ impl Runner {
             Ok(Ok(Ok(value))) => Outcome::Succeeded(value),
             Ok(Ok(Err(JobError::Permanent(e)))) => Outcome::Failed(e),
             Ok(Ok(Err(JobError::Retryable(e)))) => retry(e, &policy, claimed.attempts),
+            Ok(Ok(Err(JobError::NotYet { error, retry_in }))) => Outcome::Wait { error, retry_in },
             Ok(Err(panic)) => {
                 retry(format!("De taak brak af met een fout in het programma: {}", panic_message(&panic)), &policy, claimed.attempts)
             }
@@ -168,13 +169,16 @@ impl Runner {
             (Outcome::Failed(e) | Outcome::Retry { error: e, .. }, Some(state)) => {
                 tracing::warn!(error = %e, job.state = state.as_str(), "job attempt failed")
             }
+            (Outcome::Wait { error, retry_in }, Some(_)) => {
+                tracing::info!(error = %error, retry_in_ms = retry_in.as_millis() as u64, "job cannot run yet; waiting without using up an attempt")
+            }
         });
         if let Some(state) = state {
             crate::metrics::finished(kind, state.as_str(), took);
             // committed: only now may anyone hear of it
             let error = match &outcome {
                 Outcome::Succeeded(_) => None,
-                Outcome::Failed(e) | Outcome::Retry { error: e, .. } => Some(e.as_str()),
+                Outcome::Failed(e) | Outcome::Retry { error: e, .. } | Outcome::Wait { error: e, .. } => Some(e.as_str()),
             };
             let result = match &outcome {
                 Outcome::Succeeded(v) => Some(v),

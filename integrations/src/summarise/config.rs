@@ -11,6 +11,7 @@
 //! | `APP_LLM_TIMEOUT` | `120` | seconds one request may take, answer included |
 //! | `APP_LLM_TEMPERATURE` | `0.2` | sampling temperature, 0 to 2 |
 //! | `APP_LLM_MAX_TOKENS` | unset | `max_tokens` of each request |
+//! | `APP_LLM_CONTEXT_TOKENS` | `32768` | the model's context window in tokens (prompt and answer); few-shot examples that would not fit beside the transcript and the answer are dropped, the last first. Set it to the engine's: Ollama's `OLLAMA_CONTEXT_LENGTH` (4096 on a CPU without it; the compose file sets 32768), vLLM's `--max-model-len` |
 //! | `APP_LLM_RESPONSE_FORMAT` | `json_schema` | `json_schema`, or `json_object` for servers without structured outputs |
 //! | `APP_LLM_AZURE_API_VERSION` | unset | set: Azure OpenAI with this `api-version` |
 
@@ -81,6 +82,11 @@ pub fn llm_config_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result
             raw.parse().ok().filter(|m| *m > 0).ok_or_else(|| format!("APP_LLM_MAX_TOKENS must be a whole number above 0, not {raw:?}"))?;
         config.max_tokens = Some(max);
     }
+    if let Some(raw) = get("APP_LLM_CONTEXT_TOKENS") {
+        config.context_tokens = raw.parse::<u32>().ok().filter(|t| *t >= MIN_CONTEXT_TOKENS).ok_or_else(|| {
+            format!("APP_LLM_CONTEXT_TOKENS must be a whole number of tokens, at least {MIN_CONTEXT_TOKENS}, not {raw:?}")
+        })?;
+    }
     if let Some(raw) = get("APP_LLM_RESPONSE_FORMAT") {
         config.response_format = match raw.to_ascii_lowercase().as_str() {
             "json_schema" => ResponseFormat::JsonSchema,
@@ -92,6 +98,10 @@ pub fn llm_config_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result
     }
     Ok(Some(config))
 }
+
+/// The smallest context window the settings take: a system prompt (about 1,100 tokens for a SOEP
+/// note) does not fit in less.
+const MIN_CONTEXT_TOKENS: u32 = 1_024;
 
 /// The language-model summariser the settings ask for; `None` when `APP_LLM_URL` is unset, so
 /// the caller uses its default summariser.
@@ -143,6 +153,7 @@ mod tests {
         assert_eq!(c.max_tokens, None);
         assert_eq!(c.response_format, ResponseFormat::JsonSchema);
         assert_eq!(c.azure_api_version, None);
+        assert_eq!(c.context_tokens, 32_768);
         let summariser = llm_from_lookup(lookup(&[("APP_LLM_URL", "http://localhost:11434/v1"), ("APP_LLM_MODEL", "m")])).unwrap().unwrap();
         assert_eq!(summariser.config().model, "m");
     }
@@ -159,6 +170,7 @@ mod tests {
             ("APP_LLM_TEMPERATURE", "0"),
             ("APP_LLM_MAX_TOKENS", "4096"),
             ("APP_LLM_RESPONSE_FORMAT", "JSON_OBJECT"),
+            ("APP_LLM_CONTEXT_TOKENS", "4096"),
         ])
         .unwrap()
         .unwrap();
@@ -170,6 +182,7 @@ mod tests {
         assert_eq!(c.temperature, 0.0);
         assert_eq!(c.max_tokens, Some(4096));
         assert_eq!(c.response_format, ResponseFormat::JsonObject);
+        assert_eq!(c.context_tokens, 4096);
     }
 
     #[test]
@@ -211,6 +224,8 @@ mod tests {
             ("APP_LLM_TEMPERATURE", "warm"),
             ("APP_LLM_MAX_TOKENS", "-5"),
             ("APP_LLM_RESPONSE_FORMAT", "xml"),
+            ("APP_LLM_CONTEXT_TOKENS", "4k"),
+            ("APP_LLM_CONTEXT_TOKENS", "512"),
         ] {
             let err = err_with(name, value);
             assert!(err.starts_with(name) && err.contains(value), "{err}");

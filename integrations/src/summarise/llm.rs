@@ -22,7 +22,27 @@
 //! it is still unusable the model is asked once more, with a message saying the answer was not
 //! valid; after that the summary fails with a Dutch message. Connection failures, timeouts, 429
 //! and 5xx are [`SummariseError::Unavailable`] (the job retries later); other 4xx and refusals are
-//! [`SummariseError::Invalid`].
+//! [`SummariseError::Invalid`], but for two the engines give while nothing is wrong with the
+//! request itself:
+//! - Ollama answers 404 `model 'X' not found` (`server/routes.go`, `ChatHandler`) or `model "X"
+//!   not found, try pulling it first` (`handleScheduleError`) until its pull of the model is
+//!   done, wrapped by `openai/openai.go` `NewError` as `{"error": {"message", "type":
+//!   "not_found_error"}}`: [`SummariseError::ModelNotReady`], which the job retries for a while.
+//!   (OpenAI's and vLLM's 404 for an unknown model say "The model `X` does not exist": a wrong
+//!   name, not a model on its way, so it stays [`SummariseError::Invalid`].)
+//! - A prompt longer than the model's context: vLLM answers 400 "This model's maximum context
+//!   length is N tokens. However, your request has M input tokens. …"
+//!   (`vllm/entrypoints/openai/serving_engine.py`; newer versions "… the model's context length
+//!   is only N tokens …", `vllm/renderers/params.py`), OpenAI 400 with code
+//!   `context_length_exceeded`. The request is sent again with half the examples, then with
+//!   none, before the summary fails.
+//!
+//! Before sending, the examples that do not fit the context window (`APP_LLM_CONTEXT_TOKENS`)
+//! beside the transcript and the answer are dropped, the last first ([`super::budget`]): Ollama
+//! would drop them itself, from the first, without a word.
+//!
+//! The request body is serialized from types whose fields keep their order, the schema's
+//! properties included ([`schema::Schema`]): constrained decoding writes them in that order.
 //!
 //! Nothing of the consult is logged: no transcript, no prompt, no answer text; only sizes,
 //! counts, status codes and durations.
@@ -31,18 +51,22 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use futures::future::BoxFuture;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use url::Url;
 
 use super::prompts::{self, Message, Role};
-use super::{ModelSize, SummariseError, Summariser, Summary, SummaryRequest, schema};
+use super::{ModelSize, SummariseError, Summariser, Summary, SummaryRequest, budget, schema};
 
 /// The message shown when the model gave no usable answer, even after one retry.
 pub const UNUSABLE_MESSAGE: &str = "De samenvatting kon niet worden gemaakt: het taalmodel gaf geen bruikbaar antwoord.";
 
 /// The message shown when the model refused to write the note.
 pub const REFUSED_MESSAGE: &str = "De samenvatting kon niet worden gemaakt: het taalmodel weigerde het verzoek.";
+
+/// The message shown when the transcript alone is longer than the model takes.
+pub const TOO_LONG_MESSAGE: &str =
+    "De samenvatting kon niet worden gemaakt: het transcript is te lang voor het taalmodel, ook zonder voorbeeldverslagen.";
 
 /// How the answer's JSON shape is asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -73,10 +97,14 @@ pub struct LlmConfig {
     pub response_format: ResponseFormat,
     /// Set: Azure OpenAI, this `api-version`, and the model names are deployment names.
     pub azure_api_version: Option<String>,
+    /// The model's context window in tokens, prompt and answer together: examples that would
+    /// not fit beside the transcript are dropped before the request is sent.
+    pub context_tokens: u32,
 }
 
 impl LlmConfig {
-    /// A configuration with the defaults: no key, one model, 120 s, temperature 0.2, json_schema.
+    /// A configuration with the defaults: no key, one model, 120 s, temperature 0.2, json_schema,
+    /// a context window of [`budget::DEFAULT_CONTEXT_TOKENS`].
     pub fn new(base_url: Url, model: impl Into<String>) -> Self {
         Self {
             base_url,
@@ -89,6 +117,7 @@ impl LlmConfig {
             max_tokens: None,
             response_format: ResponseFormat::JsonSchema,
             azure_api_version: None,
+            context_tokens: budget::DEFAULT_CONTEXT_TOKENS,
         }
     }
 
@@ -133,6 +162,7 @@ impl fmt::Debug for LlmConfig {
             .field("max_tokens", &self.max_tokens)
             .field("response_format", &self.response_format)
             .field("azure_api_version", &self.azure_api_version)
+            .field("context_tokens", &self.context_tokens)
             .finish()
     }
 }
@@ -152,6 +182,76 @@ enum Reply {
     Refused,
     /// A 2xx without a chat completion in it.
     Unreadable,
+    /// A 400 saying the prompt is longer than the model's context.
+    TooLong,
+}
+
+/// The body of one chat completion. Serialized in the order written here, the schema's
+/// properties included (see [`schema::Schema`]).
+#[derive(Serialize)]
+struct ChatRequest<'a> {
+    model: &'a str,
+    messages: &'a [Message],
+    temperature: f32,
+    response_format: &'a FormatRequest,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tokens: Option<u32>,
+}
+
+/// The `response_format` of a request.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum FormatRequest {
+    /// `{"type": "json_schema", "json_schema": {"name", "strict": true, "schema"}}`
+    JsonSchema { json_schema: JsonSchemaRequest },
+    /// `{"type": "json_object"}`
+    JsonObject,
+}
+
+#[derive(Serialize)]
+struct JsonSchemaRequest {
+    name: &'static str,
+    strict: bool,
+    schema: schema::Schema,
+}
+
+/// An error answer as the OpenAI-compatible servers write it: `{"error": {"message", "type",
+/// "code"}}` (OpenAI, vLLM's `ErrorResponse`, Ollama's `openai.NewError`), older vLLM's
+/// `{"object": "error", "message", …}`, or Ollama's own `{"error": "…"}`.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct EngineError {
+    message: String,
+    /// OpenAI's string code (`context_length_exceeded`); vLLM's code is the status, ignored.
+    code: Option<String>,
+}
+
+impl EngineError {
+    fn read(body: &[u8]) -> Self {
+        let Ok(value) = serde_json::from_slice::<Value>(body) else { return Self::default() };
+        let text = |v: &Value| v.as_str().map(str::to_owned);
+        match value.get("error") {
+            Some(Value::String(message)) => Self { message: message.clone(), code: None },
+            Some(error @ Value::Object(_)) => {
+                Self { message: error.get("message").and_then(text).unwrap_or_default(), code: error.get("code").and_then(text) }
+            }
+            _ => Self { message: value.get("message").and_then(text).unwrap_or_default(), code: None },
+        }
+    }
+
+    /// Ollama's "model 'X' not found" / "model \"X\" not found, try pulling it first".
+    fn model_not_pulled(&self) -> bool {
+        let message = self.message.to_lowercase();
+        message.starts_with("model ") && message.contains(" not found")
+    }
+
+    /// A prompt longer than the context: vLLM's "maximum context length" (older) or "context
+    /// length is only" (newer) and "longer than the maximum model length" (its engine), OpenAI's
+    /// code `context_length_exceeded`.
+    fn context_exceeded(&self) -> bool {
+        let message = self.message.to_lowercase();
+        self.code.as_deref() == Some("context_length_exceeded")
+            || ["maximum context length", "context length is only", "maximum model length"].iter().any(|m| message.contains(m))
+    }
 }
 
 #[derive(Deserialize)]
@@ -194,33 +294,49 @@ impl LlmSummariser {
         &self.config
     }
 
-    fn response_format(&self, request: &SummaryRequest) -> Value {
+    fn response_format(&self, request: &SummaryRequest) -> FormatRequest {
         match self.config.response_format {
-            ResponseFormat::JsonSchema => json!({
-                "type": "json_schema",
-                "json_schema": {
-                    "name": schema::schema_name(request.template),
-                    "strict": true,
-                    "schema": schema::answer_schema(request.template, request.flavour),
-                }
-            }),
-            ResponseFormat::JsonObject => json!({"type": "json_object"}),
+            ResponseFormat::JsonSchema => FormatRequest::JsonSchema {
+                json_schema: JsonSchemaRequest {
+                    name: schema::schema_name(request.template),
+                    strict: true,
+                    schema: schema::answer_schema(request.template, request.flavour),
+                },
+            },
+            ResponseFormat::JsonObject => FormatRequest::JsonObject,
         }
     }
 
+    /// The messages of the first request for `request`: with the examples that fit the context
+    /// window ([`budget::fit`]).
+    pub fn fitted(&self, request: &SummaryRequest) -> budget::Fitted {
+        let include_schema = self.config.response_format == ResponseFormat::JsonObject;
+        budget::fit(request, include_schema, self.config.context_tokens, self.config.max_tokens)
+    }
+
+    /// The body of the chat completion for `request` with `messages`, exactly as it is sent.
+    pub fn request_body(&self, request: &SummaryRequest, messages: &[Message]) -> Vec<u8> {
+        let model = self.config.model_for(request.model_size);
+        self.body(model, messages, &self.response_format(request))
+    }
+
+    fn body(&self, model: &str, messages: &[Message], format: &FormatRequest) -> Vec<u8> {
+        let body = ChatRequest {
+            model,
+            messages,
+            temperature: self.config.temperature,
+            response_format: format,
+            max_tokens: self.config.max_tokens,
+        };
+        // strings, numbers and our own types: serializing cannot fail
+        serde_json::to_vec(&body).unwrap_or_default()
+    }
+
     /// One chat completion.
-    async fn complete(&self, model: &str, messages: &[Message], format: &Value) -> Result<Reply, SummariseError> {
+    async fn complete(&self, model: &str, messages: &[Message], format: &FormatRequest) -> Result<Reply, SummariseError> {
         let url = self.config.endpoint(model).map_err(SummariseError::Unavailable)?;
-        let mut body = json!({
-            "model": model,
-            "messages": messages,
-            "temperature": self.config.temperature,
-            "response_format": format,
-        });
-        if let Some(max) = self.config.max_tokens {
-            body["max_tokens"] = json!(max);
-        }
-        let mut call = self.http.post(url).json(&body);
+        let body = self.body(model, messages, format);
+        let mut call = self.http.post(url).header(reqwest::header::CONTENT_TYPE, "application/json").body(body);
         if let Some(key) = &self.config.api_key {
             call = if self.config.azure_api_version.is_some() { call.header("api-key", key) } else { call.bearer_auth(key) };
         }
@@ -229,6 +345,16 @@ impl LlmSummariser {
         let status = response.status();
         tracing::debug!(status = status.as_u16(), elapsed_ms = started.elapsed().as_millis() as u64, "language model answered");
         if status.is_client_error() && status.as_u16() != 429 {
+            // the error's text names the model or token counts, never the consult's content
+            let error = EngineError::read(&response.bytes().await.unwrap_or_default());
+            if status.as_u16() == 404 && error.model_not_pulled() {
+                tracing::warn!(status = 404, model, "the language model is not there yet (still being pulled?)");
+                return Err(SummariseError::ModelNotReady(format!("de server heeft het taalmodel {model} (nog) niet")));
+            }
+            if status.as_u16() == 400 && error.context_exceeded() {
+                tracing::warn!(status = 400, model, "the prompt is longer than the language model's context");
+                return Ok(Reply::TooLong);
+            }
             tracing::warn!(status = status.as_u16(), model, "the language model refused the request");
             return Err(SummariseError::Invalid(format!(
                 "De samenvatting kon niet worden gemaakt: het taalmodel weigerde het verzoek (HTTP-status {}).",
@@ -275,18 +401,44 @@ impl LlmSummariser {
     async fn run(&self, request: &SummaryRequest) -> Result<Summary, SummariseError> {
         let model = self.config.model_for(request.model_size).to_owned();
         let format = self.response_format(request);
-        let mut messages = prompts::messages(request, self.config.response_format == ResponseFormat::JsonObject);
+        let include_schema = self.config.response_format == ResponseFormat::JsonObject;
+        let fitted = self.fitted(request);
+        if !fitted.fits(self.config.context_tokens) {
+            tracing::warn!(
+                estimated_tokens = fitted.total_tokens,
+                context_tokens = self.config.context_tokens,
+                "the transcript alone does not fit the language model's context (APP_LLM_CONTEXT_TOKENS); sending it anyway"
+            );
+        }
         tracing::info!(
             template = ?request.template,
             flavour = ?request.flavour,
             model = %model,
             sentences = request.transcript.len(),
-            examples = request.examples.len(),
-            prompt_chars = messages.iter().map(|m| m.content.chars().count()).sum::<usize>(),
+            examples = fitted.examples,
+            examples_dropped = fitted.examples_available - fitted.examples,
+            prompt_chars = fitted.messages.iter().map(|m| m.content.chars().count()).sum::<usize>(),
+            estimated_tokens = fitted.total_tokens,
             "asking the language model for a summary"
         );
-        for attempt in 1..=2 {
+        let mut examples = fitted.examples;
+        let mut messages = fitted.messages;
+        // after a refusal as too long: with half the examples, then with none
+        let mut shortened = 0;
+        let mut attempt = 1;
+        while attempt <= 2 {
             let (content, truncated) = match self.complete(&model, &messages, &format).await? {
+                Reply::TooLong => {
+                    if examples == 0 {
+                        return Err(SummariseError::Invalid(TOO_LONG_MESSAGE.to_owned()));
+                    }
+                    examples = if shortened == 0 { examples / 2 } else { 0 };
+                    shortened += 1;
+                    tracing::info!(examples, "asking again with fewer examples");
+                    messages = prompts::messages_with(request, include_schema, examples);
+                    attempt = 1;
+                    continue;
+                }
                 Reply::Refused => return Err(SummariseError::Invalid(REFUSED_MESSAGE.to_owned())),
                 Reply::Unreadable => (String::new(), false),
                 Reply::Content { content, finish_reason } => {
@@ -309,6 +461,7 @@ impl LlmSummariser {
                 }
                 messages.push(prompts::retry_message(truncated));
             }
+            attempt += 1;
         }
         Err(SummariseError::Invalid(UNUSABLE_MESSAGE.to_owned()))
     }
@@ -599,6 +752,72 @@ mod tests {
             c.endpoint("gpt 4o").unwrap().as_str(),
             "https://praktijk.openai.azure.com/openai/deployments/gpt%204o/chat/completions?api-version=2024-10-21"
         );
+    }
+
+    /// The error bodies as the engines write them (see the module's notes for their sources).
+    #[test]
+    fn engine_errors_are_read_and_told_apart() {
+        let ollama_chat = EngineError::read(br#"{"error":{"message":"model 'qwen2.5:7b-instruct' not found","type":"not_found_error"}}"#);
+        assert_eq!(ollama_chat.message, "model 'qwen2.5:7b-instruct' not found");
+        assert!(ollama_chat.model_not_pulled() && !ollama_chat.context_exceeded());
+        let ollama_schedule = EngineError::read(
+            br#"{"error":{"message":"model \"qwen2.5:7b-instruct\" not found, try pulling it first","type":"not_found_error"}}"#,
+        );
+        assert!(ollama_schedule.model_not_pulled());
+        assert!(EngineError::read(br#"{"error":"model 'm' not found"}"#).model_not_pulled(), "Ollama's own API");
+        // OpenAI's and vLLM's unknown model is a wrong name, not a model on its way
+        let openai = EngineError::read(
+            br#"{"error":{"message":"The model `gpt-5-mini` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}"#,
+        );
+        assert!(!openai.model_not_pulled());
+        let vllm_404 = EngineError::read(
+            br#"{"error":{"message":"The model `qwen2.5:7b-instruct` does not exist.","type":"NotFoundError","param":"model","code":404}}"#,
+        );
+        assert!(!vllm_404.model_not_pulled() && vllm_404.code.is_none());
+
+        let vllm = EngineError::read(
+            br#"{"error":{"message":"This model's maximum context length is 4096 tokens. However, your request has 5211 input tokens. Please reduce the length of the input messages.","type":"BadRequestError","param":null,"code":400}}"#,
+        );
+        assert!(vllm.context_exceeded() && !vllm.model_not_pulled());
+        let vllm_old = EngineError::read(
+            br#"{"object":"error","message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.","type":"BadRequestError","param":null,"code":400}"#,
+        );
+        assert!(vllm_old.context_exceeded());
+        let vllm_new = EngineError::read(
+            br#"{"error":{"message":"You passed 5211 input tokens and requested 0 output tokens. However, the model's context length is only 4096 tokens, resulting in a maximum input length of 4096 tokens. Please reduce the length of the input prompt.","type":"BadRequestError","param":"input_tokens","code":400}}"#,
+        );
+        assert!(vllm_new.context_exceeded());
+        let openai_long = EngineError::read(
+            br#"{"error":{"message":"Your input exceeds the context window of this model.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}"#,
+        );
+        assert!(openai_long.context_exceeded());
+        let other = EngineError::read(
+            br#"{"error":{"message":"'temperature' must be at most 2","type":"BadRequestError","param":null,"code":400}}"#,
+        );
+        assert!(!other.context_exceeded() && !other.model_not_pulled());
+        assert_eq!(EngineError::read(b"<html>Bad Gateway</html>"), EngineError::default());
+    }
+
+    /// The body's keys come in the order written, the schema's too: serde_json's own maps would
+    /// sort them.
+    #[test]
+    fn the_request_body_keeps_its_order() {
+        let summariser = LlmSummariser::new(config()).unwrap();
+        let request = SummaryRequest { template: super::super::Template::Report, ..SummaryRequest::default() };
+        let messages = [Message { role: Role::User, content: "x".into() }];
+        let body = String::from_utf8(summariser.request_body(&request, &messages)).unwrap();
+        assert!(
+            body.starts_with(
+                r#"{"model":"medium-model","messages":[{"role":"user","content":"x"}],"temperature":0.2,"response_format":{"type":"json_schema","json_schema":{"name":"consultverslag","strict":true,"schema":{"type":"object","properties":{"subjective":{"type":"string"},"objective":{"type":"string"},"plan":{"type":"string"}},"required":["subjective","objective","plan"]"#
+            ),
+            "{body}"
+        );
+        assert!(!body.contains("max_tokens"));
+        let mut c = config();
+        c.response_format = ResponseFormat::JsonObject;
+        c.max_tokens = Some(900);
+        let body = String::from_utf8(LlmSummariser::new(c).unwrap().request_body(&request, &messages)).unwrap();
+        assert!(body.ends_with(r#""response_format":{"type":"json_object"},"max_tokens":900}"#), "{body}");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! One trait, [`Summariser`], with two implementations: any OpenAI-compatible chat API with a
 //! JSON-schema answer per template, and the embedded rule-based Dutch SOEP extractor.
 
+pub mod budget;
 pub mod coding;
 pub mod config;
 pub mod llm;
@@ -38,6 +39,10 @@ pub enum SummariseError {
     /// The service is down, timed out or answered with a server error: worth trying later.
     #[error("samenvatter niet bereikbaar: {0}")]
     Unavailable(String),
+    /// The service does not have the model yet (Ollama answers 404 until its pull is done): worth
+    /// trying again in a while, without giving up as soon as for [`Self::Unavailable`].
+    #[error("taalmodel nog niet geladen: {0}")]
+    ModelNotReady(String),
     /// The answer stayed unusable after repair and one retry, or the service refused the request.
     /// The message is Dutch and fit to show.
     #[error("{0}")]

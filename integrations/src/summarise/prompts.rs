@@ -15,12 +15,14 @@
 //! person dictates, or the speakers are not a clinician and a patient.
 //!
 //! Few-shot: the clinician's examples are SOEP notes, so they shape soap and report notes only;
-//! each becomes a user message and an assistant answer in the exact JSON of the template (at most
-//! [`MAX_EXAMPLES`], trimmed to [`EXAMPLE_BUDGET`] characters in all).
+//! each becomes a user message and an assistant answer in the exact JSON of the template, its
+//! properties in the schema's order (at most [`MAX_EXAMPLES`], trimmed to [`EXAMPLE_BUDGET`]
+//! characters in all). [`messages_with`] keeps only the first few of them, for a request that
+//! would not fit the model's context otherwise (see [`super::budget`]).
 
 use serde::Serialize;
-use serde_json::{Value, json};
 
+use super::schema::{EpisodeAnswer, ReportAnswer, SoapAnswer};
 use super::{Flavour, Precision, SoapExample, SummaryRequest, Template, join_sentences, specialist_sections};
 use crate::speech::Speaker;
 
@@ -55,7 +57,14 @@ impl Message {
 /// transcript. With `include_schema` the answer's JSON schema is written out in the system prompt,
 /// for servers that only promise "some JSON object".
 pub fn messages(request: &SummaryRequest, include_schema: bool) -> Vec<Message> {
-    let examples = few_shot(request);
+    messages_with(request, include_schema, MAX_EXAMPLES)
+}
+
+/// [`messages`] with at most `examples` few-shot pairs: the first of [`example_count`], so the
+/// last ones are the first to go. Each keeps the length it has with all of them, so every pair
+/// dropped makes the request shorter.
+pub fn messages_with(request: &SummaryRequest, include_schema: bool, examples: usize) -> Vec<Message> {
+    let examples = few_shot(request, examples);
     let mut out = vec![Message::new(Role::System, system_prompt(request, !examples.is_empty(), include_schema))];
     out.extend(examples);
     out.push(Message::new(Role::User, user_prompt(request)));
@@ -103,6 +112,7 @@ pub fn system_prompt(request: &SummaryRequest, with_examples: bool, include_sche
     parts.push(answer_format(request.template, request.flavour));
     if include_schema {
         let schema = super::schema::answer_schema(request.template, request.flavour);
+        let schema = serde_json::to_string(&schema).unwrap_or_default();
         parts.push(format!("Het JSON-schema van het antwoord:\n{schema}"));
     }
     parts.join("\n\n")
@@ -392,21 +402,33 @@ pub fn transcript(request: &SummaryRequest) -> String {
     lines.join("\n")
 }
 
-/// The few-shot pairs of a request: one user message and one assistant answer per example.
-fn few_shot(request: &SummaryRequest) -> Vec<Message> {
+/// The examples of a request that become few-shot pairs: soap and report notes only, the
+/// non-empty ones, at most [`MAX_EXAMPLES`].
+fn chosen_examples(request: &SummaryRequest) -> Vec<&SoapExample> {
     if !matches!(request.template, Template::Soap | Template::Report) {
         return Vec::new();
     }
-    let chosen: Vec<&SoapExample> = request
+    request
         .examples
         .iter()
         .filter(|e| [&e.subjective, &e.objective, &e.evaluation, &e.plan].iter().any(|t| !t.trim().is_empty()))
         .take(MAX_EXAMPLES)
-        .collect();
-    let total = chosen.len();
-    let per_example = EXAMPLE_BUDGET / total.max(1);
+        .collect()
+}
+
+/// How many few-shot pairs the request's examples make when none is dropped.
+pub fn example_count(request: &SummaryRequest) -> usize {
+    chosen_examples(request).len()
+}
+
+/// The few-shot pairs of a request: one user message and one assistant answer per example, the
+/// first `keep` of them, each trimmed to its share of [`EXAMPLE_BUDGET`] among all of them.
+fn few_shot(request: &SummaryRequest, keep: usize) -> Vec<Message> {
+    let chosen = chosen_examples(request);
+    let per_example = EXAMPLE_BUDGET / chosen.len().max(1);
+    let total = chosen.len().min(keep);
     let mut out = Vec::with_capacity(total * 2);
-    for (i, example) in chosen.into_iter().enumerate() {
+    for (i, example) in chosen.into_iter().take(total).enumerate() {
         let example = trim_example(example, per_example);
         let ask = match request.template {
             Template::Report => "consultverslag",
@@ -420,26 +442,30 @@ fn few_shot(request: &SummaryRequest) -> Vec<Message> {
                 i + 1
             ),
         ));
-        out.push(Message::new(Role::Assistant, example_answer(request.template, &example).to_string()));
+        out.push(Message::new(Role::Assistant, example_answer(request.template, &example)));
     }
     out
 }
 
-/// An example in the exact JSON answer of the template.
-fn example_answer(template: Template, example: &SoapExample) -> Value {
-    match template {
-        Template::Report => json!({
-            "subjective": example.subjective.trim(),
-            "objective": example.objective.trim(),
-            "plan": example.plan.trim(),
+/// An example in the exact JSON answer of the template, its properties in the schema's order.
+fn example_answer(template: Template, example: &SoapExample) -> String {
+    let written = match template {
+        Template::Report => serde_json::to_string(&ReportAnswer {
+            subjective: example.subjective.trim(),
+            objective: example.objective.trim(),
+            plan: example.plan.trim(),
         }),
-        _ => json!({"episodes": [{
-            "subjective": example.subjective.trim(),
-            "objective": example.objective.trim(),
-            "diagnosis": example.evaluation.trim(),
-            "plan": example.plan.trim(),
-        }]}),
-    }
+        _ => serde_json::to_string(&SoapAnswer {
+            episodes: vec![EpisodeAnswer {
+                subjective: example.subjective.trim(),
+                objective: example.objective.trim(),
+                diagnosis: example.evaluation.trim(),
+                plan: example.plan.trim(),
+            }],
+        }),
+    };
+    // serializing borrowed strings into a string cannot fail
+    written.unwrap_or_default()
 }
 
 /// Shortens an example to about `budget` characters: the long fields give way first, each cut at
@@ -488,6 +514,8 @@ fn truncate_words(text: &str, max: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::{Value, json};
+
     use super::*;
     use crate::summarise::TranscriptLine;
 
@@ -706,6 +734,48 @@ mod tests {
             assert!(super::super::schema::to_result(Template::Soap, Flavour::Normal, &parsed).is_ok());
         }
         assert_eq!(m.last().unwrap().role, Role::User);
+    }
+
+    /// An example's answer is written as the schema orders it (S, O, E, P), as the answer itself
+    /// will be: the model copies the order of what it is shown.
+    #[test]
+    fn example_answers_are_written_in_the_schemas_order() {
+        let mut r = request(Template::Soap, Flavour::Normal);
+        r.examples = vec![example(1)];
+        assert_eq!(
+            messages(&r, false)[2].content,
+            r#"{"episodes":[{"subjective":"S1: hoest","objective":"O1: longen schoon","diagnosis":"E1: virale LWI","plan":"P1: uitleg"}]}"#
+        );
+        r.template = Template::Report;
+        assert_eq!(messages(&r, false)[2].content, r#"{"subjective":"S1: hoest","objective":"O1: longen schoon","plan":"P1: uitleg"}"#);
+        r.template = Template::Specialist;
+        let schema_in_prompt = system_prompt(&r, false, true);
+        assert!(schema_in_prompt.contains(r#""properties":{"Reden van verwijzing":{"type":"string"},"Anamnese":"#), "{schema_in_prompt}");
+    }
+
+    /// Fewer pairs: the first ones stay, numbered among themselves, each as long as with all of
+    /// them (so every pair dropped shortens the request); none leaves the style instruction out.
+    #[test]
+    fn messages_with_fewer_examples_keep_the_first_ones_at_their_length() {
+        let mut r = request(Template::Soap, Flavour::Normal);
+        let long = "woord ".repeat(1_000);
+        r.examples = (1..=5).map(|n| SoapExample { subjective: format!("S{n} {long}"), ..example(n) }).collect();
+        assert_eq!(example_count(&r), 5);
+        let all = messages(&r, false);
+        let two = messages_with(&r, false, 2);
+        assert_eq!(two.len(), 2 + 2 * 2);
+        assert!(two[1].content.starts_with("Voorbeeld 1 van 2"));
+        assert!(two[3].content.starts_with("Voorbeeld 2 van 2"));
+        assert_eq!(two[2].content, all[2].content);
+        assert_eq!(two[4].content, all[4].content);
+        assert!(two[4].content.contains("S2 woord"));
+        assert_eq!(two.last(), all.last());
+        let none = messages_with(&r, false, 0);
+        assert_eq!(none.len(), 2);
+        assert!(!none[0].content.contains("Volg hun stijl"));
+        assert_eq!(messages_with(&r, false, 9), all);
+        r.template = Template::Meeting;
+        assert_eq!(example_count(&r), 0);
     }
 
     #[test]

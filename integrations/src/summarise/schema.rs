@@ -2,7 +2,8 @@
 //! `response_format`), and the reading of a parsed answer into a [`ConsultResult`].
 //!
 //! The shapes:
-//! - soap: `{"episodes": [{"subjective", "objective", "diagnosis", "plan"}]}`, one per problem;
+//! - soap: `{"episodes": [{"subjective", "objective", "diagnosis", "plan"}]}`, one per problem,
+//!   at least one;
 //! - report: `{"subjective", "objective", "plan"}`, read as one episode without a diagnosis;
 //! - dictation and radiology: `{"dictation", "summarizedDictation"}`;
 //! - meeting: `{"meeting"}`;
@@ -12,10 +13,23 @@
 //! OpenAI's structured outputs demand. Reading is a little more forgiving than the schema, for
 //! servers that only promise some JSON object: extra properties are ignored and `null` reads as
 //! an empty text, but a missing property or a value of another type makes the answer unusable.
+//!
+//! **Property order.** Constrained decoding writes an object's properties in the order its schema
+//! lists them (llama.cpp's JSON-schema grammar, which Ollama and the llama.cpp server use, and
+//! xgrammar, vLLM's default): the model writes S, O, E and P in that order only when the schema
+//! says so, and the findings before the conclusion. serde_json sorts the keys of its own maps
+//! (the workspace does not turn on `preserve_order`, which would change the order of other JSON
+//! such as the hash-chained audit log), so on the wire a `json!` schema put `diagnosis` first and
+//! 'Reden van verwijzing' last. [`Schema`] and the answer types below serialize in the order they
+//! are written instead. The schema uses `type`, `properties`, `required`,
+//! `additionalProperties: false`, `items` and `minItems` only: all within what llama.cpp's and
+//! xgrammar's converters accept.
 
 use std::collections::BTreeMap;
 
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+use serde_json::{Map, Value};
 
 use super::{ConsultResult, Episode, Flavour, Template, specialist_sections};
 
@@ -54,33 +68,83 @@ pub fn required_keys(template: Template, flavour: Flavour) -> Vec<&'static str> 
     }
 }
 
-/// A strict object schema whose properties are all strings.
-fn string_object(keys: &[&str]) -> Value {
-    let properties: Map<String, Value> = keys.iter().map(|k| ((*k).to_owned(), json!({"type": "string"}))).collect();
-    json!({
-        "type": "object",
-        "properties": properties,
-        "required": keys,
-        "additionalProperties": false,
-    })
+/// A JSON schema as it is sent, every key in the order written here (`type` first).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Schema {
+    String,
+    Array {
+        #[serde(rename = "minItems")]
+        min_items: u32,
+        items: Box<Schema>,
+    },
+    Object {
+        properties: Properties,
+        required: Vec<&'static str>,
+        #[serde(rename = "additionalProperties")]
+        additional_properties: bool,
+    },
+}
+
+/// An object's properties, written as a JSON object in this order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Properties(pub Vec<(&'static str, Schema)>);
+
+impl Serialize for Properties {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, schema) in &self.0 {
+            map.serialize_entry(name, schema)?;
+        }
+        map.end()
+    }
+}
+
+impl Schema {
+    /// A strict object: these properties, all required, no others.
+    fn strict_object(properties: Vec<(&'static str, Schema)>) -> Self {
+        let required = properties.iter().map(|(name, _)| *name).collect();
+        Schema::Object { properties: Properties(properties), required, additional_properties: false }
+    }
+
+    /// A strict object whose properties are all strings.
+    fn strings(keys: &[&'static str]) -> Self {
+        Self::strict_object(keys.iter().map(|k| (*k, Schema::String)).collect())
+    }
 }
 
 /// The JSON schema of the answer for a template (and, for specialist letters, its flavour).
-pub fn answer_schema(template: Template, flavour: Flavour) -> Value {
+pub fn answer_schema(template: Template, flavour: Flavour) -> Schema {
     match template {
-        Template::Soap => json!({
-            "type": "object",
-            "properties": {
-                "episodes": {
-                    "type": "array",
-                    "items": string_object(&EPISODE_KEYS),
-                }
-            },
-            "required": ["episodes"],
-            "additionalProperties": false,
-        }),
-        _ => string_object(&required_keys(template, flavour)),
+        Template::Soap => {
+            Schema::strict_object(vec![("episodes", Schema::Array { min_items: 1, items: Box::new(Schema::strings(&EPISODE_KEYS)) })])
+        }
+        _ => Schema::strings(&required_keys(template, flavour)),
     }
+}
+
+/// One SOEP episode as the answer writes it (a few-shot example's answer), in the order of
+/// [`EPISODE_KEYS`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EpisodeAnswer<'a> {
+    pub subjective: &'a str,
+    pub objective: &'a str,
+    pub diagnosis: &'a str,
+    pub plan: &'a str,
+}
+
+/// A SOEP note as the answer writes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SoapAnswer<'a> {
+    pub episodes: Vec<EpisodeAnswer<'a>>,
+}
+
+/// A consult report as the answer writes it, in the order of [`REPORT_KEYS`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReportAnswer<'a> {
+    pub subjective: &'a str,
+    pub objective: &'a str,
+    pub plan: &'a str,
 }
 
 /// Why a parsed answer does not fit the template. For logs: names properties, never values.
@@ -164,11 +228,18 @@ pub fn to_result(template: Template, flavour: Flavour, answer: &Value) -> Result
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     const TEMPLATES: [Template; 6] =
         [Template::Soap, Template::Report, Template::Dictation, Template::Radiology, Template::Specialist, Template::Meeting];
     const FLAVOURS: [Flavour; 4] = [Flavour::Normal, Flavour::PohGgz, Flavour::KinderartsAllergoloog, Flavour::KinderartsOrthopeed];
+
+    /// The schema as JSON, to look into (its keys sorted: order is checked on the text).
+    fn schema(template: Template, flavour: Flavour) -> Value {
+        serde_json::to_value(answer_schema(template, flavour)).unwrap()
+    }
 
     /// Every object in a schema is strict: no other properties, and all of its properties required.
     fn assert_strict(schema: &Value) {
@@ -192,7 +263,36 @@ mod tests {
     fn every_schema_is_strict() {
         for template in TEMPLATES {
             for flavour in FLAVOURS {
-                assert_strict(&answer_schema(template, flavour));
+                assert_strict(&schema(template, flavour));
+            }
+        }
+    }
+
+    /// The keywords llama.cpp's `json_schema_to_grammar` and xgrammar both take; nothing else may
+    /// appear (no `$ref`, `oneOf`, `pattern`, `format`, ...).
+    #[test]
+    fn schemas_use_only_keywords_every_grammar_converter_takes() {
+        fn keywords(schema: &Value, into: &mut Vec<String>) {
+            let object = schema.as_object().unwrap();
+            for (key, value) in object {
+                into.push(key.clone());
+                match key.as_str() {
+                    "properties" => value.as_object().unwrap().values().for_each(|p| keywords(p, into)),
+                    "items" => keywords(value, into),
+                    _ => {}
+                }
+            }
+        }
+        for template in TEMPLATES {
+            for flavour in FLAVOURS {
+                let mut used = Vec::new();
+                keywords(&schema(template, flavour), &mut used);
+                for keyword in used {
+                    assert!(
+                        ["type", "properties", "required", "additionalProperties", "items", "minItems"].contains(&keyword.as_str()),
+                        "{template:?}/{flavour:?}: {keyword}"
+                    );
+                }
             }
         }
     }
@@ -207,20 +307,52 @@ mod tests {
     }
 
     #[test]
-    fn soap_schema_is_an_array_of_four_strings() {
-        let schema = answer_schema(Template::Soap, Flavour::PohGgz);
+    fn soap_schema_is_a_non_empty_array_of_four_strings() {
+        let schema = schema(Template::Soap, Flavour::PohGgz);
         assert_eq!(schema["required"], json!(["episodes"]));
         let items = &schema["properties"]["episodes"]["items"];
         assert_eq!(schema["properties"]["episodes"]["type"], "array");
+        assert_eq!(schema["properties"]["episodes"]["minItems"], 1);
         assert_eq!(items["required"], json!(["subjective", "objective", "diagnosis", "plan"]));
         for key in EPISODE_KEYS {
             assert_eq!(items["properties"][key]["type"], "string");
         }
     }
 
+    /// The schema's text lists every object's properties (and `required`) in the template's
+    /// order, `type` first: S, O, E, P for an episode; the letter's sections as the flavour has
+    /// them.
+    #[test]
+    fn the_schema_text_keeps_the_templates_order() {
+        let soap = serde_json::to_string(&answer_schema(Template::Soap, Flavour::Normal)).unwrap();
+        assert_eq!(
+            soap,
+            r#"{"type":"object","properties":{"episodes":{"type":"array","minItems":1,"items":{"type":"object","properties":{"subjective":{"type":"string"},"objective":{"type":"string"},"diagnosis":{"type":"string"},"plan":{"type":"string"}},"required":["subjective","objective","diagnosis","plan"],"additionalProperties":false}}},"required":["episodes"],"additionalProperties":false}"#
+        );
+        for flavour in FLAVOURS {
+            let letter = serde_json::to_string(&answer_schema(Template::Specialist, flavour)).unwrap();
+            let properties: Vec<String> = specialist_sections(flavour).iter().map(|s| format!(r#""{s}":{{"type":"string"}}"#)).collect();
+            assert!(letter.contains(&format!(r#""properties":{{{}}}"#, properties.join(","))), "{letter}");
+            assert!(letter.starts_with(r#"{"type":"object","properties":{"Reden van verwijzing":"#), "{letter}");
+        }
+        let report = serde_json::to_string(&answer_schema(Template::Report, Flavour::Normal)).unwrap();
+        assert!(report.contains(r#""required":["subjective","objective","plan"]"#), "{report}");
+    }
+
+    #[test]
+    fn answers_are_written_in_the_schemas_order() {
+        let episode = EpisodeAnswer { subjective: "S", objective: "O", diagnosis: "E", plan: "P" };
+        assert_eq!(
+            serde_json::to_string(&SoapAnswer { episodes: vec![episode] }).unwrap(),
+            r#"{"episodes":[{"subjective":"S","objective":"O","diagnosis":"E","plan":"P"}]}"#
+        );
+        let report = ReportAnswer { subjective: "S", objective: "O", plan: "P" };
+        assert_eq!(serde_json::to_string(&report).unwrap(), r#"{"subjective":"S","objective":"O","plan":"P"}"#);
+    }
+
     #[test]
     fn flat_schemas_have_the_template_keys() {
-        let keys = |t, f| answer_schema(t, f)["required"].clone();
+        let keys = |t, f| schema(t, f)["required"].clone();
         assert_eq!(keys(Template::Report, Flavour::Normal), json!(["subjective", "objective", "plan"]));
         assert_eq!(keys(Template::Dictation, Flavour::Normal), json!(["dictation", "summarizedDictation"]));
         assert_eq!(keys(Template::Radiology, Flavour::Normal), json!(["dictation", "summarizedDictation"]));
@@ -230,13 +362,13 @@ mod tests {
     #[test]
     fn specialist_schema_has_exactly_the_sections_of_the_flavour() {
         for flavour in FLAVOURS {
-            let schema = answer_schema(Template::Specialist, flavour);
+            let schema = schema(Template::Specialist, flavour);
             assert_eq!(schema["required"], json!(specialist_sections(flavour)));
             assert_eq!(schema["properties"].as_object().unwrap().len(), specialist_sections(flavour).len());
         }
-        let allergy = answer_schema(Template::Specialist, Flavour::KinderartsAllergoloog);
+        let allergy = schema(Template::Specialist, Flavour::KinderartsAllergoloog);
         assert!(allergy["properties"].get("Allergologische anamnese").is_some());
-        let ortho = answer_schema(Template::Specialist, Flavour::KinderartsOrthopeed);
+        let ortho = schema(Template::Specialist, Flavour::KinderartsOrthopeed);
         assert!(ortho["properties"].get("Beeldvorming").is_some());
         assert!(ortho["properties"].get("Allergologische anamnese").is_none());
     }

@@ -8,6 +8,13 @@
 //! pub/sub from [`Job::announce`], which the runner calls only once that state is committed, so
 //! whoever hears `succeeded` finds the job succeeded. A summary that already has its result is
 //! not made again: a duplicate delivery only repeats the event.
+//!
+//! A language model that is not there yet (Ollama answers 404 until `ollama pull` is done, which
+//! takes minutes on a first start) does not use up the job's attempts: the job waits
+//! ([`JobError::NotYet`], `retrying`) for up to [`LOADING_PATIENCE`] after the summary was asked,
+//! asking again after 5 s, then after half the time waited so far, at most a minute apart, and the
+//! page says 'Het taalmodel wordt nog geladen; de samenvatting wordt zo opnieuw geprobeerd.'.
+//! After that the model's absence counts as any other unavailability.
 
 use std::time::{Duration, Instant};
 
@@ -27,6 +34,20 @@ const UNAVAILABLE: &str = "De samenvatter is niet bereikbaar";
 
 /// A failure without a message of its own.
 const FAILED: &str = "De samenvatting kon niet worden gemaakt.";
+
+/// The start of the error while the language model is still being loaded (pulled).
+const LOADING: &str = "Het taalmodel wordt nog geladen";
+
+/// What the clinician reads while the job waits for the language model.
+pub const LOADING_MESSAGE: &str = "Het taalmodel wordt nog geladen; de samenvatting wordt zo opnieuw geprobeerd.";
+
+/// What the clinician reads when the language model never came.
+pub const NOT_LOADED_MESSAGE: &str =
+    "De samenvatting kon niet worden gemaakt: het taalmodel is nog steeds niet geladen. Probeer het later opnieuw.";
+
+/// How long after it was asked a summary waits for its language model without using up an
+/// attempt: a first `ollama pull` of a 7B model (4.7 GB) at 10 MB/s takes 8 minutes.
+pub const LOADING_PATIENCE: Duration = Duration::from_secs(15 * 60);
 
 use domain::summary::MAX_EXAMPLES;
 
@@ -105,6 +126,7 @@ impl Job for SummariseConsult {
         let summary = match self.summariser.summarise(&request).await {
             Ok(summary) => summary,
             Err(SummariseError::Unavailable(why)) => return Err(JobError::Retryable(format!("{UNAVAILABLE}: {why}"))),
+            Err(SummariseError::ModelNotReady(why)) => return Err(not_loaded(&row.id, format!("{LOADING}: {why}"))),
             Err(SummariseError::Invalid(message)) => return Err(JobError::Permanent(message)),
         };
         let engine_time = started.elapsed();
@@ -134,16 +156,19 @@ impl Job for SummariseConsult {
                 return;
             }
         };
-        // a summariser out of reach says so; other errors (the database, a timeout) get the general message
-        let message = |error: Option<&str>| match error {
+        // a summariser out of reach says so, as does a model still loading; other errors (the
+        // database, a timeout) get the general message
+        let message = |error: Option<&str>, last: bool| match error {
             Some(e) if e.starts_with(UNAVAILABLE) => format!("{UNAVAILABLE}."),
+            Some(e) if e.starts_with(LOADING) => if last { NOT_LOADED_MESSAGE } else { LOADING_MESSAGE }.to_owned(),
             _ => FAILED.to_owned(),
         };
         let (result, message) = match change.state {
             JobState::Queued => return,
             JobState::Running => (None, None),
             JobState::Succeeded => (row.note().cloned(), None),
-            JobState::Retrying | JobState::Dead => (None, Some(message(change.error))),
+            JobState::Retrying => (None, Some(message(change.error, false))),
+            JobState::Dead => (None, Some(message(change.error, true))),
             // a permanent error is the summariser's own Dutch message
             JobState::Failed => (None, Some(change.error.map_or_else(|| FAILED.to_owned(), str::to_owned))),
         };
@@ -158,6 +183,28 @@ impl Job for SummariseConsult {
         };
         publish(ctx, job, &event).await;
     }
+}
+
+/// The error of an attempt that found no language model: a wait without using up an attempt
+/// while the summary is younger than [`LOADING_PATIENCE`], else a retryable error.
+fn not_loaded(summary_id: &str, error: String) -> JobError {
+    match asked_ago(summary_id) {
+        Some(waited) if waited < LOADING_PATIENCE => JobError::NotYet { error, retry_in: loading_backoff(waited) },
+        _ => JobError::Retryable(error),
+    }
+}
+
+/// How long ago the summary was asked: its id is a ULID (`domain::consults::new_id`), whose
+/// first 48 bits are the time it was made. `None` for an id that is not one.
+fn asked_ago(summary_id: &str) -> Option<Duration> {
+    let id = ulid::Ulid::from_string(&summary_id.to_ascii_uppercase()).ok()?;
+    Some(std::time::SystemTime::now().duration_since(id.datetime()).unwrap_or_default())
+}
+
+/// The wait before asking the model again, having waited `waited`: 5 s, then half of what was
+/// waited so far, at most a minute.
+fn loading_backoff(waited: Duration) -> Duration {
+    (waited / 2).clamp(Duration::from_secs(5), Duration::from_secs(60))
 }
 
 /// The job's own result (see [`SummaryOutcome`]).
@@ -195,5 +242,38 @@ async fn publish(ctx: &JobContext, job: &Claimed, event: &LiveEvent) {
             }
         }
         Err(e) => tracing::warn!(error = %e, job = %job.id, "could not publish the summary event"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_model_still_loading_waits_while_the_summary_is_young() {
+        let young = domain::consults::new_id();
+        match not_loaded(&young, format!("{LOADING}: de server heeft het taalmodel m (nog) niet")) {
+            JobError::NotYet { error, retry_in } => {
+                assert!(error.starts_with(LOADING), "{error}");
+                assert_eq!(retry_in, Duration::from_secs(5));
+            }
+            other => panic!("expected a wait, got {other:?}"),
+        }
+        // a summary asked longer ago than the patience: an ordinary retry, which uses up attempts
+        let then = std::time::SystemTime::now() - LOADING_PATIENCE - Duration::from_secs(1);
+        let old = ulid::Ulid::from_datetime(then).to_string().to_lowercase();
+        assert!(matches!(not_loaded(&old, LOADING.to_owned()), JobError::Retryable(_)));
+        assert!(matches!(not_loaded("geen-ulid", LOADING.to_owned()), JobError::Retryable(_)));
+    }
+
+    #[test]
+    fn the_wait_grows_with_the_time_waited() {
+        assert_eq!(loading_backoff(Duration::ZERO), Duration::from_secs(5));
+        assert_eq!(loading_backoff(Duration::from_secs(30)), Duration::from_secs(15));
+        assert_eq!(loading_backoff(Duration::from_secs(100)), Duration::from_secs(50));
+        assert_eq!(loading_backoff(Duration::from_secs(600)), Duration::from_secs(60));
+        let then = std::time::SystemTime::now() - Duration::from_secs(90);
+        let waited = asked_ago(&ulid::Ulid::from_datetime(then).to_string().to_lowercase()).unwrap();
+        assert!((89..=91).contains(&waited.as_secs()), "{waited:?}");
     }
 }

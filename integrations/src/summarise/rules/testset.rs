@@ -99,6 +99,41 @@ pub fn load(dir: &Path) -> Result<Vec<TestConsult>, String> {
         .collect()
 }
 
+/// Words a minute of a spoken Dutch consult.
+pub const WORDS_PER_MINUTE: usize = 130;
+
+/// A consult of about `minutes` minutes: the test set's consults one after the other, speakers
+/// kept, until `minutes` × [`WORDS_PER_MINUTE`] words. A SOEP request, three episodes.
+pub fn consult_of(consults: &[TestConsult], minutes: usize) -> SummaryRequest {
+    let words = minutes * WORDS_PER_MINUTE;
+    let mut request = SummaryRequest { template: Template::Soap, episode_count: 3, ..Default::default() };
+    let mut count = 0;
+    for line in consults.iter().flat_map(|c| &c.lines).cycle().take(100_000) {
+        if count >= words {
+            break;
+        }
+        count += line.sentence.split_whitespace().count();
+        request.transcript.push(TranscriptLine { sentence: line.sentence.clone(), speaker: line.speaker });
+    }
+    request
+}
+
+/// Five SOEP examples in the test set's Dutch, each of its four parts over 600 characters: all
+/// longer than the share of the examples' budget each gets, so each is trimmed to it.
+pub fn examples_at_cap(consults: &[TestConsult]) -> Vec<crate::summarise::SoapExample> {
+    let mut sentences = consults.iter().flat_map(|c| &c.lines).map(|l| l.sentence.as_str()).cycle().take(100_000);
+    let mut part = || {
+        let mut text = String::new();
+        while text.chars().count() < 600 {
+            let Some(sentence) = sentences.next() else { break };
+            text.push_str(sentence);
+            text.push(' ');
+        }
+        text
+    };
+    (0..5).map(|_| crate::summarise::SoapExample { subjective: part(), objective: part(), evaluation: part(), plan: part() }).collect()
+}
+
 /// The classes in table order.
 pub const CLASSES: [char; 5] = ['S', 'O', 'E', 'P', '-'];
 
