@@ -29,7 +29,10 @@ export function SummaryView({
         <div className="mt-4" data-testid="summary" data-delayed-after-ms={delayedAfterMs(pending.transcriptLength)}>
           <div className="flex flex-wrap justify-between gap-x-4 text-sm text-slate-600">
             <span>{pending.done ? jobStateText('succeeded') : t.summarizing}</span>
-            {!pending.done && <span data-testid="summary-job-state">{t.jobState(jobStateText(pending.jobState))}</span>}
+            {!pending.done && (
+              // why the job is retried, when the worker said so (the model still loading), else its state
+              <span data-testid="summary-job-state">{pending.retryMessage ?? t.jobState(jobStateText(pending.jobState))}</span>
+            )}
           </div>
           <div
             role="progressbar"

@@ -233,6 +233,17 @@ describe('a summary', () => {
     expect(polled.summary).toMatchObject({ pending: null, failure: FAILED })
   })
 
+  it("a job retried while the model loads shows the worker's reason, and the note still comes", () => {
+    const loading = 'Het taalmodel wordt nog geladen; de samenvatting wordt zo opnieuw geprobeerd.'
+    const running = run(recording(), { type: 'asked', transcriptLength: 16, now: t0 }, { type: 'jobChanged', id: 'job-1', state: 'queued', message: FAILED })
+    const waiting = consultReducer(running, { type: 'jobChanged', id: 'job-1', state: 'retrying', message: loading, workerMessage: loading })
+    expect(waiting.summary).toMatchObject({ pending: { jobState: 'retrying', retryMessage: loading }, failure: null })
+    const polled = consultReducer(waiting, { type: 'polledJob', id: 'job-1', state: 'retrying', result: undefined, flavour: 'normal' })
+    expect(polled.summary.pending?.retryMessage).toBeNull()
+    const shown = consultReducer(waiting, { type: 'summarization', jobId: 'job-1', template: 'soap', result: soep, flavour: 'normal' })
+    expect(shown.form.episodes[0].subjective).toBe('Keelpijn')
+  })
+
   it('a polled result of the newest job fills the note like the event does', () => {
     const running = run(
       recording(),

@@ -90,8 +90,11 @@ export type ConsultAction =
   | { type: 'callJob'; jobId: string }
   /** The classic call failed; `message` is the Dutch text shown. */
   | { type: 'callFailed'; message: string }
-  /** A `job` message; `message` is the Dutch text a failure shows. */
-  | { type: 'jobChanged'; id: string; state: JobState; message: string }
+  /**
+   * A `job` message; `message` is the Dutch text a failure shows, `workerMessage` the worker's own
+   * text with the state (why a job is retried).
+   */
+  | { type: 'jobChanged'; id: string; state: JobState; message: string; workerMessage?: string | null }
   /** A `summarization` message. */
   | { type: 'summarization'; jobId: string; template: string; result: SummaryResult; flavour: Flavour }
   /** The newest request's job, polled while the socket is away or the summary is delayed. */
@@ -273,7 +276,7 @@ export function consultReducer(state: ConsultState, action: ConsultAction): Cons
     case 'callFailed':
       return withSummary(state, callFailed(state.summary, action.message))
     case 'jobChanged':
-      return withSummary(state, jobChanged(state.summary, action.id, action.state, action.message))
+      return withSummary(state, jobChanged(state.summary, action.id, action.state, action.message, action.workerMessage ?? null))
     case 'summarization':
       if (action.template === state.form.template) return withResult(state, action.jobId, action.result, action.flavour)
       // a summary for a template the page has since left ends the wait without filling anything

@@ -79,6 +79,26 @@ describe('following the summary job', () => {
     }
   })
 
+  it('says why a job is retried while it is, in the worker\'s words', () => {
+    const loading = 'Het taalmodel wordt nog geladen; de samenvatting wordt zo opnieuw geprobeerd.'
+    let status = jobChanged(running('job-1'), 'job-1', 'retrying', FAILED, loading)
+    expect(status.pending).toMatchObject({ jobState: 'retrying', retryMessage: loading })
+    expect(status.failure).toBeNull()
+    // the next attempt runs: still the same wait
+    status = jobChanged(status, 'job-1', 'running', FAILED)
+    expect(status.pending).toMatchObject({ jobState: 'running', retryMessage: loading })
+    // the same message again changes nothing
+    const again = jobChanged(status, 'job-1', 'running', FAILED)
+    expect(again).toBe(status)
+    // a retry the worker gave no reason for, or the end, clears it
+    expect(jobChanged(status, 'job-1', 'retrying', FAILED).pending?.retryMessage).toBeNull()
+    expect(jobChanged(status, 'job-1', 'succeeded', FAILED).pending?.retryMessage).toBeNull()
+    // a new request starts without it
+    expect(asked(status, 700, t0 + 1000).pending?.retryMessage).toBeNull()
+    // a polled job's state alone (no worker message) never shows the failure text as a reason
+    expect(jobChanged(running('job-1'), 'job-1', 'retrying', FAILED).pending?.retryMessage).toBeNull()
+  })
+
   it('a refused request (an error before the answer) ends it without a job', () => {
     const status = refused(asked(idleSummary, 700, t0))
     expect(status).toEqual(idleSummary)

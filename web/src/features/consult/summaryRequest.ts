@@ -37,6 +37,11 @@ export interface PendingSummary {
   askedAt: number
   /** The result arrived and is shown; the bar shows full a moment, then goes. */
   done: boolean
+  /**
+   * Why the job is being retried, in the worker's words ('Het taalmodel wordt nog geladen; de
+   * samenvatting wordt zo opnieuw geprobeerd.'), while it is; null when it said nothing.
+   */
+  retryMessage: string | null
 }
 
 export interface SummaryStatus {
@@ -64,7 +69,7 @@ export function isDelayed(pending: PendingSummary | null, now: number): boolean 
  */
 export function asked(status: SummaryStatus, transcriptLength: number, now: number, onSocket = true): SummaryStatus {
   return {
-    pending: { jobId: null, jobState: 'queued', transcriptLength, askedAt: now, done: false },
+    pending: { jobId: null, jobState: 'queued', transcriptLength, askedAt: now, done: false, retryMessage: null },
     failure: null,
     unanswered: onSocket ? status.unanswered + 1 : status.unanswered,
   }
@@ -109,16 +114,27 @@ export function verdict(status: SummaryStatus, id: string, state: JobState): Job
 
 /**
  * A `job` message (or a polled job) arrived. Returns the new status (the same object when nothing
- * changed); a failure of the newest request ends it with `failedMessage`.
+ * changed); a failure of the newest request ends it with `failedMessage`. `workerMessage` is what
+ * the worker said with the state (the socket's `message`): kept while the job is retried (through
+ * the `running` of its next attempt), so the page can say why it waits.
  */
-export function jobChanged(status: SummaryStatus, id: string, state: JobState, failedMessage: string): SummaryStatus {
+export function jobChanged(
+  status: SummaryStatus,
+  id: string,
+  state: JobState,
+  failedMessage: string,
+  workerMessage: string | null = null,
+): SummaryStatus {
   // the server answers requests with `queued`; the worker never sends that state
   const unanswered = state === 'queued' && status.pending?.jobId === null ? Math.max(0, status.unanswered - 1) : status.unanswered
   if (verdict(status, id, state) === 'other') return unanswered === status.unanswered ? status : { ...status, unanswered }
   const pending = status.pending!
   if (state === 'failed' || state === 'dead') return { pending: null, failure: failedMessage, unanswered }
-  if (pending.jobId === id && pending.jobState === state && unanswered === status.unanswered) return status
-  return { ...status, unanswered, pending: { ...pending, jobId: id, jobState: state } }
+  const retryMessage = state === 'retrying' ? workerMessage : state === 'running' ? pending.retryMessage : null
+  if (pending.jobId === id && pending.jobState === state && pending.retryMessage === retryMessage && unanswered === status.unanswered) {
+    return status
+  }
+  return { ...status, unanswered, pending: { ...pending, jobId: id, jobState: state, retryMessage } }
 }
 
 /** A result arrived for job `jobId`: whether it is the newest request's and should be shown. */

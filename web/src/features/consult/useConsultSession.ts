@@ -197,8 +197,8 @@ export function useConsultSession(options: ConsultSessionOptions) {
           break
         }
         case 'job':
-          // the worker's message on failure is written for the user
-          dispatch({ type: 'jobChanged', id: message.id, state: message.state, message: message.message ?? t.summaryFailed })
+          // the worker's message is written for the user: why it failed, or why it is retried
+          dispatch({ type: 'jobChanged', id: message.id, state: message.state, message: message.message ?? t.summaryFailed, workerMessage: message.message })
           break
         case 'error':
           if (message.code === 'no_engine') {
