@@ -45,7 +45,7 @@ static EMBEDDED: LazyLock<Vec<Code>> =
 static SYNONYMS: LazyLock<BTreeMap<String, Vec<String>>> = LazyLock::new(|| {
     let raw: BTreeMap<String, Vec<String>> =
         serde_json::from_str(include_str!("../data/icpc/synonyms-nl.json")).expect("the embedded synonym list parses");
-    raw.into_iter().map(|(code, terms)| (code, terms.iter().map(|t| match_form(t)).collect())).collect()
+    raw.into_iter().map(|(code, terms)| (code, terms.iter().map(|t| synonym_form(t)).collect())).collect()
 });
 
 /// Text as [`Catalogue::predict`] compares it: normalised, punctuation as spaces
@@ -166,8 +166,45 @@ impl Catalogue {
                     (score >= EPISODE_CODE_FLOOR).then_some((score, t))
                 })
                 .collect();
-            ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-            episode.codes = ranked
+            // The diagnosis the clinician named comes first, then the rest by score.
+            let named = |t: &Terms| component(&self.codes[t.index]) == Component::Diagnosis && t.score(&evaluation) > 0.0;
+            ranked.sort_by(|a, b| named(b.1).cmp(&named(a.1)).then(b.0.total_cmp(&a.0)));
+            // A code whose every mention lies within a higher one's more specific phrase of the
+            // same chapter is that one ("artrose" within "artrose+knie": L91 within L90).
+            let mut kept: Vec<(f64, &Terms)> = Vec::new();
+            for (score, t) in ranked {
+                let mine: Vec<&str> = t.matched(&evaluation).chain(t.matched(&subjective)).collect();
+                let within = kept.iter().any(|(_, above)| {
+                    self.codes[above.index].category == self.codes[t.index].category
+                        && !mine.is_empty()
+                        && mine.iter().all(|phrase| {
+                            above
+                                .matched(&evaluation)
+                                .chain(above.matched(&subjective))
+                                .any(|wider| wider != *phrase && phrase_words(phrase).all(|w| phrase_words(wider).any(|v| v == w)))
+                        })
+                });
+                if !within {
+                    kept.push((score, t));
+                }
+            }
+            // A code that says more of the same finding replaces the lesser one.
+            let present: Vec<String> = kept.iter().map(|(_, t)| self.codes[t.index].id()).collect();
+            kept.retain(|(_, t)| {
+                let id = self.codes[t.index].id();
+                !SUPERSEDED.iter().any(|(wider, lesser)| *lesser == id && present.iter().any(|p| p == wider))
+            });
+            // Beside a diagnosis, at most one symptom code.
+            let diagnosed = kept.iter().any(|(_, t)| component(&self.codes[t.index]) == Component::Diagnosis);
+            let mut symptoms = 0;
+            kept.retain(|(_, t)| {
+                if !diagnosed || component(&self.codes[t.index]) != Component::Symptom {
+                    return true;
+                }
+                symptoms += 1;
+                symptoms <= 1
+            });
+            episode.codes = kept
                 .into_iter()
                 .filter_map(|(_, t)| {
                     let mut support: Vec<(f64, usize)> =
@@ -325,6 +362,25 @@ fn match_form(s: &str) -> String {
     phrase_form(s).split(' ').filter(|w| !w.is_empty() && !FUNCTION_WORDS.contains(w)).collect::<Vec<_>>().join(" ")
 }
 
+/// A synonym in [`match_form`]; a synonym of parts joined by `+` ("artrose+knie") matches where
+/// every part occurs in one clause, in any order ("artrose in de linkerknie" does not, "de knie
+/// toont artrose" does), and keeps its `+`.
+fn synonym_form(s: &str) -> String {
+    s.split('+').map(match_form).filter(|part| !part.is_empty()).collect::<Vec<_>>().join("+")
+}
+
+/// How specific a phrase is: one for a single word, a quarter more for each further word or part
+/// ("artrose+knie" outweighs "artrose", so a body site's own code wins over the generic one).
+fn weight(phrase: &str) -> f64 {
+    let words = phrase.split(['+', ' ']).filter(|w| !w.is_empty()).count();
+    1.0 + 0.25 * words.saturating_sub(1) as f64
+}
+
+/// The words of a phrase, whatever joins them.
+fn phrase_words(phrase: &str) -> impl Iterator<Item = &str> {
+    phrase.split(['+', ' ']).filter(|w| !w.is_empty())
+}
+
 /// A text as [`Catalogue::predict`] searches it: each clause in [`match_form`] between `|`
 /// marks, so a phrase never runs across clauses and a negation reaches no further than its own;
 /// and the set of its words, which rules out most phrases without searching the text.
@@ -346,8 +402,14 @@ impl Haystack {
     /// "onwaarschijnlijk" among the three after it.
     fn mentions(&self, phrase: &str) -> bool {
         // a phrase occurs only where each of its words does
-        if phrase.is_empty() || !phrase.split(' ').all(|w| self.words.contains(w)) {
+        if phrase.is_empty() || !phrase_words(phrase).all(|w| self.words.contains(w)) {
             return false;
+        }
+        if phrase.contains('+') {
+            return self.text.split(" | ").map(str::trim).filter(|c| !c.is_empty()).any(|clause| {
+                let clause = Haystack::new(clause);
+                phrase.split('+').all(|part| clause.mentions(part))
+            });
         }
         let needle = format!(" {phrase} ");
         let mut from = 0;
@@ -372,6 +434,27 @@ impl Haystack {
             from = start + 1;
         }
         false
+    }
+}
+
+/// Pairs of codes where the first, when suggested, leaves no room for the second: a blood
+/// pressure called too high is K85, but where hypertension is named it is K86.
+const SUPERSEDED: [(&str, &str); 1] = [("K86", "K85")];
+
+/// The part of a chapter a code belongs to: symptoms and complaints (01 to 29) or diagnoses
+/// (70 to 99: infections, neoplasms, injuries, congenital and other diseases).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Component {
+    Symptom,
+    Diagnosis,
+    Other,
+}
+
+fn component(code: &Code) -> Component {
+    match code.code.parse::<u8>() {
+        Ok(1..=29) if code.category != "-" => Component::Symptom,
+        Ok(70..=99) if code.category != "-" => Component::Diagnosis,
+        _ => Component::Other,
     }
 }
 
@@ -408,12 +491,18 @@ impl Terms {
         Self { index, phrases, words }
     }
 
-    /// How strongly `text` points to the code: a synonym or a whole title found counts 1, each
-    /// telling title word 0.25; what the text denies ("geen koorts") does not count.
+    /// How strongly `text` points to the code: a synonym or a whole title found counts its
+    /// [`weight`] (1 for one word, more for a longer, more specific one), each telling title word
+    /// 0.25; what the text denies ("geen koorts") does not count.
     fn score(&self, text: &Haystack) -> f64 {
-        let phrases = self.phrases.iter().filter(|p| text.mentions(p)).count();
+        let phrases: f64 = self.matched(text).map(weight).sum();
         let words = self.words.iter().filter(|w| text.mentions(w)).count();
-        phrases as f64 + 0.25 * words as f64
+        phrases + 0.25 * words as f64
+    }
+
+    /// The synonyms and titles `text` mentions.
+    fn matched<'a>(&'a self, text: &'a Haystack) -> impl Iterator<Item = &'a str> {
+        self.phrases.iter().filter(|p| text.mentions(p)).map(String::as_str)
     }
 }
 
@@ -599,6 +688,53 @@ mod tests {
         assert_eq!(throat.title, "Verkoudheid");
         assert_eq!(throat.evidence, vec!["De keelpijn is een virale keelontsteking."]);
         assert_eq!(episodes[1].codes[0].evidence, vec!["Dat is aspecifieke lage rugpijn."]);
+    }
+
+    fn codes_for(subjective: &str, diagnosis: &str) -> Vec<String> {
+        let mut episodes = vec![Episode { subjective: subjective.into(), diagnosis: diagnosis.into(), ..Default::default() }];
+        let transcript = [subjective, diagnosis];
+        EMBEDDED_CATALOGUE.code_episodes(&mut episodes, &transcript);
+        episodes[0].codes.iter().map(|c| c.code.clone()).collect()
+    }
+
+    #[test]
+    fn a_body_sites_own_code_wins_over_the_generic_one() {
+        for (s, e) in [
+            ("Pijn in de rechterknie bij traplopen.", "Dit past bij artrose van de knie."),
+            ("Stijve knie in de ochtend.", "De knie laat slijtage zien."),
+            ("Last van de knie.", "Gonartrose."),
+        ] {
+            let codes = codes_for(s, e);
+            assert_eq!(codes.first().map(String::as_str), Some("L90"), "{e}: {codes:?}");
+            assert!(!codes.contains(&"L91".to_owned()), "the generic code beside the knee's own: {codes:?}");
+        }
+        // artrose elsewhere stays generic
+        assert_eq!(codes_for("Pijn in de duim.", "Artrose van de duimbasis.").first().map(String::as_str), Some("L91"));
+    }
+
+    #[test]
+    fn a_blood_pressure_called_too_high_is_k85_and_named_hypertension_k86() {
+        let codes = codes_for("Komt voor een controle.", "De bloeddruk is nog iets te hoog.");
+        assert_eq!(codes.first().map(String::as_str), Some("K85"), "{codes:?}");
+        let codes = codes_for("Bekend met hypertensie.", "De bloeddruk is nog te hoog.");
+        assert_eq!(codes.first().map(String::as_str), Some("K86"), "{codes:?}");
+        assert!(!codes.contains(&"K85".to_owned()), "{codes:?}");
+        let codes = codes_for("Gebruikt sinds zes weken amlodipine.", "De bloeddruk is nog te hoog.");
+        assert_eq!(codes.first().map(String::as_str), Some("K86"), "on a blood-pressure drug: {codes:?}");
+    }
+
+    #[test]
+    fn the_named_diagnosis_comes_first_with_at_most_one_symptom_code_beside_it() {
+        let codes = codes_for(
+            "Koorts en hoesten sinds een week, misselijk, hoofdpijn en keelpijn. Koorts tot 39 graden, hoest vooral 's nachts.",
+            "Ik denk aan een longontsteking.",
+        );
+        assert_eq!(codes.first().map(String::as_str), Some("R81"), "{codes:?}");
+        let symptoms = codes.iter().filter(|c| c[1..].parse::<u8>().is_ok_and(|n| (1..=29).contains(&n))).count();
+        assert!(symptoms <= 1, "{codes:?}");
+        // with no diagnosis, the symptoms are what there is
+        let codes = codes_for("Koorts en hoesten sinds een week, en hoofdpijn.", "");
+        assert!(codes.len() >= 2, "{codes:?}");
     }
 
     #[test]
