@@ -135,6 +135,20 @@ describe('SpeechConnection', () => {
     expect(sentFrames(sockets[0])).toEqual([1, 2])
   })
 
+  it('keeps a message sent before the server is ready and sends it after the audio kept before it', async () => {
+    const { conn } = connect()
+    await vi.runOnlyPendingTimersAsync()
+    conn.sendAudio(frame(1))
+    expect(conn.sendJson({ type: 'ping' })).toBe(true) // a click between Start and ready
+    expect(sockets[0].sent).toEqual([])
+    sockets[0].serverOpens()
+    const sent = sockets[0].sent.map((d) => (d instanceof ArrayBuffer ? 'audio' : JSON.parse(d as string).type))
+    expect(sent).toEqual(['audio', 'ping'])
+    // once the connection has ended for good, nothing is taken
+    conn.close()
+    expect(conn.sendJson({ type: 'ping' })).toBe(false)
+  })
+
   it('keeps the audio of a drop and sends it, in order, after reconnecting', async () => {
     const { conn } = connect()
     await vi.runOnlyPendingTimersAsync()

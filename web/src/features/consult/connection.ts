@@ -66,6 +66,8 @@ export const RECONNECT_DELAYS_MS: readonly number[] = [250, 500, 1000, 2000, 400
 /** A ping this often; a socket that hears nothing for `SILENT_LIMIT_MS` counts as dropped. */
 export const PING_EVERY_MS = 5000
 export const SILENT_LIMIT_MS = 30000
+/** JSON messages kept while the socket is not ready (a summary request, a few at most). */
+const MAX_WAITING_JSON = 8
 
 /** What to do when a socket closed with `code`. */
 export function afterClose(code: number, authRetried: boolean): 'final' | 'renew' | 'reconnect' {
@@ -99,6 +101,8 @@ export interface ConnectionOptions {
 export class SpeechConnection {
   private socket: WebSocket | null = null
   private ready = false
+  /** Messages sent while the socket was not ready, in order. */
+  private waitingJson: ClientMessage[] = []
   private stopped = false
   private attempt = 0
   private authRetried = false
@@ -171,6 +175,7 @@ export class SpeechConnection {
     this.droppedAt = null
     const hadBacklog = !this.backlog.isEmpty || this.backlog.overflowed
     for (const frame of this.backlog.drain()) this.sendFrame(frame)
+    for (const message of this.waitingJson.splice(0)) this.socket?.send(JSON.stringify(message))
     if (hadBacklog) this.options.onBacklog?.(false)
     this.options.onStatus({ kind: 'ready' })
   }
@@ -208,6 +213,7 @@ export class SpeechConnection {
     this.stopped = true
     this.stopPings()
     this.backlog.clear()
+    this.waitingJson = []
     this.options.onStatus({ kind: 'closed', code, reason })
   }
 
@@ -252,10 +258,19 @@ export class SpeechConnection {
     if (this.backlog.overflowed && !wasOverflowed) this.options.onBacklog?.(true)
   }
 
-  /** Sends a JSON message; false when the socket is not there. */
+  /**
+   * Sends a JSON message, or keeps it (after the audio kept before it) until the server is ready:
+   * a Samenvatten pressed in the moment between Start and `ready` is sent once the socket is.
+   * False only when the connection has ended for good, or too much waits already.
+   */
   sendJson(message: ClientMessage): boolean {
-    if (!this.ready || this.socket?.readyState !== WebSocket.OPEN) return false
-    this.socket.send(JSON.stringify(message))
+    if (this.stopped) return false
+    if (this.ready && this.socket?.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(message))
+      return true
+    }
+    if (this.waitingJson.length >= MAX_WAITING_JSON) return false
+    this.waitingJson.push(message)
     return true
   }
 
@@ -265,6 +280,7 @@ export class SpeechConnection {
     if (this.retryTimer) clearTimeout(this.retryTimer)
     this.stopPings()
     this.backlog.clear()
+    this.waitingJson = []
     const socket = this.socket
     this.socket = null
     this.ready = false
