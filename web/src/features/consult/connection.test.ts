@@ -142,7 +142,7 @@ describe('SpeechConnection', () => {
     expect(conn.sendJson({ type: 'ping' })).toBe(true) // a click between Start and ready
     expect(sockets[0].sent).toEqual([])
     sockets[0].serverOpens()
-    const sent = sockets[0].sent.map((d) => (d instanceof ArrayBuffer ? 'audio' : JSON.parse(d as string).type))
+    const sent = sockets[0].sent.map((d) => (d instanceof ArrayBuffer ? 'audio' : (JSON.parse(d as string) as { type: string }).type))
     expect(sent).toEqual(['audio', 'ping'])
     // once the connection has ended for good, nothing is taken
     conn.close()
