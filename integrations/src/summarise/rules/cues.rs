@@ -240,6 +240,9 @@ fn is_word_byte(b: u8) -> bool {
 /// True when `text` holds a measured value: a number followed by a unit ("38,5 graden",
 /// "98%", "7,2 mmol") or a blood-pressure-like ratio ("140/90").
 pub(crate) fn has_measurement(text: &str) -> bool {
+    if text.bytes().any(|b| b.is_ascii_digit()) && super::lexicon::MEASURED.any(text) {
+        return true;
+    }
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -293,6 +296,10 @@ mod tests {
         assert!(has_measurement("De bloeddruk is 148 over 92."));
         assert!(!has_measurement("Drie keer per dag 500 mg."));
         assert!(!has_measurement("Over 2 weken terug."));
+        // a named quantity or score with its number, without a unit
+        assert!(has_measurement("De piekstroom is 320, terwijl je beste waarde rond de 450 ligt."));
+        assert!(has_measurement("Uw score op de PHQ-9 is 17."));
+        assert!(!has_measurement("Over drie maanden meet de assistente de bloeddruk."));
     }
 
     /// The indexed count agrees with matching every cue one by one, for every list.

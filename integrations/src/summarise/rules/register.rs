@@ -176,6 +176,21 @@ const P_OPENINGS: &[(&str, &str)] = &[
     ("het belangrijkste is", ""),
 ];
 
+/// The infinitives [`P_PHRASES`] puts in a finite verb's place, which go to their clause's end.
+const MOVABLE_INFINITIVES: &[&str] = &["bellen", "terugbellen", "terugkomen", "opnemen"];
+
+/// Polite forms that open the plan, as the imperative the record uses ("Belt u direct de
+/// praktijk" → "Bel direct de praktijk").
+const P_IMPERATIVES: &[(&str, &str)] = &[
+    ("belt u", "bel"),
+    ("neemt u", "neem"),
+    ("komt u", "kom"),
+    ("houdt u", "houd"),
+    ("blijft u", "blijf"),
+    ("gebruikt u", "gebruik"),
+    ("drinkt u", "drink"),
+];
+
 /// Spoken plan phrases rewritten in the middle of a sentence.
 const P_PHRASES: &[(&str, &str)] = &[
     ("komt u terug", "terugkomen"),
@@ -273,11 +288,13 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
         }
         Section::Objective => {
             words.drop_opening(O_OPENINGS);
+            words.existential();
             words.copula();
             words.replace(&[("scoort u", "score"), ("vind ik", ""), ("zie ik", ""), ("hoor ik", ""), ("u maakt", "maakt")]);
         }
         Section::Evaluation => {
             words.drop_opening(E_OPENINGS);
+            words.existential();
             words.drop_through_past_bij();
             words.copula_with_article();
             words.replace(&[("daar is geen", "geen"), ("daarvoor is geen", "geen"), ("ik denk dat", "waarschijnlijk"), ("denk ik", "")]);
@@ -285,6 +302,7 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
             words.drop_is_of_thought();
         }
         Section::Plan => {
+            words.replace_opening(P_IMPERATIVES);
             words.replace_opening(P_OPENINGS);
             words.prescription();
             words.replace(P_PHRASES);
@@ -463,12 +481,56 @@ impl Words {
                         last.push_str(&punct);
                         self.words.splice(i..i + p.len(), new.iter().cloned());
                         i += new.len();
+                        self.verb_to_clause_end(i - 1);
                     } else {
                         self.remove(i, p.len());
                     }
                 }
                 None => i += 1,
             }
+        }
+    }
+
+    /// An infinitive put in the place of a finite verb ("belt u direct de praktijk" → "direct
+    /// bellen de praktijk") goes to the end of its clause, where Dutch puts it: "direct de
+    /// praktijk bellen". A word carrying punctuation, or a conjunction, ends the clause.
+    fn verb_to_clause_end(&mut self, at: usize) {
+        let Some(verb) = self.words.get(at) else { return };
+        if !MOVABLE_INFINITIVES.contains(&bare(verb).as_str()) || !tail(verb).is_empty() {
+            return;
+        }
+        let end = (at + 1..self.words.len())
+            .find(|&k| !tail(&self.words[k]).is_empty() || self.words.get(k + 1).is_some_and(|w| is_clause_word(&bare(w))));
+        let Some(end) = end else { return };
+        if end == at + 1 && self.words.len() == at + 2 && tail(&self.words[end]).is_empty() {
+            return;
+        }
+        let punct = tail(&self.words[end]).to_owned();
+        let last = &mut self.words[end];
+        last.truncate(last.len() - punct.len());
+        let verb = self.words.remove(at);
+        self.words.insert(end, format!("{verb}{punct}"));
+    }
+
+    /// "Er is drukpijn" → "Drukpijn", "Bij onderzoek is er zwelling" → "Bij onderzoek zwelling",
+    /// "Er is sprake van depressieve klachten" → "Depressieve klachten": the existential "er is"
+    /// goes whole, never half.
+    fn existential(&mut self) {
+        if self.matches(0, &["er", "is", "sprake", "van"]) || self.matches(0, &["er", "zijn", "aanwijzingen", "voor"]) {
+            if self.words.len() > 4 {
+                self.words.drain(..4);
+            }
+            return;
+        }
+        if (self.matches(0, &["er", "is"]) || self.matches(0, &["er", "zijn"])) && self.words.len() > 2 {
+            self.words.drain(..2);
+            return;
+        }
+        if let Some(i) = (1..self.words.len().min(5)).find(|&i| self.matches(i, &["is", "er"]) || self.matches(i, &["zijn", "er"]))
+            && self.words[..i].iter().all(|w| tail(w).is_empty())
+            && i + 2 < self.words.len()
+        {
+            self.words.drain(i..i + 2);
         }
     }
 
@@ -636,6 +698,16 @@ impl Words {
                         if let Some(k) = verb {
                             self.words[k] = conjugate(&self.words[k]);
                         }
+                    } else if i > 0
+                        && tail(&self.words[i - 1]).is_empty()
+                        && first_person_verb(&bare(&self.words[i - 1])).is_none()
+                        && self.words.get(i + 1).is_some_and(|w| first_person_verb(&bare(w)).is_some())
+                    {
+                        // A typed transcript without commas: "niet goed ik ben al moe" is two
+                        // clauses, and the verb is the one after "ik".
+                        self.words.remove(i);
+                        self.words[i] = conjugate(&self.words[i]);
+                        i += 1;
                     } else if i > 0 && tail(&self.words[i - 1]).is_empty() {
                         // "slaap ik" → "slaapt"
                         let p = i - 1;
@@ -693,7 +765,13 @@ fn first_person_verb(w: &str) -> Option<String> {
     if let Some((f, t)) = irregular[2..].iter().find(|(f, _)| w.len() > f.len() + 1 && w.ends_with(f)) {
         return Some(format!("{}{t}", &w[..w.len() - f.len()]));
     }
-    let same = ["kan", "wil", "zal", "mag", "moet", "had", "was", "zou", "kon", "wou", "werd", "mocht", "moest", "durfde"];
+    let same = [
+        "kan", "wil", "zal", "mag", "moet", "had", "was", "zou", "kon", "wou", "werd", "mocht", "moest", "durfde",
+        // strong and irregular past tenses: the same for every singular person
+        "kwam", "vond", "ging", "zag", "deed", "lag", "zat", "liep", "sliep", "viel", "hield", "kreeg", "nam", "gaf", "las", "at", "dronk",
+        "stond", "bleef", "schreef", "dacht", "bracht", "zocht", "kocht", "wist", "zei", "vroeg", "reed", "werkte", "begon", "schrok",
+        "brak", "verloor", "vergat", "zweeg", "droeg", "trok", "sprong", "hoorde", "voelde", "merkte",
+    ];
     if same.contains(&w) {
         return Some(w.to_owned());
     }
@@ -755,6 +833,26 @@ mod tests {
         assert_eq!(s("Mijn linkerknie is dik sinds ik vorige week ben gevallen."), "Linkerknie is dik sinds vorige week is gevallen.");
         assert_eq!(s("Ik voel me moe."), "Moe.");
         assert_eq!(s("Slikken doet echt zeer, vooral 's ochtends."), "Slikken doet zeer, vooral 's ochtends.");
+    }
+
+    /// The broken lines the note once wrote, each now a whole Dutch line.
+    #[test]
+    fn rewrites_leave_whole_lines() {
+        let o = |t| clinical(Section::Objective, Speaker::Zorgverlener, t);
+        let e = |t| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
+        let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
+        // "Er drukpijn paravertebraal", "Bij onderzoek er zwelling", "Er sprake van …"
+        assert_eq!(o("Er is drukpijn paravertebraal."), "Drukpijn paravertebraal.");
+        assert_eq!(o("Bij onderzoek is er zwelling van de enkel."), "Bij onderzoek zwelling van de enkel.");
+        assert_eq!(e("Er is sprake van depressieve klachten."), "Depressieve klachten.");
+        // "direct bellen de praktijk"
+        assert_eq!(p("Als het erger wordt, belt u direct de praktijk."), "Als het erger wordt, direct de praktijk bellen.");
+        assert_eq!(p("Belt u direct de praktijk als het erger wordt."), "Bel direct de praktijk als het erger wordt.");
+        assert_eq!(p("Over twee weken komt u terug."), "Over 2 weken terugkomen.");
+        // past tenses keep their form; a typed line without commas keeps its verb
+        assert_eq!(s("Vanochtend kwam ik amper mijn bed uit."), "Vanochtend kwam amper bed uit.");
+        assert_eq!(s("voetbal kijken vond ik altijd heerlijk"), "Voetbal kijken vond altijd heerlijk.");
+        assert_eq!(s("niet goed ik ben al twee maanden somber"), "Niet goed is al 2 maanden somber.");
     }
 
     #[test]
