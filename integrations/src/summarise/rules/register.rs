@@ -297,7 +297,16 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
             words.existential();
             words.drop_through_past_bij();
             words.copula_with_article();
-            words.replace(&[("daar is geen", "geen"), ("daarvoor is geen", "geen"), ("ik denk dat", "waarschijnlijk"), ("denk ik", "")]);
+            words.replace(&[
+                ("daar is geen", "geen"),
+                ("daarvoor is geen", "geen"),
+                ("ik denk dat", "waarschijnlijk"),
+                ("denk ik", ""),
+                ("ik hoor geen", "geen"),
+                ("ik zie geen", "geen"),
+                ("ik vind geen", "geen"),
+                ("ik voel geen", "geen"),
+            ]);
             words.drop_dangling_voor_nodig();
             words.drop_is_of_thought();
         }
@@ -310,6 +319,8 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
     }
     if speaker == Speaker::Patient && section != Section::Subjective {
         words.third_person();
+    } else if section != Section::Subjective {
+        words.record_voice(section == Section::Plan);
     }
     words.drop_word("uw");
     let out = words.text();
@@ -512,6 +523,190 @@ impl Words {
         self.words.insert(end, format!("{verb}{punct}"));
     }
 
+    /// The clinician's own voice becomes the record's: no "ik", "we", "u" or "je" is left where a
+    /// whole line can be made without it. Per clause: "we verhogen de furosemide" → "de
+    /// furosemide verhogen", "ik verhoog X" → "X verhogen", "over een week prikken we bloed" →
+    /// "over een week bloed prikken" (the infinitive at the clause's end); in the plan "u blijft
+    /// elke ochtend wegen" → "blijf elke ochtend wegen" (the imperative) and "u moet elke dag
+    /// wandelen" → "elke dag wandelen"; elsewhere "u weegt 97 kilo" → "weegt 97 kilo"; in a
+    /// subordinate clause "als u benauwder wordt" → "als benauwder wordt"; "bij u thuis" →
+    /// "thuis"; a possessive "je" goes. A pronoun whose clause cannot be rewritten stays.
+    fn record_voice(&mut self, plan: bool) {
+        let mut i = 0;
+        while i < self.words.len() {
+            let w = bare(&self.words[i]);
+            let speaker_word = matches!(w.as_str(), "ik" | "we" | "wij");
+            let addressee = matches!(w.as_str(), "u" | "je" | "jij");
+            if !(addressee || (speaker_word && plan)) {
+                i += 1;
+                continue;
+            }
+            let prev = (i > 0).then(|| bare(&self.words[i - 1]));
+            let opens = i == 0 || !tail(&self.words[i - 1]).is_empty() || prev.as_deref().is_some_and(|p| COORDINATORS.contains(&p));
+            let subordinate = prev.as_deref().is_some_and(|p| SUBORDINATE.contains(&p)) && tail(&self.words[i - 1]).is_empty();
+            let next = self.words.get(i + 1).filter(|_| tail(&self.words[i]).is_empty()).map(|n| bare(n));
+            // "over een week prikken we", "dan heb je": the verb before the subject, after a
+            // fronted time or adverb (for "u" and "je", which are objects as often as subjects).
+            let inverted = i > 0
+                && !opens
+                && !subordinate
+                && tail(&self.words[i - 1]).is_empty()
+                && prev.as_deref().and_then(finite).is_some()
+                && (speaker_word || self.fronted_adverbial(i - 1));
+            if opens && let Some(verb) = next.as_deref().and_then(finite) {
+                if self.modal_with_infinitive(i + 1).is_some() && (plan || speaker_word) {
+                    // "u moet elke dag wandelen" → "elke dag wandelen"
+                    self.words.drain(i..i + 2);
+                } else if addressee && plan {
+                    // "u blijft elke ochtend wegen" → "blijf elke ochtend wegen"
+                    self.words[i + 1] = keep_tail(&self.words[i + 1], &verb.imperative);
+                    self.words.remove(i);
+                } else if addressee {
+                    // "u weegt 97 kilo" → "weegt 97 kilo"
+                    self.words[i + 1] = keep_tail(&self.words[i + 1], &verb.third);
+                    self.words.remove(i);
+                } else {
+                    // "we verhogen de furosemide" → "de furosemide verhogen"
+                    self.words[i + 1] = keep_tail(&self.words[i + 1], &verb.inf);
+                    self.words.remove(i);
+                    self.move_to_clause_end(i);
+                }
+                continue;
+            }
+            if inverted
+                && plan
+                && let Some(verb) = prev.as_deref().and_then(finite)
+            {
+                if self.modal_with_infinitive(i - 1).is_some() {
+                    // "over drie maanden wil ik je bloeddruk meten" → "… je bloeddruk meten"
+                    self.words.drain(i - 1..i + 1);
+                    i -= 1;
+                } else {
+                    // "over een week prikken we bloed" → "over een week bloed prikken"
+                    self.words[i - 1] = keep_tail(&self.words[i - 1], &verb.inf);
+                    self.remove(i, 1);
+                    self.move_to_clause_end(i - 1);
+                    // what followed the verb moved up: look at it again
+                    i -= 1;
+                }
+                continue;
+            }
+            if addressee && subordinate {
+                // "als u benauwder wordt" → "als benauwder wordt"; "als je benauwd bent" → "… is"
+                self.words.remove(i);
+                let end = (i..self.words.len()).find(|&k| !tail(&self.words[k]).is_empty()).unwrap_or(self.words.len().saturating_sub(1));
+                for k in i..=end.min(self.words.len().saturating_sub(1)) {
+                    if let Some(third) = second_person_third(&bare(&self.words[k])) {
+                        self.words[k] = keep_tail(&self.words[k], third);
+                    }
+                }
+                continue;
+            }
+            if addressee && !opens && prev.as_deref().is_some_and(|p| matches!(p, "bij" | "voor" | "met" | "aan" | "naar")) {
+                // "bij u thuis" → "thuis", "een afspraak voor u" → "een afspraak"
+                self.remove(i - 1, 2);
+                i -= 1;
+                continue;
+            }
+            if addressee
+                && !opens
+                && !inverted
+                && tail(&self.words[i - 1]).is_empty()
+                && !matches!(prev.as_deref(), Some("ik" | "we" | "wij"))
+            {
+                // an object or a possessive: "kan u daarbij begeleiden", "je volgende menstruatie"
+                self.remove(i, 1);
+                continue;
+            }
+            i += 1;
+        }
+    }
+
+    /// Whether the words before the verb at `verb` are a fronted time or adverb ("over drie
+    /// maanden", "dan", "daarna"), so that the pronoun after the verb is its subject.
+    fn fronted_adverbial(&self, verb: usize) -> bool {
+        let start = (0..verb).rev().find(|&k| !tail(&self.words[k]).is_empty()).map_or(0, |k| k + 1);
+        self.words.get(start).is_some_and(|w| FRONTED.contains(&bare(w).as_str())) && start < verb
+    }
+
+    /// Whether the verb at `at` is a modal ("moet", "kunt", "mag", "gaat") with an infinitive
+    /// later in its clause: then subject and modal can go ("u moet elke dag wandelen" → "elke dag
+    /// wandelen").
+    fn modal_with_infinitive(&self, at: usize) -> Option<usize> {
+        let verb = bare(self.words.get(at)?);
+        if !matches!(
+            verb.as_str(),
+            "moet"
+                | "moeten"
+                | "kunt"
+                | "kun"
+                | "kan"
+                | "kunnen"
+                | "mag"
+                | "mogen"
+                | "gaat"
+                | "gaan"
+                | "ga"
+                | "zal"
+                | "zullen"
+                | "wil"
+                | "willen"
+        ) {
+            return None;
+        }
+        let end = (at..self.words.len()).find(|&k| k > at && !tail(&self.words[k]).is_empty()).unwrap_or(self.words.len() - 1);
+        (at + 1..=end).find(|&k| {
+            let b = bare(&self.words[k]);
+            b.len() > 3
+                && b.ends_with("en")
+                && !matches!(
+                    b.as_str(),
+                    "een"
+                        | "geen"
+                        | "tien"
+                        | "zeven"
+                        | "negen"
+                        | "even"
+                        | "open"
+                        | "boven"
+                        | "beneden"
+                        | "binnen"
+                        | "buiten"
+                        | "tussen"
+                        | "tegen"
+                        | "zonder"
+                        | "volgen"
+                        | "morgen"
+                        | "nuchteren"
+                )
+        })
+    }
+
+    /// Moves the word at `at` to the end of its clause (before the word that carries punctuation,
+    /// or a conjunction), where Dutch puts an infinitive.
+    fn move_to_clause_end(&mut self, at: usize) {
+        if at >= self.words.len() || !tail(&self.words[at]).is_empty() {
+            return;
+        }
+        let end = (at + 1..self.words.len()).find(|&k| !tail(&self.words[k]).is_empty() || self.clause_follows(k + 1));
+        let Some(end) = end else { return };
+        let punct = tail(&self.words[end]).to_owned();
+        let last = &mut self.words[end];
+        last.truncate(last.len() - punct.len());
+        let verb = self.words.remove(at);
+        self.words.insert(end, format!("{verb}{punct}"));
+    }
+
+    /// Whether a new clause starts at word `k`: a subordinator, "maar", "dus", "want", or "en"
+    /// and "of" before a finite verb ("en komt de verpleegkundige", not "bloed en bloeddruk").
+    fn clause_follows(&self, k: usize) -> bool {
+        let Some(w) = self.words.get(k).map(|w| bare(w)) else { return false };
+        if SUBORDINATE.contains(&w.as_str()) || matches!(w.as_str(), "maar" | "dus" | "want") {
+            return true;
+        }
+        matches!(w.as_str(), "en" | "of") && self.words.get(k + 1).is_some_and(|n| finite(&bare(n)).is_some())
+    }
+
     /// "Er is drukpijn" → "Drukpijn", "Bij onderzoek is er zwelling" → "Bij onderzoek zwelling",
     /// "Er is sprake van depressieve klachten" → "Depressieve klachten": the existential "er is"
     /// goes whole, never half.
@@ -642,7 +837,7 @@ impl Words {
             return;
         };
         let mut n = 2;
-        if self.words.get(i + 2).is_some_and(|w| bare(w) == "u" && tail(w).is_empty()) {
+        if self.words.get(i + 2).is_some_and(|w| matches!(bare(w).as_str(), "u" | "je") && tail(w).is_empty()) {
             n = 3;
         }
         // The "voor" that closes the object: before a comma, full stop, "en" or the end.
@@ -650,7 +845,7 @@ impl Words {
             bare(&self.words[k]) == "voor"
                 && (!tail(&self.words[k]).is_empty()
                     || k + 1 == self.words.len()
-                    || matches!(bare(&self.words[k + 1]).as_str(), "en" | "om" | "omdat"))
+                    || matches!(bare(&self.words[k + 1]).as_str(), "en" | "om" | "omdat" | "met"))
         });
         if let Some(k) = close {
             self.remove(k, 1);
@@ -749,6 +944,145 @@ impl Words {
             }
         }
     }
+}
+
+/// Conjunctions after which a main clause starts.
+const COORDINATORS: &[&str] = &["en", "maar", "dus", "want", "of", "dan"];
+
+/// A finite verb form of the clinician's or the addressee's sentence, and what it becomes.
+struct Finite {
+    /// The infinitive ("verhogen").
+    inf: String,
+    /// The third person singular ("verhoogt").
+    third: String,
+    /// The imperative ("verhoog").
+    imperative: String,
+}
+
+/// The verbs a clinician says with "ik", "we", "u" or "je", in every finite form: (infinitive,
+/// first person, third person, imperative). Only these are rewritten; another word after a
+/// pronoun leaves the clause as it was.
+const VERBS: &[(&str, &str, &str, &str)] = &[
+    ("zijn", "ben", "is", "wees"),
+    ("hebben", "heb", "heeft", "heb"),
+    ("gaan", "ga", "gaat", "ga"),
+    ("doen", "doe", "doet", "doe"),
+    ("zien", "zie", "ziet", "zie"),
+    ("staan", "sta", "staat", "sta"),
+    ("kunnen", "kan", "kan", "kan"),
+    ("willen", "wil", "wil", "wil"),
+    ("zullen", "zal", "zal", "zal"),
+    ("mogen", "mag", "mag", "mag"),
+    ("moeten", "moet", "moet", "moet"),
+    ("komen", "kom", "komt", "kom"),
+    ("nemen", "neem", "neemt", "neem"),
+    ("geven", "geef", "geeft", "geef"),
+    ("schrijven", "schrijf", "schrijft", "schrijf"),
+    ("verhogen", "verhoog", "verhoogt", "verhoog"),
+    ("verlagen", "verlaag", "verlaagt", "verlaag"),
+    ("stoppen", "stop", "stopt", "stop"),
+    ("starten", "start", "start", "start"),
+    ("beginnen", "begin", "begint", "begin"),
+    ("houden", "houd", "houdt", "houd"),
+    ("blijven", "blijf", "blijft", "blijf"),
+    ("prikken", "prik", "prikt", "prik"),
+    ("meten", "meet", "meet", "meet"),
+    ("wegen", "weeg", "weegt", "weeg"),
+    ("bespreken", "bespreek", "bespreekt", "bespreek"),
+    ("maken", "maak", "maakt", "maak"),
+    ("sturen", "stuur", "stuurt", "stuur"),
+    ("vragen", "vraag", "vraagt", "vraag"),
+    ("verwijzen", "verwijs", "verwijst", "verwijs"),
+    ("kijken", "kijk", "kijkt", "kijk"),
+    ("bellen", "bel", "belt", "bel"),
+    ("drinken", "drink", "drinkt", "drink"),
+    ("gebruiken", "gebruik", "gebruikt", "gebruik"),
+    ("ademen", "adem", "ademt", "adem"),
+    ("krijgen", "krijg", "krijgt", "krijg"),
+    ("zoeken", "zoek", "zoekt", "zoek"),
+    ("controleren", "controleer", "controleert", "controleer"),
+    ("herhalen", "herhaal", "herhaalt", "herhaal"),
+    ("spreken", "spreek", "spreekt", "spreek"),
+    ("plannen", "plan", "plant", "plan"),
+    ("noemen", "noem", "noemt", "noem"),
+    ("voelen", "voel", "voelt", "voel"),
+    ("horen", "hoor", "hoort", "hoor"),
+    ("wandelen", "wandel", "wandelt", "wandel"),
+    ("oefenen", "oefen", "oefent", "oefen"),
+    ("smeren", "smeer", "smeert", "smeer"),
+    ("rusten", "rust", "rust", "rust"),
+    ("slapen", "slaap", "slaapt", "slaap"),
+    ("eten", "eet", "eet", "eet"),
+    ("lopen", "loop", "loopt", "loop"),
+    ("wachten", "wacht", "wacht", "wacht"),
+    ("hoeven", "hoef", "hoeft", "hoef"),
+];
+
+/// The finite verb `w` (lowercase), if it is one the record voice rewrites: a first or third
+/// person ("heb", "heeft"), the second ("hebt", "bent", "kunt") or the plural ("hebben").
+fn finite(w: &str) -> Option<Finite> {
+    let second = match w {
+        "bent" => Some("zijn"),
+        "hebt" => Some("hebben"),
+        "kunt" | "kun" => Some("kunnen"),
+        "wilt" => Some("willen"),
+        "zult" => Some("zullen"),
+        _ => None,
+    };
+    VERBS.iter().find(|(inf, first, third, _)| second == Some(*inf) || *inf == w || *first == w || *third == w).map(
+        |(inf, _, third, imperative)| Finite { inf: (*inf).to_owned(), third: (*third).to_owned(), imperative: (*imperative).to_owned() },
+    )
+}
+
+/// The third person of a second-person form that differs from it ("bent" → "is").
+fn second_person_third(w: &str) -> Option<&'static str> {
+    match w {
+        "bent" => Some("is"),
+        "hebt" => Some("heeft"),
+        "kunt" | "kun" => Some("kan"),
+        "wilt" => Some("wil"),
+        "zult" => Some("zal"),
+        _ => None,
+    }
+}
+
+/// Openings of a fronted time or adverb, after which the verb comes before its subject.
+const FRONTED: &[&str] = &[
+    "over",
+    "dan",
+    "daarna",
+    "nu",
+    "straks",
+    "morgen",
+    "vandaag",
+    "in",
+    "na",
+    "eerst",
+    "vanaf",
+    "elke",
+    "iedere",
+    "tot",
+    "vanavond",
+    "daarnaast",
+    "ook",
+    "verder",
+    "zo",
+    "die",
+    "dat",
+    "dit",
+    "daar",
+    "daarvoor",
+    "daarmee",
+    "hiervoor",
+    "hiermee",
+];
+
+/// `new` in the place of `old`, with `old`'s punctuation and capital.
+fn keep_tail(old: &str, new: &str) -> String {
+    let t = tail(old);
+    let capital = old.chars().next().is_some_and(char::is_uppercase);
+    let word = if capital { upper_first(new) } else { new.to_owned() };
+    format!("{word}{t}")
 }
 
 fn is_clause_word(w: &str) -> bool {
@@ -853,6 +1187,66 @@ mod tests {
         assert_eq!(s("Vanochtend kwam ik amper mijn bed uit."), "Vanochtend kwam amper bed uit.");
         assert_eq!(s("voetbal kijken vond ik altijd heerlijk"), "Voetbal kijken vond altijd heerlijk.");
         assert_eq!(s("niet goed ik ben al twee maanden somber"), "Niet goed is al 2 maanden somber.");
+    }
+
+    /// The clinician's "ik", "we", "u" and "je" leave the record, each line still whole.
+    #[test]
+    fn the_clinicians_voice_becomes_the_records() {
+        let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
+        let o = |t| clinical(Section::Objective, Speaker::Zorgverlener, t);
+        let e = |t| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
+        for (spoken, record) in [
+            (
+                "We verhogen de furosemide een week lang naar 80 milligram, dus 2 tabletten in de ochtend.",
+                "De furosemide een week lang naar 80 milligram verhogen, dus 2 tabletten in de ochtend.",
+            ),
+            (
+                "U blijft elke ochtend wegen en u drinkt niet meer dan anderhalve liter per dag.",
+                "Blijf elke ochtend wegen en drink niet meer dan anderhalve liter per dag.",
+            ),
+            (
+                "Over een week prikken we bloed voor de nierfunctie en komt de praktijkverpleegkundige bij u thuis kijken.",
+                "Over een week bloed voor de nierfunctie prikken en komt de praktijkverpleegkundige thuis kijken.",
+            ),
+            (
+                "Bel als u binnen drie dagen meer dan twee kilo aankomt of als u benauwder wordt.",
+                "Bel als binnen 3 dagen meer dan 2 kilo aankomt of als benauwder wordt.",
+            ),
+            (
+                "Ik verhoog de metformine naar twee keer per dag 1000 milligram.",
+                "De metformine naar 2 keer per dag 1000 milligram verhogen.",
+            ),
+            ("Over drie maanden ziet u de praktijkondersteuner weer.", "Over 3 maanden de praktijkondersteuner weer zien."),
+            (
+                "Die kun je ook gebruiken als je benauwd bent, dan heb je de salbutamol niet meer nodig.",
+                "Die ook gebruiken als benauwd is, dan de salbutamol niet meer nodig hebben.",
+            ),
+            (
+                "Ze hoeft nu niet naar het ziekenhuis, maar we houden het goed in de gaten.",
+                "Ze hoeft nu niet naar het ziekenhuis, maar het goed in de gaten houden.",
+            ),
+            ("Over drie maanden wil ik je bloeddruk nog een keer meten.", "Over 3 maanden bloeddruk nog een keer meten."),
+            (
+                "In plaats daarvan neemt u paracetamol, drie keer per dag duizend milligram.",
+                "In plaats daarvan paracetamol nemen, 3 keer per dag duizend milligram.",
+            ),
+            ("U moet elke dag een half uur wandelen.", "Elke dag een half uur wandelen."),
+            ("De praktijkondersteuner kan u daarbij begeleiden.", "De praktijkondersteuner kan daarbij begeleiden."),
+            ("Over drie maanden weeg ik u opnieuw.", "Over 3 maanden opnieuw wegen."),
+        ] {
+            assert_eq!(p(spoken), record, "{spoken}");
+        }
+        assert_eq!(o("U weegt 97 kilo."), "Weegt 97 kilo.");
+        assert_eq!(
+            e("Ik hoor geen alarmsignalen, dus u hoeft nu niet langs te komen."),
+            "Geen alarmsignalen, dus hoeft nu niet langs te komen."
+        );
+        assert_eq!(
+            e("Het risico is laag, omdat u geen plannen heeft en uw kinderen u steun geven."),
+            "Risico laag, omdat geen plannen heeft en kinderen steun geven."
+        );
+        // a clause the rules cannot make whole keeps its words
+        assert_eq!(o("Dan meet ik bloeddruk en weeg ik u."), "Dan meet ik bloeddruk en weeg ik u.");
     }
 
     #[test]
