@@ -2,7 +2,8 @@
 //! as a markdown table.
 //!
 //! `cargo run -p integrations --example icpc_suggestions [-- --verbose]`; `--verbose` also lists
-//! every episode with its expected and suggested codes.
+//! every episode with its expected and suggested codes (`--split dev`: only the dev consults');
+//! `--batch first` or `--batch new` scores only the first 33 consults or those written after them.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,10 +12,20 @@ use integrations::summarise::coding;
 use integrations::summarise::rules::testset;
 
 fn main() -> ExitCode {
-    let verbose = std::env::args().any(|a| a == "--verbose");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let verbose = args.iter().any(|a| a == "--verbose");
+    let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned();
+    let (batch, split) = (value("--batch"), value("--split"));
     let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data");
+    let mut splits = std::collections::HashMap::new();
     let evaluation = testset::load(&data.join("soep-testset"))
-        .and_then(|consults| Ok((consults, coding::load_expected(&data.join("soep-icpc.json"))?)))
+        .map(|consults| testset::select(consults, batch.as_deref().unwrap_or("all")))
+        .and_then(|consults| {
+            splits = consults.iter().map(|c| (c.id.clone(), c.split.clone())).collect();
+            let mut expected = coding::load_expected(&data.join("soep-icpc.json"))?;
+            expected.retain(|id, _| splits.contains_key(id));
+            Ok((consults, expected))
+        })
         .and_then(|(consults, expected)| coding::evaluate(&consults, &expected));
     let evaluation = match evaluation {
         Ok(e) => e,
@@ -26,7 +37,8 @@ fn main() -> ExitCode {
     println!("{}", evaluation.markdown());
     if verbose {
         println!("| consult | episode | expected | suggested |\n|---|---|---|---|");
-        for (id, episode, expected, suggested) in &evaluation.per_episode {
+        let shown = |id: &String| split.as_ref().is_none_or(|s| splits.get(id) == Some(s));
+        for (id, episode, expected, suggested) in evaluation.per_episode.iter().filter(|(id, ..)| shown(id)) {
             println!("| {id} | {episode} | {} | {} |", expected.join(" / "), suggested.join(", "));
         }
     }

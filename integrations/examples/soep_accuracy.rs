@@ -4,7 +4,9 @@
 //!
 //! `cargo run -p integrations --example soep_accuracy [-- <test-set folder>] [--verbose]`
 //! (default folder: `integrations/data/soep-testset`). `--verbose` also lists the misplaced
-//! sentences and the note's missing or misplaced facts and style breaches, per consult;
+//! sentences and the note's missing or misplaced facts and style breaches, per consult
+//! (`--split dev` lists only the dev consults': what tuning may look at); `--batch first` or
+//! `--batch new` scores only the first 33 consults or those written after them;
 //! `--notes` prints every consult's note; `--time` times the note of an hour's consult (the
 //! test set's consults one after the other until a thousand sentences, three episodes).
 
@@ -20,13 +22,17 @@ fn main() -> ExitCode {
     let verbose = args.iter().any(|a| a == "--verbose");
     let notes = args.iter().any(|a| a == "--notes");
     let time = args.iter().any(|a| a == "--time");
+    let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned();
+    let (batch, split) = (value("--batch"), value("--split"));
     let dir = args
         .iter()
-        .find(|a| !a.starts_with("--"))
+        .enumerate()
+        .find(|(i, a)| !a.starts_with("--") && !(*i > 0 && matches!(args[i - 1].as_str(), "--batch" | "--split")))
+        .map(|(_, a)| a)
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/soep-testset"));
     let consults = match testset::load(&dir) {
-        Ok(c) => c,
+        Ok(c) => testset::select(c, batch.as_deref().unwrap_or("all")),
         Err(e) => {
             eprintln!("testset laden mislukt: {e}");
             return ExitCode::FAILURE;
@@ -46,7 +52,7 @@ fn main() -> ExitCode {
         println!("| {id} | {split} | {correct}/{n} |");
     }
     if verbose {
-        for c in &consults {
+        for c in consults.iter().filter(|c| split.as_ref().is_none_or(|s| &c.split == s)) {
             for (line, p) in c.lines.iter().zip(classify(&c.request())) {
                 let got = p.section.map_or('-', |s| s.letter());
                 let wrong_ep = c.episode_count > 1 && line.expected != "-" && p.episode + 1 != line.episode;
@@ -63,7 +69,8 @@ fn main() -> ExitCode {
                 }
             }
         }
-        for (id, misses) in &evaluation.note_misses {
+        let shown = |id: &str| split.as_ref().is_none_or(|s| consults.iter().any(|c| c.id == id && &c.split == s));
+        for (id, misses) in evaluation.note_misses.iter().filter(|(id, _)| shown(id)) {
             for m in misses {
                 println!("{id}: note {m}");
             }

@@ -287,14 +287,25 @@ fn a_long_transcript_is_summarised_whole_and_deterministically() {
     assert!(first.result.episodes.iter().filter(|e| !e.plan.is_empty()).count() >= 2);
 }
 
-/// The floors sit just under what was measured on the grown set (33 consults, 12 held out; see
+/// The first set (consults 01 to 33), written with the rules.
+fn first_set() -> Vec<testset::TestConsult> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/soep-testset");
+    testset::select(testset::load(&dir).expect("the test set"), "first")
+}
+
+/// The whole test set (101 consults), two thirds of it written afterwards by others.
+fn whole_set() -> Vec<testset::TestConsult> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/soep-testset");
+    testset::load(&dir).expect("the test set")
+}
+
+/// The floors sit just under what was measured on the first set (33 consults, 12 held out; see
 /// docs/benchmarks.md, "SOEP note quality"): a regression in the cue lists or the register fails
 /// here. Placement measured: all 92.7%, holdout 88.1%, episodes 94.1%.
 #[test]
 fn accuracy_on_the_test_set_stays_above_the_floor() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/soep-testset");
-    let consults = testset::load(&dir).expect("the test set");
-    assert!(consults.len() >= 30, "{} consults", consults.len());
+    let consults = first_set();
+    assert_eq!(consults.len(), 33, "{} consults", consults.len());
     assert!(consults.iter().all(|c| c.note.len() == usize::from(c.episode_count)), "every consult lists its expected facts");
     let ev = testset::evaluate(&consults).expect("an evaluation");
     assert!(3 * ev.holdout.consults >= consults.len(), "a third held out");
@@ -307,8 +318,7 @@ fn accuracy_on_the_test_set_stays_above_the_floor() {
 /// just under the measured recall, on dev and on the held-out consults.
 #[test]
 fn the_notes_hold_their_facts_per_field() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/soep-testset");
-    let ev = testset::evaluate(&testset::load(&dir).expect("the test set")).expect("an evaluation");
+    let ev = testset::evaluate(&first_set()).expect("an evaluation");
     let table = ev.note_markdown();
     // S, O, E, P: measured dev 99.1 / 98.1 / 93.1 / 94.9 %, holdout 96.7 / 81.5 / 84.2 / 82.6 %.
     let dev_floor = [0.97, 0.95, 0.90, 0.92];
@@ -327,13 +337,34 @@ fn the_notes_hold_their_facts_per_field() {
 /// (measured: 11 words over 164 fields, all but one on the held-out consults).
 #[test]
 fn the_notes_keep_the_clinical_register() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/soep-testset");
-    let ev = testset::evaluate(&testset::load(&dir).expect("the test set")).expect("an evaluation");
+    let ev = testset::evaluate(&first_set()).expect("an evaluation");
     let style = ev.all_note.style;
     let misses: Vec<&String> = ev.note_misses.iter().flat_map(|(_, m)| m).filter(|m| m.contains("stijl")).collect();
     assert_eq!((style.speaker_labels, style.questions, style.fillers), (0, 0, 0), "{misses:#?}");
     assert!(style.first_person <= 14, "{} first-person words: {misses:#?}", style.first_person);
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
+}
+
+/// The whole set, 68 of its 101 consults written by others after the rules: what the rules
+/// generalise to. Floors just under the figures measured on 2026-11-27 (docs/benchmarks.md,
+/// "SOEP note quality"): placement all 87.1 %, holdout 85.2 %; facts dev 85.1 %, holdout 81.1 %;
+/// first-person words 74, second-person words 44, questions 9, fillers 2, speaker labels 1. The
+/// issue's target is 95 % of facts on held-out consults and none of these breaches: far off yet.
+#[test]
+fn the_whole_set_stays_above_its_floor() {
+    let consults = whole_set();
+    assert!(consults.len() >= 100, "{} consults", consults.len());
+    assert!(consults.iter().all(|c| c.note.len() == usize::from(c.episode_count)), "every consult lists its expected facts");
+    let ev = testset::evaluate(&consults).expect("an evaluation");
+    let table = format!("{}\n{}", ev.markdown(), ev.note_markdown());
+    assert!(3 * ev.holdout.consults >= consults.len(), "a third held out");
+    assert!(ev.all.accuracy() >= 0.86, "placement {:.3}\n{table}", ev.all.accuracy());
+    assert!(ev.holdout.accuracy() >= 0.84, "holdout placement {:.3}\n{table}", ev.holdout.accuracy());
+    assert!(ev.dev_note.overall().recall() >= 0.84, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
+    assert!(ev.holdout_note.overall().recall() >= 0.80, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
+    let style = ev.all_note.style;
+    assert!(style.first_person <= 80 && style.second_person <= 50, "{style:?}\n{table}");
+    assert!(style.questions <= 10 && style.fillers <= 3 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
 /// The style check itself: each breach is seen, a clean note passes.

@@ -177,19 +177,12 @@ const P_OPENINGS: &[(&str, &str)] = &[
 ];
 
 /// The infinitives [`P_PHRASES`] puts in a finite verb's place, which go to their clause's end.
-const MOVABLE_INFINITIVES: &[&str] = &["bellen", "terugbellen", "terugkomen", "opnemen"];
+const MOVABLE_INFINITIVES: &[&str] = &["bellen", "terugbellen", "terugkomen"];
 
 /// Polite forms that open the plan, as the imperative the record uses ("Belt u direct de
 /// praktijk" → "Bel direct de praktijk").
-const P_IMPERATIVES: &[(&str, &str)] = &[
-    ("belt u", "bel"),
-    ("neemt u", "neem"),
-    ("komt u", "kom"),
-    ("houdt u", "houd"),
-    ("blijft u", "blijf"),
-    ("gebruikt u", "gebruik"),
-    ("drinkt u", "drink"),
-];
+const P_IMPERATIVES: &[(&str, &str)] =
+    &[("belt u", "bel"), ("komt u", "kom"), ("houdt u", "houd"), ("blijft u", "blijf"), ("gebruikt u", "gebruik"), ("drinkt u", "drink")];
 
 /// Spoken plan phrases rewritten in the middle of a sentence.
 const P_PHRASES: &[(&str, &str)] = &[

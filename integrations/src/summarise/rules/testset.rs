@@ -35,6 +35,27 @@ pub struct TestConsult {
     pub lines: Vec<TestLine>,
 }
 
+/// The consults of the first set (01 to 33), written with the rules; the rest (34 on) were written
+/// afterwards by others, for measuring how the rules generalise.
+pub const FIRST_SET: u32 = 33;
+
+impl TestConsult {
+    /// The consult's number, from its id ("34-hypertensie-controle" → 34).
+    pub fn number(&self) -> u32 {
+        self.id.split('-').next().and_then(|n| n.parse().ok()).unwrap_or(0)
+    }
+}
+
+/// The consults of `consults` that `selection` names: `first` (01 to 33), `new` (34 on) or
+/// anything else for all.
+pub fn select(consults: Vec<TestConsult>, selection: &str) -> Vec<TestConsult> {
+    match selection {
+        "first" => consults.into_iter().filter(|c| c.number() <= FIRST_SET).collect(),
+        "new" => consults.into_iter().filter(|c| c.number() > FIRST_SET).collect(),
+        _ => consults,
+    }
+}
+
 /// The facts of one episode's note, per field. A fact is a key phrase that must appear in the
 /// field (case-insensitive), alternatives separated by `|` ("3 dagen|drie dagen").
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -229,12 +250,14 @@ pub struct StyleCounts {
     pub fillers: usize,
     /// First-person words ("ik", "mijn", "me", "we" …).
     pub first_person: usize,
+    /// Second-person words ("u", "uw", "je", "jouw" …): the clinician speaking to the patient.
+    pub second_person: usize,
 }
 
 impl StyleCounts {
     /// All breaches together.
     pub fn total(&self) -> usize {
-        self.speaker_labels + self.questions + self.fillers + self.first_person
+        self.speaker_labels + self.questions + self.fillers + self.first_person + self.second_person
     }
 
     fn add(&mut self, o: &StyleCounts) {
@@ -243,6 +266,7 @@ impl StyleCounts {
         self.questions += o.questions;
         self.fillers += o.fillers;
         self.first_person += o.first_person;
+        self.second_person += o.second_person;
     }
 }
 
@@ -288,6 +312,9 @@ pub const FILLERS: &[&str] = &["eh", "ehm", "uh", "uhm", "nou", "eigenlijk", "ho
 /// not as the clinician.
 pub const FIRST_PERSON: &[&str] = &["ik", "mij", "me", "mijn", "m'n", "mezelf", "we", "wij", "ons", "onze"];
 
+/// Second-person words a note must not hold: the record is not addressed to the patient.
+pub const SECOND_PERSON: &[&str] = &["u", "uw", "je", "jij", "jou", "jouw", "jullie"];
+
 /// The style breaches of one field's text.
 pub fn style_violations(text: &str) -> StyleCounts {
     let t = text.trim();
@@ -316,6 +343,7 @@ pub fn style_violations(text: &str) -> StyleCounts {
         questions: t.matches('?').count(),
         fillers: words(FILLERS),
         first_person: words(FIRST_PERSON),
+        second_person: words(SECOND_PERSON),
     }
 }
 
@@ -472,6 +500,7 @@ impl Evaluation {
         row("question marks", &|s| s.style.questions.to_string());
         row("fillers", &|s| s.style.fillers.to_string());
         row("first-person words", &|s| s.style.first_person.to_string());
+        row("second-person words", &|s| s.style.second_person.to_string());
         table.finish()
     }
 }
