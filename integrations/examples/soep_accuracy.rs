@@ -27,7 +27,7 @@ fn main() -> ExitCode {
     let dir = args
         .iter()
         .enumerate()
-        .find(|(i, a)| !a.starts_with("--") && !(*i > 0 && matches!(args[i - 1].as_str(), "--batch" | "--split")))
+        .find(|(i, a)| !(a.starts_with("--") || (*i > 0 && matches!(args[i - 1].as_str(), "--batch" | "--split"))))
         .map(|(_, a)| a)
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/soep-testset"));
