@@ -347,6 +347,50 @@ pub fn style_violations(text: &str) -> StyleCounts {
     }
 }
 
+/// The measured values a sentence holds, as a note writes them: "152/94" (also from "152 over
+/// 94"), "38,4", "17" of "de PHQ-9 is 17". Empty when the sentence measures nothing.
+pub fn measured_values(sentence: &str) -> Vec<String> {
+    if !cues::has_measurement(sentence) {
+        return Vec::new();
+    }
+    let number = |w: &str| w.trim_matches(|c: char| !c.is_ascii_digit()).to_owned();
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    let mut values = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let n = number(words[i]);
+        // a word that is a number ("38,4", "152/94,"), not one with a digit in it ("HbA1c")
+        if words[i].trim_start_matches(|c: char| !c.is_alphanumeric()).starts_with(|c: char| c.is_ascii_digit()) && !n.is_empty() {
+            let ratio = (i + 2 < words.len() && words[i + 1] == "over").then(|| number(words[i + 2]));
+            match ratio.filter(|b| b.starts_with(|c: char| c.is_ascii_digit())) {
+                Some(b) => {
+                    values.push(format!("{n}/{b}"));
+                    i += 3;
+                    continue;
+                }
+                None => values.push(n),
+            }
+        }
+        i += 1;
+    }
+    values
+}
+
+/// How many fields of a note hold `value` as a whole number (not inside a longer one).
+pub fn fields_holding(value: &str, episodes: &[Episode]) -> usize {
+    let holds = |text: &str| {
+        text.match_indices(value).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + value.len()..].chars().next();
+            !before.is_some_and(|c| c.is_ascii_digit() || c == ',' || c == '/')
+                && !after.is_some_and(|c| {
+                    c.is_ascii_digit() || c == '/' || (c == ',' && text[i + value.len() + 1..].starts_with(|d: char| d.is_ascii_digit()))
+                })
+        })
+    };
+    episodes.iter().flat_map(|e| [&e.subjective, &e.objective, &e.diagnosis, &e.plan]).filter(|f| holds(f)).count()
+}
+
 /// Checks one consult's note against its expected facts and the style rules. Returns the scores
 /// and, per problem, a line saying what was amiss.
 pub fn check_note(consult: &TestConsult, episodes: &[Episode]) -> (NoteScores, Vec<String>) {
