@@ -111,6 +111,28 @@ describe('the consult note', () => {
     await page.waitForURL((url) => url.pathname === '/')
   })
 
+  it("the browser's Back out of an edited note asks the same question as a link", async () => {
+    // in the page from another one of the app: here the report template, then SOEP
+    const page = await openAs('huisarts@example.nl', '/audioconsult/beta/report')
+    await page.getByRole('combobox', { name: 'Sjabloon' }).selectOption('soap')
+    await page.waitForURL((url) => url.pathname === '/audioconsult/beta/soap')
+    await page.getByRole('heading', { level: 1, name: 'Gesproken consult' }).waitFor()
+    await field(page, 'Subjectief').fill('Hoofdpijn sinds een week.')
+    await noteKept(page)
+    const dialog = page.getByRole('dialog', { name: 'Wijzigingen in de notitie weggooien?' })
+    await page.goBack()
+    await dialog.waitFor()
+    await dialog.getByRole('button', { name: 'Annuleren' }).click()
+    await dialog.waitFor({ state: 'hidden' })
+    assert.equal(new URL(page.url()).pathname, '/audioconsult/beta/soap')
+    assert.equal(await field(page, 'Subjectief').inputValue(), 'Hoofdpijn sinds een week.')
+    // asked again, Weggooien goes back
+    await page.goBack()
+    await dialog.waitFor()
+    await dialog.getByRole('button', { name: 'Weggooien' }).click()
+    await page.waitForURL((url) => url.pathname === '/audioconsult/beta/report')
+  })
+
   it('feedback sent from the page names its consult, and the hint bubble shows for 3.5 s once a summary is in', async () => {
     const page = await openAs('huisarts@example.nl', '/audioconsult/beta/soap')
     await page.getByRole('button', { name: 'Start' }).click()
