@@ -256,6 +256,32 @@ fn meeting_minutes_list_discussion_and_actions() {
     );
 }
 
+/// A typed team meeting with its speakers' labels: the minutes name who does what and when,
+/// without the labels.
+#[test]
+fn meeting_minutes_find_the_agreements_of_a_typed_meeting() {
+    let lines = vec![
+        unknown("Huisarts: Goedemorgen, we bespreken vandaag mevrouw Jansen."),
+        unknown("POH: Haar suikers zijn de laatste maanden te hoog, de HbA1c was 64."),
+        unknown("Huisarts: We starten met metformine, twee keer per dag vijfhonderd milligram."),
+        unknown("POH: Ik bel haar donderdag om het uit te leggen."),
+        unknown("Assistente: Over drie maanden plan ik een controle met nuchter bloed."),
+        unknown("Huisarts: Prima."),
+    ];
+    let s = run(&request(Template::Meeting, Flavour::Normal, lines));
+    let minutes = s.result.meeting.expect("minutes");
+    let (discussed, agreed) = minutes.split_once("Afspraken/acties:").expect("both lists");
+    assert!(discussed.contains("HbA1c was 64"), "{minutes}");
+    assert!(!agreed.contains("Geen afspraken vastgelegd"), "{minutes}");
+    assert!(agreed.contains("metformine") && agreed.contains("starten"), "the medication start: {minutes}");
+    assert!(agreed.contains("POH belt haar donderdag"), "the phone call, by whom: {minutes}");
+    assert!(agreed.contains("plant de assistente een controle"), "the follow-up, by whom: {minutes}");
+    for label in ["Huisarts:", "POH:", "Assistente:"] {
+        assert!(!minutes.contains(label), "the label {label} stays: {minutes}");
+    }
+    assert_eq!(testset::style_violations(&minutes).speaker_labels, 0);
+}
+
 #[test]
 fn an_empty_transcript_is_refused() {
     for transcript in [vec![], vec![p("  "), z("")]] {

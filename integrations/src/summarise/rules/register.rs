@@ -324,6 +324,26 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
     style::finish(out)
 }
 
+/// The sentence with its speaker named where they said "ik", the verb in the third person:
+/// "Ik bel haar donderdag." → "POH belt haar donderdag.", "Over drie maanden plan ik een
+/// controle." → "Over drie maanden plant Assistente een controle.". `None` when the speaker does
+/// not speak as "ik" in it.
+pub(crate) fn with_speaker(s: &str, speaker: &str) -> Option<String> {
+    let mut words = Words::of(s);
+    let i = words.words.iter().position(|w| bare(w) == "ik" && tail(w).is_empty())?;
+    let name = |w: &str| format!("{speaker}{}", tail(w));
+    if i + 1 < words.words.len() && (i == 0 || !tail(&words.words[i - 1]).is_empty()) {
+        words.words[i + 1] = conjugate(&words.words[i + 1]);
+        words.words[i] = name(&words.words[i]);
+    } else if i > 0 && tail(&words.words[i - 1]).is_empty() {
+        words.words[i - 1] = conjugate(&words.words[i - 1]);
+        words.words[i] = name(&words.words[i]);
+    } else {
+        return None;
+    }
+    Some(words.text())
+}
+
 /// A sentence as words with the punctuation glued to them ("keel,", "38,5"): rewriting a phrase
 /// is then matching a run of words.
 struct Words {

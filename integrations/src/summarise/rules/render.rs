@@ -18,7 +18,7 @@ use super::classify::{is_ack, word_count};
 use super::cues;
 use super::lexicon::{ACTION, ADDITIONAL_TESTS, ALLERGY, FOLLOW_UP, GREETING, IMAGING, RADIOLOGY_CONCLUSION, REFERRAL};
 use super::style::{self, Style};
-use super::{Placement, Section};
+use super::{Placement, Section, register};
 
 /// The SOEP episodes.
 pub(crate) fn soap(placements: &[Placement], count: usize, style: &Style) -> Vec<Episode> {
@@ -107,19 +107,37 @@ fn top_sentences(sentences: &[String]) -> Vec<&str> {
     chosen.into_iter().map(|i| sentences[i].as_str()).collect()
 }
 
-/// Meeting minutes: what was discussed and what was agreed.
+/// A typed speaker label at the start of a meeting line: a role the register knows ("POH:"), or
+/// a name of at most three words ("Marieke:", "Dr. de Vries:"). The label and the rest.
+fn meeting_label(s: &str) -> Option<(&str, &str)> {
+    if let Some((_, rest)) = register::split_label(s) {
+        let label = s[..s.len() - rest.len()].trim().trim_end_matches(':').trim();
+        return Some((label, rest));
+    }
+    // a name rather than a role
+    let (label, rest) = s.split_once(':')?;
+    let words: Vec<&str> = label.split_whitespace().collect();
+    let name = !words.is_empty()
+        && words.len() <= 3
+        && words.iter().all(|w| w.chars().all(|c| c.is_alphabetic() || c == '-' || c == '.'))
+        && words.iter().any(|w| w.starts_with(char::is_uppercase));
+    name.then(|| (label.trim(), rest.trim_start()))
+}
+
+/// Meeting minutes: what was discussed and what was agreed (who does what, when), without the
+/// speakers' labels: "POH: Ik bel haar donderdag." is the agreement "POH belt haar donderdag.".
 pub(crate) fn meeting(request: &SummaryRequest) -> ConsultResult {
     let mut discussed = Vec::new();
     let mut actions = Vec::new();
-    for s in request.transcript.iter().map(|l| l.sentence.trim()) {
+    for line in request.transcript.iter().map(|l| l.sentence.trim()) {
+        let (label, s) = meeting_label(line).map_or((None, line), |(l, rest)| (Some(l), rest.trim()));
         if s.is_empty() || is_ack(s) || (GREETING.any(s) && word_count(s) <= 6) {
             continue;
         }
-        let text = style::note_text(s);
         if ACTION.any(s) {
-            actions.push(text);
+            actions.push(agreement(label, s));
         } else if word_count(s) >= 4 && !s.ends_with('?') {
-            discussed.push(text);
+            discussed.push(style::note_text(s));
         }
     }
     let list = |items: &[String], none: &str| {
@@ -131,6 +149,26 @@ pub(crate) fn meeting(request: &SummaryRequest) -> ConsultResult {
         list(&actions, "Geen afspraken vastgelegd.")
     );
     ConsultResult { meeting: Some(minutes), ..Default::default() }
+}
+
+/// An agreement as the minutes write it: the speaker's "ik" becomes the speaker ("Ik bel haar" →
+/// "POH belt haar", "Over drie maanden plan ik …" → "Over drie maanden plant Assistente …"), a "we" the infinitive ("We starten met metformine" → "Met metformine
+/// starten"), anything else its own words.
+fn agreement(label: Option<&str>, s: &str) -> String {
+    let opens_with = |w: &str| s.split_whitespace().next().is_some_and(|first| first.trim_matches(',').eq_ignore_ascii_case(w));
+    // a role as a noun ("de assistente"), an abbreviation ("POH") or a name as typed
+    let speaker = label.map(|label| {
+        let role = register::split_label(&format!("{label}: x")).is_some();
+        let abbreviation = label.chars().filter(|c| c.is_alphabetic()).all(char::is_uppercase);
+        if role && !abbreviation { format!("de {}", label.to_lowercase()) } else { label.to_owned() }
+    });
+    if let Some(said) = speaker.and_then(|speaker| register::with_speaker(s, &speaker)) {
+        return style::note_text(&said);
+    }
+    if opens_with("we") || opens_with("wij") {
+        return register::clinical(Section::Plan, crate::speech::Speaker::Zorgverlener, s);
+    }
+    style::note_text(s)
 }
 
 /// The specialist letter: every section of the flavour, filled from the placements.
