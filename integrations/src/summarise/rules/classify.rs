@@ -39,8 +39,18 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
     let mut pending: Option<&str> = None;
     // The speaker of the last typed label ("Patiënt: …"): the turn's next sentences are theirs.
     let mut labelled: Option<Speaker> = None;
+    // A written message ("Beste dokter, … Met vriendelijke groet, Jan"): its unlabelled lines are
+    // the patient's, its greeting and signature belong nowhere, its questions are the question.
+    let message = is_message(lines);
+    let mut signed = false;
     for line in lines {
         let raw = line.sentence.trim();
+        if message && line.speaker.is_none() && register::split_label(raw).is_none() {
+            let (section, text, ends) = place_message_line(raw, signed, flavour);
+            signed |= ends;
+            out.push(Placed { section, speaker: Speaker::Patient, text });
+            continue;
+        }
         let (label, sentence) = match register::split_label(raw) {
             Some((speaker, rest)) => (Some(speaker), rest),
             None => (None, raw),
@@ -69,6 +79,74 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
     }
     out
 }
+
+/// Whether the transcript is a written message: its first unlabelled line opens with a salutation.
+fn is_message(lines: &[TranscriptLine]) -> bool {
+    lines
+        .iter()
+        .map(|l| l.sentence.trim())
+        .find(|s| !s.is_empty())
+        .is_some_and(|first| SALUTATION.starts_any(first) && lines.first().is_some_and(|l| l.speaker.is_none()))
+}
+
+/// One line of a patient's written message: nowhere for the salutation and the signature (and
+/// everything after the sign-off), S for the rest, a question as the question ("Kunt u weer
+/// naproxen voorschrijven?" → "Vraag: weer naproxen voorschrijven."). The third value says
+/// whether this line signs the message off.
+fn place_message_line(s: &str, signed: bool, flavour: Flavour) -> (Option<Section>, String, bool) {
+    if signed || SIGN_OFF.starts_any(s) {
+        return (None, String::new(), true);
+    }
+    if (SALUTATION.starts_any(s) && word_count(s) <= 4) || (GREETING.any(s) && word_count(s) <= 6) {
+        return (None, String::new(), false);
+    }
+    // "Beste dokter, ik heb …": the salutation goes, the rest is the message
+    let s = match s.split_once(',') {
+        Some((head, rest)) if SALUTATION.starts_any(head) && word_count(head) <= 4 && !rest.trim().is_empty() => rest.trim(),
+        _ => s,
+    };
+    if s.ends_with('?') {
+        let asked = register::clinical(Section::Subjective, Speaker::Patient, &question_core(s));
+        let asked = asked.trim_end_matches(['.', '?']).trim();
+        if asked.is_empty() {
+            return (None, String::new(), false);
+        }
+        let mut chars = asked.chars();
+        let lower: String = chars.next().map(|c| c.to_lowercase().chain(chars).collect()).unwrap_or_default();
+        return (Some(Section::Subjective), format!("Vraag: {lower}."), false);
+    }
+    let placed = place_patient(s, None, flavour);
+    let text = placed.section.map(|section| register::clinical(section, Speaker::Patient, &placed.text)).unwrap_or_default();
+    (placed.section.filter(|_| !text.is_empty()), text, false)
+}
+
+/// A question without its asking ("kunt u", "mag ik", "is het") and its question mark.
+fn question_core(s: &str) -> String {
+    let t = s.trim().trim_end_matches('?').trim();
+    let lower = t.to_lowercase();
+    for opening in ASKING {
+        if lower.starts_with(opening) && lower[opening.len()..].starts_with(' ') {
+            return t[opening.len()..].trim().to_owned();
+        }
+    }
+    t.to_owned()
+}
+
+/// How a written question asks, dropped before its content.
+const ASKING: &[&str] = &[
+    "kunt u",
+    "kan u",
+    "zou u",
+    "wilt u",
+    "mag ik",
+    "kan ik",
+    "moet ik",
+    "zal ik",
+    "is het",
+    "is het erg als",
+    "is het goed als",
+    "heeft u",
+];
 
 /// The sentence without leading fillers, for start-of-sentence matching.
 fn strip_lead(s: &str) -> &str {

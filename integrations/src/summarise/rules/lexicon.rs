@@ -67,6 +67,33 @@ pub(crate) static MEASURED: CueList = CueList::new(&[
     "audit",
 ]);
 
+/// How a written message opens.
+pub(crate) static SALUTATION: CueList = CueList::new(&[
+    "beste",
+    "geachte",
+    "hallo",
+    "hoi",
+    "dag dokter",
+    "goedemorgen dokter",
+    "goedemiddag dokter",
+    "goedenavond dokter",
+    "lieve dokter",
+]);
+
+/// How a written message is signed off: this line and the ones after it (the name) are no note.
+pub(crate) static SIGN_OFF: CueList = CueList::new(&[
+    "met vriendelijke groet",
+    "vriendelijke groet",
+    "met vriendelijke groeten",
+    "groeten",
+    "groetjes",
+    "groet",
+    "mvg",
+    "alvast bedankt",
+    "bij voorbaat dank",
+    "hartelijke groet",
+]);
+
 /// Whole-utterance pleasantries and the conversation's frame: dropped unless clinical cues outweigh.
 pub(crate) static GREETING: CueList = CueList::new(&[
     "de telefoon",
@@ -1425,6 +1452,8 @@ pub(crate) static CLINICIAN_CUES: CueList = CueList::new(&[
 #[cfg(test)]
 pub(crate) fn every_list() -> Vec<&'static CueList> {
     let mut lists: Vec<&'static CueList> = vec![
+        &SALUTATION,
+        &SIGN_OFF,
         &MEASURED,
         &GREETING,
         &AGREEMENT,
