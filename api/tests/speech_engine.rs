@@ -101,6 +101,37 @@ async fn stream(socket: &mut Socket, samples: &[i16]) {
     }
 }
 
+type Sender = futures::stream::SplitSink<Socket, Message>;
+type Receiver = futures::stream::SplitStream<Socket>;
+
+/// Streams the consult's first `count` sentences as the browser does (500 ms frames, faster than
+/// real time) and reads the socket until `count` finished sentences came; an `error` fails the
+/// test. The sender (once all audio is sent), the receiver and the finished lines.
+async fn speak_the_consult(ws: Socket, count: usize) -> (tokio::task::JoinHandle<Sender>, Receiver, Vec<Value>) {
+    let (mut sender, mut receiver) = ws.split();
+    let audio = consult_audio(count);
+    let streaming = tokio::spawn(async move {
+        for frame in audio.chunks(8_000) {
+            let bytes: Vec<u8> = frame.iter().flat_map(|s| s.to_le_bytes()).collect();
+            sender.send(Message::Binary(bytes.into())).await.unwrap();
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        sender
+    });
+    let mut completed: Vec<Value> = Vec::new();
+    while completed.len() < count {
+        let message = tokio::time::timeout(Duration::from_secs(30), receiver.next()).await.expect("sentences in time").unwrap().unwrap();
+        if let Message::Text(text) = message {
+            let value: Value = serde_json::from_str(&text).unwrap();
+            assert_ne!(value["type"], "error", "{value}");
+            if value["type"] == "transcript" {
+                completed.extend(value["completed"].as_array().unwrap().iter().cloned());
+            }
+        }
+    }
+    (streaming, receiver, completed)
+}
+
 #[sqlx::test(migrations = "../migrations")]
 async fn spoken_dutch_comes_back_as_sentences_in_order_with_speakers_and_is_summarised(pool: PgPool) {
     let (app, engine) = app_with_engine(pool).await;
@@ -112,26 +143,7 @@ async fn spoken_dutch_comes_back_as_sentences_in_order_with_speakers_and_is_summ
     assert_eq!(ready["engine"], "openai-transcription");
 
     let expected = sentences();
-    let (mut sender, mut receiver) = ws.split();
-    let audio = consult_audio(expected.len());
-    let streaming = tokio::spawn(async move {
-        for frame in audio.chunks(8_000) {
-            let bytes: Vec<u8> = frame.iter().flat_map(|s| s.to_le_bytes()).collect();
-            sender.send(Message::Binary(bytes.into())).await.unwrap();
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        sender
-    });
-    let mut completed: Vec<Value> = Vec::new();
-    while completed.len() < expected.len() {
-        let message = tokio::time::timeout(Duration::from_secs(30), receiver.next()).await.expect("sentences in time").unwrap().unwrap();
-        if let Message::Text(text) = message {
-            let value: Value = serde_json::from_str(&text).unwrap();
-            if value["type"] == "transcript" {
-                completed.extend(value["completed"].as_array().unwrap().iter().cloned());
-            }
-        }
-    }
+    let (streaming, mut receiver, completed) = speak_the_consult(ws, expected.len()).await;
     let said: Vec<&str> = completed.iter().map(|c| c["sentence"].as_str().unwrap()).collect();
     assert_eq!(said, expected.iter().map(String::as_str).collect::<Vec<_>>(), "one utterance per spoken sentence, in order");
     let numbers: Vec<u64> = completed.iter().map(|c| c["idx"].as_u64().unwrap()).collect();
@@ -443,28 +455,9 @@ async fn in_realtime_mode_a_live_consult_gives_every_sentence_even_when_speaches
     let (sid, _) = open_session(&app, &anna).await;
     let mut ws = socket(&app, &anna, &sid).await;
     assert_eq!(next_of(&mut ws, "ready").await["engine"], "realtime");
-    let (mut sender, mut receiver) = ws.split();
-    let audio = consult_audio(expected.len());
-    tokio::spawn(async move {
-        for frame in audio.chunks(8_000) {
-            let bytes: Vec<u8> = frame.iter().flat_map(|s| s.to_le_bytes()).collect();
-            sender.send(Message::Binary(bytes.into())).await.unwrap();
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        sender
-    });
-    let mut completed: Vec<String> = Vec::new();
-    while completed.len() < expected.len() {
-        let message = tokio::time::timeout(Duration::from_secs(30), receiver.next()).await.expect("sentences in time").unwrap().unwrap();
-        if let Message::Text(text) = message {
-            let value: Value = serde_json::from_str(&text).unwrap();
-            assert_ne!(value["type"], "error", "{value}");
-            if value["type"] == "transcript" {
-                completed.extend(value["completed"].as_array().unwrap().iter().map(|c| c["sentence"].as_str().unwrap().to_owned()));
-            }
-        }
-    }
-    assert_eq!(completed, expected);
+    let (_streaming, _receiver, completed) = speak_the_consult(ws, expected.len()).await;
+    let said: Vec<&str> = completed.iter().map(|c| c["sentence"].as_str().unwrap()).collect();
+    assert_eq!(said, expected);
     let double = double.lock().unwrap();
     assert!(double.failed_once, "the injected failure never happened");
     assert!(double.batch.contains(&expected[2]), "the failed sentence came through the batch path: {:?}", double.batch);

@@ -10,7 +10,7 @@ use std::time::Duration;
 use axum::Json;
 use axum::extract::State;
 use axum::routing::post;
-use common::{Options, TestApp, next_json, next_of, open_session, socket};
+use common::{Options, Socket, TestApp, next_json, next_of, open_session, socket};
 use futures::SinkExt;
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -20,6 +20,18 @@ const CONSULT: &str = "Goedemorgen, wat kan ik voor u doen? Ik heb al drie dagen
     Heeft u koorts gehad? Nee, geen koorts. Ik kijk even in uw keel. De keel is rood, de amandelen zijn niet gezwollen. \
     Temperatuur 37,2. Het is waarschijnlijk een virale keelontsteking. U mag paracetamol nemen, drie keer per dag 1000 mg. \
     Als het na een week niet beter is, komt u terug.";
+
+/// Opens a session and its socket for `token`, waits for `ready` and asks for a SOEP note of
+/// [`CONSULT`]; the socket, to hear what follows.
+async fn summarize_on_a_socket(app: &TestApp, token: &str) -> Socket {
+    let (sid, _) = open_session(app, token).await;
+    let mut ws = socket(app, token, &sid).await;
+    next_of(&mut ws, "ready").await;
+    ws.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "transcript": CONSULT}}).to_string().into()))
+        .await
+        .unwrap();
+    ws
+}
 
 #[sqlx::test(migrations = "../migrations")]
 async fn a_summary_asked_on_the_socket_comes_back_on_it_and_through_the_job(pool: PgPool) {
@@ -231,12 +243,7 @@ async fn the_language_model_gets_the_clinicians_own_examples_and_a_useless_answe
 
     // an answer that stays unusable: the job fails with the summariser's Dutch message
     *llm.answers.lock().unwrap() = vec!["geen json".to_owned()];
-    let (sid, _) = open_session(&app, &anna).await;
-    let mut ws = socket(&app, &anna, &sid).await;
-    next_of(&mut ws, "ready").await;
-    ws.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "transcript": CONSULT}}).to_string().into()))
-        .await
-        .unwrap();
+    let mut ws = summarize_on_a_socket(&app, &anna).await;
     let failed = loop {
         let job = next_of(&mut ws, "job").await;
         if job["state"] == "failed" {
@@ -262,12 +269,7 @@ async fn a_summariser_out_of_reach_ends_dead_and_the_socket_says_so_as_the_row_d
     let app = TestApp::spawn(pool.clone()).await;
     let worker = app.start_worker(&[("APP_LLM_URL", &url), ("APP_LLM_MODEL", "test-model")]);
     let anna = app.access_token_for("anna@praktijk.nl").await;
-    let (sid, _) = open_session(&app, &anna).await;
-    let mut ws = socket(&app, &anna, &sid).await;
-    next_of(&mut ws, "ready").await;
-    ws.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "transcript": CONSULT}}).to_string().into()))
-        .await
-        .unwrap();
+    let mut ws = summarize_on_a_socket(&app, &anna).await;
     let mut heard = Vec::new();
     let dead = loop {
         let job = next_of(&mut ws, "job").await;
@@ -331,12 +333,7 @@ async fn a_summary_waits_for_a_model_still_being_pulled_and_says_so(pool: PgPool
     let app = TestApp::spawn(pool.clone()).await;
     let worker = app.start_worker(&[("APP_LLM_URL", &url), ("APP_LLM_MODEL", "qwen2.5:7b-instruct")]);
     let anna = app.access_token_for("anna@praktijk.nl").await;
-    let (sid, _) = open_session(&app, &anna).await;
-    let mut ws = socket(&app, &anna, &sid).await;
-    next_of(&mut ws, "ready").await;
-    ws.send(Message::Text(json!({"type": "summarize", "request": {"template": "soap", "transcript": CONSULT}}).to_string().into()))
-        .await
-        .unwrap();
+    let mut ws = summarize_on_a_socket(&app, &anna).await;
     let (mut waits, mut summary, mut job_id) = (0, None, String::new());
     while summary.is_none() {
         let message = tokio::time::timeout(Duration::from_secs(60), next_json(&mut ws)).await.expect("the summary keeps moving");

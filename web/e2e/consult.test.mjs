@@ -156,6 +156,24 @@ async function waitForBubbles(page, count) {
 }
 
 /** The double's requests were real utterances: 16 kHz mono PCM16 WAVs with the right fields. */
+/**
+ * Speaks `script` (seconds of silence and sentences, as `recording` takes it) into the consult
+ * page of the api at `origin`, and waits until every sentence is a bubble, in order, each one
+ * utterance the speech double heard.
+ */
+async function speakConsult(origin, script) {
+  const { wav, sentences } = recording(script)
+  double.setScript(sentences)
+  const { page } = await consultPage(wav, origin, '/audioconsult/beta/soap')
+  await page.getByRole('button', { name: 'Start' }).click()
+  await page.getByRole('button', { name: 'Pauzeer' }).waitFor()
+  await page.getByTestId('waveform').waitFor()
+  await waitForBubbles(page, sentences.length)
+  assert.deepEqual(await bubbleTexts(page), sentences.map((s) => s.text))
+  assertRequestsWereUtterances(double.requests(), sentences)
+  return { page, sentences }
+}
+
 function assertRequestsWereUtterances(requests, sentences) {
   assert.equal(requests.length, sentences.length, `one request per sentence, got ${requests.map((r) => r.wav.seconds.toFixed(2)).join(', ')} s`)
   requests.forEach((request, i) => {
@@ -270,7 +288,7 @@ describe('live consult', () => {
   })
 
   it('with a speech engine: spoken sentences become bubbles in order, then a SOEP note', async () => {
-    const { wav, sentences } = recording([
+    const { page } = await speakConsult(speechApi.proxy.url, [
       1,
       'Ik heb sinds drie dagen keelpijn.',
       1.5,
@@ -281,15 +299,6 @@ describe('live consult', () => {
       'U kunt paracetamol drie keer per dag nemen.',
       3,
     ])
-    double.setScript(sentences)
-    const { page } = await consultPage(wav, speechApi.proxy.url, '/audioconsult/beta/soap')
-    await page.getByRole('button', { name: 'Start' }).click()
-    await page.getByRole('button', { name: 'Pauzeer' }).waitFor()
-    await page.getByTestId('waveform').waitFor()
-
-    await waitForBubbles(page, sentences.length)
-    assert.deepEqual(await bubbleTexts(page), sentences.map((s) => s.text))
-    assertRequestsWereUtterances(double.requests(), sentences)
 
     await page.getByRole('button', { name: 'Samenvatten' }).click()
     const subjective = episode(page, 1).getByLabel('Subjectief', { exact: true })
@@ -312,7 +321,7 @@ describe('live consult', () => {
   it('with the realtime engine against speaches as it ships: the same sentences, in order, each once', async () => {
     const realtimeApi = await startSpeechApi(double.url, 'realtime')
     try {
-      const { wav, sentences } = recording([
+      const { sentences } = await speakConsult(realtimeApi.proxy.url, [
         1,
         'Ik heb sinds drie dagen keelpijn.',
         1.5,
@@ -321,18 +330,11 @@ describe('live consult', () => {
         'Dit past bij een virale keelontsteking.',
         3,
       ])
-      double.setScript(sentences)
-      const { page } = await consultPage(wav, realtimeApi.proxy.url, '/audioconsult/beta/soap')
-      await page.getByRole('button', { name: 'Start' }).click()
-      await page.getByRole('button', { name: 'Pauzeer' }).waitFor()
-      await waitForBubbles(page, sentences.length)
-      assert.deepEqual(await bubbleTexts(page), sentences.map((s) => s.text))
       assert.deepEqual(
         double.requests().map((r) => r.via),
         sentences.map(() => 'realtime'),
         'every utterance went over the realtime socket',
       )
-      assertRequestsWereUtterances(double.requests(), sentences)
     } finally {
       await realtimeApi.stop()
     }

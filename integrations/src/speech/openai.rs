@@ -181,13 +181,8 @@ impl Inner {
                     }
                 }
                 frame = audio.recv(), if open && finals.len() < MAX_WAITING => {
-                    let found = match frame {
-                        Some(frame) => vad.push(&frame),
-                        None => {
-                            open = false;
-                            vad.flush()
-                        }
-                    };
+                    open = frame.is_some();
+                    let found = vad.feed(frame.as_deref());
                     for event in found {
                         match event {
                             VadEvent::SpeechStarted => next_interim_at = interim_every,

@@ -514,13 +514,8 @@ impl Stream {
                     self.lost_connection().await;
                 }
                 frame = audio.recv(), if open && self.waiting.len() < MAX_WAITING => {
-                    let found = match frame {
-                        Some(frame) => vad.push(&frame),
-                        None => {
-                            open = false;
-                            vad.flush()
-                        }
-                    };
+                    open = frame.is_some();
+                    let found = vad.feed(frame.as_deref());
                     for event in found {
                         if let VadEvent::Utterance(samples) = event {
                             self.utterance_ended(samples.into()).await;

@@ -146,6 +146,14 @@ impl Vad {
         events
     }
 
+    /// One read of a stream's audio: a frame is pushed; `None` (the audio closed) flushes.
+    pub fn feed(&mut self, frame: Option<&[i16]>) -> Vec<VadEvent> {
+        match frame {
+            Some(frame) => self.push(frame),
+            None => self.flush(),
+        }
+    }
+
     /// Ends the stream: finishes the utterance in progress, if any. The noise floor is kept.
     pub fn flush(&mut self) -> Vec<VadEvent> {
         let mut events = Vec::new();
