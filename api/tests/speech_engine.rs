@@ -143,7 +143,7 @@ async fn spoken_dutch_comes_back_as_sentences_in_order_with_speakers_and_is_summ
     assert_eq!(ready["engine"], "openai-transcription");
 
     let expected = sentences();
-    let (streaming, mut receiver, completed) = speak_the_consult(ws, expected.len()).await;
+    let (streaming, receiver, completed) = speak_the_consult(ws, expected.len()).await;
     let said: Vec<&str> = completed.iter().map(|c| c["sentence"].as_str().unwrap()).collect();
     assert_eq!(said, expected.iter().map(String::as_str).collect::<Vec<_>>(), "one utterance per spoken sentence, in order");
     let numbers: Vec<u64> = completed.iter().map(|c| c["idx"].as_u64().unwrap()).collect();
