@@ -386,6 +386,12 @@ async fn uploads_are_transcribed_two_at_a_time_and_the_others_wait_their_turn(po
 #[path = "../../integrations/tests/support/speaches.rs"]
 mod speaches;
 
+/// Uploads a recording into a session.
+async fn post_recording(app: &TestApp, token: &str, session: &str, body: Vec<u8>) -> reqwest::Response {
+    let path = format!("/api/consult/audio/session/{session}/recording");
+    app.http.post(app.url(&path)).bearer_auth(token).body(body).send().await.unwrap()
+}
+
 /// The level of each 20 ms of a clip, in dB.
 fn envelope(samples: &[i16]) -> Vec<f64> {
     samples
@@ -470,14 +476,7 @@ async fn in_realtime_mode_a_recording_takes_the_batch_endpoint_and_gives_every_s
     let (app, double) = app_with_speaches(pool, speaches::Double::new(by_envelope())).await;
     let anna = app.access_token_for("anna@praktijk.nl").await;
     let (sid, _) = open_session(&app, &anna).await;
-    let response = app
-        .http
-        .post(app.url(&format!("/api/consult/audio/session/{sid}/recording")))
-        .bearer_auth(&anna)
-        .body(wav::encode(&consult_audio(sentences().len())))
-        .send()
-        .await
-        .unwrap();
+    let response = post_recording(&app, &anna, &sid, wav::encode(&consult_audio(sentences().len()))).await;
     assert_eq!(response.status(), 200);
     let body: Value = response.json().await.unwrap();
     let back: Vec<&str> = body["completed"].as_array().unwrap().iter().map(|c| c["sentence"].as_str().unwrap()).collect();
@@ -506,14 +505,7 @@ async fn a_speech_model_still_downloading_is_said_once_per_recording(pool: PgPoo
     let app = TestApp::spawn_with(pool, Options { env: vec![("APP_SPEECH_URL", url)], ..Default::default() }).await;
     let anna = app.access_token_for("anna@praktijk.nl").await;
     let (sid, _) = open_session(&app, &anna).await;
-    let response = app
-        .http
-        .post(app.url(&format!("/api/consult/audio/session/{sid}/recording")))
-        .bearer_auth(&anna)
-        .body(wav::encode(&consult_audio(3)))
-        .send()
-        .await
-        .unwrap();
+    let response = post_recording(&app, &anna, &sid, wav::encode(&consult_audio(3))).await;
     assert_eq!(response.status(), 200);
     let body: Value = response.json().await.unwrap();
     let problems = body["problems"].as_array().unwrap();
