@@ -373,7 +373,7 @@ fn the_notes_keep_the_clinical_register() {
 
 /// The whole set, 68 of its 101 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-11-27 (docs/benchmarks.md,
-/// "SOEP note quality"): placement all 87.0 %, holdout 84.7 %; facts dev 85.3 %, holdout 80.5 %;
+/// "SOEP note quality"): placement all 87.7 %, holdout 85.3 %; facts dev 86.5 %, holdout 81.4 %;
 /// first-person words 72, second-person words 49, questions 8, fillers 2, speaker labels 1. The
 /// issue's target is 95 % of facts on held-out consults and none of these breaches: far off yet.
 #[test]
@@ -386,8 +386,8 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(3 * ev.holdout.consults >= consults.len(), "a third held out");
     assert!(ev.all.accuracy() >= 0.86, "placement {:.3}\n{table}", ev.all.accuracy());
     assert!(ev.holdout.accuracy() >= 0.83, "holdout placement {:.3}\n{table}", ev.holdout.accuracy());
-    assert!(ev.dev_note.overall().recall() >= 0.84, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
-    assert!(ev.holdout_note.overall().recall() >= 0.79, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
+    assert!(ev.dev_note.overall().recall() >= 0.85, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
+    assert!(ev.holdout_note.overall().recall() >= 0.80, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
     assert!(style.first_person <= 78 && style.second_person <= 54, "{style:?}\n{table}");
     assert!(style.questions <= 10 && style.fillers <= 3 && style.speaker_labels <= 1, "{style:?}\n{table}");

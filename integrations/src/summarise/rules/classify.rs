@@ -213,7 +213,9 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
 }
 
 fn plan_score(s: &str) -> u32 {
-    2 * PLAN.count(s).min(4)
+    // an imperative opening is advice: "Haal het kleed uit de gang weg."
+    let imperative = if IMPERATIVE_START.starts_any(strip_lead(s)) && !s.ends_with('?') { 4 } else { 0 };
+    2 * PLAN.count(s).min(4) + imperative
 }
 
 fn objective_score(s: &str, flavour: Flavour) -> u32 {

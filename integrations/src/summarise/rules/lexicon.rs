@@ -27,6 +27,7 @@ pub(crate) static UNITS: &[&str] = &[
     "umol*",
     "g/l",
     "x10*",
+    "keer per minuut",
 ];
 
 /// What is measured or scored: with a number in the same sentence, a measurement (O), unit or
@@ -65,6 +66,13 @@ pub(crate) static MEASURED: CueList = CueList::new(&[
     "tsh",
     "mmse",
     "audit",
+]);
+
+/// Imperatives that open the clinician's advice ("Haal het kleed weg", "Plan een avond voor
+/// uzelf"): the plan.
+pub(crate) static IMPERATIVE_START: CueList = CueList::new(&[
+    "haal", "zet", "plan", "leg", "doe", "ga", "houd", "neem", "drink", "eet", "smeer", "gebruik", "stop", "begin", "bel", "kom",
+    "probeer", "blijf", "vermijd", "zorg", "let op", "draag", "koel", "week", "was", "beweeg", "sta", "schrijf", "meet", "weeg",
 ]);
 
 /// How a written message opens.
@@ -1452,6 +1460,7 @@ pub(crate) static CLINICIAN_CUES: CueList = CueList::new(&[
 #[cfg(test)]
 pub(crate) fn every_list() -> Vec<&'static CueList> {
     let mut lists: Vec<&'static CueList> = vec![
+        &IMPERATIVE_START,
         &SALUTATION,
         &SIGN_OFF,
         &MEASURED,
