@@ -247,6 +247,12 @@ const LABELS: &[(&str, Speaker)] = &[
     ("verpleegkundige", Speaker::Zorgverlener),
 ];
 
+/// Whether `word` (any case) is a role a typed label can name ("huisarts", "POH", "assistente").
+pub(crate) fn is_role(word: &str) -> bool {
+    let word = word.trim().to_lowercase();
+    LABELS.iter().any(|(label, _)| *label == word)
+}
+
 /// A typed speaker label at the start of `s` ("Patiënt: …", "huisarts : …"): the speaker it
 /// names and the text after it.
 pub(crate) fn split_label(s: &str) -> Option<(Speaker, &str)> {
@@ -518,6 +524,8 @@ impl Words {
     /// An infinitive put in the place of a finite verb ("belt u direct de praktijk" → "direct
     /// bellen de praktijk") goes to the end of its clause, where Dutch puts it: "direct de
     /// praktijk bellen". A word carrying punctuation, or a conjunction, ends the clause.
+    /// The clause ends at punctuation or before a conjunction or preposition (`is_clause_word`):
+    /// "… de praktijk of de huisartsenpost bellen" keeps both objects before the verb.
     fn verb_to_clause_end(&mut self, at: usize) {
         let Some(verb) = self.words.get(at) else { return };
         if !MOVABLE_INFINITIVES.contains(&bare(verb).as_str()) || !tail(verb).is_empty() {
@@ -525,15 +533,9 @@ impl Words {
         }
         let end = (at + 1..self.words.len())
             .find(|&k| !tail(&self.words[k]).is_empty() || self.words.get(k + 1).is_some_and(|w| is_clause_word(&bare(w))));
-        let Some(end) = end else { return };
-        if end == at + 1 && self.words.len() == at + 2 && tail(&self.words[end]).is_empty() {
-            return;
+        if let Some(end) = end {
+            self.move_word(at, end);
         }
-        let punct = tail(&self.words[end]).to_owned();
-        let last = &mut self.words[end];
-        last.truncate(last.len() - punct.len());
-        let verb = self.words.remove(at);
-        self.words.insert(end, format!("{verb}{punct}"));
     }
 
     /// The clinician's own voice becomes the record's: no "ik", "we", "u" or "je" is left where a
@@ -607,8 +609,9 @@ impl Words {
             if addressee && subordinate {
                 // "als u benauwder wordt" → "als benauwder wordt"; "als je benauwd bent" → "… is"
                 self.words.remove(i);
-                let end = (i..self.words.len()).find(|&k| !tail(&self.words[k]).is_empty()).unwrap_or(self.words.len().saturating_sub(1));
-                for k in i..=end.min(self.words.len().saturating_sub(1)) {
+                // the clause's verb, wherever it stands: up to the word that ends the clause
+                let end = (i..self.words.len()).find(|&k| !tail(&self.words[k]).is_empty()).map_or(self.words.len(), |k| k + 1);
+                for k in i..end {
                     if let Some(third) = second_person_third(&bare(&self.words[k])) {
                         self.words[k] = keep_tail(&self.words[k], third);
                     }
@@ -702,12 +705,19 @@ impl Words {
             return;
         }
         let end = (at + 1..self.words.len()).find(|&k| !tail(&self.words[k]).is_empty() || self.clause_follows(k + 1));
-        let Some(end) = end else { return };
+        if let Some(end) = end {
+            self.move_word(at, end);
+        }
+    }
+
+    /// Moves the word at `at` to stand after the word at `end`, taking over that word's
+    /// punctuation.
+    fn move_word(&mut self, at: usize, end: usize) {
         let punct = tail(&self.words[end]).to_owned();
         let last = &mut self.words[end];
         last.truncate(last.len() - punct.len());
-        let verb = self.words.remove(at);
-        self.words.insert(end, format!("{verb}{punct}"));
+        let word = self.words.remove(at);
+        self.words.insert(end, format!("{word}{punct}"));
     }
 
     /// Whether a new clause starts at word `k`: a subordinator, "maar", "dus", "want", or "en"

@@ -158,7 +158,7 @@ fn agreement(label: Option<&str>, s: &str) -> String {
     let opens_with = |w: &str| s.split_whitespace().next().is_some_and(|first| first.trim_matches(',').eq_ignore_ascii_case(w));
     // a role as a noun ("de assistente"), an abbreviation ("POH") or a name as typed
     let speaker = label.map(|label| {
-        let role = register::split_label(&format!("{label}: x")).is_some();
+        let role = register::is_role(label);
         let abbreviation = label.chars().filter(|c| c.is_alphabetic()).all(char::is_uppercase);
         if role && !abbreviation { format!("de {}", label.to_lowercase()) } else { label.to_owned() }
     });
