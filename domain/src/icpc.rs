@@ -158,36 +158,38 @@ impl Catalogue {
         let sentences: Vec<Haystack> = transcript.iter().map(|s| Haystack::new(s)).collect();
         for episode in episodes.iter_mut() {
             let (evaluation, subjective) = (Haystack::new(&episode.diagnosis), Haystack::new(&episode.subjective));
-            let mut ranked: Vec<(f64, &Terms)> = self
+            // Each candidate scored once: its score, whether E names it as a diagnosis, and the
+            // synonyms and titles E and S mention of it.
+            let mut ranked: Vec<(f64, bool, Vec<&str>, &Terms)> = self
                 .terms
                 .iter()
                 .filter_map(|t| {
-                    let score = 2.0 * t.score(&evaluation) + t.score(&subjective);
-                    (score >= EPISODE_CODE_FLOOR).then_some((score, t))
+                    let in_evaluation = t.score(&evaluation);
+                    let score = 2.0 * in_evaluation + t.score(&subjective);
+                    (score >= EPISODE_CODE_FLOOR).then(|| {
+                        let named = in_evaluation > 0.0 && component(&self.codes[t.index]) == Component::Diagnosis;
+                        (score, named, t.matched(&evaluation).chain(t.matched(&subjective)).collect(), t)
+                    })
                 })
                 .collect();
             // The diagnosis the clinician named comes first, then the rest by score.
-            let named = |t: &Terms| component(&self.codes[t.index]) == Component::Diagnosis && t.score(&evaluation) > 0.0;
-            ranked.sort_by(|a, b| named(b.1).cmp(&named(a.1)).then(b.0.total_cmp(&a.0)));
+            ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.total_cmp(&a.0)));
             // A code whose every mention lies within a higher one's more specific phrase of the
             // same chapter is that one ("artrose" within "artrose+knie": L91 within L90).
-            let mut kept: Vec<(f64, &Terms)> = Vec::new();
-            for (score, t) in ranked {
-                let mine: Vec<&str> = t.matched(&evaluation).chain(t.matched(&subjective)).collect();
-                let within = kept.iter().any(|(_, above)| {
+            let mut kept: Vec<(f64, Vec<&str>, &Terms)> = Vec::new();
+            for (score, _, mine, t) in ranked {
+                let within = kept.iter().any(|(_, wider, above)| {
                     self.codes[above.index].category == self.codes[t.index].category
                         && !mine.is_empty()
                         && mine.iter().all(|phrase| {
-                            above
-                                .matched(&evaluation)
-                                .chain(above.matched(&subjective))
-                                .any(|wider| wider != *phrase && phrase_words(phrase).all(|w| phrase_words(wider).any(|v| v == w)))
+                            wider.iter().any(|wider| wider != phrase && phrase_words(phrase).all(|w| phrase_words(wider).any(|v| v == w)))
                         })
                 });
                 if !within {
-                    kept.push((score, t));
+                    kept.push((score, mine, t));
                 }
             }
+            let mut kept: Vec<(f64, &Terms)> = kept.into_iter().map(|(score, _, t)| (score, t)).collect();
             // A code that says more of the same finding replaces the lesser one.
             let present: Vec<String> = kept.iter().map(|(_, t)| self.codes[t.index].id()).collect();
             kept.retain(|(_, t)| {
