@@ -223,6 +223,10 @@ pub struct ConsultResult {
     /// Drafted without a language model, from the transcript's own sentences: the page says so.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub extractive: bool,
+    /// A SOEP note asked as one episode whose consult holds this many problems (2 or 3), each
+    /// written in turn within the episode: the page offers to show them as that many episodes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problems_found: Option<u8>,
 }
 
 /// The named sections of a specialist letter, per flavour, in the order they are written.

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use futures::executor::block_on;
 use integrations::speech::{Speaker, sentences};
-use integrations::summarise::rules::{RulesSummariser, Section, classify, testset};
+use integrations::summarise::rules::{self, RulesSummariser, Section, classify, testset};
 use integrations::summarise::{
     Flavour, SoapExample, SummariseError, Summariser, Summary, SummaryRequest, Template, TranscriptLine, specialist_sections,
 };
@@ -280,6 +280,29 @@ fn meeting_minutes_find_the_agreements_of_a_typed_meeting() {
         assert!(!minutes.contains(label), "the label {label} stays: {minutes}");
     }
     assert_eq!(testset::style_violations(&minutes).speaker_labels, 0);
+    assert_eq!(testset::style_violations(&minutes).first_person, 0, "{minutes}");
+    assert_eq!(agreed.trim().lines().count(), 3, "three agreements: {minutes}");
+}
+
+/// The same meeting as it is often typed: the chair's opening after a greeting is no agreement,
+/// and a "we" after the verb ("Dan starten we met …") is the record's voice like one before it.
+#[test]
+fn meeting_minutes_write_each_agreement_in_the_records_voice() {
+    let lines = vec![
+        unknown("Huisarts: Goedemiddag allemaal, we beginnen met mevrouw Jansen."),
+        unknown("POH: Haar bloeddruk was vorige week 162/98, ondanks de amlodipine."),
+        unknown("Huisarts: Dan starten we met hydrochloorthiazide erbij."),
+        unknown("Assistente: Ik plan over vier weken een controle bij de POH."),
+        unknown("POH: Ik bel haar donderdag om het uit te leggen."),
+        unknown("Huisarts: Prima, dan de volgende."),
+    ];
+    let minutes = run(&request(Template::Meeting, Flavour::Normal, lines)).result.meeting.expect("minutes");
+    let (discussed, agreed) = minutes.split_once("Afspraken/acties:").expect("both lists");
+    assert!(discussed.contains("162/98"), "{minutes}");
+    assert_eq!(agreed.trim().lines().count(), 3, "three agreements: {minutes}");
+    assert!(agreed.contains("hydrochloorthiazide") && agreed.contains("POH belt haar donderdag"), "{minutes}");
+    let style = testset::style_violations(&minutes);
+    assert_eq!((style.first_person, style.speaker_labels), (0, 0), "{minutes}");
 }
 
 #[test]
@@ -391,6 +414,61 @@ fn the_whole_set_stays_above_its_floor() {
     let style = ev.all_note.style;
     assert!(style.first_person <= 78 && style.second_person <= 54, "{style:?}\n{table}");
     assert!(style.questions <= 10 && style.fillers <= 3 && style.speaker_labels <= 1, "{style:?}\n{table}");
+}
+
+/// The split offer: each SOEP consult of the whole set asked as one episode. A consult written as
+/// one problem must not be offered a split; one written as two or three should be, with its
+/// number. Floors under what was measured (see docs/benchmarks.md, "SOEP note quality").
+#[test]
+fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
+    let mut table = String::new();
+    // per split: (single-problem consults, offered a split), (multi-problem consults, right count)
+    let mut counts = [[0usize; 4]; 2];
+    for c in whole_set().iter().filter(|c| c.template == Template::Soap) {
+        let mut request = c.request();
+        request.episode_count = 1;
+        let found = rules::problems_found(&request);
+        let row = usize::from(c.split == "holdout");
+        if c.episode_count == 1 {
+            counts[row][0] += 1;
+            counts[row][1] += usize::from(found.is_some());
+        } else {
+            counts[row][2] += 1;
+            counts[row][3] += usize::from(found == Some(c.episode_count));
+        }
+        table.push_str(&format!("{} {} episodes {} found {found:?}\n", c.id, c.split, c.episode_count));
+    }
+    let [dev, holdout] = counts;
+    assert!(dev[0] > 20 && dev[2] >= 5 && holdout[2] >= 5, "{counts:?}");
+    // a split offered to a one-problem consult is a false alarm the clinician must dismiss
+    assert!(dev[1] * 10 <= dev[0] && holdout[1] * 10 <= holdout[0], "false offers {counts:?}\n{table}");
+    // measured: dev 7 of 11 and holdout 3 of 9 found with their number; false offers dev 3 of 44
+    // and holdout 2 of 37. Problems in one body system (impetigo and head lice) are not told apart.
+    assert!(dev[3] * 10 >= dev[2] * 6 && holdout[3] * 10 >= holdout[2] * 3, "offers {counts:?}\n{table}");
+}
+
+/// One episode asked of a two-problem consult: the note lists the first problem's sentences, then
+/// the second's, in every field; and the split is offered.
+#[test]
+fn one_episode_of_two_problems_is_written_problem_by_problem() {
+    let r = typed(
+        "Ik heb sinds drie dagen keelpijn en het slikken doet pijn. Ik heb ook sinds een week pijn onder in mijn rug. \
+         Het slikken gaat slecht en de keel voelt rauw. De keel is rood, er is geen beslag. \
+         De rug is goed beweeglijk. Lasègue is negatief. De rugpijn zit vooral bij het bukken. \
+         De keelpijn is een virale keelontsteking. Dit is aspecifieke lage rugpijn. \
+         Neem paracetamol voor de keel. Voor de rug naproxen, en blijf in beweging.",
+        1,
+    );
+    assert_eq!(rules::problems_found(&r), Some(2));
+    let e = &run(&r).result.episodes;
+    assert_eq!(e.len(), 1);
+    let s = &e[0].subjective;
+    let (throat, back) = (s.find("keel").expect("throat in S"), s.find("rug").expect("back in S"));
+    assert!(throat < back, "{s}");
+    assert!(s.rfind("keel").expect("throat") < back, "the throat's sentences first: {s}");
+    let mut two = r.clone();
+    two.episode_count = 2;
+    assert_eq!(rules::problems_found(&two), None, "two episodes asked: nothing to offer");
 }
 
 /// An e-consult: the patient's question and complaint are the note's S; the salutation and the

@@ -141,7 +141,11 @@ describe('the first version of the consult', () => {
     assert.equal(JSON.parse(calls[0].body).text, QUESTION)
 
     const summary = page.getByRole('region', { name: 'Samenvatting' })
-    assert.match(await summary.getByLabel('Subjectief', { exact: true }).inputValue(), /verstopte neus/)
+    const subjective = await summary.getByLabel('Subjectief', { exact: true }).inputValue()
+    assert.match(subjective, /verstopte neus/)
+    // the patient's question is kept; the greeting and the signature are not part of the note
+    assert.match(subjective, /Vraag: .*langskomen/)
+    assert.doesNotMatch(subjective, /Beste dokter|vriendelijke groet|Jan de Boer/)
     const drafted = await reply.inputValue()
     assert.match(drafted, /^Beste Jan de Boer,/)
     assert.match(drafted, /Met vriendelijke groet,\nUw huisarts$/)

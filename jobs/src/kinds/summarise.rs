@@ -137,6 +137,7 @@ impl Job for SummariseConsult {
             let catalogue = domain::icpc::catalogue(&ctx.db).await?;
             let transcript: Vec<&str> = request.transcript.iter().map(|l| l.sentence.as_str()).collect();
             catalogue.code_episodes(&mut note.episodes, &transcript);
+            note.problems_found = integrations::summarise::rules::problems_found(&request);
         }
         let mut tx = ctx.db.begin().await?;
         consults::finish_summary(&mut tx, &row, &note, &summary.engine).await?;

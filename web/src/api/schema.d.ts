@@ -2487,6 +2487,12 @@ export interface components {
             /** @description Drafted without a language model, from the transcript's own sentences: the page says so. */
             extractive?: boolean;
             meeting?: string | null;
+            /**
+             * Format: int32
+             * @description A SOEP note asked as one episode whose consult holds this many problems (2 or 3), each
+             *     written in turn within the episode: the page offers to show them as that many episodes.
+             */
+            problemsFound?: number | null;
             /** @description Section name ([`SpecialistSection`]) → text. */
             specialistSummarization?: {
                 [key: string]: string;

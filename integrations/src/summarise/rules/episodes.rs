@@ -21,7 +21,7 @@ use super::cues::CueList;
 use super::lexicon::{TOPIC_CHANGE, TOPIC_CHANGE_START};
 
 /// Topics by body part or organ system: a name (for documentation) and its cues.
-pub(crate) static TOPICS: [(&str, CueList); 15] = [
+pub(crate) static TOPICS: [(&str, CueList); 17] = [
     (
         "luchtwegen",
         CueList::new(&[
@@ -149,6 +149,21 @@ pub(crate) static TOPICS: [(&str, CueList); 15] = [
             "wond*",
             "schilfer*",
             "vette",
+            "schimmel*",
+            "miconazol*",
+            "terbinafine*",
+            "ketoconazol*",
+            "acne",
+            "puist*",
+            "pukkel*",
+            "mee-eter*",
+            "krentenbaard",
+            "impetigo",
+            "fusidinezuur",
+            "luis",
+            "luizen",
+            "hoofdluis",
+            "neten",
         ]),
     ),
     (
@@ -237,6 +252,26 @@ pub(crate) static TOPICS: [(&str, CueList); 15] = [
         ]),
     ),
     ("oog", CueList::new(&["oog", "ogen", "rechteroog", "linkeroog", "zicht", "wazig"])),
+    (
+        "vrouw",
+        CueList::new(&[
+            "pil",
+            "anticonceptie*",
+            "menstruatie*",
+            "ongesteld*",
+            "menstrueren",
+            "overgang*",
+            "opvlieger*",
+            "zwanger*",
+            "spiraal*",
+            "borst",
+            "borsten",
+            "uitstrijk*",
+            "vaginaal",
+            "afscheiding",
+        ]),
+    ),
+    ("alcohol", CueList::new(&["alcohol*", "bier", "wijn", "glazen", "drank", "borrel*", "audit-c"])),
 ];
 
 /// The topic index of a sentence: the topic with most cue hits, `None` without hits.
@@ -249,6 +284,33 @@ pub(crate) fn topic_of(sentence: &str) -> Option<usize> {
         }
     }
     best.map(|(i, _)| i)
+}
+
+/// Clinical sentences a topic needs before it counts as a problem of its own in [`problems`].
+const PROBLEM_MENTIONS: u32 = 3;
+
+/// The most problems [`problems`] tells apart.
+const MAX_PROBLEMS: usize = 3;
+
+/// The problems of a consult for which one episode was asked: each sentence's problem (0-based,
+/// in order of first mention) and how many there are. A problem is a topic with at least
+/// [`PROBLEM_MENTIONS`] clinical sentences, one of them an assessment or a plan (`decided[i]`):
+/// a symptom asked about along the way is not a problem of its own. Sentences in between follow
+/// the rules of [`assign`]. One problem, or none found, gives every sentence problem 0 and a
+/// count of 1.
+pub(crate) fn problems(sentences: &[&str], clinical: &[bool], decided: &[bool]) -> (Vec<usize>, usize) {
+    let mut mentions = [(0u32, false); TOPICS.len()];
+    for (i, s) in sentences.iter().enumerate().filter(|(i, _)| clinical[*i]) {
+        if let Some(t) = topic_of(s) {
+            mentions[t].0 += 1;
+            mentions[t].1 |= decided[i];
+        }
+    }
+    let count = mentions.iter().filter(|(n, d)| *n >= PROBLEM_MENTIONS && *d).count().min(MAX_PROBLEMS);
+    if count < 2 {
+        return (vec![0; sentences.len()], 1);
+    }
+    (assign(sentences, clinical, count), count)
 }
 
 /// True when the sentence marks a move to another problem.

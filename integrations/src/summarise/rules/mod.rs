@@ -63,6 +63,10 @@ pub struct Placement {
     pub section: Option<Section>,
     /// The episode, 0-based, below the request's `episode_count` (at least 1).
     pub episode: usize,
+    /// The problem, 0-based in order of first mention, when one episode was asked and the consult
+    /// holds more problems (see [`problems_found`]); 0 otherwise. A single episode lists its
+    /// sentences problem by problem.
+    pub problem: usize,
     /// The speaker the engine gave or, failing that, the guessed one.
     pub speaker: Speaker,
     /// The text as it goes into the note; empty when `section` is `None`.
@@ -78,13 +82,34 @@ pub fn classify(request: &SummaryRequest) -> Vec<Placement> {
     let placed = classify::place_all(&request.transcript, request.flavour);
     let sentences: Vec<&str> = request.transcript.iter().map(|l| l.sentence.as_str()).collect();
     let clinical: Vec<bool> = placed.iter().map(|p| p.section.is_some()).collect();
-    let episodes = episodes::assign(&sentences, &clinical, usize::from(request.episode_count.max(1)));
+    let count = usize::from(request.episode_count.max(1));
+    let episodes = episodes::assign(&sentences, &clinical, count);
+    let problems = if count == 1 { episodes::problems(&sentences, &clinical, &decided(&placed)).0 } else { vec![0; sentences.len()] };
     placed
         .into_iter()
-        .zip(episodes)
+        .zip(episodes.into_iter().zip(problems))
         .enumerate()
-        .map(|(index, (p, episode))| Placement { index, section: p.section, episode, speaker: p.speaker, text: p.text })
+        .map(|(index, (p, (episode, problem)))| Placement { index, section: p.section, episode, problem, speaker: p.speaker, text: p.text })
         .collect()
+}
+
+/// Which sentences are an assessment or a plan.
+fn decided(placed: &[classify::Placed]) -> Vec<bool> {
+    placed.iter().map(|p| matches!(p.section, Some(Section::Evaluation | Section::Plan))).collect()
+}
+
+/// How many problems a SOEP consult holds when it was summarised into one episode and the rules
+/// find more (2 or 3): the page offers to show them as that many episodes. `None` otherwise.
+/// Asked of every engine's note, as the rules are cheap and the split is the same question.
+pub fn problems_found(request: &SummaryRequest) -> Option<u8> {
+    if request.template != Template::Soap || request.episode_count > 1 {
+        return None;
+    }
+    let placed = classify::place_all(&request.transcript, request.flavour);
+    let sentences: Vec<&str> = request.transcript.iter().map(|l| l.sentence.as_str()).collect();
+    let clinical: Vec<bool> = placed.iter().map(|p| p.section.is_some()).collect();
+    let (_, count) = episodes::problems(&sentences, &clinical, &decided(&placed));
+    (count > 1).then(|| u8::try_from(count).unwrap_or(u8::MAX))
 }
 
 /// The rule-based summariser. Stateless and cheap: the cue lists are static data.

@@ -15,17 +15,19 @@ use std::collections::BTreeMap;
 use crate::summarise::{ConsultResult, Episode, Flavour, SummaryRequest, specialist_sections};
 
 use super::classify::{is_ack, word_count};
-use super::cues;
+use super::cues::{self, CueList};
 use super::lexicon::{ACTION, ADDITIONAL_TESTS, ALLERGY, FOLLOW_UP, GREETING, IMAGING, RADIOLOGY_CONCLUSION, REFERRAL};
 use super::style::{self, Style};
 use super::{Placement, Section, register};
 
-/// The SOEP episodes.
+/// The SOEP episodes; within a field, the sentences problem by problem (see [`Placement::problem`]).
 pub(crate) fn soap(placements: &[Placement], count: usize, style: &Style) -> Vec<Episode> {
     (0..count.max(1))
         .map(|e| {
             let field = |section: Section| -> Vec<&str> {
-                placements.iter().filter(|p| p.episode == e && p.section == Some(section)).map(|p| p.text.as_str()).collect()
+                let mut in_field: Vec<&Placement> = placements.iter().filter(|p| p.episode == e && p.section == Some(section)).collect();
+                in_field.sort_by_key(|p| (p.problem, p.index));
+                in_field.into_iter().map(|p| p.text.as_str()).collect()
             };
             Episode {
                 subjective: style.join(&field(Section::Subjective), false, true),
@@ -131,7 +133,8 @@ pub(crate) fn meeting(request: &SummaryRequest) -> ConsultResult {
     let mut actions = Vec::new();
     for line in request.transcript.iter().map(|l| l.sentence.trim()) {
         let (label, s) = meeting_label(line).map_or((None, line), |(l, rest)| (Some(l), rest.trim()));
-        if s.is_empty() || is_ack(s) || (GREETING.any(s) && word_count(s) <= 6) {
+        let s = without_opening(s);
+        if s.is_empty() || is_ack(s) || (GREETING.any(s) && word_count(s) <= 6) || CHAIRING.starts_any(s) {
             continue;
         }
         if ACTION.any(s) {
@@ -151,6 +154,53 @@ pub(crate) fn meeting(request: &SummaryRequest) -> ConsultResult {
     ConsultResult { meeting: Some(minutes), ..Default::default() }
 }
 
+/// The chair moving the meeting along ("we beginnen met mevrouw Jansen", "dan de volgende"):
+/// neither discussed nor agreed.
+static CHAIRING: CueList = CueList::new(&[
+    "we beginnen",
+    "wij beginnen",
+    "we bespreken",
+    "wij bespreken",
+    "we gaan verder",
+    "dan de volgende",
+    "de volgende",
+    "volgende patiënt",
+    "volgende punt",
+]);
+
+/// A meeting line without the greeting or acknowledgement it opens with ("Goedemiddag
+/// allemaal, we beginnen …", "Prima, dan de volgende."): what follows the first comma.
+fn without_opening(s: &str) -> &str {
+    match s.split_once(',') {
+        Some((lead, rest)) if (GREETING.any(lead) && word_count(lead) <= 3) || is_ack(lead) => rest.trim(),
+        _ => s,
+    }
+}
+
+/// Discourse words that may stand before the verb of a "we" sentence without meaning anything.
+const DISCOURSE_LEAD: [&str; 5] = ["dan", "dus", "nou", "oké", "oke"];
+
+/// A sentence whose "we" follows its verb ("Dan starten we met X", "Over drie maanden plannen we
+/// X") in the order that puts "we" first ("We starten met X", "We plannen over drie maanden X"),
+/// so the register writes it as the plan; `None` when "we" does not follow the verb.
+fn we_first(s: &str) -> Option<String> {
+    let bare = |w: &str| w.trim_matches(',').to_lowercase();
+    let words: Vec<&str> = s.split_whitespace().collect();
+    let at = words.iter().position(|w| matches!(bare(w).as_str(), "we" | "wij"))?;
+    // "we" first, or after a comma ("Goed, we …"), is in its place already
+    if at == 0 || words[at - 1].ends_with(',') {
+        return None;
+    }
+    let mut out = vec!["We".to_owned(), words[at - 1].to_owned()];
+    for (i, w) in words[..at - 1].iter().filter(|w| !DISCOURSE_LEAD.contains(&bare(w).as_str())).enumerate() {
+        // the sentence's first word loses its capital, unless it is an abbreviation ("POH")
+        let abbreviation = w.chars().filter(|c| c.is_alphabetic()).all(char::is_uppercase);
+        out.push(if i == 0 && !abbreviation { w.to_lowercase() } else { (*w).to_owned() });
+    }
+    out.extend(words[at + 1..].iter().map(|w| (*w).to_owned()));
+    Some(out.join(" "))
+}
+
 /// An agreement as the minutes write it: the speaker's "ik" becomes the speaker ("Ik bel haar" →
 /// "POH belt haar", "Over drie maanden plan ik …" → "Over drie maanden plant Assistente …"), a "we" the infinitive ("We starten met metformine" → "Met metformine
 /// starten"), anything else its own words.
@@ -167,6 +217,9 @@ fn agreement(label: Option<&str>, s: &str) -> String {
     }
     if opens_with("we") || opens_with("wij") {
         return register::clinical(Section::Plan, crate::speech::Speaker::Zorgverlener, s);
+    }
+    if let Some(reordered) = we_first(s) {
+        return register::clinical(Section::Plan, crate::speech::Speaker::Zorgverlener, &reordered);
     }
     style::note_text(s)
 }

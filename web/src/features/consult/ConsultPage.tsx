@@ -51,6 +51,8 @@ export function ConsultPage({ model, template, flavour, routing = 'live' }: Cons
   const { state, typing, dictating } = session
   const { phase, status, mic, micProblem } = state
   const summarize = () => session.summarize({ precision, episodeCount })
+  // the classic routing's normal precision (v2-turbo) takes no episode count
+  const showEpisodes = template === 'soap' && (!classic || precision === 'high')
 
   // leaving the page (a link, Back, another template) with the note edited asks first
   const blocker = useBlocker({
@@ -97,8 +99,7 @@ export function ConsultPage({ model, template, flavour, routing = 'live' }: Cons
         onEpisodeCount={setEpisodeCount}
         precision={precision}
         onPrecision={setPrecision}
-        // the classic routing's normal precision (v2-turbo) takes no episode count
-        showEpisodes={template === 'soap' && (!classic || precision === 'high')}
+        showEpisodes={showEpisodes}
       />
 
       {session.note.restore === 'loading' && (
@@ -197,6 +198,14 @@ export function ConsultPage({ model, template, flavour, routing = 'live' }: Cons
         setForm={session.editForm}
         idPrefix={ids}
         fillLastSentences={dictating && state.transcript.buffer.trim() !== '' && !state.recording ? session.fillLastSentences : null}
+        onSplit={
+          phase === 'live' && showEpisodes
+            ? (episodes) => {
+                setEpisodeCount(episodes)
+                session.summarize({ precision, episodeCount: episodes })
+              }
+            : null
+        }
       />
       <NoteStatusLine status={session.note.status} />
 

@@ -54,13 +54,17 @@ export function ConsultResult({
   idPrefix,
   fillLastSentences,
   heading = t.result,
+  onSplit = null,
 }: {
   form: ConsultForm
   setForm: (update: (form: ConsultForm) => ConsultForm) => void
   idPrefix: string
   fillLastSentences: (() => void) | null
   heading?: string
+  /** Summarises again as this many episodes; null where the page cannot ask for episodes. */
+  onSplit?: ((episodes: number) => void) | null
 }) {
+  const split = form.template === 'soap' && onSplit && form.problemsFound !== null && form.problemsFound > form.episodes.length ? form.problemsFound : null
   let body
   switch (form.template) {
     case 'soap':
@@ -150,6 +154,14 @@ export function ConsultResult({
         {form.extractive && (
           <p className="mt-1 text-xs text-slate-500" data-testid="drafted-without-model">
             {t.draftedWithoutModel}
+          </p>
+        )}
+        {split !== null && onSplit && (
+          <p role="status" className="mt-2 flex flex-wrap items-center gap-3 text-sm text-slate-700" data-testid="split-offer">
+            {t.problemsFound(split)}
+            <button type="button" className={secondaryButtonClass} onClick={() => onSplit(split)}>
+              {t.showAsEpisodes(split)}
+            </button>
           </p>
         )}
       </div>

@@ -54,6 +54,13 @@ describe('formFromResult', () => {
     expect(formFromResult(dictated, { dictation: 'Nieuwe tekst.' }, 'normal')).toMatchObject({ dictation: 'Nieuwe tekst.', summarizedDictation: null })
   })
 
+  it('keeps the number of problems found, for the split offer, and forgets it with the next result', () => {
+    const one = { episodes: [{ subjective: 'Keelpijn. Rugpijn.' }], problemsFound: 2 }
+    const offered = formFromResult(emptyForm('soap', 'normal'), one, 'normal')
+    expect(offered.problemsFound).toBe(2)
+    expect(formFromResult(offered, { episodes: [{ subjective: 'Keelpijn.' }, { subjective: 'Rugpijn.' }] }, 'normal').problemsFound).toBeNull()
+  })
+
   it('fills the meeting text', () => {
     expect(formFromResult(emptyForm('meeting', 'normal'), { meeting: 'Besproken: rooster.' }, 'normal').meeting).toBe('Besproken: rooster.')
   })

@@ -54,6 +54,8 @@ export interface ConsultForm {
   specialist: SpecialistSection[]
   /** The note was drafted without a language model, from the transcript's own sentences. */
   extractive: boolean
+  /** A one-episode SOEP note whose consult holds this many problems: the page offers the split. */
+  problemsFound: number | null
 }
 
 export const emptyEpisode: Episode = { subjective: '', objective: '', diagnosis: '', plan: '', codes: [] }
@@ -91,6 +93,7 @@ export function emptyForm(template: Template, flavour: Flavour): ConsultForm {
     meeting: '',
     specialist: specialistSections(flavour).map((name) => ({ name, text: '' })),
     extractive: false,
+    problemsFound: null,
   }
 }
 
@@ -125,7 +128,7 @@ function episodeOf(e: components['schemas']['Episode']): Episode {
  * result names.
  */
 export function formFromResult(form: ConsultForm, result: SummaryResult, flavour: Flavour): ConsultForm {
-  const next: ConsultForm = { ...form, extractive: result.extractive ?? false }
+  const next: ConsultForm = { ...form, extractive: result.extractive ?? false, problemsFound: result.problemsFound ?? null }
   switch (form.template) {
     case 'soap': {
       const episodes = (result.episodes ?? []).map(episodeOf)
@@ -250,6 +253,7 @@ export function keepingChanges(askedWith: ConsultForm, current: ConsultForm, fil
     meeting: pick(current.meeting, askedWith.meeting, filled.meeting),
     specialist,
     extractive: filled.extractive,
+    problemsFound: filled.problemsFound,
   }
   return { form, kept }
 }

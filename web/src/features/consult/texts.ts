@@ -23,6 +23,8 @@ export const consultTexts = {
   copyFailed: 'Kopiëren lukte niet. Selecteer de tekst en kopieer hem zelf.',
   fillLastSentences: 'Vul laatste zinnen aan',
   draftedWithoutModel: 'Opgesteld zonder taalmodel, uit de zinnen van het transcript. Controleer het verslag voordat je het overneemt.',
+  problemsFound: (n: number) => `${n} problemen gevonden — als ${n} episodes tonen?`,
+  showAsEpisodes: (n: number) => `Als ${n} episodes tonen`,
   codes: {
     heading: 'ICPC-suggesties',
     hint: 'Klik op een code om de zinnen uit het transcript te zien waarop de suggestie steunt.',

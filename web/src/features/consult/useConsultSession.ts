@@ -267,13 +267,16 @@ export function useConsultSession(options: ConsultSessionOptions) {
   const pending = state.summary.pending
   const delayed = useSummaryDelayed(pending)
 
-  /** Asks for a summary; while one is being made, only once it is delayed (it then replaces that one). */
+  /**
+   * Asks for a summary; while one is being made, only once it is delayed (it then replaces that
+   * one). One whose result is in (its bar still filling) does not hold up the next.
+   */
   const summarize = useCallback(
     (choices: Pick<SummaryChoices, 'precision' | 'episodeCount'>) => {
       const session = current.current
       const text = transcriptText(session)
       // Summarising does nothing when the transcript is empty.
-      if (text.trim() === '' || (session.summary.pending && !delayed)) return
+      if (text.trim() === '' || (session.summary.pending && !session.summary.pending.done && !delayed)) return
       if (classic) {
         const call = ++calls.current
         const started = epoch.current
