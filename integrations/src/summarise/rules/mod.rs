@@ -129,13 +129,17 @@ impl RulesSummariser {
         }
         let style = style::Style::learn(&request.examples);
         let result = match request.template {
-            Template::Soap => ConsultResult {
-                episodes: render::soap(&classify(request), usize::from(request.episode_count.max(1)), &style),
-                ..Default::default()
-            },
+            Template::Soap => {
+                let placements = classify(request);
+                let told_by = render::told_by(request, &placements);
+                let episodes = render::soap(&placements, usize::from(request.episode_count.max(1)), &style, told_by);
+                ConsultResult { episodes, ..Default::default() }
+            }
             Template::Report => {
                 let single = SummaryRequest { episode_count: 1, ..request.clone() };
-                ConsultResult { episodes: vec![render::report(&classify(&single), &style)], ..Default::default() }
+                let placements = classify(&single);
+                let told_by = render::told_by(request, &placements);
+                ConsultResult { episodes: vec![render::report(&placements, &style, told_by)], ..Default::default() }
             }
             Template::Dictation => render::dictation(request, false),
             Template::Radiology => render::dictation(request, true),

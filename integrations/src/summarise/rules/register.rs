@@ -321,6 +321,7 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
     } else if section != Section::Subjective {
         words.record_voice(section == Section::Plan);
     }
+    words.reattach_er();
     words.drop_word("uw");
     let out = words.text();
     let out = out.trim_start_matches([',', ' ', ';', ':']).trim_start_matches(['—', '-', ' ']);
@@ -410,6 +411,27 @@ impl Words {
         if !punct.is_empty() && i > 0 && tail(&self.words[i - 1]).is_empty() && punct != "." {
             self.words[i - 1].push_str(&punct);
         }
+    }
+
+    /// "Er ijs op gedaan", left of "Ik heb er ijs op gedaan" once its subject and verb went →
+    /// "ijs erop gedaan": an opening "er" without a verb after it joins the particle it belongs
+    /// to ("op", "bij", "van" …) within the next few words; without one it stays.
+    fn reattach_er(&mut self) {
+        const FOLLOWS_ER: &[&str] = &[
+            "is", "zijn", "was", "waren", "wordt", "worden", "werd", "komt", "komen", "blijft", "lijkt", "valt", "staat", "zit", "zitten",
+            "heeft", "hebben", "kan", "kunnen", "moet", "moeten", "mag", "zal", "gaat", "ligt", "niet", "geen",
+        ];
+        const PARTICLES: &[&str] = &["op", "bij", "van", "aan", "in", "uit", "over", "mee", "voor", "door", "tegen", "naar", "af", "om"];
+        if !self.words.first().is_some_and(|w| bare(w) == "er" && tail(w).is_empty())
+            || self.words.get(1).is_none_or(|w| FOLLOWS_ER.contains(&bare(w).as_str()))
+        {
+            return;
+        }
+        let Some(k) = (2..self.words.len().min(7)).find(|&k| PARTICLES.contains(&bare(&self.words[k]).as_str())) else {
+            return;
+        };
+        self.words[k].insert_str(0, "er");
+        self.words.remove(0);
     }
 
     fn drop_fillers(&mut self) {
@@ -766,6 +788,13 @@ impl Words {
     /// O: "De keel is rood" → "Keel rood", "Uw bloeddruk is 152/94" → "Bloeddruk 152/94": a short
     /// subject (article and at most two words) and its copula at the start go to telegram style.
     fn copula(&mut self) {
+        // a pronoun keeps its verb: "Hij is alert en speelt", never "Hij alert en speelt"
+        let pronoun = |w: &String| matches!(bare(w).as_str(), "hij" | "ze" | "zij" | "dat" | "dit" | "die");
+        let it_is = self.words.first().is_some_and(|w| bare(w) == "het")
+            && self.words.get(1).is_some_and(|w| matches!(bare(w).as_str(), "is" | "zijn"));
+        if it_is || self.words.first().is_some_and(pronoun) {
+            return;
+        }
         let start = usize::from(self.words.first().is_some_and(|w| matches!(bare(w).as_str(), "de" | "het" | "uw")));
         for k in 1..=2 {
             let at = start + k;
@@ -1196,6 +1225,15 @@ mod tests {
     #[test]
     fn rewrites_leave_whole_lines() {
         let o = |t| clinical(Section::Objective, Speaker::Zorgverlener, t);
+        // an "er" left first joins its particle
+        assert_eq!(clinical(Section::Subjective, Speaker::Patient, "Ik heb er ijs op gedaan."), "IJs erop gedaan.");
+        assert_eq!(
+            clinical(Section::Plan, Speaker::Zorgverlener, "Ik schrijf er amlodipine bij, vijf milligram."),
+            "Amlodipine erbij schrijven, vijf milligram."
+        );
+        // a pronoun keeps its verb
+        assert_eq!(o("Hij is alert en speelt, de slijmvliezen zijn vochtig."), "Hij is alert en speelt, de slijmvliezen zijn vochtig.");
+        assert_eq!(o("Het trommelvlies is rood."), "Trommelvlies rood.");
         let e = |t| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
         let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
         // "Er drukpijn paravertebraal", "Bij onderzoek er zwelling", "Er sprake van …"

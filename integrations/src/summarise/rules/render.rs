@@ -20,8 +20,56 @@ use super::lexicon::{ACTION, ADDITIONAL_TESTS, ALLERGY, FOLLOW_UP, GREETING, IMA
 use super::style::{self, Style};
 use super::{Placement, Section, register};
 
+/// Who told the history when a parent speaks for a child ("Hij heeft sinds eergisteren
+/// diarree", "Dit is Noor, ze is vier"): at least [`TOLD_BY_LINES`] of the history's sentences
+/// open with "hij", "ze" or "zij" or speak of "mijn zoon" or "mijn dochter", more than open with
+/// "ik". The parent is the mother or the father when the conversation says so ("mevrouw",
+/// "mama"; "meneer", "papa"), else "ouder". The history then opens with "Anamnese via …".
+pub(crate) fn told_by(request: &SummaryRequest, placements: &[Placement]) -> Option<&'static str> {
+    // the subject among the first three words: "Ze huilt", "Gisteren heeft hij", "Vannacht had ik"
+    let subject = |s: &str| {
+        let s = style::strip_leading_fillers(s.trim_start_matches(|c: char| !c.is_alphanumeric()));
+        let s = s.strip_prefix("Ja, ").or_else(|| s.strip_prefix("Nee, ")).unwrap_or(s);
+        s.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .take(3)
+            .map(str::to_lowercase)
+            .find(|w| matches!(w.as_str(), "ik" | "hij" | "ze" | "zij"))
+    };
+    let (mut third, mut first) = (0, 0);
+    for p in placements.iter().filter(|p| p.section == Some(Section::Subjective)) {
+        let said = request.transcript[p.index].sentence.as_str();
+        match subject(said).as_deref() {
+            Some("ik") => first += 1,
+            Some(_) => third += 1,
+            None if CHILD_OF_SPEAKER.any(said) => third += 1,
+            None => {}
+        }
+    }
+    if third < TOLD_BY_LINES || third <= first {
+        return None;
+    }
+    let all = request.transcript.iter().map(|l| l.sentence.as_str());
+    let (mother, father) = all.fold((false, false), |(m, f), s| (m || MOTHER.any(s), f || FATHER.any(s)));
+    Some(match (mother, father) {
+        (true, false) => "Anamnese via moeder.",
+        (false, true) => "Anamnese via vader.",
+        _ => "Anamnese via ouder.",
+    })
+}
+
+/// History sentences about someone else a parent's history needs.
+const TOLD_BY_LINES: usize = 2;
+
+static CHILD_OF_SPEAKER: CueList =
+    CueList::new(&["mijn zoon", "mijn zoontje", "mijn dochter", "mijn dochtertje", "ons kind", "onze zoon", "onze dochter"]);
+static MOTHER: CueList = CueList::new(&["mevrouw", "mama", "moeder", "mam"]);
+static FATHER: CueList = CueList::new(&["meneer", "papa", "vader", "pap"]);
+
 /// The SOEP episodes; within a field, the sentences problem by problem (see [`Placement::problem`]).
-pub(crate) fn soap(placements: &[Placement], count: usize, style: &Style) -> Vec<Episode> {
+/// `told_by` opens the first history ([`told_by`]).
+pub(crate) fn soap(placements: &[Placement], count: usize, style: &Style, told_by: Option<&str>) -> Vec<Episode> {
+    let mut marked = false;
     (0..count.max(1))
         .map(|e| {
             let field = |section: Section| -> Vec<&str> {
@@ -29,8 +77,13 @@ pub(crate) fn soap(placements: &[Placement], count: usize, style: &Style) -> Vec
                 in_field.sort_by_key(|p| (p.problem, p.index));
                 in_field.into_iter().map(|p| p.text.as_str()).collect()
             };
+            let mut history = field(Section::Subjective);
+            if let Some(told_by) = told_by.filter(|_| !marked && !history.is_empty()) {
+                history.insert(0, told_by);
+                marked = true;
+            }
             Episode {
-                subjective: style.join(&field(Section::Subjective), false, true),
+                subjective: style.join(&history, false, true),
                 objective: style.join(&field(Section::Objective), false, false),
                 diagnosis: style.join(&field(Section::Evaluation), false, false),
                 plan: style.join(&field(Section::Plan), true, false),
@@ -40,13 +93,17 @@ pub(crate) fn soap(placements: &[Placement], count: usize, style: &Style) -> Vec
         .collect()
 }
 
-/// The report: one episode, E leading the plan.
-pub(crate) fn report(placements: &[Placement], style: &Style) -> Episode {
+/// The report: one episode, E leading the plan; `told_by` as for [`soap`].
+pub(crate) fn report(placements: &[Placement], style: &Style, told_by: Option<&str>) -> Episode {
     let field = |sections: &[Section]| -> Vec<&str> {
         sections.iter().flat_map(|s| placements.iter().filter(move |p| p.section == Some(*s))).map(|p| p.text.as_str()).collect()
     };
+    let mut history = field(&[Section::Subjective]);
+    if let Some(told_by) = told_by.filter(|_| !history.is_empty()) {
+        history.insert(0, told_by);
+    }
     Episode {
-        subjective: style.join(&field(&[Section::Subjective]), false, true),
+        subjective: style.join(&history, false, true),
         objective: style.join(&field(&[Section::Objective]), false, false),
         diagnosis: String::new(),
         plan: style.join(&field(&[Section::Evaluation, Section::Plan]), true, false),

@@ -99,7 +99,11 @@ pub(crate) fn finish(s: &str) -> String {
     let t = s.trim().trim_end_matches([',', ';', ':']).trim_end();
     let mut out = String::with_capacity(t.len() + 1);
     let mut chars = t.chars();
-    if let Some(c) = chars.next() {
+    // the Dutch digraph is capitalised whole: "IJs", "IJzer"
+    if let Some(rest) = t.strip_prefix("ij") {
+        out.push_str("IJ");
+        out.push_str(rest);
+    } else if let Some(c) = chars.next() {
         out.extend(c.to_uppercase());
         out.push_str(chars.as_str());
     }

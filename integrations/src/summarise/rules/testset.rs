@@ -347,6 +347,78 @@ pub fn style_violations(text: &str) -> StyleCounts {
     }
 }
 
+/// Verbs that may follow a sentence's opening "Er" ("Er is", "Er zijn geen klachten").
+const ER_VERBS: &[&str] = &[
+    "is", "zijn", "was", "waren", "wordt", "worden", "werd", "komt", "komen", "kwam", "blijft", "blijven", "lijkt", "lijken", "valt",
+    "staat", "staan", "zit", "zitten", "zat", "heeft", "hebben", "kan", "kunnen", "moet", "moeten", "mag", "zal", "zullen", "gaat",
+    "ontstaat", "treedt", "bestaat", "volgt", "wordt", "werden", "ligt", "liggen",
+];
+
+/// Verbs of the plan that, as the first word, must not be followed by their object's article
+/// ("Bellen de praktijk" is no Dutch; "De praktijk bellen" is).
+const PLAN_INFINITIVES: &[&str] = &[
+    "bellen",
+    "nemen",
+    "komen",
+    "gebruiken",
+    "smeren",
+    "drinken",
+    "maken",
+    "plannen",
+    "starten",
+    "stoppen",
+    "halen",
+    "geven",
+    "doen",
+    "innemen",
+    "bijhouden",
+    "insmeren",
+    "verhogen",
+    "verlagen",
+    "controleren",
+    "meten",
+];
+
+/// The kinds of broken Dutch a rewrite can leave, each with the example that named it. A field's
+/// text is split into sentences; each sentence is checked against each kind.
+pub const FRAGMENT_KINDS: &[(&str, &str)] = &[
+    ("'Er' zonder werkwoord", "Er sprake van depressieve klachten."),
+    ("'er' na een bepaling zonder werkwoord", "Bij onderzoek er zwelling."),
+    ("aanwijzend woord zonder zin", "Die 168/102, dat is te hoog."),
+    ("infinitief voor zijn lijdend voorwerp", "Direct bellen de praktijk."),
+    ("voornaamwoord zonder werkwoord", "Hij alert en speelt."),
+];
+
+/// The broken fragments in a field's text: for each sentence that is broken, the name of its
+/// kind (see [`FRAGMENT_KINDS`]).
+pub fn broken_fragments(text: &str) -> Vec<&'static str> {
+    let mut found = Vec::new();
+    for sentence in text.split(['.', '\n', ';']).map(str::trim).filter(|s| !s.is_empty()) {
+        let words: Vec<String> =
+            sentence.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '/').to_lowercase()).collect();
+        let w = |i: usize| words.get(i).map_or("", String::as_str);
+        let verb_after = |i: usize| ER_VERBS.contains(&w(i + 1)) || w(i + 1).is_empty();
+        let skip = usize::from(matches!(w(0), "direct" | "dan" | "zo" | "zonodig"));
+        let kind = if w(0) == "er" && !verb_after(0) {
+            Some(FRAGMENT_KINDS[0].0)
+        } else if w(0) == "bij" && w(2) == "er" && !verb_after(2) {
+            Some(FRAGMENT_KINDS[1].0)
+        } else if matches!(w(0), "die" | "dat" | "dit") && w(1).starts_with(|c: char| c.is_ascii_digit()) {
+            Some(FRAGMENT_KINDS[2].0)
+        } else if PLAN_INFINITIVES.contains(&w(skip)) && matches!(w(skip + 1), "de" | "het" | "een") {
+            Some(FRAGMENT_KINDS[3].0)
+        } else if matches!(w(0), "hij" | "zij" | "ze")
+            && matches!(w(1), "alert" | "koortsig" | "ziek" | "suf" | "rustig" | "bleek" | "moe" | "benauwd")
+        {
+            Some(FRAGMENT_KINDS[4].0)
+        } else {
+            None
+        };
+        found.extend(kind);
+    }
+    found
+}
+
 /// The measured values a sentence holds, as a note writes them: "152/94" (also from "152 over
 /// 94"), "38,4", "17" of "de PHQ-9 is 17". Empty when the sentence measures nothing.
 pub fn measured_values(sentence: &str) -> Vec<String> {
