@@ -396,8 +396,8 @@ fn the_notes_keep_the_clinical_register() {
 
 /// The whole set, 68 of its 101 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-11-27 (docs/benchmarks.md,
-/// "SOEP note quality"): placement all 87.7 %, holdout 85.3 %; facts dev 86.5 %, holdout 81.4 %;
-/// first-person words 72, second-person words 49, questions 8, fillers 2, speaker labels 1. The
+/// "SOEP note quality"): placement all 87.7 %, holdout 85.3 %; facts dev 86.4 %, holdout 81.9 %;
+/// first-person words 63, second-person words 31, questions 8, fillers 2, speaker labels 1. The
 /// issue's target is 95 % of facts on held-out consults and none of these breaches: far off yet.
 #[test]
 fn the_whole_set_stays_above_its_floor() {
@@ -412,7 +412,7 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(ev.dev_note.overall().recall() >= 0.85, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
     assert!(ev.holdout_note.overall().recall() >= 0.80, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 78 && style.second_person <= 54, "{style:?}\n{table}");
+    assert!(style.first_person <= 66 && style.second_person <= 34, "{style:?}\n{table}");
     assert!(style.questions <= 10 && style.fillers <= 3 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 

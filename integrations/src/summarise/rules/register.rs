@@ -289,7 +289,18 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
             words.drop_opening(O_OPENINGS);
             words.existential();
             words.copula();
-            words.replace(&[("scoort u", "score"), ("vind ik", ""), ("zie ik", ""), ("hoor ik", ""), ("u maakt", "maakt")]);
+            words.drop_measuring_verb();
+            words.replace(&[
+                ("scoort u", "score"),
+                ("vind ik", ""),
+                ("zie ik", ""),
+                ("hoor ik", ""),
+                ("ik zie geen", "geen"),
+                ("ik voel geen", "geen"),
+                ("ik hoor geen", "geen"),
+                ("ik vind geen", "geen"),
+                ("u maakt", "maakt"),
+            ]);
         }
         Section::Evaluation => {
             words.drop_opening(E_OPENINGS);
@@ -318,6 +329,8 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
     }
     if speaker == Speaker::Patient && section != Section::Subjective {
         words.third_person();
+        // a "u" or "je" in an O, E or P sentence is the clinician's, whoever the speaker seemed
+        words.record_voice(false);
     } else if section != Section::Subjective {
         words.record_voice(section == Section::Plan);
     }
@@ -410,6 +423,21 @@ impl Words {
         self.words.drain(i..i + n);
         if !punct.is_empty() && i > 0 && tail(&self.words[i - 1]).is_empty() && punct != "." {
             self.words[i - 1].push_str(&punct);
+        }
+    }
+
+    /// O: "Liggend meet ik 142/78" → "Liggend 142/78", "uit het dagboek reken ik een
+    /// slaapefficiëntie van 65%" → "… een slaapefficiëntie van 65%": the clinician measuring,
+    /// right before the value. Before anything else ("meet ik bloeddruk") it stays.
+    fn drop_measuring_verb(&mut self) {
+        let value = |w: &String| w.starts_with(|c: char| c.is_ascii_digit()) || bare(w) == "een";
+        if let Some(i) = (0..self.words.len().saturating_sub(2)).find(|&i| {
+            matches!(bare(&self.words[i]).as_str(), "meet" | "reken" | "tel")
+                && bare(&self.words[i + 1]) == "ik"
+                && tail(&self.words[i + 1]).is_empty()
+                && value(&self.words[i + 2])
+        }) {
+            self.remove(i, 2);
         }
     }
 
@@ -637,6 +665,19 @@ impl Words {
                     if let Some(third) = second_person_third(&bare(&self.words[k])) {
                         self.words[k] = keep_tail(&self.words[k], third);
                     }
+                }
+                continue;
+            }
+            if addressee && opens && next.as_deref().and_then(finite).is_none() && i + 1 < self.words.len() && !subordinate {
+                // a possessive opening the clause: "Je bloeddruk 112/68" → "Bloeddruk 112/68"; or a
+                // subject before a verb-final clause, whose copula goes with it ("u overbelast
+                // bent door …" → "overbelast door …") and whose other verb becomes third person
+                self.remove(i, 1);
+                let end = (i..self.words.len()).find(|&k| !tail(&self.words[k]).is_empty()).map_or(self.words.len(), |k| k + 1);
+                if let Some(k) = (i..end).find(|&k| matches!(bare(&self.words[k]).as_str(), "bent" | "ben")) {
+                    self.remove(k, 1);
+                } else if let Some((k, third)) = (i..end).find_map(|k| second_person_third(&bare(&self.words[k])).map(|t| (k, t))) {
+                    self.words[k] = keep_tail(&self.words[k], third);
                 }
                 continue;
             }
@@ -1230,6 +1271,15 @@ mod tests {
         assert_eq!(
             clinical(Section::Plan, Speaker::Zorgverlener, "Ik schrijf er amlodipine bij, vijf milligram."),
             "Amlodipine erbij schrijven, vijf milligram."
+        );
+        // the clinician's "ik" and "je" of a finding go
+        assert_eq!(o("Huid heel en ik zie geen wondjes of drukplekken."), "Huid heel en geen wondjes of drukplekken.");
+        assert_eq!(o("Liggend meet ik 142/78, de pols is 62."), "Liggend 142/78, de pols is 62.");
+        assert_eq!(o("Je bloeddruk 112/68 en weegt 58 kilo."), "Bloeddruk 112/68 en weegt 58 kilo.");
+        assert_eq!(clinical(Section::Objective, Speaker::Patient, "U zit wat voorovergebogen."), "Zit wat voorovergebogen.");
+        assert_eq!(
+            clinical(Section::Evaluation, Speaker::Zorgverlener, "U overbelast bent door de zorg voor uw moeder."),
+            "Overbelast door de zorg voor moeder."
         );
         // a pronoun keeps its verb
         assert_eq!(o("Hij is alert en speelt, de slijmvliezen zijn vochtig."), "Hij is alert en speelt, de slijmvliezen zijn vochtig.");
