@@ -352,6 +352,50 @@ const NEGATIONS: [&str; 5] = ["geen", "niet", "zonder", "nooit", "ontkent"];
 /// "is (het) niet" right after it: "een longontsteking is het niet".
 const DENIED_AFTER: [&str; 2] = ["uitgesloten", "onwaarschijnlijk"];
 
+/// Words after "is niet" that qualify rather than deny: "astma is niet goed onder controle" is
+/// asthma; "een longontsteking is het niet", "is niet waarschijnlijk" are not.
+const NOT_QUALIFIERS: [&str; 8] = ["goed", "onder", "stabiel", "voldoende", "optimaal", "meer", "helemaal", "altijd"];
+
+/// Relatives whose illness a sentence may tell ("moeder had ook een beroerte"): with one of
+/// [`RELATIVE_VERBS`] right after, the sentence is the relative's history, not the patient's
+/// (unless it says whose account it is: "volgens moeder heeft ze koorts").
+const RELATIVES: [&str; 15] = [
+    "moeder",
+    "vader",
+    "broer",
+    "zus",
+    "zuster",
+    "oma",
+    "opa",
+    "tante",
+    "oom",
+    "ouders",
+    "familie",
+    "familieleden",
+    "grootmoeder",
+    "grootvader",
+    "schoonmoeder",
+];
+
+/// See [`RELATIVES`].
+const RELATIVE_VERBS: [&str; 10] = ["had", "heeft", "hadden", "hebben", "kreeg", "kregen", "overleed", "overleden", "met", "gehad"];
+
+/// Whether a sentence tells a relative's illness rather than the patient's (see [`RELATIVES`]).
+fn tells_a_relative(sentence: &str) -> bool {
+    let words: Vec<String> = sentence.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    words.iter().enumerate().any(|(i, w)| {
+        RELATIVES.contains(&w.as_str())
+            // the verb right after ("moeder had") or right before ("heeft mijn vader … gehad")
+            && (words[i + 1..].iter().take(2).any(|n| RELATIVE_VERBS.contains(&n.as_str()))
+                || words[..i].iter().rev().take(2).any(|p| RELATIVE_VERBS.contains(&p.as_str())))
+            && !words[..i].iter().rev().take(2).any(|p| matches!(p.as_str(), "volgens" | "via" | "zegt"))
+    })
+}
+
+/// How many words before a phrase a negation reaches within its clause: "geen aanwijzingen voor
+/// ritmestoornis zoals boezemfibrilleren" (function words already gone) denies the last.
+const NEGATION_REACH: usize = 6;
+
 /// Words that end a negation's reach: "geen hoest maar wel koorts".
 const CLAUSE_TURNS: [&str; 3] = ["maar", "wel", "behalve"];
 
@@ -393,14 +437,20 @@ struct Haystack {
 
 impl Haystack {
     fn new(text: &str) -> Self {
-        let clauses: Vec<String> = text.split(['.', ',', ';', ':', '!', '?', '\n']).map(match_form).filter(|c| !c.is_empty()).collect();
+        let clauses: Vec<String> = text
+            .split(['.', '!', '?', '\n'])
+            .filter(|sentence| !tells_a_relative(sentence))
+            .flat_map(|sentence| sentence.split([',', ';', ':']))
+            .map(match_form)
+            .filter(|c| !c.is_empty())
+            .collect();
         let text = format!(" | {} | ", clauses.join(" | "));
         let words = text.split(' ').filter(|w| !w.is_empty()).map(str::to_owned).collect();
         Self { text, words }
     }
 
     /// Whether `phrase` (in [`match_form`]) occurs with at least one occurrence its clause does
-    /// not deny: by one of the four words before it, or by "is niet", "uitgesloten" or
+    /// not deny: by one of the [`NEGATION_REACH`] words before it, or by "is niet", "uitgesloten" or
     /// "onwaarschijnlijk" among the three after it.
     fn mentions(&self, phrase: &str) -> bool {
         // a phrase occurs only where each of its words does
@@ -421,13 +471,14 @@ impl Haystack {
                 .split(' ')
                 .rev()
                 .filter(|w| !w.is_empty())
-                .take(4)
+                .take(NEGATION_REACH)
                 .take_while(|w| *w != "|" && !CLAUSE_TURNS.contains(w))
                 .any(|w| NEGATIONS.contains(&w));
             let after: Vec<&str> =
                 self.text[start + needle.len() - 1..].split(' ').filter(|w| !w.is_empty()).take(3).take_while(|w| *w != "|").collect();
             let denied_after = match after.as_slice() {
-                ["is", "niet", ..] => true,
+                ["is", "niet", next, ..] => !NOT_QUALIFIERS.contains(next),
+                ["is", "niet"] | ["is", "het", "niet"] => true,
                 words => words.iter().any(|w| DENIED_AFTER.contains(w)),
             };
             if !before && !denied_after {
@@ -460,9 +511,10 @@ fn component(code: &Code) -> Component {
     }
 }
 
-/// Whether a code is a process code (`-30` to `-69`, or a chapter's 30 to 69): never suggested.
+/// Whether a code is never suggested: a process code (`-30` to `-69`, or a chapter's 30 to 69),
+/// or A96 (death), which no note of a consult codes ("gedachten aan de dood" is not it).
 fn is_process_code(code: &Code) -> bool {
-    code.category == "-" || code.code.parse::<u8>().is_ok_and(|n| (30..=69).contains(&n))
+    code.category == "-" || code.code.parse::<u8>().is_ok_and(|n| (30..=69).contains(&n)) || (code.category == "A" && code.code == "96")
 }
 
 /// What of a code a text can mention, in [`match_form`]: its synonyms and titles, and its telling
@@ -638,6 +690,20 @@ mod tests {
         // the negation reaches no further than its clause, nor past 'maar wel'
         assert!(ids("Niet benauwd, koorts sinds gisteren").contains(&"A03".to_owned()));
         assert!(ids("Geen hoest maar wel koorts").contains(&"A03".to_owned()));
+        // "is niet" with a qualifier after it does not deny: the asthma is there
+        assert!(ids("Astma is niet goed onder controle.").contains(&"R96".to_owned()));
+        assert!(!ids("Een longontsteking is het niet.").contains(&"R81".to_owned()));
+    }
+
+    #[test]
+    fn a_relatives_illness_and_death_are_not_suggested() {
+        let ids = |text: &str| EMBEDDED_CATALOGUE.predict(text).iter().map(|s| s.code.id()).collect::<Vec<_>>();
+        assert!(!ids("Moeder had ook een beroerte. Hoofdpijn sinds een week.").contains(&"K90".to_owned()));
+        assert!(ids("Volgens moeder heeft ze sinds gisteren koorts.").contains(&"A03".to_owned()));
+        assert!(ids("Vader met een beroerte? Nee. Sinds vanochtend een beroerte, scheve mond.").contains(&"K90".to_owned()));
+        assert!(!ids("Soms gedachten aan de dood, geen plannen.").contains(&"A96".to_owned()));
+        assert!(!ids("Wel heeft mijn vader op zijn vijftigste een beroerte gehad.").contains(&"K90".to_owned()));
+        assert!(!ids("Geen aanwijzingen voor een ritmestoornis zoals boezemfibrilleren.").contains(&"K78".to_owned()));
     }
 
     fn two_problem_note() -> (Vec<Episode>, Vec<&'static str>) {
