@@ -10,8 +10,8 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use domain::audit;
-use domain::billing::books;
 use domain::billing::status::PaymentStatus;
+use domain::billing::{PAYMENT_NOT_FOUND, books};
 use domain::cms::users::email_of;
 use integrations::bookkeeping::BookkeepingError;
 use integrations::bookkeeping::local::{self, LinkError};
@@ -36,7 +36,6 @@ pub fn router() -> Router<AppState> {
 
 pub const INVOICE_PENDING: &str = "De factuur wordt nog gemaakt.";
 pub const INVOICE_NOT_FOUND: &str = "Factuur niet gevonden";
-pub const PAYMENT_NOT_FOUND: &str = "Betaling niet gevonden";
 pub const NOT_PAID: &str = "Deze betaling is (nog) niet betaald.";
 pub const NO_AMOUNT: &str = "Een betaling zonder bedrag krijgt geen factuur.";
 pub const HAS_INVOICE: &str = "Deze betaling heeft al een factuur.";

@@ -11,7 +11,7 @@ use domain::audit;
 use domain::billing::CmsSubscription;
 use domain::billing::details::{self, InvoiceDetails};
 use domain::billing::invoices::euros;
-use domain::billing::lifecycle::{self, Changed};
+use domain::billing::lifecycle::{self, Actor, Changed};
 use domain::billing::read::{self, CmsPayment, PaymentFilter, SubscriptionFilter};
 use domain::billing::status::PaymentStatus;
 use domain::billing::sweeps::{UnpaidProblem, open_problems};
@@ -208,7 +208,7 @@ pub async fn set_valid_until(
               (status = 404, body = ErrorBody)))]
 pub async fn cancel(State(state): State<AppState>, staff: Staff, Path(id): Path<Uuid>) -> Result<Json<CmsSubscription>, ApiError> {
     let after = audited(&state, &staff, async |tx| {
-        let changed = lifecycle::cancel_by_staff(tx, id, today()).await?;
+        let changed = lifecycle::cancel(tx, Actor::Staff, id, today()).await?;
         let entry = subscription_entry(audit::Action::CancelSubscription, &changed, &["canceledAt", "nextPaymentDate"], String::new());
         Ok((changed.after, entry))
     })

@@ -12,6 +12,7 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
+use domain::billing::lifecycle::{self, Actor};
 use domain::billing::{self, BillingDetails};
 use integrations::payments::{NewCustomer, NewPayment, SequenceType, local};
 use jobs::kinds::SyncPayment;
@@ -255,7 +256,9 @@ pub async fn cancel_subscription(
     user: CurrentUser,
     Path(subscription_id): Path<Uuid>,
 ) -> Result<StatusCode, ApiError> {
-    billing::lifecycle::cancel(&state.db, &user.id, subscription_id, billing::today()).await.map_err(ApiError::subscription)?;
+    let mut tx = state.db.begin().await?;
+    lifecycle::cancel(&mut tx, Actor::Owner(&user.id), subscription_id, billing::today()).await.map_err(ApiError::subscription)?;
+    tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -6,7 +6,8 @@ use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::read::{CmsPayment, PAYMENT_NOT_FOUND, payment};
+use super::PAYMENT_NOT_FOUND;
+use super::read::{CmsPayment, payment};
 use super::{BillingDetails, MAX_FIELD};
 use crate::refusal::Refusal;
 

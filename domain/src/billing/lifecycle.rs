@@ -1,6 +1,9 @@
 //! Every state change of a subscription: activation when a payment becomes PAID, the trial,
 //! cancelling (by its owner and by staff), switching on or off, valid-until, and the staff's
-//! renewal at the tier's full price.
+//! renewal at the tier's full price; and the one rule for "active today", in Rust
+//! ([`is_active`], [`is_organisation_active`]) and in SQL ([`active_sql`],
+//! [`organisation_active_sql`]), which every query that asks "active" builds on
+//! (`domain/tests/active.rs` checks that the two agree).
 
 use chrono::{DateTime, Days, NaiveDate, Utc};
 use serde::Serialize;
@@ -8,11 +11,67 @@ use serde_json::Value;
 use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
+use super::books;
 use super::catalogue::tier;
 use super::details::validate_billing;
 use super::status::{self, PaymentStatus};
-use super::{BillingDetails, CmsSubscription, NOT_FOUND, STAFF_COLUMNS, TRIAL_USED, money, period_end, staff_row};
+use super::{BillingDetails, CmsSubscription, NOT_FOUND, PAYMENT_NOT_FOUND, STAFF_COLUMNS, TRIAL_USED, money, period_end, staff_row};
 use crate::refusal::Refusal;
+
+/// The fields "active" is decided on for a user subscription (its own, or one a seat is on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Term {
+    /// The switch: set on activation (trials at once), cleared by the nightly expiry and by staff.
+    pub is_active: bool,
+    /// The last day of access (end of that day, Europe/Amsterdam); none before activation.
+    pub valid_until: Option<NaiveDate>,
+}
+
+/// Whether a user subscription counts on `today`: switched on, and its last day is today or
+/// later, so one that ran out is inactive at once, before any sweep. The twin of [`active_sql`]
+/// (`domain/tests/active.rs` checks they agree).
+pub fn is_active(row: &Term, today: NaiveDate) -> bool {
+    row.is_active && row.valid_until.is_some_and(|last| last >= today)
+}
+
+/// "Active on `today`" as SQL from its parts: the switch `on`, the last day `until` (a date
+/// expression) and `today` (an SQL expression, usually a parameter). The one spelling of the rule
+/// of [`is_active`]; [`active_sql`] asks it of a row, the changes that set the switch ask it of the
+/// values they write.
+pub fn active_when(on: &str, until: &str, today: &str) -> String {
+    format!("({on} and {until} is not null and {until} >= {today})")
+}
+
+/// Whether user subscription `s` (a table alias, or empty for the bare columns) is active on
+/// `today` (an SQL expression), as SQL. Every query that asks "active" uses this.
+pub fn active_sql(s: &str, today: &str) -> String {
+    let p = if s.is_empty() { String::new() } else { format!("{s}.") };
+    active_when(&format!("{p}is_active"), &format!("{p}valid_until"), today)
+}
+
+/// The fields "active" is decided on for an organisation subscription.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OrganisationTerm {
+    pub is_active: bool,
+    /// None: no first day.
+    pub start_date: Option<NaiveDate>,
+    /// None: no last day.
+    pub valid_until: Option<NaiveDate>,
+}
+
+/// Whether an organisation subscription counts on `today`: switched on, started, and not past
+/// its last day (either may be open). The twin of [`organisation_active_sql`].
+pub fn is_organisation_active(row: &OrganisationTerm, today: NaiveDate) -> bool {
+    row.is_active && row.start_date.is_none_or(|first| first <= today) && row.valid_until.is_none_or(|last| last >= today)
+}
+
+/// Whether organisation subscription `o` (a table alias) is active on `today` (an SQL
+/// expression), as SQL.
+pub fn organisation_active_sql(o: &str, today: &str) -> String {
+    format!(
+        "({o}.is_active and ({o}.valid_until is null or {o}.valid_until >= {today}) and ({o}.start_date is null or {o}.start_date <= {today}))"
+    )
+}
 
 /// What hearing a provider's status did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -126,6 +185,63 @@ pub async fn apply_provider_status_in(
     Ok(Some(applied))
 }
 
+/// What the provider says of a payment, as [`apply`] needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct ProviderView<'a> {
+    /// The provider's id of the payment (`tr_...`).
+    pub id: &'a str,
+    pub mandate_id: Option<&'a str>,
+    /// Refunded so far, in cents.
+    pub amount_refunded_cents: i64,
+    /// Charged back so far, in cents.
+    pub amount_charged_back_cents: i64,
+}
+
+/// Work a payment's status implies beyond our own rows: the bookkeeping's contact, invoice and
+/// credit invoice. `jobs` turns each into a job keyed by the payment, so hearing "paid" again
+/// queues nothing new.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FollowUp {
+    /// A paid first payment: the user's contact in the bookkeeping.
+    Contact { payment_id: Uuid },
+    /// A paid payment with an amount above zero: its invoice.
+    Invoice { payment_id: Uuid },
+    /// A refund or chargeback that grew: a credit invoice for the total refunded and charged back.
+    Credit { payment_id: Uuid, credited_total_cents: i64 },
+}
+
+/// The PAID transition and the others: applies the provider's view of a payment to ours inside
+/// `tx` (forward only, [`apply_provider_status_in`]) and answers what happened with the work it
+/// implies, to be queued in the same transaction: for a paid payment its contact (first
+/// payments) and its invoice (amounts above zero); for a refund or chargeback that grew, a credit
+/// invoice. `None`: no payment of ours has that id.
+pub async fn apply(
+    tx: &mut PgConnection,
+    theirs: ProviderView<'_>,
+    status: PaymentStatus,
+    today: NaiveDate,
+) -> Result<Option<(Applied, Vec<FollowUp>)>, Refusal> {
+    let Some(applied) = apply_provider_status_in(tx, theirs.id, status, theirs.mandate_id, today).await? else {
+        return Ok(None);
+    };
+    let mut follow_ups = Vec::new();
+    if applied.to == PaymentStatus::Paid {
+        let payment = books::payment(&mut *tx, applied.payment_id).await?.ok_or(Refusal::NotFound(PAYMENT_NOT_FOUND))?;
+        if payment.is_first_payment {
+            follow_ups.push(FollowUp::Contact { payment_id: payment.id });
+        }
+        if payment.needs_invoice() {
+            follow_ups.push(FollowUp::Invoice { payment_id: payment.id });
+        }
+        if let Some((payment_id, total)) =
+            books::record_refunds(tx, theirs.id, theirs.amount_refunded_cents, theirs.amount_charged_back_cents).await?
+        {
+            follow_ups.push(FollowUp::Credit { payment_id, credited_total_cents: total });
+        }
+    }
+    Ok(Some((applied, follow_ups)))
+}
+
 /// Activates the trial tier for `user_id`, once per user ever: the row in `trial_uses` (its
 /// primary key is the user) is written in the same transaction, so of concurrent calls one wins
 /// and the others get 'Gebruiker heeft al eens een proefabonnement geactiveerd'.
@@ -163,34 +279,6 @@ pub async fn create_trial(db: &PgPool, user_id: &str, details: &BillingDetails, 
     Ok(id)
 }
 
-/// Ends renewals of the owner's active subscription: it stays usable until `validUntil`.
-/// Cancelling a cancelled subscription again changes nothing.
-pub async fn cancel(db: &PgPool, user_id: &str, subscription_id: Uuid, today: NaiveDate) -> Result<(), Refusal> {
-    let row = sqlx::query(
-        "select canceled_at is not null as canceled, is_active and valid_until is not null and valid_until >= $3 as active
-           from subscriptions where id = $1 and user_id = $2",
-    )
-    .bind(subscription_id)
-    .bind(user_id)
-    .bind(today)
-    .fetch_optional(db)
-    .await?
-    .ok_or(Refusal::NotFound(NOT_FOUND))?;
-    if row.get::<bool, _>("canceled") {
-        return Ok(());
-    }
-    if !row.get::<bool, _>("active") {
-        return Err(Refusal::Conflict("Dit abonnement is niet actief en kan niet worden opgezegd."));
-    }
-    sqlx::query(
-        "update subscriptions set canceled_at = now(), next_payment_date = null, updated_at = now() where id = $1 and canceled_at is null",
-    )
-    .bind(subscription_id)
-    .execute(db)
-    .await?;
-    Ok(())
-}
-
 pub const CANNOT_RENEW: &str =
     "Dit abonnement kan niet worden verlengd: alleen een betaald abonnement met een datum voor verlenging zonder korting.";
 
@@ -202,17 +290,25 @@ pub fn can_renew(is_trial: bool, renew_without_discount_date: Option<NaiveDate>,
     !is_trial && renew_without_discount_date.is_some() && first_payment.is_some()
 }
 
-/// One subscription, locked for a change in `tx`.
-async fn locked(tx: &mut PgConnection, id: Uuid, today: NaiveDate) -> Result<CmsSubscription, Refusal> {
+/// One subscription, locked for a change in `tx`; with `owner`, only when it is theirs.
+async fn locked_of(tx: &mut PgConnection, id: Uuid, today: NaiveDate, owner: Option<&str>) -> Result<CmsSubscription, Refusal> {
     let row = sqlx::query(&format!(
-        "select {STAFF_COLUMNS} from subscriptions s join users u on u.id = s.user_id where s.id = $2 for update of s"
+        "select {STAFF_COLUMNS} from subscriptions s join users u on u.id = s.user_id
+          where s.id = $2 and ($3::text is null or s.user_id = $3) for update of s",
+        STAFF_COLUMNS = *STAFF_COLUMNS
     ))
     .bind(today)
     .bind(id)
+    .bind(owner)
     .fetch_optional(&mut *tx)
     .await?
     .ok_or(Refusal::NotFound(NOT_FOUND))?;
     Ok(staff_row(&row))
+}
+
+/// One subscription, locked for a change in `tx`.
+async fn locked(tx: &mut PgConnection, id: Uuid, today: NaiveDate) -> Result<CmsSubscription, Refusal> {
+    locked_of(tx, id, today, None).await
 }
 
 /// A change made: the subscription before and after (for the answer and the audit log).
@@ -233,9 +329,10 @@ impl Changed {
 /// (or that has none) leaves it off: active follows valid-until (spec §2.3).
 pub async fn set_active(tx: &mut PgConnection, id: Uuid, active: bool, today: NaiveDate) -> Result<Changed, Refusal> {
     let before = locked(tx, id, today).await?;
-    sqlx::query(
-        "update subscriptions set is_active = $2 and valid_until is not null and valid_until >= $3, updated_at = now() where id = $1",
-    )
+    sqlx::query(&format!(
+        "update subscriptions set is_active = {active}, updated_at = now() where id = $1",
+        active = active_when("$2", "valid_until", "$3")
+    ))
     .bind(id)
     .bind(active)
     .bind(today)
@@ -247,19 +344,45 @@ pub async fn set_active(tx: &mut PgConnection, id: Uuid, active: bool, today: Na
 /// Sets a subscription's last day. A day before today also switches it off.
 pub async fn set_valid_until(tx: &mut PgConnection, id: Uuid, valid_until: NaiveDate, today: NaiveDate) -> Result<Changed, Refusal> {
     let before = locked(tx, id, today).await?;
-    sqlx::query("update subscriptions set valid_until = $2, is_active = is_active and $2 >= $3, updated_at = now() where id = $1")
-        .bind(id)
-        .bind(valid_until)
-        .bind(today)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query(&format!(
+        "update subscriptions set valid_until = $2, is_active = {active}, updated_at = now() where id = $1",
+        active = active_when("is_active", "$2::date", "$3")
+    ))
+    .bind(id)
+    .bind(valid_until)
+    .bind(today)
+    .execute(&mut *tx)
+    .await?;
     Ok(Changed { before, after: locked(tx, id, today).await? })
 }
 
-/// Cancels a subscription for its user: no more renewals, usable until valid-until. A cancelled
-/// one stays as it is.
-pub async fn cancel_by_staff(tx: &mut PgConnection, id: Uuid, today: NaiveDate) -> Result<Changed, Refusal> {
-    let before = locked(tx, id, today).await?;
+/// Who cancels a subscription.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Actor<'a> {
+    /// The practitioner on their subscription page: only their own, only while it is active.
+    Owner(&'a str),
+    /// Staff in the CMS (the api writes the audit entry in the same transaction): any
+    /// subscription, active or not.
+    Staff,
+}
+
+/// The owner's refusal of cancelling a subscription that is not active (and not cancelled).
+pub const NOT_ACTIVE: &str = "Dit abonnement is niet actief en kan niet worden opgezegd.";
+
+/// Cancels a subscription in `tx`: no more renewals (`canceledAt` set, the next payment date
+/// cleared); it stays usable until valid-until. Cancelling a cancelled subscription again changes
+/// nothing. The actor decides the rest: an owner cancels only their own ('Abonnement niet
+/// gevonden' otherwise) and only while it is active ([`NOT_ACTIVE`]); staff cancel any.
+/// Answers the subscription before and after.
+pub async fn cancel(tx: &mut PgConnection, actor: Actor<'_>, id: Uuid, today: NaiveDate) -> Result<Changed, Refusal> {
+    let owner = match actor {
+        Actor::Owner(user_id) => Some(user_id),
+        Actor::Staff => None,
+    };
+    let before = locked_of(tx, id, today, owner).await?;
+    if owner.is_some() && before.canceled_at.is_none() && !before.is_active {
+        return Err(Refusal::Conflict(NOT_ACTIVE));
+    }
     sqlx::query(
         "update subscriptions set canceled_at = now(), next_payment_date = null, updated_at = now() where id = $1 and canceled_at is null",
     )
@@ -311,13 +434,14 @@ pub async fn renew(tx: &mut PgConnection, first_payment_id: Uuid, start: NaiveDa
     let amount = money::total(per_user, users as i64);
     let new_id = Uuid::new_v4();
     let last_old_day = start.pred_opt().unwrap_or(start);
-    sqlx::query(
+    sqlx::query(&format!(
         "insert into subscriptions (id, user_id, tier_id, description, is_active, is_trial, is_individual, user_amount, interval_months,
                                     price_per_user, amount, valid_until, next_payment_date, first_payment_id)
-         select $2, user_id, tier_id, description, is_active and $6 >= $7, false, is_individual, user_amount, interval_months,
+         select $2, user_id, tier_id, description, {active}, false, is_individual, user_amount, interval_months,
                 $3, $4, $6, $5, first_payment_id
            from subscriptions where id = $1",
-    )
+        active = active_when("is_active", "$6::date", "$7")
+    ))
     .bind(subscription_id)
     .bind(new_id)
     .bind(per_user)
@@ -332,12 +456,13 @@ pub async fn renew(tx: &mut PgConnection, first_payment_id: Uuid, start: NaiveDa
         .bind(new_id)
         .execute(&mut *tx)
         .await?;
-    sqlx::query(
+    sqlx::query(&format!(
         "update subscriptions set canceled_at = coalesce(canceled_at, now()), next_payment_date = null,
                 renew_without_discount_date = null, valid_until = least(valid_until, $2),
-                is_active = is_active and least(valid_until, $2) >= $3, updated_at = now()
+                is_active = {active}, updated_at = now()
           where id = $1",
-    )
+        active = active_when("is_active", "least(valid_until, $2::date)", "$3")
+    ))
     .bind(subscription_id)
     .bind(last_old_day)
     .bind(today)

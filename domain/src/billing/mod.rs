@@ -41,7 +41,7 @@ use sqlx::Row;
 use sqlx::postgres::PgRow;
 use uuid::Uuid;
 
-use lifecycle::can_renew;
+use lifecycle::{active_sql, can_renew};
 use status::PaymentStatus;
 
 /// The time zone whose calendar days end subscriptions.
@@ -64,6 +64,7 @@ pub const CANNOT_REMOVE: &str = "Gebruiker kan niet worden verwijderd";
 pub const FAIR_USE: &str = "Aantal gelinkte gebruikers is hoger dan aantal afgesloten gebruikers van het abonnement. Aantal gelijktijdige gebruikers is op basis van fair use policy.";
 
 pub const NOT_FOUND: &str = "Abonnement niet gevonden";
+pub const PAYMENT_NOT_FOUND: &str = "Betaling niet gevonden";
 
 /// The Dutch refusal of a consult, summary, upload or template call without a subscription.
 pub const SUBSCRIPTION_REQUIRED: &str =
@@ -237,10 +238,15 @@ pub struct CmsSubscription {
 }
 
 /// The columns of a [`CmsSubscription`] from `subscriptions s join users u`; `$1` is today.
-pub(crate) const STAFF_COLUMNS: &str = "s.id, s.user_id, u.email as user_email, s.description,
-    s.is_active and s.valid_until is not null and s.valid_until >= $1 as active, s.is_trial, s.is_individual, s.user_amount,
+pub(crate) static STAFF_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "s.id, s.user_id, u.email as user_email, s.description,
+    {active} as active, s.is_trial, s.is_individual, s.user_amount,
     s.interval_months, s.created_at, s.valid_until, s.canceled_at, s.next_payment_date, s.renew_without_discount_date,
-    s.first_payment_id";
+    s.first_payment_id",
+        active = active_sql("s", "$1")
+    )
+});
 
 pub(crate) fn staff_row(r: &PgRow) -> CmsSubscription {
     let is_trial = r.get("is_trial");

@@ -7,18 +7,20 @@ use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
+use super::lifecycle::{active_sql, organisation_active_sql};
 use super::seats::can_link;
 use super::status::PaymentStatus;
 use super::{CmsSubscription, LinkedSeat, Payment, STAFF_COLUMNS, Subscription, staff_row};
 
 /// The user's own subscriptions, newest first, with their seats.
 pub async fn for_user(db: &PgPool, user_id: &str, today: NaiveDate) -> sqlx::Result<Vec<Subscription>> {
-    let rows = sqlx::query(
-        "select id, tier_id, description, is_active and valid_until is not null and valid_until >= $2 as active, is_trial, is_individual,
+    let rows = sqlx::query(&format!(
+        "select id, tier_id, description, {active} as active, is_trial, is_individual,
                 user_amount, interval_months, price_per_user::int8 as price_per_user, amount::int8 as amount, valid_until, created_at,
                 canceled_at, next_payment_date, renew_without_discount_date, discount_id, first_payment_id
            from subscriptions where user_id = $1 order by created_at desc, id",
-    )
+        active = active_sql("", "$2")
+    ))
     .bind(user_id)
     .bind(today)
     .fetch_all(db)
@@ -79,13 +81,14 @@ pub struct OtherSubscription {
 
 /// Subscriptions of others with a seat for this user (by account or by e-mail address).
 pub async fn linked_for_user(db: &PgPool, user_id: &str, email: &str, today: NaiveDate) -> sqlx::Result<Vec<OtherSubscription>> {
-    let rows = sqlx::query(
-        "select distinct s.id, s.description, s.is_active and s.valid_until is not null and s.valid_until >= $3 as active,
+    let rows = sqlx::query(&format!(
+        "select distinct s.id, s.description, {active} as active,
                 (s.created_at at time zone 'Europe/Amsterdam')::date as start_date, s.valid_until, s.created_at
            from linked_subscriptions l join subscriptions s on s.id = l.subscription_id
           where l.user_id = $1 or (l.email is not null and l.email = lower($2))
           order by s.created_at desc",
-    )
+        active = active_sql("s", "$3")
+    ))
     .bind(user_id)
     .bind(email)
     .bind(today)
@@ -105,13 +108,14 @@ pub async fn linked_for_user(db: &PgPool, user_id: &str, email: &str, today: Nai
 
 /// Whether the user may use the product through a subscription of their own or a seat on one.
 pub async fn has_active(db: &PgPool, user_id: &str, email: &str, today: NaiveDate) -> sqlx::Result<bool> {
-    sqlx::query_scalar(
+    sqlx::query_scalar(&format!(
         "select exists (
             select 1 from subscriptions s
-             where s.is_active and s.valid_until >= $3
+             where {active}
                and (s.user_id = $1 or exists (select 1 from linked_subscriptions l where l.subscription_id = s.id
                                                and (l.user_id = $1 or (l.email is not null and l.email = lower($2))))))",
-    )
+        active = active_sql("s", "$3")
+    ))
     .bind(user_id)
     .bind(email)
     .bind(today)
@@ -138,8 +142,9 @@ pub struct OrganisationSubscription {
 }
 
 /// The columns of an [`OrganisationSubscription`]: active means switched on and not past its day.
-static ORGANISATION_COLUMNS: std::sync::LazyLock<String> =
-    std::sync::LazyLock::new(|| format!("o.id, o.description, {} as active, o.start_date, o.valid_until", organisation_active("$3")));
+static ORGANISATION_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("o.id, o.description, {} as active, o.start_date, o.valid_until", organisation_active_sql("o", "$3"))
+});
 
 /// Which organisation subscriptions `o` are a user's: the SQL condition for the user's id and
 /// e-mail address as SQL expressions (`$1`, or `u.id` in a list of users).
@@ -150,12 +155,6 @@ pub(crate) fn organisation_filter(user_id: &str, email: &str) -> String {
      or o.organisation_id in (select l.organisation_id from organisation_levels l
                                join organisation_members m on m.level_id = l.id where m.user_id = {user_id}))"
     )
-}
-
-/// Whether organisation subscription `o` counts on `today` (an SQL expression): switched on,
-/// started and not past its day.
-pub(crate) fn organisation_active(today: &str) -> String {
-    format!("o.is_active and (o.valid_until is null or o.valid_until >= {today}) and (o.start_date is null or o.start_date <= {today})")
 }
 
 static ORGANISATION_FILTER: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| organisation_filter("$1", "$2"));
@@ -184,7 +183,7 @@ pub async fn organisation_for_user(
 pub async fn has_active_organisation(db: &PgPool, user_id: &str, email: &str, today: NaiveDate) -> sqlx::Result<bool> {
     sqlx::query_scalar(&format!(
         "select exists (select 1 from organisation_subscriptions o where {active} and {filter})",
-        active = organisation_active("$3"),
+        active = organisation_active_sql("o", "$3"),
         filter = *ORGANISATION_FILTER
     ))
     .bind(user_id)
@@ -291,12 +290,16 @@ pub async fn subscription_page(
     size: i64,
 ) -> sqlx::Result<(Vec<CmsSubscription>, i64)> {
     let pattern = crate::text::contains_pattern(filter.search.as_deref());
-    let condition = "(not $2 or not s.is_trial)
-        and (not $3 or (s.is_active and s.valid_until is not null and s.valid_until >= $1))
-        and ($4::text is null or s.user_id = any(array(select id from users where (lower(email) || ' ' || lower(id)) like $4)))";
+    let condition = format!(
+        "(not $2 or not s.is_trial)
+        and (not $3 or {active})
+        and ($4::text is null or s.user_id = any(array(select id from users where (lower(email) || ' ' || lower(id)) like $4)))",
+        active = active_sql("s", "$1")
+    );
     let rows = sqlx::query(&format!(
         "select {STAFF_COLUMNS} from subscriptions s join users u on u.id = s.user_id where {condition}
-          order by s.created_at desc, s.id desc limit $5 offset $6"
+          order by s.created_at desc, s.id desc limit $5 offset $6",
+        STAFF_COLUMNS = *STAFF_COLUMNS
     ))
     .bind(today)
     .bind(filter.paid_only)
@@ -321,7 +324,8 @@ pub async fn subscription_page(
 pub async fn subscriptions_of_user(conn: &mut PgConnection, user_id: &str, today: NaiveDate) -> sqlx::Result<Vec<CmsSubscription>> {
     let rows = sqlx::query(&format!(
         "select {STAFF_COLUMNS} from subscriptions s join users u on u.id = s.user_id where s.user_id = $2
-          order by active desc, s.valid_until desc nulls last, s.created_at desc, s.id"
+          order by active desc, s.valid_until desc nulls last, s.created_at desc, s.id",
+        STAFF_COLUMNS = *STAFF_COLUMNS
     ))
     .bind(today)
     .bind(user_id)
@@ -329,8 +333,6 @@ pub async fn subscriptions_of_user(conn: &mut PgConnection, user_id: &str, today
     .await?;
     Ok(rows.iter().map(staff_row).collect())
 }
-
-pub const PAYMENT_NOT_FOUND: &str = "Betaling niet gevonden";
 
 /// What the Betalingen tab offers for a payment's bookkeeping (spec §2.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]

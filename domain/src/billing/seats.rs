@@ -7,6 +7,7 @@ use sqlx::{PgPool, Row};
 use uuid::Uuid;
 
 use super::details::looks_like_email;
+use super::lifecycle::active_sql;
 use super::{CANNOT_REMOVE, FAIR_USE, MAX_FIELD, NO_EMAIL, NOT_FOUND};
 use crate::refusal::Refusal;
 
@@ -39,10 +40,11 @@ pub async fn add_linked(db: &PgPool, owner_id: &str, subscription_id: Uuid, emai
         return Err(Refusal::Invalid("Ongeldig e-mail adres."));
     }
     let mut tx = db.begin().await?;
-    let sub = sqlx::query(
-        "select user_amount, is_trial, is_individual, is_active and valid_until is not null and valid_until >= $3 as active
+    let sub = sqlx::query(&format!(
+        "select user_amount, is_trial, is_individual, {active} as active
            from subscriptions where id = $1 and user_id = $2 for update",
-    )
+        active = active_sql("", "$3")
+    ))
     .bind(subscription_id)
     .bind(owner_id)
     .bind(today)

@@ -7,7 +7,8 @@ use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
 use super::users::{His, UserInfo};
-use crate::billing::read::{organisation_active, organisation_filter};
+use crate::billing::lifecycle::{active_sql, organisation_active_sql};
+use crate::billing::read::organisation_filter;
 use crate::refusal::Refusal;
 
 pub const HIS_IN_USE: &str = "Kon HIS niet verwijderen, er zijn gebruikers gelinkt aan deze HIS";
@@ -134,11 +135,11 @@ pub async fn users_of(db: &PgPool, his_id: Uuid, today: NaiveDate, page: i64, si
                   exists (select 1 from organisation_subscriptions o where {org_active} and {org_mine}) as organisation,
                   (select max(o.valid_until) from organisation_subscriptions o where {org_active} and {org_mine}) as organisation_until,
                   (select max(s.valid_until) from subscriptions s
-                    where s.user_id = u.id and not s.is_trial and s.is_active and s.valid_until >= $2) as paid,
+                    where s.user_id = u.id and not s.is_trial and {active}) as paid,
                   (select max(s.valid_until) from linked_subscriptions l join subscriptions s on s.id = l.subscription_id
-                    where (l.user_id = u.id or l.email = lower(u.email)) and s.is_active and s.valid_until >= $2) as seat,
+                    where (l.user_id = u.id or l.email = lower(u.email)) and {active}) as seat,
                   (select max(s.valid_until) from subscriptions s
-                    where s.user_id = u.id and s.is_trial and s.is_active and s.valid_until >= $2) as trial,
+                    where s.user_id = u.id and s.is_trial and {active}) as trial,
                   greatest((select max(s.valid_until) from subscriptions s where s.user_id = u.id),
                            (select max(o.valid_until) from organisation_subscriptions o where {org_mine}),
                            (select max(s.valid_until) from linked_subscriptions l join subscriptions s on s.id = l.subscription_id
@@ -150,7 +151,8 @@ pub async fn users_of(db: &PgPool, his_id: Uuid, today: NaiveDate, page: i64, si
            from access
           order by (not organisation and paid is null and seat is null and trial is null) desc, lower(email), id
           limit $3 offset $4",
-        org_active = organisation_active("$2"),
+        org_active = organisation_active_sql("o", "$2"),
+        active = active_sql("s", "$2"),
         org_mine = organisation_filter("u.id", "u.email"),
     ))
     .bind(his_id)

@@ -6,7 +6,8 @@ use serde_json::Value;
 use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
-use crate::billing::read::{organisation_active, organisation_filter};
+use crate::billing::lifecycle::organisation_active_sql;
+use crate::billing::read::organisation_filter;
 use crate::refusal::Refusal;
 
 pub const USER_NOT_FOUND: &str = "Gebruiker niet gevonden";
@@ -78,7 +79,7 @@ pub async fn page(db: &PgPool, filter: &UserFilter, today: NaiveDate, page: i64,
            from users u left join his h on h.id = u.his_id
           where u.id in (select u.id from users u where {condition} order by u.created_at desc, u.id desc limit $4 offset $5)
           order by u.created_at desc, u.id desc",
-        active = organisation_active("$3"),
+        active = organisation_active_sql("o", "$3"),
         mine = organisation_filter("u.id", "u.email"),
     ))
     .bind(&pattern)

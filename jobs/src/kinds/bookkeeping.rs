@@ -13,8 +13,10 @@
 use std::time::Duration;
 
 use domain::billing::books::{self, BillablePayment, Invoice, Made};
+use domain::billing::lifecycle::{Applied, FollowUp, ProviderView};
 use domain::billing::status::PaymentStatus;
-use domain::billing::{self, lifecycle::Applied};
+use domain::billing::{self};
+use domain::refusal::Refusal;
 use integrations::bookkeeping::{BookkeepingError, SharedBookkeeping};
 use integrations::payments::ProviderPayment;
 use serde::{Deserialize, Serialize};
@@ -204,38 +206,40 @@ impl Job for CreditInvoice {
     }
 }
 
-/// Applies the provider's view of a payment to ours (forward only,
-/// [`billing::lifecycle::apply_provider_status_in`]) and, in the same transaction, queues what it
-/// causes: for a paid payment its contact (first payments) and its invoice (amounts above zero),
-/// each keyed by the payment so hearing "paid" again queues nothing new; for a refund or
-/// chargeback that grew, a credit invoice. Pushes the queued jobs after commit (the relay pushes
-/// them should that fail).
+/// Applies the provider's view of a payment to ours ([`billing::lifecycle::apply`], the PAID
+/// transition) and, in the same transaction, queues the work it implies as keyed jobs
+/// ([`follow_up_jobs`]). Pushes the queued jobs after commit (the relay pushes them should that
+/// fail).
 pub async fn apply(ctx: &JobContext, made: &ProviderPayment, status: PaymentStatus) -> Result<Option<Applied>, JobError> {
     let mut tx = ctx.db.begin().await?;
-    let Some(applied) =
-        billing::lifecycle::apply_provider_status_in(&mut tx, &made.id, status, made.mandate_id.as_deref(), billing::today()).await?
+    let theirs = ProviderView {
+        id: &made.id,
+        mandate_id: made.mandate_id.as_deref(),
+        amount_refunded_cents: made.amount_refunded_cents,
+        amount_charged_back_cents: made.amount_charged_back_cents,
+    };
+    let Some((applied, follow_ups)) = billing::lifecycle::apply(&mut tx, theirs, status, billing::today()).await.map_err(|e| match e {
+        Refusal::Db(e) => JobError::from(e),
+        refused => JobError::Permanent(format!("payment {}: {refused}", made.id)),
+    })?
     else {
         return Ok(None);
     };
-    let mut jobs = Vec::new();
-    if applied.to == PaymentStatus::Paid {
-        let payment = books::payment(&mut *tx, applied.payment_id)
-            .await?
-            .ok_or_else(|| JobError::Permanent(format!("no payment {}", applied.payment_id)))?;
-        if payment.is_first_payment {
-            jobs.push(CreateContact::on_paid(payment.id));
-        }
-        if payment.needs_invoice() {
-            jobs.push(CreateInvoice::on_paid(payment.id));
-        }
-        if let Some((payment_id, total)) =
-            books::record_refunds(&mut tx, &made.id, made.amount_refunded_cents, made.amount_charged_back_cents).await?
-        {
-            jobs.push(CreditInvoice::job(payment_id, total));
-        }
-    }
-    let queued = crate::record::enqueue_many(&mut tx, &jobs).await?;
+    let queued = crate::record::enqueue_many(&mut tx, &follow_up_jobs(&follow_ups)).await?;
     tx.commit().await?;
     ctx.dispatcher.push_committed(&queued, "bookkeeping").await;
     Ok(Some(applied))
+}
+
+/// The jobs of the work a payment's status implies, each keyed by its payment (and a credit by
+/// its total), so hearing the same status again queues nothing new.
+pub fn follow_up_jobs(follow_ups: &[FollowUp]) -> Vec<NewJob> {
+    follow_ups
+        .iter()
+        .map(|follow_up| match *follow_up {
+            FollowUp::Contact { payment_id } => CreateContact::on_paid(payment_id),
+            FollowUp::Invoice { payment_id } => CreateInvoice::on_paid(payment_id),
+            FollowUp::Credit { payment_id, credited_total_cents } => CreditInvoice::job(payment_id, credited_total_cents),
+        })
+        .collect()
 }
