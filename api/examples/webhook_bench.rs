@@ -17,7 +17,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use domain::subscriptions::{self as subs, BillingDetails};
+use domain::billing::{self, BillingDetails};
 use integrations::payments::local::{self, LocalCheckout};
 use integrations::payments::{NewCustomer, NewPayment, PaymentProvider, SequenceType};
 use serde_json::json;
@@ -88,11 +88,11 @@ async fn prepare(db: &PgPool, checkout: &LocalCheckout, run: &str, n: usize, web
         interval_months: 12,
         discount_id: None,
     };
-    let pending = subs::create_pending(db, &user_id, &details, checkout.name()).await.map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    let pending = billing::checkout::create_pending(db, &user_id, &details, checkout.name()).await.map_err(|e| anyhow::anyhow!("{e:?}"))?;
     let customer = checkout
         .create_customer(&NewCustomer { name: user_id.clone(), email: format!("{user_id}@example.nl"), user_id: user_id.clone() })
         .await?;
-    let customer = subs::save_provider_customer(db, &user_id, checkout.name(), &customer).await?;
+    let customer = billing::checkout::save_provider_customer(db, &user_id, checkout.name(), &customer).await?;
     let made = checkout
         .create_payment(&NewPayment {
             amount_cents: pending.quote.amount,
@@ -106,7 +106,7 @@ async fn prepare(db: &PgPool, checkout: &LocalCheckout, run: &str, n: usize, web
             mandate_id: None,
         })
         .await?;
-    subs::record_provider_payment(db, pending.payment_id, &made.id, Some(&customer), made.checkout_url.as_deref()).await?;
+    billing::checkout::record_provider_payment(db, pending.payment_id, &made.id, Some(&customer), made.checkout_url.as_deref()).await?;
     if local::choose(db, &made.id, "paid").await?.is_none() {
         bail!("local payment {} was not open", made.id);
     }

@@ -6,6 +6,8 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use domain::refusal::Refusal;
+
 use crate::auth::Rejection;
 
 /// The body of every error response: a stable machine code and a Dutch message.
@@ -74,6 +76,43 @@ impl From<sqlx::Error> for ApiError {
     }
 }
 
+/// The machine codes a domain refusal answers with: the practitioner's subscription calls keep
+/// codes of their own (`invalid_subscription`, `subscription_conflict`), the staff's pages the
+/// plain ones.
+#[derive(Debug, Clone, Copy)]
+pub struct RefusalCodes {
+    pub invalid: &'static str,
+    pub conflict: &'static str,
+}
+
+/// The codes of the staff's pages and every other caller.
+pub const PLAIN: RefusalCodes = RefusalCodes { invalid: "invalid", conflict: "conflict" };
+/// The codes of the practitioner's subscription calls (`/payment/...`).
+pub const SUBSCRIPTION: RefusalCodes = RefusalCodes { invalid: "invalid_subscription", conflict: "subscription_conflict" };
+
+impl ApiError {
+    /// A domain refusal as an answer: 400, 404 or 409 with its Dutch message and `codes`.
+    pub fn refused(e: Refusal, codes: RefusalCodes) -> Self {
+        match e {
+            Refusal::Invalid(message) => ApiError::BadRequest { code: codes.invalid, message: message.to_owned() },
+            Refusal::NotFound(message) => ApiError::Missing(message),
+            Refusal::Conflict(message) => ApiError::Conflict { code: codes.conflict, message },
+            Refusal::Db(e) => e.into(),
+        }
+    }
+
+    /// A refusal of a practitioner's subscription call, with its own codes.
+    pub fn subscription(e: Refusal) -> Self {
+        Self::refused(e, SUBSCRIPTION)
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(e: Refusal) -> Self {
+        Self::refused(e, PLAIN)
+    }
+}
+
 /// Seconds a client is asked to wait after a 503.
 pub const OVERLOADED_RETRY_AFTER: u64 = 2;
 
@@ -121,7 +160,7 @@ impl IntoResponse for ApiError {
             Self::Denied(message) => (StatusCode::FORBIDDEN, "forbidden", message.to_owned()),
             Self::AgreementRequired => (StatusCode::FORBIDDEN, "agreement_required", crate::auth::AGREEMENT_REQUIRED.to_owned()),
             Self::SubscriptionRequired => {
-                (StatusCode::PAYMENT_REQUIRED, "subscription_required", domain::subscriptions::SUBSCRIPTION_REQUIRED.to_owned())
+                (StatusCode::PAYMENT_REQUIRED, "subscription_required", domain::billing::SUBSCRIPTION_REQUIRED.to_owned())
             }
             Self::TooLarge { code, message } => (StatusCode::PAYLOAD_TOO_LARGE, code, message),
             Self::BadRequest { code, message } => (StatusCode::BAD_REQUEST, code, message),

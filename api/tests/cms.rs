@@ -374,7 +374,7 @@ async fn statistics_count_each_tile_and_ninety_days(pool: PgPool) {
     let days = daily["days"].as_array().unwrap();
     assert_eq!(days.len(), 90);
     let today = days.last().unwrap();
-    assert_eq!(today["day"], json!(domain::subscriptions::today()));
+    assert_eq!(today["day"], json!(domain::billing::today()));
     assert_eq!(today["consults"], 2);
     assert!(today["newUsers"].as_i64().unwrap() >= 1);
     assert!(days[0]["day"].as_str() < today["day"].as_str());

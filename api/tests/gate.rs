@@ -58,7 +58,7 @@ async fn every_gated_operation_answers_402_without_a_subscription_and_no_other_d
                 assert!(documented, "{method} {path}: the document does not say 402");
                 assert_eq!(status, 402, "{method} {path}: {body}");
                 assert_eq!(body["error"], "subscription_required");
-                assert_eq!(body["message"], domain::subscriptions::SUBSCRIPTION_REQUIRED);
+                assert_eq!(body["message"], domain::billing::SUBSCRIPTION_REQUIRED);
             } else {
                 assert!(!documented, "{method} {path}: documented 402 but not gated");
                 assert_ne!(status, 402, "{method} {path}: {body}");
@@ -95,7 +95,7 @@ async fn own_seat_organisation_and_staff_open_the_gate_and_an_ended_subscription
     assert_eq!(call(&app, "get", templates, &token).await.0, 402);
     app.subscribe("eigen@example.nl").await;
     assert_eq!(call(&app, "get", templates, &token).await.0, 200);
-    let today = domain::subscriptions::today();
+    let today = domain::billing::today();
     let set = |until: chrono::NaiveDate, active: bool| {
         sqlx::query(
             "update subscriptions set valid_until = $1, is_active = $2 where user_id = (select id from users where email = 'eigen@example.nl')",

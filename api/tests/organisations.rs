@@ -200,10 +200,10 @@ async fn users_of_a_sub_organisation_get_access_that_follows_its_term(pool: PgPo
     assert_eq!(has(gp.clone()).await, json!(true));
 
     // a term that starts later: off until the nightly sweep sees its first day
-    let tomorrow = domain::subscriptions::today().succ_opt().unwrap();
+    let tomorrow = domain::billing::today().succ_opt().unwrap();
     post(&app, &duration, &staff, json!({ "startDate": tomorrow.to_string(), "endDate": "2099-12-31" })).await;
     assert_eq!(has(gp.clone()).await, json!(false));
-    domain::billing::expire(&pool, tomorrow).await.unwrap();
+    domain::billing::sweeps::expire(&pool, tomorrow).await.unwrap();
     let on: bool = sqlx::query_scalar("select bool_and(is_active) from organisation_subscriptions").fetch_one(&pool).await.unwrap();
     assert!(on, "the sweep switched them on");
 

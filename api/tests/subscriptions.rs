@@ -151,7 +151,7 @@ async fn tiers_discounts_and_the_billing_messages_in_order(pool: PgPool) {
 
     // discount codes: null when unknown, only for the monthly individual tier
     let tier_id: uuid::Uuid = INDIVIDUAL.parse().unwrap();
-    let code = domain::subscriptions::add_discount(&pool, tier_id, "WELKOM25", "Welkomstkorting", 2500).await.unwrap();
+    let code = domain::billing::catalogue::add_discount(&pool, tier_id, "WELKOM25", "Welkomstkorting", 2500).await.unwrap();
     let (status, found) = post_json(&app, "/payment/subscription/applyDiscountCode", &token, &json!("welkom25")).await;
     assert_eq!(status, 200);
     assert_eq!(found["discountPrice"], 2500);
@@ -227,7 +227,7 @@ async fn the_local_checkout_pays_and_the_worker_activates(pool: PgPool) {
         assert_eq!(response.status(), 201);
         last = response.json().await.unwrap();
     }
-    assert_eq!(last["warning"], domain::subscriptions::FAIR_USE);
+    assert_eq!(last["warning"], domain::billing::FAIR_USE);
     // none of the four addresses has an account yet: each gets an invitation e-mail
     let invitations: i64 =
         sqlx::query_scalar("select count(*) from jobs where kind = 'email' and payload->>'template' = 'seat_invitation'")

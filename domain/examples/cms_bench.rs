@@ -9,11 +9,10 @@
 
 use std::time::Instant;
 
-use domain::cms::payments::{self, PaymentFilter};
-use domain::cms::subscriptions::{self, SubscriptionFilter};
+use domain::billing::read::{self, PaymentFilter, SubscriptionFilter};
+use domain::billing::status::PaymentStatus;
 use domain::cms::users::{self, UserFilter};
 use domain::cms::{PAGE_SIZE, statistics};
-use domain::payments::PaymentStatus;
 use sqlx::{Connection, PgConnection, PgPool};
 
 #[tokio::main]
@@ -85,7 +84,7 @@ async fn run(url: &str, n_users: i64, n_payments: i64, runs: usize) -> anyhow::R
         sqlx::query_as("select (select count(*) from users), (select count(*) from payments), (select count(*) from subscriptions)")
             .fetch_one(&db)
             .await?;
-    let today = domain::subscriptions::today();
+    let today = domain::billing::today();
     let users_filter = |search: Option<&str>, his: Option<&str>| UserFilter { search: search.map(Into::into), his: his.map(Into::into) };
     let payments_filter = |status: Option<PaymentStatus>, search: Option<&str>| PaymentFilter { status, search: search.map(Into::into) };
     let mut rows = String::from("| tab | query | p50 | p99 | rows in all |\n|---|---|---:|---:|---:|\n");
@@ -112,17 +111,17 @@ async fn run(url: &str, n_users: i64, n_payments: i64, runs: usize) -> anyhow::R
     );
     time!("Gebruikers", "search 'kc-99' (id part)", users::page(&db, &users_filter(Some("kc-99"), None), today, 0, PAGE_SIZE));
     time!("Gebruikers", "HIS 'Medicom'", users::page(&db, &users_filter(None, Some("Medicom")), today, 0, PAGE_SIZE));
-    time!("Betalingen", "first page", payments::page(&db, &payments_filter(None, None), 0, PAGE_SIZE));
-    time!("Betalingen", "page 100", payments::page(&db, &payments_filter(None, None), 100, PAGE_SIZE));
-    time!("Betalingen", "page 1000 (the last pages)", payments::page(&db, &payments_filter(None, None), 1000, PAGE_SIZE));
-    time!("Betalingen", "status PAID", payments::page(&db, &payments_filter(Some(PaymentStatus::Paid), None), 0, PAGE_SIZE));
-    time!("Betalingen", "status FAILED", payments::page(&db, &payments_filter(Some(PaymentStatus::Failed), None), 0, PAGE_SIZE));
-    time!("Betalingen", "search 'arts4711@'", payments::page(&db, &payments_filter(None, Some("arts4711@")), 0, PAGE_SIZE));
-    time!("Gebruikers abonnementen", "first page", subscriptions::page(&db, &SubscriptionFilter::default(), today, 0, PAGE_SIZE));
+    time!("Betalingen", "first page", read::payment_page(&db, &payments_filter(None, None), 0, PAGE_SIZE));
+    time!("Betalingen", "page 100", read::payment_page(&db, &payments_filter(None, None), 100, PAGE_SIZE));
+    time!("Betalingen", "page 1000 (the last pages)", read::payment_page(&db, &payments_filter(None, None), 1000, PAGE_SIZE));
+    time!("Betalingen", "status PAID", read::payment_page(&db, &payments_filter(Some(PaymentStatus::Paid), None), 0, PAGE_SIZE));
+    time!("Betalingen", "status FAILED", read::payment_page(&db, &payments_filter(Some(PaymentStatus::Failed), None), 0, PAGE_SIZE));
+    time!("Betalingen", "search 'arts4711@'", read::payment_page(&db, &payments_filter(None, Some("arts4711@")), 0, PAGE_SIZE));
+    time!("Gebruikers abonnementen", "first page", read::subscription_page(&db, &SubscriptionFilter::default(), today, 0, PAGE_SIZE));
     time!(
         "Gebruikers abonnementen",
         "paid and active only",
-        subscriptions::page(&db, &SubscriptionFilter { paid_only: true, active_only: true, search: None }, today, 0, PAGE_SIZE)
+        read::subscription_page(&db, &SubscriptionFilter { paid_only: true, active_only: true, search: None }, today, 0, PAGE_SIZE)
     );
     time!("Statistieken", "all tiles", async { statistics::statistics(&db, today).await.map(|s| ((), s.users)) });
     time!("Statistieken", "90 days", async { statistics::daily(&db, today).await.map(|d| ((), d.len() as i64)) });

@@ -4,8 +4,8 @@
 use std::process::Command;
 
 use chrono::NaiveDate;
-use domain::invoice_pdf::{line_excl_cents, pdf};
-use domain::invoices::{Buyer, Credits, InvoiceDocument, InvoiceDraft, InvoiceKind, InvoiceLine, Seller, Settlement, euros};
+use domain::billing::invoice_pdf::{line_excl_cents, pdf};
+use domain::billing::invoices::{Buyer, Credits, InvoiceDocument, InvoiceDraft, InvoiceKind, InvoiceLine, Seller, Settlement, euros};
 
 fn day(d: u32) -> NaiveDate {
     NaiveDate::from_ymd_opt(2026, 11, d).unwrap()

@@ -1,7 +1,7 @@
-//! Properties of `domain::money` over random inputs (proptest): the parts of every amount add up
+//! Properties of `domain::billing::money` over random inputs (proptest): the parts of every amount add up
 //! to the cent, and prices and totals behave as the spec's constants say.
 
-use domain::money::{self, Split};
+use domain::billing::money::{self, Split};
 use proptest::prelude::*;
 
 /// Every amount a payment can hold (`integer` cents).

@@ -2,8 +2,9 @@
 //! under concurrent deliveries), renewals, trials once per user, seats, cancelling, owners only.
 
 use chrono::NaiveDate;
-use domain::payments::PaymentStatus;
-use domain::subscriptions::{self as subs, BillingDetails, SubscriptionError};
+use domain::billing::status::PaymentStatus;
+use domain::billing::{self, BillingDetails};
+use domain::refusal::Refusal;
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -39,65 +40,73 @@ async fn status(db: &PgPool, payment: Uuid) -> String {
     sqlx::query_scalar("select status from payments where id = $1").bind(payment).fetch_one(db).await.unwrap()
 }
 
+/// The owner's cancel, as the subscription page calls it (its own transaction).
+async fn cancel(db: &PgPool, owner: &str, id: Uuid, today: NaiveDate) -> Result<(), Refusal> {
+    let mut tx = db.begin().await?;
+    billing::lifecycle::cancel(&mut tx, billing::lifecycle::Actor::Owner(owner), id, today).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
 async fn send(db: &PgPool, payment: Uuid, provider_id: &str) {
-    subs::record_provider_payment(db, payment, provider_id, Some("cst_test"), Some("https://pay.example/x")).await.unwrap();
+    billing::checkout::record_provider_payment(db, payment, provider_id, Some("cst_test"), Some("https://pay.example/x")).await.unwrap();
 }
 
 #[sqlx::test(migrations = "../migrations")]
 async fn a_paid_first_payment_activates_for_its_interval_once(db: PgPool) {
     user(&db, "u1", "anne@example.nl").await;
-    let pending = subs::create_pending(&db, "u1", &details(PRACTICE, 3, 12), "local").await.unwrap();
+    let pending = billing::checkout::create_pending(&db, "u1", &details(PRACTICE, 3, 12), "local").await.unwrap();
     assert_eq!(pending.quote.amount, 3 * 44460);
     assert_eq!(pending.quote.user_amount, 3);
     assert_eq!(status(&db, pending.payment_id).await, "OPEN");
     let today = day(2026, 11, 23);
-    assert!(!subs::has_active(&db, "u1", "anne@example.nl", today).await.unwrap());
+    assert!(!billing::read::has_active(&db, "u1", "anne@example.nl", today).await.unwrap());
     send(&db, pending.payment_id, "tr_1").await;
 
-    let applied = subs::apply_provider_status(&db, "tr_1", PaymentStatus::Pending, None, today).await.unwrap().unwrap();
+    let applied = billing::lifecycle::apply_provider_status(&db, "tr_1", PaymentStatus::Pending, None, today).await.unwrap().unwrap();
     assert!(applied.changed && !applied.activated);
-    let applied = subs::apply_provider_status(&db, "tr_1", PaymentStatus::Paid, Some("mdt_1"), today).await.unwrap().unwrap();
+    let applied = billing::lifecycle::apply_provider_status(&db, "tr_1", PaymentStatus::Paid, Some("mdt_1"), today).await.unwrap().unwrap();
     assert!(applied.changed && applied.activated);
     assert_eq!(applied.valid_until, Some(day(2027, 11, 22)));
     // replayed and late deliveries change nothing
     for late in [PaymentStatus::Paid, PaymentStatus::Open, PaymentStatus::Expired, PaymentStatus::Pending] {
-        let again = subs::apply_provider_status(&db, "tr_1", late, None, today).await.unwrap().unwrap();
+        let again = billing::lifecycle::apply_provider_status(&db, "tr_1", late, None, today).await.unwrap().unwrap();
         assert!(!again.changed && !again.activated, "{late:?}");
     }
     assert_eq!(status(&db, pending.payment_id).await, "PAID");
-    assert!(subs::has_active(&db, "u1", "anne@example.nl", today).await.unwrap());
-    assert!(subs::has_active(&db, "u1", "anne@example.nl", day(2027, 11, 22)).await.unwrap());
-    assert!(!subs::has_active(&db, "u1", "anne@example.nl", day(2027, 11, 23)).await.unwrap());
-    let list = subs::for_user(&db, "u1", today).await.unwrap();
+    assert!(billing::read::has_active(&db, "u1", "anne@example.nl", today).await.unwrap());
+    assert!(billing::read::has_active(&db, "u1", "anne@example.nl", day(2027, 11, 22)).await.unwrap());
+    assert!(!billing::read::has_active(&db, "u1", "anne@example.nl", day(2027, 11, 23)).await.unwrap());
+    let list = billing::read::for_user(&db, "u1", today).await.unwrap();
     assert_eq!(list.len(), 1);
     assert!(list[0].is_active && list[0].can_link_users);
     assert_eq!(list[0].next_payment_date, Some(day(2027, 11, 23)));
-    let payments = subs::payments_for_user(&db, "u1").await.unwrap();
+    let payments = billing::read::payments_for_user(&db, "u1").await.unwrap();
     assert_eq!(payments[0].period_start, Some(today));
     assert_eq!(payments[0].amount, 133380);
     // unknown ids are nobody's
-    assert!(subs::apply_provider_status(&db, "tr_unknown", PaymentStatus::Paid, None, today).await.unwrap().is_none());
+    assert!(billing::lifecycle::apply_provider_status(&db, "tr_unknown", PaymentStatus::Paid, None, today).await.unwrap().is_none());
 }
 
 #[sqlx::test(migrations = "../migrations")]
 async fn a_failed_first_payment_leaves_the_subscription_inactive(db: PgPool) {
     user(&db, "u1", "anne@example.nl").await;
-    let pending = subs::create_pending(&db, "u1", &details(INDIVIDUAL, 7, 1), "local").await.unwrap();
+    let pending = billing::checkout::create_pending(&db, "u1", &details(INDIVIDUAL, 7, 1), "local").await.unwrap();
     assert_eq!(pending.quote.user_amount, 1, "an individual tier has one user");
     assert_eq!(pending.quote.amount, 4900);
     send(&db, pending.payment_id, "tr_2").await;
     let today = day(2026, 11, 23);
-    let applied = subs::apply_provider_status(&db, "tr_2", PaymentStatus::Failed, None, today).await.unwrap().unwrap();
+    let applied = billing::lifecycle::apply_provider_status(&db, "tr_2", PaymentStatus::Failed, None, today).await.unwrap().unwrap();
     assert!(applied.changed && !applied.activated);
-    let paid_late = subs::apply_provider_status(&db, "tr_2", PaymentStatus::Paid, None, today).await.unwrap().unwrap();
+    let paid_late = billing::lifecycle::apply_provider_status(&db, "tr_2", PaymentStatus::Paid, None, today).await.unwrap().unwrap();
     assert!(!paid_late.changed, "a failed payment is never paid later");
-    assert!(!subs::has_active(&db, "u1", "anne@example.nl", today).await.unwrap());
+    assert!(!billing::read::has_active(&db, "u1", "anne@example.nl", today).await.unwrap());
 }
 
 #[sqlx::test(migrations = "../migrations")]
 async fn ten_concurrent_deliveries_make_one_transition_and_one_activation(db: PgPool) {
     user(&db, "u1", "anne@example.nl").await;
-    let pending = subs::create_pending(&db, "u1", &details(PRACTICE, 2, 1), "local").await.unwrap();
+    let pending = billing::checkout::create_pending(&db, "u1", &details(PRACTICE, 2, 1), "local").await.unwrap();
     send(&db, pending.payment_id, "tr_3").await;
     let today = day(2026, 11, 23);
     let order = [
@@ -116,7 +125,7 @@ async fn ten_concurrent_deliveries_make_one_transition_and_one_activation(db: Pg
         .into_iter()
         .map(|s| {
             let db = db.clone();
-            tokio::spawn(async move { subs::apply_provider_status(&db, "tr_3", s, None, today).await.unwrap().unwrap() })
+            tokio::spawn(async move { billing::lifecycle::apply_provider_status(&db, "tr_3", s, None, today).await.unwrap().unwrap() })
         })
         .collect();
     let mut activations = 0;
@@ -140,9 +149,9 @@ async fn ten_concurrent_deliveries_make_one_transition_and_one_activation(db: Pg
 #[sqlx::test(migrations = "../migrations")]
 async fn a_paid_renewal_extends_valid_until_from_its_end(db: PgPool) {
     user(&db, "u1", "anne@example.nl").await;
-    let pending = subs::create_pending(&db, "u1", &details(INDIVIDUAL, 1, 1), "local").await.unwrap();
+    let pending = billing::checkout::create_pending(&db, "u1", &details(INDIVIDUAL, 1, 1), "local").await.unwrap();
     send(&db, pending.payment_id, "tr_first").await;
-    subs::apply_provider_status(&db, "tr_first", PaymentStatus::Paid, None, day(2026, 11, 23)).await.unwrap();
+    billing::lifecycle::apply_provider_status(&db, "tr_first", PaymentStatus::Paid, None, day(2026, 11, 23)).await.unwrap();
     // a renewal payment on the same subscription (the renewal sweep's work, written here by hand)
     let renewal = Uuid::new_v4();
     sqlx::query(
@@ -155,7 +164,8 @@ async fn a_paid_renewal_extends_valid_until_from_its_end(db: PgPool) {
     .execute(&db)
     .await
     .unwrap();
-    let applied = subs::apply_provider_status(&db, "tr_renew", PaymentStatus::Paid, None, day(2026, 12, 20)).await.unwrap().unwrap();
+    let applied =
+        billing::lifecycle::apply_provider_status(&db, "tr_renew", PaymentStatus::Paid, None, day(2026, 12, 20)).await.unwrap().unwrap();
     assert_eq!(applied.valid_until, Some(day(2027, 1, 22)));
 }
 
@@ -166,40 +176,40 @@ async fn a_trial_is_activated_once_per_user_also_concurrently(db: PgPool) {
     let tasks: Vec<_> = (0..8)
         .map(|_| {
             let db = db.clone();
-            tokio::spawn(async move { subs::create_trial(&db, "u1", &details(TRIAL, 1, 1), today).await })
+            tokio::spawn(async move { billing::lifecycle::create_trial(&db, "u1", &details(TRIAL, 1, 1), today).await })
         })
         .collect();
     let mut ok = 0;
     for t in tasks {
         match t.await.unwrap() {
             Ok(_) => ok += 1,
-            Err(SubscriptionError::Conflict(m)) => assert_eq!(m, "Gebruiker heeft al eens een proefabonnement geactiveerd"),
+            Err(Refusal::Conflict(m)) => assert_eq!(m, "Gebruiker heeft al eens een proefabonnement geactiveerd"),
             Err(e) => panic!("{e}"),
         }
     }
     assert_eq!(ok, 1);
-    let list = subs::for_user(&db, "u1", today).await.unwrap();
+    let list = billing::read::for_user(&db, "u1", today).await.unwrap();
     assert_eq!(list.len(), 1);
     assert!(list[0].is_trial && list[0].is_active);
     assert_eq!(list[0].valid_until, Some(day(2026, 12, 6)), "14 days including today");
     // a trial tier cannot be paid for, a paid tier is no trial
-    assert!(matches!(subs::create_pending(&db, "u1", &details(TRIAL, 1, 1), "local").await, Err(SubscriptionError::Invalid(_))));
+    assert!(matches!(billing::checkout::create_pending(&db, "u1", &details(TRIAL, 1, 1), "local").await, Err(Refusal::Invalid(_))));
     user(&db, "u2", "b@example.nl").await;
-    assert!(matches!(subs::create_trial(&db, "u2", &details(INDIVIDUAL, 1, 1), today).await, Err(SubscriptionError::Invalid(_))));
+    assert!(matches!(billing::lifecycle::create_trial(&db, "u2", &details(INDIVIDUAL, 1, 1), today).await, Err(Refusal::Invalid(_))));
 }
 
 #[sqlx::test(migrations = "../migrations")]
 async fn a_discount_only_for_its_own_monthly_individual_tier(db: PgPool) {
     user(&db, "u1", "anne@example.nl").await;
-    let code = subs::add_discount(&db, INDIVIDUAL, "welkom25", "Welkomstkorting", 2500).await.unwrap();
-    let found = subs::discount_by_code(&db, " Welkom25 ").await.unwrap().unwrap();
+    let code = billing::catalogue::add_discount(&db, INDIVIDUAL, "welkom25", "Welkomstkorting", 2500).await.unwrap();
+    let found = billing::catalogue::discount_by_code(&db, " Welkom25 ").await.unwrap().unwrap();
     assert_eq!(found.id, code);
-    assert!(subs::discount_by_code(&db, "bestaatniet").await.unwrap().is_none());
-    assert!(subs::discount_by_code(&db, "").await.unwrap().is_none());
+    assert!(billing::catalogue::discount_by_code(&db, "bestaatniet").await.unwrap().is_none());
+    assert!(billing::catalogue::discount_by_code(&db, "").await.unwrap().is_none());
 
     let mut monthly = details(INDIVIDUAL, 1, 1);
     monthly.discount_id = Some(code);
-    let pending = subs::create_pending(&db, "u1", &monthly, "local").await.unwrap();
+    let pending = billing::checkout::create_pending(&db, "u1", &monthly, "local").await.unwrap();
     assert_eq!(pending.quote.amount, 2500);
     let mut yearly = details(INDIVIDUAL, 1, 12);
     yearly.discount_id = Some(code);
@@ -208,8 +218,8 @@ async fn a_discount_only_for_its_own_monthly_individual_tier(db: PgPool) {
     let mut unknown = details(INDIVIDUAL, 1, 1);
     unknown.discount_id = Some(Uuid::new_v4());
     for d in [yearly, practice, unknown] {
-        match subs::create_pending(&db, "u1", &d, "local").await {
-            Err(SubscriptionError::Invalid(m)) => assert_eq!(m, "Kortingscode onjuist"),
+        match billing::checkout::create_pending(&db, "u1", &d, "local").await {
+            Err(Refusal::Invalid(m)) => assert_eq!(m, "Kortingscode onjuist"),
             other => panic!("{other:?}"),
         }
     }
@@ -221,49 +231,49 @@ async fn seats_cancelling_and_owners_only(db: PgPool) {
     user(&db, "colleague", "collega@example.nl").await;
     user(&db, "stranger", "vreemde@example.nl").await;
     let today = day(2026, 11, 23);
-    let pending = subs::create_pending(&db, "owner", &details(PRACTICE, 1, 1), "local").await.unwrap();
+    let pending = billing::checkout::create_pending(&db, "owner", &details(PRACTICE, 1, 1), "local").await.unwrap();
     let sub = pending.subscription_id;
     // not active yet: no seats
-    assert!(matches!(subs::add_linked(&db, "owner", sub, "a@b.nl", today).await, Err(SubscriptionError::Conflict(_))));
+    assert!(matches!(billing::seats::add_linked(&db, "owner", sub, "a@b.nl", today).await, Err(Refusal::Conflict(_))));
     send(&db, pending.payment_id, "tr_s").await;
-    subs::apply_provider_status(&db, "tr_s", PaymentStatus::Paid, None, today).await.unwrap();
+    billing::lifecycle::apply_provider_status(&db, "tr_s", PaymentStatus::Paid, None, today).await.unwrap();
 
-    match subs::add_linked(&db, "owner", sub, "  ", today).await {
-        Err(SubscriptionError::Invalid(m)) => assert_eq!(m, "Geen e-mail adres ingevuld"),
+    match billing::seats::add_linked(&db, "owner", sub, "  ", today).await {
+        Err(Refusal::Invalid(m)) => assert_eq!(m, "Geen e-mail adres ingevuld"),
         other => panic!("{other:?}"),
     }
-    let seat = subs::add_linked(&db, "owner", sub, " Collega@Example.NL ", today).await.unwrap();
+    let seat = billing::seats::add_linked(&db, "owner", sub, " Collega@Example.NL ", today).await.unwrap();
     assert_eq!(seat.email_address, "collega@example.nl");
     assert_eq!(seat.user_id.as_deref(), Some("colleague"));
     assert_eq!(seat.warning, None);
-    assert!(matches!(subs::add_linked(&db, "owner", sub, "collega@example.nl", today).await, Err(SubscriptionError::Conflict(_))));
-    let second = subs::add_linked(&db, "owner", sub, "nog.geen.account@example.nl", today).await.unwrap();
+    assert!(matches!(billing::seats::add_linked(&db, "owner", sub, "collega@example.nl", today).await, Err(Refusal::Conflict(_))));
+    let second = billing::seats::add_linked(&db, "owner", sub, "nog.geen.account@example.nl", today).await.unwrap();
     assert_eq!(second.user_id, None);
-    assert_eq!(second.warning, Some(subs::FAIR_USE));
+    assert_eq!(second.warning, Some(billing::FAIR_USE));
     // the colleague and the invited address now have a subscription through the seat
-    assert!(subs::has_active(&db, "colleague", "collega@example.nl", today).await.unwrap());
-    assert_eq!(subs::linked_for_user(&db, "colleague", "collega@example.nl", today).await.unwrap().len(), 1);
-    assert!(!subs::has_active(&db, "stranger", "vreemde@example.nl", today).await.unwrap());
+    assert!(billing::read::has_active(&db, "colleague", "collega@example.nl", today).await.unwrap());
+    assert_eq!(billing::read::linked_for_user(&db, "colleague", "collega@example.nl", today).await.unwrap().len(), 1);
+    assert!(!billing::read::has_active(&db, "stranger", "vreemde@example.nl", today).await.unwrap());
 
     // someone else cannot add, remove or cancel
-    assert!(matches!(subs::add_linked(&db, "stranger", sub, "x@y.nl", today).await, Err(SubscriptionError::NotFound(_))));
-    match subs::remove_linked(&db, "stranger", seat.id).await {
-        Err(SubscriptionError::NotFound(m)) => assert_eq!(m, "Gebruiker kan niet worden verwijderd"),
+    assert!(matches!(billing::seats::add_linked(&db, "stranger", sub, "x@y.nl", today).await, Err(Refusal::NotFound(_))));
+    match billing::seats::remove_linked(&db, "stranger", seat.id).await {
+        Err(Refusal::NotFound(m)) => assert_eq!(m, "Gebruiker kan niet worden verwijderd"),
         other => panic!("{other:?}"),
     }
-    assert!(matches!(subs::cancel(&db, "stranger", sub, today).await, Err(SubscriptionError::NotFound(_))));
-    assert!(subs::for_user(&db, "stranger", today).await.unwrap().is_empty());
+    assert!(matches!(cancel(&db, "stranger", sub, today).await, Err(Refusal::NotFound(_))));
+    assert!(billing::read::for_user(&db, "stranger", today).await.unwrap().is_empty());
 
-    subs::remove_linked(&db, "owner", seat.id).await.unwrap();
-    assert!(!subs::has_active(&db, "colleague", "collega@example.nl", today).await.unwrap());
+    billing::seats::remove_linked(&db, "owner", seat.id).await.unwrap();
+    assert!(!billing::read::has_active(&db, "colleague", "collega@example.nl", today).await.unwrap());
 
     // cancelled: usable until valid_until, no next payment, cancelling again changes nothing
-    subs::cancel(&db, "owner", sub, today).await.unwrap();
-    subs::cancel(&db, "owner", sub, today).await.unwrap();
-    let list = subs::for_user(&db, "owner", today).await.unwrap();
+    cancel(&db, "owner", sub, today).await.unwrap();
+    cancel(&db, "owner", sub, today).await.unwrap();
+    let list = billing::read::for_user(&db, "owner", today).await.unwrap();
     assert!(list[0].is_active && list[0].canceled_at.is_some() && list[0].next_payment_date.is_none());
-    assert!(subs::has_active(&db, "owner", "owner@example.nl", day(2026, 12, 22)).await.unwrap());
-    assert!(!subs::has_active(&db, "owner", "owner@example.nl", day(2026, 12, 23)).await.unwrap());
+    assert!(billing::read::has_active(&db, "owner", "owner@example.nl", day(2026, 12, 22)).await.unwrap());
+    assert!(!billing::read::has_active(&db, "owner", "owner@example.nl", day(2026, 12, 23)).await.unwrap());
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -287,27 +297,36 @@ async fn organisation_subscriptions_reach_their_members(db: PgPool) {
         .await
         .unwrap();
     let today = day(2026, 11, 23);
-    assert!(subs::has_active_organisation(&db, "u1", "lid@example.nl", today).await.unwrap());
-    assert!(!subs::has_active_organisation(&db, "u1", "lid@example.nl", day(2027, 1, 1)).await.unwrap());
-    assert!(!subs::has_active_organisation(&db, "u2", "ander@example.nl", today).await.unwrap());
-    assert_eq!(subs::organisation_for_user(&db, "u1", "lid@example.nl", today).await.unwrap().len(), 1);
-    assert_eq!(subs::for_organisation(&db, "u1", org, today).await.unwrap().len(), 1);
-    assert!(subs::for_organisation(&db, "u2", org, today).await.unwrap().is_empty());
+    assert!(billing::read::has_active_organisation(&db, "u1", "lid@example.nl", today).await.unwrap());
+    assert!(!billing::read::has_active_organisation(&db, "u1", "lid@example.nl", day(2027, 1, 1)).await.unwrap());
+    assert!(!billing::read::has_active_organisation(&db, "u2", "ander@example.nl", today).await.unwrap());
+    assert_eq!(billing::read::organisation_for_user(&db, "u1", "lid@example.nl", today).await.unwrap().len(), 1);
+    assert_eq!(billing::read::for_organisation(&db, "u1", org, today).await.unwrap().len(), 1);
+    assert!(billing::read::for_organisation(&db, "u2", org, today).await.unwrap().is_empty());
     // by e-mail address, without an account link
     sqlx::query("insert into organisation_subscriptions (id, description, user_email) values ($1, 'Los', 'ander@example.nl')")
         .bind(Uuid::new_v4())
         .execute(&db)
         .await
         .unwrap();
-    assert!(subs::has_active_organisation(&db, "u2", "Ander@Example.nl", today).await.unwrap());
+    assert!(billing::read::has_active_organisation(&db, "u2", "Ander@Example.nl", today).await.unwrap());
 }
 
 #[sqlx::test(migrations = "../migrations")]
 async fn early_adopters_made_their_account_before_the_date(db: PgPool) {
     user(&db, "u1", "a@example.nl").await;
     sqlx::query("update users set created_at = '2026-01-01T10:00:00Z' where id = 'u1'").execute(&db).await.unwrap();
-    assert!(subs::is_early_adopter(&db, "u1", Some(day(2026, 6, 1))).await.unwrap());
-    assert!(!subs::is_early_adopter(&db, "u1", Some(day(2026, 1, 1))).await.unwrap());
-    assert!(!subs::is_early_adopter(&db, "u1", None).await.unwrap());
-    assert!(!subs::is_early_adopter(&db, "nobody", Some(day(2030, 1, 1))).await.unwrap());
+    assert!(billing::read::is_early_adopter(&db, "u1", Some(day(2026, 6, 1))).await.unwrap());
+    assert!(!billing::read::is_early_adopter(&db, "u1", Some(day(2026, 1, 1))).await.unwrap());
+    assert!(!billing::read::is_early_adopter(&db, "u1", None).await.unwrap());
+    assert!(!billing::read::is_early_adopter(&db, "nobody", Some(day(2030, 1, 1))).await.unwrap());
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_stored_payment_status_the_codec_does_not_know_is_refused_not_read_as_open(db: PgPool) {
+    let known: PaymentStatus = sqlx::query_scalar("select 'PAID'::text").fetch_one(&db).await.unwrap();
+    assert_eq!(known, PaymentStatus::Paid);
+    assert!(sqlx::query_scalar::<_, PaymentStatus>("select 'REFUNDED'::text").fetch_one(&db).await.is_err());
+    // the provider's spelling is parsed at the edge (`PaymentStatus::parse`), never stored
+    assert!(sqlx::query_scalar::<_, PaymentStatus>("select 'paid'::text").fetch_one(&db).await.is_err());
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use chrono::NaiveDate;
-use domain::invoices::{Buyer, InvoiceDraft, InvoiceKind, InvoiceLine, Seller, Settlement};
+use domain::billing::invoices::{Buyer, InvoiceDraft, InvoiceKind, InvoiceLine, Seller, Settlement};
 use integrations::bookkeeping::local::{self, LinkSigner, LocalBookkeeping};
 use integrations::bookkeeping::{Bookkeeping, BookkeepingError};
 use sqlx::PgPool;

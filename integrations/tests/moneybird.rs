@@ -12,8 +12,8 @@ use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use chrono::{Datelike, NaiveDate};
-use domain::invoices::{Buyer, Credits, InvoiceDraft, InvoiceKind, InvoiceLine, Settlement};
-use domain::money::from_decimal_string;
+use domain::billing::invoices::{Buyer, Credits, InvoiceDraft, InvoiceKind, InvoiceLine, Settlement};
+use domain::billing::money::from_decimal_string;
 use integrations::bookkeeping::moneybird::{DEFAULT_API_URL, Moneybird, MoneybirdConfig};
 use integrations::bookkeeping::{Bookkeeping, BookkeepingError};
 use serde_json::{Value, json};
@@ -92,7 +92,7 @@ impl Books {
             "invoice_id": null, "workflow_id": fields.get("workflow_id").cloned().unwrap_or(json!("446241636268110001")),
             "state": "draft", "invoice_date": fields["invoice_date"], "reference": fields["reference"],
             "language": fields["language"], "currency": fields["currency"], "prices_are_incl_tax": fields["prices_are_incl_tax"],
-            "details": details, "payments": [], "total_paid": "0.0", "total_price_incl_tax": domain::money::to_decimal_string(total),
+            "details": details, "payments": [], "total_paid": "0.0", "total_price_incl_tax": domain::billing::money::to_decimal_string(total),
             "url": format!("https://moneybird.com/123/sales_invoices/{id}/7f3a9c"), "public_view_code": "7f3a9c",
         });
         self.totals.insert(id, total);
@@ -201,7 +201,7 @@ async fn handle(State(books): State<Shared>, method: Method, uri: Uri, headers: 
             invoice["payments"].as_array_mut().unwrap().push(payment.clone());
             let paid: i64 =
                 invoice["payments"].as_array().unwrap().iter().filter_map(|p| p["price"].as_str().and_then(from_decimal_string)).sum();
-            invoice["total_paid"] = json!(domain::money::to_decimal_string(paid));
+            invoice["total_paid"] = json!(domain::billing::money::to_decimal_string(paid));
             if Some(paid) >= total {
                 invoice["state"] = json!("paid");
             }

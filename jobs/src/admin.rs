@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use domain::invoices::euros;
+use domain::billing::invoices::euros;
 use serde::Serialize;
 use serde_json::Value;
 use sqlx::{PgConnection, PgPool, Row};

@@ -105,9 +105,9 @@ async fn run(redis_url: &str, database_url: &str, n: usize, concurrency: Option<
     let ids = payments(&db, n).await?;
 
     // the PDF alone, in this process
-    let sample = domain::bookkeeping::payment(&db, ids[0]).await?.expect("a payment");
-    let document = domain::invoices::InvoiceDocument {
-        number: domain::invoices::number(2026, 1),
+    let sample = domain::billing::books::payment(&db, ids[0]).await?.expect("a payment");
+    let document = domain::billing::invoices::InvoiceDocument {
+        number: domain::billing::invoices::number(2026, 1),
         seller: config.bookkeeping.seller.clone(),
         draft: sample.invoice_draft(),
     };
@@ -115,7 +115,7 @@ async fn run(redis_url: &str, database_url: &str, n: usize, concurrency: Option<
     let started = Instant::now();
     let mut bytes = 0;
     for _ in 0..renders {
-        bytes = domain::invoice_pdf::pdf(&document).len();
+        bytes = domain::billing::invoice_pdf::pdf(&document).len();
     }
     let pdf_per_s = renders as f64 / started.elapsed().as_secs_f64();
 

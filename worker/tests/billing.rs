@@ -17,7 +17,7 @@ use uuid::Uuid;
 const INDIVIDUAL: &str = "5b0e1a52-2f1c-4c57-9a6e-000000000002";
 
 fn today() -> NaiveDate {
-    domain::subscriptions::today()
+    domain::billing::today()
 }
 
 /// An active paid subscription of `user_id`, made `age_days` days ago, valid until `until`.
@@ -187,8 +187,9 @@ async fn due_monthly_with_discount(db: &PgPool, user_id: &str) -> Uuid {
         .execute(db)
         .await
         .unwrap();
-    let discount =
-        domain::subscriptions::add_discount(db, Uuid::parse_str(INDIVIDUAL).unwrap(), "WELKOM25", "Welkomstkorting", 2500).await.unwrap();
+    let discount = domain::billing::catalogue::add_discount(db, Uuid::parse_str(INDIVIDUAL).unwrap(), "WELKOM25", "Welkomstkorting", 2500)
+        .await
+        .unwrap();
     let start = today().checked_sub_days(Days::new(30)).unwrap();
     let sub = subscription(db, user_id, 30, today(), false).await;
     sqlx::query(
@@ -226,8 +227,8 @@ async fn a_due_period_is_charged_once_on_the_mandate_at_the_full_price_and_exten
     // the renewal's payment row, asked for twice at once: one row
     let tomorrow = today().succ_opt().unwrap();
     let (a, b) = tokio::join!(
-        domain::billing::renewal_payment(&h.db, sub, tomorrow, "local"),
-        domain::billing::renewal_payment(&h.db, sub, tomorrow, "local")
+        domain::billing::sweeps::renewal_payment(&h.db, sub, tomorrow, "local"),
+        domain::billing::sweeps::renewal_payment(&h.db, sub, tomorrow, "local")
     );
     let (a, b) = (a.unwrap().unwrap(), b.unwrap().unwrap());
     assert_eq!(a.payment_id, b.payment_id);
@@ -243,7 +244,7 @@ async fn a_due_period_is_charged_once_on_the_mandate_at_the_full_price_and_exten
     let result = job.result.unwrap();
     assert_eq!(result["to"], "PAID");
     assert_eq!(result["activated"], true);
-    let month_later = domain::subscriptions::period_end(tomorrow, 1);
+    let month_later = domain::billing::period_end(tomorrow, 1);
     let (until, next, amount): (NaiveDate, Option<NaiveDate>, i32) =
         sqlx::query_as("select valid_until, next_payment_date, amount from subscriptions where id = $1")
             .bind(sub)
@@ -277,7 +278,7 @@ async fn a_failed_renewal_tells_the_user_once_and_the_subscription_stays_until_i
     user(&h.db, "u-1", "anna@example.nl").await;
     let sub = due_monthly_with_discount(&h.db, "u-1").await;
     let tomorrow = today().succ_opt().unwrap();
-    let renewal = domain::billing::renewal_payment(&h.db, sub, tomorrow, "local").await.unwrap().unwrap();
+    let renewal = domain::billing::sweeps::renewal_payment(&h.db, sub, tomorrow, "local").await.unwrap().unwrap();
     // the provider made it, and it failed there (a bank refused the direct debit)
     sqlx::query(
         "insert into local_checkout_payments (id, customer_id, amount_cents, description, sequence_type, status, metadata, idempotency_key, mandate_id)
@@ -287,7 +288,7 @@ async fn a_failed_renewal_tells_the_user_once_and_the_subscription_stays_until_i
     .execute(&h.db)
     .await
     .unwrap();
-    domain::subscriptions::record_provider_payment(&h.db, renewal.payment_id, "ltr_failed", Some("lcst_1"), None).await.unwrap();
+    domain::billing::checkout::record_provider_payment(&h.db, renewal.payment_id, "ltr_failed", Some("lcst_1"), None).await.unwrap();
     let worker = h.start_worker(&[]);
 
     for _ in 0..2 {
@@ -303,7 +304,7 @@ async fn a_failed_renewal_tells_the_user_once_and_the_subscription_stays_until_i
     let file = std::fs::read_to_string(h.dir.join("outbox").join(format!("{}.eml", mails[0]))).unwrap();
     assert!(file.contains("Subject: Je betaling voor Spreekkamer is niet gelukt"), "{file}");
     assert!(file.contains("=E2=82=AC 49,00") || file.contains("€ 49,00"), "{file}");
-    assert!(file.contains(&domain::subscriptions::dutch_date(today())), "usable until today: {file}");
+    assert!(file.contains(&domain::billing::dutch_date(today())), "usable until today: {file}");
     assert!(active(&h.db, sub).await, "still usable until its last day");
 
     // three days later it is still unpaid: one reminder, however often the sweep runs

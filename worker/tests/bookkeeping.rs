@@ -134,7 +134,7 @@ async fn a_paid_payment_gets_its_contact_and_one_invoice(db: PgPool) {
     .unwrap();
     assert!(contact.unwrap().starts_with("lc_"));
     assert!(invoice.unwrap().starts_with("li_"));
-    assert_eq!(number, format!("{}-00001", domain::subscriptions::today().format("%Y")));
+    assert_eq!(number, format!("{}-00001", domain::billing::today().format("%Y")));
     let document: serde_json::Value = sqlx::query_scalar("select document from local_invoices").fetch_one(&h.db).await.unwrap();
     assert_eq!(document["draft"]["lines"][0]["grossCents"], 7800);
     assert_eq!(document["draft"]["buyer"]["practiceName"], "Huisartsenpraktijk De Linde");
@@ -246,7 +246,7 @@ async fn a_zero_amount_gets_no_invoice_and_a_refund_a_credit_invoice(db: PgPool)
     .fetch_all(&h.db)
     .await
     .unwrap();
-    let year = domain::subscriptions::today().format("%Y").to_string();
+    let year = domain::billing::today().format("%Y").to_string();
     assert_eq!(
         rows,
         vec![

@@ -1,5 +1,5 @@
 //! The subscription gate: the consult, summary, upload and template calls need an active personal
-//! or organisation subscription (`domain::subscriptions::may_use_product`); without one they answer
+//! or organisation subscription (`domain::billing::read::may_use_product`); without one they answer
 //! 402 `subscription_required`. Staff pass, so that they can look into what a user reports.
 //!
 //! The gate is a route layer on the gated routers ([`gated`]), so it runs after routing and before
@@ -62,8 +62,8 @@ pub fn gated(router: Router<AppState>, state: &AppState) -> Router<AppState> {
 async fn require_subscription(State(state): State<AppState>, request: Request, next: Next) -> Result<Response, ApiError> {
     let (mut parts, body) = request.into_parts();
     let user = CurrentUser::from_request_parts(&mut parts, &state).await?;
-    let today = domain::subscriptions::today();
-    if !user.is_staff && !domain::subscriptions::may_use_product(&state.db, &user.id, &user.email, today).await? {
+    let today = domain::billing::today();
+    if !user.is_staff && !domain::billing::read::may_use_product(&state.db, &user.id, &user.email, today).await? {
         return Err(ApiError::SubscriptionRequired);
     }
     parts.extensions.insert(user);

@@ -85,8 +85,8 @@ async fn seed_subscription(db: &PgPool) -> anyhow::Result<()> {
     const PAYMENT: &str = "5eed0000-0000-4000-8000-000000000002";
     const SEAT: &str = "5eed0000-0000-4000-8000-000000000003";
     let (gp, poh) = (SEED_USERS[0].sub, SEED_USERS[1].sub);
-    let today = domain::subscriptions::today();
-    let until = domain::subscriptions::period_end(today, 12);
+    let today = domain::billing::today();
+    let until = domain::billing::period_end(today, 12);
     let mut tx = db.begin().await?;
     let made = sqlx::query(
         "insert into subscriptions (id, user_id, tier_id, description, is_active, is_individual, user_amount, interval_months,

@@ -9,11 +9,12 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{delete, get, post};
 use domain::audit;
+use domain::billing::read::{OrganisationSubscription, organisation_for_user};
+use domain::billing::today;
 use domain::cms::his::{self as his_list, HisEdit, HisUser};
 use domain::cms::statistics::{self, Counter};
 use domain::cms::users::{self, His, UserFilter, UserRow};
-use domain::cms::{CmsError, MAX_PAGE, PAGE_SIZE};
-use domain::subscriptions::{OrganisationSubscription, organisation_for_user, today};
+use domain::cms::{MAX_PAGE, PAGE_SIZE};
 use jobs::admin::{JobProblem, Overview};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -49,17 +50,6 @@ pub fn router() -> Router<AppState> {
         .route("/api/cms/jobs/problems", get(job_problems))
         .route("/api/cms/jobs/overview", get(job_overview))
         .route("/api/cms/jobs/{id}/retry", post(retry_job))
-}
-
-impl From<CmsError> for ApiError {
-    fn from(e: CmsError) -> Self {
-        match e {
-            CmsError::Invalid(message) => ApiError::BadRequest { code: "invalid", message: message.to_owned() },
-            CmsError::NotFound(message) => ApiError::Missing(message),
-            CmsError::Conflict(message) => ApiError::Conflict { code: "conflict", message },
-            CmsError::Db(e) => e.into(),
-        }
-    }
 }
 
 /// Runs `change` and writes the audit entry it answers in one transaction.

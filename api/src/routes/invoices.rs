@@ -9,9 +9,10 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use domain::audit;
+use domain::billing::status::PaymentStatus;
+use domain::billing::{PAYMENT_NOT_FOUND, books};
 use domain::cms::users::email_of;
-use domain::payments::PaymentStatus;
-use domain::{audit, bookkeeping};
 use integrations::bookkeeping::BookkeepingError;
 use integrations::bookkeeping::local::{self, LinkError};
 use jobs::kinds::{CreateContact, CreateInvoice};
@@ -35,7 +36,6 @@ pub fn router() -> Router<AppState> {
 
 pub const INVOICE_PENDING: &str = "De factuur wordt nog gemaakt.";
 pub const INVOICE_NOT_FOUND: &str = "Factuur niet gevonden";
-pub const PAYMENT_NOT_FOUND: &str = "Betaling niet gevonden";
 pub const NOT_PAID: &str = "Deze betaling is (nog) niet betaald.";
 pub const NO_AMOUNT: &str = "Een betaling zonder bedrag krijgt geen factuur.";
 pub const HAS_INVOICE: &str = "Deze betaling heeft al een factuur.";
@@ -165,8 +165,8 @@ pub struct BookkeepingQueued {
 }
 
 /// What staff may ask of a payment's bookkeeping, checked before a job is queued.
-async fn billable(state: &AppState, id: Uuid) -> Result<bookkeeping::BillablePayment, ApiError> {
-    let payment = bookkeeping::payment(&state.db, id).await?.ok_or(ApiError::Missing(PAYMENT_NOT_FOUND))?;
+async fn billable(state: &AppState, id: Uuid) -> Result<books::BillablePayment, ApiError> {
+    let payment = books::payment(&state.db, id).await?.ok_or(ApiError::Missing(PAYMENT_NOT_FOUND))?;
     if payment.status != PaymentStatus::Paid {
         return Err(ApiError::Conflict { code: "payment_not_paid", message: NOT_PAID });
     }
@@ -178,7 +178,7 @@ async fn queue(
     state: &AppState,
     staff: &Staff,
     action: audit::Action,
-    payment: &bookkeeping::BillablePayment,
+    payment: &books::BillablePayment,
     job: jobs::NewJob,
 ) -> Result<(StatusCode, Json<BookkeepingQueued>), ApiError> {
     let job_id = audited(state, staff, async |tx| {
@@ -195,7 +195,7 @@ async fn queue(
                 "voor de betaling van {} ({}, {})",
                 email.as_deref().unwrap_or(&payment.user_id),
                 payment.description,
-                domain::invoices::euros(payment.amount_cents)
+                domain::billing::invoices::euros(payment.amount_cents)
             ),
         };
         Ok((job_id, entry))
@@ -228,7 +228,7 @@ pub async fn make_invoice(State(state): State<AppState>, staff: Staff, Path(id):
     if !payment.needs_invoice() {
         return Err(ApiError::Conflict { code: "no_amount", message: NO_AMOUNT });
     }
-    if bookkeeping::invoice_of_payment(&state.db, id).await?.is_some() {
+    if books::invoice_of_payment(&state.db, id).await?.is_some() {
         return Err(ApiError::Conflict { code: "has_invoice", message: HAS_INVOICE });
     }
     queue(&state, &staff, audit::Action::MakeInvoice, &payment, CreateInvoice::job(id)).await

@@ -8,15 +8,17 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use chrono::NaiveDate;
 use domain::audit;
-use domain::billing::{UnpaidProblem, open_problems};
-use domain::cms::payments::{self, CmsPayment, InvoiceDetails, PaymentFilter};
+use domain::billing::CmsSubscription;
+use domain::billing::details::{self, InvoiceDetails};
+use domain::billing::invoices::euros;
+use domain::billing::lifecycle::{self, Actor, Changed};
+use domain::billing::read::{self, CmsPayment, PaymentFilter, SubscriptionFilter};
+use domain::billing::status::PaymentStatus;
+use domain::billing::sweeps::{UnpaidProblem, open_problems};
+use domain::billing::{dutch_date, today};
 use domain::cms::statistics::Counter;
-use domain::cms::subscriptions::{self, Changed, CmsSubscription, SubscriptionFilter};
 use domain::cms::users::{self, USER_NOT_FOUND};
 use domain::cms::{NO_DATE, PAGE_SIZE, parse_date};
-use domain::invoices::euros;
-use domain::payments::PaymentStatus;
-use domain::subscriptions::{dutch_date, today};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
@@ -97,7 +99,7 @@ pub async fn all_subscriptions(
 ) -> Result<Json<SubscriptionPage>, ApiError> {
     let page = checked_page(q.page)?;
     let filter = SubscriptionFilter { paid_only: q.paid_only, active_only: q.active_only, search: checked_search(q.search.as_deref())? };
-    let (rows, total) = subscriptions::page(&state.db, &filter, today(), page, PAGE_SIZE).await?;
+    let (rows, total) = read::subscription_page(&state.db, &filter, today(), page, PAGE_SIZE).await?;
     Ok(Json(SubscriptionPage { rows, total, page, page_size: PAGE_SIZE }))
 }
 
@@ -125,7 +127,7 @@ pub async fn subscriptions_of_user(
 ) -> Result<Json<Vec<CmsSubscription>>, ApiError> {
     let list = audited(&state, &staff, async |tx| {
         let email = users::email_of(&mut *tx, &user_id).await?.ok_or(ApiError::Missing(USER_NOT_FOUND))?;
-        let list = subscriptions::of_user(tx, &user_id, today()).await?;
+        let list = read::subscriptions_of_user(tx, &user_id, today()).await?;
         Ok((list, read_entry(audit::Action::ReadUserSubscriptions, "user", &user_id, &email)))
     })
     .await?;
@@ -167,7 +169,7 @@ pub async fn set_active(
     Json(active): Json<bool>,
 ) -> Result<Json<CmsSubscription>, ApiError> {
     let after = audited(&state, &staff, async |tx| {
-        let changed = subscriptions::set_active(tx, id, active, today()).await?;
+        let changed = lifecycle::set_active(tx, id, active, today()).await?;
         let what = format!(" op {} (was {})", yes_no(changed.after.is_active), yes_no(changed.before.is_active));
         let entry = subscription_entry(audit::Action::SetSubscriptionActive, &changed, &["isActive"], what);
         Ok((changed.after, entry))
@@ -190,7 +192,7 @@ pub async fn set_valid_until(
 ) -> Result<Json<CmsSubscription>, ApiError> {
     let valid_until = parse_date(&date)?;
     let after = audited(&state, &staff, async |tx| {
-        let changed = subscriptions::set_valid_until(tx, id, valid_until, today()).await?;
+        let changed = lifecycle::set_valid_until(tx, id, valid_until, today()).await?;
         let what = format!(" naar {} (was {})", day_or_none(changed.after.valid_until), day_or_none(changed.before.valid_until));
         let entry = subscription_entry(audit::Action::SetSubscriptionValidUntil, &changed, &["validUntil", "isActive"], what);
         Ok((changed.after, entry))
@@ -206,7 +208,7 @@ pub async fn set_valid_until(
               (status = 404, body = ErrorBody)))]
 pub async fn cancel(State(state): State<AppState>, staff: Staff, Path(id): Path<Uuid>) -> Result<Json<CmsSubscription>, ApiError> {
     let after = audited(&state, &staff, async |tx| {
-        let changed = subscriptions::cancel(tx, id, today()).await?;
+        let changed = lifecycle::cancel(tx, Actor::Staff, id, today()).await?;
         let entry = subscription_entry(audit::Action::CancelSubscription, &changed, &["canceledAt", "nextPaymentDate"], String::new());
         Ok((changed.after, entry))
     })
@@ -225,7 +227,7 @@ pub struct RenewRequest {
 }
 
 /// Staff: renews the subscription of a first payment from a start date, at the tier's full price
-/// (see `domain::cms::subscriptions::renew`). Answers the new subscription.
+/// (see `domain::billing::lifecycle::renew`). Answers the new subscription.
 #[utoipa::path(post, path = "/payment/manage/renewSubscription", tag = "cms", security(("bearer" = [])), request_body = RenewRequest,
     responses((status = 201, body = CmsSubscription), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
@@ -239,7 +241,7 @@ pub async fn renew(
     }
     let start = parse_date(&body.start_date)?;
     let new = audited(&state, &staff, async |tx| {
-        let renewed = subscriptions::renew(tx, body.first_payment_id, start, today()).await?;
+        let renewed = lifecycle::renew(tx, body.first_payment_id, start, today()).await?;
         let entry = audit::Entry {
             action: audit::Action::RenewSubscription,
             subject_type: "subscription",
@@ -301,7 +303,7 @@ pub async fn all_payments(
         ),
     };
     let filter = PaymentFilter { status, search: checked_search(q.search.as_deref())? };
-    let (rows, total) = payments::page(&state.db, &filter, page, PAGE_SIZE).await?;
+    let (rows, total) = read::payment_page(&state.db, &filter, page, PAGE_SIZE).await?;
     Ok(Json(PaymentPage { rows, total, page, page_size: PAGE_SIZE }))
 }
 
@@ -317,7 +319,7 @@ pub async fn payments_of_user(
 ) -> Result<Json<Vec<CmsPayment>>, ApiError> {
     let list = audited(&state, &staff, async |tx| {
         let email = users::email_of(&mut *tx, &user_id).await?.ok_or(ApiError::Missing(USER_NOT_FOUND))?;
-        let list = payments::of_user(tx, &user_id).await?;
+        let list = read::payments_of_user(tx, &user_id).await?;
         Ok((list, read_entry(audit::Action::ReadUserPayments, "user", &user_id, &email)))
     })
     .await?;
@@ -334,9 +336,9 @@ pub async fn edit_payment(
     staff: Staff,
     Json(details): Json<InvoiceDetails>,
 ) -> Result<Json<CmsPayment>, ApiError> {
-    payments::validate(&details)?;
+    details::validate_invoice_details(&details)?;
     let payment = audited(&state, &staff, async |tx| {
-        let edited = payments::edit(tx, &details).await?;
+        let edited = details::edit_invoice_details(tx, &details).await?;
         let p = &edited.payment;
         let entry = audit::Entry {
             action: audit::Action::EditPayment,

@@ -8,12 +8,12 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use domain::audit;
+use domain::billing::{dutch_date, today};
 use domain::cms::PAGE_SIZE;
 use domain::cms::organisations::{
     self as orgs, ActiveFilter, Added, CmsOrganisationSubscription, MainOrganisation, OrganisationInput, OrganisationProblem,
     SubOrganisation, Term,
 };
-use domain::subscriptions::{dutch_date, today};
 use jobs::kinds::SendEmail;
 use serde::{Deserialize, Serialize};
 use serde_json::json;

@@ -12,7 +12,8 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use domain::subscriptions::{self as subs, BillingDetails, SubscriptionError};
+use domain::billing::lifecycle::{self, Actor};
+use domain::billing::{self, BillingDetails};
 use integrations::payments::{NewCustomer, NewPayment, SequenceType, local};
 use jobs::kinds::SyncPayment;
 use serde::{Deserialize, Serialize};
@@ -43,17 +44,6 @@ pub fn router() -> Router<AppState> {
         .route("/payment/checkout/{id}", get(checkout_page).post(checkout_choose))
         .route("/api/user/getOrganizationSubscriptionForUser", get(get_organization_subscription_for_user))
         .route("/api/user/hasUserActiveOrganizationSubscription", get(has_user_active_organization_subscription))
-}
-
-impl From<SubscriptionError> for ApiError {
-    fn from(e: SubscriptionError) -> Self {
-        match e {
-            SubscriptionError::Invalid(message) => ApiError::BadRequest { code: "invalid_subscription", message: message.to_owned() },
-            SubscriptionError::NotFound(message) => ApiError::Missing(message),
-            SubscriptionError::Conflict(message) => ApiError::Conflict { code: "subscription_conflict", message },
-            SubscriptionError::Db(e) => e.into(),
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -211,13 +201,13 @@ pub struct OrganizationQuery {
 #[utoipa::path(get, path = "/payment/subscription/getTiers", tag = "subscriptions", security(("bearer" = [])),
     responses((status = 200, body = Vec<TierBody>), (status = 401, body = ErrorBody)))]
 pub async fn get_tiers(State(state): State<AppState>, _user: CurrentUser) -> Result<Json<Vec<TierBody>>, ApiError> {
-    let tiers = subs::tiers(&state.db).await?;
+    let tiers = billing::catalogue::tiers(&state.db).await?;
     Ok(Json(
         tiers
             .into_iter()
             .map(|t| TierBody {
-                price_excl_vat_per_user_month: domain::money::excl_vat(t.price_per_user_month),
-                price_excl_vat_per_user_year: domain::money::excl_vat(t.price_per_user_year),
+                price_excl_vat_per_user_month: domain::billing::money::excl_vat(t.price_per_user_month),
+                price_excl_vat_per_user_year: domain::billing::money::excl_vat(t.price_per_user_year),
                 id: t.id,
                 name: t.name,
                 description: t.description,
@@ -247,7 +237,7 @@ pub async fn apply_discount_code(
     if code.chars().count() > 100 {
         return Ok(Json(None));
     }
-    let found = subs::discount_by_code(&state.db, &code).await?;
+    let found = billing::catalogue::discount_by_code(&state.db, &code).await?;
     Ok(Json(found.map(|d| DiscountBody {
         id: d.id,
         tier_id: d.tier_id,
@@ -266,7 +256,9 @@ pub async fn cancel_subscription(
     user: CurrentUser,
     Path(subscription_id): Path<Uuid>,
 ) -> Result<StatusCode, ApiError> {
-    subs::cancel(&state.db, &user.id, subscription_id, subs::today()).await?;
+    let mut tx = state.db.begin().await?;
+    lifecycle::cancel(&mut tx, Actor::Owner(&user.id), subscription_id, billing::today()).await.map_err(ApiError::subscription)?;
+    tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -280,7 +272,9 @@ pub async fn create_trial_subscription(
     user: CurrentUser,
     Json(body): Json<BillingPaymentDetails>,
 ) -> Result<(StatusCode, Json<CreatedSubscription>), ApiError> {
-    let id = subs::create_trial(&state.db, &user.id, &body.into_domain(), subs::today()).await?;
+    let id = billing::lifecycle::create_trial(&state.db, &user.id, &body.into_domain(), billing::today())
+        .await
+        .map_err(ApiError::subscription)?;
     Ok((StatusCode::CREATED, Json(CreatedSubscription { id })))
 }
 
@@ -288,14 +282,16 @@ pub async fn create_trial_subscription(
 /// account gets an invitation e-mail (a job).
 #[utoipa::path(post, path = "/payment/subscription/addUser", tag = "subscriptions", security(("bearer" = [])),
     params(AddUserQuery),
-    responses((status = 201, body = subs::SeatAdded), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+    responses((status = 201, body = billing::seats::SeatAdded), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn add_user(
     State(state): State<AppState>,
     user: CurrentUser,
     Query(query): Query<AddUserQuery>,
-) -> Result<(StatusCode, Json<subs::SeatAdded>), ApiError> {
-    let seat = subs::add_linked(&state.db, &user.id, query.subscription_id, &query.email_address, subs::today()).await?;
+) -> Result<(StatusCode, Json<billing::seats::SeatAdded>), ApiError> {
+    let seat = billing::seats::add_linked(&state.db, &user.id, query.subscription_id, &query.email_address, billing::today())
+        .await
+        .map_err(ApiError::subscription)?;
     if seat.user_id.is_none() {
         // an address without an account: an invitation to make one (ids only; the job reads the seat)
         state.jobs.enqueue_and_push(jobs::kinds::SendEmail::seat_invitation(seat.id).caused_by(&user.id), "seat invitation").await?;
@@ -312,79 +308,79 @@ pub async fn delete_user(
     user: CurrentUser,
     Query(query): Query<DeleteUserQuery>,
 ) -> Result<StatusCode, ApiError> {
-    subs::remove_linked(&state.db, &user.id, query.linked_subscription_id).await?;
+    billing::seats::remove_linked(&state.db, &user.id, query.linked_subscription_id).await.map_err(ApiError::subscription)?;
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// Subscriptions of others on which the user holds a seat.
 #[utoipa::path(get, path = "/payment/subscription/getLinkedSubscriptionForUser", tag = "subscriptions", security(("bearer" = [])),
-    responses((status = 200, body = Vec<subs::OtherSubscription>), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = Vec<billing::read::OtherSubscription>), (status = 401, body = ErrorBody)))]
 pub async fn get_linked_subscription_for_user(
     State(state): State<AppState>,
     user: CurrentUser,
-) -> Result<Json<Vec<subs::OtherSubscription>>, ApiError> {
-    Ok(Json(subs::linked_for_user(&state.db, &user.id, &user.email, subs::today()).await?))
+) -> Result<Json<Vec<billing::read::OtherSubscription>>, ApiError> {
+    Ok(Json(billing::read::linked_for_user(&state.db, &user.id, &user.email, billing::today()).await?))
 }
 
 /// The user's payments ('Betalingen'), newest first.
 #[utoipa::path(get, path = "/payment/subscription/getPaymentsForUser", tag = "subscriptions", security(("bearer" = [])),
-    responses((status = 200, body = Vec<subs::Payment>), (status = 401, body = ErrorBody)))]
-pub async fn get_payments_for_user(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<subs::Payment>>, ApiError> {
-    Ok(Json(subs::payments_for_user(&state.db, &user.id).await?))
+    responses((status = 200, body = Vec<billing::Payment>), (status = 401, body = ErrorBody)))]
+pub async fn get_payments_for_user(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<billing::Payment>>, ApiError> {
+    Ok(Json(billing::read::payments_for_user(&state.db, &user.id).await?))
 }
 
 /// The user's own subscriptions with their linked users, newest first.
 #[utoipa::path(get, path = "/payment/subscription/getSubscriptionForUser", tag = "subscriptions", security(("bearer" = [])),
-    responses((status = 200, body = Vec<subs::Subscription>), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = Vec<billing::Subscription>), (status = 401, body = ErrorBody)))]
 pub async fn get_subscription_for_user(
     State(state): State<AppState>,
     user: CurrentUser,
-) -> Result<Json<Vec<subs::Subscription>>, ApiError> {
-    Ok(Json(subs::for_user(&state.db, &user.id, subs::today()).await?))
+) -> Result<Json<Vec<billing::Subscription>>, ApiError> {
+    Ok(Json(billing::read::for_user(&state.db, &user.id, billing::today()).await?))
 }
 
 /// Whether the user has an active subscription of their own or a seat on one.
 #[utoipa::path(get, path = "/payment/subscription/hasUserActiveSubscription", tag = "subscriptions", security(("bearer" = [])),
     responses((status = 200, body = bool, content_type = "application/json"), (status = 401, body = ErrorBody)))]
 pub async fn has_user_active_subscription(State(state): State<AppState>, user: CurrentUser) -> Result<Json<bool>, ApiError> {
-    Ok(Json(subs::has_active(&state.db, &user.id, &user.email, subs::today()).await?))
+    Ok(Json(billing::read::has_active(&state.db, &user.id, &user.email, billing::today()).await?))
 }
 
 /// Whether the user's account was made before `APP_EARLY_ADOPTER_BEFORE` (a date; unset: nobody).
 #[utoipa::path(get, path = "/payment/subscription/isUserEarlyAdopter", tag = "subscriptions", security(("bearer" = [])),
     responses((status = 200, body = bool, content_type = "application/json"), (status = 401, body = ErrorBody)))]
 pub async fn is_user_early_adopter(State(state): State<AppState>, user: CurrentUser) -> Result<Json<bool>, ApiError> {
-    Ok(Json(subs::is_early_adopter(&state.db, &user.id, state.config.early_adopter_before).await?))
+    Ok(Json(billing::read::is_early_adopter(&state.db, &user.id, state.config.early_adopter_before).await?))
 }
 
 /// Organisation subscriptions of a level or main organisation the user belongs to (others: empty).
 #[utoipa::path(get, path = "/payment/subscription/getSubscriptionForOrganization", tag = "subscriptions", security(("bearer" = [])),
     params(OrganizationQuery),
-    responses((status = 200, body = Vec<subs::OrganisationSubscription>), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = Vec<billing::read::OrganisationSubscription>), (status = 401, body = ErrorBody)))]
 pub async fn get_subscription_for_organization(
     State(state): State<AppState>,
     user: CurrentUser,
     Query(query): Query<OrganizationQuery>,
-) -> Result<Json<Vec<subs::OrganisationSubscription>>, ApiError> {
-    Ok(Json(subs::for_organisation(&state.db, &user.id, query.organization_id, subs::today()).await?))
+) -> Result<Json<Vec<billing::read::OrganisationSubscription>>, ApiError> {
+    Ok(Json(billing::read::for_organisation(&state.db, &user.id, query.organization_id, billing::today()).await?))
 }
 
 /// The organisation subscriptions that reach the user (by account, e-mail address, practice or
 /// main organisation).
 #[utoipa::path(get, path = "/api/user/getOrganizationSubscriptionForUser", tag = "subscriptions", security(("bearer" = [])),
-    responses((status = 200, body = Vec<subs::OrganisationSubscription>), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = Vec<billing::read::OrganisationSubscription>), (status = 401, body = ErrorBody)))]
 pub async fn get_organization_subscription_for_user(
     State(state): State<AppState>,
     user: CurrentUser,
-) -> Result<Json<Vec<subs::OrganisationSubscription>>, ApiError> {
-    Ok(Json(subs::organisation_for_user(&state.db, &user.id, &user.email, subs::today()).await?))
+) -> Result<Json<Vec<billing::read::OrganisationSubscription>>, ApiError> {
+    Ok(Json(billing::read::organisation_for_user(&state.db, &user.id, &user.email, billing::today()).await?))
 }
 
 /// Whether an active organisation subscription reaches the user.
 #[utoipa::path(get, path = "/api/user/hasUserActiveOrganizationSubscription", tag = "subscriptions", security(("bearer" = [])),
     responses((status = 200, body = bool, content_type = "application/json"), (status = 401, body = ErrorBody)))]
 pub async fn has_user_active_organization_subscription(State(state): State<AppState>, user: CurrentUser) -> Result<Json<bool>, ApiError> {
-    Ok(Json(subs::has_active_organisation(&state.db, &user.id, &user.email, subs::today()).await?))
+    Ok(Json(billing::read::has_active_organisation(&state.db, &user.id, &user.email, billing::today()).await?))
 }
 
 /// The Dutch message when the payment provider cannot make the payment.
@@ -402,23 +398,25 @@ pub async fn get_payment_link(
     Json(body): Json<BillingPaymentDetails>,
 ) -> Result<Json<PaymentLink>, ApiError> {
     let provider = state.payments.clone();
-    let pending = subs::create_pending(&state.db, &user.id, &body.into_domain(), provider.name()).await?;
+    let pending = billing::checkout::create_pending(&state.db, &user.id, &body.into_domain(), provider.name())
+        .await
+        .map_err(ApiError::subscription)?;
     let fail = |e: integrations::payments::PaymentError| {
         tracing::warn!(error = %e, payment = %pending.payment_id, "the payment provider did not make the payment");
         ApiError::Upstream(PROVIDER_FAILED.to_owned())
     };
-    let customer = match subs::provider_customer(&state.db, &user.id, provider.name()).await? {
+    let customer = match billing::checkout::provider_customer(&state.db, &user.id, provider.name()).await? {
         Some(id) => id,
         None => {
             let new = NewCustomer { name: user.username.clone(), email: user.email.clone(), user_id: user.id.clone() };
             let made = match provider.create_customer(&new).await {
                 Ok(id) => id,
                 Err(e) => {
-                    subs::fail_unsent_payment(&state.db, pending.payment_id).await?;
+                    billing::checkout::fail_unsent_payment(&state.db, pending.payment_id).await?;
                     return Err(fail(e));
                 }
             };
-            subs::save_provider_customer(&state.db, &user.id, provider.name(), &made).await?
+            billing::checkout::save_provider_customer(&state.db, &user.id, provider.name(), &made).await?
         }
     };
     let new = NewPayment {
@@ -435,15 +433,15 @@ pub async fn get_payment_link(
     let made = match provider.create_payment(&new).await {
         Ok(made) => made,
         Err(e) => {
-            subs::fail_unsent_payment(&state.db, pending.payment_id).await?;
+            billing::checkout::fail_unsent_payment(&state.db, pending.payment_id).await?;
             return Err(fail(e));
         }
     };
     let Some(href) = made.checkout_url.clone() else {
-        subs::fail_unsent_payment(&state.db, pending.payment_id).await?;
+        billing::checkout::fail_unsent_payment(&state.db, pending.payment_id).await?;
         return Err(ApiError::Upstream(PROVIDER_FAILED.to_owned()));
     };
-    subs::record_provider_payment(&state.db, pending.payment_id, &made.id, Some(&customer), Some(&href)).await?;
+    billing::checkout::record_provider_payment(&state.db, pending.payment_id, &made.id, Some(&customer), Some(&href)).await?;
     Ok(Json(PaymentLink { href }))
 }
 
@@ -531,7 +529,7 @@ fn local_only(state: &AppState) -> Result<(), ApiError> {
 pub async fn checkout_page(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     local_only(&state)?;
     let payment = local::find(&state.db, &id).await?.ok_or(ApiError::Missing("Betaling niet gevonden"))?;
-    let amount = domain::money::to_decimal_string(payment.amount_cents).replace('.', ",");
+    let amount = domain::billing::money::to_decimal_string(payment.amount_cents).replace('.', ",");
     let body = if payment.status == "open" {
         let action = escape(&local::checkout_path(&payment.id));
         let button = |outcome: &str, label: &str| {

@@ -6,9 +6,10 @@ use serde::Serialize;
 use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
-use super::CmsError;
 use super::users::{His, UserInfo};
-use crate::subscriptions::{organisation_active, organisation_filter};
+use crate::billing::lifecycle::{active_sql, organisation_active_sql};
+use crate::billing::read::organisation_filter;
+use crate::refusal::Refusal;
 
 pub const HIS_IN_USE: &str = "Kon HIS niet verwijderen, er zijn gebruikers gelinkt aan deze HIS";
 pub const HIS_EXISTS: &str = "Deze HIS bestaat al.";
@@ -36,19 +37,19 @@ pub async fn list_edit(db: &PgPool) -> sqlx::Result<Vec<HisEdit>> {
 
 /// A HIS name as typed: spaces around it dropped and runs of spaces inside it made one, not
 /// empty, at most 100 characters.
-pub fn checked_name(raw: &str) -> Result<String, CmsError> {
+pub fn checked_name(raw: &str) -> Result<String, Refusal> {
     let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
     if name.is_empty() {
-        return Err(CmsError::Invalid(HIS_NAME_MISSING));
+        return Err(Refusal::Invalid(HIS_NAME_MISSING));
     }
     if name.chars().count() > 100 {
-        return Err(CmsError::Invalid(HIS_NAME_TOO_LONG));
+        return Err(Refusal::Invalid(HIS_NAME_TOO_LONG));
     }
     Ok(name)
 }
 
 /// Adds a HIS ('Nieuwe HIS..'); a name that exists (any case) is refused.
-pub async fn add(tx: &mut PgConnection, raw: &str) -> Result<His, CmsError> {
+pub async fn add(tx: &mut PgConnection, raw: &str) -> Result<His, Refusal> {
     let name = checked_name(raw)?;
     // the unique index on the lower-case name decides, also between two adds at once
     let id: Option<Uuid> = sqlx::query_scalar("insert into his (id, name) values ($1, $2) on conflict do nothing returning id")
@@ -56,17 +57,17 @@ pub async fn add(tx: &mut PgConnection, raw: &str) -> Result<His, CmsError> {
         .bind(&name)
         .fetch_optional(&mut *tx)
         .await?;
-    let id = id.ok_or(CmsError::Conflict(HIS_EXISTS))?;
+    let id = id.ok_or(Refusal::Conflict(HIS_EXISTS))?;
     Ok(His { id, name })
 }
 
 /// Deletes a HIS no user and no sub-organisation is linked to.
-pub async fn delete(tx: &mut PgConnection, id: Uuid) -> Result<His, CmsError> {
+pub async fn delete(tx: &mut PgConnection, id: Uuid) -> Result<His, Refusal> {
     let his: His = sqlx::query_as("select id, name from his where id = $1 for update")
         .bind(id)
         .fetch_optional(&mut *tx)
         .await?
-        .ok_or(CmsError::NotFound(super::users::HIS_NOT_FOUND))?;
+        .ok_or(Refusal::NotFound(super::users::HIS_NOT_FOUND))?;
     let linked: bool = sqlx::query_scalar(
         "select exists (select 1 from users where his_id = $1) or exists (select 1 from organisation_levels where his_id = $1)",
     )
@@ -74,7 +75,7 @@ pub async fn delete(tx: &mut PgConnection, id: Uuid) -> Result<His, CmsError> {
     .fetch_one(&mut *tx)
     .await?;
     if linked {
-        return Err(CmsError::Conflict(HIS_IN_USE));
+        return Err(Refusal::Conflict(HIS_IN_USE));
     }
     sqlx::query("delete from his where id = $1").bind(id).execute(&mut *tx).await?;
     Ok(his)
@@ -134,11 +135,11 @@ pub async fn users_of(db: &PgPool, his_id: Uuid, today: NaiveDate, page: i64, si
                   exists (select 1 from organisation_subscriptions o where {org_active} and {org_mine}) as organisation,
                   (select max(o.valid_until) from organisation_subscriptions o where {org_active} and {org_mine}) as organisation_until,
                   (select max(s.valid_until) from subscriptions s
-                    where s.user_id = u.id and not s.is_trial and s.is_active and s.valid_until >= $2) as paid,
+                    where s.user_id = u.id and not s.is_trial and {active}) as paid,
                   (select max(s.valid_until) from linked_subscriptions l join subscriptions s on s.id = l.subscription_id
-                    where (l.user_id = u.id or l.email = lower(u.email)) and s.is_active and s.valid_until >= $2) as seat,
+                    where (l.user_id = u.id or l.email = lower(u.email)) and {active}) as seat,
                   (select max(s.valid_until) from subscriptions s
-                    where s.user_id = u.id and s.is_trial and s.is_active and s.valid_until >= $2) as trial,
+                    where s.user_id = u.id and s.is_trial and {active}) as trial,
                   greatest((select max(s.valid_until) from subscriptions s where s.user_id = u.id),
                            (select max(o.valid_until) from organisation_subscriptions o where {org_mine}),
                            (select max(s.valid_until) from linked_subscriptions l join subscriptions s on s.id = l.subscription_id
@@ -150,7 +151,8 @@ pub async fn users_of(db: &PgPool, his_id: Uuid, today: NaiveDate, page: i64, si
            from access
           order by (not organisation and paid is null and seat is null and trial is null) desc, lower(email), id
           limit $3 offset $4",
-        org_active = organisation_active("$2"),
+        org_active = organisation_active_sql("o", "$2"),
+        active = active_sql("s", "$2"),
         org_mine = organisation_filter("u.id", "u.email"),
     ))
     .bind(his_id)
@@ -196,8 +198,8 @@ mod tests {
     #[test]
     fn a_his_name_is_trimmed_and_bounded() {
         assert_eq!(checked_name("  Medicom   Plus ").unwrap(), "Medicom Plus");
-        assert!(matches!(checked_name("   "), Err(CmsError::Invalid(HIS_NAME_MISSING))));
-        assert!(matches!(checked_name(&"x".repeat(101)), Err(CmsError::Invalid(HIS_NAME_TOO_LONG))));
+        assert!(matches!(checked_name("   "), Err(Refusal::Invalid(HIS_NAME_MISSING))));
+        assert!(matches!(checked_name(&"x".repeat(101)), Err(Refusal::Invalid(HIS_NAME_TOO_LONG))));
         assert!(AccessType::Expired.is_problem() && AccessType::None.is_problem() && !AccessType::Trial.is_problem());
     }
 }

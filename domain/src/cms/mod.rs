@@ -5,12 +5,12 @@
 
 pub mod his;
 pub mod organisations;
-pub mod payments;
 pub mod statistics;
-pub mod subscriptions;
 pub mod users;
 
 use chrono::NaiveDate;
+
+use crate::refusal::Refusal;
 
 /// The rows a CMS table shows per page.
 pub const PAGE_SIZE: i64 = 50;
@@ -25,22 +25,6 @@ pub const DATE_FORMAT: &str = "Datum format incorrect, gebruik yyyy-mm-dd, bijv.
 pub const INVALID_DATE: &str = "Subscription kon niet worden geupdate. Ongeldige datum.";
 /// The renew modal without a date (spec §5).
 pub const NO_DATE: &str = "Geen datum ingevuld";
-
-/// Why a CMS change is refused, in Dutch.
-#[derive(Debug, thiserror::Error)]
-pub enum CmsError {
-    /// 400
-    #[error("{0}")]
-    Invalid(&'static str),
-    /// 404
-    #[error("{0}")]
-    NotFound(&'static str),
-    /// 409
-    #[error("{0}")]
-    Conflict(&'static str),
-    #[error(transparent)]
-    Db(#[from] sqlx::Error),
-}
 
 /// Whether `s` has the spec's date format: `yyyy-mm-dd` with a year 19xx or 20xx, month 01-12 and
 /// day 01-31 (the format only: 2024-02-30 has it).
@@ -59,12 +43,12 @@ pub fn has_date_format(s: &str) -> bool {
 
 /// A date as staff type it: trimmed, then the format ([`DATE_FORMAT`]), then a day that exists
 /// ([`INVALID_DATE`]).
-pub fn parse_date(raw: &str) -> Result<NaiveDate, CmsError> {
+pub fn parse_date(raw: &str) -> Result<NaiveDate, Refusal> {
     let s = raw.trim();
     if !has_date_format(s) {
-        return Err(CmsError::Invalid(DATE_FORMAT));
+        return Err(Refusal::Invalid(DATE_FORMAT));
     }
-    NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| CmsError::Invalid(INVALID_DATE))
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| Refusal::Invalid(INVALID_DATE))
 }
 
 #[cfg(test)]
@@ -96,7 +80,7 @@ mod tests {
     #[test]
     fn a_date_must_exist() {
         assert_eq!(parse_date(" 2024-02-29 ").unwrap(), NaiveDate::from_ymd_opt(2024, 2, 29).unwrap());
-        assert!(matches!(parse_date("2024-02-30"), Err(CmsError::Invalid(INVALID_DATE))));
-        assert!(matches!(parse_date("29-02-2024"), Err(CmsError::Invalid(DATE_FORMAT))));
+        assert!(matches!(parse_date("2024-02-30"), Err(Refusal::Invalid(INVALID_DATE))));
+        assert!(matches!(parse_date("29-02-2024"), Err(Refusal::Invalid(DATE_FORMAT))));
     }
 }

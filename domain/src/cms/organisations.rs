@@ -14,9 +14,10 @@ use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
+use super::has_date_format;
 use super::users::His;
-use super::{CmsError, has_date_format};
-use crate::subscriptions::looks_like_email;
+use crate::billing::details::looks_like_email;
+use crate::refusal::Refusal;
 
 pub const NAME_MISSING: &str = "Naam niet ingevuld";
 pub const AGB_MISSING: &str = "AGB code niet ingevuld";
@@ -58,21 +59,21 @@ pub struct Term {
     pub end: Option<NaiveDate>,
 }
 
-fn date(raw: Option<&str>, format_message: &'static str) -> Result<Option<NaiveDate>, CmsError> {
+fn date(raw: Option<&str>, format_message: &'static str) -> Result<Option<NaiveDate>, Refusal> {
     let Some(s) = raw.map(str::trim).filter(|s| !s.is_empty()) else { return Ok(None) };
     if !has_date_format(s) {
-        return Err(CmsError::Invalid(format_message));
+        return Err(Refusal::Invalid(format_message));
     }
     // a day that does not exist (2025-02-30) is refused with the form's own format message
-    NaiveDate::parse_from_str(s, "%Y-%m-%d").map(Some).map_err(|_| CmsError::Invalid(format_message))
+    NaiveDate::parse_from_str(s, "%Y-%m-%d").map(Some).map_err(|_| Refusal::Invalid(format_message))
 }
 
 /// The term of an add form (§5): 'Einddatum niet ingevuld' when it is required and empty, the
 /// end's format, the start's format, and the end not before the start.
-pub fn form_term(start: Option<&str>, end: Option<&str>, end_required: bool) -> Result<Term, CmsError> {
+pub fn form_term(start: Option<&str>, end: Option<&str>, end_required: bool) -> Result<Term, Refusal> {
     let end_given = end.map(str::trim).is_some_and(|e| !e.is_empty());
     if end_required && !end_given {
-        return Err(CmsError::Invalid(END_MISSING));
+        return Err(Refusal::Invalid(END_MISSING));
     }
     let end = date(end, DATE_FORMAT)?;
     let start = date(start, START_FORMAT)?;
@@ -81,38 +82,38 @@ pub fn form_term(start: Option<&str>, end: Option<&str>, end_required: bool) -> 
 
 /// The term of a duration modal (§5): the end's format (required), the start's (optional), the
 /// order.
-pub fn duration_term(start: Option<&str>, end: Option<&str>) -> Result<Term, CmsError> {
-    let end = date(end, DURATION_END_FORMAT)?.ok_or(CmsError::Invalid(DURATION_END_FORMAT))?;
+pub fn duration_term(start: Option<&str>, end: Option<&str>) -> Result<Term, Refusal> {
+    let end = date(end, DURATION_END_FORMAT)?.ok_or(Refusal::Invalid(DURATION_END_FORMAT))?;
     let start = date(start, DURATION_START_FORMAT)?;
     check_order(Term { start, end: Some(end) })
 }
 
-fn check_order(term: Term) -> Result<Term, CmsError> {
+fn check_order(term: Term) -> Result<Term, Refusal> {
     match (term.start, term.end) {
-        (Some(s), Some(e)) if e < s => Err(CmsError::Invalid(END_BEFORE_START)),
+        (Some(s), Some(e)) if e < s => Err(Refusal::Invalid(END_BEFORE_START)),
         _ => Ok(term),
     }
 }
 
-fn code(raw: Option<&str>, allowed: &[&str], missing: &'static str, unknown: &'static str) -> Result<String, CmsError> {
-    let s = raw.map(str::trim).filter(|s| !s.is_empty()).ok_or(CmsError::Invalid(missing))?;
-    allowed.iter().find(|a| **a == s).map(|a| (*a).to_owned()).ok_or(CmsError::Invalid(unknown))
+fn code(raw: Option<&str>, allowed: &[&str], missing: &'static str, unknown: &'static str) -> Result<String, Refusal> {
+    let s = raw.map(str::trim).filter(|s| !s.is_empty()).ok_or(Refusal::Invalid(missing))?;
+    allowed.iter().find(|a| **a == s).map(|a| (*a).to_owned()).ok_or(Refusal::Invalid(unknown))
 }
 
-fn product(raw: Option<&str>) -> Result<Option<String>, CmsError> {
+fn product(raw: Option<&str>) -> Result<Option<String>, Refusal> {
     match raw.map(str::trim).filter(|s| !s.is_empty()) {
         None => Ok(None),
-        Some(s) => PRODUCT_TYPES.iter().find(|a| **a == s).map(|a| Some((*a).to_owned())).ok_or(CmsError::Invalid(UNKNOWN_PRODUCT)),
+        Some(s) => PRODUCT_TYPES.iter().find(|a| **a == s).map(|a| Some((*a).to_owned())).ok_or(Refusal::Invalid(UNKNOWN_PRODUCT)),
     }
 }
 
-fn text(raw: &str, missing: &'static str) -> Result<String, CmsError> {
+fn text(raw: &str, missing: &'static str) -> Result<String, Refusal> {
     let s = raw.trim();
     if s.is_empty() {
-        return Err(CmsError::Invalid(missing));
+        return Err(Refusal::Invalid(missing));
     }
     if s.chars().count() > 200 {
-        return Err(CmsError::Invalid(TOO_LONG));
+        return Err(Refusal::Invalid(TOO_LONG));
     }
     Ok(s.to_owned())
 }
@@ -163,7 +164,7 @@ pub struct Checked {
 /// A main organisation, in the spec's order: a new one ('Naam niet ingevuld', 'AGB code niet
 /// ingevuld', the term when it is kept on the main level, 'Categorie niet ingevuld'), a changed
 /// one as the inline edit checks it ('Agbcode niet ingevuld', 'Type niet ingevuld').
-pub fn check_main(input: &OrganisationInput) -> Result<Checked, CmsError> {
+pub fn check_main(input: &OrganisationInput) -> Result<Checked, Refusal> {
     let editing = input.id.is_some();
     let name = text(&input.organization_name, NAME_MISSING)?;
     let agb_code = text(&input.agb_code, if editing { INLINE_AGB_MISSING } else { AGB_MISSING })?;
@@ -178,7 +179,7 @@ pub fn check_main(input: &OrganisationInput) -> Result<Checked, CmsError> {
 
 /// A sub-organisation (§5): 'Type niet ingevuld' (a new one is a PRACTICE unless said otherwise),
 /// 'AGBCode niet ingevuld', and its own term when the main organisation keeps none.
-pub fn check_sub(input: &OrganisationInput, term_on_main: bool) -> Result<Checked, CmsError> {
+pub fn check_sub(input: &OrganisationInput, term_on_main: bool) -> Result<Checked, Refusal> {
     let kind = match input.kind.as_deref() {
         None if input.id.is_none() => "PRACTICE".to_owned(),
         raw => code(raw, &TYPES, TYPE_MISSING, UNKNOWN_TYPE)?,
@@ -190,16 +191,16 @@ pub fn check_sub(input: &OrganisationInput, term_on_main: bool) -> Result<Checke
 }
 
 /// An address to add to a sub-organisation (§5): lower case, without spaces, an address.
-pub fn check_email(raw: &str) -> Result<String, CmsError> {
+pub fn check_email(raw: &str) -> Result<String, Refusal> {
     if raw.trim().is_empty() {
-        return Err(CmsError::Invalid(EMAIL_MISSING));
+        return Err(Refusal::Invalid(EMAIL_MISSING));
     }
     if raw.trim().chars().any(char::is_whitespace) {
-        return Err(CmsError::Invalid(EMAIL_SPACES));
+        return Err(Refusal::Invalid(EMAIL_SPACES));
     }
     let email = raw.trim().to_lowercase();
     if !looks_like_email(&email) || email.chars().count() > 200 {
-        return Err(CmsError::Invalid(EMAIL_INVALID));
+        return Err(Refusal::Invalid(EMAIL_INVALID));
     }
     Ok(email)
 }
@@ -288,12 +289,12 @@ pub async fn page(
     Ok((rows.iter().map(main_of).collect(), total))
 }
 
-async fn main_one(conn: &mut PgConnection, id: Uuid) -> Result<MainOrganisation, CmsError> {
+async fn main_one(conn: &mut PgConnection, id: Uuid) -> Result<MainOrganisation, Refusal> {
     let row = sqlx::query(&format!("select {MAIN_COLUMNS} from organisations o where o.id = $1"))
         .bind(id)
         .fetch_optional(conn)
         .await?
-        .ok_or(CmsError::NotFound(ORGANISATION_NOT_FOUND))?;
+        .ok_or(Refusal::NotFound(ORGANISATION_NOT_FOUND))?;
     Ok(main_of(&row))
 }
 
@@ -371,14 +372,14 @@ async fn subs(conn: &mut PgConnection, organisation: Option<Uuid>, level: Option
 }
 
 /// The sub-organisations of a main organisation.
-pub async fn subs_of(conn: &mut PgConnection, organisation: Uuid) -> Result<Vec<SubOrganisation>, CmsError> {
+pub async fn subs_of(conn: &mut PgConnection, organisation: Uuid) -> Result<Vec<SubOrganisation>, Refusal> {
     main_one(conn, organisation).await?;
     Ok(subs(conn, Some(organisation), None).await?)
 }
 
 /// One sub-organisation with its users.
-pub async fn sub(conn: &mut PgConnection, level: Uuid) -> Result<SubOrganisation, CmsError> {
-    subs(conn, None, Some(level)).await?.into_iter().next().ok_or(CmsError::NotFound(SUB_NOT_FOUND))
+pub async fn sub(conn: &mut PgConnection, level: Uuid) -> Result<SubOrganisation, Refusal> {
+    subs(conn, None, Some(level)).await?.into_iter().next().ok_or(Refusal::NotFound(SUB_NOT_FOUND))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -437,7 +438,7 @@ pub struct MainChanged {
 }
 
 /// Adds a main organisation or changes one (the inline edit), then refreshes its terms.
-pub async fn save_main(tx: &mut PgConnection, input: &OrganisationInput, today: NaiveDate) -> Result<MainChanged, CmsError> {
+pub async fn save_main(tx: &mut PgConnection, input: &OrganisationInput, today: NaiveDate) -> Result<MainChanged, Refusal> {
     let c = check_main(input)?;
     let before = match input.id {
         Some(id) => Some(main_one(tx, id).await?),
@@ -473,14 +474,14 @@ pub async fn save_main(tx: &mut PgConnection, input: &OrganisationInput, today: 
 
 /// Deletes a main organisation with its sub-organisations, their users' links and organisation
 /// subscriptions. Answers what it was.
-pub async fn delete_main(tx: &mut PgConnection, id: Uuid) -> Result<MainOrganisation, CmsError> {
+pub async fn delete_main(tx: &mut PgConnection, id: Uuid) -> Result<MainOrganisation, Refusal> {
     let before = main_one(tx, id).await?;
     sqlx::query("delete from organisations where id = $1").bind(id).execute(&mut *tx).await?;
     Ok(before)
 }
 
 /// The main organisation of a sub-organisation, checked.
-async fn main_of_sub(conn: &mut PgConnection, main: Uuid, level: Uuid) -> Result<MainOrganisation, CmsError> {
+async fn main_of_sub(conn: &mut PgConnection, main: Uuid, level: Uuid) -> Result<MainOrganisation, Refusal> {
     let organisation = main_one(conn, main).await?;
     let belongs: bool = sqlx::query_scalar("select exists (select 1 from organisation_levels where id = $1 and organisation_id = $2)")
         .bind(level)
@@ -488,13 +489,13 @@ async fn main_of_sub(conn: &mut PgConnection, main: Uuid, level: Uuid) -> Result
         .fetch_one(&mut *conn)
         .await?;
     if !belongs {
-        return Err(CmsError::NotFound(SUB_NOT_FOUND));
+        return Err(Refusal::NotFound(SUB_NOT_FOUND));
     }
     Ok(organisation)
 }
 
 /// Adds a sub-organisation to a main organisation or changes one, then refreshes the terms.
-pub async fn save_sub(tx: &mut PgConnection, main: Uuid, input: &OrganisationInput, today: NaiveDate) -> Result<SubOrganisation, CmsError> {
+pub async fn save_sub(tx: &mut PgConnection, main: Uuid, input: &OrganisationInput, today: NaiveDate) -> Result<SubOrganisation, Refusal> {
     let organisation = main_one(tx, main).await?;
     if let Some(id) = input.id {
         main_of_sub(tx, main, id).await?;
@@ -524,7 +525,7 @@ pub async fn save_sub(tx: &mut PgConnection, main: Uuid, input: &OrganisationInp
 
 /// Deletes a sub-organisation of a main organisation, with its users' links and organisation
 /// subscriptions.
-pub async fn delete_sub(tx: &mut PgConnection, main: Uuid, level: Uuid, today: NaiveDate) -> Result<SubOrganisation, CmsError> {
+pub async fn delete_sub(tx: &mut PgConnection, main: Uuid, level: Uuid, today: NaiveDate) -> Result<SubOrganisation, Refusal> {
     main_of_sub(tx, main, level).await?;
     let before = sub(tx, level).await?;
     sqlx::query("delete from organisation_levels where id = $1").bind(level).execute(&mut *tx).await?;
@@ -544,7 +545,7 @@ pub struct TermChanged {
 }
 
 /// Sets the term of a main organisation: from now on it is kept on the main level.
-pub async fn set_main_term(tx: &mut PgConnection, main: Uuid, term: Term, today: NaiveDate) -> Result<TermChanged, CmsError> {
+pub async fn set_main_term(tx: &mut PgConnection, main: Uuid, term: Term, today: NaiveDate) -> Result<TermChanged, Refusal> {
     let before = main_one(tx, main).await?;
     sqlx::query(
         "update organisations set start_date = $2, valid_until = $3, valid_date_main_level = true, updated_at = now() where id = $1",
@@ -560,11 +561,11 @@ pub async fn set_main_term(tx: &mut PgConnection, main: Uuid, term: Term, today:
 }
 
 /// Sets the term of a sub-organisation; refused while the main organisation keeps the term.
-pub async fn set_sub_term(tx: &mut PgConnection, level: Uuid, term: Term, today: NaiveDate) -> Result<TermChanged, CmsError> {
+pub async fn set_sub_term(tx: &mut PgConnection, level: Uuid, term: Term, today: NaiveDate) -> Result<TermChanged, Refusal> {
     let before = sub(tx, level).await?;
     let organisation = main_one(tx, before.organisation_id).await?;
     if organisation.valid_date_main_level {
-        return Err(CmsError::Conflict(TERM_ON_MAIN));
+        return Err(Refusal::Conflict(TERM_ON_MAIN));
     }
     sqlx::query("update organisation_levels set start_date = $2, valid_until = $3, updated_at = now() where id = $1")
         .bind(level)
@@ -583,12 +584,12 @@ pub async fn set_sub_term(tx: &mut PgConnection, level: Uuid, term: Term, today:
 }
 
 /// Sets a sub-organisation's HIS (`None`: none). Answers the sub-organisation and the HIS before.
-pub async fn set_his(tx: &mut PgConnection, level: Uuid, his: Option<Uuid>) -> Result<(SubOrganisation, Option<His>), CmsError> {
+pub async fn set_his(tx: &mut PgConnection, level: Uuid, his: Option<Uuid>) -> Result<(SubOrganisation, Option<His>), Refusal> {
     let before = sub(tx, level).await?;
     if let Some(id) = his {
         let known: bool = sqlx::query_scalar("select exists (select 1 from his where id = $1)").bind(id).fetch_one(&mut *tx).await?;
         if !known {
-            return Err(CmsError::NotFound(super::users::HIS_NOT_FOUND));
+            return Err(Refusal::NotFound(super::users::HIS_NOT_FOUND));
         }
     }
     sqlx::query("update organisation_levels set his_id = $2, updated_at = now() where id = $1")
@@ -618,7 +619,7 @@ pub async fn add_user(
     raw_email: &str,
     admin: bool,
     today: NaiveDate,
-) -> Result<(Added, String), CmsError> {
+) -> Result<(Added, String), Refusal> {
     let email = check_email(raw_email)?;
     let organisation = main_of_sub(tx, main, level).await?;
     let present: bool = sqlx::query_scalar(
@@ -630,7 +631,7 @@ pub async fn add_user(
     .fetch_one(&mut *tx)
     .await?;
     if present {
-        return Err(CmsError::Conflict(ALREADY_ADDED));
+        return Err(Refusal::Conflict(ALREADY_ADDED));
     }
     let account: Option<String> = sqlx::query_scalar("select id from users where lower(email) = $1 order by created_at limit 1")
         .bind(&email)
@@ -673,7 +674,7 @@ pub async fn add_user(
 
 /// Gives or takes the admin flag of a user (an account) of a sub-organisation. Answers the
 /// address and whether it changed.
-pub async fn set_admin(tx: &mut PgConnection, level: Uuid, user_id: &str, admin: bool) -> Result<(String, bool), CmsError> {
+pub async fn set_admin(tx: &mut PgConnection, level: Uuid, user_id: &str, admin: bool) -> Result<(String, bool), Refusal> {
     let row: Option<(String, bool)> = sqlx::query_as(
         "select u.email, m.is_admin from organisation_members m join users u on u.id = m.user_id where m.level_id = $1 and m.user_id = $2",
     )
@@ -681,7 +682,7 @@ pub async fn set_admin(tx: &mut PgConnection, level: Uuid, user_id: &str, admin:
     .bind(user_id)
     .fetch_optional(&mut *tx)
     .await?;
-    let (email, was) = row.ok_or(CmsError::NotFound(MEMBER_NOT_FOUND))?;
+    let (email, was) = row.ok_or(Refusal::NotFound(MEMBER_NOT_FOUND))?;
     sqlx::query("update organisation_members set is_admin = $3 where level_id = $1 and user_id = $2")
         .bind(level)
         .bind(user_id)
@@ -692,7 +693,7 @@ pub async fn set_admin(tx: &mut PgConnection, level: Uuid, user_id: &str, admin:
 }
 
 /// Removes an account from a sub-organisation, with its organisation subscription of it.
-pub async fn remove_user(tx: &mut PgConnection, level: Uuid, user_id: &str) -> Result<String, CmsError> {
+pub async fn remove_user(tx: &mut PgConnection, level: Uuid, user_id: &str) -> Result<String, Refusal> {
     let email: String = sqlx::query_scalar(
         "delete from organisation_members m using users u where m.level_id = $1 and m.user_id = $2 and u.id = m.user_id returning u.email",
     )
@@ -700,7 +701,7 @@ pub async fn remove_user(tx: &mut PgConnection, level: Uuid, user_id: &str) -> R
     .bind(user_id)
     .fetch_optional(&mut *tx)
     .await?
-    .ok_or(CmsError::NotFound(MEMBER_NOT_FOUND))?;
+    .ok_or(Refusal::NotFound(MEMBER_NOT_FOUND))?;
     sqlx::query("delete from organisation_subscriptions where level_id = $1 and user_id = $2")
         .bind(level)
         .bind(user_id)
@@ -710,7 +711,7 @@ pub async fn remove_user(tx: &mut PgConnection, level: Uuid, user_id: &str) -> R
 }
 
 /// Removes a waiting address from a sub-organisation, with its organisation subscription of it.
-pub async fn remove_email(tx: &mut PgConnection, level: Uuid, raw_email: &str) -> Result<String, CmsError> {
+pub async fn remove_email(tx: &mut PgConnection, level: Uuid, raw_email: &str) -> Result<String, Refusal> {
     let email = raw_email.trim().to_lowercase();
     let removed = sqlx::query("delete from organisation_level_emails where level_id = $1 and email = $2")
         .bind(level)
@@ -719,7 +720,7 @@ pub async fn remove_email(tx: &mut PgConnection, level: Uuid, raw_email: &str) -
         .await?
         .rows_affected();
     if removed == 0 {
-        return Err(CmsError::NotFound(MEMBER_NOT_FOUND));
+        return Err(Refusal::NotFound(MEMBER_NOT_FOUND));
     }
     sqlx::query("delete from organisation_subscriptions where level_id = $1 and user_email = $2 and user_id is null")
         .bind(level)
@@ -790,7 +791,7 @@ mod tests {
         }
     }
 
-    fn message(r: Result<Checked, CmsError>) -> String {
+    fn message(r: Result<Checked, Refusal>) -> String {
         r.map(|_| String::new()).unwrap_or_else(|e| e.to_string())
     }
 
@@ -853,14 +854,14 @@ mod tests {
     #[test]
     fn duration_terms_and_addresses() {
         assert_eq!(duration_term(None, Some("2027-01-01")).unwrap(), Term { start: None, end: Some(day("2027-01-01")) });
-        assert!(matches!(duration_term(Some(""), Some("")), Err(CmsError::Invalid(DURATION_END_FORMAT))));
-        assert!(matches!(duration_term(Some("1-1-2027"), Some("2027-01-01")), Err(CmsError::Invalid(DURATION_START_FORMAT))));
-        assert!(matches!(duration_term(Some("2027-02-01"), Some("2027-01-01")), Err(CmsError::Invalid(END_BEFORE_START))));
-        assert!(matches!(duration_term(None, Some("2027-02-30")), Err(CmsError::Invalid(DURATION_END_FORMAT))));
+        assert!(matches!(duration_term(Some(""), Some("")), Err(Refusal::Invalid(DURATION_END_FORMAT))));
+        assert!(matches!(duration_term(Some("1-1-2027"), Some("2027-01-01")), Err(Refusal::Invalid(DURATION_START_FORMAT))));
+        assert!(matches!(duration_term(Some("2027-02-01"), Some("2027-01-01")), Err(Refusal::Invalid(END_BEFORE_START))));
+        assert!(matches!(duration_term(None, Some("2027-02-30")), Err(Refusal::Invalid(DURATION_END_FORMAT))));
         assert_eq!(check_email("  Anne@Praktijk.NL ").unwrap(), "anne@praktijk.nl");
-        assert!(matches!(check_email(" "), Err(CmsError::Invalid(EMAIL_MISSING))));
-        assert!(matches!(check_email("anne @praktijk.nl"), Err(CmsError::Invalid(EMAIL_SPACES))));
-        assert!(matches!(check_email("anne"), Err(CmsError::Invalid(EMAIL_INVALID))));
+        assert!(matches!(check_email(" "), Err(Refusal::Invalid(EMAIL_MISSING))));
+        assert!(matches!(check_email("anne @praktijk.nl"), Err(Refusal::Invalid(EMAIL_SPACES))));
+        assert!(matches!(check_email("anne"), Err(Refusal::Invalid(EMAIL_INVALID))));
     }
 }
 
@@ -976,7 +977,7 @@ pub async fn subscriptions_page(
 
 /// Deletes an organisation subscription that is a duplicate: another one exists for the same user
 /// (account or address) and sub-organisation. Anything else is refused with the spec's warning.
-pub async fn delete_duplicate(tx: &mut PgConnection, id: Uuid) -> Result<CmsOrganisationSubscription, CmsError> {
+pub async fn delete_duplicate(tx: &mut PgConnection, id: Uuid) -> Result<CmsOrganisationSubscription, Refusal> {
     let row = sqlx::query(&format!(
         "select {SUBSCRIPTION_COLUMNS} from organisation_subscriptions s left join users u on u.id = s.user_id
            left join organisation_levels l on l.id = s.level_id where s.id = $1 for update of s"
@@ -984,7 +985,7 @@ pub async fn delete_duplicate(tx: &mut PgConnection, id: Uuid) -> Result<CmsOrga
     .bind(id)
     .fetch_optional(&mut *tx)
     .await?
-    .ok_or(CmsError::NotFound(SUBSCRIPTION_NOT_FOUND))?;
+    .ok_or(Refusal::NotFound(SUBSCRIPTION_NOT_FOUND))?;
     let subscription = subscription_of(&row);
     let others: i64 = sqlx::query_scalar(
         "select count(*) from organisation_subscriptions s left join users u on u.id = s.user_id
@@ -998,7 +999,7 @@ pub async fn delete_duplicate(tx: &mut PgConnection, id: Uuid) -> Result<CmsOrga
     .fetch_one(&mut *tx)
     .await?;
     if others == 0 {
-        return Err(CmsError::Conflict(NOT_A_DUPLICATE));
+        return Err(Refusal::Conflict(NOT_A_DUPLICATE));
     }
     sqlx::query("delete from organisation_subscriptions where id = $1").bind(id).execute(&mut *tx).await?;
     Ok(subscription)

@@ -1,8 +1,12 @@
 //! Statistieken: the tiles (each one cheap query) and the last 90 days per day.
 
+use std::borrow::Cow;
+
 use chrono::NaiveDate;
 use serde::Serialize;
 use sqlx::{PgPool, Row};
+
+use crate::billing::lifecycle::active_sql;
 
 /// Days the charts show.
 pub const CHART_DAYS: i32 = 90;
@@ -47,8 +51,8 @@ impl Counter {
     ];
 
     /// Its query; `$1` is today (Europe/Amsterdam).
-    fn sql(self) -> &'static str {
-        match self {
+    fn sql(self) -> Cow<'static, str> {
+        let sql: &'static str = match self {
             Self::ActiveUsers => {
                 "select count(*) from users where last_seen_at > now() - make_interval(mins => 15) and $1::date is not null"
             }
@@ -57,11 +61,11 @@ impl Counter {
             Self::Users => "select count(*) from users where $1::date is not null",
             Self::PaidSubscriptions => "select count(*) from subscriptions where not is_trial and $1::date is not null",
             Self::PaidSubscriptionsActive => {
-                "select count(*) from subscriptions where not is_trial and is_active and valid_until is not null and valid_until >= $1"
+                return Cow::Owned(format!("select count(*) from subscriptions where not is_trial and {}", active_sql("", "$1")));
             }
             Self::TrialSubscriptions => "select count(*) from subscriptions where is_trial and $1::date is not null",
             Self::TrialSubscriptionsActive => {
-                "select count(*) from subscriptions where is_trial and is_active and valid_until is not null and valid_until >= $1"
+                return Cow::Owned(format!("select count(*) from subscriptions where is_trial and {}", active_sql("", "$1")));
             }
             Self::OrganisationSubscriptions => "select count(*) from organisation_subscriptions where $1::date is not null",
             Self::OrganisationSubscriptionsActive => {
@@ -71,13 +75,14 @@ impl Counter {
             Self::RecordSystemConsultsToday => {
                 "select coalesce(sum(n), 0)::int8 from consult_days where day = $1 and source = 'record_system'"
             }
-        }
+        };
+        sql.into()
     }
 }
 
 /// A counter's value today.
 pub async fn count(db: &PgPool, counter: Counter, today: NaiveDate) -> sqlx::Result<i64> {
-    sqlx::query_scalar(counter.sql()).bind(today).fetch_one(db).await
+    sqlx::query_scalar(&counter.sql()).bind(today).fetch_one(db).await
 }
 
 /// Every tile at once.

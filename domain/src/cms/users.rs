@@ -6,8 +6,9 @@ use serde_json::Value;
 use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
-use super::CmsError;
-use crate::subscriptions::{organisation_active, organisation_filter};
+use crate::billing::lifecycle::organisation_active_sql;
+use crate::billing::read::organisation_filter;
+use crate::refusal::Refusal;
 
 pub const USER_NOT_FOUND: &str = "Gebruiker niet gevonden";
 pub const HIS_NOT_FOUND: &str = "HIS niet gevonden";
@@ -78,7 +79,7 @@ pub async fn page(db: &PgPool, filter: &UserFilter, today: NaiveDate, page: i64,
            from users u left join his h on h.id = u.his_id
           where u.id in (select u.id from users u where {condition} order by u.created_at desc, u.id desc limit $4 offset $5)
           order by u.created_at desc, u.id desc",
-        active = organisation_active("$3"),
+        active = organisation_active_sql("o", "$3"),
         mine = organisation_filter("u.id", "u.email"),
     ))
     .bind(&pattern)
@@ -124,14 +125,14 @@ pub struct HisChange {
 }
 
 /// Sets the user's HIS (`None`: 'Geen') in `tx`.
-pub async fn set_his(tx: &mut PgConnection, user_id: &str, his_id: Option<Uuid>) -> Result<HisChange, CmsError> {
+pub async fn set_his(tx: &mut PgConnection, user_id: &str, his_id: Option<Uuid>) -> Result<HisChange, Refusal> {
     let row = sqlx::query(
         "select u.email, h.id as his_id, h.name as his_name from users u left join his h on h.id = u.his_id where u.id = $1 for update of u",
     )
     .bind(user_id)
     .fetch_optional(&mut *tx)
     .await?
-    .ok_or(CmsError::NotFound(USER_NOT_FOUND))?;
+    .ok_or(Refusal::NotFound(USER_NOT_FOUND))?;
     let before = row.get::<Option<Uuid>, _>("his_id").map(|id| His { id, name: row.get("his_name") });
     let after = match his_id {
         Some(id) => Some(
@@ -139,7 +140,7 @@ pub async fn set_his(tx: &mut PgConnection, user_id: &str, his_id: Option<Uuid>)
                 .bind(id)
                 .fetch_optional(&mut *tx)
                 .await?
-                .ok_or(CmsError::NotFound(HIS_NOT_FOUND))?,
+                .ok_or(Refusal::NotFound(HIS_NOT_FOUND))?,
         ),
         None => None,
     };

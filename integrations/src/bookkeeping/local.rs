@@ -3,11 +3,10 @@
 //!
 //! - A contact is one row per customer id (`local_bookkeeping_contacts`), its details brought up
 //!   to date on each call.
-//! - An invoice gets the next number of its year (`2026-00001`) in the same transaction that
-//!   stores it: the year's counter row is locked first, so concurrent invoices queue for it,
-//!   numbers are gapless, and a number once given is never given again (a rolled-back
-//!   transaction gives its number back with it). The reference is looked up under the same lock,
-//!   so a repeated call returns the invoice it made before.
+//! - An invoice gets the next number of its year (`2026-00001`) from the gapless counter
+//!   ([`domain::billing::numbering`]) in the same transaction that stores it: the counter is
+//!   locked first, so concurrent invoices queue for it. The reference is looked up under the same
+//!   lock, so a repeated call returns the invoice it made before.
 //! - What the invoice states is kept as it was made (`document`); its PDF is made right after
 //!   and kept too (made again from the document should that step have been interrupted). The
 //!   table refuses deleting or changing an invoice.
@@ -18,7 +17,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
 use chrono::Datelike;
-use domain::invoices::{Buyer, InvoiceDocument, InvoiceDraft, Seller};
+use domain::billing::invoices::{Buyer, InvoiceDocument, InvoiceDraft, Seller};
+use domain::billing::numbering::{self, Next};
 use futures::future::BoxFuture;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
@@ -57,16 +57,7 @@ impl LocalBookkeeping {
     ) -> Result<(ProviderInvoice, Option<InvoiceDocument>), BookkeepingError> {
         let year = draft.date.year();
         let mut tx = self.db.begin().await.map_err(unavailable)?;
-        sqlx::query("insert into local_invoice_counters (year, last) values ($1, 0) on conflict (year) do nothing")
-            .bind(year)
-            .execute(&mut *tx)
-            .await
-            .map_err(unavailable)?;
-        let last: i32 = sqlx::query_scalar("select last from local_invoice_counters where year = $1 for update")
-            .bind(year)
-            .fetch_one(&mut *tx)
-            .await
-            .map_err(unavailable)?;
+        let next = numbering::lock_next(&mut tx, year).await.map_err(unavailable)?;
         let found = sqlx::query("select id, number from local_invoices where reference = $1")
             .bind(&draft.reference)
             .fetch_optional(&mut *tx)
@@ -76,8 +67,7 @@ impl LocalBookkeeping {
             tx.commit().await.map_err(unavailable)?;
             return Ok((ProviderInvoice { id: row.get("id"), number: row.get("number"), url: None }, None));
         }
-        let sequence = last + 1;
-        let number = domain::invoices::number(year, i64::from(sequence));
+        let Next { sequence, number, .. } = next.clone();
         let id = new_id("li");
         let document = InvoiceDocument { number: number.clone(), seller: self.seller.clone(), draft: draft.clone() };
         sqlx::query(
@@ -99,12 +89,7 @@ impl LocalBookkeeping {
             }
             _ => unavailable(e),
         })?;
-        sqlx::query("update local_invoice_counters set last = $2 where year = $1")
-            .bind(year)
-            .bind(sequence)
-            .execute(&mut *tx)
-            .await
-            .map_err(unavailable)?;
+        numbering::take(&mut tx, &next).await.map_err(unavailable)?;
         tx.commit().await.map_err(unavailable)?;
         Ok((ProviderInvoice { id, number, url: None }, Some(document)))
     }
@@ -145,7 +130,7 @@ pub async fn pdf(db: &PgPool, id: &str) -> Result<Option<InvoicePdf>, Bookkeepin
 }
 
 async fn store_pdf(db: &PgPool, id: &str, document: &InvoiceDocument) -> Result<Vec<u8>, BookkeepingError> {
-    let bytes = domain::invoice_pdf::pdf(document);
+    let bytes = domain::billing::invoice_pdf::pdf(document);
     sqlx::query("update local_invoices set pdf = $2 where id = $1 and pdf is null")
         .bind(id)
         .bind(&bytes)

@@ -6,7 +6,7 @@
 //!   after a crash finds what the first attempt made. 429 answers are waited out (`Retry-After`).
 //! - [`local::LocalBookkeeping`]: the embedded default without a Moneybird token. Contacts and
 //!   invoices live in PostgreSQL, numbered gaplessly per year (`2026-00001`), the PDF made with
-//!   printpdf ([`domain::invoice_pdf`]); the download is a signed, expiring link to the api.
+//!   printpdf ([`domain::billing::invoice_pdf`]); the download is a signed, expiring link to the api.
 //!
 //! The callers (the bookkeeping jobs) hold the line on our side: one contact per user and one
 //! invoice per payment by unique constraints. The provider's own look-ups make a repeated call
@@ -17,7 +17,7 @@ pub mod moneybird;
 
 use std::sync::Arc;
 
-use domain::invoices::{Buyer, InvoiceDraft, Seller};
+use domain::billing::invoices::{Buyer, InvoiceDraft, Seller};
 use futures::future::BoxFuture;
 
 /// An invoice as the provider has it.

@@ -29,8 +29,8 @@ use std::future::Future;
 use std::time::Duration;
 
 use chrono::Datelike;
-use domain::invoices::{Buyer, InvoiceDraft, InvoiceKind, InvoiceLine};
-use domain::money::to_decimal_string;
+use domain::billing::invoices::{Buyer, InvoiceDraft, InvoiceKind, InvoiceLine};
+use domain::billing::money::to_decimal_string;
 use futures::future::BoxFuture;
 use reqwest::header::{ACCEPT, HeaderMap, LOCATION};
 use reqwest::{Method, StatusCode};

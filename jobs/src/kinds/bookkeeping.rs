@@ -4,7 +4,7 @@
 //! A payment that becomes PAID queues them in the transaction of that change ([`apply`]), keyed
 //! by the payment, and staff may queue them again from the CMS. However often they run, crash
 //! half-way or run at once, a paid payment gets one contact link and one invoice:
-//! - each job holds the payment's bookkeeping lock ([`domain::bookkeeping::lock_payment`]) while
+//! - each job holds the payment's bookkeeping lock ([`domain::billing::books::lock_payment`]) while
 //!   it talks to the provider, so jobs of one payment take turns;
 //! - the provider finds what an interrupted attempt made (a contact by our customer id, an invoice
 //!   by our reference) instead of making it again;
@@ -12,9 +12,11 @@
 
 use std::time::Duration;
 
-use domain::bookkeeping::{self, BillablePayment, Invoice, Made};
-use domain::payments::PaymentStatus;
-use domain::subscriptions::{self, Applied};
+use domain::billing::books::{self, BillablePayment, Invoice, Made};
+use domain::billing::lifecycle::{Applied, FollowUp, ProviderView};
+use domain::billing::status::PaymentStatus;
+use domain::billing::{self};
+use domain::refusal::Refusal;
 use integrations::bookkeeping::{BookkeepingError, SharedBookkeeping};
 use integrations::payments::ProviderPayment;
 use serde::{Deserialize, Serialize};
@@ -101,34 +103,34 @@ fn failed(e: BookkeepingError) -> JobError {
 
 /// The paid payment `id`, and a transaction that holds its bookkeeping lock until it ends.
 async fn locked(ctx: &JobContext, id: Uuid) -> Result<(BillablePayment, Transaction<'static, Postgres>), JobError> {
-    let payment = bookkeeping::payment(&ctx.db, id).await?.ok_or_else(|| JobError::Permanent(format!("no payment {id}")))?;
+    let payment = books::payment(&ctx.db, id).await?.ok_or_else(|| JobError::Permanent(format!("no payment {id}")))?;
     if payment.status != PaymentStatus::Paid {
         return Err(JobError::Permanent(format!("payment {id} is {}, not PAID", payment.status.as_str())));
     }
     let mut tx = ctx.db.begin().await?;
-    bookkeeping::lock_payment(&mut tx, id).await?;
+    books::lock_payment(&mut tx, id).await?;
     Ok((payment, tx))
 }
 
 /// The user's contact at the provider, made when there is none, noted on the payment.
 async fn contact(tx: &mut PgConnection, books: &SharedBookkeeping, p: &BillablePayment) -> Result<(String, bool), JobError> {
-    let (contact_id, made) = match bookkeeping::contact(&mut *tx, &p.user_id, books.name()).await? {
+    let (contact_id, made) = match books::contact(&mut *tx, &p.user_id, books.name()).await? {
         Some(id) => (id, false),
         None => (books.ensure_contact(&p.buyer).await.map_err(failed)?, true),
     };
-    Ok((bookkeeping::record_contact(tx, p.id, &p.user_id, books.name(), &contact_id).await?, made))
+    Ok((books::record_contact(tx, p.id, &p.user_id, books.name(), &contact_id).await?, made))
 }
 
 /// The payment's invoice, made when there is none (under the payment's lock in `tx`).
 async fn invoice(tx: &mut PgConnection, books: &SharedBookkeeping, p: &BillablePayment) -> Result<(Invoice, bool), JobError> {
-    if let Some(done) = bookkeeping::invoice_of_payment(&mut *tx, p.id).await? {
+    if let Some(done) = books::invoice_of_payment(&mut *tx, p.id).await? {
         return Ok((done, false));
     }
     let (contact_id, _) = contact(tx, books, p).await?;
     let draft = p.invoice_draft();
     let made = books.ensure_invoice(&contact_id, &draft).await.map_err(failed)?;
     let made = Made { provider: books.name(), provider_invoice_id: &made.id, number: &made.number, url: made.url.as_deref() };
-    Ok(bookkeeping::record_invoice(tx, p.id, &draft, &made, None).await?)
+    Ok(books::record_invoice(tx, p.id, &draft, &made, None).await?)
 }
 
 impl Job for CreateContact {
@@ -180,18 +182,18 @@ impl Job for CreditInvoice {
     async fn run(&self, ctx: &JobContext, _job: &Claimed, p: CreditPayload) -> Result<Value, JobError> {
         let (payment, mut tx) = locked(ctx, p.payment_id).await?;
         let total = p.credited_total_cents.min(payment.to_credit_cents());
-        let already = bookkeeping::credited_cents(&mut *tx, payment.id).await?;
+        let already = books::credited_cents(&mut *tx, payment.id).await?;
         if total <= already {
             tx.commit().await?;
             return Ok(json!({ "paymentId": payment.id, "skipped": "Dit bedrag is al gecrediteerd.", "credited": already }));
         }
         let (original, _) = invoice(&mut tx, &self.bookkeeping, &payment).await?;
         let (contact_id, _) = contact(&mut tx, &self.bookkeeping, &payment).await?;
-        let draft = payment.credit_draft(&original, already, total, subscriptions::today());
+        let draft = payment.credit_draft(&original, already, total, billing::today());
         let made = self.bookkeeping.ensure_invoice(&contact_id, &draft).await.map_err(failed)?;
         let made =
             Made { provider: self.bookkeeping.name(), provider_invoice_id: &made.id, number: &made.number, url: made.url.as_deref() };
-        let (credit, recorded) = bookkeeping::record_invoice(&mut tx, payment.id, &draft, &made, Some((original.id, total))).await?;
+        let (credit, recorded) = books::record_invoice(&mut tx, payment.id, &draft, &made, Some((original.id, total))).await?;
         tx.commit().await?;
         Ok(json!({
             "paymentId": payment.id,
@@ -204,38 +206,40 @@ impl Job for CreditInvoice {
     }
 }
 
-/// Applies the provider's view of a payment to ours (forward only,
-/// [`subscriptions::apply_provider_status_in`]) and, in the same transaction, queues what it
-/// causes: for a paid payment its contact (first payments) and its invoice (amounts above zero),
-/// each keyed by the payment so hearing "paid" again queues nothing new; for a refund or
-/// chargeback that grew, a credit invoice. Pushes the queued jobs after commit (the relay pushes
-/// them should that fail).
+/// Applies the provider's view of a payment to ours ([`billing::lifecycle::apply`], the PAID
+/// transition) and, in the same transaction, queues the work it implies as keyed jobs
+/// ([`follow_up_jobs`]). Pushes the queued jobs after commit (the relay pushes them should that
+/// fail).
 pub async fn apply(ctx: &JobContext, made: &ProviderPayment, status: PaymentStatus) -> Result<Option<Applied>, JobError> {
     let mut tx = ctx.db.begin().await?;
-    let Some(applied) =
-        subscriptions::apply_provider_status_in(&mut tx, &made.id, status, made.mandate_id.as_deref(), subscriptions::today()).await?
+    let theirs = ProviderView {
+        id: &made.id,
+        mandate_id: made.mandate_id.as_deref(),
+        amount_refunded_cents: made.amount_refunded_cents,
+        amount_charged_back_cents: made.amount_charged_back_cents,
+    };
+    let Some((applied, follow_ups)) = billing::lifecycle::apply(&mut tx, theirs, status, billing::today()).await.map_err(|e| match e {
+        Refusal::Db(e) => JobError::from(e),
+        refused => JobError::Permanent(format!("payment {}: {refused}", made.id)),
+    })?
     else {
         return Ok(None);
     };
-    let mut jobs = Vec::new();
-    if applied.to == PaymentStatus::Paid {
-        let payment = bookkeeping::payment(&mut *tx, applied.payment_id)
-            .await?
-            .ok_or_else(|| JobError::Permanent(format!("no payment {}", applied.payment_id)))?;
-        if payment.is_first_payment {
-            jobs.push(CreateContact::on_paid(payment.id));
-        }
-        if payment.needs_invoice() {
-            jobs.push(CreateInvoice::on_paid(payment.id));
-        }
-        if let Some((payment_id, total)) =
-            bookkeeping::record_refunds(&mut tx, &made.id, made.amount_refunded_cents, made.amount_charged_back_cents).await?
-        {
-            jobs.push(CreditInvoice::job(payment_id, total));
-        }
-    }
-    let queued = crate::record::enqueue_many(&mut tx, &jobs).await?;
+    let queued = crate::record::enqueue_many(&mut tx, &follow_up_jobs(&follow_ups)).await?;
     tx.commit().await?;
     ctx.dispatcher.push_committed(&queued, "bookkeeping").await;
     Ok(Some(applied))
+}
+
+/// The jobs of the work a payment's status implies, each keyed by its payment (and a credit by
+/// its total), so hearing the same status again queues nothing new.
+pub fn follow_up_jobs(follow_ups: &[FollowUp]) -> Vec<NewJob> {
+    follow_ups
+        .iter()
+        .map(|follow_up| match *follow_up {
+            FollowUp::Contact { payment_id } => CreateContact::on_paid(payment_id),
+            FollowUp::Invoice { payment_id } => CreateInvoice::on_paid(payment_id),
+            FollowUp::Credit { payment_id, credited_total_cents } => CreditInvoice::job(payment_id, credited_total_cents),
+        })
+        .collect()
 }

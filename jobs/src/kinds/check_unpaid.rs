@@ -30,8 +30,8 @@ impl Job for CheckUnpaid {
     }
 
     async fn run(&self, ctx: &JobContext, job: &Claimed, _payload: CheckUnpaidPayload) -> Result<Value, JobError> {
-        let found = domain::billing::check_unpaid(&ctx.db, domain::subscriptions::today()).await?;
-        let untold = domain::billing::unnotified(&ctx.db).await?;
+        let found = domain::billing::sweeps::check_unpaid(&ctx.db, domain::billing::today()).await?;
+        let untold = domain::billing::sweeps::unnotified(&ctx.db).await?;
         let mut email = None;
         if !untold.is_empty() {
             // one e-mail per run, also when an attempt of this run is repeated

@@ -29,7 +29,7 @@ impl Job for ExpireSubscriptions {
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, _payload: ExpirePayload) -> Result<Value, JobError> {
-        let expired = domain::billing::expire(&ctx.db, domain::subscriptions::today()).await?;
+        let expired = domain::billing::sweeps::expire(&ctx.db, domain::billing::today()).await?;
         tracing::info!(
             subscriptions = expired.subscriptions,
             organisation_subscriptions = expired.organisation_subscriptions,

@@ -1,7 +1,7 @@
 //! `renew_subscription`: charges one period of one subscription on the user's mandate (a
 //! `recurring` payment, our own schedule rather than Mollie's Subscriptions API, which cannot do
 //! our seat counts and discounts). The payment row is written once per subscription and period
-//! (`domain::billing::renewal_payment`), the provider gets the same idempotency key on every
+//! (`domain::billing::sweeps::renewal_payment`), the provider gets the same idempotency key on every
 //! attempt, and its status is applied as the webhook's would be: PAID extends `validUntil`.
 //! A renewal that fails sends the user a Dutch e-mail (`renewal_failed`); the subscription stays
 //! usable until its `validUntil`.
@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use chrono::NaiveDate;
-use domain::payments::PaymentStatus;
-use domain::subscriptions;
+use domain::billing;
+use domain::billing::status::PaymentStatus;
 use integrations::payments::{NewPayment, SequenceType, SharedProvider};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -57,7 +57,7 @@ impl Job for RenewSubscription {
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, p: RenewPayload) -> Result<Value, JobError> {
         let provider = self.provider.name();
-        let Some(renewal) = domain::billing::renewal_payment(&ctx.db, p.subscription_id, p.period_start, provider).await? else {
+        let Some(renewal) = domain::billing::sweeps::renewal_payment(&ctx.db, p.subscription_id, p.period_start, provider).await? else {
             return Ok(json!({ "skipped": "Deze periode hoeft niet (meer) betaald te worden." }));
         };
         let made = match &renewal.provider_payment_id {
@@ -80,14 +80,14 @@ impl Job for RenewSubscription {
                 };
                 match self.provider.create_payment(&new).await {
                     Ok(made) => {
-                        subscriptions::record_provider_payment(&ctx.db, renewal.payment_id, &made.id, Some(&renewal.customer_id), None)
+                        billing::checkout::record_provider_payment(&ctx.db, renewal.payment_id, &made.id, Some(&renewal.customer_id), None)
                             .await?;
                         made
                     }
                     Err(e) if e.is_retryable() => return Err(JobError::Retryable(e.to_string())),
                     Err(e) => {
                         // refused for good (a revoked mandate, say): the period is not paid
-                        subscriptions::fail_unsent_payment(&ctx.db, renewal.payment_id).await?;
+                        billing::checkout::fail_unsent_payment(&ctx.db, renewal.payment_id).await?;
                         let dunning = tell_user(ctx, renewal.payment_id).await?;
                         return Ok(json!({ "paymentId": renewal.payment_id, "to": "FAILED", "refused": e.to_string(), "email": dunning }));
                     }

@@ -34,8 +34,8 @@ impl Job for RenewSubscriptions {
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, _payload: RenewSweepPayload) -> Result<Value, JobError> {
-        let due = domain::billing::due_for_renewal(&ctx.db, domain::subscriptions::today(), self.provider.name()).await?;
-        let remind = domain::billing::renewals_to_remind(&ctx.db, domain::subscriptions::today()).await?;
+        let due = domain::billing::sweeps::due_for_renewal(&ctx.db, domain::billing::today(), self.provider.name()).await?;
+        let remind = domain::billing::sweeps::renewals_to_remind(&ctx.db, domain::billing::today()).await?;
         let jobs: Vec<NewJob> = due
             .iter()
             .map(|d| RenewSubscription::job(d.subscription_id, d.period_start))

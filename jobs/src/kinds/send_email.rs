@@ -171,7 +171,7 @@ impl Job for SendEmail {
             Ok(()) => {
                 mark_sent(ctx, job).await?;
                 if payload.template == Template::UnpaidSubscriptions {
-                    domain::billing::mark_notified(&ctx.db, &payload.problem_ids).await?;
+                    domain::billing::sweeps::mark_notified(&ctx.db, &payload.problem_ids).await?;
                 }
                 Ok(done())
             }
@@ -210,7 +210,7 @@ impl SendEmail {
             }
             Template::SeatInvitation => {
                 let seat = payload.seat_id.ok_or_else(|| JobError::Permanent("Geen plaats genoemd.".to_owned()))?;
-                let Some(invite) = domain::billing::seat_invitation(&ctx.db, seat).await? else { return Ok(None) };
+                let Some(invite) = domain::billing::seats::seat_invitation(&ctx.db, seat).await? else { return Ok(None) };
                 let letter = Letter::SeatInvitation {
                     email: &invite.email,
                     owner_name: &invite.owner_name,
@@ -221,7 +221,7 @@ impl SendEmail {
             }
             Template::RenewalFailed | Template::RenewalReminder => {
                 let payment = payload.payment_id.ok_or_else(|| JobError::Permanent("Geen betaling genoemd.".to_owned()))?;
-                let Some(failed) = domain::billing::failed_renewal(&ctx.db, payment).await? else { return Ok(None) };
+                let Some(failed) = domain::billing::sweeps::failed_renewal(&ctx.db, payment).await? else { return Ok(None) };
                 if !failed.still_unpaid {
                     return Ok(None);
                 }
@@ -233,8 +233,8 @@ impl SendEmail {
                     reminder: payload.template == Template::RenewalReminder,
                     name,
                     description: &failed.description,
-                    amount: format!("€ {}", domain::money::to_decimal_string(failed.amount_cents.into()).replace('.', ",")),
-                    valid_until: failed.valid_until.map(domain::subscriptions::dutch_date),
+                    amount: format!("€ {}", domain::billing::money::to_decimal_string(failed.amount_cents.into()).replace('.', ",")),
+                    valid_until: failed.valid_until.map(domain::billing::dutch_date),
                 };
                 Ok(Some((mailbox(Some(name), &user.email)?, render(&letter, &config.public_url))))
             }
@@ -257,13 +257,13 @@ impl SendEmail {
                 Ok(Some((mailbox(name, &who.email)?, render(&letter, &config.public_url))))
             }
             Template::UnpaidSubscriptions => {
-                let problems = domain::billing::problems(&ctx.db, &payload.problem_ids).await?;
+                let problems = domain::billing::sweeps::problems(&ctx.db, &payload.problem_ids).await?;
                 if problems.is_empty() {
                     return Ok(None);
                 }
                 let day = |at: chrono::DateTime<chrono::Utc>| {
-                    let d = at.with_timezone(&domain::subscriptions::TIME_ZONE).date_naive();
-                    domain::subscriptions::dutch_date(d)
+                    let d = at.with_timezone(&domain::billing::TIME_ZONE).date_naive();
+                    domain::billing::dutch_date(d)
                 };
                 let lines = problems
                     .iter()

@@ -1,14 +1,14 @@
 //! `sync_payment`: the payment provider said a payment changed (its webhook named the id); this
 //! fetches the payment from the provider and moves ours forward (never back). A PAID first
 //! payment activates its subscription, a PAID renewal extends it
-//! ([`domain::subscriptions::apply_provider_status`], under a row lock, so any number of
+//! ([`domain::billing::lifecycle::apply_provider_status`], under a row lock, so any number of
 //! deliveries make one transition and one activation). A paid amount that differs from ours is
 //! not taken. A payment that is paid, refunded or charged back queues its bookkeeping jobs in the
 //! same transaction ([`crate::kinds::bookkeeping::apply`]).
 
 use std::time::Duration;
 
-use domain::payments::PaymentStatus;
+use domain::billing::status::PaymentStatus;
 use integrations::payments::{PaymentError, SharedProvider};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

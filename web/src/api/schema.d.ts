@@ -1884,7 +1884,7 @@ export interface paths {
         put?: never;
         /**
          * Staff: renews the subscription of a first payment from a start date, at the tier's full price
-         *     (see `domain::cms::subscriptions::renew`). Answers the new subscription.
+         *     (see `domain::billing::lifecycle::renew`). Answers the new subscription.
          */
         post: operations["renew"];
         delete?: never;

@@ -1,5 +1,5 @@
 /**
- * Prices as the api computes them (domain::money): integer cents, gross (VAT included), VAT 21 %
+ * Prices as the api computes them (domain::billing::money): integer cents, gross (VAT included), VAT 21 %
  * with the price excluding VAT rounded half up to the cent.
  */
 

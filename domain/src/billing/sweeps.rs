@@ -1,5 +1,5 @@
 //! The sweeps over subscriptions: expiry at the end of the last day, and the 5-day unpaid check
-//! (spec §4, §9). Days are Europe/Amsterdam calendar days ([`crate::subscriptions::today`]); a
+//! (spec §4, §9). Days are Europe/Amsterdam calendar days ([`crate::billing::today`]); a
 //! subscription valid until day D ends at the end of D (23:59:59.999), so it expires once today is
 //! after D.
 
@@ -130,27 +130,6 @@ pub async fn mark_notified(db: &PgPool, ids: &[Uuid]) -> sqlx::Result<()> {
         .execute(db)
         .await?;
     Ok(())
-}
-
-/// A seat's invitation: who is invited, by whom, to which subscription. `None` when the seat was
-/// removed since.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct SeatInvitation {
-    pub email: String,
-    pub owner_name: String,
-    pub owner_email: String,
-    pub description: String,
-}
-
-pub async fn seat_invitation(db: &PgPool, seat_id: Uuid) -> sqlx::Result<Option<SeatInvitation>> {
-    sqlx::query_as(
-        "select l.email, coalesce(u.preferred_name, u.preferred_username) as owner_name, u.email as owner_email, s.description
-           from linked_subscriptions l join subscriptions s on s.id = l.subscription_id join users u on u.id = s.user_id
-          where l.id = $1 and l.email is not null",
-    )
-    .bind(seat_id)
-    .fetch_optional(db)
-    .await
 }
 
 /// Open problems staff have not been told about yet (this run's, and any an earlier run's e-mail
@@ -284,7 +263,7 @@ pub async fn renewal_payment(db: &PgPool, subscription_id: Uuid, period_start: N
     let full_from: Option<NaiveDate> = s.get("renew_without_discount_date");
     let full_price = full_from.is_some_and(|day| period_start >= day);
     let per_user: i64 = if full_price {
-        crate::money::price_per_user(
+        crate::billing::money::price_per_user(
             s.get::<i32, _>("price_per_user_month").into(),
             s.get::<i32, _>("price_per_user_year").into(),
             interval,
@@ -293,7 +272,7 @@ pub async fn renewal_payment(db: &PgPool, subscription_id: Uuid, period_start: N
     } else {
         s.get::<i32, _>("price_per_user").into()
     };
-    let amount = crate::money::total(per_user, users.into());
+    let amount = crate::billing::money::total(per_user, users.into());
     if full_price {
         sqlx::query(
             "update subscriptions set price_per_user = $2, amount = $3, discount_id = null, renew_without_discount_date = null,

@@ -1,16 +1,16 @@
 //! Invoices as a document: who sells, who buys, what for, and the amounts. The bookkeeping
 //! providers (`integrations::bookkeeping`) make them; the local one numbers them itself and lays
-//! them out as a PDF ([`crate::invoice_pdf`]).
+//! them out as a PDF ([`crate::billing::invoice_pdf`]).
 //!
 //! Amounts are integer cents, gross (VAT included), as the payments are: the lines' gross amounts
-//! add up to what was paid, and the excl./VAT split of the total is [`crate::money::split`], so
+//! add up to what was paid, and the excl./VAT split of the total is [`crate::billing::money::split`], so
 //! the invoice's total is the payment's amount to the cent. A credit invoice has negative amounts
 //! and names the invoice it credits.
 
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
-use crate::money::{self, Split};
+use crate::billing::money::{self, Split};
 
 /// Who sends the invoice: the company behind the product (`APP_INVOICE_SELLER_*`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,14 +10,14 @@ use printpdf::{
     Rgb, TextItem, WindingOrder,
 };
 
-use crate::invoices::{InvoiceDocument, InvoiceDraft, InvoiceKind, InvoiceLine, euros};
-use crate::money;
-use crate::subscriptions::dutch_date;
+use crate::billing::dutch_date;
+use crate::billing::invoices::{InvoiceDocument, InvoiceDraft, InvoiceKind, InvoiceLine, euros};
+use crate::billing::money;
 
 /// DejaVu Sans and DejaVu Sans Bold (free licence, `data/agreement/fonts/LICENSE`), embedded as
 /// in [`crate::agreement`]: the built-in PDF fonts garble accented letters.
-const REGULAR: &[u8] = include_bytes!("../data/agreement/fonts/DejaVuSans.ttf");
-const BOLD: &[u8] = include_bytes!("../data/agreement/fonts/DejaVuSans-Bold.ttf");
+const REGULAR: &[u8] = include_bytes!("../../data/agreement/fonts/DejaVuSans.ttf");
+const BOLD: &[u8] = include_bytes!("../../data/agreement/fonts/DejaVuSans-Bold.ttf");
 
 const PAGE_W: f32 = 210.0;
 const PAGE_H: f32 = 297.0;
@@ -428,7 +428,7 @@ mod tests {
     use chrono::NaiveDate;
 
     use super::*;
-    use crate::invoices::Buyer;
+    use crate::billing::invoices::Buyer;
 
     fn draft(kind: InvoiceKind, grosses: &[i64]) -> InvoiceDraft {
         InvoiceDraft {

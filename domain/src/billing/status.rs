@@ -3,6 +3,9 @@
 //! A payment's status moves forward only: OPEN → PENDING/AUTHORIZED → PAID, or from any of the
 //! first three → FAILED/CANCELED/EXPIRED. A final status never changes again, and a repeated or
 //! older status (a late or replayed webhook) changes nothing.
+//!
+//! The status is stored as its name (`OPEN`) through the shared column codec, which refuses a
+//! value it does not know instead of reading it as some status.
 
 use serde::{Deserialize, Serialize};
 
@@ -19,30 +22,17 @@ pub enum PaymentStatus {
     Expired,
 }
 
+crate::db::text_column!(PaymentStatus {
+    Open => "OPEN",
+    Pending => "PENDING",
+    Authorized => "AUTHORIZED",
+    Paid => "PAID",
+    Failed => "FAILED",
+    Canceled => "CANCELED",
+    Expired => "EXPIRED",
+});
+
 impl PaymentStatus {
-    pub const ALL: [PaymentStatus; 7] = [
-        PaymentStatus::Open,
-        PaymentStatus::Pending,
-        PaymentStatus::Authorized,
-        PaymentStatus::Paid,
-        PaymentStatus::Failed,
-        PaymentStatus::Canceled,
-        PaymentStatus::Expired,
-    ];
-
-    /// As stored and as the spec spells it (`OPEN`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Open => "OPEN",
-            Self::Pending => "PENDING",
-            Self::Authorized => "AUTHORIZED",
-            Self::Paid => "PAID",
-            Self::Failed => "FAILED",
-            Self::Canceled => "CANCELED",
-            Self::Expired => "EXPIRED",
-        }
-    }
-
     /// Our spelling or Mollie's (`open`, `paid`, ...).
     pub fn parse(s: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|status| status.as_str().eq_ignore_ascii_case(s))

@@ -12,9 +12,9 @@ use serde::Serialize;
 use sqlx::{PgConnection, Row};
 use uuid::Uuid;
 
-use crate::invoices::{Buyer, Credits, InvoiceDraft, InvoiceKind, InvoiceLine, Settlement};
-use crate::payments::PaymentStatus;
-use crate::subscriptions::TIME_ZONE;
+use crate::billing::TIME_ZONE;
+use crate::billing::invoices::{Buyer, Credits, InvoiceDraft, InvoiceKind, InvoiceLine, Settlement};
+use crate::billing::status::PaymentStatus;
 
 /// A payment as the bookkeeping needs it.
 #[derive(Debug, Clone)]
@@ -49,10 +49,10 @@ impl BillablePayment {
     /// The invoice this payment gets: one line with its users and period, paid on the day it was
     /// paid.
     pub fn invoice_draft(&self) -> InvoiceDraft {
-        let date = self.paid_on.unwrap_or_else(crate::subscriptions::today);
+        let date = self.paid_on.unwrap_or_else(crate::billing::today);
         InvoiceDraft {
             kind: InvoiceKind::Invoice,
-            reference: crate::invoices::reference(self.id, None),
+            reference: crate::billing::invoices::reference(self.id, None),
             date,
             buyer: self.buyer.clone(),
             lines: vec![InvoiceLine {
@@ -74,7 +74,7 @@ impl BillablePayment {
     pub fn credit_draft(&self, original: &Invoice, already: i64, total: i64, today: NaiveDate) -> InvoiceDraft {
         InvoiceDraft {
             kind: InvoiceKind::Credit,
-            reference: crate::invoices::reference(self.id, Some(total)),
+            reference: crate::billing::invoices::reference(self.id, Some(total)),
             date: today,
             buyer: self.buyer.clone(),
             lines: vec![InvoiceLine {
@@ -107,11 +107,13 @@ pub async fn payment(db: impl sqlx::PgExecutor<'_>, id: Uuid) -> sqlx::Result<Op
     .bind(TIME_ZONE.name())
     .fetch_optional(db)
     .await?;
-    Ok(row.map(|r| {
+    let Some(r) = row else { return Ok(None) };
+    let status: PaymentStatus = r.try_get("status")?;
+    Ok(Some({
         let user_id: String = r.get("user_id");
         BillablePayment {
             id: r.get("id"),
-            status: PaymentStatus::parse(r.get::<&str, _>("status")).unwrap_or(PaymentStatus::Open),
+            status,
             description: r.get("description"),
             user_amount: r.get("user_amount"),
             amount_cents: r.get("amount"),

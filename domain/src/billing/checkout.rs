@@ -1,0 +1,141 @@
+//! Paying: a pending subscription with its OPEN first payment, the provider's customer of a user,
+//! and what the provider made of a payment.
+
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use super::catalogue::quote;
+use super::details::validate_billing;
+use super::{BillingDetails, Quote};
+use crate::refusal::Refusal;
+
+#[derive(Debug, Clone)]
+pub struct Pending {
+    pub subscription_id: Uuid,
+    pub payment_id: Uuid,
+    pub idempotency_key: String,
+    pub quote: Quote,
+}
+
+/// Validates the details, prices them, and writes an inactive subscription with its OPEN first
+/// payment (billing details on the payment) in one transaction. Trial tiers are not paid for.
+pub async fn create_pending(db: &PgPool, user_id: &str, details: &BillingDetails, provider: &str) -> Result<Pending, Refusal> {
+    let d = validate_billing(details)?;
+    let mut tx = db.begin().await?;
+    let quote = quote(&mut tx, &d).await?;
+    if quote.tier.is_trial {
+        return Err(Refusal::Invalid("Een proefabonnement wordt niet betaald; activeer het als proefabonnement."));
+    }
+    let subscription_id = Uuid::new_v4();
+    let payment_id = Uuid::new_v4();
+    let idempotency_key = format!("first:{payment_id}");
+    sqlx::query(
+        "insert into subscriptions (id, user_id, tier_id, description, is_active, is_trial, is_individual, user_amount,
+                                    interval_months, price_per_user, amount, discount_id)
+         values ($1, $2, $3, $4, false, false, $5, $6, $7, $8, $9, $10)",
+    )
+    .bind(subscription_id)
+    .bind(user_id)
+    .bind(quote.tier.id)
+    .bind(&quote.description)
+    .bind(quote.tier.is_individual)
+    .bind(quote.user_amount)
+    .bind(quote.interval_months)
+    .bind(quote.price_per_user as i32)
+    .bind(quote.amount as i32)
+    .bind(quote.discount.as_ref().map(|x| x.id))
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query(
+        "insert into payments (id, user_id, subscription_id, description, user_amount, amount_cents, interval_months,
+                               is_first_payment, sequence_type, provider, idempotency_key, discount_id,
+                               send_invoice_to_email, practice_name, contact_name, street_address, house_number,
+                               house_number_addition, postcode, city, phone_number, kvk_number)
+         values ($1, $2, $3, $4, $5, $6, $7, true, 'first', $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)",
+    )
+    .bind(payment_id)
+    .bind(user_id)
+    .bind(subscription_id)
+    .bind(&quote.description)
+    .bind(quote.user_amount)
+    .bind(quote.amount as i32)
+    .bind(quote.interval_months)
+    .bind(provider)
+    .bind(&idempotency_key)
+    .bind(quote.discount.as_ref().map(|x| x.id))
+    .bind(&d.send_invoice_to_email)
+    .bind(&d.practice_name)
+    .bind(&d.contact_name)
+    .bind(&d.street_address)
+    .bind(&d.house_number)
+    .bind(&d.house_number_addition)
+    .bind(&d.postcode)
+    .bind(&d.city)
+    .bind(&d.phone_number)
+    .bind(&d.kvk_number)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("update subscriptions set first_payment_id = $1 where id = $2")
+        .bind(payment_id)
+        .bind(subscription_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(Pending { subscription_id, payment_id, idempotency_key, quote })
+}
+
+/// The provider's customer of a user, if one was made.
+pub async fn provider_customer(db: &PgPool, user_id: &str, provider: &str) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar("select customer_id from payment_customers where user_id = $1 and provider = $2")
+        .bind(user_id)
+        .bind(provider)
+        .fetch_optional(db)
+        .await
+}
+
+/// Keeps the provider's customer of a user; when two calls raced, the first one's stays and is
+/// returned.
+pub async fn save_provider_customer(db: &PgPool, user_id: &str, provider: &str, customer_id: &str) -> sqlx::Result<String> {
+    sqlx::query_scalar(
+        "insert into payment_customers (user_id, provider, customer_id) values ($1, $2, $3)
+         on conflict (user_id, provider) do update set customer_id = payment_customers.customer_id
+         returning customer_id",
+    )
+    .bind(user_id)
+    .bind(provider)
+    .bind(customer_id)
+    .fetch_one(db)
+    .await
+}
+
+/// Records what the provider made of a payment: its id, customer and checkout address.
+pub async fn record_provider_payment(
+    db: &PgPool,
+    payment_id: Uuid,
+    provider_payment_id: &str,
+    customer_id: Option<&str>,
+    checkout_url: Option<&str>,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "update payments set provider_payment_id = $2, provider_customer_id = $3, checkout_url = $4, updated_at = now()
+          where id = $1",
+    )
+    .bind(payment_id)
+    .bind(provider_payment_id)
+    .bind(customer_id)
+    .bind(checkout_url)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// A payment the provider could not make: it fails at once (it can never be paid).
+pub async fn fail_unsent_payment(db: &PgPool, payment_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query(
+        "update payments set status = 'FAILED', updated_at = now() where id = $1 and status = 'OPEN' and provider_payment_id is null",
+    )
+    .bind(payment_id)
+    .execute(db)
+    .await?;
+    Ok(())
+}

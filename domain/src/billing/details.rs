@@ -1,0 +1,321 @@
+//! Billing details (the practitioner's dialog) and invoice details (the staff's modal on
+//! Betalingen), checked once in the spec's order (§5), with their Dutch messages.
+
+use serde::Deserialize;
+use serde_json::Value;
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::PAYMENT_NOT_FOUND;
+use super::read::{CmsPayment, payment};
+use super::{BillingDetails, MAX_FIELD};
+use crate::refusal::Refusal;
+
+/// The message of an empty postcode (§5).
+pub const POSTCODE_MISSING: &str = "Geen postcode ingevuld";
+/// The message of a postcode that is not four digits and two letters (§5).
+pub const POSTCODE_INVALID: &str = "Ongeldige postcode. Vul postcode in volgens bijv. '1234AB'";
+
+/// A Dutch postcode as four digits and two upper-case letters (`1234AB`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Postcode(String);
+
+impl Postcode {
+    /// Spaces anywhere are allowed and dropped, letters are made upper case; empty is
+    /// [`POSTCODE_MISSING`], anything else that is not four digits and two letters
+    /// [`POSTCODE_INVALID`].
+    pub fn parse(raw: &str) -> Result<Self, Refusal> {
+        let compact: String = raw.chars().filter(|c| !c.is_whitespace()).collect();
+        if compact.is_empty() {
+            return Err(Refusal::Invalid(POSTCODE_MISSING));
+        }
+        let bytes = compact.as_bytes();
+        let valid = bytes.len() == 6 && bytes[..4].iter().all(u8::is_ascii_digit) && bytes[4..].iter().all(u8::is_ascii_alphabetic);
+        if !valid {
+            return Err(Refusal::Invalid(POSTCODE_INVALID));
+        }
+        Ok(Self(compact.to_ascii_uppercase()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+/// Checks the billing details in the spec's order (§5) and returns them trimmed, the postcode as
+/// `1234AB`. The first failure is the answer.
+pub fn validate_billing(details: &BillingDetails) -> Result<BillingDetails, Refusal> {
+    let mut d = details.clone();
+    for field in [
+        &mut d.contact_name,
+        &mut d.practice_name,
+        &mut d.send_invoice_to_email,
+        &mut d.phone_number,
+        &mut d.street_address,
+        &mut d.house_number,
+        &mut d.house_number_addition,
+        &mut d.postcode,
+        &mut d.city,
+        &mut d.kvk_number,
+    ] {
+        *field = field.trim().to_owned();
+    }
+    let required = [
+        (d.contact_name.as_str(), "Geen naam ingevuld"),
+        (d.phone_number.as_str(), "Geen telefoonnummer ingevuld"),
+        (d.street_address.as_str(), "Geen straatnaaam ingevuld"),
+        (d.house_number.as_str(), "Geen huisnummer ingevuld"),
+    ];
+    for (value, message) in required {
+        if value.is_empty() {
+            return Err(Refusal::Invalid(message));
+        }
+    }
+    d.postcode = Postcode::parse(&d.postcode)?.into_string();
+    if d.city.is_empty() {
+        return Err(Refusal::Invalid("Geen plaatsnaam ingevuld"));
+    }
+    if d.send_invoice_to_email.is_empty() {
+        return Err(Refusal::Invalid("Geen email ingevuld"));
+    }
+    if !looks_like_email(&d.send_invoice_to_email) {
+        return Err(Refusal::Invalid("Ongeldig e-mailadres voor de factuur."));
+    }
+    let lengths = [
+        &d.contact_name,
+        &d.practice_name,
+        &d.send_invoice_to_email,
+        &d.phone_number,
+        &d.street_address,
+        &d.house_number,
+        &d.house_number_addition,
+        &d.city,
+        &d.kvk_number,
+    ];
+    if lengths.iter().any(|v| v.chars().count() > MAX_FIELD) {
+        return Err(Refusal::Invalid("Een van de factuurgegevens is te lang (hoogstens 200 tekens)."));
+    }
+    Ok(d)
+}
+
+/// One `@` with something on both sides and no white space.
+pub fn looks_like_email(s: &str) -> bool {
+    match s.split_once('@') {
+        Some((local, domain)) => !local.is_empty() && !domain.is_empty() && !domain.contains('@') && !s.chars().any(char::is_whitespace),
+        None => false,
+    }
+}
+
+/// The invoice details of a payment that staff edit (spec §2.3, the modal on Betalingen).
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceDetails {
+    pub id: Uuid,
+    #[serde(default)]
+    pub contact_name: String,
+    #[serde(default)]
+    pub phone_number: String,
+    #[serde(default)]
+    pub street_address: String,
+    #[serde(default)]
+    pub house_number: String,
+    #[serde(default)]
+    pub house_number_addition: String,
+    #[serde(default)]
+    pub postcode: String,
+    #[serde(default)]
+    pub city: String,
+    /// Optional.
+    #[serde(default)]
+    pub practice_name: String,
+    /// Optional.
+    #[serde(default)]
+    pub kvk_number: String,
+}
+
+/// The fields the modal edits, as the audit log lists them.
+const EDITED: [&str; 9] =
+    ["contactName", "phoneNumber", "streetAddress", "houseNumber", "houseNumberAddition", "postcode", "city", "practiceName", "kvkNumber"];
+
+/// Checks the details in the spec's order (§5, "Invoice details modal"): the billing rules without
+/// the invoice e-mail address, which this modal does not edit.
+pub fn validate_invoice_details(d: &InvoiceDetails) -> Result<InvoiceDetails, Refusal> {
+    let checked = validate_billing(&BillingDetails {
+        contact_name: d.contact_name.clone(),
+        practice_name: d.practice_name.clone(),
+        // not edited here: any valid address passes the billing rule's e-mail step
+        send_invoice_to_email: "x@x".to_owned(),
+        phone_number: d.phone_number.clone(),
+        street_address: d.street_address.clone(),
+        house_number: d.house_number.clone(),
+        house_number_addition: d.house_number_addition.clone(),
+        postcode: d.postcode.clone(),
+        city: d.city.clone(),
+        kvk_number: d.kvk_number.clone(),
+        ..BillingDetails::default()
+    })?;
+    Ok(InvoiceDetails {
+        id: d.id,
+        contact_name: checked.contact_name,
+        phone_number: checked.phone_number,
+        street_address: checked.street_address,
+        house_number: checked.house_number,
+        house_number_addition: checked.house_number_addition,
+        postcode: checked.postcode,
+        city: checked.city,
+        practice_name: checked.practice_name,
+        kvk_number: checked.kvk_number,
+    })
+}
+
+/// A payment's invoice details changed: the payment after, and the changed fields before and after.
+#[derive(Debug, Clone)]
+pub struct Edited {
+    pub payment: CmsPayment,
+    pub changes: Value,
+}
+
+/// Writes checked invoice details on the payment in `tx`. An invoice that exists already keeps
+/// what it says (it was made with the details of then); the next one uses these.
+pub async fn edit_invoice_details(tx: &mut PgConnection, details: &InvoiceDetails) -> Result<Edited, Refusal> {
+    let d = validate_invoice_details(details)?;
+    let before = payment(tx, d.id).await?.ok_or(Refusal::NotFound(PAYMENT_NOT_FOUND))?;
+    sqlx::query(
+        "update payments set contact_name = $2, phone_number = $3, street_address = $4, house_number = $5, house_number_addition = $6,
+                postcode = $7, city = $8, practice_name = $9, kvk_number = $10, updated_at = now() where id = $1",
+    )
+    .bind(d.id)
+    .bind(&d.contact_name)
+    .bind(&d.phone_number)
+    .bind(&d.street_address)
+    .bind(&d.house_number)
+    .bind(&d.house_number_addition)
+    .bind(&d.postcode)
+    .bind(&d.city)
+    .bind(&d.practice_name)
+    .bind(&d.kvk_number)
+    .execute(&mut *tx)
+    .await?;
+    let after = payment(tx, d.id).await?.ok_or(Refusal::NotFound(PAYMENT_NOT_FOUND))?;
+    let changed = crate::audit::changed_fields(&before, &after, &EDITED);
+    Ok(Edited { changes: crate::audit::before_after(&before, &after, &changed), payment: after })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn details() -> BillingDetails {
+        BillingDetails {
+            contact_name: "Anne de Vries".into(),
+            send_invoice_to_email: "factuur@praktijk.nl".into(),
+            phone_number: "0201234567".into(),
+            street_address: "Dorpsstraat".into(),
+            house_number: "1".into(),
+            postcode: "1234 ab".into(),
+            city: "Amsterdam".into(),
+            ..Default::default()
+        }
+    }
+
+    fn message(d: &BillingDetails) -> Option<&'static str> {
+        match validate_billing(d) {
+            Ok(_) => None,
+            Err(Refusal::Invalid(m)) => Some(m),
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn billing_details_are_checked_in_the_spec_order() {
+        let mut d = BillingDetails::default();
+        /// The message a step's missing field gives, and how the step fills it in.
+        type Step = (&'static str, fn(&mut BillingDetails));
+        let steps: [Step; 8] = [
+            ("Geen naam ingevuld", |d| d.contact_name = "Anne".into()),
+            ("Geen telefoonnummer ingevuld", |d| d.phone_number = "0612345678".into()),
+            ("Geen straatnaaam ingevuld", |d| d.street_address = "Dorpsstraat".into()),
+            ("Geen huisnummer ingevuld", |d| d.house_number = "12".into()),
+            ("Geen postcode ingevuld", |d| d.postcode = "12345".into()),
+            ("Ongeldige postcode. Vul postcode in volgens bijv. '1234AB'", |d| d.postcode = "1234AB".into()),
+            ("Geen plaatsnaam ingevuld", |d| d.city = "Utrecht".into()),
+            ("Geen email ingevuld", |d| d.send_invoice_to_email = "a@b.nl".into()),
+        ];
+        for (expected, fix) in steps {
+            assert_eq!(message(&d), Some(expected));
+            fix(&mut d);
+        }
+        assert_eq!(message(&d), None);
+        // white space alone is empty
+        let mut blank = details();
+        blank.city = "   ".into();
+        assert_eq!(message(&blank), Some("Geen plaatsnaam ingevuld"));
+    }
+
+    #[test]
+    fn postcodes_are_four_digits_and_two_letters_spaces_allowed() {
+        assert_eq!(Postcode::parse("1234AB").unwrap().as_str(), "1234AB");
+        assert_eq!(Postcode::parse("1234 ab").unwrap().as_str(), "1234AB");
+        assert_eq!(Postcode::parse(" 12 34 a b ").unwrap().as_str(), "1234AB");
+        for bad in ["1234A", "1234ABC", "123AB", "ABCD12", "1234-AB", "1234ÄB", "12345B"] {
+            assert_eq!(Postcode::parse(bad).unwrap_err().to_string(), POSTCODE_INVALID, "{bad}");
+        }
+        assert_eq!(validate_billing(&details()).unwrap().postcode, "1234AB");
+    }
+
+    #[test]
+    fn optional_fields_may_be_empty_and_long_ones_are_refused() {
+        let d = details();
+        assert!(d.practice_name.is_empty() && d.house_number_addition.is_empty());
+        assert_eq!(message(&d), None);
+        let mut long = details();
+        long.practice_name = "x".repeat(201);
+        assert_eq!(message(&long), Some("Een van de factuurgegevens is te lang (hoogstens 200 tekens)."));
+        let mut bad = details();
+        bad.send_invoice_to_email = "geen adres".into();
+        assert_eq!(message(&bad), Some("Ongeldig e-mailadres voor de factuur."));
+    }
+
+    #[test]
+    fn invoice_details_are_checked_in_the_spec_order() {
+        let full = InvoiceDetails {
+            id: Uuid::nil(),
+            contact_name: "Anne".into(),
+            phone_number: "020".into(),
+            street_address: "Lindelaan".into(),
+            house_number: "1".into(),
+            postcode: "1234 ab".into(),
+            city: "Utrecht".into(),
+            ..Default::default()
+        };
+        assert_eq!(validate_invoice_details(&full).unwrap().postcode, "1234AB");
+        let message = |f: fn(&mut InvoiceDetails)| {
+            let mut d = InvoiceDetails { contact_name: String::new(), ..full.clone() };
+            f(&mut d);
+            validate_invoice_details(&d).unwrap_err().to_string()
+        };
+        assert_eq!(message(|_| {}), "Geen naam ingevuld");
+        type Change = fn(&mut InvoiceDetails);
+        let cases: [(Change, &str); 7] = [
+            (|d| d.phone_number.clear(), "Geen telefoonnummer ingevuld"),
+            (|d| d.street_address.clear(), "Geen straatnaaam ingevuld"),
+            (|d| d.house_number.clear(), "Geen huisnummer ingevuld"),
+            (|d| d.postcode.clear(), "Geen postcode ingevuld"),
+            (|d| d.postcode = "123".into(), "Ongeldige postcode. Vul postcode in volgens bijv. '1234AB'"),
+            (|d| d.city = "  ".into(), "Geen plaatsnaam ingevuld"),
+            (|d| d.kvk_number.clear(), ""),
+        ];
+        for (change, expected) in cases {
+            let mut d = full.clone();
+            change(&mut d);
+            match validate_invoice_details(&d) {
+                Ok(_) => assert_eq!(expected, "", "optional field"),
+                Err(e) => assert_eq!(e.to_string(), expected),
+            }
+        }
+    }
+}

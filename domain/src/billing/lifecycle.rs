@@ -1,0 +1,487 @@
+//! Every state change of a subscription: activation when a payment becomes PAID, the trial,
+//! cancelling (by its owner and by staff), switching on or off, valid-until, and the staff's
+//! renewal at the tier's full price; and the one rule for "active today", in Rust
+//! ([`is_active`], [`is_organisation_active`]) and in SQL ([`active_sql`],
+//! [`organisation_active_sql`]), which every query that asks "active" builds on
+//! (`domain/tests/active.rs` checks that the two agree).
+
+use chrono::{DateTime, Days, NaiveDate, Utc};
+use serde::Serialize;
+use serde_json::Value;
+use sqlx::{PgConnection, PgPool, Row};
+use uuid::Uuid;
+
+use super::books;
+use super::catalogue::tier;
+use super::details::validate_billing;
+use super::status::{self, PaymentStatus};
+use super::{BillingDetails, CmsSubscription, NOT_FOUND, PAYMENT_NOT_FOUND, STAFF_COLUMNS, TRIAL_USED, money, period_end, staff_row};
+use crate::refusal::Refusal;
+
+/// The fields "active" is decided on for a user subscription (its own, or one a seat is on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Term {
+    /// The switch: set on activation (trials at once), cleared by the nightly expiry and by staff.
+    pub is_active: bool,
+    /// The last day of access (end of that day, Europe/Amsterdam); none before activation.
+    pub valid_until: Option<NaiveDate>,
+}
+
+/// Whether a user subscription counts on `today`: switched on, and its last day is today or
+/// later, so one that ran out is inactive at once, before any sweep. The twin of [`active_sql`]
+/// (`domain/tests/active.rs` checks they agree).
+pub fn is_active(row: &Term, today: NaiveDate) -> bool {
+    row.is_active && row.valid_until.is_some_and(|last| last >= today)
+}
+
+/// "Active on `today`" as SQL from its parts: the switch `on`, the last day `until` (a date
+/// expression) and `today` (an SQL expression, usually a parameter). The one spelling of the rule
+/// of [`is_active`]; [`active_sql`] asks it of a row, the changes that set the switch ask it of the
+/// values they write.
+pub fn active_when(on: &str, until: &str, today: &str) -> String {
+    format!("({on} and {until} is not null and {until} >= {today})")
+}
+
+/// Whether user subscription `s` (a table alias, or empty for the bare columns) is active on
+/// `today` (an SQL expression), as SQL. Every query that asks "active" uses this.
+pub fn active_sql(s: &str, today: &str) -> String {
+    let p = if s.is_empty() { String::new() } else { format!("{s}.") };
+    active_when(&format!("{p}is_active"), &format!("{p}valid_until"), today)
+}
+
+/// The fields "active" is decided on for an organisation subscription.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OrganisationTerm {
+    pub is_active: bool,
+    /// None: no first day.
+    pub start_date: Option<NaiveDate>,
+    /// None: no last day.
+    pub valid_until: Option<NaiveDate>,
+}
+
+/// Whether an organisation subscription counts on `today`: switched on, started, and not past
+/// its last day (either may be open). The twin of [`organisation_active_sql`].
+pub fn is_organisation_active(row: &OrganisationTerm, today: NaiveDate) -> bool {
+    row.is_active && row.start_date.is_none_or(|first| first <= today) && row.valid_until.is_none_or(|last| last >= today)
+}
+
+/// Whether organisation subscription `o` (a table alias) is active on `today` (an SQL
+/// expression), as SQL.
+pub fn organisation_active_sql(o: &str, today: &str) -> String {
+    format!(
+        "({o}.is_active and ({o}.valid_until is null or {o}.valid_until >= {today}) and ({o}.start_date is null or {o}.start_date <= {today}))"
+    )
+}
+
+/// What hearing a provider's status did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Applied {
+    pub payment_id: Uuid,
+    pub from: PaymentStatus,
+    pub to: PaymentStatus,
+    /// The status moved forward.
+    pub changed: bool,
+    /// The subscription was activated (first payment) or extended (renewal).
+    pub activated: bool,
+    pub valid_until: Option<NaiveDate>,
+}
+
+/// Moves our payment with the provider's id forward to `status` (never back), and when it becomes
+/// PAID activates its subscription: a first payment for its interval from `today`, a renewal
+/// from the day after `validUntil` (or today, when that has passed). The payment's row is locked
+/// (`for update`) for the whole change, so concurrent deliveries of the same webhook make one
+/// transition and one activation. `None`: no payment of ours has that id.
+pub async fn apply_provider_status(
+    db: &PgPool,
+    provider_payment_id: &str,
+    status: PaymentStatus,
+    mandate_id: Option<&str>,
+    today: NaiveDate,
+) -> sqlx::Result<Option<Applied>> {
+    let mut tx = db.begin().await?;
+    let applied = apply_provider_status_in(&mut tx, provider_payment_id, status, mandate_id, today).await?;
+    tx.commit().await?;
+    Ok(applied)
+}
+
+/// [`apply_provider_status`] inside the caller's transaction (which then also holds the
+/// payment's row lock), so what the change causes can be written with it.
+pub async fn apply_provider_status_in(
+    tx: &mut PgConnection,
+    provider_payment_id: &str,
+    status: PaymentStatus,
+    mandate_id: Option<&str>,
+    today: NaiveDate,
+) -> sqlx::Result<Option<Applied>> {
+    let Some(row) = sqlx::query(
+        "select id, status, subscription_id, user_id, provider, is_first_payment, interval_months
+           from payments where provider_payment_id = $1 for update",
+    )
+    .bind(provider_payment_id)
+    .fetch_optional(&mut *tx)
+    .await?
+    else {
+        return Ok(None);
+    };
+    let payment_id: Uuid = row.get("id");
+    let from: PaymentStatus = row.try_get("status")?;
+    let Some(to) = status::transition(from, status) else {
+        return Ok(Some(Applied { payment_id, from, to: from, changed: false, activated: false, valid_until: None }));
+    };
+    sqlx::query("update payments set status = $2, mandate_id = coalesce($3, mandate_id), updated_at = now() where id = $1")
+        .bind(payment_id)
+        .bind(to.as_str())
+        .bind(mandate_id)
+        .execute(&mut *tx)
+        .await?;
+    let mut applied = Applied { payment_id, from, to, changed: true, activated: false, valid_until: None };
+    if to == PaymentStatus::Paid {
+        let subscription_id: Uuid = row.get("subscription_id");
+        let first: bool = row.get("is_first_payment");
+        let months = row.get::<i32, _>("interval_months") as u32;
+        let sub = sqlx::query("select valid_until, canceled_at, discount_id from subscriptions where id = $1 for update")
+            .bind(subscription_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        let valid_until: Option<NaiveDate> = sub.get("valid_until");
+        let canceled: Option<DateTime<Utc>> = sub.get("canceled_at");
+        let discount: Option<Uuid> = sub.get("discount_id");
+        let start = match (first, valid_until) {
+            (false, Some(until)) if until >= today => until.checked_add_days(Days::new(1)).unwrap_or(today),
+            _ => today,
+        };
+        let end = period_end(start, months);
+        sqlx::query(
+            "update subscriptions set is_active = true, valid_until = $2,
+                    next_payment_date = case when canceled_at is null then $3 else null end,
+                    renew_without_discount_date = case when $4 and discount_id is not null then $3 else renew_without_discount_date end,
+                    updated_at = now()
+              where id = $1",
+        )
+        .bind(subscription_id)
+        .bind(end)
+        .bind(if canceled.is_none() { end.checked_add_days(Days::new(1)) } else { None })
+        .bind(first && discount.is_some())
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("update payments set period_start = $2, period_end = $3, paid_at = now() where id = $1")
+            .bind(payment_id)
+            .bind(start)
+            .bind(end)
+            .execute(&mut *tx)
+            .await?;
+        if let Some(mandate) = mandate_id {
+            sqlx::query("update payment_customers set mandate_id = $3 where user_id = $1 and provider = $2")
+                .bind(row.get::<&str, _>("user_id"))
+                .bind(row.get::<&str, _>("provider"))
+                .bind(mandate)
+                .execute(&mut *tx)
+                .await?;
+        }
+        applied.activated = true;
+        applied.valid_until = Some(end);
+    }
+    Ok(Some(applied))
+}
+
+/// What the provider says of a payment, as [`apply`] needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct ProviderView<'a> {
+    /// The provider's id of the payment (`tr_...`).
+    pub id: &'a str,
+    pub mandate_id: Option<&'a str>,
+    /// Refunded so far, in cents.
+    pub amount_refunded_cents: i64,
+    /// Charged back so far, in cents.
+    pub amount_charged_back_cents: i64,
+}
+
+/// Work a payment's status implies beyond our own rows: the bookkeeping's contact, invoice and
+/// credit invoice. `jobs` turns each into a job keyed by the payment, so hearing "paid" again
+/// queues nothing new.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FollowUp {
+    /// A paid first payment: the user's contact in the bookkeeping.
+    Contact { payment_id: Uuid },
+    /// A paid payment with an amount above zero: its invoice.
+    Invoice { payment_id: Uuid },
+    /// A refund or chargeback that grew: a credit invoice for the total refunded and charged back.
+    Credit { payment_id: Uuid, credited_total_cents: i64 },
+}
+
+/// The PAID transition and the others: applies the provider's view of a payment to ours inside
+/// `tx` (forward only, [`apply_provider_status_in`]) and answers what happened with the work it
+/// implies, to be queued in the same transaction: for a paid payment its contact (first
+/// payments) and its invoice (amounts above zero); for a refund or chargeback that grew, a credit
+/// invoice. `None`: no payment of ours has that id.
+pub async fn apply(
+    tx: &mut PgConnection,
+    theirs: ProviderView<'_>,
+    status: PaymentStatus,
+    today: NaiveDate,
+) -> Result<Option<(Applied, Vec<FollowUp>)>, Refusal> {
+    let Some(applied) = apply_provider_status_in(tx, theirs.id, status, theirs.mandate_id, today).await? else {
+        return Ok(None);
+    };
+    let mut follow_ups = Vec::new();
+    if applied.to == PaymentStatus::Paid {
+        let payment = books::payment(&mut *tx, applied.payment_id).await?.ok_or(Refusal::NotFound(PAYMENT_NOT_FOUND))?;
+        if payment.is_first_payment {
+            follow_ups.push(FollowUp::Contact { payment_id: payment.id });
+        }
+        if payment.needs_invoice() {
+            follow_ups.push(FollowUp::Invoice { payment_id: payment.id });
+        }
+        if let Some((payment_id, total)) =
+            books::record_refunds(tx, theirs.id, theirs.amount_refunded_cents, theirs.amount_charged_back_cents).await?
+        {
+            follow_ups.push(FollowUp::Credit { payment_id, credited_total_cents: total });
+        }
+    }
+    Ok(Some((applied, follow_ups)))
+}
+
+/// Activates the trial tier for `user_id`, once per user ever: the row in `trial_uses` (its
+/// primary key is the user) is written in the same transaction, so of concurrent calls one wins
+/// and the others get 'Gebruiker heeft al eens een proefabonnement geactiveerd'.
+pub async fn create_trial(db: &PgPool, user_id: &str, details: &BillingDetails, today: NaiveDate) -> Result<Uuid, Refusal> {
+    let d = validate_billing(details)?;
+    let mut tx = db.begin().await?;
+    let tier = tier(&mut tx, d.tier_id).await?.ok_or(Refusal::Invalid("Onbekend abonnement gekozen."))?;
+    if !tier.is_trial {
+        return Err(Refusal::Invalid("Dit abonnement is geen proefabonnement."));
+    }
+    let first = sqlx::query("insert into trial_uses (user_id) values ($1) on conflict (user_id) do nothing")
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    if first == 0 {
+        return Err(Refusal::Conflict(TRIAL_USED));
+    }
+    let id = Uuid::new_v4();
+    let end = today.checked_add_days(Days::new(tier.trial_days.unwrap_or(14).max(1) as u64 - 1)).unwrap_or(today);
+    sqlx::query(
+        "insert into subscriptions (id, user_id, tier_id, description, is_active, is_trial, is_individual, user_amount,
+                                    interval_months, price_per_user, amount, valid_until)
+         values ($1, $2, $3, $4, true, true, true, 1, 1, 0, 0, $5)",
+    )
+    .bind(id)
+    .bind(user_id)
+    .bind(tier.id)
+    .bind(format!("Spreekkamer {} (proefabonnement)", tier.name))
+    .bind(end)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("update trial_uses set subscription_id = $2 where user_id = $1").bind(user_id).bind(id).execute(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+pub const CANNOT_RENEW: &str =
+    "Dit abonnement kan niet worden verlengd: alleen een betaald abonnement met een datum voor verlenging zonder korting.";
+
+pub const NOT_A_FIRST_PAYMENT: &str = "De eerste betaling van het abonnement is niet gevonden of niet betaald.";
+
+/// Whether staff may renew a subscription (spec §2.3): a paid one with a renew-without-discount
+/// date, and a first payment to renew from.
+pub fn can_renew(is_trial: bool, renew_without_discount_date: Option<NaiveDate>, first_payment: Option<Uuid>) -> bool {
+    !is_trial && renew_without_discount_date.is_some() && first_payment.is_some()
+}
+
+/// One subscription, locked for a change in `tx`; with `owner`, only when it is theirs.
+async fn locked_of(tx: &mut PgConnection, id: Uuid, today: NaiveDate, owner: Option<&str>) -> Result<CmsSubscription, Refusal> {
+    let row = sqlx::query(&format!(
+        "select {STAFF_COLUMNS} from subscriptions s join users u on u.id = s.user_id
+          where s.id = $2 and ($3::text is null or s.user_id = $3) for update of s",
+        STAFF_COLUMNS = *STAFF_COLUMNS
+    ))
+    .bind(today)
+    .bind(id)
+    .bind(owner)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or(Refusal::NotFound(NOT_FOUND))?;
+    Ok(staff_row(&row))
+}
+
+/// One subscription, locked for a change in `tx`.
+async fn locked(tx: &mut PgConnection, id: Uuid, today: NaiveDate) -> Result<CmsSubscription, Refusal> {
+    locked_of(tx, id, today, None).await
+}
+
+/// A change made: the subscription before and after (for the answer and the audit log).
+#[derive(Debug, Clone)]
+pub struct Changed {
+    pub before: CmsSubscription,
+    pub after: CmsSubscription,
+}
+
+impl Changed {
+    /// The changed fields, before and after, as the audit log keeps them.
+    pub fn changes(&self, fields: &[&str]) -> Value {
+        crate::audit::before_after(&self.before, &self.after, fields)
+    }
+}
+
+/// Switches a subscription on or off. Switching on a subscription whose valid-until has passed
+/// (or that has none) leaves it off: active follows valid-until (spec §2.3).
+pub async fn set_active(tx: &mut PgConnection, id: Uuid, active: bool, today: NaiveDate) -> Result<Changed, Refusal> {
+    let before = locked(tx, id, today).await?;
+    sqlx::query(&format!(
+        "update subscriptions set is_active = {active}, updated_at = now() where id = $1",
+        active = active_when("$2", "valid_until", "$3")
+    ))
+    .bind(id)
+    .bind(active)
+    .bind(today)
+    .execute(&mut *tx)
+    .await?;
+    Ok(Changed { before, after: locked(tx, id, today).await? })
+}
+
+/// Sets a subscription's last day. A day before today also switches it off.
+pub async fn set_valid_until(tx: &mut PgConnection, id: Uuid, valid_until: NaiveDate, today: NaiveDate) -> Result<Changed, Refusal> {
+    let before = locked(tx, id, today).await?;
+    sqlx::query(&format!(
+        "update subscriptions set valid_until = $2, is_active = {active}, updated_at = now() where id = $1",
+        active = active_when("is_active", "$2::date", "$3")
+    ))
+    .bind(id)
+    .bind(valid_until)
+    .bind(today)
+    .execute(&mut *tx)
+    .await?;
+    Ok(Changed { before, after: locked(tx, id, today).await? })
+}
+
+/// Who cancels a subscription.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Actor<'a> {
+    /// The practitioner on their subscription page: only their own, only while it is active.
+    Owner(&'a str),
+    /// Staff in the CMS (the api writes the audit entry in the same transaction): any
+    /// subscription, active or not.
+    Staff,
+}
+
+/// The owner's refusal of cancelling a subscription that is not active (and not cancelled).
+pub const NOT_ACTIVE: &str = "Dit abonnement is niet actief en kan niet worden opgezegd.";
+
+/// Cancels a subscription in `tx`: no more renewals (`canceledAt` set, the next payment date
+/// cleared); it stays usable until valid-until. Cancelling a cancelled subscription again changes
+/// nothing. The actor decides the rest: an owner cancels only their own ('Abonnement niet
+/// gevonden' otherwise) and only while it is active ([`NOT_ACTIVE`]); staff cancel any.
+/// Answers the subscription before and after.
+pub async fn cancel(tx: &mut PgConnection, actor: Actor<'_>, id: Uuid, today: NaiveDate) -> Result<Changed, Refusal> {
+    let owner = match actor {
+        Actor::Owner(user_id) => Some(user_id),
+        Actor::Staff => None,
+    };
+    let before = locked_of(tx, id, today, owner).await?;
+    if owner.is_some() && before.canceled_at.is_none() && !before.is_active {
+        return Err(Refusal::Conflict(NOT_ACTIVE));
+    }
+    sqlx::query(
+        "update subscriptions set canceled_at = now(), next_payment_date = null, updated_at = now() where id = $1 and canceled_at is null",
+    )
+    .bind(id)
+    .execute(&mut *tx)
+    .await?;
+    Ok(Changed { before, after: locked(tx, id, today).await? })
+}
+
+/// A renewed subscription: the old one and the new one.
+#[derive(Debug, Clone)]
+pub struct Renewed {
+    pub old: CmsSubscription,
+    pub new: CmsSubscription,
+}
+
+/// Renews the subscription whose first payment is `first_payment_id` (the latest one made from
+/// it that is not cancelled) from `start`: a new subscription for the same user, tier, users and
+/// interval at the tier's full price without a discount. It is valid until the day before `start`
+/// and active when that day has not passed (with the old one's state), its next payment is due
+/// on `start` (the renewal sweep charges it through the user's mandate and extends it), and the
+/// linked users move to it. The old subscription is cancelled and ends the day before `start` at
+/// the latest.
+pub async fn renew(tx: &mut PgConnection, first_payment_id: Uuid, start: NaiveDate, today: NaiveDate) -> Result<Renewed, Refusal> {
+    let subscription_id: Uuid = sqlx::query_scalar(
+        "select s.id from payments p join subscriptions s on s.id = p.subscription_id
+          where p.id = $1 and p.status = 'PAID' and s.first_payment_id = p.id
+          order by s.canceled_at is null desc, s.created_at desc limit 1",
+    )
+    .bind(first_payment_id)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or(Refusal::NotFound(NOT_A_FIRST_PAYMENT))?;
+    let old = locked(tx, subscription_id, today).await?;
+    if !old.can_renew {
+        return Err(Refusal::Conflict(CANNOT_RENEW));
+    }
+    let s = sqlx::query(
+        "select s.tier_id, s.user_amount, s.interval_months, s.is_active, s.valid_until,
+                t.price_per_user_month::int8 as month, t.price_per_user_year::int8 as year, t.name
+           from subscriptions s join subscription_tiers t on t.id = s.tier_id where s.id = $1",
+    )
+    .bind(subscription_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    let interval: i32 = s.get("interval_months");
+    let users: i32 = s.get("user_amount");
+    let per_user = money::price_per_user(s.get("month"), s.get("year"), interval, None);
+    let amount = money::total(per_user, users as i64);
+    let new_id = Uuid::new_v4();
+    let last_old_day = start.pred_opt().unwrap_or(start);
+    sqlx::query(&format!(
+        "insert into subscriptions (id, user_id, tier_id, description, is_active, is_trial, is_individual, user_amount, interval_months,
+                                    price_per_user, amount, valid_until, next_payment_date, first_payment_id)
+         select $2, user_id, tier_id, description, {active}, false, is_individual, user_amount, interval_months,
+                $3, $4, $6, $5, first_payment_id
+           from subscriptions where id = $1",
+        active = active_when("is_active", "$6::date", "$7")
+    ))
+    .bind(subscription_id)
+    .bind(new_id)
+    .bind(per_user)
+    .bind(amount)
+    .bind(start)
+    .bind(last_old_day)
+    .bind(today)
+    .execute(&mut *tx)
+    .await?;
+    sqlx::query("update linked_subscriptions set subscription_id = $2 where subscription_id = $1")
+        .bind(subscription_id)
+        .bind(new_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(&format!(
+        "update subscriptions set canceled_at = coalesce(canceled_at, now()), next_payment_date = null,
+                renew_without_discount_date = null, valid_until = least(valid_until, $2),
+                is_active = {active}, updated_at = now()
+          where id = $1",
+        active = active_when("is_active", "least(valid_until, $2::date)", "$3")
+    ))
+    .bind(subscription_id)
+    .bind(last_old_day)
+    .bind(today)
+    .execute(&mut *tx)
+    .await?;
+    Ok(Renewed { old: locked(tx, subscription_id, today).await?, new: locked(tx, new_id, today).await? })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_paid_subscriptions_with_a_date_renew() {
+        let day = NaiveDate::from_ymd_opt(2026, 12, 1);
+        let payment = Some(Uuid::nil());
+        assert!(can_renew(false, day, payment));
+        assert!(!can_renew(true, day, payment));
+        assert!(!can_renew(false, None, payment));
+        assert!(!can_renew(false, day, None));
+    }
+}

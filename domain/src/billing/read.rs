@@ -1,0 +1,543 @@
+//! The reads: the practitioner's subscriptions, seats on others', organisation subscriptions and
+//! payments, and the staff's pages of subscriptions and payments (spec §2.3, §3).
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+use sqlx::postgres::PgRow;
+use sqlx::{PgConnection, PgPool, Row};
+use uuid::Uuid;
+
+use super::lifecycle::{active_sql, organisation_active_sql};
+use super::seats::can_link;
+use super::status::PaymentStatus;
+use super::{CmsSubscription, LinkedSeat, Payment, STAFF_COLUMNS, Subscription, staff_row};
+
+/// The user's own subscriptions, newest first, with their seats.
+pub async fn for_user(db: &PgPool, user_id: &str, today: NaiveDate) -> sqlx::Result<Vec<Subscription>> {
+    let rows = sqlx::query(&format!(
+        "select id, tier_id, description, {active} as active, is_trial, is_individual,
+                user_amount, interval_months, price_per_user::int8 as price_per_user, amount::int8 as amount, valid_until, created_at,
+                canceled_at, next_payment_date, renew_without_discount_date, discount_id, first_payment_id
+           from subscriptions where user_id = $1 order by created_at desc, id",
+        active = active_sql("", "$2")
+    ))
+    .bind(user_id)
+    .bind(today)
+    .fetch_all(db)
+    .await?;
+    let ids: Vec<Uuid> = rows.iter().map(|r| r.get("id")).collect();
+    let seats = sqlx::query(
+        "select id, subscription_id, email, user_id from linked_subscriptions where subscription_id = any($1) order by created_at, id",
+    )
+    .bind(&ids)
+    .fetch_all(db)
+    .await?;
+    Ok(rows
+        .iter()
+        .map(|r| {
+            let id: Uuid = r.get("id");
+            let is_active: bool = r.get("active");
+            let is_trial: bool = r.get("is_trial");
+            let is_individual: bool = r.get("is_individual");
+            Subscription {
+                id,
+                tier_id: r.get("tier_id"),
+                description: r.get("description"),
+                is_active,
+                is_trial,
+                is_individual,
+                user_amount: r.get("user_amount"),
+                interval_months: r.get("interval_months"),
+                price_per_user: r.get("price_per_user"),
+                amount: r.get("amount"),
+                valid_until: r.get("valid_until"),
+                created_at: r.get("created_at"),
+                canceled_at: r.get("canceled_at"),
+                next_payment_date: r.get("next_payment_date"),
+                renew_subscription_without_discount_date: r.get("renew_without_discount_date"),
+                discount_id: r.get("discount_id"),
+                first_payment_id: r.get("first_payment_id"),
+                can_link_users: can_link(is_active, is_trial, is_individual),
+                linked_subscriptions: seats
+                    .iter()
+                    .filter(|s| s.get::<Uuid, _>("subscription_id") == id)
+                    .map(|s| LinkedSeat { id: s.get("id"), email_address: s.get("email"), user_id: s.get("user_id") })
+                    .collect(),
+            }
+        })
+        .collect())
+}
+
+/// A subscription of someone else that the user holds a seat on (spec "Trial/other subscription").
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OtherSubscription {
+    pub id: Uuid,
+    pub description: String,
+    pub active: bool,
+    pub start_date: NaiveDate,
+    pub valid_until: Option<NaiveDate>,
+}
+
+/// Subscriptions of others with a seat for this user (by account or by e-mail address).
+pub async fn linked_for_user(db: &PgPool, user_id: &str, email: &str, today: NaiveDate) -> sqlx::Result<Vec<OtherSubscription>> {
+    let rows = sqlx::query(&format!(
+        "select distinct s.id, s.description, {active} as active,
+                (s.created_at at time zone 'Europe/Amsterdam')::date as start_date, s.valid_until, s.created_at
+           from linked_subscriptions l join subscriptions s on s.id = l.subscription_id
+          where l.user_id = $1 or (l.email is not null and l.email = lower($2))
+          order by s.created_at desc",
+        active = active_sql("s", "$3")
+    ))
+    .bind(user_id)
+    .bind(email)
+    .bind(today)
+    .fetch_all(db)
+    .await?;
+    Ok(rows
+        .iter()
+        .map(|r| OtherSubscription {
+            id: r.get("id"),
+            description: r.get("description"),
+            active: r.get("active"),
+            start_date: r.get("start_date"),
+            valid_until: r.get("valid_until"),
+        })
+        .collect())
+}
+
+/// Whether the user may use the product through a subscription of their own or a seat on one.
+pub async fn has_active(db: &PgPool, user_id: &str, email: &str, today: NaiveDate) -> sqlx::Result<bool> {
+    sqlx::query_scalar(&format!(
+        "select exists (
+            select 1 from subscriptions s
+             where {active}
+               and (s.user_id = $1 or exists (select 1 from linked_subscriptions l where l.subscription_id = s.id
+                                               and (l.user_id = $1 or (l.email is not null and l.email = lower($2))))))",
+        active = active_sql("s", "$3")
+    ))
+    .bind(user_id)
+    .bind(email)
+    .bind(today)
+    .fetch_one(db)
+    .await
+}
+
+/// The gate of the consult and template features (spec §2.1; clinical spec §6): an active
+/// subscription of the user's own or a seat on one ([`has_active`]), or an active organisation
+/// subscription ([`has_active_organisation`]). Most users pass on the first query.
+pub async fn may_use_product(db: &PgPool, user_id: &str, email: &str, today: NaiveDate) -> sqlx::Result<bool> {
+    Ok(has_active(db, user_id, email, today).await? || has_active_organisation(db, user_id, email, today).await?)
+}
+
+/// An organisation subscription as the user page shows it.
+#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrganisationSubscription {
+    pub id: Uuid,
+    pub active: bool,
+    pub start_date: Option<NaiveDate>,
+    pub valid_until: Option<NaiveDate>,
+    pub description: String,
+}
+
+/// The columns of an [`OrganisationSubscription`]: active means switched on and not past its day.
+static ORGANISATION_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("o.id, o.description, {} as active, o.start_date, o.valid_until", organisation_active_sql("o", "$3"))
+});
+
+/// Which organisation subscriptions `o` are a user's: the SQL condition for the user's id and
+/// e-mail address as SQL expressions (`$1`, or `u.id` in a list of users).
+pub(crate) fn organisation_filter(user_id: &str, email: &str) -> String {
+    format!(
+        "(o.user_id = {user_id} or (o.user_email is not null and o.user_email = lower({email}))
+     or o.level_id in (select level_id from organisation_members where user_id = {user_id})
+     or o.organisation_id in (select l.organisation_id from organisation_levels l
+                               join organisation_members m on m.level_id = l.id where m.user_id = {user_id}))"
+    )
+}
+
+static ORGANISATION_FILTER: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| organisation_filter("$1", "$2"));
+
+/// Organisation subscriptions that name the user, their e-mail address, a level they belong to or
+/// that level's main organisation.
+pub async fn organisation_for_user(
+    db: &PgPool,
+    user_id: &str,
+    email: &str,
+    today: NaiveDate,
+) -> sqlx::Result<Vec<OrganisationSubscription>> {
+    sqlx::query_as(&format!(
+        "select {ORGANISATION_COLUMNS}
+           from organisation_subscriptions o where {filter} order by o.valid_until desc nulls first, o.id",
+        ORGANISATION_COLUMNS = *ORGANISATION_COLUMNS,
+        filter = *ORGANISATION_FILTER
+    ))
+    .bind(user_id)
+    .bind(email)
+    .bind(today)
+    .fetch_all(db)
+    .await
+}
+
+pub async fn has_active_organisation(db: &PgPool, user_id: &str, email: &str, today: NaiveDate) -> sqlx::Result<bool> {
+    sqlx::query_scalar(&format!(
+        "select exists (select 1 from organisation_subscriptions o where {active} and {filter})",
+        active = organisation_active_sql("o", "$3"),
+        filter = *ORGANISATION_FILTER
+    ))
+    .bind(user_id)
+    .bind(email)
+    .bind(today)
+    .fetch_one(db)
+    .await
+}
+
+/// Organisation subscriptions of one level (practice) or main organisation the user belongs to.
+pub async fn for_organisation(
+    db: &PgPool,
+    user_id: &str,
+    organisation_id: Uuid,
+    today: NaiveDate,
+) -> sqlx::Result<Vec<OrganisationSubscription>> {
+    sqlx::query_as(&format!(
+        "select {ORGANISATION_COLUMNS}
+           from organisation_subscriptions o
+          where (o.level_id = $2 or o.organisation_id = $2)
+            and exists (select 1 from organisation_members m join organisation_levels l on l.id = m.level_id
+                         where m.user_id = $1 and (l.id = $2 or l.organisation_id = $2))
+          order by o.valid_until desc nulls first, o.id",
+        ORGANISATION_COLUMNS = *ORGANISATION_COLUMNS
+    ))
+    .bind(user_id)
+    .bind(organisation_id)
+    .bind(today)
+    .fetch_all(db)
+    .await
+}
+
+pub async fn payments_for_user(db: &PgPool, user_id: &str) -> sqlx::Result<Vec<Payment>> {
+    let rows = sqlx::query(
+        "select id, subscription_id, description, user_amount, amount_cents::int8 as amount, status, created_at, interval_months,
+                moneybird_invoice_id, moneybird_contact_id, sales_invoices_url, send_invoice_to_email, is_first_payment,
+                practice_name, contact_name, street_address, house_number, house_number_addition, postcode, city,
+                phone_number, kvk_number, period_start, period_end
+           from payments where user_id = $1 order by created_at desc, id",
+    )
+    .bind(user_id)
+    .fetch_all(db)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(Payment {
+                id: r.get("id"),
+                subscription_id: r.get("subscription_id"),
+                description: r.get("description"),
+                user_amount: r.get("user_amount"),
+                amount: r.get("amount"),
+                payment_status: r.try_get("status")?,
+                created_at: r.get("created_at"),
+                interval_months: r.get("interval_months"),
+                moneybird_invoice_id: r.get("moneybird_invoice_id"),
+                moneybird_contact_id: r.get("moneybird_contact_id"),
+                sales_invoices_url: r.get("sales_invoices_url"),
+                send_invoice_to_email: r.get("send_invoice_to_email"),
+                is_first_payment: r.get("is_first_payment"),
+                practice_name: r.get("practice_name"),
+                contact_name: r.get("contact_name"),
+                street_address: r.get("street_address"),
+                house_number: r.get("house_number"),
+                house_number_addition: r.get("house_number_addition"),
+                postcode: r.get("postcode"),
+                city: r.get("city"),
+                phone_number: r.get("phone_number"),
+                kvk_number: r.get("kvk_number"),
+                period_start: r.get("period_start"),
+                period_end: r.get("period_end"),
+            })
+        })
+        .collect()
+}
+
+/// Whether the user's account was made before `before` (Europe/Amsterdam calendar day).
+pub async fn is_early_adopter(db: &PgPool, user_id: &str, before: Option<NaiveDate>) -> sqlx::Result<bool> {
+    let Some(before) = before else { return Ok(false) };
+    let found: Option<bool> = sqlx::query_scalar("select (created_at at time zone 'Europe/Amsterdam')::date < $2 from users where id = $1")
+        .bind(user_id)
+        .bind(before)
+        .fetch_optional(db)
+        .await?;
+    Ok(found.unwrap_or(false))
+}
+
+/// The Gebruikers abonnementen filters.
+#[derive(Debug, Clone, Default)]
+pub struct SubscriptionFilter {
+    /// 'Alleen betaalde abonnementen': no trials.
+    pub paid_only: bool,
+    /// 'Alleen actieve abonnementen'.
+    pub active_only: bool,
+    /// A part of the user's e-mail address or id.
+    pub search: Option<String>,
+}
+
+/// A page of subscriptions, newest first, and how many match in all.
+pub async fn subscription_page(
+    db: &PgPool,
+    filter: &SubscriptionFilter,
+    today: NaiveDate,
+    page: i64,
+    size: i64,
+) -> sqlx::Result<(Vec<CmsSubscription>, i64)> {
+    let pattern = crate::text::contains_pattern(filter.search.as_deref());
+    let condition = format!(
+        "(not $2 or not s.is_trial)
+        and (not $3 or {active})
+        and ($4::text is null or s.user_id = any(array(select id from users where (lower(email) || ' ' || lower(id)) like $4)))",
+        active = active_sql("s", "$1")
+    );
+    let rows = sqlx::query(&format!(
+        "select {STAFF_COLUMNS} from subscriptions s join users u on u.id = s.user_id where {condition}
+          order by s.created_at desc, s.id desc limit $5 offset $6",
+        STAFF_COLUMNS = *STAFF_COLUMNS
+    ))
+    .bind(today)
+    .bind(filter.paid_only)
+    .bind(filter.active_only)
+    .bind(&pattern)
+    .bind(size)
+    .bind(page * size)
+    .fetch_all(db)
+    .await?;
+    let total: i64 = sqlx::query_scalar(&format!("select count(*) from subscriptions s where {condition}"))
+        .bind(today)
+        .bind(filter.paid_only)
+        .bind(filter.active_only)
+        .bind(&pattern)
+        .fetch_one(db)
+        .await?;
+    Ok((rows.iter().map(staff_row).collect(), total))
+}
+
+/// A user's subscriptions, paid and trial: the active ones first, then the latest valid-until
+/// first (spec §2.3, the info modal).
+pub async fn subscriptions_of_user(conn: &mut PgConnection, user_id: &str, today: NaiveDate) -> sqlx::Result<Vec<CmsSubscription>> {
+    let rows = sqlx::query(&format!(
+        "select {STAFF_COLUMNS} from subscriptions s join users u on u.id = s.user_id where s.user_id = $2
+          order by active desc, s.valid_until desc nulls last, s.created_at desc, s.id",
+        STAFF_COLUMNS = *STAFF_COLUMNS
+    ))
+    .bind(today)
+    .bind(user_id)
+    .fetch_all(conn)
+    .await?;
+    Ok(rows.iter().map(staff_row).collect())
+}
+
+/// What the Betalingen tab offers for a payment's bookkeeping (spec §2.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum BookkeepingState {
+    /// 'Moneybird contact maken': a paid first payment whose user has no bookkeeping contact.
+    MakeContact,
+    /// 'Factuur maken': paid, a contact, no invoice yet.
+    MakeInvoice,
+    /// The green check: paid, with its invoice.
+    Done,
+    /// A zero amount needs no invoice.
+    NotNeeded,
+    /// The red cross: anything else (not paid, or paid without a contact on a later payment).
+    None,
+}
+
+/// The spec's rule for the bookkeeping cell.
+pub fn bookkeeping_state(
+    status: PaymentStatus,
+    amount_cents: i64,
+    is_first: bool,
+    has_contact: bool,
+    has_invoice: bool,
+) -> BookkeepingState {
+    if amount_cents == 0 {
+        return BookkeepingState::NotNeeded;
+    }
+    if status != PaymentStatus::Paid {
+        return BookkeepingState::None;
+    }
+    if has_invoice {
+        BookkeepingState::Done
+    } else if has_contact {
+        BookkeepingState::MakeInvoice
+    } else if is_first {
+        BookkeepingState::MakeContact
+    } else {
+        BookkeepingState::None
+    }
+}
+
+/// The payment's latest bookkeeping job, while it is under way or went wrong.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentJob {
+    pub id: Uuid,
+    pub kind: String,
+    pub state: crate::jobs::JobState,
+}
+
+/// A payment as the CMS shows it (spec §3 Payment, with its user, invoice and bookkeeping).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CmsPayment {
+    pub id: Uuid,
+    pub user_id: String,
+    pub user_email: String,
+    pub subscription_id: Uuid,
+    pub description: String,
+    pub user_amount: i32,
+    /// Gross, in cents.
+    pub amount_cents: i64,
+    pub payment_status: PaymentStatus,
+    pub created_at: DateTime<Utc>,
+    pub paid_at: Option<DateTime<Utc>>,
+    pub interval_months: i32,
+    pub is_first_payment: bool,
+    /// The user's bookkeeping contact (Moneybird's, or the local bookkeeping's).
+    pub contact_id: Option<String>,
+    pub invoice_id: Option<Uuid>,
+    /// The number on the invoice.
+    pub invoice_number: Option<String>,
+    pub bookkeeping: BookkeepingState,
+    /// A bookkeeping job of this payment that is waiting, running or went wrong.
+    pub job: Option<PaymentJob>,
+    pub send_invoice_to_email: String,
+    pub practice_name: String,
+    pub contact_name: String,
+    pub street_address: String,
+    pub house_number: String,
+    pub house_number_addition: String,
+    pub postcode: String,
+    pub city: String,
+    pub phone_number: String,
+    pub kvk_number: String,
+}
+
+const PAYMENT_SELECT: &str = "select p.id, p.user_id, u.email as user_email, p.subscription_id, p.description, p.user_amount,
+        p.amount_cents::int8 as amount_cents, p.status, p.created_at, p.paid_at, p.interval_months, p.is_first_payment,
+        coalesce(p.moneybird_contact_id, (select c.contact_id from bookkeeping_contacts c where c.user_id = p.user_id
+                                          order by c.created_at limit 1)) as contact_id,
+        i.id as invoice_id, i.number as invoice_number, j.id as job_id, j.kind as job_kind, j.state as job_state,
+        p.send_invoice_to_email, p.practice_name, p.contact_name, p.street_address, p.house_number, p.house_number_addition,
+        p.postcode, p.city, p.phone_number, p.kvk_number
+   from payments p join users u on u.id = p.user_id
+   left join invoices i on i.payment_id = p.id and i.kind = 'invoice'
+   left join lateral (select id, kind, state from jobs
+                       where kind in ('create_contact', 'create_invoice', 'credit_invoice') and payload ->> 'paymentId' = p.id::text
+                       order by created_at desc limit 1) j on j.state <> 'succeeded'";
+
+fn payment_row(r: &PgRow) -> sqlx::Result<CmsPayment> {
+    let status: PaymentStatus = r.try_get("status")?;
+    let amount_cents: i64 = r.get("amount_cents");
+    let is_first_payment: bool = r.get("is_first_payment");
+    let contact_id: Option<String> = r.get("contact_id");
+    let invoice_id: Option<Uuid> = r.get("invoice_id");
+    let job_id: Option<Uuid> = r.get("job_id");
+    Ok(CmsPayment {
+        id: r.get("id"),
+        user_id: r.get("user_id"),
+        user_email: r.get("user_email"),
+        subscription_id: r.get("subscription_id"),
+        description: r.get("description"),
+        user_amount: r.get("user_amount"),
+        amount_cents,
+        payment_status: status,
+        created_at: r.get("created_at"),
+        paid_at: r.get("paid_at"),
+        interval_months: r.get("interval_months"),
+        is_first_payment,
+        bookkeeping: bookkeeping_state(status, amount_cents, is_first_payment, contact_id.is_some(), invoice_id.is_some()),
+        contact_id,
+        invoice_id,
+        invoice_number: r.get("invoice_number"),
+        job: job_id.map(|id| PaymentJob {
+            id,
+            kind: r.get("job_kind"),
+            state: crate::jobs::JobState::from_stored(r.get::<&str, _>("job_state")).unwrap_or(crate::jobs::JobState::Queued),
+        }),
+        send_invoice_to_email: r.get("send_invoice_to_email"),
+        practice_name: r.get("practice_name"),
+        contact_name: r.get("contact_name"),
+        street_address: r.get("street_address"),
+        house_number: r.get("house_number"),
+        house_number_addition: r.get("house_number_addition"),
+        postcode: r.get("postcode"),
+        city: r.get("city"),
+        phone_number: r.get("phone_number"),
+        kvk_number: r.get("kvk_number"),
+    })
+}
+
+/// The Betalingen filters.
+#[derive(Debug, Clone, Default)]
+pub struct PaymentFilter {
+    /// `None`: every status ('ALL').
+    pub status: Option<PaymentStatus>,
+    /// A part of the user's e-mail address or id.
+    pub search: Option<String>,
+}
+
+/// A page of payments, newest first, and how many match in all. The page's ids are found first,
+/// so the invoice, contact and job of its rows only are looked up.
+pub async fn payment_page(db: &PgPool, filter: &PaymentFilter, page: i64, size: i64) -> sqlx::Result<(Vec<CmsPayment>, i64)> {
+    let pattern = crate::text::contains_pattern(filter.search.as_deref());
+    let status = filter.status.map(PaymentStatus::as_str);
+    let condition = "($1::text is null or p.status = $1)
+        and ($2::text is null or p.user_id = any(array(select id from users where (lower(email) || ' ' || lower(id)) like $2)))";
+    let rows = sqlx::query(&format!(
+        "{PAYMENT_SELECT} where p.id in (select p.id from payments p where {condition} order by p.created_at desc, p.id desc limit $3 offset $4)
+          order by p.created_at desc, p.id desc"
+    ))
+    .bind(status)
+    .bind(&pattern)
+    .bind(size)
+    .bind(page * size)
+    .fetch_all(db)
+    .await?;
+    let total: i64 =
+        sqlx::query_scalar(&format!("select count(*) from payments p where {condition}")).bind(status).bind(&pattern).fetch_one(db).await?;
+    Ok((rows.iter().map(payment_row).collect::<sqlx::Result<_>>()?, total))
+}
+
+/// A user's payments, newest first (the info modal).
+pub async fn payments_of_user(conn: &mut PgConnection, user_id: &str) -> sqlx::Result<Vec<CmsPayment>> {
+    let rows = sqlx::query(&format!("{PAYMENT_SELECT} where p.user_id = $1 order by p.created_at desc, p.id desc"))
+        .bind(user_id)
+        .fetch_all(conn)
+        .await?;
+    rows.iter().map(payment_row).collect()
+}
+
+/// One payment.
+pub async fn payment(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<Option<CmsPayment>> {
+    let row = sqlx::query(&format!("{PAYMENT_SELECT} where p.id = $1")).bind(id).fetch_optional(conn).await?;
+    row.as_ref().map(payment_row).transpose()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::billing::status::PaymentStatus::*;
+    use BookkeepingState::*;
+
+    #[test]
+    fn the_bookkeeping_cell_follows_the_spec() {
+        assert_eq!(bookkeeping_state(Paid, 12100, true, false, false), MakeContact);
+        assert_eq!(bookkeeping_state(Paid, 12100, true, true, false), MakeInvoice);
+        assert_eq!(bookkeeping_state(Paid, 12100, false, true, false), MakeInvoice);
+        assert_eq!(bookkeeping_state(Paid, 12100, true, true, true), Done);
+        assert_eq!(bookkeeping_state(Paid, 12100, false, false, false), None);
+        assert_eq!(bookkeeping_state(Open, 12100, true, false, false), None);
+        assert_eq!(bookkeeping_state(Failed, 12100, true, true, false), None);
+        assert_eq!(bookkeeping_state(Paid, 0, true, false, false), NotNeeded);
+        assert_eq!(bookkeeping_state(Open, 0, true, false, false), NotNeeded);
+    }
+}

@@ -1,0 +1,135 @@
+//! Seats: the users linked to a non-individual subscription, added by e-mail address and removed
+//! by the owner, and the invitation a new seat's user gets.
+
+use chrono::NaiveDate;
+use serde::Serialize;
+use sqlx::{PgPool, Row};
+use uuid::Uuid;
+
+use super::details::looks_like_email;
+use super::lifecycle::active_sql;
+use super::{CANNOT_REMOVE, FAIR_USE, MAX_FIELD, NO_EMAIL, NOT_FOUND};
+use crate::refusal::Refusal;
+
+/// Whether users may be linked to a subscription (the spec leaves the rule out; this is ours).
+pub fn can_link(is_active: bool, is_trial: bool, is_individual: bool) -> bool {
+    is_active && !is_trial && !is_individual
+}
+
+/// A seat added: its id, the user it resolved to, and the fair-use warning when the seats now
+/// outnumber the users paid for.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatAdded {
+    pub id: Uuid,
+    pub email_address: String,
+    pub user_id: Option<String>,
+    /// The fair-use warning when the seats outnumber the users paid for.
+    #[schema(value_type = Option<String>)]
+    pub warning: Option<&'static str>,
+}
+
+/// Adds a seat by e-mail address (lower case) to the owner's subscription; when an account has
+/// that address the seat names the account.
+pub async fn add_linked(db: &PgPool, owner_id: &str, subscription_id: Uuid, email: &str, today: NaiveDate) -> Result<SeatAdded, Refusal> {
+    let email = email.trim().to_lowercase();
+    if email.is_empty() {
+        return Err(Refusal::Invalid(NO_EMAIL));
+    }
+    if !looks_like_email(&email) || email.chars().count() > MAX_FIELD {
+        return Err(Refusal::Invalid("Ongeldig e-mail adres."));
+    }
+    let mut tx = db.begin().await?;
+    let sub = sqlx::query(&format!(
+        "select user_amount, is_trial, is_individual, {active} as active
+           from subscriptions where id = $1 and user_id = $2 for update",
+        active = active_sql("", "$3")
+    ))
+    .bind(subscription_id)
+    .bind(owner_id)
+    .bind(today)
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or(Refusal::NotFound(NOT_FOUND))?;
+    if !can_link(sub.get("active"), sub.get("is_trial"), sub.get("is_individual")) {
+        return Err(Refusal::Conflict("Aan dit abonnement kunnen geen gebruikers worden gekoppeld."));
+    }
+    let user: Option<String> = sqlx::query_scalar("select id from users where lower(email) = $1 order by created_at limit 1")
+        .bind(&email)
+        .fetch_optional(&mut *tx)
+        .await?;
+    let id = Uuid::new_v4();
+    let inserted = sqlx::query(
+        "insert into linked_subscriptions (id, subscription_id, user_id, email)
+         select $1, $2, $3, $4
+          where not exists (select 1 from linked_subscriptions where subscription_id = $2 and (email = $4 or user_id = $3))",
+    )
+    .bind(id)
+    .bind(subscription_id)
+    .bind(&user)
+    .bind(&email)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if inserted == 0 {
+        return Err(Refusal::Conflict("Gebruiker is al toegevoegd"));
+    }
+    let seats: i64 = sqlx::query_scalar("select count(*) from linked_subscriptions where subscription_id = $1")
+        .bind(subscription_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    let users: i32 = sub.get("user_amount");
+    Ok(SeatAdded { id, email_address: email, user_id: user, warning: (seats > users as i64).then_some(FAIR_USE) })
+}
+
+/// Removes a seat from one of the owner's subscriptions.
+pub async fn remove_linked(db: &PgPool, owner_id: &str, linked_id: Uuid) -> Result<(), Refusal> {
+    let removed = sqlx::query(
+        "delete from linked_subscriptions l using subscriptions s
+          where l.id = $1 and s.id = l.subscription_id and s.user_id = $2",
+    )
+    .bind(linked_id)
+    .bind(owner_id)
+    .execute(db)
+    .await?
+    .rows_affected();
+    if removed == 0 {
+        return Err(Refusal::NotFound(CANNOT_REMOVE));
+    }
+    Ok(())
+}
+
+/// A seat's invitation: who is invited, by whom, to which subscription. `None` when the seat was
+/// removed since.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SeatInvitation {
+    pub email: String,
+    pub owner_name: String,
+    pub owner_email: String,
+    pub description: String,
+}
+
+pub async fn seat_invitation(db: &PgPool, seat_id: Uuid) -> sqlx::Result<Option<SeatInvitation>> {
+    sqlx::query_as(
+        "select l.email, coalesce(u.preferred_name, u.preferred_username) as owner_name, u.email as owner_email, s.description
+           from linked_subscriptions l join subscriptions s on s.id = l.subscription_id join users u on u.id = s.user_id
+          where l.id = $1 and l.email is not null",
+    )
+    .bind(seat_id)
+    .fetch_optional(db)
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linking_needs_an_active_paid_non_individual_subscription() {
+        assert!(can_link(true, false, false));
+        assert!(!can_link(false, false, false));
+        assert!(!can_link(true, true, false));
+        assert!(!can_link(true, false, true));
+    }
+}

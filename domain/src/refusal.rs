@@ -1,0 +1,19 @@
+//! Why the domain refuses a call, in Dutch: the request is not right, names nothing, or the state
+//! does not allow it. One type for every area (billing, organisations, the staff's pages); the
+//! api maps it to HTTP in one place (`api::error`).
+
+/// A refusal with its Dutch message, or a database failure.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    /// 400: the request is not right (a billing message, 'Kortingscode onjuist', a date format).
+    #[error("{0}")]
+    Invalid(&'static str),
+    /// 404: nothing of the caller's by that id.
+    #[error("{0}")]
+    NotFound(&'static str),
+    /// 409: the state does not allow it (a second trial, a seat twice, a name taken).
+    #[error("{0}")]
+    Conflict(&'static str),
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
