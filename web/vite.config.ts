@@ -31,5 +31,9 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     css: false,
+    // worker threads rather than forked processes: vitest 4's forks pool now and then misses a
+    // new worker's start message on small machines and fails the run ("Timeout waiting for
+    // worker to respond", vitest-dev/vitest#8968)
+    pool: 'threads',
   },
 })
