@@ -1495,3 +1495,11 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
     lists.extend(super::episodes::TOPICS.iter().map(|(_, list)| list));
     lists
 }
+
+/// Verbs that may follow an opening "er" ("Er is", "Er zijn geen klachten", "Er ontstaat"): an
+/// "er" followed by none of them lost its verb.
+pub(crate) const VERBS_AFTER_ER: &[&str] = &[
+    "is", "zijn", "was", "waren", "wordt", "worden", "werd", "werden", "komt", "komen", "kwam", "blijft", "blijven", "lijkt", "lijken",
+    "valt", "staat", "staan", "zit", "zitten", "zat", "heeft", "hebben", "kan", "kunnen", "moet", "moeten", "mag", "zal", "zullen", "gaat",
+    "ontstaat", "treedt", "bestaat", "volgt", "ligt", "liggen",
+];

@@ -100,16 +100,14 @@ fn decided(placed: &[classify::Placed]) -> Vec<bool> {
 
 /// How many problems a SOEP consult holds when it was summarised into one episode and the rules
 /// find more (2 or 3): the page offers to show them as that many episodes. `None` otherwise.
-/// Asked of every engine's note, as the rules are cheap and the split is the same question.
+/// The rules summariser says so of its own notes; the summary job asks it of other engines'.
 pub fn problems_found(request: &SummaryRequest) -> Option<u8> {
-    if request.template != Template::Soap || request.episode_count > 1 {
-        return None;
-    }
-    let placed = classify::place_all(&request.transcript, request.flavour);
-    let sentences: Vec<&str> = request.transcript.iter().map(|l| l.sentence.as_str()).collect();
-    let clinical: Vec<bool> = placed.iter().map(|p| p.section.is_some()).collect();
-    let (_, count) = episodes::problems(&sentences, &clinical, &decided(&placed));
-    (count > 1).then(|| u8::try_from(count).unwrap_or(u8::MAX))
+    (request.template == Template::Soap).then(|| found(&classify(request))).flatten()
+}
+
+/// The problems [`classify`] told apart in one episode, when more than one.
+fn found(placements: &[Placement]) -> Option<u8> {
+    placements.iter().map(|p| p.problem + 1).max().filter(|n| *n > 1).and_then(|n| u8::try_from(n).ok())
 }
 
 /// The rule-based summariser. Stateless and cheap: the cue lists are static data.
@@ -133,7 +131,7 @@ impl RulesSummariser {
                 let placements = classify(request);
                 let told_by = render::told_by(request, &placements);
                 let episodes = render::soap(&placements, usize::from(request.episode_count.max(1)), &style, told_by);
-                ConsultResult { episodes, ..Default::default() }
+                ConsultResult { episodes, problems_found: found(&placements), ..Default::default() }
             }
             Template::Report => {
                 let single = SummaryRequest { episode_count: 1, ..request.clone() };

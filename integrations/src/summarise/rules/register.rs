@@ -17,6 +17,7 @@
 use crate::speech::Speaker;
 
 use super::Section;
+use super::lexicon::VERBS_AFTER_ER;
 use super::style;
 
 /// Fillers dropped wherever they stand (whole words, with the comma that may follow them).
@@ -445,13 +446,12 @@ impl Words {
     /// "ijs erop gedaan": an opening "er" without a verb after it joins the particle it belongs
     /// to ("op", "bij", "van" …) within the next few words; without one it stays.
     fn reattach_er(&mut self) {
-        const FOLLOWS_ER: &[&str] = &[
-            "is", "zijn", "was", "waren", "wordt", "worden", "werd", "komt", "komen", "blijft", "lijkt", "valt", "staat", "zit", "zitten",
-            "heeft", "hebben", "kan", "kunnen", "moet", "moeten", "mag", "zal", "gaat", "ligt", "niet", "geen",
-        ];
         const PARTICLES: &[&str] = &["op", "bij", "van", "aan", "in", "uit", "over", "mee", "voor", "door", "tegen", "naar", "af", "om"];
         if !self.words.first().is_some_and(|w| bare(w) == "er" && tail(w).is_empty())
-            || self.words.get(1).is_none_or(|w| FOLLOWS_ER.contains(&bare(w).as_str()))
+            || self.words.get(1).is_none_or(|w| {
+                let w = bare(w);
+                VERBS_AFTER_ER.contains(&w.as_str()) || matches!(w.as_str(), "niet" | "geen")
+            })
         {
             return;
         }
@@ -660,8 +660,7 @@ impl Words {
                 // "als u benauwder wordt" → "als benauwder wordt"; "als je benauwd bent" → "… is"
                 self.words.remove(i);
                 // the clause's verb, wherever it stands: up to the word that ends the clause
-                let end = (i..self.words.len()).find(|&k| !tail(&self.words[k]).is_empty()).map_or(self.words.len(), |k| k + 1);
-                for k in i..end {
+                for k in i..self.clause_end(i) {
                     if let Some(third) = second_person_third(&bare(&self.words[k])) {
                         self.words[k] = keep_tail(&self.words[k], third);
                     }
@@ -673,7 +672,7 @@ impl Words {
                 // subject before a verb-final clause, whose copula goes with it ("u overbelast
                 // bent door …" → "overbelast door …") and whose other verb becomes third person
                 self.remove(i, 1);
-                let end = (i..self.words.len()).find(|&k| !tail(&self.words[k]).is_empty()).map_or(self.words.len(), |k| k + 1);
+                let end = self.clause_end(i);
                 if let Some(k) = (i..end).find(|&k| matches!(bare(&self.words[k]).as_str(), "bent" | "ben")) {
                     self.remove(k, 1);
                 } else if let Some((k, third)) = (i..end).find_map(|k| second_person_third(&bare(&self.words[k])).map(|t| (k, t))) {
@@ -771,6 +770,12 @@ impl Words {
         if let Some(end) = end {
             self.move_word(at, end);
         }
+    }
+
+    /// One past the word at or after `from` that carries punctuation (the clause's last word), or
+    /// the number of words.
+    fn clause_end(&self, from: usize) -> usize {
+        (from..self.words.len()).find(|&k| !tail(&self.words[k]).is_empty()).map_or(self.words.len(), |k| k + 1)
     }
 
     /// Moves the word at `at` to stand after the word at `end`, taking over that word's

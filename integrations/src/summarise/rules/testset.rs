@@ -13,6 +13,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use super::lexicon::VERBS_AFTER_ER;
 use super::{RulesSummariser, Section, classify, cues};
 use crate::speech::Speaker;
 use crate::summarise::{Episode, Flavour, SummaryRequest, Template, TranscriptLine};
@@ -347,13 +348,6 @@ pub fn style_violations(text: &str) -> StyleCounts {
     }
 }
 
-/// Verbs that may follow a sentence's opening "Er" ("Er is", "Er zijn geen klachten").
-const ER_VERBS: &[&str] = &[
-    "is", "zijn", "was", "waren", "wordt", "worden", "werd", "komt", "komen", "kwam", "blijft", "blijven", "lijkt", "lijken", "valt",
-    "staat", "staan", "zit", "zitten", "zat", "heeft", "hebben", "kan", "kunnen", "moet", "moeten", "mag", "zal", "zullen", "gaat",
-    "ontstaat", "treedt", "bestaat", "volgt", "wordt", "werden", "ligt", "liggen",
-];
-
 /// Verbs of the plan that, as the first word, must not be followed by their object's article
 /// ("Bellen de praktijk" is no Dutch; "De praktijk bellen" is).
 const PLAN_INFINITIVES: &[&str] = &[
@@ -397,7 +391,7 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
         let words: Vec<String> =
             sentence.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '/').to_lowercase()).collect();
         let w = |i: usize| words.get(i).map_or("", String::as_str);
-        let verb_after = |i: usize| ER_VERBS.contains(&w(i + 1)) || w(i + 1).is_empty();
+        let verb_after = |i: usize| VERBS_AFTER_ER.contains(&w(i + 1)) || w(i + 1).is_empty();
         let skip = usize::from(matches!(w(0), "direct" | "dan" | "zo" | "zonodig"));
         let kind = if w(0) == "er" && !verb_after(0) {
             Some(FRAGMENT_KINDS[0].0)
