@@ -2,10 +2,7 @@
 //! in words ("Factuur voor betaling van anne@example.nl (…, € 121,00)"), a retry, the queues at
 //! a glance and what each sweep did last.
 
-use std::collections::HashMap;
-
 use chrono::{DateTime, Utc};
-use domain::billing::invoices::euros;
 use serde::Serialize;
 use serde_json::Value;
 use sqlx::{PgConnection, PgPool, Row};
@@ -13,43 +10,17 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::JobState;
-use crate::mail::templates::Template;
+use crate::kinds;
+use crate::told::{Names, Wanted};
 
-/// A job kind in Dutch.
+/// A job kind in Dutch (its [`crate::kind::Job::LABEL`]); "Taak" for a kind this build does not
+/// know.
 pub fn label(kind: &str) -> &'static str {
-    match kind {
-        "create_contact" => "Boekhoudcontact maken",
-        "create_invoice" => "Factuur maken",
-        "credit_invoice" => "Creditfactuur maken",
-        "sync_payment" => "Betaalstatus bijwerken",
-        "renew_subscription" => "Abonnement verlengen",
-        "email" => "E-mail versturen",
-        "summarise_consult" => "Samenvatting maken",
-        "expire_subscriptions" => "Verlopen abonnementen uitzetten",
-        "renew_subscriptions" => "Verlengingen starten",
-        "check_unpaid" => "Abonnementen zonder betaling zoeken",
-        "purge_consults" => "Verlopen consulten verwijderen",
-        "prune_jobs" => "Afgeronde taken opruimen",
-        "probe" => "Testtaak",
-        _ => "Taak",
-    }
+    kinds::named(kind).map_or("Taak", |k| k.label)
 }
 
 /// The sweeps the scheduler runs, by kind, in the order the CMS lists them.
 pub const SWEEPS: [&str; 5] = ["expire_subscriptions", "renew_subscriptions", "check_unpaid", "purge_consults", "prune_jobs"];
-
-fn template_label(template: Template) -> &'static str {
-    match template {
-        Template::Welcome => "welkomstmail",
-        Template::SeatInvitation => "uitnodiging voor een gekoppeld abonnement",
-        Template::UnpaidSubscriptions => "lijst van abonnementen zonder betaling",
-        Template::RenewalFailed => "melding mislukte verlenging",
-        Template::RenewalReminder => "herinnering aan de betaling",
-        Template::OrganisationInvitation => "uitnodiging via een organisatie",
-        Template::OrganisationAccess => "toegang via een organisatie",
-        Template::OrganisationAdmin => "beheerdersrol in een organisatie",
-    }
-}
 
 /// A job that went wrong.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -73,104 +44,24 @@ pub struct JobProblem {
 /// The states staff see as problems.
 const PROBLEM_STATES: &str = "('retrying', 'failed', 'dead')";
 
-struct PaymentLine {
-    email: String,
-    description: String,
-    amount_cents: i64,
-}
-
-impl PaymentLine {
-    fn text(&self) -> String {
-        format!("betaling van {} ({}, {})", self.email, self.description, euros(self.amount_cents))
+/// What a job is for, in Dutch ([`crate::kind::Job::describe`]), or its label.
+fn text_of(kind: &str, payload: &Value, caused_by: Option<&str>, names: &Names) -> String {
+    match kinds::named(kind) {
+        Some(k) => k.describe(payload, caused_by, names),
+        None => label(kind).to_owned(),
     }
 }
 
 /// What the rows of jobs name, looked up once per page.
-#[derive(Default)]
-struct Names {
-    payments: HashMap<String, PaymentLine>,
-    subscriptions: HashMap<Uuid, (String, String)>,
-    users: HashMap<String, String>,
-}
-
-fn text_of(kind: &str, payload: &Value, caused_by: Option<&str>, names: &Names) -> String {
-    let str_field = |f: &str| payload.get(f).and_then(Value::as_str).map(str::to_owned);
-    let payment = |key: Option<String>| key.and_then(|k| names.payments.get(&k)).map(PaymentLine::text);
-    let user = |id: Option<&str>| id.and_then(|id| names.users.get(id)).cloned();
-    let thing = match kind {
-        "create_contact" => payment(str_field("paymentId")).map(|p| format!("Boekhoudcontact voor {p}")),
-        "create_invoice" => payment(str_field("paymentId")).map(|p| format!("Factuur voor {p}")),
-        "credit_invoice" => payment(str_field("paymentId")).map(|p| format!("Creditfactuur voor {p}")),
-        "sync_payment" => {
-            let id = str_field("providerPaymentId");
-            payment(id.clone()).map(|p| format!("Betaalstatus van {p}")).or(id.map(|id| format!("Betaalstatus van betaling {id}")))
-        }
-        "renew_subscription" => str_field("subscriptionId")
-            .and_then(|s| s.parse::<Uuid>().ok())
-            .and_then(|id| names.subscriptions.get(&id))
-            .map(|(d, e)| format!("Verlenging van {d} van {e} vanaf {}", str_field("periodStart").unwrap_or_default())),
-        "email" => {
-            let template = payload.get("template").cloned().and_then(|t| serde_json::from_value::<Template>(t).ok());
-            let to = user(payload.get("user_id").and_then(Value::as_str))
-                .or_else(|| str_field("payment_id").and_then(|k| names.payments.get(&k)).map(|p| p.email.clone()))
-                .or_else(|| str_field("address"));
-            template.map(|t| match to {
-                Some(to) => format!("E-mail ({}) aan {to}", template_label(t)),
-                None => format!("E-mail ({})", template_label(t)),
-            })
-        }
-        "summarise_consult" => user(caused_by).map(|e| format!("Samenvatting voor {e}")),
-        _ => None,
-    };
-    thing.unwrap_or_else(|| label(kind).to_owned())
-}
-
 async fn names(db: &PgPool, rows: &[(String, Value, Option<String>)]) -> sqlx::Result<Names> {
-    let mut payment_ids = Vec::new();
-    let mut provider_ids = Vec::new();
-    let mut subscription_ids = Vec::new();
-    let mut user_ids = Vec::new();
+    let mut wanted = Wanted::default();
     for (kind, payload, caused_by) in rows {
-        let field = |f: &str| payload.get(f).and_then(Value::as_str).map(str::to_owned);
-        match kind.as_str() {
-            "create_contact" | "create_invoice" | "credit_invoice" => payment_ids.extend(field("paymentId")),
-            "sync_payment" => provider_ids.extend(field("providerPaymentId")),
-            "renew_subscription" => subscription_ids.extend(field("subscriptionId").and_then(|s| s.parse::<Uuid>().ok())),
-            "email" => {
-                user_ids.extend(field("user_id"));
-                payment_ids.extend(field("payment_id"));
-            }
-            _ => {}
+        if let Some(k) = kinds::named(kind) {
+            k.wants(payload, &mut wanted);
         }
-        user_ids.extend(caused_by.clone());
+        wanted.users.extend(caused_by.clone());
     }
-    let mut out = Names::default();
-    for r in sqlx::query(
-        "select p.id::text as id, p.provider_payment_id, u.email, p.description, p.amount_cents::int8 as amount
-           from payments p join users u on u.id = p.user_id where p.id::text = any($1) or p.provider_payment_id = any($2)",
-    )
-    .bind(&payment_ids)
-    .bind(&provider_ids)
-    .fetch_all(db)
-    .await?
-    {
-        let line = || PaymentLine { email: r.get("email"), description: r.get("description"), amount_cents: r.get("amount") };
-        if let Some(provider) = r.get::<Option<String>, _>("provider_payment_id") {
-            out.payments.insert(provider, line());
-        }
-        out.payments.insert(r.get("id"), line());
-    }
-    for r in sqlx::query("select s.id, s.description, u.email from subscriptions s join users u on u.id = s.user_id where s.id = any($1)")
-        .bind(&subscription_ids)
-        .fetch_all(db)
-        .await?
-    {
-        out.subscriptions.insert(r.get("id"), (r.get("description"), r.get("email")));
-    }
-    for r in sqlx::query("select id, email from users where id = any($1)").bind(&user_ids).fetch_all(db).await? {
-        out.users.insert(r.get("id"), r.get("email"));
-    }
-    Ok(out)
+    Names::look_up(db, &wanted).await
 }
 
 const PROBLEM_COLUMNS: &str = "id, kind, state, attempts, max_attempts, last_error, run_at, updated_at, payload, caused_by";
@@ -267,29 +158,9 @@ pub struct Overview {
     pub sweeps: Vec<SweepRun>,
 }
 
-fn plural(n: i64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// What a sweep's result says, in Dutch.
+/// What a sweep's result says, in Dutch ([`crate::kind::Job::summarise_result`]).
 pub fn sweep_summary(kind: &str, result: &Value) -> Option<String> {
-    let n = |f: &str| result.get(f).and_then(Value::as_i64).unwrap_or(0);
-    Some(match kind {
-        "expire_subscriptions" => format!(
-            "{} en {} verlopen",
-            plural(n("subscriptions"), "abonnement", "abonnementen"),
-            plural(n("organisationSubscriptions"), "organisatie-abonnement", "organisatie-abonnementen")
-        ),
-        "renew_subscriptions" => format!(
-            "{} gestart, {} verstuurd",
-            plural(n("queued"), "verlenging", "verlengingen"),
-            plural(n("reminders"), "herinnering", "herinneringen")
-        ),
-        "check_unpaid" => format!("{} zonder betaling gemeld", plural(n("new"), "nieuw abonnement", "nieuwe abonnementen")),
-        "purge_consults" => format!("{} verwijderd", plural(n("consults"), "verlopen consult", "verlopen consulten")),
-        "prune_jobs" => format!("{} opgeruimd", plural(n("jobsDeleted"), "afgeronde taak", "afgeronde taken")),
-        _ => return None,
-    })
+    kinds::named(kind)?.summarise_result(result)
 }
 
 /// The queues with work, by kind, and each sweep's last run.
@@ -345,6 +216,7 @@ pub async fn overview(db: &PgPool) -> sqlx::Result<Overview> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::told::PaymentLine;
     use serde_json::json;
 
     #[test]
@@ -373,5 +245,31 @@ mod tests {
         for sweep in SWEEPS {
             assert_ne!(label(sweep), "Taak", "{sweep}");
         }
+    }
+
+    #[test]
+    fn every_kind_has_its_own_dutch_label_and_an_unknown_one_is_a_task() {
+        let labels: std::collections::HashSet<&str> = kinds::catalogue().iter().map(|k| k.label).collect();
+        assert_eq!(labels.len(), kinds::all().len());
+        assert!(!labels.contains("Taak"));
+        assert_eq!(label("gone_kind"), "Taak");
+        assert_eq!(text_of("gone_kind", &json!({}), None, &Names::default()), "Taak");
+    }
+
+    #[test]
+    fn a_letter_names_its_recipient_or_its_address() {
+        let mut names = Names::default();
+        names.users.insert("u1".into(), "bart@example.nl".into());
+        assert_eq!(
+            text_of("email", &json!({"template": "welcome", "user_id": "u1"}), None, &names),
+            "E-mail (welkomstmail) aan bart@example.nl"
+        );
+        assert_eq!(
+            text_of("email", &json!({"template": "organisation_invitation", "address": "nieuw@example.nl"}), None, &names),
+            "E-mail (uitnodiging via een organisatie) aan nieuw@example.nl"
+        );
+        let mut wanted = Wanted::default();
+        kinds::named("email").unwrap().wants(&json!({"template": "welcome", "user_id": "u1"}), &mut wanted);
+        assert_eq!(wanted.users, ["u1"]);
     }
 }

@@ -13,6 +13,7 @@ use sqlx::PgPool;
 
 use crate::dispatch::Dispatcher;
 use crate::record::{Claimed, JobState};
+use crate::told::{Names, Wanted};
 
 /// How a kind is run and retried.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,9 +95,27 @@ pub struct StateChange<'a> {
 pub trait Job: Send + Sync + 'static {
     /// Stable name: the `kind` column and the Redis queue. Never rename it.
     const KIND: &'static str;
+    /// The kind in Dutch, as staff see it in Achtergrondtaken ("Factuur maken").
+    const LABEL: &'static str;
     type Payload: Serialize + DeserializeOwned + Send + Sync;
 
     fn policy() -> Policy;
+
+    /// What one job is for, in Dutch, naming what its payload points at ("Factuur voor betaling
+    /// van anne@example.nl (…, € 121,00)"); `caused_by` is the user whose action queued it.
+    /// `None` when nothing it names was found: staff then see [`Job::LABEL`].
+    fn describe(_payload: &Self::Payload, _caused_by: Option<&str>, _names: &Names) -> Option<String> {
+        None
+    }
+
+    /// What [`Job::describe`] names, to be looked up once for a page of jobs.
+    fn wants(_payload: &Self::Payload, _wanted: &mut Wanted) {}
+
+    /// What a successful attempt did, in Dutch, from its result ("3 abonnementen verlopen"): the
+    /// sweeps' last runs in the CMS.
+    fn summarise_result(_result: &Value) -> Option<String> {
+        None
+    }
 
     /// One attempt. The returned value becomes the job's `result`.
     fn run(&self, ctx: &JobContext, job: &Claimed, payload: Self::Payload) -> impl Future<Output = Result<Value, JobError>> + Send;

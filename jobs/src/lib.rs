@@ -11,6 +11,7 @@ pub mod admin;
 pub mod batch;
 pub mod config;
 pub mod dispatch;
+pub mod follow_up;
 pub mod health;
 pub mod kind;
 pub mod kinds;
@@ -22,6 +23,7 @@ pub mod record;
 pub mod redis_conn;
 pub mod relay;
 pub mod runner;
+pub mod told;
 pub mod wake;
 
 pub use config::JobsConfig;

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use crate::kind::{Job, JobContext, JobError, Policy};
 use crate::kinds::SendEmail;
 use crate::record::{Claimed, NewJob};
+use crate::told::plural;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct CheckUnpaidPayload {}
@@ -23,10 +24,16 @@ impl CheckUnpaid {
 
 impl Job for CheckUnpaid {
     const KIND: &'static str = "check_unpaid";
+    const LABEL: &'static str = "Abonnementen zonder betaling zoeken";
     type Payload = CheckUnpaidPayload;
 
     fn policy() -> Policy {
         Policy::SWEEP
+    }
+
+    fn summarise_result(result: &Value) -> Option<String> {
+        let new = result.get("new").and_then(Value::as_i64).unwrap_or(0);
+        Some(format!("{} zonder betaling gemeld", plural(new, "nieuw abonnement", "nieuwe abonnementen")))
     }
 
     async fn run(&self, ctx: &JobContext, job: &Claimed, _payload: CheckUnpaidPayload) -> Result<Value, JobError> {

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::kind::{Job, JobContext, JobError, Policy};
 use crate::record::{Claimed, NewJob};
+use crate::told::plural;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ExpirePayload {}
@@ -22,10 +23,20 @@ impl ExpireSubscriptions {
 
 impl Job for ExpireSubscriptions {
     const KIND: &'static str = "expire_subscriptions";
+    const LABEL: &'static str = "Verlopen abonnementen uitzetten";
     type Payload = ExpirePayload;
 
     fn policy() -> Policy {
         Policy::SWEEP
+    }
+
+    fn summarise_result(result: &Value) -> Option<String> {
+        let n = |f: &str| result.get(f).and_then(Value::as_i64).unwrap_or(0);
+        Some(format!(
+            "{} en {} verlopen",
+            plural(n("subscriptions"), "abonnement", "abonnementen"),
+            plural(n("organisationSubscriptions"), "organisatie-abonnement", "organisatie-abonnementen")
+        ))
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, _payload: ExpirePayload) -> Result<Value, JobError> {

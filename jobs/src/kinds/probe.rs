@@ -49,6 +49,7 @@ impl Probe {
 
 impl Job for Probe {
     const KIND: &'static str = "probe";
+    const LABEL: &'static str = "Testtaak";
     type Payload = ProbePayload;
 
     fn policy() -> Policy {

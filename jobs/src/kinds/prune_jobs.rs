@@ -11,6 +11,7 @@ use crate::config::JobsConfig;
 use crate::dispatch::apalis_config;
 use crate::kind::{Job, JobContext, JobError, Policy};
 use crate::record::{Claimed, NewJob};
+use crate::told::plural;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct PrunePayload {}
@@ -30,10 +31,16 @@ const DELETE_BATCH: i64 = 5_000;
 
 impl Job for PruneJobs {
     const KIND: &'static str = "prune_jobs";
+    const LABEL: &'static str = "Afgeronde taken opruimen";
     type Payload = PrunePayload;
 
     fn policy() -> Policy {
         Policy::SWEEP
+    }
+
+    fn summarise_result(result: &Value) -> Option<String> {
+        let deleted = result.get("jobsDeleted").and_then(Value::as_i64).unwrap_or(0);
+        Some(format!("{} opgeruimd", plural(deleted, "afgeronde taak", "afgeronde taken")))
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, _payload: PrunePayload) -> Result<Value, JobError> {

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use crate::kind::{Job, JobContext, JobError, Policy};
 use crate::kinds::SummariseConsult;
 use crate::record::{Claimed, NewJob};
+use crate::told::plural;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct PurgePayload {}
@@ -26,10 +27,16 @@ impl PurgeConsults {
 
 impl Job for PurgeConsults {
     const KIND: &'static str = "purge_consults";
+    const LABEL: &'static str = "Verlopen consulten verwijderen";
     type Payload = PurgePayload;
 
     fn policy() -> Policy {
         Policy::SWEEP
+    }
+
+    fn summarise_result(result: &Value) -> Option<String> {
+        let consults = result.get("consults").and_then(Value::as_i64).unwrap_or(0);
+        Some(format!("{} verwijderd", plural(consults, "verlopen consult", "verlopen consulten")))
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, _payload: PurgePayload) -> Result<Value, JobError> {

@@ -19,6 +19,7 @@ use uuid::Uuid;
 use crate::kind::{Job, JobContext, JobError, Policy};
 use crate::kinds::SendEmail;
 use crate::record::{Claimed, NewJob};
+use crate::told::{Names, Wanted};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -42,6 +43,7 @@ impl RenewSubscription {
 
 impl Job for RenewSubscription {
     const KIND: &'static str = "renew_subscription";
+    const LABEL: &'static str = "Abonnement verlengen";
     type Payload = RenewPayload;
 
     fn policy() -> Policy {
@@ -53,6 +55,15 @@ impl Job for RenewSubscription {
             concurrency: 4,
             poll_interval: None,
         }
+    }
+
+    fn describe(p: &RenewPayload, _caused_by: Option<&str>, names: &Names) -> Option<String> {
+        let (description, email) = names.subscriptions.get(&p.subscription_id)?;
+        Some(format!("Verlenging van {description} van {email} vanaf {}", p.period_start))
+    }
+
+    fn wants(p: &RenewPayload, wanted: &mut Wanted) {
+        wanted.subscriptions.push(p.subscription_id);
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, p: RenewPayload) -> Result<Value, JobError> {
@@ -96,7 +107,7 @@ impl Job for RenewSubscription {
         };
         let status =
             PaymentStatus::parse(&made.status).ok_or_else(|| JobError::Permanent(format!("unknown payment status {:?}", made.status)))?;
-        let applied = crate::kinds::bookkeeping::apply(ctx, &made, status)
+        let applied = crate::follow_up::apply(ctx, &made, status)
             .await?
             .ok_or_else(|| JobError::Permanent(format!("no payment of ours has the id {}", made.id)))?;
         let email = if applied.changed && applied.to.is_failure() { tell_user(ctx, renewal.payment_id).await? } else { None };

@@ -11,6 +11,7 @@ use integrations::payments::SharedProvider;
 use crate::kind::{Job, JobContext, JobError, Policy};
 use crate::kinds::{RenewSubscription, SendEmail};
 use crate::record::{Claimed, NewJob};
+use crate::told::plural;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct RenewSweepPayload {}
@@ -27,10 +28,20 @@ impl RenewSubscriptions {
 
 impl Job for RenewSubscriptions {
     const KIND: &'static str = "renew_subscriptions";
+    const LABEL: &'static str = "Verlengingen starten";
     type Payload = RenewSweepPayload;
 
     fn policy() -> Policy {
         Policy::SWEEP
+    }
+
+    fn summarise_result(result: &Value) -> Option<String> {
+        let n = |f: &str| result.get(f).and_then(Value::as_i64).unwrap_or(0);
+        Some(format!(
+            "{} gestart, {} verstuurd",
+            plural(n("queued"), "verlenging", "verlengingen"),
+            plural(n("reminders"), "herinnering", "herinneringen")
+        ))
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, _payload: RenewSweepPayload) -> Result<Value, JobError> {

@@ -13,6 +13,7 @@ use crate::kind::{Job, JobContext, JobError, Policy};
 use crate::mail::templates::{Letter, Membership, Rendered, Template, UnpaidLine, html, render};
 use crate::mail::{Mailer, SendError};
 use crate::record::{Claimed, NewJob};
+use crate::told::{Names, Wanted};
 
 /// Ids only: the recipient and the letter's content are read when the job runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -36,6 +37,20 @@ pub struct EmailPayload {
     pub level_id: Option<Uuid>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<String>,
+}
+
+/// A letter as staff name it in the failed-work view.
+fn template_label(template: Template) -> &'static str {
+    match template {
+        Template::Welcome => "welkomstmail",
+        Template::SeatInvitation => "uitnodiging voor een gekoppeld abonnement",
+        Template::UnpaidSubscriptions => "lijst van abonnementen zonder betaling",
+        Template::RenewalFailed => "melding mislukte verlenging",
+        Template::RenewalReminder => "herinnering aan de betaling",
+        Template::OrganisationInvitation => "uitnodiging via een organisatie",
+        Template::OrganisationAccess => "toegang via een organisatie",
+        Template::OrganisationAdmin => "beheerdersrol in een organisatie",
+    }
 }
 
 pub struct SendEmail {
@@ -109,6 +124,7 @@ impl EmailPayload {
 
 impl Job for SendEmail {
     const KIND: &'static str = "email";
+    const LABEL: &'static str = "E-mail versturen";
     type Payload = EmailPayload;
 
     fn policy() -> Policy {
@@ -121,6 +137,24 @@ impl Job for SendEmail {
             concurrency: 4,
             poll_interval: None,
         }
+    }
+
+    fn describe(p: &EmailPayload, _caused_by: Option<&str>, names: &Names) -> Option<String> {
+        let to = names
+            .user(p.user_id.as_deref())
+            .map(str::to_owned)
+            .or_else(|| names.payment(p.payment_id.map(|id| id.to_string()).as_deref()).map(|line| line.email.clone()))
+            .or_else(|| p.address.clone());
+        let letter = template_label(p.template);
+        Some(match to {
+            Some(to) => format!("E-mail ({letter}) aan {to}"),
+            None => format!("E-mail ({letter})"),
+        })
+    }
+
+    fn wants(p: &EmailPayload, wanted: &mut Wanted) {
+        wanted.users.extend(p.user_id.clone());
+        wanted.payments.extend(p.payment_id.map(|id| id.to_string()));
     }
 
     async fn run(&self, ctx: &JobContext, job: &Claimed, payload: EmailPayload) -> Result<Value, JobError> {

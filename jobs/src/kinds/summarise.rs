@@ -28,6 +28,7 @@ use utoipa::ToSchema;
 use crate::kind::{Job, JobContext, JobError, Policy, StateChange};
 use crate::live::{self, LiveEvent};
 use crate::record::{Claimed, JobState, NewJob};
+use crate::told::Names;
 
 /// The start of a retryable error for a summariser that could not be reached.
 const UNAVAILABLE: &str = "De samenvatter is niet bereikbaar";
@@ -98,10 +99,15 @@ const POLICY: Policy = Policy {
 
 impl Job for SummariseConsult {
     const KIND: &'static str = "summarise_consult";
+    const LABEL: &'static str = "Samenvatting maken";
     type Payload = SummarisePayload;
 
     fn policy() -> Policy {
         POLICY
+    }
+
+    fn describe(_payload: &SummarisePayload, caused_by: Option<&str>, names: &Names) -> Option<String> {
+        names.user(caused_by).map(|email| format!("Samenvatting voor {email}"))
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, payload: SummarisePayload) -> Result<Value, JobError> {
@@ -137,7 +143,10 @@ impl Job for SummariseConsult {
             let catalogue = domain::icpc::catalogue(&ctx.db).await?;
             let transcript: Vec<&str> = request.transcript.iter().map(|l| l.sentence.as_str()).collect();
             catalogue.code_episodes(&mut note.episodes, &transcript);
-            note.problems_found = integrations::summarise::rules::problems_found(&request);
+            // the rules say it of their own notes; another engine's note is asked here
+            if !summary.extractive {
+                note.problems_found = integrations::summarise::rules::problems_found(&request);
+            }
         }
         let mut tx = ctx.db.begin().await?;
         consults::finish_summary(&mut tx, &row, &note, &summary.engine).await?;

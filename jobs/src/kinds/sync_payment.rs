@@ -4,7 +4,7 @@
 //! ([`domain::billing::lifecycle::apply_provider_status`], under a row lock, so any number of
 //! deliveries make one transition and one activation). A paid amount that differs from ours is
 //! not taken. A payment that is paid, refunded or charged back queues its bookkeeping jobs in the
-//! same transaction ([`crate::kinds::bookkeeping::apply`]).
+//! same transaction ([`crate::follow_up::apply`]).
 
 use std::time::Duration;
 
@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 
 use crate::kind::{Job, JobContext, JobError, Policy};
 use crate::record::{Claimed, NewJob};
+use crate::told::{Names, Wanted};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -47,10 +48,23 @@ const POLICY: Policy = Policy {
 
 impl Job for SyncPayment {
     const KIND: &'static str = "sync_payment";
+    const LABEL: &'static str = "Betaalstatus bijwerken";
     type Payload = SyncPaymentPayload;
 
     fn policy() -> Policy {
         POLICY
+    }
+
+    fn describe(p: &SyncPaymentPayload, _caused_by: Option<&str>, names: &Names) -> Option<String> {
+        let id = p.provider_payment_id.as_str();
+        Some(match names.payment(Some(id)) {
+            Some(line) => format!("Betaalstatus van {}", line.text()),
+            None => format!("Betaalstatus van betaling {id}"),
+        })
+    }
+
+    fn wants(p: &SyncPaymentPayload, wanted: &mut Wanted) {
+        wanted.provider_payments.push(p.provider_payment_id.clone());
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, payload: SyncPaymentPayload) -> Result<Value, JobError> {
@@ -81,7 +95,7 @@ impl Job for SyncPayment {
                 theirs.amount_cents
             )));
         }
-        let applied = crate::kinds::bookkeeping::apply(ctx, &theirs, status)
+        let applied = crate::follow_up::apply(ctx, &theirs, status)
             .await?
             .ok_or_else(|| JobError::Permanent(format!("no payment of ours has the id {id}")))?;
         let email = if applied.changed && applied.to.is_failure() && renewal(&ctx.db, applied.payment_id).await? {
