@@ -60,9 +60,10 @@ pub enum ApiError {
     /// pool); the client may try again after a moment. Mollie retries its webhook on it.
     #[error("overloaded")]
     Overloaded,
-    /// 502: a service we rely on gave no usable answer; the message is Dutch.
-    #[error("upstream: {0}")]
-    Upstream(String),
+    /// 502: a service we rely on gave no usable answer; `code` says which, for the caller
+    /// ([`ApiError::summary_failed`], [`ApiError::payment_failed`], ...), the message is Dutch.
+    #[error("upstream {code}: {message}")]
+    Upstream { code: &'static str, message: String },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -104,6 +105,26 @@ impl ApiError {
     /// A refusal of a practitioner's subscription call, with its own codes.
     pub fn subscription(e: Refusal) -> Self {
         Self::refused(e, SUBSCRIPTION)
+    }
+
+    /// 502 `summary_failed`: the summary job failed (its Dutch reason).
+    pub fn summary_failed(message: String) -> Self {
+        Self::Upstream { code: "summary_failed", message }
+    }
+
+    /// 502 `payment_failed`: the payment provider did not make the payment.
+    pub fn payment_failed(message: &str) -> Self {
+        Self::Upstream { code: "payment_failed", message: message.to_owned() }
+    }
+
+    /// 502 `bookkeeping_unavailable`: the bookkeeping could not be reached.
+    pub fn bookkeeping_unavailable(message: &str) -> Self {
+        Self::Upstream { code: "bookkeeping_unavailable", message: message.to_owned() }
+    }
+
+    /// 502 `speech_unavailable`: the speech engine could not take a recording.
+    pub fn speech_unavailable(message: &str) -> Self {
+        Self::Upstream { code: "speech_unavailable", message: message.to_owned() }
     }
 }
 
@@ -165,7 +186,7 @@ impl IntoResponse for ApiError {
             Self::TooLarge { code, message } => (StatusCode::PAYLOAD_TOO_LARGE, code, message),
             Self::BadRequest { code, message } => (StatusCode::BAD_REQUEST, code, message),
             Self::Conflict { code, message } => (StatusCode::CONFLICT, code, message.to_owned()),
-            Self::Upstream(message) => (StatusCode::BAD_GATEWAY, "summary_failed", message),
+            Self::Upstream { code, message } => (StatusCode::BAD_GATEWAY, code, message),
             Self::Internal(error) => {
                 tracing::error!(error = %format!("{error:#}"), "request failed");
                 (StatusCode::INTERNAL_SERVER_ERROR, "internal", "Er ging iets mis aan onze kant. Probeer het later opnieuw.".to_owned())

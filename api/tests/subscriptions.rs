@@ -451,6 +451,27 @@ async fn mollie_double() -> (String, Shared) {
 }
 
 #[sqlx::test(migrations = "../migrations")]
+async fn a_payment_the_provider_will_not_make_is_a_502_that_says_so_and_the_payment_is_marked_failed(pool: PgPool) {
+    let (mollie_url, double) = mollie_double().await;
+    double.lock().unwrap().fail_creates = usize::MAX;
+    let env = vec![("APP_MOLLIE_API_KEY", "test_double_key".to_owned()), ("APP_MOLLIE_API_URL", mollie_url)];
+    let app = TestApp::spawn_with(pool.clone(), Options { env, ..Default::default() }).await;
+    let token = app.access_token_unsubscribed("praktijkhouder@example.nl").await;
+
+    let (status, body) = post_json(&app, "/payment/paymentinfo/getPaymentLink", &token, &billing(PRACTICE, 3, 12)).await;
+    assert_eq!(status, 502, "{body}");
+    assert_eq!(body["error"], "payment_failed");
+    assert_eq!(body["message"], "De betaling kon niet worden gestart. Probeer het later opnieuw.");
+    let statuses: Vec<String> = sqlx::query_scalar(
+        "select p.status from payments p join users u on u.id = p.user_id where u.email = 'praktijkhouder@example.nl'",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(statuses, ["FAILED"]);
+}
+
+#[sqlx::test(migrations = "../migrations")]
 async fn mollie_ten_concurrent_webhooks_make_one_transition_and_one_activation(pool: PgPool) {
     let (mollie_url, double) = mollie_double().await;
     double.lock().unwrap().fail_creates = 1;

@@ -204,7 +204,7 @@ pub async fn recording(
     let (completed, problems) = collected?;
     if let Err(e) = ran {
         tracing::warn!(error = %e, "the speech engine could not take the recording");
-        return Err(ApiError::Upstream("De spraakherkenning is niet bereikbaar. Probeer het later opnieuw.".into()));
+        return Err(ApiError::speech_unavailable("De spraakherkenning is niet bereikbaar. Probeer het later opnieuw."));
     }
     Ok(Json(RecordingTranscript { completed, problems }))
 }

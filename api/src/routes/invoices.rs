@@ -101,7 +101,7 @@ pub async fn get_invoice_download(
         Err(BookkeepingError::NotFound) => Err(ApiError::Missing(INVOICE_NOT_FOUND)),
         Err(e) => {
             tracing::warn!(error = %e, "invoice download link");
-            Err(ApiError::Upstream(UNAVAILABLE.to_owned()))
+            Err(ApiError::bookkeeping_unavailable(UNAVAILABLE))
         }
     }
 }
@@ -143,7 +143,7 @@ pub async fn download_pdf(
         Ok(None) => return Err(ApiError::Missing(INVOICE_NOT_FOUND)),
         Err(e) => {
             tracing::warn!(error = %e, "local invoice pdf");
-            return Err(ApiError::Upstream(UNAVAILABLE.to_owned()));
+            return Err(ApiError::bookkeeping_unavailable(UNAVAILABLE));
         }
     };
     Ok((

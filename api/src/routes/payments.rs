@@ -403,7 +403,7 @@ pub async fn get_payment_link(
         .map_err(ApiError::subscription)?;
     let fail = |e: integrations::payments::PaymentError| {
         tracing::warn!(error = %e, payment = %pending.payment_id, "the payment provider did not make the payment");
-        ApiError::Upstream(PROVIDER_FAILED.to_owned())
+        ApiError::payment_failed(PROVIDER_FAILED)
     };
     let customer = match billing::checkout::provider_customer(&state.db, &user.id, provider.name()).await? {
         Some(id) => id,
@@ -439,7 +439,7 @@ pub async fn get_payment_link(
     };
     let Some(href) = made.checkout_url.clone() else {
         billing::checkout::fail_unsent_payment(&state.db, pending.payment_id).await?;
-        return Err(ApiError::Upstream(PROVIDER_FAILED.to_owned()));
+        return Err(ApiError::payment_failed(PROVIDER_FAILED));
     };
     billing::checkout::record_provider_payment(&state.db, pending.payment_id, &made.id, Some(&customer), Some(&href)).await?;
     Ok(Json(PaymentLink { href }))

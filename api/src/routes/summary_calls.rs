@@ -130,7 +130,7 @@ async fn summarise(
     let mut started = summaries::start(&state.consult, &user.id, consult_id, None, route, request).await?;
     match summaries::wait(&state.consult, &mut started, state.consult.summary_wait).await? {
         Waited::Done(result) => Ok(Json(vec![result]).into_response()),
-        Waited::Failed(message) => Err(ApiError::Upstream(message)),
+        Waited::Failed(message) => Err(ApiError::summary_failed(message)),
         Waited::Pending => {
             Ok((StatusCode::ACCEPTED, Json(Accepted { job_id: started.job_id, summary_id: started.summary_id })).into_response())
         }
