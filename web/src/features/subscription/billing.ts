@@ -35,7 +35,31 @@ export const billingMessages = {
   postcodePattern: "Ongeldige postcode. Vul postcode in volgens bijv. '1234AB'",
   city: 'Geen plaatsnaam ingevuld',
   sendInvoiceToEmail: 'Geen email ingevuld',
+  sendInvoiceToEmailPattern: 'Ongeldig e-mailadres voor de factuur.',
+  tooLong: 'Een van de factuurgegevens is te lang (hoogstens 200 tekens).',
 } as const
+
+/** The longest a billing field may be, in characters (the api's `MAX_FIELD`). */
+export const MAX_FIELD = 200
+
+/** The fields whose length the api checks, in its order. */
+const LENGTH_CHECKED: (keyof BillingForm)[] = [
+  'contactName',
+  'practiceName',
+  'sendInvoiceToEmail',
+  'phoneNumber',
+  'streetAddress',
+  'houseNumber',
+  'houseNumberAddition',
+  'city',
+  'kvkNumber',
+]
+
+/** One `@` with something on both sides and no white space, as the api checks an invoice address. */
+export function looksLikeEmail(value: string): boolean {
+  const at = value.indexOf('@')
+  return at > 0 && at < value.length - 1 && value.indexOf('@', at + 1) === -1 && !/\s/.test(value)
+}
 
 /** How long a billing message shows (§9). */
 export const BILLING_MESSAGE_MS = 5_000
@@ -65,10 +89,18 @@ export function firstAddressProblem(form: AddressForm): { field: keyof AddressFo
   return null
 }
 
-/** The first failing check of the billing dialog, in the spec's order: the address, then the invoice e-mail address. */
+/**
+ * The first failing check of the billing dialog, in the api's order (`validate_billing`): the
+ * address, the invoice e-mail address (empty, then its form), then a field over 200 characters.
+ * `domain/data/billing/cases.json` holds the cases both sides are tested with.
+ */
 export function firstBillingProblem(form: BillingForm): { field: keyof BillingForm; message: string } | null {
   const address = firstAddressProblem(form)
   if (address) return address
-  if (form.sendInvoiceToEmail.trim() === '') return { field: 'sendInvoiceToEmail', message: billingMessages.sendInvoiceToEmail }
+  const email = form.sendInvoiceToEmail.trim()
+  if (email === '') return { field: 'sendInvoiceToEmail', message: billingMessages.sendInvoiceToEmail }
+  if (!looksLikeEmail(email)) return { field: 'sendInvoiceToEmail', message: billingMessages.sendInvoiceToEmailPattern }
+  const long = LENGTH_CHECKED.find((field) => [...form[field].trim()].length > MAX_FIELD)
+  if (long) return { field: long, message: billingMessages.tooLong }
   return null
 }
