@@ -7,13 +7,15 @@ pub mod health;
 pub mod icpc;
 pub mod invoices;
 pub mod jobs;
+pub mod local_checkout;
 pub mod manage;
 pub mod medcat;
 pub mod organisations;
-pub mod payments;
+pub mod payment_webhook;
 pub mod personalize;
 pub mod public;
 pub mod record_system;
+pub mod subscription;
 pub mod summary_calls;
 pub mod templates;
 pub mod user;
@@ -31,13 +33,15 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(icpc::router())
         .merge(invoices::router())
         .merge(jobs::router())
+        .merge(local_checkout::router())
         .merge(manage::router())
         .merge(medcat::router(state))
         .merge(organisations::router())
-        .merge(payments::router())
+        .merge(payment_webhook::router())
         .merge(personalize::router())
         .merge(public::router())
         .merge(record_system::router())
+        .merge(subscription::router())
         .merge(summary_calls::router(state))
         .merge(templates::router(state))
         .merge(user::router())

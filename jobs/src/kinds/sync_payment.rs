@@ -12,6 +12,8 @@ use domain::billing::status::PaymentStatus;
 use integrations::payments::{PaymentError, SharedProvider};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use sqlx::PgConnection;
+use uuid::Uuid;
 
 use crate::kind::{Job, JobContext, JobError, Policy};
 use crate::record::{Claimed, NewJob};
@@ -32,6 +34,22 @@ impl SyncPayment {
     pub fn job(provider_payment_id: &str) -> NewJob {
         NewJob::of::<SyncPayment>(&SyncPaymentPayload { provider_payment_id: provider_payment_id.to_owned() })
     }
+}
+
+/// Queues a sync of the provider's payment `provider_payment_id` in `tx` unless one is already
+/// waiting (a sync that runs or ran may have fetched the payment before this news, so it does
+/// not count). Concurrent deliveries take turns on a lock held to the end of `tx`. The id of a
+/// job queued, to push after commit.
+pub async fn queue_once(tx: &mut PgConnection, provider_payment_id: &str) -> sqlx::Result<Option<Uuid>> {
+    sqlx::query("select pg_advisory_xact_lock(hashtext('sync_payment:' || $1))").bind(provider_payment_id).execute(&mut *tx).await?;
+    let waiting: bool = sqlx::query_scalar(
+        "select exists (select 1 from jobs where kind = $1 and state = 'queued' and payload->>'providerPaymentId' = $2)",
+    )
+    .bind(SyncPayment::KIND)
+    .bind(provider_payment_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    if waiting { Ok(None) } else { crate::record::enqueue(tx, SyncPayment::job(provider_payment_id)).await.map(Some) }
 }
 
 const POLICY: Policy = Policy {
@@ -124,6 +142,6 @@ impl Job for SyncPayment {
 }
 
 /// Whether a payment is a renewal (not a first payment).
-async fn renewal(db: &sqlx::PgPool, payment_id: uuid::Uuid) -> sqlx::Result<bool> {
+async fn renewal(db: &sqlx::PgPool, payment_id: Uuid) -> sqlx::Result<bool> {
     sqlx::query_scalar("select not is_first_payment from payments where id = $1").bind(payment_id).fetch_one(db).await
 }

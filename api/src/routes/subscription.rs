@@ -1,21 +1,17 @@
-//! Subscriptions and payments of the signed-in practitioner (spec subscriptions-cms §7.1), the
-//! payment provider's webhook, and the local checkout's page.
+//! Subscriptions and payments of the signed-in practitioner (spec subscriptions-cms §7.1): tiers,
+//! discount codes, trials, seats, the payment link and the reads of the subscription pages. The
+//! provider's webhook is `payment_webhook`, the local checkout's page `local_checkout`.
 //!
 //! Only the owner reads or changes their subscriptions, seats and payments: every query names
-//! the signed-in user, and someone else's id answers as an unknown one. The webhook trusts nothing
-//! in its body but the payment's id: it queues a `sync_payment` job, which fetches the payment
-//! from the provider and moves our status forward.
+//! the signed-in user, and someone else's id answers as an unknown one.
 
 use axum::Router;
-use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{StatusCode, header};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::http::StatusCode;
 use axum::routing::{get, post};
 use domain::billing::lifecycle::{self, Actor};
 use domain::billing::{self, BillingDetails};
-use integrations::payments::{NewCustomer, NewPayment, SequenceType, local};
-use jobs::kinds::SyncPayment;
+use integrations::payments::{NewCustomer, NewPayment, SequenceType};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
@@ -40,8 +36,6 @@ pub fn router() -> Router<AppState> {
         .route("/payment/subscription/isUserEarlyAdopter", get(is_user_early_adopter))
         .route("/payment/subscription/getSubscriptionForOrganization", get(get_subscription_for_organization))
         .route("/payment/paymentinfo/getPaymentLink", post(get_payment_link))
-        .route("/payment/webhook", post(webhook))
-        .route("/payment/checkout/{id}", get(checkout_page).post(checkout_choose))
         .route("/api/user/getOrganizationSubscriptionForUser", get(get_organization_subscription_for_user))
         .route("/api/user/hasUserActiveOrganizationSubscription", get(has_user_active_organization_subscription))
 }
@@ -443,145 +437,4 @@ pub async fn get_payment_link(
     };
     billing::checkout::record_provider_payment(&state.db, pending.payment_id, &made.id, Some(&customer), Some(&href)).await?;
     Ok(Json(PaymentLink { href }))
-}
-
-/// What the payment provider posts: its payment's id (Mollie: `tr_...`).
-#[derive(ToSchema)]
-#[allow(dead_code)] // the handler reads the form itself; this is its shape in the document
-pub struct WebhookForm {
-    #[schema(min_length = 1, max_length = 100)]
-    id: String,
-}
-
-/// The outcome chosen on the local checkout's page.
-#[derive(ToSchema)]
-#[allow(dead_code)] // the handler reads the form itself; this is its shape in the document
-pub struct CheckoutForm {
-    outcome: CheckoutOutcome,
-}
-
-/// How a payment in the local checkout ends.
-#[derive(ToSchema)]
-#[allow(dead_code)] // the document's shape of `outcome`
-#[schema(rename_all = "lowercase")]
-pub enum CheckoutOutcome {
-    Paid,
-    Failed,
-    Expired,
-    Canceled,
-}
-
-/// The payment provider's webhook (public; Mollie posts `id=tr_...` as a form). Nothing in the
-/// body but the id is read. For a payment of ours a `sync_payment` job is queued (none when one
-/// for it is already waiting) and the answer is 200 at once; unknown ids get the same 200.
-#[utoipa::path(post, path = "/payment/webhook", tag = "subscriptions",
-    request_body(content = WebhookForm, content_type = "application/x-www-form-urlencoded"),
-    responses((status = 200), (status = 400, body = ErrorBody)))]
-pub async fn webhook(State(state): State<AppState>, body: Bytes) -> Result<StatusCode, ApiError> {
-    let id = url::form_urlencoded::parse(&body).find(|(k, _)| k == "id").map(|(_, v)| v.into_owned()).unwrap_or_default();
-    let id = id.trim();
-    if id.is_empty() || id.len() > 100 {
-        return Err(ApiError::BadRequest { code: "invalid_webhook", message: "Geen betaling genoemd.".to_owned() });
-    }
-    let mut tx = state.db.begin().await?;
-    let known: Option<Uuid> =
-        sqlx::query_scalar("select id from payments where provider_payment_id = $1").bind(id).fetch_optional(&mut *tx).await?;
-    if known.is_none() {
-        return Ok(StatusCode::OK);
-    }
-    // one waiting job per payment: concurrent deliveries take turns on this lock
-    sqlx::query("select pg_advisory_xact_lock(hashtext('sync_payment:' || $1))").bind(id).execute(&mut *tx).await?;
-    let waiting: bool = sqlx::query_scalar(
-        "select exists (select 1 from jobs where kind = $1 and state = 'queued' and payload->>'providerPaymentId' = $2)",
-    )
-    .bind(<SyncPayment as jobs::Job>::KIND)
-    .bind(id)
-    .fetch_one(&mut *tx)
-    .await?;
-    let job = if waiting { None } else { Some(jobs::enqueue(&mut tx, SyncPayment::job(id)).await?) };
-    tx.commit().await?;
-    if let Some(job) = job {
-        state.jobs.push_committed(&[job], "payment sync").await;
-    }
-    Ok(StatusCode::OK)
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
-}
-
-fn checkout_html(title: &str, body: &str) -> String {
-    format!(
-        "<!doctype html>\n<html lang=\"nl\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{title}</title>\n</head>\n<body>\n<main>\n<h1>{title}</h1>\n{body}\n</main>\n</body>\n</html>\n"
-    )
-}
-
-/// Only with the local checkout (no `APP_MOLLIE_API_KEY`); otherwise 404.
-fn local_only(state: &AppState) -> Result<(), ApiError> {
-    if state.payments.name() == "local" { Ok(()) } else { Err(ApiError::NotFound) }
-}
-
-/// The local checkout's page (no Mollie key): the amount and description of an open payment and
-/// four buttons, each posting `outcome` to this address. No script, no inline style.
-#[utoipa::path(get, path = "/payment/checkout/{id}", tag = "subscriptions", params(("id" = String, Path)),
-    responses((status = 200, content_type = "text/html", body = String), (status = 404, body = ErrorBody)))]
-pub async fn checkout_page(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    local_only(&state)?;
-    let payment = local::find(&state.db, &id).await?.ok_or(ApiError::Missing("Betaling niet gevonden"))?;
-    let amount = domain::billing::money::to_decimal_string(payment.amount_cents).replace('.', ",");
-    let body = if payment.status == "open" {
-        let action = escape(&local::checkout_path(&payment.id));
-        let button = |outcome: &str, label: &str| {
-            format!(
-                "<form method=\"post\" action=\"{action}\"><input type=\"hidden\" name=\"outcome\" value=\"{outcome}\"><button type=\"submit\">{label}</button></form>"
-            )
-        };
-        format!(
-            "<p>Dit is de lokale betaalpagina voor ontwikkeling en tests; er wordt niets afgeschreven.</p>\n\
-             <p>{}</p>\n<p>Bedrag: &euro; {amount}</p>\n{}\n{}\n{}\n{}",
-            escape(&payment.description),
-            button("paid", "Betaald"),
-            button("failed", "Mislukt"),
-            button("expired", "Verlopen"),
-            button("canceled", "Geannuleerd"),
-        )
-    } else {
-        format!(
-            "<p>Deze betaling is al afgerond ({}).</p>\n<p><a href=\"/subscription\">Terug naar abonnementen</a></p>",
-            escape(&payment.status)
-        )
-    };
-    Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-store")], Html(checkout_html("Betalen", &body)))
-        .into_response())
-}
-
-/// The outcome chosen on the local checkout's page: an open payment takes it, our webhook is
-/// called as Mollie would (a form POST `id=<payment id>`), and the browser goes back to
-/// `/subscription` (303).
-#[utoipa::path(post, path = "/payment/checkout/{id}", tag = "subscriptions", params(("id" = String, Path)),
-    request_body(content = CheckoutForm, content_type = "application/x-www-form-urlencoded"),
-    responses((status = 303), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
-pub async fn checkout_choose(State(state): State<AppState>, Path(id): Path<String>, body: Bytes) -> Result<Response, ApiError> {
-    local_only(&state)?;
-    let outcome = url::form_urlencoded::parse(&body).find(|(k, _)| k == "outcome").map(|(_, v)| v.into_owned()).unwrap_or_default();
-    if !local::OUTCOMES.contains(&outcome.as_str()) {
-        return Err(ApiError::BadRequest {
-            code: "invalid_outcome",
-            message: "Kies betaald, mislukt, verlopen of geannuleerd.".to_owned(),
-        });
-    }
-    let payment = local::find(&state.db, &id).await?.ok_or(ApiError::Missing("Betaling niet gevonden"))?;
-    if let Some(webhook) = local::choose(&state.db, &payment.id, &outcome).await?.flatten() {
-        let form = url::form_urlencoded::Serializer::new(String::new()).append_pair("id", &payment.id).finish();
-        let answer =
-            state.payments_http.post(&webhook).header(header::CONTENT_TYPE, "application/x-www-form-urlencoded").body(form).send().await;
-        match answer {
-            Ok(r) if r.status().is_success() => {}
-            Ok(r) => tracing::warn!(status = %r.status(), "the local checkout's webhook call was refused"),
-            Err(e) => tracing::warn!(error = %e, "the local checkout could not call the webhook"),
-        }
-    }
-    let back = payment.redirect_url.unwrap_or_else(|| "/subscription".to_owned());
-    Ok(Redirect::to(&back).into_response())
 }
