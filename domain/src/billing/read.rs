@@ -11,10 +11,10 @@ use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
 use super::details::{InvoiceDetails, validate_invoice_details};
-use super::lifecycle::{active_sql, organisation_active_sql};
+use super::lifecycle::{STAFF_COLUMNS, active_sql, organisation_active_sql, staff_row};
 use super::seats::can_link;
 use super::status::PaymentStatus;
-use super::{CmsSubscription, LinkedSeat, PAYMENT_NOT_FOUND, Payment, STAFF_COLUMNS, Subscription, staff_row};
+use super::{CmsSubscription, LinkedSeat, PAYMENT_NOT_FOUND, Payment, Subscription};
 use crate::refusal::Refusal;
 
 /// The user's own subscriptions, newest first, with their seats.
