@@ -73,7 +73,7 @@ impl UserRegistry {
         let welcome = if domain::users::upsert_from_token(&mut tx, &who).await? {
             // addresses added to a sub-organisation before this account existed become its own
             // (an address that has an account is added as that account; `tribe` links the rest)
-            domain::cms::organisations::link_waiting(&mut tx, &who.sub, &who.email).await?;
+            domain::organisations::link_waiting(&mut tx, &who.sub, &who.email).await?;
             let job = jobs::kinds::SendEmail::job(jobs::mail::templates::Template::Welcome, &who.sub).caused_by(&who.sub);
             Some(jobs::enqueue(&mut tx, job).await?)
         } else {

@@ -338,7 +338,7 @@ pub async fn edit_payment(
 ) -> Result<Json<CmsPayment>, ApiError> {
     details::validate_invoice_details(&details)?;
     let payment = audited(&state, &staff, async |tx| {
-        let edited = details::edit_invoice_details(tx, &details).await?;
+        let edited = read::edit_invoice_details(tx, &details).await?;
         let p = &edited.payment;
         let entry = audit::Entry {
             action: audit::Action::EditPayment,

@@ -578,7 +578,7 @@ pub struct Synced {
     responses((status = 200, body = Synced), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn sync_organisations(State(state): State<AppState>, staff: Staff) -> Result<Json<Synced>, ApiError> {
     let synced = audited(&state, &staff, async |tx| {
-        let (linked, changed) = orgs::sync(tx, today()).await?;
+        let (linked, changed) = domain::organisations::sync(tx, today()).await?;
         let about = format!("{linked} adressen gekoppeld, {changed} organisatie-abonnementen bijgewerkt");
         let mut e = entry(audit::Action::SyncOrganisations, "organisation", "all".to_owned(), None, about);
         e.changes = json!({ "after": { "linked": linked, "subscriptionsChanged": changed } });

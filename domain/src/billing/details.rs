@@ -2,12 +2,8 @@
 //! Betalingen), checked once in the spec's order (§5), with their Dutch messages.
 
 use serde::Deserialize;
-use serde_json::Value;
-use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::PAYMENT_NOT_FOUND;
-use super::read::{CmsPayment, payment};
 use super::{BillingDetails, MAX_FIELD};
 use crate::refusal::Refusal;
 
@@ -137,10 +133,6 @@ pub struct InvoiceDetails {
     pub kvk_number: String,
 }
 
-/// The fields the modal edits, as the audit log lists them.
-const EDITED: [&str; 9] =
-    ["contactName", "phoneNumber", "streetAddress", "houseNumber", "houseNumberAddition", "postcode", "city", "practiceName", "kvkNumber"];
-
 /// Checks the details in the spec's order (§5, "Invoice details modal"): the billing rules without
 /// the invoice e-mail address, which this modal does not edit.
 pub fn validate_invoice_details(d: &InvoiceDetails) -> Result<InvoiceDetails, Refusal> {
@@ -170,39 +162,6 @@ pub fn validate_invoice_details(d: &InvoiceDetails) -> Result<InvoiceDetails, Re
         practice_name: checked.practice_name,
         kvk_number: checked.kvk_number,
     })
-}
-
-/// A payment's invoice details changed: the payment after, and the changed fields before and after.
-#[derive(Debug, Clone)]
-pub struct Edited {
-    pub payment: CmsPayment,
-    pub changes: Value,
-}
-
-/// Writes checked invoice details on the payment in `tx`. An invoice that exists already keeps
-/// what it says (it was made with the details of then); the next one uses these.
-pub async fn edit_invoice_details(tx: &mut PgConnection, details: &InvoiceDetails) -> Result<Edited, Refusal> {
-    let d = validate_invoice_details(details)?;
-    let before = payment(tx, d.id).await?.ok_or(Refusal::NotFound(PAYMENT_NOT_FOUND))?;
-    sqlx::query(
-        "update payments set contact_name = $2, phone_number = $3, street_address = $4, house_number = $5, house_number_addition = $6,
-                postcode = $7, city = $8, practice_name = $9, kvk_number = $10, updated_at = now() where id = $1",
-    )
-    .bind(d.id)
-    .bind(&d.contact_name)
-    .bind(&d.phone_number)
-    .bind(&d.street_address)
-    .bind(&d.house_number)
-    .bind(&d.house_number_addition)
-    .bind(&d.postcode)
-    .bind(&d.city)
-    .bind(&d.practice_name)
-    .bind(&d.kvk_number)
-    .execute(&mut *tx)
-    .await?;
-    let after = payment(tx, d.id).await?.ok_or(Refusal::NotFound(PAYMENT_NOT_FOUND))?;
-    let changed = crate::audit::changed_fields(&before, &after, &EDITED);
-    Ok(Edited { changes: crate::audit::before_after(&before, &after, &changed), payment: after })
 }
 
 #[cfg(test)]

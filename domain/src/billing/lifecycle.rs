@@ -3,11 +3,13 @@
 //! renewal at the tier's full price; and the one rule for "active today", in Rust
 //! ([`is_active`], [`is_organisation_active`]) and in SQL ([`active_sql`],
 //! [`organisation_active_sql`]), which every query that asks "active" builds on
-//! (`domain/tests/active.rs` checks that the two agree).
+//! (`domain/tests/active.rs` checks that the two agree). The staff's row of a subscription
+//! (`STAFF_COLUMNS`, `staff_row`) is read here too, as it is built on both.
 
 use chrono::{DateTime, Days, NaiveDate, Utc};
 use serde::Serialize;
 use serde_json::Value;
+use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
@@ -15,7 +17,7 @@ use super::books;
 use super::catalogue::tier;
 use super::details::validate_billing;
 use super::status::{self, PaymentStatus};
-use super::{BillingDetails, CmsSubscription, NOT_FOUND, PAYMENT_NOT_FOUND, STAFF_COLUMNS, TRIAL_USED, money, period_end, staff_row};
+use super::{BillingDetails, CmsSubscription, NOT_FOUND, PAYMENT_NOT_FOUND, TRIAL_USED, money, period_end};
 use crate::refusal::Refusal;
 
 /// The fields "active" is decided on for a user subscription (its own, or one a seat is on).
@@ -469,6 +471,41 @@ pub async fn renew(tx: &mut PgConnection, first_payment_id: Uuid, start: NaiveDa
     .execute(&mut *tx)
     .await?;
     Ok(Renewed { old: locked(tx, subscription_id, today).await?, new: locked(tx, new_id, today).await? })
+}
+
+/// The columns of a [`CmsSubscription`] from `subscriptions s join users u`; `$1` is today.
+pub(crate) static STAFF_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "s.id, s.user_id, u.email as user_email, s.description,
+    {active} as active, s.is_trial, s.is_individual, s.user_amount,
+    s.interval_months, s.created_at, s.valid_until, s.canceled_at, s.next_payment_date, s.renew_without_discount_date,
+    s.first_payment_id",
+        active = active_sql("s", "$1")
+    )
+});
+
+pub(crate) fn staff_row(r: &PgRow) -> CmsSubscription {
+    let is_trial = r.get("is_trial");
+    let renew = r.get("renew_without_discount_date");
+    let first_payment_id = r.get("first_payment_id");
+    CmsSubscription {
+        id: r.get("id"),
+        user_id: r.get("user_id"),
+        user_email: r.get("user_email"),
+        description: r.get("description"),
+        is_active: r.get("active"),
+        is_trial,
+        is_individual: r.get("is_individual"),
+        user_amount: r.get("user_amount"),
+        interval_months: r.get("interval_months"),
+        created_at: r.get("created_at"),
+        valid_until: r.get("valid_until"),
+        canceled_at: r.get("canceled_at"),
+        next_payment_date: r.get("next_payment_date"),
+        renew_subscription_without_discount_date: renew,
+        first_payment_id,
+        can_renew: can_renew(is_trial, renew, first_payment_id),
+    }
 }
 
 #[cfg(test)]

@@ -37,11 +37,8 @@ pub mod sweeps;
 
 use chrono::{DateTime, Days, Months, NaiveDate, Utc};
 use serde::Serialize;
-use sqlx::Row;
-use sqlx::postgres::PgRow;
 use uuid::Uuid;
 
-use lifecycle::{active_sql, can_renew};
 use status::PaymentStatus;
 
 /// The time zone whose calendar days end subscriptions.
@@ -235,41 +232,6 @@ pub struct CmsSubscription {
     pub first_payment_id: Option<Uuid>,
     /// The renew action shows: not a trial, with a renew-without-discount date.
     pub can_renew: bool,
-}
-
-/// The columns of a [`CmsSubscription`] from `subscriptions s join users u`; `$1` is today.
-pub(crate) static STAFF_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    format!(
-        "s.id, s.user_id, u.email as user_email, s.description,
-    {active} as active, s.is_trial, s.is_individual, s.user_amount,
-    s.interval_months, s.created_at, s.valid_until, s.canceled_at, s.next_payment_date, s.renew_without_discount_date,
-    s.first_payment_id",
-        active = active_sql("s", "$1")
-    )
-});
-
-pub(crate) fn staff_row(r: &PgRow) -> CmsSubscription {
-    let is_trial = r.get("is_trial");
-    let renew = r.get("renew_without_discount_date");
-    let first_payment_id = r.get("first_payment_id");
-    CmsSubscription {
-        id: r.get("id"),
-        user_id: r.get("user_id"),
-        user_email: r.get("user_email"),
-        description: r.get("description"),
-        is_active: r.get("active"),
-        is_trial,
-        is_individual: r.get("is_individual"),
-        user_amount: r.get("user_amount"),
-        interval_months: r.get("interval_months"),
-        created_at: r.get("created_at"),
-        valid_until: r.get("valid_until"),
-        canceled_at: r.get("canceled_at"),
-        next_payment_date: r.get("next_payment_date"),
-        renew_subscription_without_discount_date: renew,
-        first_payment_id,
-        can_renew: can_renew(is_trial, renew, first_payment_id),
-    }
 }
 
 #[cfg(test)]

@@ -1,16 +1,21 @@
 //! The reads: the practitioner's subscriptions, seats on others', organisation subscriptions and
-//! payments, and the staff's pages of subscriptions and payments (spec §2.3, §3).
+//! payments, and the staff's pages of subscriptions and payments (spec §2.3, §3); and the staff's
+//! edit of a payment's invoice details, which answers the payment as read here (the details are
+//! checked in [`super::details`]).
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
+use serde_json::Value;
 use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
-use super::lifecycle::{active_sql, organisation_active_sql};
+use super::details::{InvoiceDetails, validate_invoice_details};
+use super::lifecycle::{STAFF_COLUMNS, active_sql, organisation_active_sql, staff_row};
 use super::seats::can_link;
 use super::status::PaymentStatus;
-use super::{CmsSubscription, LinkedSeat, Payment, STAFF_COLUMNS, Subscription, staff_row};
+use super::{CmsSubscription, LinkedSeat, PAYMENT_NOT_FOUND, Payment, Subscription};
+use crate::refusal::Refusal;
 
 /// The user's own subscriptions, newest first, with their seats.
 pub async fn for_user(db: &PgPool, user_id: &str, today: NaiveDate) -> sqlx::Result<Vec<Subscription>> {
@@ -520,6 +525,47 @@ pub async fn payments_of_user(conn: &mut PgConnection, user_id: &str) -> sqlx::R
 pub async fn payment(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<Option<CmsPayment>> {
     let row = sqlx::query(&format!("{PAYMENT_SELECT} where p.id = $1")).bind(id).fetch_optional(conn).await?;
     row.as_ref().map(payment_row).transpose()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The staff's edit of a payment's invoice details: it answers the payment before and after as
+// the reads above give it, for the audit log.
+
+/// The fields the modal edits, as the audit log lists them.
+const EDITED: [&str; 9] =
+    ["contactName", "phoneNumber", "streetAddress", "houseNumber", "houseNumberAddition", "postcode", "city", "practiceName", "kvkNumber"];
+
+/// A payment's invoice details changed: the payment after, and the changed fields before and after.
+#[derive(Debug, Clone)]
+pub struct Edited {
+    pub payment: CmsPayment,
+    pub changes: Value,
+}
+
+/// Writes checked invoice details on the payment in `tx`. An invoice that exists already keeps
+/// what it says (it was made with the details of then); the next one uses these.
+pub async fn edit_invoice_details(tx: &mut PgConnection, details: &InvoiceDetails) -> Result<Edited, Refusal> {
+    let d = validate_invoice_details(details)?;
+    let before = payment(tx, d.id).await?.ok_or(Refusal::NotFound(PAYMENT_NOT_FOUND))?;
+    sqlx::query(
+        "update payments set contact_name = $2, phone_number = $3, street_address = $4, house_number = $5, house_number_addition = $6,
+                postcode = $7, city = $8, practice_name = $9, kvk_number = $10, updated_at = now() where id = $1",
+    )
+    .bind(d.id)
+    .bind(&d.contact_name)
+    .bind(&d.phone_number)
+    .bind(&d.street_address)
+    .bind(&d.house_number)
+    .bind(&d.house_number_addition)
+    .bind(&d.postcode)
+    .bind(&d.city)
+    .bind(&d.practice_name)
+    .bind(&d.kvk_number)
+    .execute(&mut *tx)
+    .await?;
+    let after = payment(tx, d.id).await?.ok_or(Refusal::NotFound(PAYMENT_NOT_FOUND))?;
+    let changed = crate::audit::changed_fields(&before, &after, &EDITED);
+    Ok(Edited { changes: crate::audit::before_after(&before, &after, &changed), payment: after })
 }
 
 #[cfg(test)]

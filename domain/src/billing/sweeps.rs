@@ -32,7 +32,7 @@ pub async fn expire(db: &PgPool, today: NaiveDate) -> sqlx::Result<Expired> {
         .execute(&mut *tx)
         .await?
         .rows_affected();
-    let organisation_terms = crate::cms::organisations::refresh(&mut tx, None, today).await?;
+    let organisation_terms = crate::organisations::refresh(&mut tx, None, today).await?;
     let organisation_subscriptions =
         sqlx::query("update organisation_subscriptions set is_active = false where is_active and valid_until < $1")
             .bind(today)

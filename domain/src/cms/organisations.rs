@@ -6,7 +6,7 @@
 //! main organisation without dates of its own stores 1970-01-01 as its valid-until. Every user
 //! of a sub-organisation (an account, or an address without one yet) has one organisation
 //! subscription of it, whose start, valid-until and active state follow the effective term:
-//! [`refresh`] writes them after every change and in the nightly expiry sweep.
+//! [`refresh`] writes them after every change (and the nightly expiry sweep for all).
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
@@ -17,6 +17,7 @@ use uuid::Uuid;
 use super::has_date_format;
 use super::users::His;
 use crate::billing::details::looks_like_email;
+use crate::organisations::refresh;
 use crate::refusal::Refusal;
 
 pub const NAME_MISSING: &str = "Naam niet ingevuld";
@@ -385,51 +386,6 @@ pub async fn sub(conn: &mut PgConnection, level: Uuid) -> Result<SubOrganisation
 // ---------------------------------------------------------------------------------------------
 // Changing
 
-/// Writes the effective terms of `organisation` (or of all, for the nightly sweep) on its
-/// sub-organisations' active state, its own active state and the organisation subscriptions of
-/// its users. Answers how many organisation subscriptions changed.
-pub async fn refresh(conn: &mut PgConnection, organisation: Option<Uuid>, today: NaiveDate) -> sqlx::Result<u64> {
-    sqlx::query(
-        "update organisation_levels l
-            set is_active = (coalesce(case when o.valid_date_main_level then o.start_date else l.start_date end, $2) <= $2
-                             and coalesce(case when o.valid_date_main_level then o.valid_until else l.valid_until end, date '1970-01-01') >= $2)
-           from organisations o
-          where o.id = l.organisation_id and ($1::uuid is null or o.id = $1)",
-    )
-    .bind(organisation)
-    .bind(today)
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query(
-        "update organisations o
-            set is_active = case when o.valid_date_main_level
-                                 then coalesce(o.start_date, $2) <= $2 and o.valid_until >= $2
-                                 else exists (select 1 from organisation_levels l where l.organisation_id = o.id and l.is_active) end
-          where ($1::uuid is null or o.id = $1)",
-    )
-    .bind(organisation)
-    .bind(today)
-    .execute(&mut *conn)
-    .await?;
-    let changed = sqlx::query(
-        "update organisation_subscriptions s
-            set start_date = t.start_date, valid_until = t.valid_until, is_active = t.is_active
-           from (select l.id as level_id,
-                        case when o.valid_date_main_level then o.start_date else l.start_date end as start_date,
-                        case when o.valid_date_main_level then o.valid_until else l.valid_until end as valid_until,
-                        l.is_active
-                   from organisation_levels l join organisations o on o.id = l.organisation_id
-                  where ($1::uuid is null or o.id = $1)) t
-          where s.level_id = t.level_id
-            and (s.start_date, s.valid_until, s.is_active) is distinct from (t.start_date, t.valid_until, t.is_active)",
-    )
-    .bind(organisation)
-    .execute(&mut *conn)
-    .await?
-    .rows_affected();
-    Ok(changed)
-}
-
 /// What a change did, for the answer and the audit log.
 #[derive(Debug, Clone)]
 pub struct MainChanged {
@@ -730,48 +686,6 @@ pub async fn remove_email(tx: &mut PgConnection, level: Uuid, raw_email: &str) -
     Ok(email)
 }
 
-/// Links the waiting addresses of `email` to the account `user_id` (its first sign-in, or the
-/// CMS's sync): they become members with their admin flag, and their organisation subscriptions
-/// the account's. Answers the sub-organisations linked.
-pub async fn link_waiting(conn: &mut PgConnection, user_id: &str, email: &str) -> sqlx::Result<Vec<Uuid>> {
-    let levels: Vec<(Uuid, bool)> =
-        sqlx::query_as("delete from organisation_level_emails where email = lower($1) returning level_id, is_admin")
-            .bind(email)
-            .fetch_all(&mut *conn)
-            .await?;
-    for (level, admin) in &levels {
-        sqlx::query("insert into organisation_members (level_id, user_id, is_admin) values ($1, $2, $3) on conflict do nothing")
-            .bind(level)
-            .bind(user_id)
-            .bind(admin)
-            .execute(&mut *conn)
-            .await?;
-    }
-    sqlx::query("update organisation_subscriptions set user_id = $1 where user_id is null and user_email = lower($2)")
-        .bind(user_id)
-        .bind(email)
-        .execute(&mut *conn)
-        .await?;
-    Ok(levels.into_iter().map(|(l, _)| l).collect())
-}
-
-/// The CMS's sync (`POST tribe`): every waiting address that has an account now is linked to it,
-/// and every term is written again. Answers (addresses linked, subscriptions changed).
-pub async fn sync(tx: &mut PgConnection, today: NaiveDate) -> sqlx::Result<(u64, u64)> {
-    let waiting: Vec<(String, String)> = sqlx::query_as(
-        "select distinct on (e.email) u.id, e.email from organisation_level_emails e join users u on lower(u.email) = e.email
-          order by e.email, u.created_at",
-    )
-    .fetch_all(&mut *tx)
-    .await?;
-    let mut linked = 0;
-    for (user_id, email) in &waiting {
-        linked += link_waiting(tx, user_id, email).await?.len() as u64;
-    }
-    let changed = refresh(tx, None, today).await?;
-    Ok((linked, changed))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -863,43 +777,6 @@ mod tests {
         assert!(matches!(check_email("anne @praktijk.nl"), Err(Refusal::Invalid(EMAIL_SPACES))));
         assert!(matches!(check_email("anne"), Err(Refusal::Invalid(EMAIL_INVALID))));
     }
-}
-
-/// The reader of an organisation letter, as it stands when the letter is sent.
-#[derive(Debug, Clone)]
-pub struct LetterReader {
-    pub email: String,
-    /// Empty for an address without an account.
-    pub name: String,
-    pub organisation: String,
-    pub level: String,
-    pub is_admin: bool,
-}
-
-/// The account `user_id`, or the waiting `address`, of sub-organisation `level`; `None` when it is
-/// no longer there (removed, or the address was linked to an account in the meantime).
-pub async fn letter_reader(db: &PgPool, level: Uuid, user_id: Option<&str>, address: Option<&str>) -> sqlx::Result<Option<LetterReader>> {
-    let row = sqlx::query(
-        "select coalesce(u.email, e.email) as email, coalesce(u.preferred_name, u.preferred_username, '') as name,
-                o.name as organisation, l.name as level, coalesce(m.is_admin, e.is_admin) as is_admin
-           from organisation_levels l join organisations o on o.id = l.organisation_id
-           left join organisation_members m on m.level_id = l.id and m.user_id = $2
-           left join users u on u.id = m.user_id
-           left join organisation_level_emails e on e.level_id = l.id and e.email = lower($3)
-          where l.id = $1 and (m.user_id is not null or e.email is not null)",
-    )
-    .bind(level)
-    .bind(user_id)
-    .bind(address)
-    .fetch_optional(db)
-    .await?;
-    Ok(row.map(|r| LetterReader {
-        email: r.get("email"),
-        name: r.get("name"),
-        organisation: r.get("organisation"),
-        level: r.get("level"),
-        is_admin: r.get("is_admin"),
-    }))
 }
 
 // ---------------------------------------------------------------------------------------------

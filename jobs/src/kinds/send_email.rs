@@ -275,8 +275,7 @@ impl SendEmail {
             Template::OrganisationInvitation | Template::OrganisationAccess | Template::OrganisationAdmin => {
                 let level = payload.level_id.ok_or_else(|| JobError::Permanent("Geen suborganisatie genoemd.".to_owned()))?;
                 let Some(who) =
-                    domain::cms::organisations::letter_reader(&ctx.db, level, payload.user_id.as_deref(), payload.address.as_deref())
-                        .await?
+                    domain::organisations::letter_reader(&ctx.db, level, payload.user_id.as_deref(), payload.address.as_deref()).await?
                 else {
                     // removed from the sub-organisation (or linked to an account) before the letter went
                     return Ok(None);
