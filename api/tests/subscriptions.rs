@@ -462,12 +462,11 @@ async fn a_payment_the_provider_will_not_make_is_a_502_that_says_so_and_the_paym
     assert_eq!(status, 502, "{body}");
     assert_eq!(body["error"], "payment_failed");
     assert_eq!(body["message"], "De betaling kon niet worden gestart. Probeer het later opnieuw.");
-    let statuses: Vec<String> = sqlx::query_scalar(
-        "select p.status from payments p join users u on u.id = p.user_id where u.email = 'praktijkhouder@example.nl'",
-    )
-    .fetch_all(&pool)
-    .await
-    .unwrap();
+    let statuses: Vec<String> =
+        sqlx::query_scalar("select p.status from payments p join users u on u.id = p.user_id where u.email = 'praktijkhouder@example.nl'")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
     assert_eq!(statuses, ["FAILED"]);
 }
 

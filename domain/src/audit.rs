@@ -161,18 +161,28 @@ pub struct Entry {
     pub about: String,
 }
 
-/// The `changes` of an entry: the named fields of a record before and after, as their JSON shows
-/// them (`{"before": {...}, "after": {...}}`).
-pub fn before_after<T: Serialize>(before: &T, after: &T, fields: &[&str]) -> Value {
-    let (b, a) = (serde_json::to_value(before).unwrap_or_default(), serde_json::to_value(after).unwrap_or_default());
-    let pick = |v: &Value| Value::Object(fields.iter().map(|f| ((*f).to_owned(), v.get(*f).cloned().unwrap_or(Value::Null))).collect());
-    serde_json::json!({ "before": pick(&b), "after": pick(&a) })
+/// The `changes` of an entry: what `shown` shows of a record before and after
+/// (`{"before": {...}, "after": {...}}`). The shown type names the fields, so the log's field names
+/// are the record's own, checked by the compiler.
+pub fn before_after<T, S: Serialize>(before: &T, after: &T, shown: impl Fn(&T) -> S) -> Value {
+    let json = |record: &T| serde_json::to_value(shown(record)).unwrap_or_default();
+    serde_json::json!({ "before": json(before), "after": json(after) })
 }
 
-/// The fields of `fields` whose JSON differs between `before` and `after`.
-pub fn changed_fields<'f, T: Serialize>(before: &T, after: &T, fields: &[&'f str]) -> Vec<&'f str> {
-    let (b, a) = (serde_json::to_value(before).unwrap_or_default(), serde_json::to_value(after).unwrap_or_default());
-    fields.iter().copied().filter(|f| b.get(*f) != a.get(*f)).collect()
+/// The `changes` of an entry with only the fields of `T` whose JSON differs between `before` and
+/// `after`.
+pub fn diff<T: Serialize>(before: &T, after: &T) -> Value {
+    let (Value::Object(mut b), Value::Object(mut a)) =
+        (serde_json::to_value(before).unwrap_or_default(), serde_json::to_value(after).unwrap_or_default())
+    else {
+        return serde_json::json!({ "before": {}, "after": {} });
+    };
+    let same: Vec<String> = b.iter().filter(|(k, v)| a.get(*k) == Some(*v)).map(|(k, _)| k.clone()).collect();
+    for key in same {
+        b.remove(&key);
+        a.remove(&key);
+    }
+    serde_json::json!({ "before": b, "after": a })
 }
 
 /// The chain's lock (one advisory lock for the whole log).
@@ -348,4 +358,29 @@ pub async fn verify(db: &PgPool) -> sqlx::Result<Verified> {
         expected_id += 1;
     }
     Ok(Verified::Intact(expected_id - 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Serialize;
+    use serde_json::json;
+
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Shown {
+        city: &'static str,
+        house_number: &'static str,
+    }
+
+    #[test]
+    fn a_diff_keeps_the_fields_that_changed_under_their_own_names() {
+        let before = Shown { city: "Utrecht", house_number: "12" };
+        let after = Shown { city: "Utrecht", house_number: "14" };
+        assert_eq!(super::diff(&before, &after), json!({ "before": { "houseNumber": "12" }, "after": { "houseNumber": "14" } }));
+        assert_eq!(super::diff(&before, &before), json!({ "before": {}, "after": {} }));
+        assert_eq!(
+            super::before_after(&before, &after, |s| Shown { city: s.city, house_number: s.house_number }),
+            json!({ "before": { "city": "Utrecht", "houseNumber": "12" }, "after": { "city": "Utrecht", "houseNumber": "14" } })
+        );
+    }
 }

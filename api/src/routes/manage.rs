@@ -6,7 +6,7 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post};
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use domain::audit;
 use domain::billing::CmsSubscription;
 use domain::billing::details::{self, InvoiceDetails};
@@ -135,7 +135,7 @@ pub async fn subscriptions_of_user(
 }
 
 /// The audit entry of a change to a subscription.
-fn subscription_entry(action: audit::Action, changed: &Changed, fields: &[&str], what: String) -> audit::Entry {
+fn subscription_entry(action: audit::Action, changed: &Changed, changes: serde_json::Value, what: String) -> audit::Entry {
     let s = &changed.after;
     audit::Entry {
         action,
@@ -143,8 +143,49 @@ fn subscription_entry(action: audit::Action, changed: &Changed, fields: &[&str],
         subject_id: s.id.to_string(),
         concerns_user_id: Some(s.user_id.clone()),
         concerns_organisation_id: None,
-        changes: changed.changes(fields),
+        changes,
         about: format!("van het abonnement '{}' van {}{what}", s.description, s.user_email),
+    }
+}
+
+/// What the audit log shows of a subscription switched on or off.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ActiveShown {
+    is_active: bool,
+}
+
+impl ActiveShown {
+    fn of(s: &CmsSubscription) -> Self {
+        Self { is_active: s.is_active }
+    }
+}
+
+/// What the audit log shows of a subscription's new last day (which may switch it off).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ValidUntilShown {
+    valid_until: Option<NaiveDate>,
+    is_active: bool,
+}
+
+impl ValidUntilShown {
+    fn of(s: &CmsSubscription) -> Self {
+        Self { valid_until: s.valid_until, is_active: s.is_active }
+    }
+}
+
+/// What the audit log shows of a cancelled subscription.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CanceledShown {
+    canceled_at: Option<DateTime<Utc>>,
+    next_payment_date: Option<NaiveDate>,
+}
+
+impl CanceledShown {
+    fn of(s: &CmsSubscription) -> Self {
+        Self { canceled_at: s.canceled_at, next_payment_date: s.next_payment_date }
     }
 }
 
@@ -171,7 +212,7 @@ pub async fn set_active(
     let after = audited(&state, &staff, async |tx| {
         let changed = lifecycle::set_active(tx, id, active, today()).await?;
         let what = format!(" op {} (was {})", yes_no(changed.after.is_active), yes_no(changed.before.is_active));
-        let entry = subscription_entry(audit::Action::SetSubscriptionActive, &changed, &["isActive"], what);
+        let entry = subscription_entry(audit::Action::SetSubscriptionActive, &changed, changed.changes(ActiveShown::of), what);
         Ok((changed.after, entry))
     })
     .await?;
@@ -194,7 +235,7 @@ pub async fn set_valid_until(
     let after = audited(&state, &staff, async |tx| {
         let changed = lifecycle::set_valid_until(tx, id, valid_until, today()).await?;
         let what = format!(" naar {} (was {})", day_or_none(changed.after.valid_until), day_or_none(changed.before.valid_until));
-        let entry = subscription_entry(audit::Action::SetSubscriptionValidUntil, &changed, &["validUntil", "isActive"], what);
+        let entry = subscription_entry(audit::Action::SetSubscriptionValidUntil, &changed, changed.changes(ValidUntilShown::of), what);
         Ok((changed.after, entry))
     })
     .await?;
@@ -209,7 +250,7 @@ pub async fn set_valid_until(
 pub async fn cancel(State(state): State<AppState>, staff: Staff, Path(id): Path<Uuid>) -> Result<Json<CmsSubscription>, ApiError> {
     let after = audited(&state, &staff, async |tx| {
         let changed = lifecycle::cancel(tx, Actor::Staff, id, today()).await?;
-        let entry = subscription_entry(audit::Action::CancelSubscription, &changed, &["canceledAt", "nextPaymentDate"], String::new());
+        let entry = subscription_entry(audit::Action::CancelSubscription, &changed, changed.changes(CanceledShown::of), String::new());
         Ok((changed.after, entry))
     })
     .await?;

@@ -321,9 +321,9 @@ pub struct Changed {
 }
 
 impl Changed {
-    /// The changed fields, before and after, as the audit log keeps them.
-    pub fn changes(&self, fields: &[&str]) -> Value {
-        crate::audit::before_after(&self.before, &self.after, fields)
+    /// What `shown` shows of the subscription before and after, as the audit log keeps it.
+    pub fn changes<S: serde::Serialize>(&self, shown: impl Fn(&CmsSubscription) -> S) -> Value {
+        crate::audit::before_after(&self.before, &self.after, shown)
     }
 }
 

@@ -531,9 +531,36 @@ pub async fn payment(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<Option<C
 // The staff's edit of a payment's invoice details: it answers the payment before and after as
 // the reads above give it, for the audit log.
 
-/// The fields the modal edits, as the audit log lists them.
-const EDITED: [&str; 9] =
-    ["contactName", "phoneNumber", "streetAddress", "houseNumber", "houseNumberAddition", "postcode", "city", "practiceName", "kvkNumber"];
+/// A payment's invoice details as the audit log shows them: the fields the staff's modal edits.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EditedDetails<'a> {
+    contact_name: &'a str,
+    phone_number: &'a str,
+    street_address: &'a str,
+    house_number: &'a str,
+    house_number_addition: &'a str,
+    postcode: &'a str,
+    city: &'a str,
+    practice_name: &'a str,
+    kvk_number: &'a str,
+}
+
+impl<'a> EditedDetails<'a> {
+    fn of(p: &'a CmsPayment) -> Self {
+        Self {
+            contact_name: &p.contact_name,
+            phone_number: &p.phone_number,
+            street_address: &p.street_address,
+            house_number: &p.house_number,
+            house_number_addition: &p.house_number_addition,
+            postcode: &p.postcode,
+            city: &p.city,
+            practice_name: &p.practice_name,
+            kvk_number: &p.kvk_number,
+        }
+    }
+}
 
 /// A payment's invoice details changed: the payment after, and the changed fields before and after.
 #[derive(Debug, Clone)]
@@ -564,8 +591,8 @@ pub async fn edit_invoice_details(tx: &mut PgConnection, details: &InvoiceDetail
     .execute(&mut *tx)
     .await?;
     let after = payment(tx, d.id).await?.ok_or(Refusal::NotFound(PAYMENT_NOT_FOUND))?;
-    let changed = crate::audit::changed_fields(&before, &after, &EDITED);
-    Ok(Edited { changes: crate::audit::before_after(&before, &after, &changed), payment: after })
+    let changes = crate::audit::diff(&EditedDetails::of(&before), &EditedDetails::of(&after));
+    Ok(Edited { changes, payment: after })
 }
 
 #[cfg(test)]
