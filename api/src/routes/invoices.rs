@@ -1,6 +1,5 @@
-//! Invoices: the user's download of a payment's invoice, the local invoices' signed PDF links,
-//! and the staff calls that queue a payment's bookkeeping contact and invoice (the CMS's
-//! 'Moneybird contact maken' and 'Factuur maken').
+//! Invoices: the user's download of a payment's invoice and the local invoices' signed PDF links.
+//! The staff's bookkeeping buttons are in `routes::cms::invoices`.
 
 use std::time::SystemTime;
 
@@ -9,19 +8,13 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use domain::audit;
 use domain::billing::status::PaymentStatus;
-use domain::billing::{PAYMENT_NOT_FOUND, books};
-use domain::cms::users::email_of;
 use integrations::bookkeeping::BookkeepingError;
 use integrations::bookkeeping::local::{self, LinkError};
-use jobs::kinds::{CreateContact, CreateInvoice};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use uuid::Uuid;
 
-use super::cms::audited;
-use crate::auth::{CurrentUser, Staff};
+use crate::auth::CurrentUser;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Path, Query};
 use crate::state::AppState;
@@ -30,15 +23,10 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/payment/subscription/getInvoiceDownload", post(get_invoice_download))
         .route("/payment/invoice/{file}", get(download_pdf))
-        .route("/payment/manage/payment/contact/{id}", post(make_contact))
-        .route("/payment/manage/payment/invoice/{id}", post(make_invoice))
 }
 
 pub const INVOICE_PENDING: &str = "De factuur wordt nog gemaakt.";
 pub const INVOICE_NOT_FOUND: &str = "Factuur niet gevonden";
-pub const NOT_PAID: &str = "Deze betaling is (nog) niet betaald.";
-pub const NO_AMOUNT: &str = "Een betaling zonder bedrag krijgt geen factuur.";
-pub const HAS_INVOICE: &str = "Deze betaling heeft al een factuur.";
 pub const LINK_EXPIRED: &str = "Deze downloadlink is verlopen. Download de factuur opnieuw vanuit Abonnementen.";
 pub const LINK_INVALID: &str = "Deze downloadlink is ongeldig.";
 pub const UNAVAILABLE: &str = "De boekhouding is nu niet bereikbaar. Probeer het over een paar minuten opnieuw.";
@@ -155,81 +143,4 @@ pub async fn download_pdf(
         pdf.bytes,
     )
         .into_response())
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct BookkeepingQueued {
-    /// The job that makes it; its progress is `GET /api/jobs/{id}`.
-    pub job_id: Uuid,
-}
-
-/// What staff may ask of a payment's bookkeeping, checked before a job is queued.
-async fn billable(state: &AppState, id: Uuid) -> Result<books::BillablePayment, ApiError> {
-    let payment = books::payment(&state.db, id).await?.ok_or(ApiError::Missing(PAYMENT_NOT_FOUND))?;
-    if payment.status != PaymentStatus::Paid {
-        return Err(ApiError::Conflict { code: "payment_not_paid", message: NOT_PAID });
-    }
-    Ok(payment)
-}
-
-/// Queues the job and writes the audit entry in one transaction, then pushes the job.
-async fn queue(
-    state: &AppState,
-    staff: &Staff,
-    action: audit::Action,
-    payment: &books::BillablePayment,
-    job: jobs::NewJob,
-) -> Result<(StatusCode, Json<BookkeepingQueued>), ApiError> {
-    let job_id = audited(state, staff, async |tx| {
-        let email = email_of(&mut *tx, &payment.user_id).await?;
-        let job_id = jobs::enqueue(tx, job.caused_by(staff.user.id.clone())).await?;
-        let entry = audit::Entry {
-            action,
-            subject_type: "payment",
-            subject_id: payment.id.to_string(),
-            concerns_user_id: Some(payment.user_id.clone()),
-            concerns_organisation_id: None,
-            changes: serde_json::json!({ "job": job_id }),
-            about: format!(
-                "voor de betaling van {} ({}, {})",
-                email.as_deref().unwrap_or(&payment.user_id),
-                payment.description,
-                domain::billing::invoices::euros(payment.amount_cents)
-            ),
-        };
-        Ok((job_id, entry))
-    })
-    .await?;
-    state.jobs.push_committed(&[job_id], "bookkeeping").await;
-    Ok((StatusCode::ACCEPTED, Json(BookkeepingQueued { job_id })))
-}
-
-/// Staff: makes the bookkeeping contact of a paid payment's user ('Moneybird contact maken'):
-/// queues `create_contact` and answers its job; the audit log records it with the job. A user who has a contact already keeps it; the
-/// job then notes it on the payment.
-#[utoipa::path(post, path = "/payment/manage/payment/contact/{id}", tag = "cms", security(("bearer" = [])),
-    params(("id" = Uuid, Path, description = "The payment's id")),
-    responses((status = 202, body = BookkeepingQueued), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-pub async fn make_contact(State(state): State<AppState>, staff: Staff, Path(id): Path<Uuid>) -> Result<impl IntoResponse, ApiError> {
-    let payment = billable(&state, id).await?;
-    queue(&state, &staff, audit::Action::MakeBookkeepingContact, &payment, CreateContact::job(id)).await
-}
-
-/// Staff: makes the invoice of a paid payment ('Factuur maken'): queues `create_invoice` (which
-/// makes the contact first when there is none) and answers its job.
-#[utoipa::path(post, path = "/payment/manage/payment/invoice/{id}", tag = "cms", security(("bearer" = [])),
-    params(("id" = Uuid, Path, description = "The payment's id")),
-    responses((status = 202, body = BookkeepingQueued), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-pub async fn make_invoice(State(state): State<AppState>, staff: Staff, Path(id): Path<Uuid>) -> Result<impl IntoResponse, ApiError> {
-    let payment = billable(&state, id).await?;
-    if !payment.needs_invoice() {
-        return Err(ApiError::Conflict { code: "no_amount", message: NO_AMOUNT });
-    }
-    if books::invoice_of_payment(&state.db, id).await?.is_some() {
-        return Err(ApiError::Conflict { code: "has_invoice", message: HAS_INVOICE });
-    }
-    queue(&state, &staff, audit::Action::MakeInvoice, &payment, CreateInvoice::job(id)).await
 }

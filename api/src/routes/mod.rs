@@ -8,9 +8,7 @@ pub mod icpc;
 pub mod invoices;
 pub mod jobs;
 pub mod local_checkout;
-pub mod manage;
 pub mod medcat;
-pub mod organisations;
 pub mod payment_webhook;
 pub mod personalize;
 pub mod public;
@@ -34,9 +32,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .merge(invoices::router())
         .merge(jobs::router())
         .merge(local_checkout::router())
-        .merge(manage::router())
         .merge(medcat::router(state))
-        .merge(organisations::router())
         .merge(payment_webhook::router())
         .merge(personalize::router())
         .merge(public::router())

@@ -20,7 +20,7 @@ use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use super::cms::{audited, checked_page, checked_search};
+use super::{audited, checked_page, checked_search};
 use crate::auth::Staff;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Query};

@@ -1,6 +1,5 @@
-//! Staff calls under `/payment/manage` (spec §7.3): the user subscriptions and payments of the
-//! CMS, their changes, and the subscription counters. The bookkeeping buttons are in
-//! `routes::invoices`. Every change and every read of a user's data is in the audit log.
+//! Gebruikers abonnementen (spec §7.3, `/payment/manage`): the user subscriptions, the unpaid
+//! problems, a user's subscriptions, and the staff's changes (on/off, last day, cancel, renew).
 
 use axum::Router;
 use axum::extract::{Path, State};
@@ -8,15 +7,10 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::audit;
-use domain::billing::CmsSubscription;
-use domain::billing::details::{self, InvoiceDetails};
-use domain::billing::invoices::euros;
 use domain::billing::lifecycle::{self, Actor, Changed};
-use domain::billing::read::{self, CmsPayment, PaymentFilter, SubscriptionFilter};
-use domain::billing::status::PaymentStatus;
+use domain::billing::read::{self, SubscriptionFilter};
 use domain::billing::sweeps::{UnpaidProblem, open_problems};
-use domain::billing::{dutch_date, today};
-use domain::cms::statistics::Counter;
+use domain::billing::{CmsSubscription, dutch_date, today};
 use domain::cms::users::{self, USER_NOT_FOUND};
 use domain::cms::{NO_DATE, PAGE_SIZE, parse_date};
 use serde::{Deserialize, Serialize};
@@ -24,7 +18,7 @@ use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use super::cms::{audited, checked_page, checked_search, counter_calls, read_entry};
+use super::{audited, checked_page, checked_search, read_entry};
 use crate::auth::Staff;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Query};
@@ -39,26 +33,7 @@ pub fn router() -> Router<AppState> {
         .route("/payment/manage/subscription/valid/{id}", post(set_valid_until))
         .route("/payment/manage/cancelSubscription/{id}", post(cancel))
         .route("/payment/manage/renewSubscription", post(renew))
-        .route("/payment/manage/getAllPayments", get(all_payments))
-        .route("/payment/manage/getPaymentsForCMSUser/{user_id}", get(payments_of_user))
-        .route("/payment/manage/editPayment", post(edit_payment))
-        .route("/payment/manage/getAmountPaidSubscriptions", get(get_amount_paid_subscriptions))
-        .route("/payment/manage/getAmountPaidSubscriptionsActive", get(get_amount_paid_subscriptions_active))
-        .route("/payment/manage/getAmountTrialSubscriptions", get(get_amount_trial_subscriptions))
-        .route("/payment/manage/getAmountTrialSubscriptionsActive", get(get_amount_trial_subscriptions_active))
 }
-
-counter_calls! {
-    get_amount_paid_subscriptions => "/payment/manage/getAmountPaidSubscriptions", Counter::PaidSubscriptions, "Staff: paid subscriptions.";
-    get_amount_paid_subscriptions_active => "/payment/manage/getAmountPaidSubscriptionsActive", Counter::PaidSubscriptionsActive,
-        "Staff: active paid subscriptions.";
-    get_amount_trial_subscriptions => "/payment/manage/getAmountTrialSubscriptions", Counter::TrialSubscriptions, "Staff: trial subscriptions.";
-    get_amount_trial_subscriptions_active => "/payment/manage/getAmountTrialSubscriptionsActive", Counter::TrialSubscriptionsActive,
-        "Staff: active trial subscriptions.";
-}
-
-// ---------------------------------------------------------------------------------------------
-// Gebruikers abonnementen
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -297,101 +272,4 @@ pub async fn renew(
     })
     .await?;
     Ok((StatusCode::CREATED, Json(new)))
-}
-
-// ---------------------------------------------------------------------------------------------
-// Betalingen
-
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct PaymentsQuery {
-    /// From 0.
-    #[serde(default)]
-    #[param(minimum = 0, maximum = 100000)]
-    pub page: i64,
-    /// `ALL` (or empty, or none), or one status.
-    #[param(pattern = "^(|ALL|OPEN|CANCELED|PAID|EXPIRED|FAILED|PENDING|AUTHORIZED)$")]
-    pub status: Option<String>,
-    /// A part of the user's e-mail address or id.
-    #[param(max_length = 200)]
-    pub search: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PaymentPage {
-    /// Newest first.
-    pub rows: Vec<CmsPayment>,
-    pub total: i64,
-    pub page: i64,
-    pub page_size: i64,
-}
-
-/// Staff: every payment (Betalingen) with its bookkeeping state, newest first, 50 a page.
-#[utoipa::path(get, path = "/payment/manage/getAllPayments", tag = "cms", security(("bearer" = [])), params(PaymentsQuery),
-    responses((status = 200, body = PaymentPage), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
-pub async fn all_payments(
-    State(state): State<AppState>,
-    _staff: Staff,
-    Query(q): Query<PaymentsQuery>,
-) -> Result<Json<PaymentPage>, ApiError> {
-    let page = checked_page(q.page)?;
-    let status = match q.status.as_deref().map(str::trim) {
-        None | Some("") | Some("ALL") => None,
-        Some(s) => Some(
-            PaymentStatus::parse(s)
-                .ok_or_else(|| ApiError::BadRequest { code: "invalid_status", message: "Onbekende betaalstatus.".to_owned() })?,
-        ),
-    };
-    let filter = PaymentFilter { status, search: checked_search(q.search.as_deref())? };
-    let (rows, total) = read::payment_page(&state.db, &filter, page, PAGE_SIZE).await?;
-    Ok(Json(PaymentPage { rows, total, page, page_size: PAGE_SIZE }))
-}
-
-/// Staff: a user's payments, newest first (the info modal); the read is in the audit log.
-#[utoipa::path(get, path = "/payment/manage/getPaymentsForCMSUser/{user_id}", tag = "cms", security(("bearer" = [])),
-    params(("user_id" = String, Path, description = "The user's id")),
-    responses((status = 200, body = Vec<CmsPayment>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-              (status = 404, body = ErrorBody)))]
-pub async fn payments_of_user(
-    State(state): State<AppState>,
-    staff: Staff,
-    Path(user_id): Path<String>,
-) -> Result<Json<Vec<CmsPayment>>, ApiError> {
-    let list = audited(&state, &staff, async |tx| {
-        let email = users::email_of(&mut *tx, &user_id).await?.ok_or(ApiError::Missing(USER_NOT_FOUND))?;
-        let list = read::payments_of_user(tx, &user_id).await?;
-        Ok((list, read_entry(audit::Action::ReadUserPayments, "user", &user_id, &email)))
-    })
-    .await?;
-    Ok(Json(list))
-}
-
-/// Staff: changes a payment's invoice details, checked in the spec's order (§5). An invoice made
-/// already keeps what it says.
-#[utoipa::path(post, path = "/payment/manage/editPayment", tag = "cms", security(("bearer" = [])), request_body = InvoiceDetails,
-    responses((status = 200, body = CmsPayment), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
-              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn edit_payment(
-    State(state): State<AppState>,
-    staff: Staff,
-    Json(details): Json<InvoiceDetails>,
-) -> Result<Json<CmsPayment>, ApiError> {
-    details::validate_invoice_details(&details)?;
-    let payment = audited(&state, &staff, async |tx| {
-        let edited = read::edit_invoice_details(tx, &details).await?;
-        let p = &edited.payment;
-        let entry = audit::Entry {
-            action: audit::Action::EditPayment,
-            subject_type: "payment",
-            subject_id: p.id.to_string(),
-            concerns_user_id: Some(p.user_id.clone()),
-            concerns_organisation_id: None,
-            about: format!("van de betaling van {} ({}, {})", p.user_email, p.description, euros(p.amount_cents)),
-            changes: edited.changes,
-        };
-        Ok((edited.payment, entry))
-    })
-    .await?;
-    Ok(Json(payment))
 }
