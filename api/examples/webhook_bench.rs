@@ -14,6 +14,7 @@
 //! polls the database until every payment is PAID and every subscription active. One JSON line
 //! per run is appended to `--results`; a summary goes to stdout.
 
+use domain::billing::Address;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -73,16 +74,18 @@ async fn prepare(db: &PgPool, checkout: &LocalCheckout, run: &str, n: usize, web
         .execute(db)
         .await?;
     let details = BillingDetails {
-        contact_name: "A. de Vries".into(),
-        practice_name: "Huisartsenpraktijk De Linde".into(),
+        address: Address {
+            contact_name: "A. de Vries".into(),
+            practice_name: "Huisartsenpraktijk De Linde".into(),
+            phone_number: "0201234567".into(),
+            street_address: "Lindelaan".into(),
+            house_number: "12".into(),
+            house_number_addition: String::new(),
+            postcode: "1234AB".into(),
+            city: "Utrecht".into(),
+            kvk_number: String::new(),
+        },
         send_invoice_to_email: format!("{user_id}@example.nl"),
-        phone_number: "0201234567".into(),
-        street_address: "Lindelaan".into(),
-        house_number: "12".into(),
-        house_number_addition: String::new(),
-        postcode: "1234AB".into(),
-        city: "Utrecht".into(),
-        kvk_number: String::new(),
         tier_id: Uuid::parse_str(PRACTICE_TIER)?,
         user_amount: 3,
         interval_months: 12,

@@ -2,6 +2,7 @@
 //! tested with too (`web/src/features/subscription/billingCases.test.ts`): the VAT split, prices,
 //! postcodes and the billing dialog's checks give the same answers on both sides.
 
+use domain::billing::Address;
 use domain::billing::BillingDetails;
 use domain::billing::details::{Postcode, validate_billing};
 use domain::billing::money;
@@ -71,16 +72,18 @@ fn billing_details_get_the_tables_message() {
         }
         let text = |field: &str| form[field].as_str().unwrap_or_else(|| panic!("{}: {field}", case["why"])).to_owned();
         let details = BillingDetails {
-            contact_name: text("contactName"),
-            practice_name: text("practiceName"),
+            address: Address {
+                contact_name: text("contactName"),
+                practice_name: text("practiceName"),
+                phone_number: text("phoneNumber"),
+                street_address: text("streetAddress"),
+                house_number: text("houseNumber"),
+                house_number_addition: text("houseNumberAddition"),
+                postcode: text("postcode"),
+                city: text("city"),
+                kvk_number: text("kvkNumber"),
+            },
             send_invoice_to_email: text("sendInvoiceToEmail"),
-            phone_number: text("phoneNumber"),
-            street_address: text("streetAddress"),
-            house_number: text("houseNumber"),
-            house_number_addition: text("houseNumberAddition"),
-            postcode: text("postcode"),
-            city: text("city"),
-            kvk_number: text("kvkNumber"),
             ..BillingDetails::default()
         };
         let message = validate_billing(&details).err().map(|refused| refused.to_string());

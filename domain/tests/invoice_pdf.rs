@@ -1,6 +1,7 @@
 //! The invoice PDF read back with poppler's `pdftotext -layout` (Debian package poppler-utils),
 //! as a reader or a bookkeeper's import would see it.
 
+use domain::billing::Address;
 use std::process::Command;
 
 use chrono::NaiveDate;
@@ -25,16 +26,18 @@ fn seller() -> Seller {
 fn buyer() -> Buyer {
     Buyer {
         customer_id: "u1".into(),
-        practice_name: "Huisartsenpraktijk De Linde".into(),
-        contact_name: "Anne de Vries".into(),
-        street_address: "Hoofdstraat".into(),
-        house_number: "12".into(),
-        house_number_addition: "a".into(),
-        postcode: "1234AB".into(),
-        city: "Utrecht".into(),
-        phone_number: "0301234567".into(),
+        address: Address {
+            practice_name: "Huisartsenpraktijk De Linde".into(),
+            contact_name: "Anne de Vries".into(),
+            street_address: "Hoofdstraat".into(),
+            house_number: "12".into(),
+            house_number_addition: "a".into(),
+            postcode: "1234AB".into(),
+            city: "Utrecht".into(),
+            phone_number: "0301234567".into(),
+            kvk_number: "12345678".into(),
+        },
         email: "administratie@delinde.nl".into(),
-        kvk_number: "12345678".into(),
     }
 }
 

@@ -2,6 +2,7 @@
 //! under concurrent deliveries), renewals, trials once per user, seats, cancelling, owners only.
 
 use chrono::NaiveDate;
+use domain::billing::Address;
 use domain::billing::status::PaymentStatus;
 use domain::billing::{self, BillingDetails};
 use domain::refusal::Refusal;
@@ -22,13 +23,16 @@ async fn user(db: &PgPool, id: &str, email: &str) {
 
 fn details(tier: Uuid, users: i32, months: i32) -> BillingDetails {
     BillingDetails {
-        contact_name: "Anne de Vries".into(),
+        address: Address {
+            contact_name: "Anne de Vries".into(),
+            phone_number: "0201234567".into(),
+            street_address: "Dorpsstraat".into(),
+            house_number: "1".into(),
+            postcode: "1234AB".into(),
+            city: "Amsterdam".into(),
+            ..Default::default()
+        },
         send_invoice_to_email: "factuur@praktijk.nl".into(),
-        phone_number: "0201234567".into(),
-        street_address: "Dorpsstraat".into(),
-        house_number: "1".into(),
-        postcode: "1234AB".into(),
-        city: "Amsterdam".into(),
         tier_id: tier,
         user_amount: users,
         interval_months: months,

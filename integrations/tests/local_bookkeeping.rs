@@ -2,6 +2,7 @@
 //! invoice per reference however often it is asked for, contacts kept per customer, the PDF kept
 //! with the invoice, invoices that can be neither deleted nor changed, and signed download links.
 
+use domain::billing::Address;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -26,16 +27,18 @@ fn seller() -> Seller {
 fn buyer(customer: &str) -> Buyer {
     Buyer {
         customer_id: customer.into(),
-        practice_name: "Huisartsenpraktijk De Linde".into(),
-        contact_name: "Anne de Vries".into(),
-        street_address: "Lindelaan".into(),
-        house_number: "12".into(),
-        house_number_addition: "b".into(),
-        postcode: "1234AB".into(),
-        city: "Amsterdam".into(),
-        phone_number: "0201234567".into(),
+        address: Address {
+            practice_name: "Huisartsenpraktijk De Linde".into(),
+            contact_name: "Anne de Vries".into(),
+            street_address: "Lindelaan".into(),
+            house_number: "12".into(),
+            house_number_addition: "b".into(),
+            postcode: "1234AB".into(),
+            city: "Amsterdam".into(),
+            phone_number: "0201234567".into(),
+            kvk_number: "87654321".into(),
+        },
         email: "factuur@delinde.nl".into(),
-        kvk_number: "87654321".into(),
     }
 }
 
@@ -113,7 +116,7 @@ async fn a_contact_is_one_per_customer_and_kept_up_to_date(db: PgPool) {
     let books = books(&db);
     let first = books.ensure_contact(&buyer("u-1")).await.unwrap();
     let mut moved = buyer("u-1");
-    moved.city = "Utrecht".into();
+    moved.address.city = "Utrecht".into();
     let again = books.ensure_contact(&moved).await.unwrap();
     assert_eq!(first, again);
     let other = books.ensure_contact(&buyer("u-2")).await.unwrap();

@@ -4,6 +4,7 @@
 //! PDF. The double keeps contacts and invoices in memory, records every request, and can be told to
 //! answer the next requests with a 429 (`Retry-After: 1`), a 500, or to lose the answer to a create.
 
+use domain::billing::Address;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -251,16 +252,18 @@ async fn double() -> (Moneybird, Shared) {
 fn buyer() -> Buyer {
     Buyer {
         customer_id: "0b6f6a3e-7c1d-4f2a-9d33-5a0e1c2b7f10".into(),
-        practice_name: "Huisartsenpraktijk De Linde".into(),
-        contact_name: "Anne de Vries".into(),
-        street_address: "Hoofdstraat".into(),
-        house_number: "12".into(),
-        house_number_addition: "a".into(),
-        postcode: "1234AB".into(),
-        city: "Utrecht".into(),
-        phone_number: "0301234567".into(),
+        address: Address {
+            practice_name: "Huisartsenpraktijk De Linde".into(),
+            contact_name: "Anne de Vries".into(),
+            street_address: "Hoofdstraat".into(),
+            house_number: "12".into(),
+            house_number_addition: "a".into(),
+            postcode: "1234AB".into(),
+            city: "Utrecht".into(),
+            phone_number: "0301234567".into(),
+            kvk_number: "12345678".into(),
+        },
         email: "facturen@delinde.example.nl".into(),
-        kvk_number: "12345678".into(),
     }
 }
 
@@ -330,8 +333,8 @@ async fn an_unknown_customer_gets_a_contact_with_the_billing_details() {
     // a person without a practice: the person is the company, no KvK number sent
     let mut person = buyer();
     person.customer_id = "u2".into();
-    person.practice_name = " ".into();
-    person.kvk_number = String::new();
+    person.address.practice_name = " ".into();
+    person.address.kvk_number = String::new();
     mb.ensure_contact(&person).await.unwrap();
     let body = &seen(&books, "POST", "contacts.json")[1].body["contact"];
     assert_eq!(body["company_name"], "Anne de Vries");

@@ -9,6 +9,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
+use domain::billing::Address;
 use domain::billing::lifecycle::{self, Actor};
 use domain::billing::{self, BillingDetails};
 use integrations::payments::{NewCustomer, NewPayment, SequenceType};
@@ -133,16 +134,18 @@ impl BillingPaymentDetails {
             _ => 1,
         });
         BillingDetails {
-            contact_name: self.contact_name,
-            practice_name: self.practice_name.unwrap_or_default(),
+            address: Address {
+                contact_name: self.contact_name,
+                practice_name: self.practice_name.unwrap_or_default(),
+                phone_number: self.phone_number,
+                street_address: self.street_address,
+                house_number: self.house_number,
+                house_number_addition: self.house_number_addition.unwrap_or_default(),
+                postcode: self.postcode,
+                city: self.city,
+                kvk_number: self.kvk_number.unwrap_or_default(),
+            },
             send_invoice_to_email: self.send_invoice_to_email,
-            phone_number: self.phone_number,
-            street_address: self.street_address,
-            house_number: self.house_number,
-            house_number_addition: self.house_number_addition.unwrap_or_default(),
-            postcode: self.postcode,
-            city: self.city,
-            kvk_number: self.kvk_number.unwrap_or_default(),
             tier_id: self.tier_id,
             user_amount: self.user_amount.unwrap_or(1),
             interval_months,

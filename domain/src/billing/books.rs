@@ -7,6 +7,7 @@
 //! that make them take [`lock_payment`] for the time they talk to the provider, so two of them
 //! for the same payment (the webhook's and a staff button's) never ask the provider at once.
 
+use crate::billing::Address;
 use chrono::NaiveDate;
 use serde::Serialize;
 use sqlx::{PgConnection, Row};
@@ -123,19 +124,7 @@ pub async fn payment(db: impl sqlx::PgExecutor<'_>, id: Uuid) -> sqlx::Result<Op
             paid_on: r.get("paid_on"),
             refunded_cents: r.get("refunded"),
             charged_back_cents: r.get("charged_back"),
-            buyer: Buyer {
-                customer_id: user_id.clone(),
-                practice_name: r.get("practice_name"),
-                contact_name: r.get("contact_name"),
-                street_address: r.get("street_address"),
-                house_number: r.get("house_number"),
-                house_number_addition: r.get("house_number_addition"),
-                postcode: r.get("postcode"),
-                city: r.get("city"),
-                phone_number: r.get("phone_number"),
-                email: r.get("send_invoice_to_email"),
-                kvk_number: r.get("kvk_number"),
-            },
+            buyer: Buyer { customer_id: user_id.clone(), email: r.get("send_invoice_to_email"), address: Address::from_row(&r) },
             user_id,
         }
     }))
@@ -356,16 +345,18 @@ mod tests {
             charged_back_cents: charged_back,
             buyer: Buyer {
                 customer_id: "u".into(),
-                practice_name: String::new(),
-                contact_name: "A".into(),
-                street_address: String::new(),
-                house_number: String::new(),
-                house_number_addition: String::new(),
-                postcode: String::new(),
-                city: String::new(),
-                phone_number: String::new(),
+                address: Address {
+                    practice_name: String::new(),
+                    contact_name: "A".into(),
+                    street_address: String::new(),
+                    house_number: String::new(),
+                    house_number_addition: String::new(),
+                    postcode: String::new(),
+                    city: String::new(),
+                    phone_number: String::new(),
+                    kvk_number: String::new(),
+                },
                 email: String::new(),
-                kvk_number: String::new(),
             },
         }
     }

@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use uuid::Uuid;
 
-use super::{BillingDetails, MAX_FIELD};
+use super::{Address, BillingDetails, MAX_FIELD};
 use crate::refusal::Refusal;
 
 /// The message of an empty postcode (§5).
@@ -47,32 +47,32 @@ impl Postcode {
 pub fn validate_billing(details: &BillingDetails) -> Result<BillingDetails, Refusal> {
     let mut d = details.clone();
     for field in [
-        &mut d.contact_name,
-        &mut d.practice_name,
+        &mut d.address.contact_name,
+        &mut d.address.practice_name,
         &mut d.send_invoice_to_email,
-        &mut d.phone_number,
-        &mut d.street_address,
-        &mut d.house_number,
-        &mut d.house_number_addition,
-        &mut d.postcode,
-        &mut d.city,
-        &mut d.kvk_number,
+        &mut d.address.phone_number,
+        &mut d.address.street_address,
+        &mut d.address.house_number,
+        &mut d.address.house_number_addition,
+        &mut d.address.postcode,
+        &mut d.address.city,
+        &mut d.address.kvk_number,
     ] {
         *field = field.trim().to_owned();
     }
     let required = [
-        (d.contact_name.as_str(), "Geen naam ingevuld"),
-        (d.phone_number.as_str(), "Geen telefoonnummer ingevuld"),
-        (d.street_address.as_str(), "Geen straatnaaam ingevuld"),
-        (d.house_number.as_str(), "Geen huisnummer ingevuld"),
+        (d.address.contact_name.as_str(), "Geen naam ingevuld"),
+        (d.address.phone_number.as_str(), "Geen telefoonnummer ingevuld"),
+        (d.address.street_address.as_str(), "Geen straatnaaam ingevuld"),
+        (d.address.house_number.as_str(), "Geen huisnummer ingevuld"),
     ];
     for (value, message) in required {
         if value.is_empty() {
             return Err(Refusal::Invalid(message));
         }
     }
-    d.postcode = Postcode::parse(&d.postcode)?.into_string();
-    if d.city.is_empty() {
+    d.address.postcode = Postcode::parse(&d.address.postcode)?.into_string();
+    if d.address.city.is_empty() {
         return Err(Refusal::Invalid("Geen plaatsnaam ingevuld"));
     }
     if d.send_invoice_to_email.is_empty() {
@@ -82,15 +82,15 @@ pub fn validate_billing(details: &BillingDetails) -> Result<BillingDetails, Refu
         return Err(Refusal::Invalid("Ongeldig e-mailadres voor de factuur."));
     }
     let lengths = [
-        &d.contact_name,
-        &d.practice_name,
+        &d.address.contact_name,
+        &d.address.practice_name,
         &d.send_invoice_to_email,
-        &d.phone_number,
-        &d.street_address,
-        &d.house_number,
-        &d.house_number_addition,
-        &d.city,
-        &d.kvk_number,
+        &d.address.phone_number,
+        &d.address.street_address,
+        &d.address.house_number,
+        &d.address.house_number_addition,
+        &d.address.city,
+        &d.address.kvk_number,
     ];
     if lengths.iter().any(|v| v.chars().count() > MAX_FIELD) {
         return Err(Refusal::Invalid("Een van de factuurgegevens is te lang (hoogstens 200 tekens)."));
@@ -111,57 +111,20 @@ pub fn looks_like_email(s: &str) -> bool {
 #[serde(rename_all = "camelCase")]
 pub struct InvoiceDetails {
     pub id: Uuid,
-    #[serde(default)]
-    pub contact_name: String,
-    #[serde(default)]
-    pub phone_number: String,
-    #[serde(default)]
-    pub street_address: String,
-    #[serde(default)]
-    pub house_number: String,
-    #[serde(default)]
-    pub house_number_addition: String,
-    #[serde(default)]
-    pub postcode: String,
-    #[serde(default)]
-    pub city: String,
-    /// Optional.
-    #[serde(default)]
-    pub practice_name: String,
-    /// Optional.
-    #[serde(default)]
-    pub kvk_number: String,
+    #[serde(flatten)]
+    pub address: Address,
 }
 
 /// Checks the details in the spec's order (§5, "Invoice details modal"): the billing rules without
 /// the invoice e-mail address, which this modal does not edit.
 pub fn validate_invoice_details(d: &InvoiceDetails) -> Result<InvoiceDetails, Refusal> {
     let checked = validate_billing(&BillingDetails {
-        contact_name: d.contact_name.clone(),
-        practice_name: d.practice_name.clone(),
+        address: d.address.clone(),
         // not edited here: any valid address passes the billing rule's e-mail step
         send_invoice_to_email: "x@x".to_owned(),
-        phone_number: d.phone_number.clone(),
-        street_address: d.street_address.clone(),
-        house_number: d.house_number.clone(),
-        house_number_addition: d.house_number_addition.clone(),
-        postcode: d.postcode.clone(),
-        city: d.city.clone(),
-        kvk_number: d.kvk_number.clone(),
         ..BillingDetails::default()
     })?;
-    Ok(InvoiceDetails {
-        id: d.id,
-        contact_name: checked.contact_name,
-        phone_number: checked.phone_number,
-        street_address: checked.street_address,
-        house_number: checked.house_number,
-        house_number_addition: checked.house_number_addition,
-        postcode: checked.postcode,
-        city: checked.city,
-        practice_name: checked.practice_name,
-        kvk_number: checked.kvk_number,
-    })
+    Ok(InvoiceDetails { id: d.id, address: checked.address })
 }
 
 #[cfg(test)]
@@ -170,13 +133,16 @@ mod tests {
 
     fn details() -> BillingDetails {
         BillingDetails {
-            contact_name: "Anne de Vries".into(),
+            address: Address {
+                contact_name: "Anne de Vries".into(),
+                phone_number: "0201234567".into(),
+                street_address: "Dorpsstraat".into(),
+                house_number: "1".into(),
+                postcode: "1234 ab".into(),
+                city: "Amsterdam".into(),
+                ..Default::default()
+            },
             send_invoice_to_email: "factuur@praktijk.nl".into(),
-            phone_number: "0201234567".into(),
-            street_address: "Dorpsstraat".into(),
-            house_number: "1".into(),
-            postcode: "1234 ab".into(),
-            city: "Amsterdam".into(),
             ..Default::default()
         }
     }
@@ -195,13 +161,13 @@ mod tests {
         /// The message a step's missing field gives, and how the step fills it in.
         type Step = (&'static str, fn(&mut BillingDetails));
         let steps: [Step; 8] = [
-            ("Geen naam ingevuld", |d| d.contact_name = "Anne".into()),
-            ("Geen telefoonnummer ingevuld", |d| d.phone_number = "0612345678".into()),
-            ("Geen straatnaaam ingevuld", |d| d.street_address = "Dorpsstraat".into()),
-            ("Geen huisnummer ingevuld", |d| d.house_number = "12".into()),
-            ("Geen postcode ingevuld", |d| d.postcode = "12345".into()),
-            ("Ongeldige postcode. Vul postcode in volgens bijv. '1234AB'", |d| d.postcode = "1234AB".into()),
-            ("Geen plaatsnaam ingevuld", |d| d.city = "Utrecht".into()),
+            ("Geen naam ingevuld", |d| d.address.contact_name = "Anne".into()),
+            ("Geen telefoonnummer ingevuld", |d| d.address.phone_number = "0612345678".into()),
+            ("Geen straatnaaam ingevuld", |d| d.address.street_address = "Dorpsstraat".into()),
+            ("Geen huisnummer ingevuld", |d| d.address.house_number = "12".into()),
+            ("Geen postcode ingevuld", |d| d.address.postcode = "12345".into()),
+            ("Ongeldige postcode. Vul postcode in volgens bijv. '1234AB'", |d| d.address.postcode = "1234AB".into()),
+            ("Geen plaatsnaam ingevuld", |d| d.address.city = "Utrecht".into()),
             ("Geen email ingevuld", |d| d.send_invoice_to_email = "a@b.nl".into()),
         ];
         for (expected, fix) in steps {
@@ -211,7 +177,7 @@ mod tests {
         assert_eq!(message(&d), None);
         // white space alone is empty
         let mut blank = details();
-        blank.city = "   ".into();
+        blank.address.city = "   ".into();
         assert_eq!(message(&blank), Some("Geen plaatsnaam ingevuld"));
     }
 
@@ -223,16 +189,16 @@ mod tests {
         for bad in ["1234A", "1234ABC", "123AB", "ABCD12", "1234-AB", "1234ÄB", "12345B"] {
             assert_eq!(Postcode::parse(bad).unwrap_err().to_string(), POSTCODE_INVALID, "{bad}");
         }
-        assert_eq!(validate_billing(&details()).unwrap().postcode, "1234AB");
+        assert_eq!(validate_billing(&details()).unwrap().address.postcode, "1234AB");
     }
 
     #[test]
     fn optional_fields_may_be_empty_and_long_ones_are_refused() {
         let d = details();
-        assert!(d.practice_name.is_empty() && d.house_number_addition.is_empty());
+        assert!(d.address.practice_name.is_empty() && d.address.house_number_addition.is_empty());
         assert_eq!(message(&d), None);
         let mut long = details();
-        long.practice_name = "x".repeat(201);
+        long.address.practice_name = "x".repeat(201);
         assert_eq!(message(&long), Some("Een van de factuurgegevens is te lang (hoogstens 200 tekens)."));
         let mut bad = details();
         bad.send_invoice_to_email = "geen adres".into();
@@ -243,30 +209,33 @@ mod tests {
     fn invoice_details_are_checked_in_the_spec_order() {
         let full = InvoiceDetails {
             id: Uuid::nil(),
-            contact_name: "Anne".into(),
-            phone_number: "020".into(),
-            street_address: "Lindelaan".into(),
-            house_number: "1".into(),
-            postcode: "1234 ab".into(),
-            city: "Utrecht".into(),
-            ..Default::default()
+            address: Address {
+                contact_name: "Anne".into(),
+                phone_number: "020".into(),
+                street_address: "Lindelaan".into(),
+                house_number: "1".into(),
+                postcode: "1234 ab".into(),
+                city: "Utrecht".into(),
+                ..Default::default()
+            },
         };
-        assert_eq!(validate_invoice_details(&full).unwrap().postcode, "1234AB");
+        assert_eq!(validate_invoice_details(&full).unwrap().address.postcode, "1234AB");
         let message = |f: fn(&mut InvoiceDetails)| {
-            let mut d = InvoiceDetails { contact_name: String::new(), ..full.clone() };
+            let mut d = full.clone();
+            d.address.contact_name.clear();
             f(&mut d);
             validate_invoice_details(&d).unwrap_err().to_string()
         };
         assert_eq!(message(|_| {}), "Geen naam ingevuld");
         type Change = fn(&mut InvoiceDetails);
         let cases: [(Change, &str); 7] = [
-            (|d| d.phone_number.clear(), "Geen telefoonnummer ingevuld"),
-            (|d| d.street_address.clear(), "Geen straatnaaam ingevuld"),
-            (|d| d.house_number.clear(), "Geen huisnummer ingevuld"),
-            (|d| d.postcode.clear(), "Geen postcode ingevuld"),
-            (|d| d.postcode = "123".into(), "Ongeldige postcode. Vul postcode in volgens bijv. '1234AB'"),
-            (|d| d.city = "  ".into(), "Geen plaatsnaam ingevuld"),
-            (|d| d.kvk_number.clear(), ""),
+            (|d| d.address.phone_number.clear(), "Geen telefoonnummer ingevuld"),
+            (|d| d.address.street_address.clear(), "Geen straatnaaam ingevuld"),
+            (|d| d.address.house_number.clear(), "Geen huisnummer ingevuld"),
+            (|d| d.address.postcode.clear(), "Geen postcode ingevuld"),
+            (|d| d.address.postcode = "123".into(), "Ongeldige postcode. Vul postcode in volgens bijv. '1234AB'"),
+            (|d| d.address.city = "  ".into(), "Geen plaatsnaam ingevuld"),
+            (|d| d.address.kvk_number.clear(), ""),
         ];
         for (change, expected) in cases {
             let mut d = full.clone();

@@ -225,13 +225,13 @@ fn render(doc: &InvoiceDocument, fonts: &Fonts) -> Vec<u8> {
     // The buyer on the left, the seller on the right.
     let buyer = &draft.buyer;
     let mut to: Vec<(Face, String)> = vec![(Face::Bold, buyer.company_name().trim().to_owned())];
-    if !buyer.practice_name.trim().is_empty() && !buyer.contact_name.trim().is_empty() {
-        to.push((Face::Regular, format!("t.a.v. {}", buyer.contact_name.trim())));
+    if !buyer.address.practice_name.trim().is_empty() && !buyer.address.contact_name.trim().is_empty() {
+        to.push((Face::Regular, format!("t.a.v. {}", buyer.address.contact_name.trim())));
     }
     to.push((Face::Regular, buyer.street_line()));
     to.push((Face::Regular, buyer.city_line()));
-    if !buyer.kvk_number.trim().is_empty() {
-        to.push((Face::Regular, format!("KvK {}", buyer.kvk_number.trim())));
+    if !buyer.address.kvk_number.trim().is_empty() {
+        to.push((Face::Regular, format!("KvK {}", buyer.address.kvk_number.trim())));
     }
     to.push((Face::Regular, buyer.email.trim().to_owned()));
 
@@ -428,6 +428,7 @@ mod tests {
     use chrono::NaiveDate;
 
     use super::*;
+    use crate::billing::Address;
     use crate::billing::invoices::Buyer;
 
     fn draft(kind: InvoiceKind, grosses: &[i64]) -> InvoiceDraft {
@@ -437,16 +438,18 @@ mod tests {
             date: NaiveDate::from_ymd_opt(2026, 11, 25).unwrap(),
             buyer: Buyer {
                 customer_id: "u1".into(),
-                practice_name: String::new(),
-                contact_name: "Anne de Vries".into(),
-                street_address: "Hoofdstraat".into(),
-                house_number: "12".into(),
-                house_number_addition: String::new(),
-                postcode: "1234AB".into(),
-                city: "Utrecht".into(),
-                phone_number: String::new(),
+                address: Address {
+                    practice_name: String::new(),
+                    contact_name: "Anne de Vries".into(),
+                    street_address: "Hoofdstraat".into(),
+                    house_number: "12".into(),
+                    house_number_addition: String::new(),
+                    postcode: "1234AB".into(),
+                    city: "Utrecht".into(),
+                    phone_number: String::new(),
+                    kvk_number: String::new(),
+                },
                 email: "a@example.nl".into(),
-                kvk_number: String::new(),
             },
             lines: grosses
                 .iter()

@@ -10,6 +10,7 @@
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
+use crate::billing::Address;
 use crate::billing::money::{self, Split};
 
 /// Who sends the invoice: the company behind the product (`APP_INVOICE_SELLER_*`).
@@ -33,30 +34,22 @@ pub struct Seller {
 pub struct Buyer {
     /// Our own id of the customer (the user's id): the bookkeeping contact is found by it.
     pub customer_id: String,
-    /// The practice's name, empty when none was given.
-    pub practice_name: String,
-    pub contact_name: String,
-    pub street_address: String,
-    pub house_number: String,
-    pub house_number_addition: String,
-    /// `1234AB`
-    pub postcode: String,
-    pub city: String,
-    pub phone_number: String,
+    /// The practice's name is empty when none was given; the postcode is `1234AB`.
+    #[serde(flatten)]
+    pub address: Address,
     /// Where invoices are sent.
     pub email: String,
-    pub kvk_number: String,
 }
 
 impl Buyer {
     /// The name the contact goes by: the practice when given, else the contact person.
     pub fn company_name(&self) -> &str {
-        if self.practice_name.trim().is_empty() { &self.contact_name } else { &self.practice_name }
+        if self.address.practice_name.trim().is_empty() { &self.address.contact_name } else { &self.address.practice_name }
     }
 
     /// `Hoofdstraat 12 a`
     pub fn street_line(&self) -> String {
-        [self.street_address.trim(), self.house_number.trim(), self.house_number_addition.trim()]
+        [self.address.street_address.trim(), self.address.house_number.trim(), self.address.house_number_addition.trim()]
             .into_iter()
             .filter(|s| !s.is_empty())
             .collect::<Vec<_>>()
@@ -65,9 +58,9 @@ impl Buyer {
 
     /// `1234 AB  Utrecht`, the postcode written with its space.
     pub fn city_line(&self) -> String {
-        let p = self.postcode.trim();
+        let p = self.address.postcode.trim();
         let postcode = if p.len() == 6 && p.is_ascii() { format!("{} {}", &p[..4], &p[4..]) } else { p.to_owned() };
-        format!("{postcode}  {}", self.city.trim()).trim().to_owned()
+        format!("{postcode}  {}", self.address.city.trim()).trim().to_owned()
     }
 }
 
@@ -203,16 +196,18 @@ mod tests {
     fn buyer() -> Buyer {
         Buyer {
             customer_id: "u1".into(),
-            practice_name: String::new(),
-            contact_name: "Anne de Vries".into(),
-            street_address: "Hoofdstraat".into(),
-            house_number: "12".into(),
-            house_number_addition: "a".into(),
-            postcode: "1234AB".into(),
-            city: "Utrecht".into(),
-            phone_number: "0301234567".into(),
+            address: Address {
+                practice_name: String::new(),
+                contact_name: "Anne de Vries".into(),
+                street_address: "Hoofdstraat".into(),
+                house_number: "12".into(),
+                house_number_addition: "a".into(),
+                postcode: "1234AB".into(),
+                city: "Utrecht".into(),
+                phone_number: "0301234567".into(),
+                kvk_number: String::new(),
+            },
             email: "facturen@example.nl".into(),
-            kvk_number: String::new(),
         }
     }
 
@@ -220,7 +215,7 @@ mod tests {
     fn the_company_is_the_practice_when_given() {
         let mut b = buyer();
         assert_eq!(b.company_name(), "Anne de Vries");
-        b.practice_name = "Huisartsenpraktijk De Linde".into();
+        b.address.practice_name = "Huisartsenpraktijk De Linde".into();
         assert_eq!(b.company_name(), "Huisartsenpraktijk De Linde");
         assert_eq!(b.street_line(), "Hoofdstraat 12 a");
         assert_eq!(b.city_line(), "1234 AB  Utrecht");

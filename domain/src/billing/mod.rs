@@ -110,21 +110,51 @@ pub struct Discount {
     pub title: String,
 }
 
+/// The address block of the billing details (spec §3): who and where a practice is billed, as
+/// the billing dialog asks it, the staff's invoice-details modal edits it and an invoice states it.
+/// It is flattened into the structs that carry it, so their JSON keeps these field names.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Address {
+    pub contact_name: String,
+    /// Optional.
+    pub practice_name: String,
+    pub phone_number: String,
+    pub street_address: String,
+    pub house_number: String,
+    pub house_number_addition: String,
+    /// `1234AB` once checked.
+    pub postcode: String,
+    pub city: String,
+    /// Optional.
+    pub kvk_number: String,
+}
+
+impl Address {
+    /// The address of a row whose columns have the fields' names (`contact_name`, ...).
+    pub fn from_row(r: &sqlx::postgres::PgRow) -> Self {
+        use sqlx::Row;
+        Self {
+            contact_name: r.get("contact_name"),
+            practice_name: r.get("practice_name"),
+            phone_number: r.get("phone_number"),
+            street_address: r.get("street_address"),
+            house_number: r.get("house_number"),
+            house_number_addition: r.get("house_number_addition"),
+            postcode: r.get("postcode"),
+            city: r.get("city"),
+            kvk_number: r.get("kvk_number"),
+        }
+    }
+}
+
 /// The billing dialog's details (spec §3 "Billing payment details"). The price the client shows
 /// (`pricePerUser`) is not taken: the server computes it from the tier, interval, users and
 /// discount.
 #[derive(Debug, Clone, Default)]
 pub struct BillingDetails {
-    pub contact_name: String,
-    pub practice_name: String,
+    pub address: Address,
     pub send_invoice_to_email: String,
-    pub phone_number: String,
-    pub street_address: String,
-    pub house_number: String,
-    pub house_number_addition: String,
-    pub postcode: String,
-    pub city: String,
-    pub kvk_number: String,
     pub tier_id: Uuid,
     pub user_amount: i32,
     pub interval_months: i32,
@@ -196,15 +226,8 @@ pub struct Payment {
     pub sales_invoices_url: Option<String>,
     pub send_invoice_to_email: String,
     pub is_first_payment: bool,
-    pub practice_name: String,
-    pub contact_name: String,
-    pub street_address: String,
-    pub house_number: String,
-    pub house_number_addition: String,
-    pub postcode: String,
-    pub city: String,
-    pub phone_number: String,
-    pub kvk_number: String,
+    #[serde(flatten)]
+    pub address: Address,
     /// The days this payment pays for (once paid).
     pub period_start: Option<NaiveDate>,
     pub period_end: Option<NaiveDate>,

@@ -10,6 +10,7 @@ use sqlx::postgres::PgRow;
 use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
+use super::Address;
 use super::details::{InvoiceDetails, validate_invoice_details};
 use super::lifecycle::{STAFF_COLUMNS, active_sql, organisation_active_sql, staff_row};
 use super::seats::can_link;
@@ -248,15 +249,7 @@ pub async fn payments_for_user(db: &PgPool, user_id: &str) -> sqlx::Result<Vec<P
                 sales_invoices_url: r.get("sales_invoices_url"),
                 send_invoice_to_email: r.get("send_invoice_to_email"),
                 is_first_payment: r.get("is_first_payment"),
-                practice_name: r.get("practice_name"),
-                contact_name: r.get("contact_name"),
-                street_address: r.get("street_address"),
-                house_number: r.get("house_number"),
-                house_number_addition: r.get("house_number_addition"),
-                postcode: r.get("postcode"),
-                city: r.get("city"),
-                phone_number: r.get("phone_number"),
-                kvk_number: r.get("kvk_number"),
+                address: Address::from_row(r),
                 period_start: r.get("period_start"),
                 period_end: r.get("period_end"),
             })
@@ -415,15 +408,8 @@ pub struct CmsPayment {
     /// A bookkeeping job of this payment that is waiting, running or went wrong.
     pub job: Option<PaymentJob>,
     pub send_invoice_to_email: String,
-    pub practice_name: String,
-    pub contact_name: String,
-    pub street_address: String,
-    pub house_number: String,
-    pub house_number_addition: String,
-    pub postcode: String,
-    pub city: String,
-    pub phone_number: String,
-    pub kvk_number: String,
+    #[serde(flatten)]
+    pub address: Address,
 }
 
 const PAYMENT_SELECT: &str = "select p.id, p.user_id, u.email as user_email, p.subscription_id, p.description, p.user_amount,
@@ -469,15 +455,7 @@ fn payment_row(r: &PgRow) -> sqlx::Result<CmsPayment> {
             state: crate::jobs::JobState::from_stored(r.get::<&str, _>("job_state")).unwrap_or(crate::jobs::JobState::Queued),
         }),
         send_invoice_to_email: r.get("send_invoice_to_email"),
-        practice_name: r.get("practice_name"),
-        contact_name: r.get("contact_name"),
-        street_address: r.get("street_address"),
-        house_number: r.get("house_number"),
-        house_number_addition: r.get("house_number_addition"),
-        postcode: r.get("postcode"),
-        city: r.get("city"),
-        phone_number: r.get("phone_number"),
-        kvk_number: r.get("kvk_number"),
+        address: Address::from_row(r),
     })
 }
 
@@ -531,37 +509,6 @@ pub async fn payment(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<Option<C
 // The staff's edit of a payment's invoice details: it answers the payment before and after as
 // the reads above give it, for the audit log.
 
-/// A payment's invoice details as the audit log shows them: the fields the staff's modal edits.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct EditedDetails<'a> {
-    contact_name: &'a str,
-    phone_number: &'a str,
-    street_address: &'a str,
-    house_number: &'a str,
-    house_number_addition: &'a str,
-    postcode: &'a str,
-    city: &'a str,
-    practice_name: &'a str,
-    kvk_number: &'a str,
-}
-
-impl<'a> EditedDetails<'a> {
-    fn of(p: &'a CmsPayment) -> Self {
-        Self {
-            contact_name: &p.contact_name,
-            phone_number: &p.phone_number,
-            street_address: &p.street_address,
-            house_number: &p.house_number,
-            house_number_addition: &p.house_number_addition,
-            postcode: &p.postcode,
-            city: &p.city,
-            practice_name: &p.practice_name,
-            kvk_number: &p.kvk_number,
-        }
-    }
-}
-
 /// A payment's invoice details changed: the payment after, and the changed fields before and after.
 #[derive(Debug, Clone)]
 pub struct Edited {
@@ -579,19 +526,19 @@ pub async fn edit_invoice_details(tx: &mut PgConnection, details: &InvoiceDetail
                 postcode = $7, city = $8, practice_name = $9, kvk_number = $10, updated_at = now() where id = $1",
     )
     .bind(d.id)
-    .bind(&d.contact_name)
-    .bind(&d.phone_number)
-    .bind(&d.street_address)
-    .bind(&d.house_number)
-    .bind(&d.house_number_addition)
-    .bind(&d.postcode)
-    .bind(&d.city)
-    .bind(&d.practice_name)
-    .bind(&d.kvk_number)
+    .bind(&d.address.contact_name)
+    .bind(&d.address.phone_number)
+    .bind(&d.address.street_address)
+    .bind(&d.address.house_number)
+    .bind(&d.address.house_number_addition)
+    .bind(&d.address.postcode)
+    .bind(&d.address.city)
+    .bind(&d.address.practice_name)
+    .bind(&d.address.kvk_number)
     .execute(&mut *tx)
     .await?;
     let after = payment(tx, d.id).await?.ok_or(Refusal::NotFound(PAYMENT_NOT_FOUND))?;
-    let changes = crate::audit::diff(&EditedDetails::of(&before), &EditedDetails::of(&after));
+    let changes = crate::audit::diff(&before.address, &after.address);
     Ok(Edited { changes, payment: after })
 }
 

@@ -545,25 +545,25 @@ fn contact_fields(buyer: &Buyer) -> Value {
     let mut contact = json!({
         "company_name": buyer.company_name().trim(),
         "address1": buyer.street_line(),
-        "zipcode": zipcode(&buyer.postcode),
-        "city": buyer.city.trim(),
+        "zipcode": zipcode(&buyer.address.postcode),
+        "city": buyer.address.city.trim(),
         "country": "NL",
-        "phone": buyer.phone_number.trim(),
+        "phone": buyer.address.phone_number.trim(),
         "email": buyer.email.trim(),
         "send_invoices_to_email": buyer.email.trim(),
         "customer_id": buyer.customer_id.trim(),
         "delivery_method": "Email",
     });
-    let person = buyer.contact_name.trim();
-    if !buyer.practice_name.trim().is_empty() && !person.is_empty() {
+    let person = buyer.address.contact_name.trim();
+    if !buyer.address.practice_name.trim().is_empty() && !person.is_empty() {
         contact["send_invoices_to_attention"] = json!(person);
         if let Some((first, last)) = person.split_once(char::is_whitespace) {
             contact["firstname"] = json!(first);
             contact["lastname"] = json!(last.trim());
         }
     }
-    if !buyer.kvk_number.trim().is_empty() {
-        contact["chamber_of_commerce"] = json!(buyer.kvk_number.trim());
+    if !buyer.address.kvk_number.trim().is_empty() {
+        contact["chamber_of_commerce"] = json!(buyer.address.kvk_number.trim());
     }
     contact
 }

@@ -2257,6 +2257,40 @@ export interface components {
             /** @description On by default. */
             sendEmail?: boolean;
         };
+        /**
+         * @description The address block of the billing details (spec §3): who and where a practice is billed, as
+         *     the billing dialog asks it, the staff's invoice-details modal edits it and an invoice states it.
+         *     It is flattened into the structs that carry it, so their JSON keeps these field names.
+         */
+        Address: {
+            /** @default  */
+            city: string;
+            /** @default  */
+            contactName: string;
+            /** @default  */
+            houseNumber: string;
+            /** @default  */
+            houseNumberAddition: string;
+            /**
+             * @description Optional.
+             * @default
+             */
+            kvkNumber: string;
+            /** @default  */
+            phoneNumber: string;
+            /**
+             * @description `1234AB` once checked.
+             * @default
+             */
+            postcode: string;
+            /**
+             * @description Optional.
+             * @default
+             */
+            practiceName: string;
+            /** @default  */
+            streetAddress: string;
+        };
         /** @description What the user accepted. */
         AgreementAccepted: {
             /** Format: date-time */
@@ -2391,22 +2425,18 @@ export interface components {
             validUntil?: string | null;
         };
         /** @description A payment as the CMS shows it (spec §3 Payment, with its user, invoice and bookkeeping). */
-        CmsPayment: {
+        CmsPayment: components["schemas"]["Address"] & {
             /**
              * Format: int64
              * @description Gross, in cents.
              */
             amountCents: number;
             bookkeeping: components["schemas"]["BookkeepingState"];
-            city: string;
             /** @description The user's bookkeeping contact (Moneybird's, or the local bookkeeping's). */
             contactId?: string | null;
-            contactName: string;
             /** Format: date-time */
             createdAt: string;
             description: string;
-            houseNumber: string;
-            houseNumberAddition: string;
             /** Format: uuid */
             id: string;
             /** Format: int32 */
@@ -2417,15 +2447,10 @@ export interface components {
             invoiceNumber?: string | null;
             isFirstPayment: boolean;
             job?: null | components["schemas"]["PaymentJob"];
-            kvkNumber: string;
             /** Format: date-time */
             paidAt?: string | null;
             paymentStatus: components["schemas"]["PaymentStatus"];
-            phoneNumber: string;
-            postcode: string;
-            practiceName: string;
             sendInvoiceToEmail: string;
-            streetAddress: string;
             /** Format: uuid */
             subscriptionId: string;
             /** Format: int32 */
@@ -2830,20 +2855,9 @@ export interface components {
             score: number;
         };
         /** @description The invoice details of a payment that staff edit (spec §2.3, the modal on Betalingen). */
-        InvoiceDetails: {
-            city?: string;
-            contactName?: string;
-            houseNumber?: string;
-            houseNumberAddition?: string;
+        InvoiceDetails: components["schemas"]["Address"] & {
             /** Format: uuid */
             id: string;
-            /** @description Optional. */
-            kvkNumber?: string;
-            phoneNumber?: string;
-            postcode?: string;
-            /** @description Optional. */
-            practiceName?: string;
-            streetAddress?: string;
         };
         InvoiceDownload: {
             /** @description Where the browser downloads the PDF; it works for a few minutes. */
@@ -3150,25 +3164,20 @@ export interface components {
             name: string;
         };
         /** @description A payment as its owner sees it (spec §3 Payment). */
-        Payment: {
+        Payment: components["schemas"]["Address"] & {
             /**
              * Format: int64
              * @description Gross, in cents.
              */
             amount: number;
-            city: string;
-            contactName: string;
             /** Format: date-time */
             createdAt: string;
             description: string;
-            houseNumber: string;
-            houseNumberAddition: string;
             /** Format: uuid */
             id: string;
             /** Format: int32 */
             intervalMonths: number;
             isFirstPayment: boolean;
-            kvkNumber: string;
             moneybirdContactId?: string | null;
             moneybirdInvoiceId?: string | null;
             paymentStatus: components["schemas"]["PaymentStatus"];
@@ -3179,12 +3188,8 @@ export interface components {
              * @description The days this payment pays for (once paid).
              */
             periodStart?: string | null;
-            phoneNumber: string;
-            postcode: string;
-            practiceName: string;
             salesInvoicesUrl?: string | null;
             sendInvoiceToEmail: string;
-            streetAddress: string;
             /** Format: uuid */
             subscriptionId: string;
             /** Format: int32 */
