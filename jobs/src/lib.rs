@@ -11,7 +11,6 @@ pub mod admin;
 pub mod batch;
 pub mod config;
 pub mod dispatch;
-pub mod follow_up;
 pub mod health;
 pub mod kind;
 pub mod kinds;

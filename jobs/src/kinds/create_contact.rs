@@ -3,7 +3,7 @@
 //! [`super::create_invoice`] and [`super::credit_invoice`]) carry a payment's id only.
 //!
 //! A payment that becomes PAID queues them in the transaction of that change
-//! ([`crate::follow_up::apply`]), keyed by the payment, and staff may queue them again from the
+//! ([`crate::kinds::follow_up::apply`]), keyed by the payment, and staff may queue them again from the
 //! CMS. However often they run, crash half-way or run at once, a paid payment gets one contact
 //! link and one invoice:
 //! - each job holds the payment's bookkeeping lock ([`domain::billing::books::lock_payment`]) while

@@ -1,10 +1,12 @@
-//! One file per job kind, and [`catalogue`]: every kind as staff see it.
+//! One file per job kind, [`follow_up`] (what a payment's status queues: contact, invoice,
+//! credit), and [`catalogue`]: every kind as staff see it.
 
 pub mod check_unpaid;
 pub mod create_contact;
 pub mod create_invoice;
 pub mod credit_invoice;
 pub mod expire_subscriptions;
+pub mod follow_up;
 pub mod probe;
 pub mod prune_jobs;
 pub mod purge_consults;

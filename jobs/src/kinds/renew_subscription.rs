@@ -107,7 +107,7 @@ impl Job for RenewSubscription {
         };
         let status =
             PaymentStatus::parse(&made.status).ok_or_else(|| JobError::Permanent(format!("unknown payment status {:?}", made.status)))?;
-        let applied = crate::follow_up::apply(ctx, &made, status)
+        let applied = crate::kinds::follow_up::apply(ctx, &made, status)
             .await?
             .ok_or_else(|| JobError::Permanent(format!("no payment of ours has the id {}", made.id)))?;
         let email = if applied.changed && applied.to.is_failure() { tell_user(ctx, renewal.payment_id).await? } else { None };

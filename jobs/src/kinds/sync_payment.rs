@@ -4,7 +4,7 @@
 //! ([`domain::billing::lifecycle::apply_provider_status`], under a row lock, so any number of
 //! deliveries make one transition and one activation). A paid amount that differs from ours is
 //! not taken. A payment that is paid, refunded or charged back queues its bookkeeping jobs in the
-//! same transaction ([`crate::follow_up::apply`]).
+//! same transaction ([`crate::kinds::follow_up::apply`]).
 
 use std::time::Duration;
 
@@ -113,7 +113,7 @@ impl Job for SyncPayment {
                 theirs.amount_cents
             )));
         }
-        let applied = crate::follow_up::apply(ctx, &theirs, status)
+        let applied = crate::kinds::follow_up::apply(ctx, &theirs, status)
             .await?
             .ok_or_else(|| JobError::Permanent(format!("no payment of ours has the id {id}")))?;
         let email = if applied.changed && applied.to.is_failure() && renewal(&ctx.db, applied.payment_id).await? {

@@ -9,8 +9,8 @@ use domain::billing::{self};
 use domain::refusal::Refusal;
 use integrations::payments::ProviderPayment;
 
+use super::{CreateContact, CreateInvoice, CreditInvoice};
 use crate::kind::{JobContext, JobError};
-use crate::kinds::{CreateContact, CreateInvoice, CreditInvoice};
 use crate::record::NewJob;
 
 /// Applies the provider's view of a payment to ours ([`billing::lifecycle::apply`], the PAID
