@@ -13,10 +13,12 @@ use crate::JobState;
 use crate::kinds;
 use crate::told::{Names, Wanted};
 
-/// A job kind in Dutch (its [`crate::kind::Job::LABEL`]); "Taak" for a kind this build does not
-/// know.
+/// A kind this build does not know, in Dutch.
+const UNKNOWN_KIND: &str = "Taak";
+
+/// A job kind in Dutch (its [`crate::kind::Job::LABEL`]).
 pub fn label(kind: &str) -> &'static str {
-    kinds::named(kind).map_or("Taak", |k| k.label)
+    kinds::named(kind).map_or(UNKNOWN_KIND, |k| k.label)
 }
 
 /// The sweeps the scheduler runs, by kind, in the order the CMS lists them.
@@ -46,10 +48,7 @@ const PROBLEM_STATES: &str = "('retrying', 'failed', 'dead')";
 
 /// What a job is for, in Dutch ([`crate::kind::Job::describe`]), or its label.
 fn text_of(kind: &str, payload: &Value, caused_by: Option<&str>, names: &Names) -> String {
-    match kinds::named(kind) {
-        Some(k) => k.describe(payload, caused_by, names),
-        None => label(kind).to_owned(),
-    }
+    kinds::named(kind).map_or_else(|| UNKNOWN_KIND.to_owned(), |k| k.describe(payload, caused_by, names))
 }
 
 /// What the rows of jobs name, looked up once per page.

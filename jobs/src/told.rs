@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use domain::billing::invoices::euros;
+use serde_json::Value;
 use sqlx::{PgPool, Row};
 use uuid::Uuid;
 
@@ -44,9 +45,22 @@ pub struct Names {
     pub users: HashMap<String, String>,
 }
 
+impl Wanted {
+    /// One of our payments, by its id.
+    pub fn our_payment(&mut self, id: Uuid) {
+        self.payments.push(id.to_string());
+    }
+}
+
 impl Names {
-    pub fn payment(&self, id: Option<&str>) -> Option<&PaymentLine> {
-        id.and_then(|id| self.payments.get(id))
+    /// A payment by our id or the provider's.
+    pub fn payment(&self, id: &str) -> Option<&PaymentLine> {
+        self.payments.get(id)
+    }
+
+    /// One of our payments, by its id.
+    pub fn our_payment(&self, id: Uuid) -> Option<&PaymentLine> {
+        self.payment(&id.to_string())
     }
 
     pub fn user(&self, id: Option<&str>) -> Option<&str> {
@@ -84,6 +98,11 @@ impl Names {
         }
         Ok(out)
     }
+}
+
+/// A count in a sweep's result; 0 when it is not there.
+pub fn count(result: &Value, field: &str) -> i64 {
+    result.get(field).and_then(Value::as_i64).unwrap_or(0)
 }
 
 /// `n` and the noun in the number it needs ("1 abonnement", "3 abonnementen").

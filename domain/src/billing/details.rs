@@ -46,18 +46,7 @@ impl Postcode {
 /// `1234AB`. The first failure is the answer.
 pub fn validate_billing(details: &BillingDetails) -> Result<BillingDetails, Refusal> {
     let mut d = details.clone();
-    for field in [
-        &mut d.address.contact_name,
-        &mut d.address.practice_name,
-        &mut d.send_invoice_to_email,
-        &mut d.address.phone_number,
-        &mut d.address.street_address,
-        &mut d.address.house_number,
-        &mut d.address.house_number_addition,
-        &mut d.address.postcode,
-        &mut d.address.city,
-        &mut d.address.kvk_number,
-    ] {
+    for field in d.address.fields_mut().into_iter().chain([&mut d.send_invoice_to_email]) {
         *field = field.trim().to_owned();
     }
     let required = [
@@ -81,18 +70,8 @@ pub fn validate_billing(details: &BillingDetails) -> Result<BillingDetails, Refu
     if !looks_like_email(&d.send_invoice_to_email) {
         return Err(Refusal::Invalid("Ongeldig e-mailadres voor de factuur."));
     }
-    let lengths = [
-        &d.address.contact_name,
-        &d.address.practice_name,
-        &d.send_invoice_to_email,
-        &d.address.phone_number,
-        &d.address.street_address,
-        &d.address.house_number,
-        &d.address.house_number_addition,
-        &d.address.city,
-        &d.address.kvk_number,
-    ];
-    if lengths.iter().any(|v| v.chars().count() > MAX_FIELD) {
+    // the postcode is six characters by now
+    if d.address.fields().into_iter().chain([&d.send_invoice_to_email]).any(|v| v.chars().count() > MAX_FIELD) {
         return Err(Refusal::Invalid("Een van de factuurgegevens is te lang (hoogstens 200 tekens)."));
     }
     Ok(d)

@@ -131,6 +131,38 @@ pub struct Address {
 }
 
 impl Address {
+    /// Every field, in the order they are declared.
+    pub fn fields(&self) -> [&String; 9] {
+        let Self {
+            contact_name,
+            practice_name,
+            phone_number,
+            street_address,
+            house_number,
+            house_number_addition,
+            postcode,
+            city,
+            kvk_number,
+        } = self;
+        [contact_name, practice_name, phone_number, street_address, house_number, house_number_addition, postcode, city, kvk_number]
+    }
+
+    /// Every field to change, in the order they are declared.
+    pub fn fields_mut(&mut self) -> [&mut String; 9] {
+        let Self {
+            contact_name,
+            practice_name,
+            phone_number,
+            street_address,
+            house_number,
+            house_number_addition,
+            postcode,
+            city,
+            kvk_number,
+        } = self;
+        [contact_name, practice_name, phone_number, street_address, house_number, house_number_addition, postcode, city, kvk_number]
+    }
+
     /// The address of a row whose columns have the fields' names (`contact_name`, ...).
     pub fn from_row(r: &sqlx::postgres::PgRow) -> Self {
         use sqlx::Row;

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::kind::{Job, JobContext, JobError, Policy};
 use crate::kinds::SendEmail;
 use crate::record::{Claimed, NewJob};
-use crate::told::plural;
+use crate::told::{count, plural};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct CheckUnpaidPayload {}
@@ -32,8 +32,7 @@ impl Job for CheckUnpaid {
     }
 
     fn summarise_result(result: &Value) -> Option<String> {
-        let new = result.get("new").and_then(Value::as_i64).unwrap_or(0);
-        Some(format!("{} zonder betaling gemeld", plural(new, "nieuw abonnement", "nieuwe abonnementen")))
+        Some(format!("{} zonder betaling gemeld", plural(count(result, "new"), "nieuw abonnement", "nieuwe abonnementen")))
     }
 
     async fn run(&self, ctx: &JobContext, job: &Claimed, _payload: CheckUnpaidPayload) -> Result<Value, JobError> {

@@ -51,11 +51,11 @@ impl Job for CreateInvoice {
     }
 
     fn describe(p: &PaymentPayload, _caused_by: Option<&str>, names: &Names) -> Option<String> {
-        names.payment(Some(&p.payment_id.to_string())).map(|line| format!("Factuur voor {}", line.text()))
+        names.our_payment(p.payment_id).map(|line| format!("Factuur voor {}", line.text()))
     }
 
     fn wants(p: &PaymentPayload, wanted: &mut Wanted) {
-        wanted.payments.push(p.payment_id.to_string());
+        wanted.our_payment(p.payment_id);
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, p: PaymentPayload) -> Result<Value, JobError> {

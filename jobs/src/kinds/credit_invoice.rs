@@ -45,11 +45,11 @@ impl Job for CreditInvoice {
     }
 
     fn describe(p: &CreditPayload, _caused_by: Option<&str>, names: &Names) -> Option<String> {
-        names.payment(Some(&p.payment_id.to_string())).map(|line| format!("Creditfactuur voor {}", line.text()))
+        names.our_payment(p.payment_id).map(|line| format!("Creditfactuur voor {}", line.text()))
     }
 
     fn wants(p: &CreditPayload, wanted: &mut Wanted) {
-        wanted.payments.push(p.payment_id.to_string());
+        wanted.our_payment(p.payment_id);
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, p: CreditPayload) -> Result<Value, JobError> {

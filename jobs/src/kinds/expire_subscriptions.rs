@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::kind::{Job, JobContext, JobError, Policy};
 use crate::record::{Claimed, NewJob};
-use crate::told::plural;
+use crate::told::{count, plural};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ExpirePayload {}
@@ -31,11 +31,10 @@ impl Job for ExpireSubscriptions {
     }
 
     fn summarise_result(result: &Value) -> Option<String> {
-        let n = |f: &str| result.get(f).and_then(Value::as_i64).unwrap_or(0);
         Some(format!(
             "{} en {} verlopen",
-            plural(n("subscriptions"), "abonnement", "abonnementen"),
-            plural(n("organisationSubscriptions"), "organisatie-abonnement", "organisatie-abonnementen")
+            plural(count(result, "subscriptions"), "abonnement", "abonnementen"),
+            plural(count(result, "organisationSubscriptions"), "organisatie-abonnement", "organisatie-abonnementen")
         ))
     }
 

@@ -11,7 +11,7 @@ use crate::config::JobsConfig;
 use crate::dispatch::apalis_config;
 use crate::kind::{Job, JobContext, JobError, Policy};
 use crate::record::{Claimed, NewJob};
-use crate::told::plural;
+use crate::told::{count, plural};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct PrunePayload {}
@@ -39,8 +39,7 @@ impl Job for PruneJobs {
     }
 
     fn summarise_result(result: &Value) -> Option<String> {
-        let deleted = result.get("jobsDeleted").and_then(Value::as_i64).unwrap_or(0);
-        Some(format!("{} opgeruimd", plural(deleted, "afgeronde taak", "afgeronde taken")))
+        Some(format!("{} opgeruimd", plural(count(result, "jobsDeleted"), "afgeronde taak", "afgeronde taken")))
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, _payload: PrunePayload) -> Result<Value, JobError> {

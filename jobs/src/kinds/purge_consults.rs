@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::kind::{Job, JobContext, JobError, Policy};
 use crate::kinds::SummariseConsult;
 use crate::record::{Claimed, NewJob};
-use crate::told::plural;
+use crate::told::{count, plural};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct PurgePayload {}
@@ -35,8 +35,7 @@ impl Job for PurgeConsults {
     }
 
     fn summarise_result(result: &Value) -> Option<String> {
-        let consults = result.get("consults").and_then(Value::as_i64).unwrap_or(0);
-        Some(format!("{} verwijderd", plural(consults, "verlopen consult", "verlopen consulten")))
+        Some(format!("{} verwijderd", plural(count(result, "consults"), "verlopen consult", "verlopen consulten")))
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, _payload: PurgePayload) -> Result<Value, JobError> {

@@ -11,7 +11,7 @@ use integrations::payments::SharedProvider;
 use crate::kind::{Job, JobContext, JobError, Policy};
 use crate::kinds::{RenewSubscription, SendEmail};
 use crate::record::{Claimed, NewJob};
-use crate::told::plural;
+use crate::told::{count, plural};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct RenewSweepPayload {}
@@ -36,11 +36,10 @@ impl Job for RenewSubscriptions {
     }
 
     fn summarise_result(result: &Value) -> Option<String> {
-        let n = |f: &str| result.get(f).and_then(Value::as_i64).unwrap_or(0);
         Some(format!(
             "{} gestart, {} verstuurd",
-            plural(n("queued"), "verlenging", "verlengingen"),
-            plural(n("reminders"), "herinnering", "herinneringen")
+            plural(count(result, "queued"), "verlenging", "verlengingen"),
+            plural(count(result, "reminders"), "herinnering", "herinneringen")
         ))
     }
 

@@ -143,7 +143,7 @@ impl Job for SendEmail {
         let to = names
             .user(p.user_id.as_deref())
             .map(str::to_owned)
-            .or_else(|| names.payment(p.payment_id.map(|id| id.to_string()).as_deref()).map(|line| line.email.clone()))
+            .or_else(|| p.payment_id.and_then(|id| names.our_payment(id)).map(|line| line.email.clone()))
             .or_else(|| p.address.clone());
         let letter = template_label(p.template);
         Some(match to {
@@ -154,7 +154,9 @@ impl Job for SendEmail {
 
     fn wants(p: &EmailPayload, wanted: &mut Wanted) {
         wanted.users.extend(p.user_id.clone());
-        wanted.payments.extend(p.payment_id.map(|id| id.to_string()));
+        if let Some(id) = p.payment_id {
+            wanted.our_payment(id);
+        }
     }
 
     async fn run(&self, ctx: &JobContext, job: &Claimed, payload: EmailPayload) -> Result<Value, JobError> {

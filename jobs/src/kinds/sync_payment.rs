@@ -75,7 +75,7 @@ impl Job for SyncPayment {
 
     fn describe(p: &SyncPaymentPayload, _caused_by: Option<&str>, names: &Names) -> Option<String> {
         let id = p.provider_payment_id.as_str();
-        Some(match names.payment(Some(id)) {
+        Some(match names.payment(id) {
             Some(line) => format!("Betaalstatus van {}", line.text()),
             None => format!("Betaalstatus van betaling {id}"),
         })
