@@ -6,7 +6,7 @@ export APP_ENV ?= development
 # Tests create one database each through this server (see .cargo/config.toml).
 export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 
-.PHONY: help run test test-rust test-web test-e2e test-fuzz test-make-run test-links services tools web web-deps openapi lint bench-jobs
+.PHONY: help run test test-rust test-web test-e2e test-fuzz test-make-run test-links services tools web web-deps openapi lint bench-jobs sqlx-data
 
 help:
 	@echo "make run    start Spreekkamer on http://localhost:8080 (development sign-in, local PostgreSQL and Redis)"
@@ -43,7 +43,10 @@ lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 
-test-rust:
+## The compile-checked statements' descriptions in .sqlx/ are checked first (scripts/sqlx-data.sh);
+## the tests then reuse that build.
+test-rust: services
+	scripts/sqlx-data.sh --check
 	cargo test --workspace
 
 test-web: web-deps
@@ -67,6 +70,10 @@ test-links:
 ## The job-queue benchmark beside BullMQ and Celery (figures in docs/benchmarks.md).
 bench-jobs: services
 	bench/jobs/run.sh
+
+## Write .sqlx/ again after changing a compile-checked SQL statement or a migration.
+sqlx-data: services
+	scripts/sqlx-data.sh
 
 ## Accept an intended change of the API contract and regenerate the SPA's types.
 openapi:

@@ -9,21 +9,18 @@
 //! reads the reader of an organisation letter when it is sent.
 
 use chrono::NaiveDate;
-use sqlx::{PgConnection, PgExecutor, PgPool, Row};
+use sqlx::{PgConnection, PgExecutor, PgPool};
 use uuid::Uuid;
 
 pub async fn create(db: impl PgExecutor<'_>, name: &str) -> sqlx::Result<Uuid> {
     let id = Uuid::new_v4();
-    sqlx::query("insert into organisations (id, name) values ($1, $2)").bind(id).bind(name).execute(db).await?;
+    sqlx::query!("insert into organisations (id, name) values ($1, $2)", id, name).execute(db).await?;
     Ok(id)
 }
 
 pub async fn create_level(db: impl PgExecutor<'_>, organisation: Uuid, name: &str) -> sqlx::Result<Uuid> {
     let id = Uuid::new_v4();
-    sqlx::query("insert into organisation_levels (id, organisation_id, name) values ($1, $2, $3)")
-        .bind(id)
-        .bind(organisation)
-        .bind(name)
+    sqlx::query!("insert into organisation_levels (id, organisation_id, name) values ($1, $2, $3)", id, organisation, name)
         .execute(db)
         .await?;
     Ok(id)
@@ -31,13 +28,13 @@ pub async fn create_level(db: impl PgExecutor<'_>, organisation: Uuid, name: &st
 
 /// Adds the user to the level, or changes their admin flag.
 pub async fn add_member(db: impl PgExecutor<'_>, level: Uuid, user_id: &str, is_admin: bool) -> sqlx::Result<()> {
-    sqlx::query(
+    sqlx::query!(
         "insert into organisation_members (level_id, user_id, is_admin) values ($1, $2, $3)
          on conflict (level_id, user_id) do update set is_admin = excluded.is_admin",
+        level,
+        user_id,
+        is_admin
     )
-    .bind(level)
-    .bind(user_id)
-    .bind(is_admin)
     .execute(db)
     .await?;
     Ok(())
@@ -54,16 +51,16 @@ pub struct Membership {
 }
 
 pub async fn membership(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<Membership> {
-    let rows: Vec<(Uuid, Uuid, bool)> = sqlx::query_as(
+    let rows = sqlx::query!(
         "select l.id, l.organisation_id, m.is_admin
            from organisation_members m join organisation_levels l on l.id = m.level_id
           where m.user_id = $1",
+        user_id
     )
-    .bind(user_id)
     .fetch_all(db)
     .await?;
     let mut m = Membership::default();
-    for (level, organisation, admin) in rows {
+    for (level, organisation, admin) in rows.into_iter().map(|r| (r.id, r.organisation_id, r.is_admin)) {
         m.levels.push(level);
         if !m.organisations.contains(&organisation) {
             m.organisations.push(organisation);
@@ -82,29 +79,25 @@ pub async fn membership(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<
 /// sub-organisations' active state, its own active state and the organisation subscriptions of
 /// its users. Answers how many organisation subscriptions changed.
 pub async fn refresh(conn: &mut PgConnection, organisation: Option<Uuid>, today: NaiveDate) -> sqlx::Result<u64> {
-    sqlx::query(
-        "update organisation_levels l
+    sqlx::query!("update organisation_levels l
             set is_active = (coalesce(case when o.valid_date_main_level then o.start_date else l.start_date end, $2) <= $2
                              and coalesce(case when o.valid_date_main_level then o.valid_until else l.valid_until end, date '1970-01-01') >= $2)
            from organisations o
-          where o.id = l.organisation_id and ($1::uuid is null or o.id = $1)",
-    )
-    .bind(organisation)
-    .bind(today)
+          where o.id = l.organisation_id and ($1::uuid is null or o.id = $1)", organisation, today)
     .execute(&mut *conn)
     .await?;
-    sqlx::query(
+    sqlx::query!(
         "update organisations o
             set is_active = case when o.valid_date_main_level
                                  then coalesce(o.start_date, $2) <= $2 and o.valid_until >= $2
                                  else exists (select 1 from organisation_levels l where l.organisation_id = o.id and l.is_active) end
           where ($1::uuid is null or o.id = $1)",
+        organisation,
+        today
     )
-    .bind(organisation)
-    .bind(today)
     .execute(&mut *conn)
     .await?;
-    let changed = sqlx::query(
+    let changed = sqlx::query!(
         "update organisation_subscriptions s
             set start_date = t.start_date, valid_until = t.valid_until, is_active = t.is_active
            from (select l.id as level_id,
@@ -115,8 +108,8 @@ pub async fn refresh(conn: &mut PgConnection, organisation: Option<Uuid>, today:
                   where ($1::uuid is null or o.id = $1)) t
           where s.level_id = t.level_id
             and (s.start_date, s.valid_until, s.is_active) is distinct from (t.start_date, t.valid_until, t.is_active)",
+        organisation
     )
-    .bind(organisation)
     .execute(&mut *conn)
     .await?
     .rows_affected();
@@ -127,39 +120,38 @@ pub async fn refresh(conn: &mut PgConnection, organisation: Option<Uuid>, today:
 /// CMS's sync): they become members with their admin flag, and their organisation subscriptions
 /// the account's. Answers the sub-organisations linked.
 pub async fn link_waiting(conn: &mut PgConnection, user_id: &str, email: &str) -> sqlx::Result<Vec<Uuid>> {
-    let levels: Vec<(Uuid, bool)> =
-        sqlx::query_as("delete from organisation_level_emails where email = lower($1) returning level_id, is_admin")
-            .bind(email)
-            .fetch_all(&mut *conn)
-            .await?;
-    for (level, admin) in &levels {
-        sqlx::query("insert into organisation_members (level_id, user_id, is_admin) values ($1, $2, $3) on conflict do nothing")
-            .bind(level)
-            .bind(user_id)
-            .bind(admin)
-            .execute(&mut *conn)
-            .await?;
-    }
-    sqlx::query("update organisation_subscriptions set user_id = $1 where user_id is null and user_email = lower($2)")
-        .bind(user_id)
-        .bind(email)
+    let levels = sqlx::query!("delete from organisation_level_emails where email = lower($1) returning level_id, is_admin", email)
+        .fetch_all(&mut *conn)
+        .await?;
+    for r in &levels {
+        let (level, admin) = (r.level_id, r.is_admin);
+        sqlx::query!(
+            "insert into organisation_members (level_id, user_id, is_admin) values ($1, $2, $3) on conflict do nothing",
+            level,
+            user_id,
+            admin
+        )
         .execute(&mut *conn)
         .await?;
-    Ok(levels.into_iter().map(|(l, _)| l).collect())
+    }
+    sqlx::query!("update organisation_subscriptions set user_id = $1 where user_id is null and user_email = lower($2)", user_id, email)
+        .execute(&mut *conn)
+        .await?;
+    Ok(levels.into_iter().map(|r| r.level_id).collect())
 }
 
 /// The CMS's sync (`POST tribe`): every waiting address that has an account now is linked to it,
 /// and every term is written again. Answers (addresses linked, subscriptions changed).
 pub async fn sync(tx: &mut PgConnection, today: NaiveDate) -> sqlx::Result<(u64, u64)> {
-    let waiting: Vec<(String, String)> = sqlx::query_as(
+    let waiting = sqlx::query!(
         "select distinct on (e.email) u.id, e.email from organisation_level_emails e join users u on lower(u.email) = e.email
-          order by e.email, u.created_at",
+          order by e.email, u.created_at"
     )
     .fetch_all(&mut *tx)
     .await?;
     let mut linked = 0;
-    for (user_id, email) in &waiting {
-        linked += link_waiting(tx, user_id, email).await?.len() as u64;
+    for w in &waiting {
+        linked += link_waiting(tx, &w.id, &w.email).await?.len() as u64;
     }
     let changed = refresh(tx, None, today).await?;
     Ok((linked, changed))
@@ -179,25 +171,19 @@ pub struct LetterReader {
 /// The account `user_id`, or the waiting `address`, of sub-organisation `level`; `None` when it is
 /// no longer there (removed, or the address was linked to an account in the meantime).
 pub async fn letter_reader(db: &PgPool, level: Uuid, user_id: Option<&str>, address: Option<&str>) -> sqlx::Result<Option<LetterReader>> {
-    let row = sqlx::query(
-        "select coalesce(u.email, e.email) as email, coalesce(u.preferred_name, u.preferred_username, '') as name,
-                o.name as organisation, l.name as level, coalesce(m.is_admin, e.is_admin) as is_admin
-           from organisation_levels l join organisations o on o.id = l.organisation_id
-           left join organisation_members m on m.level_id = l.id and m.user_id = $2
-           left join users u on u.id = m.user_id
-           left join organisation_level_emails e on e.level_id = l.id and e.email = lower($3)
-          where l.id = $1 and (m.user_id is not null or e.email is not null)",
+    sqlx::query_as!(
+        LetterReader,
+        r#"select coalesce(u.email, e.email) as "email!", coalesce(u.preferred_name, u.preferred_username, '') as "name!",
+                  o.name as organisation, l.name as level, coalesce(m.is_admin, e.is_admin) as "is_admin!"
+             from organisation_levels l join organisations o on o.id = l.organisation_id
+             left join organisation_members m on m.level_id = l.id and m.user_id = $2
+             left join users u on u.id = m.user_id
+             left join organisation_level_emails e on e.level_id = l.id and e.email = lower($3)
+            where l.id = $1 and (m.user_id is not null or e.email is not null)"#,
+        level,
+        user_id,
+        address
     )
-    .bind(level)
-    .bind(user_id)
-    .bind(address)
     .fetch_optional(db)
-    .await?;
-    Ok(row.map(|r| LetterReader {
-        email: r.get("email"),
-        name: r.get("name"),
-        organisation: r.get("organisation"),
-        level: r.get("level"),
-        is_admin: r.get("is_admin"),
-    }))
+    .await
 }

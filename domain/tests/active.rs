@@ -1,6 +1,7 @@
-//! "Active today" is written once in SQL (`billing::lifecycle::active_sql`,
-//! `organisation_active_sql`) and once in Rust (`is_active`, `is_organisation_active`); the queries
-//! that answer the practitioner's page and the gate build on the SQL. For every kind of
+//! "Active today" is written once in SQL (the functions `subscription_active` and
+//! `organisation_subscription_active`, migration `20261127000001_active_rule.sql`) and once in Rust
+//! (`billing::lifecycle::is_active`, `is_organisation_active`); the queries that answer the
+//! practitioner's page and the gate call the SQL. For every kind of
 //! subscription (own, a seat on someone else's, an organisation's), every state (trial, paid,
 //! cancelled, expired, not yet started, and for organisations without an end) and the last day as
 //! well as the day after, the SQL, the Rust and the gate's queries agree.
@@ -65,7 +66,7 @@ async fn subscription(db: &PgPool, owner: &str, state: State) -> (Uuid, Term) {
 }
 
 async fn sql_active(db: &PgPool, id: Uuid, today: NaiveDate) -> bool {
-    sqlx::query_scalar(&format!("select {} from subscriptions s where s.id = $2", lifecycle::active_sql("s", "$1")))
+    sqlx::query_scalar("select subscription_active(s.is_active, s.valid_until, $1) from subscriptions s where s.id = $2")
         .bind(today)
         .bind(id)
         .fetch_one(db)
@@ -93,7 +94,7 @@ async fn own_and_seat_subscriptions_are_active_by_the_same_rule_in_sql_and_rust(
             let expected = lifecycle::is_active(&term, today);
             seen[usize::from(expected)] = true;
             let cell = format!("{state:?} on {today}");
-            assert_eq!(sql_active(&db, id, today).await, expected, "fragment, {cell}");
+            assert_eq!(sql_active(&db, id, today).await, expected, "SQL function, {cell}");
             assert_eq!(read::has_active(&db, &owner, &owner_email, today).await.unwrap(), expected, "own, {cell}");
             assert_eq!(read::has_active(&db, &holder, &holder_email, today).await.unwrap(), expected, "seat, {cell}");
             assert_eq!(read::may_use_product(&db, &holder, &holder_email, today).await.unwrap(), expected, "gate, seat, {cell}");
@@ -138,16 +139,16 @@ async fn organisation_subscriptions_are_active_by_the_same_rule_in_sql_and_rust(
             let expected = lifecycle::is_organisation_active(&term, today);
             seen[usize::from(expected)] = true;
             let cell = format!("{state} on {today}");
-            let sql: bool = sqlx::query_scalar(&format!(
-                "select {} from organisation_subscriptions o where o.id = $2",
-                lifecycle::organisation_active_sql("o", "$1")
-            ))
+            let sql: bool = sqlx::query_scalar(
+                "select organisation_subscription_active(o.is_active, o.start_date, o.valid_until, $1)
+                   from organisation_subscriptions o where o.id = $2",
+            )
             .bind(today)
             .bind(id)
             .fetch_one(&db)
             .await
             .unwrap();
-            assert_eq!(sql, expected, "fragment, {cell}");
+            assert_eq!(sql, expected, "SQL function, {cell}");
             assert_eq!(read::has_active_organisation(&db, &member, &email, today).await.unwrap(), expected, "gate, {cell}");
             let listed = read::organisation_for_user(&db, &member, &email, today).await.unwrap();
             assert_eq!(listed[0].active, expected, "the page, {cell}");

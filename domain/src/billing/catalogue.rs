@@ -1,46 +1,45 @@
 //! The catalogue: tiers, discount codes, and what a choice of them costs (a quote).
 
-use sqlx::{PgConnection, PgPool, Row};
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::{BillingDetails, DISCOUNT_INVALID, Discount, MAX_USERS, Quote, Tier, money};
 use crate::refusal::Refusal;
 
-const TIER_COLUMNS: &str = "id, name, description, is_trial, is_individual, most_popular, price_per_user_month::int8 as price_per_user_month, price_per_user_year::int8 as price_per_user_year, features, trial_days";
+/// A compile-checked statement answering [`Tier`]s from `subscription_tiers`, followed by
+/// `$tail` (a string literal: the conditions and the order) and the statement's arguments.
+macro_rules! tiers {
+    ($tail:literal $(, $arg:expr)* $(,)?) => {
+        sqlx::query_as!(
+            Tier,
+            r#"select id, name, description, is_trial, is_individual, most_popular,
+                      price_per_user_month::int8 as "price_per_user_month!", price_per_user_year::int8 as "price_per_user_year!",
+                      features, trial_days
+                 from subscription_tiers "# + $tail
+            $(, $arg)*
+        )
+    };
+}
 
-fn tier_of(row: &sqlx::postgres::PgRow) -> Tier {
-    Tier {
-        id: row.get("id"),
-        name: row.get("name"),
-        description: row.get("description"),
-        is_trial: row.get("is_trial"),
-        is_individual: row.get("is_individual"),
-        most_popular: row.get("most_popular"),
-        price_per_user_month: row.get("price_per_user_month"),
-        price_per_user_year: row.get("price_per_user_year"),
-        features: row.get("features"),
-        trial_days: row.get("trial_days"),
-    }
+/// A compile-checked statement answering [`Discount`]s from `subscription_discounts`, followed by
+/// `$tail` (a string literal: the conditions) and the statement's arguments.
+macro_rules! discounts {
+    ($tail:literal $(, $arg:expr)* $(,)?) => {
+        sqlx::query_as!(
+            Discount,
+            r#"select id, tier_id, code as discount_code, price::int8 as "discount_price!", title
+                 from subscription_discounts "# + $tail
+            $(, $arg)*
+        )
+    };
 }
 
 pub async fn tiers(db: &PgPool) -> sqlx::Result<Vec<Tier>> {
-    let rows = sqlx::query(&format!("select {TIER_COLUMNS} from subscription_tiers order by position, name")).fetch_all(db).await?;
-    Ok(rows.iter().map(tier_of).collect())
+    tiers!("order by position, name").fetch_all(db).await
 }
 
 pub async fn tier(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<Option<Tier>> {
-    let row = sqlx::query(&format!("select {TIER_COLUMNS} from subscription_tiers where id = $1")).bind(id).fetch_optional(conn).await?;
-    Ok(row.as_ref().map(tier_of))
-}
-
-fn discount_of(row: &sqlx::postgres::PgRow) -> Discount {
-    Discount {
-        id: row.get("id"),
-        tier_id: row.get("tier_id"),
-        discount_code: row.get("code"),
-        discount_price: row.get("price"),
-        title: row.get("title"),
-    }
+    tiers!("where id = $1", id).fetch_optional(conn).await
 }
 
 /// An active discount by its code (compared without case and surrounding space).
@@ -49,24 +48,22 @@ pub async fn discount_by_code(db: &PgPool, code: &str) -> sqlx::Result<Option<Di
     if code.is_empty() {
         return Ok(None);
     }
-    let row = sqlx::query("select id, tier_id, code, price::int8 as price, title from subscription_discounts where code = $1 and active")
-        .bind(code)
-        .fetch_optional(db)
-        .await?;
-    Ok(row.as_ref().map(discount_of))
+    discounts!("where code = $1 and active", code).fetch_optional(db).await
 }
 
 /// Adds a discount code (staff work and tests).
 pub async fn add_discount(db: &PgPool, tier_id: Uuid, code: &str, title: &str, price: i64) -> sqlx::Result<Uuid> {
     let id = Uuid::new_v4();
-    sqlx::query("insert into subscription_discounts (id, tier_id, code, title, price) values ($1, $2, $3, $4, $5)")
-        .bind(id)
-        .bind(tier_id)
-        .bind(code.trim().to_uppercase())
-        .bind(title)
-        .bind(price as i32)
-        .execute(db)
-        .await?;
+    sqlx::query!(
+        "insert into subscription_discounts (id, tier_id, code, title, price) values ($1, $2, $3, $4, $5)",
+        id,
+        tier_id,
+        code.trim().to_uppercase(),
+        title,
+        price as i32
+    )
+    .execute(db)
+    .await?;
     Ok(id)
 }
 
@@ -84,12 +81,8 @@ pub async fn quote(conn: &mut PgConnection, d: &BillingDetails) -> Result<Quote,
     let discount = match d.discount_id {
         None => None,
         Some(id) => {
-            let row =
-                sqlx::query("select id, tier_id, code, price::int8 as price, title from subscription_discounts where id = $1 and active")
-                    .bind(id)
-                    .fetch_optional(&mut *conn)
-                    .await?;
-            let discount = row.as_ref().map(discount_of).ok_or(Refusal::Invalid(DISCOUNT_INVALID))?;
+            let discount =
+                discounts!("where id = $1 and active", id).fetch_optional(&mut *conn).await?.ok_or(Refusal::Invalid(DISCOUNT_INVALID))?;
             let allowed = discount.tier_id == tier.id && tier.is_individual && !tier.is_trial && d.interval_months == 1;
             if !allowed {
                 return Err(Refusal::Invalid(DISCOUNT_INVALID));

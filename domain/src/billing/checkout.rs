@@ -29,66 +29,60 @@ pub async fn create_pending(db: &PgPool, user_id: &str, details: &BillingDetails
     let subscription_id = Uuid::new_v4();
     let payment_id = Uuid::new_v4();
     let idempotency_key = format!("first:{payment_id}");
-    sqlx::query(
+    sqlx::query!(
         "insert into subscriptions (id, user_id, tier_id, description, is_active, is_trial, is_individual, user_amount,
                                     interval_months, price_per_user, amount, discount_id)
          values ($1, $2, $3, $4, false, false, $5, $6, $7, $8, $9, $10)",
+        subscription_id,
+        user_id,
+        quote.tier.id,
+        quote.description,
+        quote.tier.is_individual,
+        quote.user_amount,
+        quote.interval_months,
+        quote.price_per_user as i32,
+        quote.amount as i32,
+        quote.discount.as_ref().map(|x| x.id)
     )
-    .bind(subscription_id)
-    .bind(user_id)
-    .bind(quote.tier.id)
-    .bind(&quote.description)
-    .bind(quote.tier.is_individual)
-    .bind(quote.user_amount)
-    .bind(quote.interval_months)
-    .bind(quote.price_per_user as i32)
-    .bind(quote.amount as i32)
-    .bind(quote.discount.as_ref().map(|x| x.id))
     .execute(&mut *tx)
     .await?;
-    sqlx::query(
+    sqlx::query!(
         "insert into payments (id, user_id, subscription_id, description, user_amount, amount_cents, interval_months,
                                is_first_payment, sequence_type, provider, idempotency_key, discount_id,
                                send_invoice_to_email, practice_name, contact_name, street_address, house_number,
                                house_number_addition, postcode, city, phone_number, kvk_number)
          values ($1, $2, $3, $4, $5, $6, $7, true, 'first', $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)",
+        payment_id,
+        user_id,
+        subscription_id,
+        quote.description,
+        quote.user_amount,
+        quote.amount as i32,
+        quote.interval_months,
+        provider,
+        idempotency_key,
+        quote.discount.as_ref().map(|x| x.id),
+        d.send_invoice_to_email,
+        d.address.practice_name,
+        d.address.contact_name,
+        d.address.street_address,
+        d.address.house_number,
+        d.address.house_number_addition,
+        d.address.postcode,
+        d.address.city,
+        d.address.phone_number,
+        d.address.kvk_number
     )
-    .bind(payment_id)
-    .bind(user_id)
-    .bind(subscription_id)
-    .bind(&quote.description)
-    .bind(quote.user_amount)
-    .bind(quote.amount as i32)
-    .bind(quote.interval_months)
-    .bind(provider)
-    .bind(&idempotency_key)
-    .bind(quote.discount.as_ref().map(|x| x.id))
-    .bind(&d.send_invoice_to_email)
-    .bind(&d.address.practice_name)
-    .bind(&d.address.contact_name)
-    .bind(&d.address.street_address)
-    .bind(&d.address.house_number)
-    .bind(&d.address.house_number_addition)
-    .bind(&d.address.postcode)
-    .bind(&d.address.city)
-    .bind(&d.address.phone_number)
-    .bind(&d.address.kvk_number)
     .execute(&mut *tx)
     .await?;
-    sqlx::query("update subscriptions set first_payment_id = $1 where id = $2")
-        .bind(payment_id)
-        .bind(subscription_id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!("update subscriptions set first_payment_id = $1 where id = $2", payment_id, subscription_id).execute(&mut *tx).await?;
     tx.commit().await?;
     Ok(Pending { subscription_id, payment_id, idempotency_key, quote })
 }
 
 /// The provider's customer of a user, if one was made.
 pub async fn provider_customer(db: &PgPool, user_id: &str, provider: &str) -> sqlx::Result<Option<String>> {
-    sqlx::query_scalar("select customer_id from payment_customers where user_id = $1 and provider = $2")
-        .bind(user_id)
-        .bind(provider)
+    sqlx::query_scalar!("select customer_id from payment_customers where user_id = $1 and provider = $2", user_id, provider)
         .fetch_optional(db)
         .await
 }
@@ -96,14 +90,14 @@ pub async fn provider_customer(db: &PgPool, user_id: &str, provider: &str) -> sq
 /// Keeps the provider's customer of a user; when two calls raced, the first one's stays and is
 /// returned.
 pub async fn save_provider_customer(db: &PgPool, user_id: &str, provider: &str, customer_id: &str) -> sqlx::Result<String> {
-    sqlx::query_scalar(
+    sqlx::query_scalar!(
         "insert into payment_customers (user_id, provider, customer_id) values ($1, $2, $3)
          on conflict (user_id, provider) do update set customer_id = payment_customers.customer_id
          returning customer_id",
+        user_id,
+        provider,
+        customer_id
     )
-    .bind(user_id)
-    .bind(provider)
-    .bind(customer_id)
     .fetch_one(db)
     .await
 }
@@ -116,14 +110,14 @@ pub async fn record_provider_payment(
     customer_id: Option<&str>,
     checkout_url: Option<&str>,
 ) -> sqlx::Result<()> {
-    sqlx::query(
+    sqlx::query!(
         "update payments set provider_payment_id = $2, provider_customer_id = $3, checkout_url = $4, updated_at = now()
           where id = $1",
+        payment_id,
+        provider_payment_id,
+        customer_id,
+        checkout_url
     )
-    .bind(payment_id)
-    .bind(provider_payment_id)
-    .bind(customer_id)
-    .bind(checkout_url)
     .execute(db)
     .await?;
     Ok(())
@@ -131,10 +125,10 @@ pub async fn record_provider_payment(
 
 /// A payment the provider could not make: it fails at once (it can never be paid).
 pub async fn fail_unsent_payment(db: &PgPool, payment_id: Uuid) -> sqlx::Result<()> {
-    sqlx::query(
+    sqlx::query!(
         "update payments set status = 'FAILED', updated_at = now() where id = $1 and status = 'OPEN' and provider_payment_id is null",
+        payment_id
     )
-    .bind(payment_id)
     .execute(db)
     .await?;
     Ok(())
@@ -143,8 +137,7 @@ pub async fn fail_unsent_payment(db: &PgPool, payment_id: Uuid) -> sqlx::Result<
 /// Whether `provider_payment_id` (Mollie's `tr_...`) is one of our payments: the webhook's one
 /// question before it queues a sync.
 pub async fn is_provider_payment(db: impl PgExecutor<'_>, provider_payment_id: &str) -> sqlx::Result<bool> {
-    sqlx::query_scalar("select exists (select 1 from payments where provider_payment_id = $1)")
-        .bind(provider_payment_id)
+    sqlx::query_scalar!(r#"select exists (select 1 from payments where provider_payment_id = $1) as "exists!""#, provider_payment_id)
         .fetch_one(db)
         .await
 }

@@ -1,16 +1,17 @@
 //! Every state change of a subscription: activation when a payment becomes PAID, the trial,
 //! cancelling (by its owner and by staff), switching on or off, valid-until, and the staff's
 //! renewal at the tier's full price; and the one rule for "active today", in Rust
-//! ([`is_active`], [`is_organisation_active`]) and in SQL ([`active_sql`],
-//! [`organisation_active_sql`]), which every query that asks "active" builds on
+//! ([`is_active`], [`is_organisation_active`]) and in SQL, where it is the functions
+//! `subscription_active(is_active, valid_until, today)` and
+//! `organisation_subscription_active(is_active, start_date, valid_until, today)` (migration
+//! `20261127000001_active_rule.sql`), which every statement that asks "active" calls
 //! (`domain/tests/active.rs` checks that the two agree). The staff's row of a subscription
-//! (`STAFF_COLUMNS`, `staff_row`) is read here too, as it is built on both.
+//! ([`staff_subscriptions!`], [`StaffRow`]) is read here too, as it is built on both.
 
 use chrono::{DateTime, Days, NaiveDate, Utc};
 use serde::Serialize;
 use serde_json::Value;
-use sqlx::postgres::PgRow;
-use sqlx::{PgConnection, PgPool, Row};
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::books;
@@ -30,25 +31,10 @@ pub struct Term {
 }
 
 /// Whether a user subscription counts on `today`: switched on, and its last day is today or
-/// later, so one that ran out is inactive at once, before any sweep. The twin of [`active_sql`]
-/// (`domain/tests/active.rs` checks they agree).
+/// later, so one that ran out is inactive at once, before any sweep. The twin of the SQL function
+/// `subscription_active` (`domain/tests/active.rs` checks they agree).
 pub fn is_active(row: &Term, today: NaiveDate) -> bool {
     row.is_active && row.valid_until.is_some_and(|last| last >= today)
-}
-
-/// "Active on `today`" as SQL from its parts: the switch `on`, the last day `until` (a date
-/// expression) and `today` (an SQL expression, usually a parameter). The one spelling of the rule
-/// of [`is_active`]; [`active_sql`] asks it of a row, the changes that set the switch ask it of the
-/// values they write.
-pub fn active_when(on: &str, until: &str, today: &str) -> String {
-    format!("({on} and {until} is not null and {until} >= {today})")
-}
-
-/// Whether user subscription `s` (a table alias, or empty for the bare columns) is active on
-/// `today` (an SQL expression), as SQL. Every query that asks "active" uses this.
-pub fn active_sql(s: &str, today: &str) -> String {
-    let p = if s.is_empty() { String::new() } else { format!("{s}.") };
-    active_when(&format!("{p}is_active"), &format!("{p}valid_until"), today)
 }
 
 /// The fields "active" is decided on for an organisation subscription.
@@ -62,17 +48,10 @@ pub struct OrganisationTerm {
 }
 
 /// Whether an organisation subscription counts on `today`: switched on, started, and not past
-/// its last day (either may be open). The twin of [`organisation_active_sql`].
+/// its last day (either may be open). The twin of the SQL function
+/// `organisation_subscription_active`.
 pub fn is_organisation_active(row: &OrganisationTerm, today: NaiveDate) -> bool {
     row.is_active && row.start_date.is_none_or(|first| first <= today) && row.valid_until.is_none_or(|last| last >= today)
-}
-
-/// Whether organisation subscription `o` (a table alias) is active on `today` (an SQL
-/// expression), as SQL.
-pub fn organisation_active_sql(o: &str, today: &str) -> String {
-    format!(
-        "({o}.is_active and ({o}.valid_until is null or {o}.valid_until >= {today}) and ({o}.start_date is null or {o}.start_date <= {today}))"
-    )
 }
 
 /// What hearing a provider's status did.
@@ -116,70 +95,67 @@ pub async fn apply_provider_status_in(
     mandate_id: Option<&str>,
     today: NaiveDate,
 ) -> sqlx::Result<Option<Applied>> {
-    let Some(row) = sqlx::query(
-        "select id, status, subscription_id, user_id, provider, is_first_payment, interval_months
-           from payments where provider_payment_id = $1 for update",
+    let Some(row) = sqlx::query!(
+        r#"select id, status as "status: PaymentStatus", subscription_id, user_id, provider, is_first_payment, interval_months
+             from payments where provider_payment_id = $1 for update"#,
+        provider_payment_id
     )
-    .bind(provider_payment_id)
     .fetch_optional(&mut *tx)
     .await?
     else {
         return Ok(None);
     };
-    let payment_id: Uuid = row.get("id");
-    let from: PaymentStatus = row.try_get("status")?;
+    let payment_id = row.id;
+    let from = row.status;
     let Some(to) = status::transition(from, status) else {
         return Ok(Some(Applied { payment_id, from, to: from, changed: false, activated: false, valid_until: None }));
     };
-    sqlx::query("update payments set status = $2, mandate_id = coalesce($3, mandate_id), updated_at = now() where id = $1")
-        .bind(payment_id)
-        .bind(to.as_str())
-        .bind(mandate_id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "update payments set status = $2, mandate_id = coalesce($3, mandate_id), updated_at = now() where id = $1",
+        payment_id,
+        to.as_str(),
+        mandate_id
+    )
+    .execute(&mut *tx)
+    .await?;
     let mut applied = Applied { payment_id, from, to, changed: true, activated: false, valid_until: None };
     if to == PaymentStatus::Paid {
-        let subscription_id: Uuid = row.get("subscription_id");
-        let first: bool = row.get("is_first_payment");
-        let months = row.get::<i32, _>("interval_months") as u32;
-        let sub = sqlx::query("select valid_until, canceled_at, discount_id from subscriptions where id = $1 for update")
-            .bind(subscription_id)
+        let subscription_id = row.subscription_id;
+        let first = row.is_first_payment;
+        let months = row.interval_months as u32;
+        let sub = sqlx::query!("select valid_until, canceled_at, discount_id from subscriptions where id = $1 for update", subscription_id)
             .fetch_one(&mut *tx)
             .await?;
-        let valid_until: Option<NaiveDate> = sub.get("valid_until");
-        let canceled: Option<DateTime<Utc>> = sub.get("canceled_at");
-        let discount: Option<Uuid> = sub.get("discount_id");
-        let start = match (first, valid_until) {
+        let start = match (first, sub.valid_until) {
             (false, Some(until)) if until >= today => until.checked_add_days(Days::new(1)).unwrap_or(today),
             _ => today,
         };
         let end = period_end(start, months);
-        sqlx::query(
+        sqlx::query!(
             "update subscriptions set is_active = true, valid_until = $2,
-                    next_payment_date = case when canceled_at is null then $3 else null end,
-                    renew_without_discount_date = case when $4 and discount_id is not null then $3 else renew_without_discount_date end,
+                    next_payment_date = case when canceled_at is null then $3::date else null end,
+                    renew_without_discount_date = case when $4 and discount_id is not null then $3::date else renew_without_discount_date end,
                     updated_at = now()
               where id = $1",
+            subscription_id,
+            end,
+            if sub.canceled_at.is_none() { end.checked_add_days(Days::new(1)) } else { None },
+            first && sub.discount_id.is_some()
         )
-        .bind(subscription_id)
-        .bind(end)
-        .bind(if canceled.is_none() { end.checked_add_days(Days::new(1)) } else { None })
-        .bind(first && discount.is_some())
         .execute(&mut *tx)
         .await?;
-        sqlx::query("update payments set period_start = $2, period_end = $3, paid_at = now() where id = $1")
-            .bind(payment_id)
-            .bind(start)
-            .bind(end)
+        sqlx::query!("update payments set period_start = $2, period_end = $3, paid_at = now() where id = $1", payment_id, start, end)
             .execute(&mut *tx)
             .await?;
         if let Some(mandate) = mandate_id {
-            sqlx::query("update payment_customers set mandate_id = $3 where user_id = $1 and provider = $2")
-                .bind(row.get::<&str, _>("user_id"))
-                .bind(row.get::<&str, _>("provider"))
-                .bind(mandate)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query!(
+                "update payment_customers set mandate_id = $3 where user_id = $1 and provider = $2",
+                row.user_id,
+                row.provider,
+                mandate
+            )
+            .execute(&mut *tx)
+            .await?;
         }
         applied.activated = true;
         applied.valid_until = Some(end);
@@ -254,8 +230,7 @@ pub async fn create_trial(db: &PgPool, user_id: &str, details: &BillingDetails, 
     if !tier.is_trial {
         return Err(Refusal::Invalid("Dit abonnement is geen proefabonnement."));
     }
-    let first = sqlx::query("insert into trial_uses (user_id) values ($1) on conflict (user_id) do nothing")
-        .bind(user_id)
+    let first = sqlx::query!("insert into trial_uses (user_id) values ($1) on conflict (user_id) do nothing", user_id)
         .execute(&mut *tx)
         .await?
         .rows_affected();
@@ -264,19 +239,19 @@ pub async fn create_trial(db: &PgPool, user_id: &str, details: &BillingDetails, 
     }
     let id = Uuid::new_v4();
     let end = today.checked_add_days(Days::new(tier.trial_days.unwrap_or(14).max(1) as u64 - 1)).unwrap_or(today);
-    sqlx::query(
+    sqlx::query!(
         "insert into subscriptions (id, user_id, tier_id, description, is_active, is_trial, is_individual, user_amount,
                                     interval_months, price_per_user, amount, valid_until)
          values ($1, $2, $3, $4, true, true, true, 1, 1, 0, 0, $5)",
+        id,
+        user_id,
+        tier.id,
+        format!("Spreekkamer {} (proefabonnement)", tier.name),
+        end
     )
-    .bind(id)
-    .bind(user_id)
-    .bind(tier.id)
-    .bind(format!("Spreekkamer {} (proefabonnement)", tier.name))
-    .bind(end)
     .execute(&mut *tx)
     .await?;
-    sqlx::query("update trial_uses set subscription_id = $2 where user_id = $1").bind(user_id).bind(id).execute(&mut *tx).await?;
+    sqlx::query!("update trial_uses set subscription_id = $2 where user_id = $1", user_id, id).execute(&mut *tx).await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -294,18 +269,11 @@ pub fn can_renew(is_trial: bool, renew_without_discount_date: Option<NaiveDate>,
 
 /// One subscription, locked for a change in `tx`; with `owner`, only when it is theirs.
 async fn locked_of(tx: &mut PgConnection, id: Uuid, today: NaiveDate, owner: Option<&str>) -> Result<CmsSubscription, Refusal> {
-    let row = sqlx::query(&format!(
-        "select {STAFF_COLUMNS} from subscriptions s join users u on u.id = s.user_id
-          where s.id = $2 and ($3::text is null or s.user_id = $3) for update of s",
-        STAFF_COLUMNS = *STAFF_COLUMNS
-    ))
-    .bind(today)
-    .bind(id)
-    .bind(owner)
-    .fetch_optional(&mut *tx)
-    .await?
-    .ok_or(Refusal::NotFound(NOT_FOUND))?;
-    Ok(staff_row(&row))
+    let row = staff_subscriptions!("where s.id = $2 and ($3::text is null or s.user_id = $3) for update of s", today, id, owner)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(Refusal::NotFound(NOT_FOUND))?;
+    Ok(row.into())
 }
 
 /// One subscription, locked for a change in `tx`.
@@ -331,13 +299,12 @@ impl Changed {
 /// (or that has none) leaves it off: active follows valid-until (spec §2.3).
 pub async fn set_active(tx: &mut PgConnection, id: Uuid, active: bool, today: NaiveDate) -> Result<Changed, Refusal> {
     let before = locked(tx, id, today).await?;
-    sqlx::query(&format!(
-        "update subscriptions set is_active = {active}, updated_at = now() where id = $1",
-        active = active_when("$2", "valid_until", "$3")
-    ))
-    .bind(id)
-    .bind(active)
-    .bind(today)
+    sqlx::query!(
+        "update subscriptions set is_active = subscription_active($2, valid_until, $3), updated_at = now() where id = $1",
+        id,
+        active,
+        today
+    )
     .execute(&mut *tx)
     .await?;
     Ok(Changed { before, after: locked(tx, id, today).await? })
@@ -346,13 +313,12 @@ pub async fn set_active(tx: &mut PgConnection, id: Uuid, active: bool, today: Na
 /// Sets a subscription's last day. A day before today also switches it off.
 pub async fn set_valid_until(tx: &mut PgConnection, id: Uuid, valid_until: NaiveDate, today: NaiveDate) -> Result<Changed, Refusal> {
     let before = locked(tx, id, today).await?;
-    sqlx::query(&format!(
-        "update subscriptions set valid_until = $2, is_active = {active}, updated_at = now() where id = $1",
-        active = active_when("is_active", "$2::date", "$3")
-    ))
-    .bind(id)
-    .bind(valid_until)
-    .bind(today)
+    sqlx::query!(
+        "update subscriptions set valid_until = $2, is_active = subscription_active(is_active, $2, $3), updated_at = now() where id = $1",
+        id,
+        valid_until,
+        today
+    )
     .execute(&mut *tx)
     .await?;
     Ok(Changed { before, after: locked(tx, id, today).await? })
@@ -385,10 +351,10 @@ pub async fn cancel(tx: &mut PgConnection, actor: Actor<'_>, id: Uuid, today: Na
     if owner.is_some() && before.canceled_at.is_none() && !before.is_active {
         return Err(Refusal::Conflict(NOT_ACTIVE));
     }
-    sqlx::query(
+    sqlx::query!(
         "update subscriptions set canceled_at = now(), next_payment_date = null, updated_at = now() where id = $1 and canceled_at is null",
+        id
     )
-    .bind(id)
     .execute(&mut *tx)
     .await?;
     Ok(Changed { before, after: locked(tx, id, today).await? })
@@ -409,12 +375,12 @@ pub struct Renewed {
 /// linked users move to it. The old subscription is cancelled and ends the day before `start` at
 /// the latest.
 pub async fn renew(tx: &mut PgConnection, first_payment_id: Uuid, start: NaiveDate, today: NaiveDate) -> Result<Renewed, Refusal> {
-    let subscription_id: Uuid = sqlx::query_scalar(
+    let subscription_id = sqlx::query_scalar!(
         "select s.id from payments p join subscriptions s on s.id = p.subscription_id
           where p.id = $1 and p.status = 'PAID' and s.first_payment_id = p.id
           order by s.canceled_at is null desc, s.created_at desc limit 1",
+        first_payment_id
     )
-    .bind(first_payment_id)
     .fetch_optional(&mut *tx)
     .await?
     .ok_or(Refusal::NotFound(NOT_A_FIRST_PAYMENT))?;
@@ -422,89 +388,108 @@ pub async fn renew(tx: &mut PgConnection, first_payment_id: Uuid, start: NaiveDa
     if !old.can_renew {
         return Err(Refusal::Conflict(CANNOT_RENEW));
     }
-    let s = sqlx::query(
-        "select s.tier_id, s.user_amount, s.interval_months, s.is_active, s.valid_until,
-                t.price_per_user_month::int8 as month, t.price_per_user_year::int8 as year, t.name
-           from subscriptions s join subscription_tiers t on t.id = s.tier_id where s.id = $1",
+    let s = sqlx::query!(
+        r#"select s.user_amount, s.interval_months,
+                  t.price_per_user_month::int8 as "month!", t.price_per_user_year::int8 as "year!"
+             from subscriptions s join subscription_tiers t on t.id = s.tier_id where s.id = $1"#,
+        subscription_id
     )
-    .bind(subscription_id)
     .fetch_one(&mut *tx)
     .await?;
-    let interval: i32 = s.get("interval_months");
-    let users: i32 = s.get("user_amount");
-    let per_user = money::price_per_user(s.get("month"), s.get("year"), interval, None);
-    let amount = money::total(per_user, users as i64);
+    let per_user = money::price_per_user(s.month, s.year, s.interval_months, None);
+    let amount = money::total(per_user, s.user_amount as i64);
     let new_id = Uuid::new_v4();
     let last_old_day = start.pred_opt().unwrap_or(start);
-    sqlx::query(&format!(
+    sqlx::query!(
         "insert into subscriptions (id, user_id, tier_id, description, is_active, is_trial, is_individual, user_amount, interval_months,
                                     price_per_user, amount, valid_until, next_payment_date, first_payment_id)
-         select $2, user_id, tier_id, description, {active}, false, is_individual, user_amount, interval_months,
-                $3, $4, $6, $5, first_payment_id
+         select $2, user_id, tier_id, description, subscription_active(is_active, $6, $7), false, is_individual, user_amount,
+                interval_months, $3::int8, $4::int8, $6, $5, first_payment_id
            from subscriptions where id = $1",
-        active = active_when("is_active", "$6::date", "$7")
-    ))
-    .bind(subscription_id)
-    .bind(new_id)
-    .bind(per_user)
-    .bind(amount)
-    .bind(start)
-    .bind(last_old_day)
-    .bind(today)
+        subscription_id,
+        new_id,
+        per_user,
+        amount,
+        start,
+        last_old_day,
+        today
+    )
     .execute(&mut *tx)
     .await?;
-    sqlx::query("update linked_subscriptions set subscription_id = $2 where subscription_id = $1")
-        .bind(subscription_id)
-        .bind(new_id)
+    sqlx::query!("update linked_subscriptions set subscription_id = $2 where subscription_id = $1", subscription_id, new_id)
         .execute(&mut *tx)
         .await?;
-    sqlx::query(&format!(
+    sqlx::query!(
         "update subscriptions set canceled_at = coalesce(canceled_at, now()), next_payment_date = null,
                 renew_without_discount_date = null, valid_until = least(valid_until, $2),
-                is_active = {active}, updated_at = now()
+                is_active = subscription_active(is_active, least(valid_until, $2), $3), updated_at = now()
           where id = $1",
-        active = active_when("is_active", "least(valid_until, $2::date)", "$3")
-    ))
-    .bind(subscription_id)
-    .bind(last_old_day)
-    .bind(today)
+        subscription_id,
+        last_old_day,
+        today
+    )
     .execute(&mut *tx)
     .await?;
     Ok(Renewed { old: locked(tx, subscription_id, today).await?, new: locked(tx, new_id, today).await? })
 }
 
-/// The columns of a [`CmsSubscription`] from `subscriptions s join users u`; `$1` is today.
-pub(crate) static STAFF_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    format!(
-        "s.id, s.user_id, u.email as user_email, s.description,
-    {active} as active, s.is_trial, s.is_individual, s.user_amount,
-    s.interval_months, s.created_at, s.valid_until, s.canceled_at, s.next_payment_date, s.renew_without_discount_date,
-    s.first_payment_id",
-        active = active_sql("s", "$1")
-    )
-});
+/// A compile-checked statement answering [`StaffRow`]s: the staff's row of a subscription from
+/// `subscriptions s join users u` with `$1` today, followed by `$tail` (a string literal: the
+/// conditions, order and locks) and the statement's arguments, today first.
+macro_rules! staff_subscriptions {
+    ($tail:literal, $($arg:expr),+ $(,)?) => {
+        sqlx::query_as!(
+            $crate::billing::lifecycle::StaffRow,
+            r#"select s.id, s.user_id, u.email as user_email, s.description,
+                      subscription_active(s.is_active, s.valid_until, $1) as "active!", s.is_trial, s.is_individual,
+                      s.user_amount, s.interval_months, s.created_at, s.valid_until, s.canceled_at, s.next_payment_date,
+                      s.renew_without_discount_date, s.first_payment_id
+                 from subscriptions s join users u on u.id = s.user_id "# + $tail,
+            $($arg),+
+        )
+    };
+}
+pub(crate) use staff_subscriptions;
 
-pub(crate) fn staff_row(r: &PgRow) -> CmsSubscription {
-    let is_trial = r.get("is_trial");
-    let renew = r.get("renew_without_discount_date");
-    let first_payment_id = r.get("first_payment_id");
-    CmsSubscription {
-        id: r.get("id"),
-        user_id: r.get("user_id"),
-        user_email: r.get("user_email"),
-        description: r.get("description"),
-        is_active: r.get("active"),
-        is_trial,
-        is_individual: r.get("is_individual"),
-        user_amount: r.get("user_amount"),
-        interval_months: r.get("interval_months"),
-        created_at: r.get("created_at"),
-        valid_until: r.get("valid_until"),
-        canceled_at: r.get("canceled_at"),
-        next_payment_date: r.get("next_payment_date"),
-        renew_subscription_without_discount_date: renew,
-        first_payment_id,
-        can_renew: can_renew(is_trial, renew, first_payment_id),
+/// The staff's row of a subscription as [`staff_subscriptions!`] reads it.
+pub(crate) struct StaffRow {
+    pub(crate) id: Uuid,
+    pub(crate) user_id: String,
+    pub(crate) user_email: String,
+    pub(crate) description: String,
+    pub(crate) active: bool,
+    pub(crate) is_trial: bool,
+    pub(crate) is_individual: bool,
+    pub(crate) user_amount: i32,
+    pub(crate) interval_months: i32,
+    pub(crate) created_at: DateTime<Utc>,
+    pub(crate) valid_until: Option<NaiveDate>,
+    pub(crate) canceled_at: Option<DateTime<Utc>>,
+    pub(crate) next_payment_date: Option<NaiveDate>,
+    pub(crate) renew_without_discount_date: Option<NaiveDate>,
+    pub(crate) first_payment_id: Option<Uuid>,
+}
+
+impl From<StaffRow> for CmsSubscription {
+    fn from(r: StaffRow) -> Self {
+        CmsSubscription {
+            can_renew: can_renew(r.is_trial, r.renew_without_discount_date, r.first_payment_id),
+            id: r.id,
+            user_id: r.user_id,
+            user_email: r.user_email,
+            description: r.description,
+            is_active: r.active,
+            is_trial: r.is_trial,
+            is_individual: r.is_individual,
+            user_amount: r.user_amount,
+            interval_months: r.interval_months,
+            created_at: r.created_at,
+            valid_until: r.valid_until,
+            canceled_at: r.canceled_at,
+            next_payment_date: r.next_payment_date,
+            renew_subscription_without_discount_date: r.renew_without_discount_date,
+            first_payment_id: r.first_payment_id,
+        }
     }
 }
 

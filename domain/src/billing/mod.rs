@@ -180,6 +180,25 @@ impl Address {
     }
 }
 
+/// The [`Address`] of a row of a compile-checked statement (`sqlx::query!`) that selects the nine
+/// address columns under the fields' names (`contact_name`, ...); the row's fields are moved.
+macro_rules! address_of {
+    ($row:expr) => {
+        $crate::billing::Address {
+            contact_name: $row.contact_name,
+            practice_name: $row.practice_name,
+            phone_number: $row.phone_number,
+            street_address: $row.street_address,
+            house_number: $row.house_number,
+            house_number_addition: $row.house_number_addition,
+            postcode: $row.postcode,
+            city: $row.city,
+            kvk_number: $row.kvk_number,
+        }
+    };
+}
+pub(crate) use address_of;
+
 /// The billing dialog's details (spec §3 "Billing payment details"). The price the client shows
 /// (`pricePerUser`) is not taken: the server computes it from the tier, interval, users and
 /// discount.

@@ -6,70 +6,61 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use serde_json::Value;
-use sqlx::postgres::PgRow;
-use sqlx::{PgConnection, PgPool, Row};
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::Address;
 use super::details::{InvoiceDetails, validate_invoice_details};
-use super::lifecycle::{STAFF_COLUMNS, active_sql, organisation_active_sql, staff_row};
+use super::lifecycle::staff_subscriptions;
 use super::seats::can_link;
 use super::status::PaymentStatus;
-use super::{CmsSubscription, LinkedSeat, PAYMENT_NOT_FOUND, Payment, Subscription};
+use super::{Address, CmsSubscription, LinkedSeat, PAYMENT_NOT_FOUND, Payment, Subscription, address_of};
 use crate::refusal::Refusal;
 
 /// The user's own subscriptions, newest first, with their seats.
 pub async fn for_user(db: &PgPool, user_id: &str, today: NaiveDate) -> sqlx::Result<Vec<Subscription>> {
-    let rows = sqlx::query(&format!(
-        "select id, tier_id, description, {active} as active, is_trial, is_individual,
-                user_amount, interval_months, price_per_user::int8 as price_per_user, amount::int8 as amount, valid_until, created_at,
-                canceled_at, next_payment_date, renew_without_discount_date, discount_id, first_payment_id
-           from subscriptions where user_id = $1 order by created_at desc, id",
-        active = active_sql("", "$2")
-    ))
-    .bind(user_id)
-    .bind(today)
+    let rows = sqlx::query!(
+        r#"select id, tier_id, description, subscription_active(is_active, valid_until, $2) as "active!", is_trial, is_individual,
+                  user_amount, interval_months, price_per_user::int8 as "price_per_user!", amount::int8 as "amount!", valid_until,
+                  created_at, canceled_at, next_payment_date, renew_without_discount_date, discount_id, first_payment_id
+             from subscriptions where user_id = $1 order by created_at desc, id"#,
+        user_id,
+        today
+    )
     .fetch_all(db)
     .await?;
-    let ids: Vec<Uuid> = rows.iter().map(|r| r.get("id")).collect();
-    let seats = sqlx::query(
+    let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
+    let seats = sqlx::query!(
         "select id, subscription_id, email, user_id from linked_subscriptions where subscription_id = any($1) order by created_at, id",
+        &ids
     )
-    .bind(&ids)
     .fetch_all(db)
     .await?;
     Ok(rows
-        .iter()
-        .map(|r| {
-            let id: Uuid = r.get("id");
-            let is_active: bool = r.get("active");
-            let is_trial: bool = r.get("is_trial");
-            let is_individual: bool = r.get("is_individual");
-            Subscription {
-                id,
-                tier_id: r.get("tier_id"),
-                description: r.get("description"),
-                is_active,
-                is_trial,
-                is_individual,
-                user_amount: r.get("user_amount"),
-                interval_months: r.get("interval_months"),
-                price_per_user: r.get("price_per_user"),
-                amount: r.get("amount"),
-                valid_until: r.get("valid_until"),
-                created_at: r.get("created_at"),
-                canceled_at: r.get("canceled_at"),
-                next_payment_date: r.get("next_payment_date"),
-                renew_subscription_without_discount_date: r.get("renew_without_discount_date"),
-                discount_id: r.get("discount_id"),
-                first_payment_id: r.get("first_payment_id"),
-                can_link_users: can_link(is_active, is_trial, is_individual),
-                linked_subscriptions: seats
-                    .iter()
-                    .filter(|s| s.get::<Uuid, _>("subscription_id") == id)
-                    .map(|s| LinkedSeat { id: s.get("id"), email_address: s.get("email"), user_id: s.get("user_id") })
-                    .collect(),
-            }
+        .into_iter()
+        .map(|r| Subscription {
+            id: r.id,
+            tier_id: r.tier_id,
+            description: r.description,
+            is_active: r.active,
+            is_trial: r.is_trial,
+            is_individual: r.is_individual,
+            user_amount: r.user_amount,
+            interval_months: r.interval_months,
+            price_per_user: r.price_per_user,
+            amount: r.amount,
+            valid_until: r.valid_until,
+            created_at: r.created_at,
+            canceled_at: r.canceled_at,
+            next_payment_date: r.next_payment_date,
+            renew_subscription_without_discount_date: r.renew_without_discount_date,
+            discount_id: r.discount_id,
+            first_payment_id: r.first_payment_id,
+            can_link_users: can_link(r.active, r.is_trial, r.is_individual),
+            linked_subscriptions: seats
+                .iter()
+                .filter(|s| s.subscription_id == r.id)
+                .map(|s| LinkedSeat { id: s.id, email_address: s.email.clone(), user_id: s.user_id.clone() })
+                .collect(),
         })
         .collect())
 }
@@ -87,44 +78,42 @@ pub struct OtherSubscription {
 
 /// Subscriptions of others with a seat for this user (by account or by e-mail address).
 pub async fn linked_for_user(db: &PgPool, user_id: &str, email: &str, today: NaiveDate) -> sqlx::Result<Vec<OtherSubscription>> {
-    let rows = sqlx::query(&format!(
-        "select distinct s.id, s.description, {active} as active,
-                (s.created_at at time zone 'Europe/Amsterdam')::date as start_date, s.valid_until, s.created_at
-           from linked_subscriptions l join subscriptions s on s.id = l.subscription_id
-          where l.user_id = $1 or (l.email is not null and l.email = lower($2))
-          order by s.created_at desc",
-        active = active_sql("s", "$3")
-    ))
-    .bind(user_id)
-    .bind(email)
-    .bind(today)
+    let rows = sqlx::query!(
+        r#"select distinct s.id, s.description, subscription_active(s.is_active, s.valid_until, $3) as "active!",
+                  (s.created_at at time zone 'Europe/Amsterdam')::date as "start_date!", s.valid_until, s.created_at
+             from linked_subscriptions l join subscriptions s on s.id = l.subscription_id
+            where l.user_id = $1 or (l.email is not null and l.email = lower($2))
+            order by s.created_at desc"#,
+        user_id,
+        email,
+        today
+    )
     .fetch_all(db)
     .await?;
     Ok(rows
-        .iter()
+        .into_iter()
         .map(|r| OtherSubscription {
-            id: r.get("id"),
-            description: r.get("description"),
-            active: r.get("active"),
-            start_date: r.get("start_date"),
-            valid_until: r.get("valid_until"),
+            id: r.id,
+            description: r.description,
+            active: r.active,
+            start_date: r.start_date,
+            valid_until: r.valid_until,
         })
         .collect())
 }
 
 /// Whether the user may use the product through a subscription of their own or a seat on one.
 pub async fn has_active(db: &PgPool, user_id: &str, email: &str, today: NaiveDate) -> sqlx::Result<bool> {
-    sqlx::query_scalar(&format!(
-        "select exists (
-            select 1 from subscriptions s
-             where {active}
-               and (s.user_id = $1 or exists (select 1 from linked_subscriptions l where l.subscription_id = s.id
-                                               and (l.user_id = $1 or (l.email is not null and l.email = lower($2))))))",
-        active = active_sql("s", "$3")
-    ))
-    .bind(user_id)
-    .bind(email)
-    .bind(today)
+    sqlx::query_scalar!(
+        r#"select exists (
+              select 1 from subscriptions s
+               where subscription_active(s.is_active, s.valid_until, $3)
+                 and (s.user_id = $1 or exists (select 1 from linked_subscriptions l where l.subscription_id = s.id
+                                                 and (l.user_id = $1 or (l.email is not null and l.email = lower($2)))))) as "exists!""#,
+        user_id,
+        email,
+        today
+    )
     .fetch_one(db)
     .await
 }
@@ -137,7 +126,7 @@ pub async fn may_use_product(db: &PgPool, user_id: &str, email: &str, today: Nai
 }
 
 /// An organisation subscription as the user page shows it.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OrganisationSubscription {
     pub id: Uuid,
@@ -147,54 +136,47 @@ pub struct OrganisationSubscription {
     pub description: String,
 }
 
-/// The columns of an [`OrganisationSubscription`]: active means switched on and not past its day.
-static ORGANISATION_COLUMNS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    format!("o.id, o.description, {} as active, o.start_date, o.valid_until", organisation_active_sql("o", "$3"))
-});
-
-/// Which organisation subscriptions `o` are a user's: the SQL condition for the user's id and
-/// e-mail address as SQL expressions (`$1`, or `u.id` in a list of users).
-pub(crate) fn organisation_filter(user_id: &str, email: &str) -> String {
-    format!(
-        "(o.user_id = {user_id} or (o.user_email is not null and o.user_email = lower({email}))
-     or o.level_id in (select level_id from organisation_members where user_id = {user_id})
-     or o.organisation_id in (select l.organisation_id from organisation_levels l
-                               join organisation_members m on m.level_id = l.id where m.user_id = {user_id}))"
-    )
+/// A compile-checked statement answering [`OrganisationSubscription`]s of organisation
+/// subscriptions `o`, active on `$3` (switched on and not past its day): `$from` (a string literal:
+/// the `from` clause naming `o`, the conditions and the order) and the statement's arguments.
+macro_rules! organisation_subscriptions {
+    ($from:literal, $($arg:expr),+ $(,)?) => {
+        sqlx::query_as!(
+            OrganisationSubscription,
+            r#"select o.id as "id!", o.description as "description!",
+                      organisation_subscription_active(o.is_active, o.start_date, o.valid_until, $3) as "active!",
+                      o.start_date, o.valid_until "# + $from,
+            $($arg),+
+        )
+    };
 }
 
-static ORGANISATION_FILTER: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| organisation_filter("$1", "$2"));
-
 /// Organisation subscriptions that name the user, their e-mail address, a level they belong to or
-/// that level's main organisation.
+/// that level's main organisation (the SQL function `organisation_subscriptions_of`).
 pub async fn organisation_for_user(
     db: &PgPool,
     user_id: &str,
     email: &str,
     today: NaiveDate,
 ) -> sqlx::Result<Vec<OrganisationSubscription>> {
-    sqlx::query_as(&format!(
-        "select {ORGANISATION_COLUMNS}
-           from organisation_subscriptions o where {filter} order by o.valid_until desc nulls first, o.id",
-        ORGANISATION_COLUMNS = *ORGANISATION_COLUMNS,
-        filter = *ORGANISATION_FILTER
-    ))
-    .bind(user_id)
-    .bind(email)
-    .bind(today)
+    organisation_subscriptions!(
+        "from organisation_subscriptions_of($1, $2) o order by o.valid_until desc nulls first, o.id",
+        user_id,
+        email,
+        today
+    )
     .fetch_all(db)
     .await
 }
 
 pub async fn has_active_organisation(db: &PgPool, user_id: &str, email: &str, today: NaiveDate) -> sqlx::Result<bool> {
-    sqlx::query_scalar(&format!(
-        "select exists (select 1 from organisation_subscriptions o where {active} and {filter})",
-        active = organisation_active_sql("o", "$3"),
-        filter = *ORGANISATION_FILTER
-    ))
-    .bind(user_id)
-    .bind(email)
-    .bind(today)
+    sqlx::query_scalar!(
+        r#"select exists (select 1 from organisation_subscriptions_of($1, $2) o
+                           where organisation_subscription_active(o.is_active, o.start_date, o.valid_until, $3)) as "exists!""#,
+        user_id,
+        email,
+        today
+    )
     .fetch_one(db)
     .await
 }
@@ -206,65 +188,64 @@ pub async fn for_organisation(
     organisation_id: Uuid,
     today: NaiveDate,
 ) -> sqlx::Result<Vec<OrganisationSubscription>> {
-    sqlx::query_as(&format!(
-        "select {ORGANISATION_COLUMNS}
-           from organisation_subscriptions o
+    organisation_subscriptions!(
+        "from organisation_subscriptions o
           where (o.level_id = $2 or o.organisation_id = $2)
             and exists (select 1 from organisation_members m join organisation_levels l on l.id = m.level_id
                          where m.user_id = $1 and (l.id = $2 or l.organisation_id = $2))
           order by o.valid_until desc nulls first, o.id",
-        ORGANISATION_COLUMNS = *ORGANISATION_COLUMNS
-    ))
-    .bind(user_id)
-    .bind(organisation_id)
-    .bind(today)
+        user_id,
+        organisation_id,
+        today
+    )
     .fetch_all(db)
     .await
 }
 
 pub async fn payments_for_user(db: &PgPool, user_id: &str) -> sqlx::Result<Vec<Payment>> {
-    let rows = sqlx::query(
-        "select id, subscription_id, description, user_amount, amount_cents::int8 as amount, status, created_at, interval_months,
-                moneybird_invoice_id, moneybird_contact_id, sales_invoices_url, send_invoice_to_email, is_first_payment,
-                practice_name, contact_name, street_address, house_number, house_number_addition, postcode, city,
-                phone_number, kvk_number, period_start, period_end
-           from payments where user_id = $1 order by created_at desc, id",
+    let rows = sqlx::query!(
+        r#"select id, subscription_id, description, user_amount, amount_cents::int8 as "amount!", status as "status: PaymentStatus",
+                  created_at, interval_months, moneybird_invoice_id, moneybird_contact_id, sales_invoices_url, send_invoice_to_email,
+                  is_first_payment, practice_name, contact_name, street_address, house_number, house_number_addition, postcode, city,
+                  phone_number, kvk_number, period_start, period_end
+             from payments where user_id = $1 order by created_at desc, id"#,
+        user_id
     )
-    .bind(user_id)
     .fetch_all(db)
     .await?;
-    rows.iter()
-        .map(|r| {
-            Ok(Payment {
-                id: r.get("id"),
-                subscription_id: r.get("subscription_id"),
-                description: r.get("description"),
-                user_amount: r.get("user_amount"),
-                amount: r.get("amount"),
-                payment_status: r.try_get("status")?,
-                created_at: r.get("created_at"),
-                interval_months: r.get("interval_months"),
-                moneybird_invoice_id: r.get("moneybird_invoice_id"),
-                moneybird_contact_id: r.get("moneybird_contact_id"),
-                sales_invoices_url: r.get("sales_invoices_url"),
-                send_invoice_to_email: r.get("send_invoice_to_email"),
-                is_first_payment: r.get("is_first_payment"),
-                address: Address::from_row(r),
-                period_start: r.get("period_start"),
-                period_end: r.get("period_end"),
-            })
+    Ok(rows
+        .into_iter()
+        .map(|r| Payment {
+            id: r.id,
+            subscription_id: r.subscription_id,
+            description: r.description,
+            user_amount: r.user_amount,
+            amount: r.amount,
+            payment_status: r.status,
+            created_at: r.created_at,
+            interval_months: r.interval_months,
+            moneybird_invoice_id: r.moneybird_invoice_id,
+            moneybird_contact_id: r.moneybird_contact_id,
+            sales_invoices_url: r.sales_invoices_url,
+            send_invoice_to_email: r.send_invoice_to_email,
+            is_first_payment: r.is_first_payment,
+            period_start: r.period_start,
+            period_end: r.period_end,
+            address: address_of!(r),
         })
-        .collect()
+        .collect())
 }
 
 /// Whether the user's account was made before `before` (Europe/Amsterdam calendar day).
 pub async fn is_early_adopter(db: &PgPool, user_id: &str, before: Option<NaiveDate>) -> sqlx::Result<bool> {
     let Some(before) = before else { return Ok(false) };
-    let found: Option<bool> = sqlx::query_scalar("select (created_at at time zone 'Europe/Amsterdam')::date < $2 from users where id = $1")
-        .bind(user_id)
-        .bind(before)
-        .fetch_optional(db)
-        .await?;
+    let found = sqlx::query_scalar!(
+        r#"select (created_at at time zone 'Europe/Amsterdam')::date < $2 as "early!" from users where id = $1"#,
+        user_id,
+        before
+    )
+    .fetch_optional(db)
+    .await?;
     Ok(found.unwrap_or(false))
 }
 
@@ -288,48 +269,47 @@ pub async fn subscription_page(
     size: i64,
 ) -> sqlx::Result<(Vec<CmsSubscription>, i64)> {
     let pattern = crate::text::contains_pattern(filter.search.as_deref());
-    let condition = format!(
-        "(not $2 or not s.is_trial)
-        and (not $3 or {active})
-        and ($4::text is null or s.user_id = any(array(select id from users where (lower(email) || ' ' || lower(id)) like $4)))",
-        active = active_sql("s", "$1")
-    );
-    let rows = sqlx::query(&format!(
-        "select {STAFF_COLUMNS} from subscriptions s join users u on u.id = s.user_id where {condition}
-          order by s.created_at desc, s.id desc limit $5 offset $6",
-        STAFF_COLUMNS = *STAFF_COLUMNS
-    ))
-    .bind(today)
-    .bind(filter.paid_only)
-    .bind(filter.active_only)
-    .bind(&pattern)
-    .bind(size)
-    .bind(page * size)
+    let rows = staff_subscriptions!(
+        "where (not $2 or not s.is_trial)
+           and (not $3 or subscription_active(s.is_active, s.valid_until, $1))
+           and ($4::text is null or s.user_id = any(array(select id from users where (lower(email) || ' ' || lower(id)) like $4)))
+         order by s.created_at desc, s.id desc limit $5 offset $6",
+        today,
+        filter.paid_only,
+        filter.active_only,
+        pattern.as_deref(),
+        size,
+        page * size
+    )
     .fetch_all(db)
     .await?;
-    let total: i64 = sqlx::query_scalar(&format!("select count(*) from subscriptions s where {condition}"))
-        .bind(today)
-        .bind(filter.paid_only)
-        .bind(filter.active_only)
-        .bind(&pattern)
-        .fetch_one(db)
-        .await?;
-    Ok((rows.iter().map(staff_row).collect(), total))
+    let total = sqlx::query_scalar!(
+        r#"select count(*) as "total!" from subscriptions s
+            where (not $2 or not s.is_trial)
+              and (not $3 or subscription_active(s.is_active, s.valid_until, $1))
+              and ($4::text is null or s.user_id = any(array(select id from users where (lower(email) || ' ' || lower(id)) like $4)))"#,
+        today,
+        filter.paid_only,
+        filter.active_only,
+        pattern.as_deref()
+    )
+    .fetch_one(db)
+    .await?;
+    Ok((rows.into_iter().map(CmsSubscription::from).collect(), total))
 }
 
 /// A user's subscriptions, paid and trial: the active ones first, then the latest valid-until
 /// first (spec §2.3, the info modal).
 pub async fn subscriptions_of_user(conn: &mut PgConnection, user_id: &str, today: NaiveDate) -> sqlx::Result<Vec<CmsSubscription>> {
-    let rows = sqlx::query(&format!(
-        "select {STAFF_COLUMNS} from subscriptions s join users u on u.id = s.user_id where s.user_id = $2
-          order by active desc, s.valid_until desc nulls last, s.created_at desc, s.id",
-        STAFF_COLUMNS = *STAFF_COLUMNS
-    ))
-    .bind(today)
-    .bind(user_id)
+    let rows = staff_subscriptions!(
+        "where s.user_id = $2
+          order by subscription_active(s.is_active, s.valid_until, $1) desc, s.valid_until desc nulls last, s.created_at desc, s.id",
+        today,
+        user_id
+    )
     .fetch_all(conn)
     .await?;
-    Ok(rows.iter().map(staff_row).collect())
+    Ok(rows.into_iter().map(CmsSubscription::from).collect())
 }
 
 /// What the Betalingen tab offers for a payment's bookkeeping (spec §2.3).
@@ -412,51 +392,93 @@ pub struct CmsPayment {
     pub address: Address,
 }
 
-const PAYMENT_SELECT: &str = "select p.id, p.user_id, u.email as user_email, p.subscription_id, p.description, p.user_amount,
-        p.amount_cents::int8 as amount_cents, p.status, p.created_at, p.paid_at, p.interval_months, p.is_first_payment,
-        coalesce(p.moneybird_contact_id, (select c.contact_id from bookkeeping_contacts c where c.user_id = p.user_id
-                                          order by c.created_at limit 1)) as contact_id,
-        i.id as invoice_id, i.number as invoice_number, j.id as job_id, j.kind as job_kind, j.state as job_state,
-        p.send_invoice_to_email, p.practice_name, p.contact_name, p.street_address, p.house_number, p.house_number_addition,
-        p.postcode, p.city, p.phone_number, p.kvk_number
-   from payments p join users u on u.id = p.user_id
-   left join invoices i on i.payment_id = p.id and i.kind = 'invoice'
-   left join lateral (select id, kind, state from jobs
-                       where kind in ('create_contact', 'create_invoice', 'credit_invoice') and payload ->> 'paymentId' = p.id::text
-                       order by created_at desc limit 1) j on j.state <> 'succeeded'";
+/// A compile-checked statement answering [`PaymentRow`]s: a payment with its user, its invoice,
+/// its user's first bookkeeping contact and its latest bookkeeping job that has not succeeded,
+/// from `payments p`, followed by `$tail` (a string literal: the conditions and the order) and
+/// the statement's arguments.
+macro_rules! staff_payments {
+    ($tail:literal, $($arg:expr),+ $(,)?) => {
+        sqlx::query_as!(
+            PaymentRow,
+            r#"select p.id, p.user_id, u.email as user_email, p.subscription_id, p.description, p.user_amount,
+                      p.amount_cents::int8 as "amount_cents!", p.status as "status: PaymentStatus", p.created_at, p.paid_at,
+                      p.interval_months, p.is_first_payment,
+                      coalesce(p.moneybird_contact_id, (select c.contact_id from bookkeeping_contacts c where c.user_id = p.user_id
+                                                        order by c.created_at limit 1)) as contact_id,
+                      i.id as "invoice_id?", i.number as "invoice_number?", j.id as "job_id?", j.kind as "job_kind?",
+                      j.state as "job_state?", p.send_invoice_to_email, p.practice_name, p.contact_name, p.street_address,
+                      p.house_number, p.house_number_addition, p.postcode, p.city, p.phone_number, p.kvk_number
+                 from payments p join users u on u.id = p.user_id
+                 left join invoices i on i.payment_id = p.id and i.kind = 'invoice'
+                 left join lateral (select id, kind, state from jobs
+                                     where kind in ('create_contact', 'create_invoice', 'credit_invoice')
+                                       and payload ->> 'paymentId' = p.id::text
+                                     order by created_at desc limit 1) j on j.state <> 'succeeded' "# + $tail,
+            $($arg),+
+        )
+    };
+}
 
-fn payment_row(r: &PgRow) -> sqlx::Result<CmsPayment> {
-    let status: PaymentStatus = r.try_get("status")?;
-    let amount_cents: i64 = r.get("amount_cents");
-    let is_first_payment: bool = r.get("is_first_payment");
-    let contact_id: Option<String> = r.get("contact_id");
-    let invoice_id: Option<Uuid> = r.get("invoice_id");
-    let job_id: Option<Uuid> = r.get("job_id");
-    Ok(CmsPayment {
-        id: r.get("id"),
-        user_id: r.get("user_id"),
-        user_email: r.get("user_email"),
-        subscription_id: r.get("subscription_id"),
-        description: r.get("description"),
-        user_amount: r.get("user_amount"),
-        amount_cents,
-        payment_status: status,
-        created_at: r.get("created_at"),
-        paid_at: r.get("paid_at"),
-        interval_months: r.get("interval_months"),
-        is_first_payment,
-        bookkeeping: bookkeeping_state(status, amount_cents, is_first_payment, contact_id.is_some(), invoice_id.is_some()),
-        contact_id,
-        invoice_id,
-        invoice_number: r.get("invoice_number"),
-        job: job_id.map(|id| PaymentJob {
-            id,
-            kind: r.get("job_kind"),
-            state: crate::jobs::JobState::from_stored(r.get::<&str, _>("job_state")).unwrap_or(crate::jobs::JobState::Queued),
-        }),
-        send_invoice_to_email: r.get("send_invoice_to_email"),
-        address: Address::from_row(r),
-    })
+/// A payment as [`staff_payments!`] reads it.
+struct PaymentRow {
+    id: Uuid,
+    user_id: String,
+    user_email: String,
+    subscription_id: Uuid,
+    description: String,
+    user_amount: i32,
+    amount_cents: i64,
+    status: PaymentStatus,
+    created_at: DateTime<Utc>,
+    paid_at: Option<DateTime<Utc>>,
+    interval_months: i32,
+    is_first_payment: bool,
+    contact_id: Option<String>,
+    invoice_id: Option<Uuid>,
+    invoice_number: Option<String>,
+    job_id: Option<Uuid>,
+    job_kind: Option<String>,
+    job_state: Option<String>,
+    send_invoice_to_email: String,
+    practice_name: String,
+    contact_name: String,
+    street_address: String,
+    house_number: String,
+    house_number_addition: String,
+    postcode: String,
+    city: String,
+    phone_number: String,
+    kvk_number: String,
+}
+
+impl From<PaymentRow> for CmsPayment {
+    fn from(r: PaymentRow) -> Self {
+        CmsPayment {
+            bookkeeping: bookkeeping_state(r.status, r.amount_cents, r.is_first_payment, r.contact_id.is_some(), r.invoice_id.is_some()),
+            job: r.job_id.map(|id| PaymentJob {
+                id,
+                kind: r.job_kind.clone().unwrap_or_default(),
+                state: r.job_state.as_deref().and_then(crate::jobs::JobState::from_stored).unwrap_or(crate::jobs::JobState::Queued),
+            }),
+            id: r.id,
+            user_id: r.user_id,
+            user_email: r.user_email,
+            subscription_id: r.subscription_id,
+            description: r.description,
+            user_amount: r.user_amount,
+            amount_cents: r.amount_cents,
+            payment_status: r.status,
+            created_at: r.created_at,
+            paid_at: r.paid_at,
+            interval_months: r.interval_months,
+            is_first_payment: r.is_first_payment,
+            contact_id: r.contact_id,
+            invoice_id: r.invoice_id,
+            invoice_number: r.invoice_number,
+            send_invoice_to_email: r.send_invoice_to_email,
+            address: address_of!(r),
+        }
+    }
 }
 
 /// The Betalingen filters.
@@ -473,36 +495,40 @@ pub struct PaymentFilter {
 pub async fn payment_page(db: &PgPool, filter: &PaymentFilter, page: i64, size: i64) -> sqlx::Result<(Vec<CmsPayment>, i64)> {
     let pattern = crate::text::contains_pattern(filter.search.as_deref());
     let status = filter.status.map(PaymentStatus::as_str);
-    let condition = "($1::text is null or p.status = $1)
-        and ($2::text is null or p.user_id = any(array(select id from users where (lower(email) || ' ' || lower(id)) like $2)))";
-    let rows = sqlx::query(&format!(
-        "{PAYMENT_SELECT} where p.id in (select p.id from payments p where {condition} order by p.created_at desc, p.id desc limit $3 offset $4)
-          order by p.created_at desc, p.id desc"
-    ))
-    .bind(status)
-    .bind(&pattern)
-    .bind(size)
-    .bind(page * size)
+    let rows = staff_payments!(
+        "where p.id in (select p.id from payments p
+                         where ($1::text is null or p.status = $1)
+                           and ($2::text is null or p.user_id = any(array(select id from users where (lower(email) || ' ' || lower(id)) like $2)))
+                         order by p.created_at desc, p.id desc limit $3 offset $4)
+          order by p.created_at desc, p.id desc",
+        status,
+        pattern.as_deref(),
+        size,
+        page * size
+    )
     .fetch_all(db)
     .await?;
-    let total: i64 =
-        sqlx::query_scalar(&format!("select count(*) from payments p where {condition}")).bind(status).bind(&pattern).fetch_one(db).await?;
-    Ok((rows.iter().map(payment_row).collect::<sqlx::Result<_>>()?, total))
+    let total = sqlx::query_scalar!(
+        r#"select count(*) as "total!" from payments p
+            where ($1::text is null or p.status = $1)
+              and ($2::text is null or p.user_id = any(array(select id from users where (lower(email) || ' ' || lower(id)) like $2)))"#,
+        status,
+        pattern.as_deref()
+    )
+    .fetch_one(db)
+    .await?;
+    Ok((rows.into_iter().map(CmsPayment::from).collect(), total))
 }
 
 /// A user's payments, newest first (the info modal).
 pub async fn payments_of_user(conn: &mut PgConnection, user_id: &str) -> sqlx::Result<Vec<CmsPayment>> {
-    let rows = sqlx::query(&format!("{PAYMENT_SELECT} where p.user_id = $1 order by p.created_at desc, p.id desc"))
-        .bind(user_id)
-        .fetch_all(conn)
-        .await?;
-    rows.iter().map(payment_row).collect()
+    let rows = staff_payments!("where p.user_id = $1 order by p.created_at desc, p.id desc", user_id).fetch_all(conn).await?;
+    Ok(rows.into_iter().map(CmsPayment::from).collect())
 }
 
 /// One payment.
 pub async fn payment(conn: &mut PgConnection, id: Uuid) -> sqlx::Result<Option<CmsPayment>> {
-    let row = sqlx::query(&format!("{PAYMENT_SELECT} where p.id = $1")).bind(id).fetch_optional(conn).await?;
-    row.as_ref().map(payment_row).transpose()
+    Ok(staff_payments!("where p.id = $1", id).fetch_optional(conn).await?.map(CmsPayment::from))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -521,20 +547,21 @@ pub struct Edited {
 pub async fn edit_invoice_details(tx: &mut PgConnection, details: &InvoiceDetails) -> Result<Edited, Refusal> {
     let d = validate_invoice_details(details)?;
     let before = payment(tx, d.id).await?.ok_or(Refusal::NotFound(PAYMENT_NOT_FOUND))?;
-    sqlx::query(
+    let a = &d.address;
+    sqlx::query!(
         "update payments set contact_name = $2, phone_number = $3, street_address = $4, house_number = $5, house_number_addition = $6,
                 postcode = $7, city = $8, practice_name = $9, kvk_number = $10, updated_at = now() where id = $1",
+        d.id,
+        a.contact_name,
+        a.phone_number,
+        a.street_address,
+        a.house_number,
+        a.house_number_addition,
+        a.postcode,
+        a.city,
+        a.practice_name,
+        a.kvk_number
     )
-    .bind(d.id)
-    .bind(&d.address.contact_name)
-    .bind(&d.address.phone_number)
-    .bind(&d.address.street_address)
-    .bind(&d.address.house_number)
-    .bind(&d.address.house_number_addition)
-    .bind(&d.address.postcode)
-    .bind(&d.address.city)
-    .bind(&d.address.practice_name)
-    .bind(&d.address.kvk_number)
     .execute(&mut *tx)
     .await?;
     let after = payment(tx, d.id).await?.ok_or(Refusal::NotFound(PAYMENT_NOT_FOUND))?;

@@ -3,11 +3,10 @@
 
 use chrono::NaiveDate;
 use serde::Serialize;
-use sqlx::{PgPool, Row};
+use sqlx::PgPool;
 use uuid::Uuid;
 
 use super::details::looks_like_email;
-use super::lifecycle::active_sql;
 use super::{CANNOT_REMOVE, FAIR_USE, MAX_FIELD, NO_EMAIL, NOT_FOUND};
 use crate::refusal::Refusal;
 
@@ -40,57 +39,53 @@ pub async fn add_linked(db: &PgPool, owner_id: &str, subscription_id: Uuid, emai
         return Err(Refusal::Invalid("Ongeldig e-mail adres."));
     }
     let mut tx = db.begin().await?;
-    let sub = sqlx::query(&format!(
-        "select user_amount, is_trial, is_individual, {active} as active
-           from subscriptions where id = $1 and user_id = $2 for update",
-        active = active_sql("", "$3")
-    ))
-    .bind(subscription_id)
-    .bind(owner_id)
-    .bind(today)
+    let sub = sqlx::query!(
+        r#"select user_amount, is_trial, is_individual, subscription_active(is_active, valid_until, $3) as "active!"
+             from subscriptions where id = $1 and user_id = $2 for update"#,
+        subscription_id,
+        owner_id,
+        today
+    )
     .fetch_optional(&mut *tx)
     .await?
     .ok_or(Refusal::NotFound(NOT_FOUND))?;
-    if !can_link(sub.get("active"), sub.get("is_trial"), sub.get("is_individual")) {
+    if !can_link(sub.active, sub.is_trial, sub.is_individual) {
         return Err(Refusal::Conflict("Aan dit abonnement kunnen geen gebruikers worden gekoppeld."));
     }
-    let user: Option<String> = sqlx::query_scalar("select id from users where lower(email) = $1 order by created_at limit 1")
-        .bind(&email)
+    let user: Option<String> = sqlx::query_scalar!("select id from users where lower(email) = $1 order by created_at limit 1", email)
         .fetch_optional(&mut *tx)
         .await?;
     let id = Uuid::new_v4();
-    let inserted = sqlx::query(
+    let inserted = sqlx::query!(
         "insert into linked_subscriptions (id, subscription_id, user_id, email)
          select $1, $2, $3, $4
           where not exists (select 1 from linked_subscriptions where subscription_id = $2 and (email = $4 or user_id = $3))",
+        id,
+        subscription_id,
+        user,
+        email
     )
-    .bind(id)
-    .bind(subscription_id)
-    .bind(&user)
-    .bind(&email)
     .execute(&mut *tx)
     .await?
     .rows_affected();
     if inserted == 0 {
         return Err(Refusal::Conflict("Gebruiker is al toegevoegd"));
     }
-    let seats: i64 = sqlx::query_scalar("select count(*) from linked_subscriptions where subscription_id = $1")
-        .bind(subscription_id)
+    let seats = sqlx::query_scalar!(r#"select count(*) as "count!" from linked_subscriptions where subscription_id = $1"#, subscription_id)
         .fetch_one(&mut *tx)
         .await?;
     tx.commit().await?;
-    let users: i32 = sub.get("user_amount");
-    Ok(SeatAdded { id, email_address: email, user_id: user, warning: (seats > users as i64).then_some(FAIR_USE) })
+    Ok(SeatAdded { id, email_address: email, user_id: user, warning: (seats > sub.user_amount as i64).then_some(FAIR_USE) })
 }
 
 /// Removes a seat from one of the owner's subscriptions.
 pub async fn remove_linked(db: &PgPool, owner_id: &str, linked_id: Uuid) -> Result<(), Refusal> {
-    let removed = sqlx::query(
+    let removed = sqlx::query!(
         "delete from linked_subscriptions l using subscriptions s
           where l.id = $1 and s.id = l.subscription_id and s.user_id = $2",
+        linked_id,
+        owner_id
     )
-    .bind(linked_id)
-    .bind(owner_id)
     .execute(db)
     .await?
     .rows_affected();
@@ -102,7 +97,7 @@ pub async fn remove_linked(db: &PgPool, owner_id: &str, linked_id: Uuid) -> Resu
 
 /// A seat's invitation: who is invited, by whom, to which subscription. `None` when the seat was
 /// removed since.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct SeatInvitation {
     pub email: String,
     pub owner_name: String,
@@ -111,12 +106,14 @@ pub struct SeatInvitation {
 }
 
 pub async fn seat_invitation(db: &PgPool, seat_id: Uuid) -> sqlx::Result<Option<SeatInvitation>> {
-    sqlx::query_as(
-        "select l.email, coalesce(u.preferred_name, u.preferred_username) as owner_name, u.email as owner_email, s.description
-           from linked_subscriptions l join subscriptions s on s.id = l.subscription_id join users u on u.id = s.user_id
-          where l.id = $1 and l.email is not null",
+    sqlx::query_as!(
+        SeatInvitation,
+        r#"select l.email as "email!", coalesce(u.preferred_name, u.preferred_username) as "owner_name!", u.email as owner_email,
+                  s.description
+             from linked_subscriptions l join subscriptions s on s.id = l.subscription_id join users u on u.id = s.user_id
+            where l.id = $1 and l.email is not null"#,
+        seat_id
     )
-    .bind(seat_id)
     .fetch_optional(db)
     .await
 }

@@ -7,8 +7,6 @@ use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
 use super::users::{His, UserInfo};
-use crate::billing::lifecycle::{active_sql, organisation_active_sql};
-use crate::billing::read::organisation_filter;
 use crate::refusal::Refusal;
 
 pub const HIS_IN_USE: &str = "Kon HIS niet verwijderen, er zijn gebruikers gelinkt aan deze HIS";
@@ -128,20 +126,21 @@ pub struct HisUser {
 /// at a time, and how many there are.
 pub async fn users_of(db: &PgPool, his_id: Uuid, today: NaiveDate, page: i64, size: i64) -> sqlx::Result<(Vec<HisUser>, i64)> {
     // per user the best access today, in AccessType's order, with its last day
-    let rows = sqlx::query(&format!(
+    let rows = sqlx::query(
         "with access as (
            select u.id, u.email, u.created_at,
                   exists (select 1 from organisation_members m where m.user_id = u.id) as linked,
-                  exists (select 1 from organisation_subscriptions o where {org_active} and {org_mine}) as organisation,
-                  (select max(o.valid_until) from organisation_subscriptions o where {org_active} and {org_mine}) as organisation_until,
+                  exists (select 1 from organisation_subscriptions_of(u.id, u.email) o where organisation_subscription_active(o.is_active, o.start_date, o.valid_until, $2)) as organisation,
+                  (select max(o.valid_until) from organisation_subscriptions_of(u.id, u.email) o where organisation_subscription_active(o.is_active, o.start_date, o.valid_until, $2))
+                    as organisation_until,
                   (select max(s.valid_until) from subscriptions s
-                    where s.user_id = u.id and not s.is_trial and {active}) as paid,
+                    where s.user_id = u.id and not s.is_trial and subscription_active(s.is_active, s.valid_until, $2)) as paid,
                   (select max(s.valid_until) from linked_subscriptions l join subscriptions s on s.id = l.subscription_id
-                    where (l.user_id = u.id or l.email = lower(u.email)) and {active}) as seat,
+                    where (l.user_id = u.id or l.email = lower(u.email)) and subscription_active(s.is_active, s.valid_until, $2)) as seat,
                   (select max(s.valid_until) from subscriptions s
-                    where s.user_id = u.id and s.is_trial and {active}) as trial,
+                    where s.user_id = u.id and s.is_trial and subscription_active(s.is_active, s.valid_until, $2)) as trial,
                   greatest((select max(s.valid_until) from subscriptions s where s.user_id = u.id),
-                           (select max(o.valid_until) from organisation_subscriptions o where {org_mine}),
+                           (select max(o.valid_until) from organisation_subscriptions_of(u.id, u.email) o),
                            (select max(s.valid_until) from linked_subscriptions l join subscriptions s on s.id = l.subscription_id
                              where l.user_id = u.id or l.email = lower(u.email))) as ever
              from users u where u.his_id = $1)
@@ -151,10 +150,7 @@ pub async fn users_of(db: &PgPool, his_id: Uuid, today: NaiveDate, page: i64, si
            from access
           order by (not organisation and paid is null and seat is null and trial is null) desc, lower(email), id
           limit $3 offset $4",
-        org_active = organisation_active_sql("o", "$2"),
-        active = active_sql("s", "$2"),
-        org_mine = organisation_filter("u.id", "u.email"),
-    ))
+    )
     .bind(his_id)
     .bind(today)
     .bind(size)

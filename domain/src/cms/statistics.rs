@@ -1,12 +1,8 @@
 //! Statistieken: the tiles (each one cheap query) and the last 90 days per day.
 
-use std::borrow::Cow;
-
 use chrono::NaiveDate;
 use serde::Serialize;
 use sqlx::{PgPool, Row};
-
-use crate::billing::lifecycle::active_sql;
 
 /// Days the charts show.
 pub const CHART_DAYS: i32 = 90;
@@ -51,8 +47,8 @@ impl Counter {
     ];
 
     /// Its query; `$1` is today (Europe/Amsterdam).
-    fn sql(self) -> Cow<'static, str> {
-        let sql: &'static str = match self {
+    fn sql(self) -> &'static str {
+        match self {
             Self::ActiveUsers => {
                 "select count(*) from users where last_seen_at > now() - make_interval(mins => 15) and $1::date is not null"
             }
@@ -61,28 +57,28 @@ impl Counter {
             Self::Users => "select count(*) from users where $1::date is not null",
             Self::PaidSubscriptions => "select count(*) from subscriptions where not is_trial and $1::date is not null",
             Self::PaidSubscriptionsActive => {
-                return Cow::Owned(format!("select count(*) from subscriptions where not is_trial and {}", active_sql("", "$1")));
+                "select count(*) from subscriptions where not is_trial and subscription_active(is_active, valid_until, $1)"
             }
             Self::TrialSubscriptions => "select count(*) from subscriptions where is_trial and $1::date is not null",
             Self::TrialSubscriptionsActive => {
-                return Cow::Owned(format!("select count(*) from subscriptions where is_trial and {}", active_sql("", "$1")));
+                "select count(*) from subscriptions where is_trial and subscription_active(is_active, valid_until, $1)"
             }
             Self::OrganisationSubscriptions => "select count(*) from organisation_subscriptions where $1::date is not null",
             Self::OrganisationSubscriptionsActive => {
-                "select count(*) from organisation_subscriptions o where o.is_active and (o.valid_until is null or o.valid_until >= $1)"
+                "select count(*) from organisation_subscriptions o
+                  where organisation_subscription_active(o.is_active, o.start_date, o.valid_until, $1)"
             }
             Self::ConsultsToday => "select coalesce(sum(n), 0)::int8 from consult_days where day = $1",
             Self::RecordSystemConsultsToday => {
                 "select coalesce(sum(n), 0)::int8 from consult_days where day = $1 and source = 'record_system'"
             }
-        };
-        sql.into()
+        }
     }
 }
 
 /// A counter's value today.
 pub async fn count(db: &PgPool, counter: Counter, today: NaiveDate) -> sqlx::Result<i64> {
-    sqlx::query_scalar(&counter.sql()).bind(today).fetch_one(db).await
+    sqlx::query_scalar(counter.sql()).bind(today).fetch_one(db).await
 }
 
 /// Every tile at once.

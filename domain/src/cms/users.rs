@@ -6,8 +6,6 @@ use serde_json::Value;
 use sqlx::{PgConnection, PgPool, Row};
 use uuid::Uuid;
 
-use crate::billing::lifecycle::organisation_active_sql;
-use crate::billing::read::organisation_filter;
 use crate::refusal::Refusal;
 
 pub const USER_NOT_FOUND: &str = "Gebruiker niet gevonden";
@@ -72,15 +70,14 @@ pub async fn page(db: &PgPool, filter: &UserFilter, today: NaiveDate, page: i64,
                      and ($2::text is null or u.his_id = (select id from his where name = $2))";
     let rows = sqlx::query(&format!(
         "select u.id, u.email, u.created_at, h.id as his_id, h.name as his_name,
-                exists (select 1 from organisation_subscriptions o where {active} and {mine}) as has_organisation,
+                exists (select 1 from organisation_subscriptions_of(u.id, u.email) o
+                         where organisation_subscription_active(o.is_active, o.start_date, o.valid_until, $3)) as has_organisation,
                 coalesce((select jsonb_agg(jsonb_build_object('id', l.id, 'organizationName', l.name) order by lower(l.name))
                             from organisation_members m join organisation_levels l on l.id = m.level_id
                            where m.user_id = u.id), '[]') as levels
            from users u left join his h on h.id = u.his_id
           where u.id in (select u.id from users u where {condition} order by u.created_at desc, u.id desc limit $4 offset $5)
           order by u.created_at desc, u.id desc",
-        active = organisation_active_sql("o", "$3"),
-        mine = organisation_filter("u.id", "u.email"),
     ))
     .bind(&pattern)
     .bind(his)
