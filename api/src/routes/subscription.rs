@@ -11,7 +11,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use domain::billing::Address;
 use domain::billing::lifecycle::{self, Actor};
-use domain::billing::{self, BillingDetails};
+use domain::billing::{self, BillingDetails, Discount, Tier};
 use integrations::payments::{NewCustomer, NewPayment, SequenceType};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -44,35 +44,14 @@ pub fn router() -> Router<AppState> {
 // ---------------------------------------------------------------------------------------------
 // Bodies
 
-/// A tier (prices gross, VAT included, in cents; `priceExclVat...` is the same without VAT).
+/// A tier with its prices without VAT (`priceExclVat...`, the same as the gross prices less VAT).
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TierBody {
-    pub id: Uuid,
-    pub name: String,
-    pub description: String,
-    pub is_trial: bool,
-    pub is_individual: bool,
-    pub most_popular: bool,
-    pub price_per_user_month: i64,
-    pub price_per_user_year: i64,
+    #[serde(flatten)]
+    pub tier: Tier,
     pub price_excl_vat_per_user_month: i64,
     pub price_excl_vat_per_user_year: i64,
-    /// Comma-separated, as the spec keeps them.
-    pub features: String,
-    /// Days a trial lasts (trial tiers).
-    pub trial_days: Option<i32>,
-}
-
-/// A discount code that applies: its price (cents, gross) replaces the tier's monthly price.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct DiscountBody {
-    pub id: Uuid,
-    pub tier_id: Uuid,
-    pub discount_code: String,
-    pub discount_price: i64,
-    pub title: String,
 }
 
 /// The billing dialog's details (spec §3), checked in the spec's order (§5). `pricePerUser` and
@@ -202,19 +181,10 @@ pub async fn get_tiers(State(state): State<AppState>, _user: CurrentUser) -> Res
     Ok(Json(
         tiers
             .into_iter()
-            .map(|t| TierBody {
-                price_excl_vat_per_user_month: domain::billing::money::excl_vat(t.price_per_user_month),
-                price_excl_vat_per_user_year: domain::billing::money::excl_vat(t.price_per_user_year),
-                id: t.id,
-                name: t.name,
-                description: t.description,
-                is_trial: t.is_trial,
-                is_individual: t.is_individual,
-                most_popular: t.most_popular,
-                price_per_user_month: t.price_per_user_month,
-                price_per_user_year: t.price_per_user_year,
-                features: t.features,
-                trial_days: t.trial_days,
+            .map(|tier| TierBody {
+                price_excl_vat_per_user_month: domain::billing::money::excl_vat(tier.price_per_user_month),
+                price_excl_vat_per_user_year: domain::billing::money::excl_vat(tier.price_per_user_year),
+                tier,
             })
             .collect(),
     ))
@@ -225,23 +195,17 @@ pub async fn get_tiers(State(state): State<AppState>, _user: CurrentUser) -> Res
 /// checked when paying.
 #[utoipa::path(post, path = "/payment/subscription/applyDiscountCode", tag = "subscriptions", security(("bearer" = [])),
     request_body(content = String, content_type = "application/json", description = "The code, as a JSON string."),
-    responses((status = 200, body = Option<DiscountBody>), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = Option<Discount>), (status = 401, body = ErrorBody)))]
 pub async fn apply_discount_code(
     State(state): State<AppState>,
     _user: CurrentUser,
     Json(code): Json<String>,
-) -> Result<Json<Option<DiscountBody>>, ApiError> {
+) -> Result<Json<Option<Discount>>, ApiError> {
     if code.chars().count() > 100 {
         return Ok(Json(None));
     }
     let found = billing::catalogue::discount_by_code(&state.db, &code).await?;
-    Ok(Json(found.map(|d| DiscountBody {
-        id: d.id,
-        tier_id: d.tier_id,
-        discount_code: d.discount_code,
-        discount_price: d.discount_price,
-        title: d.title,
-    })))
+    Ok(Json(found))
 }
 
 /// Cancels the user's own active subscription: no more renewals, usable until `validUntil`.

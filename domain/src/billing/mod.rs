@@ -85,7 +85,8 @@ pub fn period_end(start: NaiveDate, months: u32) -> NaiveDate {
     start.checked_add_months(Months::new(months)).and_then(|d| d.checked_sub_days(Days::new(1))).unwrap_or(start)
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// A tier (prices gross, VAT included, in cents).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Tier {
     pub id: Uuid,
@@ -96,11 +97,14 @@ pub struct Tier {
     pub most_popular: bool,
     pub price_per_user_month: i64,
     pub price_per_user_year: i64,
+    /// Comma-separated, as the spec keeps them.
     pub features: String,
+    /// Days a trial lasts (trial tiers).
     pub trial_days: Option<i32>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// A discount code that applies: its price (cents, gross) replaces the tier's monthly price.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Discount {
     pub id: Uuid,

@@ -2579,7 +2579,7 @@ export interface components {
             paidSubscriptions: number;
         };
         /** @description A discount code that applies: its price (cents, gross) replaces the tier's monthly price. */
-        DiscountBody: {
+        Discount: {
             discountCode: string;
             /** Format: int64 */
             discountPrice: number;
@@ -3760,8 +3760,8 @@ export interface components {
         TextRequest: {
             text: string;
         };
-        /** @description A tier (prices gross, VAT included, in cents; `priceExclVat...` is the same without VAT). */
-        TierBody: {
+        /** @description A tier (prices gross, VAT included, in cents). */
+        Tier: {
             description: string;
             /** @description Comma-separated, as the spec keeps them. */
             features: string;
@@ -3772,10 +3772,6 @@ export interface components {
             mostPopular: boolean;
             name: string;
             /** Format: int64 */
-            priceExclVatPerUserMonth: number;
-            /** Format: int64 */
-            priceExclVatPerUserYear: number;
-            /** Format: int64 */
             pricePerUserMonth: number;
             /** Format: int64 */
             pricePerUserYear: number;
@@ -3784,6 +3780,13 @@ export interface components {
              * @description Days a trial lasts (trial tiers).
              */
             trialDays?: number | null;
+        };
+        /** @description A tier with its prices without VAT (`priceExclVat...`, the same as the gross prices less VAT). */
+        TierBody: components["schemas"]["Tier"] & {
+            /** Format: int64 */
+            priceExclVatPerUserMonth: number;
+            /** Format: int64 */
+            priceExclVatPerUserYear: number;
         };
         /** @description One finished sentence, numbered from 0 in the order spoken. */
         TranscriptSentence: {
@@ -12292,7 +12295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": null | components["schemas"]["DiscountBody"];
+                    "application/json": null | components["schemas"]["Discount"];
                 };
             };
             /** @description the body is not readable (not JSON, or a NUL character) */

@@ -3,7 +3,7 @@ import { api, unwrap } from '@/api/client'
 import type { components } from '@/api/schema'
 
 export type BillingPaymentDetails = components['schemas']['BillingPaymentDetails']
-export type Discount = components['schemas']['DiscountBody']
+export type Discount = components['schemas']['Discount']
 
 /** Every query of the page under one key, so one invalidation refreshes all lists after a change (§4). */
 export const subscriptionKey = ['subscription'] as const
