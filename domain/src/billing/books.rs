@@ -10,7 +10,7 @@
 use crate::billing::Address;
 use chrono::NaiveDate;
 use serde::Serialize;
-use sqlx::{PgConnection, Row};
+use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::billing::TIME_ZONE;
@@ -94,46 +94,88 @@ impl BillablePayment {
     }
 }
 
+/// A payment's row as [`payment`] reads it.
+struct PaymentRow {
+    id: Uuid,
+    user_id: String,
+    status: PaymentStatus,
+    description: String,
+    user_amount: i64,
+    amount: i64,
+    is_first_payment: bool,
+    provider_payment_id: Option<String>,
+    period_start: Option<NaiveDate>,
+    period_end: Option<NaiveDate>,
+    paid_on: Option<NaiveDate>,
+    refunded: i64,
+    charged_back: i64,
+    send_invoice_to_email: String,
+    contact_name: String,
+    practice_name: String,
+    phone_number: String,
+    street_address: String,
+    house_number: String,
+    house_number_addition: String,
+    postcode: String,
+    city: String,
+    kvk_number: String,
+}
+
+impl From<PaymentRow> for BillablePayment {
+    fn from(r: PaymentRow) -> Self {
+        let address = Address {
+            contact_name: r.contact_name,
+            practice_name: r.practice_name,
+            phone_number: r.phone_number,
+            street_address: r.street_address,
+            house_number: r.house_number,
+            house_number_addition: r.house_number_addition,
+            postcode: r.postcode,
+            city: r.city,
+            kvk_number: r.kvk_number,
+        };
+        BillablePayment {
+            id: r.id,
+            status: r.status,
+            description: r.description,
+            user_amount: r.user_amount,
+            amount_cents: r.amount,
+            is_first_payment: r.is_first_payment,
+            provider_payment_id: r.provider_payment_id,
+            period: r.period_start.zip(r.period_end),
+            paid_on: r.paid_on,
+            refunded_cents: r.refunded,
+            charged_back_cents: r.charged_back,
+            buyer: Buyer { customer_id: r.user_id.clone(), email: r.send_invoice_to_email, address },
+            user_id: r.user_id,
+        }
+    }
+}
+
 /// The payment `id`, `None` when there is none.
 pub async fn payment(db: impl sqlx::PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<BillablePayment>> {
-    let row = sqlx::query(
-        "select id, user_id, status, description, user_amount::int8 as user_amount, amount_cents::int8 as amount,
-                is_first_payment, provider_payment_id, period_start, period_end, (paid_at at time zone $2)::date as paid_on,
-                amount_refunded_cents::int8 as refunded, amount_charged_back_cents::int8 as charged_back,
+    let row = sqlx::query_as!(
+        PaymentRow,
+        r#"select id, user_id, status as "status: PaymentStatus", description, user_amount::int8 as "user_amount!",
+                amount_cents::int8 as "amount!", is_first_payment, provider_payment_id, period_start, period_end,
+                (paid_at at time zone $2)::date as "paid_on?",
+                amount_refunded_cents::int8 as "refunded!", amount_charged_back_cents::int8 as "charged_back!",
                 practice_name, contact_name, street_address, house_number, house_number_addition, postcode, city,
                 phone_number, send_invoice_to_email, kvk_number
-           from payments where id = $1",
+           from payments where id = $1"#,
+        id,
+        TIME_ZONE.name(),
     )
-    .bind(id)
-    .bind(TIME_ZONE.name())
     .fetch_optional(db)
     .await?;
-    let Some(r) = row else { return Ok(None) };
-    let status: PaymentStatus = r.try_get("status")?;
-    Ok(Some({
-        let user_id: String = r.get("user_id");
-        BillablePayment {
-            id: r.get("id"),
-            status,
-            description: r.get("description"),
-            user_amount: r.get("user_amount"),
-            amount_cents: r.get("amount"),
-            is_first_payment: r.get("is_first_payment"),
-            provider_payment_id: r.get("provider_payment_id"),
-            period: r.get::<Option<NaiveDate>, _>("period_start").zip(r.get::<Option<NaiveDate>, _>("period_end")),
-            paid_on: r.get("paid_on"),
-            refunded_cents: r.get("refunded"),
-            charged_back_cents: r.get("charged_back"),
-            buyer: Buyer { customer_id: user_id.clone(), email: r.get("send_invoice_to_email"), address: Address::from_row(&r) },
-            user_id,
-        }
-    }))
+    Ok(row.map(BillablePayment::from))
 }
 
 /// Takes the payment's bookkeeping lock until `tx` ends: contact, invoice and credit jobs of one
 /// payment talk to the provider one at a time.
 pub async fn lock_payment(tx: &mut PgConnection, payment_id: Uuid) -> sqlx::Result<()> {
-    sqlx::query("select pg_advisory_xact_lock(hashtextextended('bookkeeping:' || $1::text, 0))").bind(payment_id).execute(tx).await?;
+    // `$1::uuid::text`: the parameter is the payment's uuid, written as text in the key.
+    sqlx::query!("select pg_advisory_xact_lock(hashtextextended('bookkeeping:' || $1::uuid::text, 0))", payment_id).execute(tx).await?;
     Ok(())
 }
 
@@ -142,9 +184,7 @@ pub async fn lock_payment(tx: &mut PgConnection, payment_id: Uuid) -> sqlx::Resu
 
 /// The user's contact at `provider`, if one was made.
 pub async fn contact(db: impl sqlx::PgExecutor<'_>, user_id: &str, provider: &str) -> sqlx::Result<Option<String>> {
-    sqlx::query_scalar("select contact_id from bookkeeping_contacts where user_id = $1 and provider = $2")
-        .bind(user_id)
-        .bind(provider)
+    sqlx::query_scalar!("select contact_id from bookkeeping_contacts where user_id = $1 and provider = $2", user_id, provider)
         .fetch_optional(db)
         .await
 }
@@ -158,18 +198,20 @@ pub async fn record_contact(
     provider: &str,
     contact_id: &str,
 ) -> sqlx::Result<String> {
-    sqlx::query("insert into bookkeeping_contacts (user_id, provider, contact_id) values ($1, $2, $3) on conflict do nothing")
-        .bind(user_id)
-        .bind(provider)
-        .bind(contact_id)
-        .execute(&mut *tx)
-        .await?;
-    let kept = contact(&mut *tx, user_id, provider).await?.unwrap_or_else(|| contact_id.to_owned());
-    sqlx::query(
-        "update payments set moneybird_contact_id = $2, updated_at = now() where id = $1 and moneybird_contact_id is distinct from $2",
+    sqlx::query!(
+        "insert into bookkeeping_contacts (user_id, provider, contact_id) values ($1, $2, $3) on conflict do nothing",
+        user_id,
+        provider,
+        contact_id,
     )
-    .bind(payment_id)
-    .bind(&kept)
+    .execute(&mut *tx)
+    .await?;
+    let kept = contact(&mut *tx, user_id, provider).await?.unwrap_or_else(|| contact_id.to_owned());
+    sqlx::query!(
+        "update payments set moneybird_contact_id = $2, updated_at = now() where id = $1 and moneybird_contact_id is distinct from $2",
+        payment_id,
+        kept,
+    )
     .execute(&mut *tx)
     .await?;
     Ok(kept)
@@ -195,40 +237,66 @@ pub struct Invoice {
     pub issued_on: NaiveDate,
 }
 
-const INVOICE_COLUMNS: &str = "id, payment_id, kind, provider, reference, provider_invoice_id, number, amount_cents::int8 as amount_cents,
-     credited_total_cents::int8 as credited_total_cents, url, issued_on";
+/// An invoice's row as the selects below read it.
+struct InvoiceRow {
+    id: Uuid,
+    payment_id: Uuid,
+    kind: String,
+    provider: String,
+    reference: String,
+    provider_invoice_id: String,
+    number: String,
+    amount_cents: i64,
+    credited_total_cents: Option<i64>,
+    url: Option<String>,
+    issued_on: NaiveDate,
+}
 
-fn invoice_of(r: &sqlx::postgres::PgRow) -> Invoice {
-    Invoice {
-        id: r.get("id"),
-        payment_id: r.get("payment_id"),
-        kind: if r.get::<&str, _>("kind") == "credit" { InvoiceKind::Credit } else { InvoiceKind::Invoice },
-        provider: r.get("provider"),
-        reference: r.get("reference"),
-        provider_invoice_id: r.get("provider_invoice_id"),
-        number: r.get("number"),
-        amount_cents: r.get("amount_cents"),
-        credited_total_cents: r.get("credited_total_cents"),
-        url: r.get("url"),
-        issued_on: r.get("issued_on"),
+impl From<InvoiceRow> for Invoice {
+    fn from(r: InvoiceRow) -> Self {
+        Invoice {
+            id: r.id,
+            payment_id: r.payment_id,
+            kind: if r.kind == "credit" { InvoiceKind::Credit } else { InvoiceKind::Invoice },
+            provider: r.provider,
+            reference: r.reference,
+            provider_invoice_id: r.provider_invoice_id,
+            number: r.number,
+            amount_cents: r.amount_cents,
+            credited_total_cents: r.credited_total_cents,
+            url: r.url,
+            issued_on: r.issued_on,
+        }
     }
+}
+
+/// Invoices selected by `$tail` (a string literal: `where ...`) with `$args` bound, as
+/// [`InvoiceRow`]s.
+macro_rules! select_invoices {
+    ($tail:tt $(, $args:expr)* $(,)?) => {
+        sqlx::query_as!(
+            InvoiceRow,
+            r#"select id, payment_id, kind, provider, reference, provider_invoice_id, number, amount_cents::int8 as "amount_cents!",
+                      credited_total_cents::int8 as "credited_total_cents?", url, issued_on
+                 from invoices "# + $tail,
+            $($args),*
+        )
+    };
 }
 
 /// The payment's invoice (not its credit invoices), if it has one.
 pub async fn invoice_of_payment(db: impl sqlx::PgExecutor<'_>, payment_id: Uuid) -> sqlx::Result<Option<Invoice>> {
-    sqlx::query(&format!("select {INVOICE_COLUMNS} from invoices where payment_id = $1 and kind = 'invoice'"))
-        .bind(payment_id)
-        .fetch_optional(db)
-        .await
-        .map(|r| r.as_ref().map(invoice_of))
+    select_invoices!("where payment_id = $1 and kind = 'invoice'", payment_id).fetch_optional(db).await.map(|r| r.map(Invoice::from))
 }
 
 /// What the payment's credit invoices credit together.
 pub async fn credited_cents(db: impl sqlx::PgExecutor<'_>, payment_id: Uuid) -> sqlx::Result<i64> {
-    sqlx::query_scalar("select coalesce(max(credited_total_cents), 0)::int8 from invoices where payment_id = $1 and kind = 'credit'")
-        .bind(payment_id)
-        .fetch_one(db)
-        .await
+    sqlx::query_scalar!(
+        r#"select coalesce(max(credited_total_cents), 0)::int8 as "credited!" from invoices where payment_id = $1 and kind = 'credit'"#,
+        payment_id,
+    )
+    .fetch_one(db)
+    .await
 }
 
 /// What the provider made for a draft.
@@ -250,45 +318,45 @@ pub async fn record_invoice(
     made: &Made<'_>,
     credit_of: Option<(Uuid, i64)>,
 ) -> sqlx::Result<(Invoice, bool)> {
-    let inserted = sqlx::query(
+    let inserted = sqlx::query!(
         "insert into invoices (id, payment_id, kind, provider, reference, provider_invoice_id, number, credit_of, amount_cents,
                                credited_total_cents, url, issued_on)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
          on conflict do nothing",
+        Uuid::new_v4(),
+        payment_id,
+        draft.kind.as_str(),
+        made.provider,
+        draft.reference,
+        made.provider_invoice_id,
+        made.number,
+        credit_of.map(|(id, _)| id),
+        i32::try_from(draft.gross_cents()).unwrap_or(i32::MAX),
+        credit_of.map(|(_, total)| i32::try_from(total).unwrap_or(i32::MAX)),
+        made.url,
+        draft.date,
     )
-    .bind(Uuid::new_v4())
-    .bind(payment_id)
-    .bind(draft.kind.as_str())
-    .bind(made.provider)
-    .bind(&draft.reference)
-    .bind(made.provider_invoice_id)
-    .bind(made.number)
-    .bind(credit_of.map(|(id, _)| id))
-    .bind(i32::try_from(draft.gross_cents()).unwrap_or(i32::MAX))
-    .bind(credit_of.map(|(_, total)| i32::try_from(total).unwrap_or(i32::MAX)))
-    .bind(made.url)
-    .bind(draft.date)
     .execute(&mut *tx)
     .await?
     .rows_affected()
         == 1;
-    let kept = sqlx::query(&format!(
-        "select {INVOICE_COLUMNS} from invoices where reference = $1 or (payment_id = $2 and kind = 'invoice' and $3)"
-    ))
-    .bind(&draft.reference)
-    .bind(payment_id)
-    .bind(draft.kind == InvoiceKind::Invoice)
+    let kept: Invoice = select_invoices!(
+        "where reference = $1 or (payment_id = $2 and kind = 'invoice' and $3)",
+        draft.reference,
+        payment_id,
+        draft.kind == InvoiceKind::Invoice,
+    )
     .fetch_one(&mut *tx)
-    .await?;
-    let kept = invoice_of(&kept);
+    .await?
+    .into();
     if kept.kind == InvoiceKind::Invoice {
-        sqlx::query(
+        sqlx::query!(
             "update payments set moneybird_invoice_id = $2, sales_invoices_url = $3, updated_at = now()
               where id = $1 and moneybird_invoice_id is distinct from $2",
+            payment_id,
+            kept.provider_invoice_id,
+            kept.url,
         )
-        .bind(payment_id)
-        .bind(&kept.provider_invoice_id)
-        .bind(&kept.url)
         .execute(&mut *tx)
         .await?;
     }
@@ -303,26 +371,23 @@ pub async fn record_refunds(
     refunded_cents: i64,
     charged_back_cents: i64,
 ) -> sqlx::Result<Option<(Uuid, i64)>> {
-    let row = sqlx::query(
-        "update payments p
+    let row = sqlx::query!(
+        r#"update payments p
             set amount_refunded_cents = greatest(p.amount_refunded_cents, $2),
                 amount_charged_back_cents = greatest(p.amount_charged_back_cents, $3),
                 updated_at = now()
            from payments old
           where p.id = old.id and p.provider_payment_id = $1
             and ($2 > p.amount_refunded_cents or $3 > p.amount_charged_back_cents)
-          returning p.id, least(p.amount_refunded_cents + p.amount_charged_back_cents, p.amount_cents)::int8 as total,
-                    least(old.amount_refunded_cents + old.amount_charged_back_cents, old.amount_cents)::int8 as before",
+          returning p.id, least(p.amount_refunded_cents + p.amount_charged_back_cents, p.amount_cents)::int8 as "total!",
+                    least(old.amount_refunded_cents + old.amount_charged_back_cents, old.amount_cents)::int8 as "before!""#,
+        provider_payment_id,
+        i32::try_from(refunded_cents).unwrap_or(i32::MAX),
+        i32::try_from(charged_back_cents).unwrap_or(i32::MAX),
     )
-    .bind(provider_payment_id)
-    .bind(i32::try_from(refunded_cents).unwrap_or(i32::MAX))
-    .bind(i32::try_from(charged_back_cents).unwrap_or(i32::MAX))
     .fetch_optional(&mut *tx)
     .await?;
-    Ok(row.and_then(|r| {
-        let (total, before): (i64, i64) = (r.get("total"), r.get("before"));
-        (total > before).then(|| (r.get("id"), total))
-    }))
+    Ok(row.and_then(|r| (r.total > r.before).then_some((r.id, r.total))))
 }
 
 #[cfg(test)]

@@ -23,22 +23,16 @@ pub struct Next {
 /// invoice of that year gets. The lock is held until `tx` ends; [`take`] records the number once
 /// the invoice is stored.
 pub async fn lock_next(tx: &mut PgConnection, year: i32) -> sqlx::Result<Next> {
-    sqlx::query("insert into local_invoice_counters (year, last) values ($1, 0) on conflict (year) do nothing")
-        .bind(year)
+    sqlx::query!("insert into local_invoice_counters (year, last) values ($1, 0) on conflict (year) do nothing", year)
         .execute(&mut *tx)
         .await?;
-    let last: i32 =
-        sqlx::query_scalar("select last from local_invoice_counters where year = $1 for update").bind(year).fetch_one(&mut *tx).await?;
+    let last = sqlx::query_scalar!("select last from local_invoice_counters where year = $1 for update", year).fetch_one(&mut *tx).await?;
     let sequence = last + 1;
     Ok(Next { year, sequence, number: invoices::number(year, i64::from(sequence)) })
 }
 
 /// Records that `next` was given, in the transaction that locked it and stored its invoice.
 pub async fn take(tx: &mut PgConnection, next: &Next) -> sqlx::Result<()> {
-    sqlx::query("update local_invoice_counters set last = $2 where year = $1")
-        .bind(next.year)
-        .bind(next.sequence)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!("update local_invoice_counters set last = $2 where year = $1", next.year, next.sequence).execute(&mut *tx).await?;
     Ok(())
 }

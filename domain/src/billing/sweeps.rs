@@ -27,15 +27,14 @@ pub struct Expired {
 /// again (a term that starts today switches them on). Idempotent: a second run changes nothing.
 pub async fn expire(db: &PgPool, today: NaiveDate) -> sqlx::Result<Expired> {
     let mut tx = db.begin().await?;
-    let subscriptions = sqlx::query("update subscriptions set is_active = false, updated_at = now() where is_active and valid_until < $1")
-        .bind(today)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
+    let subscriptions =
+        sqlx::query!("update subscriptions set is_active = false, updated_at = now() where is_active and valid_until < $1", today)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
     let organisation_terms = crate::organisations::refresh(&mut tx, None, today).await?;
     let organisation_subscriptions =
-        sqlx::query("update organisation_subscriptions set is_active = false where is_active and valid_until < $1")
-            .bind(today)
+        sqlx::query!("update organisation_subscriptions set is_active = false where is_active and valid_until < $1", today)
             .execute(&mut *tx)
             .await?
             .rows_affected();
@@ -44,7 +43,7 @@ pub async fn expire(db: &PgPool, today: NaiveDate) -> sqlx::Result<Expired> {
 }
 
 /// A problem the unpaid check found, as the staff e-mail and the CMS list it.
-#[derive(Debug, Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UnpaidProblem {
     pub id: Uuid,
@@ -57,8 +56,21 @@ pub struct UnpaidProblem {
     pub detected_at: chrono::DateTime<chrono::Utc>,
 }
 
-const PROBLEM_COLUMNS: &str = "p.id, p.subscription_id, s.description, s.user_id, u.email as user_email,
-    s.created_at as subscription_created_at, s.valid_until, p.detected_at";
+/// Problems selected by `$tail` (a string literal: `where ...`) with `$args` bound, as
+/// [`UnpaidProblem`]s.
+macro_rules! select_problems {
+    ($tail:tt $(, $args:expr)* $(,)?) => {
+        sqlx::query_as!(
+            UnpaidProblem,
+            "select p.id, p.subscription_id, s.description, s.user_id, u.email as user_email,
+                    s.created_at as subscription_created_at, s.valid_until, p.detected_at
+               from subscription_problems p join subscriptions s on s.id = p.subscription_id
+               join users u on u.id = s.user_id "
+                + $tail,
+            $($args),*
+        )
+    };
+}
 
 /// The unpaid check: an active subscription that costs money, made at least [`UNPAID_DAYS`] days
 /// ago, with no PAID payment whose period covers `today`, is recorded as a problem (once while it
@@ -66,17 +78,17 @@ const PROBLEM_COLUMNS: &str = "p.id, p.subscription_id, s.description, s.user_id
 /// longer active are closed. Returns the problems recorded by this run only.
 pub async fn check_unpaid(db: &PgPool, today: NaiveDate) -> sqlx::Result<Vec<UnpaidProblem>> {
     let mut tx = db.begin().await?;
-    sqlx::query(
+    sqlx::query!(
         "update subscription_problems p set resolved_at = now()
           where p.kind = 'unpaid' and p.resolved_at is null
             and exists (select 1 from subscriptions s where s.id = p.subscription_id
                          and (not s.is_active or exists (select 1 from payments pay where pay.subscription_id = s.id and pay.status = 'PAID'
                                                           and pay.period_start <= $1 and pay.period_end >= $1)))",
+        today,
     )
-    .bind(today)
     .execute(&mut *tx)
     .await?;
-    let new: Vec<Uuid> = sqlx::query_scalar(
+    let new: Vec<Uuid> = sqlx::query_scalar!(
         "insert into subscription_problems (id, subscription_id, kind)
          select gen_random_uuid(), s.id, 'unpaid' from subscriptions s
           where s.is_active and not s.is_trial and s.amount > 0
@@ -85,9 +97,9 @@ pub async fn check_unpaid(db: &PgPool, today: NaiveDate) -> sqlx::Result<Vec<Unp
                              and pay.period_start <= $1 and pay.period_end >= $1)
          on conflict (subscription_id, kind) where resolved_at is null do nothing
          returning id",
+        today,
+        UNPAID_DAYS,
     )
-    .bind(today)
-    .bind(UNPAID_DAYS)
     .fetch_all(&mut *tx)
     .await?;
     let problems = problems_by_id(&mut tx, &new).await?;
@@ -96,13 +108,7 @@ pub async fn check_unpaid(db: &PgPool, today: NaiveDate) -> sqlx::Result<Vec<Unp
 }
 
 async fn problems_by_id(conn: &mut sqlx::PgConnection, ids: &[Uuid]) -> sqlx::Result<Vec<UnpaidProblem>> {
-    sqlx::query_as(&format!(
-        "select {PROBLEM_COLUMNS} from subscription_problems p join subscriptions s on s.id = p.subscription_id
-           join users u on u.id = s.user_id where p.id = any($1) order by s.created_at, p.id"
-    ))
-    .bind(ids)
-    .fetch_all(conn)
-    .await
+    select_problems!("where p.id = any($1) order by s.created_at, p.id", ids).fetch_all(conn).await
 }
 
 /// Problems by id (what a staff e-mail lists).
@@ -113,29 +119,19 @@ pub async fn problems(db: &PgPool, ids: &[Uuid]) -> sqlx::Result<Vec<UnpaidProbl
 
 /// The open problems, newest first (the CMS's `getAllSubscriptionProblems`).
 pub async fn open_problems(db: &PgPool, limit: i64, offset: i64) -> sqlx::Result<Vec<UnpaidProblem>> {
-    sqlx::query_as(&format!(
-        "select {PROBLEM_COLUMNS} from subscription_problems p join subscriptions s on s.id = p.subscription_id
-           join users u on u.id = s.user_id where p.resolved_at is null order by p.detected_at desc, p.id limit $1 offset $2"
-    ))
-    .bind(limit)
-    .bind(offset)
-    .fetch_all(db)
-    .await
+    select_problems!("where p.resolved_at is null order by p.detected_at desc, p.id limit $1 offset $2", limit, offset).fetch_all(db).await
 }
 
 /// Marks problems as told to staff.
 pub async fn mark_notified(db: &PgPool, ids: &[Uuid]) -> sqlx::Result<()> {
-    sqlx::query("update subscription_problems set notified_at = coalesce(notified_at, now()) where id = any($1)")
-        .bind(ids)
-        .execute(db)
-        .await?;
+    sqlx::query!("update subscription_problems set notified_at = coalesce(notified_at, now()) where id = any($1)", ids).execute(db).await?;
     Ok(())
 }
 
 /// Open problems staff have not been told about yet (this run's, and any an earlier run's e-mail
 /// did not get to).
 pub async fn unnotified(db: &PgPool) -> sqlx::Result<Vec<Uuid>> {
-    sqlx::query_scalar("select id from subscription_problems where resolved_at is null and notified_at is null order by detected_at, id")
+    sqlx::query_scalar!("select id from subscription_problems where resolved_at is null and notified_at is null order by detected_at, id")
         .fetch_all(db)
         .await
 }
@@ -151,7 +147,7 @@ pub const RENEW_LEAD_DAYS: i32 = 5;
 pub const REMIND_AFTER_DAYS: i32 = 3;
 
 /// A subscription whose next period is due.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Due {
     pub subscription_id: Uuid,
     /// The first day of the period to pay for (`next_payment_date`).
@@ -161,16 +157,18 @@ pub struct Due {
 /// Active paid subscriptions, not cancelled, whose next period starts within [`RENEW_LEAD_DAYS`]
 /// days (or has started), of users with a mandate at `provider`.
 pub async fn due_for_renewal(db: &PgPool, today: NaiveDate, provider: &str) -> sqlx::Result<Vec<Due>> {
-    sqlx::query_as(
-        "select s.id as subscription_id, s.next_payment_date as period_start from subscriptions s
+    // `$1::date + $3::int`: the parameters' types, which the query does not show otherwise.
+    sqlx::query_as!(
+        Due,
+        r#"select s.id as subscription_id, s.next_payment_date as "period_start!" from subscriptions s
            join payment_customers c on c.user_id = s.user_id and c.provider = $2 and c.mandate_id is not null
           where s.is_active and not s.is_trial and s.canceled_at is null and s.amount > 0
-            and s.next_payment_date is not null and s.next_payment_date <= $1 + $3
-          order by s.next_payment_date, s.id",
+            and s.next_payment_date is not null and s.next_payment_date <= $1::date + $3::int
+          order by s.next_payment_date, s.id"#,
+        today,
+        provider,
+        RENEW_LEAD_DAYS,
     )
-    .bind(today)
-    .bind(provider)
-    .bind(RENEW_LEAD_DAYS)
     .fetch_all(db)
     .await
 }
@@ -179,16 +177,16 @@ pub async fn due_for_renewal(db: &PgPool, today: NaiveDate, provider: &str) -> s
 /// and are still unpaid, on a subscription that is still active: their users get a reminder.
 /// Only failures of the last [`RENEW_LEAD_DAYS`] days count, so an old one is not dug up.
 pub async fn renewals_to_remind(db: &PgPool, today: NaiveDate) -> sqlx::Result<Vec<Uuid>> {
-    sqlx::query_scalar(
+    sqlx::query_scalar!(
         "select p.id from payments p join subscriptions s on s.id = p.subscription_id
           where not p.is_first_payment and p.status in ('FAILED', 'CANCELED', 'EXPIRED') and s.is_active
             and (p.updated_at at time zone 'Europe/Amsterdam')::date between $1::date - $2::int and $1::date - $3::int
             and not exists (select 1 from payments q where q.subscription_id = s.id and q.status = 'PAID' and q.created_at > p.created_at)
           order by p.updated_at, p.id",
+        today,
+        RENEW_LEAD_DAYS,
+        REMIND_AFTER_DAYS,
     )
-    .bind(today)
-    .bind(RENEW_LEAD_DAYS)
-    .bind(REMIND_AFTER_DAYS)
     .fetch_all(db)
     .await
 }
@@ -215,80 +213,67 @@ pub struct Renewal {
 pub async fn renewal_payment(db: &PgPool, subscription_id: Uuid, period_start: NaiveDate, provider: &str) -> sqlx::Result<Option<Renewal>> {
     let key = format!("renew:{subscription_id}:{period_start}");
     let mut tx = db.begin().await?;
-    let Some(s) = sqlx::query(
-        "select s.user_id, s.is_active, s.canceled_at, s.next_payment_date, s.user_amount, s.interval_months, s.price_per_user,
+    let Some(s) = sqlx::query!(
+        r#"select s.user_id, s.is_active, s.canceled_at, s.next_payment_date, s.user_amount, s.interval_months, s.price_per_user,
                 s.renew_without_discount_date, s.first_payment_id, s.description,
-                t.price_per_user_month, t.price_per_user_year, c.customer_id, c.mandate_id
+                t.price_per_user_month, t.price_per_user_year, c.customer_id as "customer_id?", c.mandate_id
            from subscriptions s join subscription_tiers t on t.id = s.tier_id
            left join payment_customers c on c.user_id = s.user_id and c.provider = $2
-          where s.id = $1 for update of s",
+          where s.id = $1 for update of s"#,
+        subscription_id,
+        provider,
     )
-    .bind(subscription_id)
-    .bind(provider)
     .fetch_optional(&mut *tx)
     .await?
     else {
         return Ok(None);
     };
-    use sqlx::Row;
-    let (Some(customer_id), Some(mandate_id)) = (s.get::<Option<String>, _>("customer_id"), s.get::<Option<String>, _>("mandate_id"))
-    else {
+    let (Some(customer_id), Some(mandate_id)) = (s.customer_id, s.mandate_id) else {
         return Ok(None);
     };
-    let made: Option<(Uuid, i32, String, Option<String>)> =
-        sqlx::query_as("select id, amount_cents, description, provider_payment_id from payments where idempotency_key = $1")
-            .bind(&key)
-            .fetch_optional(&mut *tx)
-            .await?;
-    if let Some((payment_id, amount, description, provider_payment_id)) = made {
+    let made = sqlx::query!("select id, amount_cents, description, provider_payment_id from payments where idempotency_key = $1", key)
+        .fetch_optional(&mut *tx)
+        .await?;
+    if let Some(made) = made {
         tx.commit().await?;
         return Ok(Some(Renewal {
-            payment_id,
+            payment_id: made.id,
             idempotency_key: key,
-            amount_cents: amount.into(),
-            description,
+            amount_cents: made.amount_cents.into(),
+            description: made.description,
             customer_id,
             mandate_id,
-            provider_payment_id,
+            provider_payment_id: made.provider_payment_id,
         }));
     }
-    let due = s.get::<bool, _>("is_active")
-        && s.get::<Option<chrono::DateTime<chrono::Utc>>, _>("canceled_at").is_none()
-        && s.get::<Option<NaiveDate>, _>("next_payment_date") == Some(period_start);
+    let due = s.is_active && s.canceled_at.is_none() && s.next_payment_date == Some(period_start);
     if !due {
         return Ok(None);
     }
-    let interval: i32 = s.get("interval_months");
-    let users: i32 = s.get("user_amount");
-    let full_from: Option<NaiveDate> = s.get("renew_without_discount_date");
-    let full_price = full_from.is_some_and(|day| period_start >= day);
+    let interval = s.interval_months;
+    let users = s.user_amount;
+    let full_price = s.renew_without_discount_date.is_some_and(|day| period_start >= day);
     let per_user: i64 = if full_price {
-        crate::billing::money::price_per_user(
-            s.get::<i32, _>("price_per_user_month").into(),
-            s.get::<i32, _>("price_per_user_year").into(),
-            interval,
-            None,
-        )
+        crate::billing::money::price_per_user(s.price_per_user_month.into(), s.price_per_user_year.into(), interval, None)
     } else {
-        s.get::<i32, _>("price_per_user").into()
+        s.price_per_user.into()
     };
     let amount = crate::billing::money::total(per_user, users.into());
     if full_price {
-        sqlx::query(
+        sqlx::query!(
             "update subscriptions set price_per_user = $2, amount = $3, discount_id = null, renew_without_discount_date = null,
                     updated_at = now() where id = $1",
+            subscription_id,
+            per_user as i32,
+            amount as i32,
         )
-        .bind(subscription_id)
-        .bind(per_user as i32)
-        .bind(amount as i32)
         .execute(&mut *tx)
         .await?;
     }
     let payment_id = Uuid::new_v4();
-    let description: String = s.get("description");
-    let first: Option<Uuid> = s.get("first_payment_id");
+    let description = s.description;
     // the billing details of the first payment go on every renewal (and its invoice)
-    sqlx::query(
+    sqlx::query!(
         "insert into payments (id, user_id, subscription_id, description, user_amount, amount_cents, interval_months,
                                is_first_payment, sequence_type, provider, provider_customer_id, mandate_id, idempotency_key,
                                send_invoice_to_email, practice_name, contact_name, street_address, house_number,
@@ -298,19 +283,19 @@ pub async fn renewal_payment(db: &PgPool, subscription_id: Uuid, period_start: N
                 coalesce(f.street_address, ''), coalesce(f.house_number, ''), coalesce(f.house_number_addition, ''),
                 coalesce(f.postcode, ''), coalesce(f.city, ''), coalesce(f.phone_number, ''), coalesce(f.kvk_number, '')
            from (select 1) one left join payments f on f.id = $12",
+        payment_id,
+        s.user_id,
+        subscription_id,
+        description,
+        users,
+        amount as i32,
+        interval,
+        provider,
+        customer_id,
+        mandate_id,
+        key,
+        s.first_payment_id,
     )
-    .bind(payment_id)
-    .bind(s.get::<String, _>("user_id"))
-    .bind(subscription_id)
-    .bind(&description)
-    .bind(users)
-    .bind(amount as i32)
-    .bind(interval)
-    .bind(provider)
-    .bind(&customer_id)
-    .bind(&mandate_id)
-    .bind(&key)
-    .bind(first)
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
@@ -326,7 +311,7 @@ pub async fn renewal_payment(db: &PgPool, subscription_id: Uuid, period_start: N
 }
 
 /// What a renewal e-mail says: the failed payment, and until when the subscription still works.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct FailedRenewal {
     pub user_id: String,
     pub description: String,
@@ -337,14 +322,15 @@ pub struct FailedRenewal {
 }
 
 pub async fn failed_renewal(db: &PgPool, payment_id: Uuid) -> sqlx::Result<Option<FailedRenewal>> {
-    sqlx::query_as(
-        "select p.user_id, s.description, p.amount_cents, s.valid_until,
+    sqlx::query_as!(
+        FailedRenewal,
+        r#"select p.user_id, s.description, p.amount_cents, s.valid_until,
                 not exists (select 1 from payments q where q.subscription_id = s.id and q.status = 'PAID' and q.created_at > p.created_at)
-                  as still_unpaid
+                  as "still_unpaid!"
            from payments p join subscriptions s on s.id = p.subscription_id
-          where p.id = $1 and not p.is_first_payment and p.status in ('FAILED', 'CANCELED', 'EXPIRED')",
+          where p.id = $1 and not p.is_first_payment and p.status in ('FAILED', 'CANCELED', 'EXPIRED')"#,
+        payment_id,
     )
-    .bind(payment_id)
     .fetch_optional(db)
     .await
 }
