@@ -35,29 +35,30 @@ impl JobRecord {
     }
 }
 
-const RECORD_COLUMNS: &str = "id, kind, state, attempts, max_attempts, last_error, result, caused_by, run_at, \
-                              created_at, updated_at, started_at, finished_at";
-
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<JobRecord>> {
-    sqlx::query_as(&format!("select {RECORD_COLUMNS} from jobs where id = $1")).bind(id).fetch_optional(db).await
+    sqlx::query_as!(
+        JobRecord,
+        r#"select id, kind, state as "state: JobState", attempts, max_attempts, last_error, result, caused_by, run_at,
+                  created_at, updated_at, started_at, finished_at
+             from jobs where id = $1"#,
+        id
+    )
+    .fetch_optional(db)
+    .await
 }
 
 /// Rows waiting for a push, due or not: the predicate of the partial index
 /// `jobs_undispatched_idx` `(kind, run_at)`, which a query must repeat word for word for the
-/// planner to use that index.
+/// planner to use that index (`queries/kinds_awaiting_push.sql` spells it out twice; a test
+/// holds the two to this text).
 pub(crate) const AWAITING_PUSH: &str = "dispatched_at is null and state in ('queued', 'retrying')";
 
 /// The kinds that have rows waiting for a push (due or not), as a skip scan over
-/// `jobs_undispatched_idx`: one index probe per kind, however long the backlog.
+/// `jobs_undispatched_idx`: one index probe per kind, however long the backlog. The statement is
+/// `queries/kinds_awaiting_push.sql` (no alias on its column: callers wrap it in a `with` and
+/// read `kind`); its test runs it through `query_file_scalar!`, checked at compile time.
 pub(crate) fn kinds_awaiting_push() -> String {
-    format!(
-        "with recursive k(kind) as (
-            (select kind from jobs where {AWAITING_PUSH} order by kind limit 1)
-            union all
-            select (select kind from jobs where {AWAITING_PUSH} and kind > k.kind order by kind limit 1)
-              from k where k.kind is not null)
-         select kind from k where kind is not null"
-    )
+    include_str!("../queries/kinds_awaiting_push.sql").to_owned()
 }
 
 /// A job to enqueue.
@@ -110,25 +111,25 @@ impl NewJob {
 /// dedupe key was used before). Push it with [`crate::Dispatcher::dispatch`] after commit; if
 /// that never happens, the relay does.
 pub async fn enqueue(conn: &mut PgConnection, job: NewJob) -> sqlx::Result<Uuid> {
-    let inserted: Option<Uuid> = sqlx::query_scalar(
+    let inserted: Option<Uuid> = sqlx::query_scalar!(
         "insert into jobs (id, kind, payload, max_attempts, caused_by, dedupe_key, run_at)
          values ($1, $2, $3, $4, $5, $6, coalesce($7, now()))
          on conflict (dedupe_key) where dedupe_key is not null do nothing
          returning id",
+        Uuid::new_v4(),
+        job.kind,
+        &job.payload,
+        job.max_attempts as i32,
+        job.caused_by.as_deref(),
+        job.dedupe_key.as_deref(),
+        job.run_at,
     )
-    .bind(Uuid::new_v4())
-    .bind(job.kind)
-    .bind(&job.payload)
-    .bind(job.max_attempts as i32)
-    .bind(&job.caused_by)
-    .bind(&job.dedupe_key)
-    .bind(job.run_at)
     .fetch_optional(&mut *conn)
     .await?;
     crate::metrics::enqueued(job.kind, inserted.is_some() as u64);
     match inserted {
         Some(id) => Ok(id),
-        None => sqlx::query_scalar("select id from jobs where dedupe_key = $1").bind(&job.dedupe_key).fetch_one(&mut *conn).await,
+        None => sqlx::query_scalar!("select id from jobs where dedupe_key = $1", job.dedupe_key.as_deref()).fetch_one(&mut *conn).await,
     }
 }
 
@@ -142,21 +143,24 @@ pub async fn enqueue_many(conn: &mut PgConnection, jobs: &[NewJob]) -> sqlx::Res
     let caused_by: Vec<Option<String>> = jobs.iter().map(|j| j.caused_by.clone()).collect();
     let dedupe: Vec<Option<String>> = jobs.iter().map(|j| j.dedupe_key.clone()).collect();
     let run_at: Vec<Option<DateTime<Utc>>> = jobs.iter().map(|j| j.run_at).collect();
-    let written: Vec<Uuid> = sqlx::query_scalar(
+    // The macros type-check an array argument as a slice of the column's owned, non-null type
+    // (`&[String]`); arrays of `&str` or of `Option`s go `as _`, which leaves that one argument
+    // to its own `Encode` (the same `text[]`, `timestamptz[]`, nulls included).
+    let written: Vec<Uuid> = sqlx::query_scalar!(
         "insert into jobs (id, kind, payload, max_attempts, caused_by, dedupe_key, run_at)
          select id, kind, payload, max_attempts, caused_by, dedupe_key, coalesce(run_at, now())
            from unnest($1::uuid[], $2::text[], $3::jsonb[], $4::int[], $5::text[], $6::text[], $7::timestamptz[])
              as t(id, kind, payload, max_attempts, caused_by, dedupe_key, run_at)
          on conflict (dedupe_key) where dedupe_key is not null do nothing
          returning id",
+        &ids,
+        &kinds as _,
+        &payloads,
+        &max_attempts,
+        &caused_by as _,
+        &dedupe as _,
+        &run_at as _,
     )
-    .bind(&ids)
-    .bind(&kinds)
-    .bind(&payloads)
-    .bind(&max_attempts)
-    .bind(&caused_by)
-    .bind(&dedupe)
-    .bind(&run_at)
     .fetch_all(&mut *conn)
     .await?;
     for kind in kinds.iter().collect::<std::collections::BTreeSet<_>>() {
@@ -191,21 +195,13 @@ pub(crate) struct ClaimRequest {
 // new database, a large backlog written since the last analyse) the planner walks that whole
 // index instead of looking each id up: a single job's push took 36 ms beside 40,000 waiting
 // jobs, a batch of outcomes 1.1 s beside 40,000 attempts. Behind `is true` the same condition
-// only filters the rows the primary key found.
-
-/// The claim of [`claim_many`]: $1 the worker, $2 ids, $3 kinds, $4 leases in ms.
-pub(crate) const CLAIM: &str = "update jobs j
-        set state = 'running', attempts = j.attempts + 1, locked_by = $1,
-            lease_until = now() + t.lease_ms * interval '1 millisecond',
-            started_at = coalesce(j.started_at, now()), updated_at = now()
-       from unnest($2::uuid[], $3::text[], $4::float8[]) as t(id, kind, lease_ms)
-      where j.id = t.id and j.kind = t.kind
-        and (j.state in ('queued', 'retrying') and j.run_at <= now() + interval '1 second') is true
-      returning j.id, j.kind, j.payload, j.attempts, j.max_attempts, j.caused_by";
+// only filters the rows the primary key found. These statements live in `queries/` (checked at
+// compile time through `query_file*!`), where the test of their plans reads them too.
 
 /// Takes each job for one attempt if it is waiting and due, in one statement. `None` for a job
 /// someone else has, that is finished or not due (a duplicate or early message, then dropped),
-/// and for a second request of the same job in the batch.
+/// and for a second request of the same job in the batch. The statement, `queries/claim.sql`:
+/// $1 the worker, $2 ids, $3 kinds, $4 leases in ms.
 pub(crate) async fn claim_many(db: impl PgExecutor<'_>, worker: &str, requests: &[ClaimRequest]) -> sqlx::Result<Vec<Option<Claimed>>> {
     let mut seen = std::collections::HashSet::new();
     let first: Vec<bool> = requests.iter().map(|r| seen.insert(r.id)).collect();
@@ -213,7 +209,8 @@ pub(crate) async fn claim_many(db: impl PgExecutor<'_>, worker: &str, requests: 
     let ids: Vec<Uuid> = unique.iter().map(|r| r.id).collect();
     let kinds: Vec<&str> = unique.iter().map(|r| r.kind.as_str()).collect();
     let leases: Vec<f64> = unique.iter().map(|r| r.lease.as_millis() as f64).collect();
-    let claimed: Vec<Claimed> = sqlx::query_as(CLAIM).bind(worker).bind(&ids).bind(&kinds).bind(&leases).fetch_all(db).await?;
+    let claimed: Vec<Claimed> =
+        sqlx::query_file_as!(Claimed, "queries/claim.sql", worker, &ids, &kinds as _, &leases).fetch_all(db).await?;
     let mut by_id: std::collections::HashMap<Uuid, Claimed> = claimed.into_iter().map(|c| (c.id, c)).collect();
     Ok(requests.iter().zip(first).map(|(r, first)| if first { by_id.remove(&r.id) } else { None }).collect())
 }
@@ -237,31 +234,11 @@ pub(crate) enum Outcome {
     },
 }
 
-/// The outcomes of [`finish_many`]: $1 the worker, $2 ids, $3 outcomes, $4 results, $5 errors,
+/// Records the ends of attempts held by `worker`, in one statement; per attempt the new state,
+/// or `None` when it was no longer this worker's (its lease ran out and it was rescued). The
+/// statement, `queries/finish.sql`: $1 the worker, $2 ids, $3 outcomes, $4 results, $5 errors,
 /// $6 backoffs in ms. A `wait` gives its attempt back: `retrying`, and the count as before the
 /// claim.
-pub(crate) const FINISH: &str = "update jobs j
-        set state = case
-                when t.outcome = 'succeeded' then 'succeeded'
-                when t.outcome = 'failed' then 'failed'
-                when t.outcome = 'wait' then 'retrying'
-                when j.attempts >= j.max_attempts then 'dead'
-                else 'retrying' end,
-            attempts = case when t.outcome = 'wait' then j.attempts - 1 else j.attempts end,
-            result = coalesce(t.result, j.result),
-            last_error = case when t.outcome = 'succeeded' then j.last_error else t.error end,
-            run_at = case when t.outcome in ('retry', 'wait') then now() + t.backoff_ms * interval '1 millisecond' else j.run_at end,
-            dispatched_at = null, task_id = null, locked_by = null, lease_until = null,
-            finished_at = case when t.outcome in ('succeeded', 'failed') or (t.outcome = 'retry' and j.attempts >= j.max_attempts)
-                then now() end,
-            updated_at = now()
-       from unnest($2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::float8[])
-         as t(id, outcome, result, error, backoff_ms)
-      where j.id = t.id and (j.state = 'running' and j.locked_by = $1) is true
-      returning j.id, j.state";
-
-/// Records the ends of attempts held by `worker`, in one statement; per attempt the new state,
-/// or `None` when it was no longer this worker's (its lease ran out and it was rescued).
 pub(crate) async fn finish_many(
     db: impl PgExecutor<'_>,
     worker: &str,
@@ -286,9 +263,9 @@ pub(crate) async fn finish_many(
     }
     let results: Vec<Option<&Value>> = results.iter().map(|r| r.as_deref()).collect();
     let errors: Vec<Option<&str>> = errors.iter().map(|e| e.as_deref()).collect();
-    let states: Vec<(Uuid, JobState)> =
-        sqlx::query_as(FINISH).bind(worker).bind(&ids).bind(&outcomes).bind(&results).bind(&errors).bind(&backoffs).fetch_all(db).await?;
-    let by_id: std::collections::HashMap<Uuid, JobState> = states.into_iter().collect();
+    let states =
+        sqlx::query_file!("queries/finish.sql", worker, &ids, &outcomes as _, &results as _, &errors as _, &backoffs).fetch_all(db).await?;
+    let by_id: std::collections::HashMap<Uuid, JobState> = states.into_iter().map(|row| (row.id, row.state)).collect();
     Ok(ids.iter().map(|id| by_id.get(id).copied()).collect())
 }
 
@@ -324,31 +301,26 @@ pub fn storable_json(v: &Value) -> std::borrow::Cow<'_, Value> {
 /// Gives attempts that `worker` could not finish before it stopped back, uncounted, so another
 /// worker takes them at once.
 pub(crate) async fn hand_back(db: impl PgExecutor<'_>, worker: &str) -> sqlx::Result<Vec<Uuid>> {
-    sqlx::query_scalar(
+    sqlx::query_scalar!(
         "update jobs
             set state = case when attempts > 1 then 'retrying' else 'queued' end,
                 attempts = attempts - 1, run_at = now(),
                 dispatched_at = null, task_id = null, locked_by = null, lease_until = null, updated_at = now()
           where state = 'running' and locked_by = $1
           returning id",
+        worker
     )
-    .bind(worker)
     .fetch_all(db)
     .await
 }
 
-/// The statement of [`unpush`]: $1 ids.
-pub(crate) const UNPUSH: &str = "update jobs set dispatched_at = null, task_id = null
-      where id = any($1) and (dispatched_at is not null and state in ('queued', 'retrying')) is true
-      returning id";
-
 /// Of these jobs, those whose message was taken and that never started: waiting for a push
-/// again.
+/// again. The statement, `queries/unpush.sql`: $1 ids.
 pub(crate) async fn unpush(db: impl PgExecutor<'_>, ids: &[Uuid]) -> sqlx::Result<Vec<Uuid>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    sqlx::query_scalar(UNPUSH).bind(ids).fetch_all(db).await
+    sqlx::query_file_scalar!("queries/unpush.sql", ids).fetch_all(db).await
 }
 
 #[cfg(test)]
@@ -389,7 +361,7 @@ mod tests {
     }
 
     /// The statements that take jobs by id look each one up by its key, also on a table without
-    /// statistics whose partial indexes are large (see the note above `CLAIM`).
+    /// statistics whose partial indexes are large (see the note above `claim_many`).
     #[sqlx::test(migrations = "../migrations")]
     async fn statements_by_id_look_jobs_up_by_key_without_statistics(db: sqlx::PgPool) {
         // 20,000 jobs, never analysed: a quarter running, a quarter waiting for a push, half pushed
@@ -419,10 +391,10 @@ mod tests {
         let (running, waiting, pushed) = (ids("running", true).await, ids("queued", false).await, ids("queued", true).await);
         let n = 50;
         let explain = |sql: &str| format!("explain (format json) {sql}");
-        let claim = explain(CLAIM);
-        let finish = explain(FINISH);
+        let claim = explain(include_str!("../queries/claim.sql"));
+        let finish = explain(include_str!("../queries/finish.sql"));
         let mark = explain(crate::dispatch::MARK);
-        let unpush = explain(UNPUSH);
+        let unpush = explain(include_str!("../queries/unpush.sql"));
         let plans = [
             (
                 "claim",
@@ -521,5 +493,32 @@ mod tests {
         assert_eq!(marked.rows_affected(), 200);
         let moved: Vec<_> = pages().await.into_iter().filter(|(id, page)| written[id] != *page).collect();
         assert!(moved.is_empty(), "{} of 200 jobs moved off their page", moved.len());
+    }
+
+    /// The predicate of `jobs_undispatched_idx` stands in the kinds' skip scan word for word,
+    /// twice, as [`AWAITING_PUSH`] gives it to the statements built around it elsewhere.
+    #[test]
+    fn the_kinds_skip_scan_repeats_the_index_predicate_word_for_word() {
+        assert_eq!(kinds_awaiting_push().matches(AWAITING_PUSH).count(), 2);
+    }
+
+    /// The kinds with rows waiting for a push, due or not, each once and in order; pushed,
+    /// running and finished rows do not count.
+    #[sqlx::test(migrations = "../migrations")]
+    async fn the_kinds_awaiting_a_push_are_those_with_unpushed_waiting_rows(db: sqlx::PgPool) {
+        sqlx::query(
+            "insert into jobs (id, kind, payload, max_attempts, state, run_at, dispatched_at)
+             values (gen_random_uuid(), 'b', '{}', 3, 'queued', now(), null),
+                    (gen_random_uuid(), 'b', '{}', 3, 'retrying', now() + interval '1 hour', null),
+                    (gen_random_uuid(), 'a', '{}', 3, 'retrying', now() + interval '1 hour', null),
+                    (gen_random_uuid(), 'c', '{}', 3, 'queued', now(), now()),
+                    (gen_random_uuid(), 'd', '{}', 3, 'running', now(), null),
+                    (gen_random_uuid(), 'e', '{}', 3, 'succeeded', now(), null)",
+        )
+        .execute(&db)
+        .await
+        .unwrap();
+        let kinds: Vec<Option<String>> = sqlx::query_file_scalar!("queries/kinds_awaiting_push.sql").fetch_all(&db).await.unwrap();
+        assert_eq!(kinds, [Some("a".to_owned()), Some("b".to_owned())]);
     }
 }
