@@ -5,7 +5,7 @@
 use domain::billing::Address;
 use domain::billing::BillingDetails;
 use domain::billing::details::{Postcode, validate_billing};
-use domain::billing::money;
+use domain::billing::money::{self, Cents};
 use serde_json::Value;
 
 fn cases() -> Value {
@@ -21,14 +21,18 @@ fn int(v: &Value) -> i64 {
     v.as_i64().unwrap_or_else(|| panic!("{v} is a whole number"))
 }
 
+fn cents(v: &Value) -> Cents {
+    Cents(int(v))
+}
+
 #[test]
 fn every_amount_splits_as_the_table_says() {
     let cases = cases();
     let vat = list(&cases, "vat");
     assert!(vat.len() > 100);
     for case in vat {
-        let split = money::split(int(&case["gross"]));
-        assert_eq!((split.excl_vat, split.vat), (int(&case["exclVat"]), int(&case["vat"])), "{case}");
+        let split = money::split(cents(&case["gross"]));
+        assert_eq!((split.excl_vat, split.vat), (cents(&case["exclVat"]), cents(&case["vat"])), "{case}");
     }
 }
 
@@ -37,9 +41,9 @@ fn prices_per_user_and_totals_are_as_the_table_says() {
     let cases = cases();
     for case in list(&cases, "prices") {
         let interval = i32::try_from(int(&case["intervalMonths"])).unwrap();
-        let per_user = money::price_per_user(int(&case["month"]), int(&case["year"]), interval, case["discount"].as_i64());
-        assert_eq!(per_user, int(&case["perUser"]), "{}", case["why"]);
-        assert_eq!(money::total(per_user, int(&case["users"])), int(&case["total"]), "{}", case["why"]);
+        let per_user = money::price_per_user(cents(&case["month"]), cents(&case["year"]), interval, case["discount"].as_i64().map(Cents));
+        assert_eq!(per_user, cents(&case["perUser"]), "{}", case["why"]);
+        assert_eq!(money::total(per_user, int(&case["users"])), cents(&case["total"]), "{}", case["why"]);
     }
 }
 

@@ -2,6 +2,7 @@
 //! as a reader or a bookkeeper's import would see it.
 
 use domain::billing::Address;
+use domain::billing::Cents;
 use std::process::Command;
 
 use chrono::NaiveDate;
@@ -54,18 +55,18 @@ fn invoice() -> InvoiceDocument {
                 InvoiceLine {
                     description: "Spreekkamer Praktijk, maandabonnement".into(),
                     quantity: 2,
-                    gross_cents: 12100,
+                    gross_cents: Cents(12100),
                     period: Some((day(1), day(30))),
                 },
                 InvoiceLine {
                     description:
                         "Extra gebruikers toegevoegd halverwege de periode, naar rato berekend over de resterende dagen van november".into(),
                     quantity: 3,
-                    gross_cents: 6370,
+                    gross_cents: Cents(6370),
                     period: Some((day(18), day(30))),
                 },
             ],
-            paid: Some(Settlement { date: day(25), gross_cents: 18470, transaction_id: "tr_WDqYK6vllg".into() }),
+            paid: Some(Settlement { date: day(25), gross_cents: Cents(18470), transaction_id: "tr_WDqYK6vllg".into() }),
             credits: None,
         },
     }
@@ -83,7 +84,7 @@ fn credit() -> InvoiceDocument {
             lines: vec![InvoiceLine {
                 description: "Creditering Spreekkamer Praktijk, maandabonnement".into(),
                 quantity: 1,
-                gross_cents: -4900,
+                gross_cents: Cents(-4900),
                 period: Some((day(1), day(30))),
             }],
             paid: None,
@@ -169,7 +170,7 @@ fn an_invoice_shows_every_field() {
 
     // the lines' amounts excl. VAT: 121.00 / 1.21 for two users at 50.00, then 63.70 / 1.21 for
     // three users (52.64 is not a whole number of cents per user: no unit price)
-    assert_eq!(line_excl_cents(&doc.draft), vec![10000, 5264]);
+    assert_eq!(line_excl_cents(&doc.draft), [10000, 5264].map(Cents));
     let first = line_with(&text, "Spreekkamer Praktijk, maandabonnement");
     assert_has(first, &["2 gebruikers", "€ 50,00", "21%", "€ 100,00"]);
     let second = line_with(&text, "Extra gebruikers toegevoegd");
@@ -178,7 +179,7 @@ fn an_invoice_shows_every_field() {
 
     // the totals: 184.70 paid, 152.64 excl. and 32.06 VAT
     let totals = doc.draft.totals();
-    assert_eq!((totals.excl_vat, totals.vat, totals.gross), (15264, 3206, 18470));
+    assert_eq!((totals.excl_vat, totals.vat, totals.gross), (Cents(15264), Cents(3206), Cents(18470)));
     assert!(line_with(&text, "Totaal excl. btw").ends_with(&euros(totals.excl_vat)));
     assert!(line_with(&text, "Btw 21%").ends_with("€ 32,06"));
     assert!(line_with(&text, "Totaal incl. btw").ends_with("€ 184,70"));
@@ -227,7 +228,7 @@ fn many_lines_continue_on_further_pages_with_the_totals_at_the_end() {
         .map(|i| InvoiceLine {
             description: format!("Regel {i}: Spreekkamer Praktijk, maandabonnement voor een gebruiker van de praktijk"),
             quantity: 1,
-            gross_cents: 181,
+            gross_cents: Cents(181),
             period: Some((day(1), day(30))),
         })
         .collect();
@@ -246,6 +247,6 @@ fn many_lines_continue_on_further_pages_with_the_totals_at_the_end() {
     // 45 x 1.81 = 81.45 gross: 67.31 excl.; the lines are 1.50 each but the last 1.31
     assert!(line_with(last, "Totaal excl. btw").ends_with("€ 67,31"));
     assert!(line_with(last, "Totaal incl. btw").ends_with("€ 81,45"));
-    assert_eq!(line_excl_cents(&doc.draft).iter().sum::<i64>(), 6731);
+    assert_eq!(line_excl_cents(&doc.draft).into_iter().sum::<Cents>(), Cents(6731));
     assert!(line_with(&text, "Regel 45: ").contains("€ 1,31"));
 }

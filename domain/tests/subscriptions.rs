@@ -3,6 +3,7 @@
 
 use chrono::NaiveDate;
 use domain::billing::Address;
+use domain::billing::Cents;
 use domain::billing::status::PaymentStatus;
 use domain::billing::{self, BillingDetails};
 use domain::refusal::Refusal;
@@ -60,7 +61,7 @@ async fn send(db: &PgPool, payment: Uuid, provider_id: &str) {
 async fn a_paid_first_payment_activates_for_its_interval_once(db: PgPool) {
     user(&db, "u1", "anne@example.nl").await;
     let pending = billing::checkout::create_pending(&db, "u1", &details(PRACTICE, 3, 12), "local").await.unwrap();
-    assert_eq!(pending.quote.amount, 3 * 44460);
+    assert_eq!(pending.quote.amount, Cents(3 * 44460));
     assert_eq!(pending.quote.user_amount, 3);
     assert_eq!(status(&db, pending.payment_id).await, "OPEN");
     let today = day(2026, 11, 23);
@@ -87,7 +88,7 @@ async fn a_paid_first_payment_activates_for_its_interval_once(db: PgPool) {
     assert_eq!(list[0].next_payment_date, Some(day(2027, 11, 23)));
     let payments = billing::read::payments_for_user(&db, "u1").await.unwrap();
     assert_eq!(payments[0].period_start, Some(today));
-    assert_eq!(payments[0].amount, 133380);
+    assert_eq!(payments[0].amount, Cents(133380));
     // unknown ids are nobody's
     assert!(billing::lifecycle::apply_provider_status(&db, "tr_unknown", PaymentStatus::Paid, None, today).await.unwrap().is_none());
 }
@@ -97,7 +98,7 @@ async fn a_failed_first_payment_leaves_the_subscription_inactive(db: PgPool) {
     user(&db, "u1", "anne@example.nl").await;
     let pending = billing::checkout::create_pending(&db, "u1", &details(INDIVIDUAL, 7, 1), "local").await.unwrap();
     assert_eq!(pending.quote.user_amount, 1, "an individual tier has one user");
-    assert_eq!(pending.quote.amount, 4900);
+    assert_eq!(pending.quote.amount, Cents(4900));
     send(&db, pending.payment_id, "tr_2").await;
     let today = day(2026, 11, 23);
     let applied = billing::lifecycle::apply_provider_status(&db, "tr_2", PaymentStatus::Failed, None, today).await.unwrap().unwrap();
@@ -214,7 +215,7 @@ async fn a_discount_only_for_its_own_monthly_individual_tier(db: PgPool) {
     let mut monthly = details(INDIVIDUAL, 1, 1);
     monthly.discount_id = Some(code);
     let pending = billing::checkout::create_pending(&db, "u1", &monthly, "local").await.unwrap();
-    assert_eq!(pending.quote.amount, 2500);
+    assert_eq!(pending.quote.amount, Cents(2500));
     let mut yearly = details(INDIVIDUAL, 1, 12);
     yearly.discount_id = Some(code);
     let mut practice = details(PRACTICE, 2, 1);

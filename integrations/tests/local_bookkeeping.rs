@@ -51,10 +51,10 @@ fn draft(reference: &str, date: NaiveDate) -> InvoiceDraft {
         lines: vec![InvoiceLine {
             description: "Spreekkamer Praktijk (2 gebruikers, maandelijks)".into(),
             quantity: 2,
-            gross_cents: 7800,
+            gross_cents: domain::billing::Cents(7800),
             period: Some((date, NaiveDate::from_ymd_opt(2026, 12, 24).unwrap())),
         }],
-        paid: Some(Settlement { date, gross_cents: 7800, transaction_id: "ltr_1".into() }),
+        paid: Some(Settlement { date, gross_cents: domain::billing::Cents(7800), transaction_id: "ltr_1".into() }),
         credits: None,
     }
 }

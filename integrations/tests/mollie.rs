@@ -1,6 +1,7 @@
 //! The Mollie client against a test double speaking Mollie's wire format: bearer key, HAL JSON,
 //! string amounts, `Idempotency-Key` on creates, retries on 5xx and 429, 422 problem bodies.
 
+use domain::billing::Cents;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -80,7 +81,7 @@ async fn double(script: Vec<u16>) -> (Mollie, Shared) {
 
 fn payment() -> NewPayment {
     NewPayment {
-        amount_cents: 4900,
+        amount_cents: Cents(4900),
         description: "Spreekkamer Individueel (1 gebruiker, maandelijks)".into(),
         customer_id: "cst_8wmqcHMN4U".into(),
         sequence_type: SequenceType::First,
@@ -101,7 +102,7 @@ async fn a_first_payment_is_created_with_a_string_amount_and_an_idempotency_key(
     let made = mollie.create_payment(&payment()).await.unwrap();
     assert_eq!(made.id, "tr_7UhSN1zuXS");
     assert_eq!(made.status, "open");
-    assert_eq!(made.amount_cents, 4900);
+    assert_eq!(made.amount_cents, Cents(4900));
     assert_eq!(made.payment_id.as_deref(), Some("p1"));
     assert_eq!(made.checkout_url.as_deref(), Some("https://www.mollie.com/checkout/select-method/7UhSN1zuXS"));
     let s = seen.lock().unwrap();
@@ -151,7 +152,7 @@ async fn fetching_a_payment_reads_status_amount_and_mandate() {
     let (mollie, _) = double(vec![]).await;
     let paid = mollie.get_payment("tr_paid").await.unwrap();
     assert_eq!(paid.status, "paid");
-    assert_eq!(paid.amount_cents, 4900);
+    assert_eq!(paid.amount_cents, Cents(4900));
     assert_eq!(paid.mandate_id.as_deref(), Some("mdt_h3gAaD5zP"));
     assert_eq!(mollie.get_payment("tr_missing").await.unwrap_err(), PaymentError::NotFound);
     assert_eq!(mollie.get_payment("../customers").await.unwrap_err(), PaymentError::NotFound);

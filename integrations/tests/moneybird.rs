@@ -13,8 +13,8 @@ use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use chrono::{Datelike, NaiveDate};
+use domain::billing::Cents;
 use domain::billing::invoices::{Buyer, Credits, InvoiceDraft, InvoiceKind, InvoiceLine, Settlement};
-use domain::billing::money::from_decimal_string;
 use integrations::bookkeeping::moneybird::{DEFAULT_API_URL, Moneybird, MoneybirdConfig};
 use integrations::bookkeeping::{Bookkeeping, BookkeepingError};
 use serde_json::{Value, json};
@@ -37,7 +37,7 @@ struct Books {
     contacts: Vec<Value>,
     invoices: Vec<Value>,
     /// invoice id -> total incl. VAT in cents
-    totals: HashMap<String, i64>,
+    totals: HashMap<String, Cents>,
     next_id: u64,
     next_number: u32,
     seen: Vec<Seen>,
@@ -72,12 +72,12 @@ impl Books {
             return Err(json!({"error": {"contact_id": ["is ongeldig"]}, "details": {"contact_id": [{"error": "invalid"}]}}));
         };
         let id = self.id();
-        let mut total = 0;
+        let mut total = Cents::ZERO;
         let mut details = vec![];
         for d in fields["details_attributes"].as_array().cloned().unwrap_or_default() {
             let amount: i64 = d["amount"].as_str().and_then(|a| a.parse().ok()).ok_or(json!({"error": {"amount": ["is ongeldig"]}}))?;
-            let price = d["price"].as_str().and_then(from_decimal_string).ok_or(json!({"error": {"price": ["is ongeldig"]}}))?;
-            total += amount * price;
+            let price = d["price"].as_str().and_then(Cents::from_decimal_string).ok_or(json!({"error": {"price": ["is ongeldig"]}}))?;
+            total += price.times(amount);
             let detail_id = self.id();
             details.push(json!({
                 "id": detail_id, "administration_id": 123, "tax_rate_id": d["tax_rate_id"], "ledger_account_id": d["ledger_account_id"],
@@ -93,7 +93,7 @@ impl Books {
             "invoice_id": null, "workflow_id": fields.get("workflow_id").cloned().unwrap_or(json!("446241636268110001")),
             "state": "draft", "invoice_date": fields["invoice_date"], "reference": fields["reference"],
             "language": fields["language"], "currency": fields["currency"], "prices_are_incl_tax": fields["prices_are_incl_tax"],
-            "details": details, "payments": [], "total_paid": "0.0", "total_price_incl_tax": domain::billing::money::to_decimal_string(total),
+            "details": details, "payments": [], "total_paid": "0.0", "total_price_incl_tax": total.to_decimal_string(),
             "url": format!("https://moneybird.com/123/sales_invoices/{id}/7f3a9c"), "public_view_code": "7f3a9c",
         });
         self.totals.insert(id, total);
@@ -191,7 +191,7 @@ async fn handle(State(books): State<Shared>, method: Method, uri: Uri, headers: 
             let total = b.totals.get(*id).copied();
             let Some(invoice) = b.invoice_mut(id) else { return answer(404, json!({"error": "record not found"})) };
             let p = &body["payment"];
-            if p["price"].as_str().and_then(from_decimal_string).is_none() {
+            if p["price"].as_str().and_then(Cents::from_decimal_string).is_none() {
                 return answer(422, json!({"error": {"price": ["is ongeldig"]}}));
             }
             let payment = json!({
@@ -200,9 +200,13 @@ async fn handle(State(books): State<Shared>, method: Method, uri: Uri, headers: 
                 "price_base": p["price"], "payment_date": p["payment_date"], "credit_invoice_id": null,
             });
             invoice["payments"].as_array_mut().unwrap().push(payment.clone());
-            let paid: i64 =
-                invoice["payments"].as_array().unwrap().iter().filter_map(|p| p["price"].as_str().and_then(from_decimal_string)).sum();
-            invoice["total_paid"] = json!(domain::billing::money::to_decimal_string(paid));
+            let paid: Cents = invoice["payments"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|p| p["price"].as_str().and_then(Cents::from_decimal_string))
+                .sum();
+            invoice["total_paid"] = json!(paid.to_decimal_string());
             if Some(paid) >= total {
                 invoice["state"] = json!("paid");
             }
@@ -280,10 +284,10 @@ fn draft() -> InvoiceDraft {
         lines: vec![InvoiceLine {
             description: "Spreekkamer Praktijk, jaarlijks".into(),
             quantity: 3,
-            gross_cents: 133_380,
+            gross_cents: Cents(133_380),
             period: Some((date(2026, 11, 25), date(2027, 11, 24))),
         }],
-        paid: Some(Settlement { date: date(2026, 11, 25), gross_cents: 133_380, transaction_id: "tr_7UhSN1zuXS".into() }),
+        paid: Some(Settlement { date: date(2026, 11, 25), gross_cents: Cents(133_380), transaction_id: "tr_7UhSN1zuXS".into() }),
         credits: None,
     }
 }
@@ -369,7 +373,7 @@ async fn an_invoice_is_made_sent_and_paid() {
             }],
         }})
     );
-    assert_eq!(books.lock().unwrap().totals[&made.id], 133_380);
+    assert_eq!(books.lock().unwrap().totals[&made.id], Cents(133_380));
 
     let sends = seen(&books, "PATCH", &format!("sales_invoices/{}/send_invoice.json", made.id));
     assert_eq!(sends.len(), 1);
@@ -546,7 +550,12 @@ async fn a_credit_invoice_has_negative_prices_naming_the_credited_invoice() {
         reference: format!("{}-C44460", draft().reference),
         date: date(2026, 12, 2),
         buyer: buyer(),
-        lines: vec![InvoiceLine { description: "Terugbetaling 1 gebruiker".into(), quantity: 1, gross_cents: -44_460, period: None }],
+        lines: vec![InvoiceLine {
+            description: "Terugbetaling 1 gebruiker".into(),
+            quantity: 1,
+            gross_cents: Cents(-44_460),
+            period: None,
+        }],
         paid: None,
         credits: Some(Credits { number: original.number.clone(), provider_invoice_id: original.id.clone(), date: date(2026, 11, 25) }),
     };
@@ -561,7 +570,7 @@ async fn a_credit_invoice_has_negative_prices_naming_the_credited_invoice() {
             "tax_rate_id": "446241636268119999", "ledger_account_id": "446241636268118888",
         }])
     );
-    assert_eq!(books.lock().unwrap().totals[&made.id], -44_460);
+    assert_eq!(books.lock().unwrap().totals[&made.id], Cents(-44_460));
     assert!(seen(&books, "POST", &format!("sales_invoices/{}/payments.json", made.id)).is_empty());
 }
 
@@ -571,10 +580,10 @@ async fn a_line_that_does_not_divide_by_its_users_is_one_unit_of_the_whole() {
     let contact_id = contact(&mb).await;
     let mut d = draft();
     d.lines = vec![
-        InvoiceLine { description: "Spreekkamer Praktijk, maandelijks".into(), quantity: 3, gross_cents: 10_000, period: None },
-        InvoiceLine { description: "Korting".into(), quantity: 1, gross_cents: -1_210, period: None },
+        InvoiceLine { description: "Spreekkamer Praktijk, maandelijks".into(), quantity: 3, gross_cents: Cents(10_000), period: None },
+        InvoiceLine { description: "Korting".into(), quantity: 1, gross_cents: Cents(-1_210), period: None },
     ];
-    d.paid.as_mut().unwrap().gross_cents = 8_790;
+    d.paid.as_mut().unwrap().gross_cents = Cents(8_790);
     let made = mb.ensure_invoice(&contact_id, &d).await.unwrap();
     let details = &seen(&books, "POST", "sales_invoices.json")[0].body["sales_invoice"]["details_attributes"];
     assert_eq!(details[0]["amount"], "1");

@@ -233,9 +233,10 @@ mod tests {
     fn a_job_names_its_payment() {
         let mut names = Names::default();
         let id = Uuid::nil().to_string();
-        names
-            .payments
-            .insert(id.clone(), PaymentLine { email: "anne@example.nl".into(), description: "Praktijk".into(), amount_cents: 12100 });
+        names.payments.insert(
+            id.clone(),
+            PaymentLine { email: "anne@example.nl".into(), description: "Praktijk".into(), amount_cents: domain::billing::Cents(12100) },
+        );
         assert_eq!(
             text_of("create_invoice", &json!({"paymentId": id}), None, &names),
             "Factuur voor betaling van anne@example.nl (Praktijk, € 121,00)"

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use domain::billing::Cents;
 use domain::billing::invoices::euros;
 use serde_json::Value;
 use sqlx::{PgPool, Row};
@@ -25,7 +26,7 @@ pub struct Wanted {
 pub struct PaymentLine {
     pub email: String,
     pub description: String,
-    pub amount_cents: i64,
+    pub amount_cents: Cents,
 }
 
 impl PaymentLine {
@@ -79,7 +80,7 @@ impl Names {
         .fetch_all(db)
         .await?
         {
-            let line = || PaymentLine { email: r.get("email"), description: r.get("description"), amount_cents: r.get("amount") };
+            let line = || PaymentLine { email: r.get("email"), description: r.get("description"), amount_cents: Cents(r.get("amount")) };
             if let Some(provider) = r.get::<Option<String>, _>("provider_payment_id") {
                 out.payments.insert(provider, line());
             }

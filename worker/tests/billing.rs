@@ -232,7 +232,7 @@ async fn a_due_period_is_charged_once_on_the_mandate_at_the_full_price_and_exten
     );
     let (a, b) = (a.unwrap().unwrap(), b.unwrap().unwrap());
     assert_eq!(a.payment_id, b.payment_id);
-    assert_eq!(a.amount_cents, 4900, "the discount held for the first period only");
+    assert_eq!(a.amount_cents, domain::billing::Cents(4900), "the discount held for the first period only");
     assert_eq!(a.idempotency_key, format!("renew:{sub}:{tomorrow}"));
     let worker = h.start_worker(&[]);
 

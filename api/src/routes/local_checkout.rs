@@ -60,7 +60,7 @@ fn local_only(state: &AppState) -> Result<(), ApiError> {
 pub async fn checkout_page(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     local_only(&state)?;
     let payment = local::find(&state.db, &id).await?.ok_or(ApiError::Missing("Betaling niet gevonden"))?;
-    let amount = domain::billing::money::to_decimal_string(payment.amount_cents).replace('.', ",");
+    let amount = payment.amount_cents.to_dutch_string();
     let body = if payment.status == "open" {
         let action = escape(&local::checkout_path(&payment.id));
         let button = |outcome: &str, label: &str| {

@@ -11,7 +11,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use domain::billing::Address;
 use domain::billing::lifecycle::{self, Actor};
-use domain::billing::{self, BillingDetails, Discount, Tier};
+use domain::billing::{self, BillingDetails, Cents, Discount, Tier};
 use integrations::payments::{NewCustomer, NewPayment, SequenceType};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -50,8 +50,8 @@ pub fn router() -> Router<AppState> {
 pub struct TierBody {
     #[serde(flatten)]
     pub tier: Tier,
-    pub price_excl_vat_per_user_month: i64,
-    pub price_excl_vat_per_user_year: i64,
+    pub price_excl_vat_per_user_month: Cents,
+    pub price_excl_vat_per_user_year: Cents,
 }
 
 /// The billing dialog's details (spec §3), checked in the spec's order (§5). `pricePerUser` and

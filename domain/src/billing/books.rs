@@ -7,15 +7,14 @@
 //! that make them take [`lock_payment`] for the time they talk to the provider, so two of them
 //! for the same payment (the webhook's and a staff button's) never ask the provider at once.
 
-use crate::billing::Address;
 use chrono::NaiveDate;
 use serde::Serialize;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use crate::billing::TIME_ZONE;
 use crate::billing::invoices::{Buyer, Credits, InvoiceDraft, InvoiceKind, InvoiceLine, Settlement};
 use crate::billing::status::PaymentStatus;
+use crate::billing::{Cents, TIME_ZONE, address_of};
 
 /// A payment as the bookkeeping needs it.
 #[derive(Debug, Clone)]
@@ -25,25 +24,25 @@ pub struct BillablePayment {
     pub status: PaymentStatus,
     pub description: String,
     pub user_amount: i64,
-    pub amount_cents: i64,
+    pub amount_cents: Cents,
     pub is_first_payment: bool,
     pub provider_payment_id: Option<String>,
     pub period: Option<(NaiveDate, NaiveDate)>,
     /// The day it was paid (Europe/Amsterdam).
     pub paid_on: Option<NaiveDate>,
-    pub refunded_cents: i64,
-    pub charged_back_cents: i64,
+    pub refunded_cents: Cents,
+    pub charged_back_cents: Cents,
     pub buyer: Buyer,
 }
 
 impl BillablePayment {
     /// Paid with an amount: it gets an invoice (zero amounts never do).
     pub fn needs_invoice(&self) -> bool {
-        self.status == PaymentStatus::Paid && self.amount_cents > 0
+        self.status == PaymentStatus::Paid && self.amount_cents > Cents::ZERO
     }
 
     /// Refunded and charged back together, at most the amount paid.
-    pub fn to_credit_cents(&self) -> i64 {
+    pub fn to_credit_cents(&self) -> Cents {
         (self.refunded_cents + self.charged_back_cents).min(self.amount_cents)
     }
 
@@ -72,7 +71,7 @@ impl BillablePayment {
     }
 
     /// The credit invoice that brings what is credited from `already` to `total` cents.
-    pub fn credit_draft(&self, original: &Invoice, already: i64, total: i64, today: NaiveDate) -> InvoiceDraft {
+    pub fn credit_draft(&self, original: &Invoice, already: Cents, total: Cents, today: NaiveDate) -> InvoiceDraft {
         InvoiceDraft {
             kind: InvoiceKind::Credit,
             reference: crate::billing::invoices::reference(self.id, Some(total)),
@@ -101,14 +100,14 @@ struct PaymentRow {
     status: PaymentStatus,
     description: String,
     user_amount: i64,
-    amount: i64,
+    amount: Cents,
     is_first_payment: bool,
     provider_payment_id: Option<String>,
     period_start: Option<NaiveDate>,
     period_end: Option<NaiveDate>,
     paid_on: Option<NaiveDate>,
-    refunded: i64,
-    charged_back: i64,
+    refunded: Cents,
+    charged_back: Cents,
     send_invoice_to_email: String,
     contact_name: String,
     practice_name: String,
@@ -123,17 +122,7 @@ struct PaymentRow {
 
 impl From<PaymentRow> for BillablePayment {
     fn from(r: PaymentRow) -> Self {
-        let address = Address {
-            contact_name: r.contact_name,
-            practice_name: r.practice_name,
-            phone_number: r.phone_number,
-            street_address: r.street_address,
-            house_number: r.house_number,
-            house_number_addition: r.house_number_addition,
-            postcode: r.postcode,
-            city: r.city,
-            kvk_number: r.kvk_number,
-        };
+        let address = address_of!(r);
         BillablePayment {
             id: r.id,
             status: r.status,
@@ -157,9 +146,9 @@ pub async fn payment(db: impl sqlx::PgExecutor<'_>, id: Uuid) -> sqlx::Result<Op
     let row = sqlx::query_as!(
         PaymentRow,
         r#"select id, user_id, status as "status: PaymentStatus", description, user_amount::int8 as "user_amount!",
-                amount_cents::int8 as "amount!", is_first_payment, provider_payment_id, period_start, period_end,
+                amount_cents::int8 as "amount!: Cents", is_first_payment, provider_payment_id, period_start, period_end,
                 (paid_at at time zone $2)::date as "paid_on?",
-                amount_refunded_cents::int8 as "refunded!", amount_charged_back_cents::int8 as "charged_back!",
+                amount_refunded_cents::int8 as "refunded!: Cents", amount_charged_back_cents::int8 as "charged_back!: Cents",
                 practice_name, contact_name, street_address, house_number, house_number_addition, postcode, city,
                 phone_number, send_invoice_to_email, kvk_number
            from payments where id = $1"#,
@@ -231,8 +220,8 @@ pub struct Invoice {
     pub reference: String,
     pub provider_invoice_id: String,
     pub number: String,
-    pub amount_cents: i64,
-    pub credited_total_cents: Option<i64>,
+    pub amount_cents: Cents,
+    pub credited_total_cents: Option<Cents>,
     pub url: Option<String>,
     pub issued_on: NaiveDate,
 }
@@ -246,8 +235,8 @@ struct InvoiceRow {
     reference: String,
     provider_invoice_id: String,
     number: String,
-    amount_cents: i64,
-    credited_total_cents: Option<i64>,
+    amount_cents: Cents,
+    credited_total_cents: Option<Cents>,
     url: Option<String>,
     issued_on: NaiveDate,
 }
@@ -276,8 +265,8 @@ macro_rules! select_invoices {
     ($tail:tt $(, $args:expr)* $(,)?) => {
         sqlx::query_as!(
             InvoiceRow,
-            r#"select id, payment_id, kind, provider, reference, provider_invoice_id, number, amount_cents::int8 as "amount_cents!",
-                      credited_total_cents::int8 as "credited_total_cents?", url, issued_on
+            r#"select id, payment_id, kind, provider, reference, provider_invoice_id, number, amount_cents::int8 as "amount_cents!: Cents",
+                      credited_total_cents::int8 as "credited_total_cents?: Cents", url, issued_on
                  from invoices "# + $tail,
             $($args),*
         )
@@ -290,9 +279,9 @@ pub async fn invoice_of_payment(db: impl sqlx::PgExecutor<'_>, payment_id: Uuid)
 }
 
 /// What the payment's credit invoices credit together.
-pub async fn credited_cents(db: impl sqlx::PgExecutor<'_>, payment_id: Uuid) -> sqlx::Result<i64> {
+pub async fn credited_cents(db: impl sqlx::PgExecutor<'_>, payment_id: Uuid) -> sqlx::Result<Cents> {
     sqlx::query_scalar!(
-        r#"select coalesce(max(credited_total_cents), 0)::int8 as "credited!" from invoices where payment_id = $1 and kind = 'credit'"#,
+        r#"select coalesce(max(credited_total_cents), 0)::int8 as "credited!: Cents" from invoices where payment_id = $1 and kind = 'credit'"#,
         payment_id,
     )
     .fetch_one(db)
@@ -316,7 +305,7 @@ pub async fn record_invoice(
     payment_id: Uuid,
     draft: &InvoiceDraft,
     made: &Made<'_>,
-    credit_of: Option<(Uuid, i64)>,
+    credit_of: Option<(Uuid, Cents)>,
 ) -> sqlx::Result<(Invoice, bool)> {
     let inserted = sqlx::query!(
         "insert into invoices (id, payment_id, kind, provider, reference, provider_invoice_id, number, credit_of, amount_cents,
@@ -331,8 +320,8 @@ pub async fn record_invoice(
         made.provider_invoice_id,
         made.number,
         credit_of.map(|(id, _)| id),
-        i32::try_from(draft.gross_cents()).unwrap_or(i32::MAX),
-        credit_of.map(|(_, total)| i32::try_from(total).unwrap_or(i32::MAX)),
+        i32::try_from(draft.gross_cents().0).unwrap_or(i32::MAX),
+        credit_of.map(|(_, total)| i32::try_from(total.0).unwrap_or(i32::MAX)),
         made.url,
         draft.date,
     )
@@ -368,9 +357,9 @@ pub async fn record_invoice(
 pub async fn record_refunds(
     tx: &mut PgConnection,
     provider_payment_id: &str,
-    refunded_cents: i64,
-    charged_back_cents: i64,
-) -> sqlx::Result<Option<(Uuid, i64)>> {
+    refunded_cents: Cents,
+    charged_back_cents: Cents,
+) -> sqlx::Result<Option<(Uuid, Cents)>> {
     let row = sqlx::query!(
         r#"update payments p
             set amount_refunded_cents = greatest(p.amount_refunded_cents, $2),
@@ -379,11 +368,11 @@ pub async fn record_refunds(
            from payments old
           where p.id = old.id and p.provider_payment_id = $1
             and ($2 > p.amount_refunded_cents or $3 > p.amount_charged_back_cents)
-          returning p.id, least(p.amount_refunded_cents + p.amount_charged_back_cents, p.amount_cents)::int8 as "total!",
-                    least(old.amount_refunded_cents + old.amount_charged_back_cents, old.amount_cents)::int8 as "before!""#,
+          returning p.id, least(p.amount_refunded_cents + p.amount_charged_back_cents, p.amount_cents)::int8 as "total!: Cents",
+                    least(old.amount_refunded_cents + old.amount_charged_back_cents, old.amount_cents)::int8 as "before!: Cents""#,
         provider_payment_id,
-        i32::try_from(refunded_cents).unwrap_or(i32::MAX),
-        i32::try_from(charged_back_cents).unwrap_or(i32::MAX),
+        i32::try_from(refunded_cents.0).unwrap_or(i32::MAX),
+        i32::try_from(charged_back_cents.0).unwrap_or(i32::MAX),
     )
     .fetch_optional(&mut *tx)
     .await?;
@@ -393,6 +382,7 @@ pub async fn record_refunds(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::billing::Address;
 
     fn payment(amount: i64, refunded: i64, charged_back: i64) -> BillablePayment {
         BillablePayment {
@@ -401,13 +391,13 @@ mod tests {
             status: PaymentStatus::Paid,
             description: "Spreekkamer Praktijk (2 gebruikers, maandelijks)".into(),
             user_amount: 2,
-            amount_cents: amount,
+            amount_cents: Cents(amount),
             is_first_payment: true,
             provider_payment_id: Some("tr_1".into()),
             period: None,
             paid_on: NaiveDate::from_ymd_opt(2026, 11, 25),
-            refunded_cents: refunded,
-            charged_back_cents: charged_back,
+            refunded_cents: Cents(refunded),
+            charged_back_cents: Cents(charged_back),
             buyer: Buyer {
                 customer_id: "u".into(),
                 address: Address {
@@ -439,7 +429,7 @@ mod tests {
     fn the_invoice_is_the_payment_to_the_cent_and_a_credit_the_difference() {
         let p = payment(7800, 0, 0);
         let draft = p.invoice_draft();
-        assert_eq!(draft.gross_cents(), 7800);
+        assert_eq!(draft.gross_cents(), Cents(7800));
         assert_eq!(draft.lines[0].quantity, 2);
         assert_eq!(draft.paid.as_ref().unwrap().transaction_id, "tr_1");
         let original = Invoice {
@@ -450,16 +440,16 @@ mod tests {
             reference: draft.reference.clone(),
             provider_invoice_id: "li_1".into(),
             number: "2026-00001".into(),
-            amount_cents: 7800,
+            amount_cents: Cents(7800),
             credited_total_cents: None,
             url: None,
             issued_on: draft.date,
         };
-        let credit = payment(7800, 3000, 0).credit_draft(&original, 1000, 3000, draft.date);
-        assert_eq!(credit.gross_cents(), -2000);
+        let credit = payment(7800, 3000, 0).credit_draft(&original, Cents(1000), Cents(3000), draft.date);
+        assert_eq!(credit.gross_cents(), Cents(-2000));
         assert_eq!(credit.credits.as_ref().unwrap().number, "2026-00001");
         assert!(credit.reference.ends_with("-C3000"));
         // a chargeback on top of a refund never credits more than was paid
-        assert_eq!(payment(7800, 5000, 7800).to_credit_cents(), 7800);
+        assert_eq!(payment(7800, 5000, 7800).to_credit_cents(), Cents(7800));
     }
 }

@@ -3,7 +3,7 @@
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::{BillingDetails, DISCOUNT_INVALID, Discount, MAX_USERS, Quote, Tier, money};
+use super::{BillingDetails, Cents, DISCOUNT_INVALID, Discount, MAX_USERS, Quote, Tier, money};
 use crate::refusal::Refusal;
 
 /// A compile-checked statement answering [`Tier`]s from `subscription_tiers`, followed by
@@ -13,7 +13,7 @@ macro_rules! tiers {
         sqlx::query_as!(
             Tier,
             r#"select id, name, description, is_trial, is_individual, most_popular,
-                      price_per_user_month::int8 as "price_per_user_month!", price_per_user_year::int8 as "price_per_user_year!",
+                      price_per_user_month::int8 as "price_per_user_month!: Cents", price_per_user_year::int8 as "price_per_user_year!: Cents",
                       features, trial_days
                  from subscription_tiers "# + $tail
             $(, $arg)*
@@ -27,7 +27,7 @@ macro_rules! discounts {
     ($tail:literal $(, $arg:expr)* $(,)?) => {
         sqlx::query_as!(
             Discount,
-            r#"select id, tier_id, code as discount_code, price::int8 as "discount_price!", title
+            r#"select id, tier_id, code as discount_code, price::int8 as "discount_price!: Cents", title
                  from subscription_discounts "# + $tail
             $(, $arg)*
         )

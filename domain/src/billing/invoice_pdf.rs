@@ -12,7 +12,7 @@ use printpdf::{
 
 use crate::billing::dutch_date;
 use crate::billing::invoices::{InvoiceDocument, InvoiceDraft, InvoiceKind, InvoiceLine, euros};
-use crate::billing::money;
+use crate::billing::money::{self, Cents};
 
 /// DejaVu Sans and DejaVu Sans Bold (free licence, `data/agreement/fonts/LICENSE`), embedded as
 /// in [`crate::agreement`]: the built-in PDF fonts garble accented letters.
@@ -57,9 +57,9 @@ const ACCENT_TINT: Color = rgb(0xe7, 0xf1, 0xf1);
 /// The lines' amounts excl. VAT: each line's gross amount split with [`money::excl_vat`], and the
 /// rounding difference with the total's excl. amount on the last line, so that they add up to
 /// `draft.totals().excl_vat` to the cent.
-pub fn line_excl_cents(draft: &InvoiceDraft) -> Vec<i64> {
-    let mut amounts: Vec<i64> = draft.lines.iter().map(|l| money::excl_vat(l.gross_cents)).collect();
-    let difference = draft.totals().excl_vat - amounts.iter().sum::<i64>();
+pub fn line_excl_cents(draft: &InvoiceDraft) -> Vec<Cents> {
+    let mut amounts: Vec<Cents> = draft.lines.iter().map(|l| money::excl_vat(l.gross_cents)).collect();
+    let difference = draft.totals().excl_vat - amounts.iter().copied().sum::<Cents>();
     if let Some(last) = amounts.last_mut() {
         *last += difference;
     }
@@ -303,8 +303,8 @@ fn render(doc: &InvoiceDocument, fonts: &Fonts) -> Vec<u8> {
         }
         if line.quantity != 0 {
             c.text_right(QTY_R, first, Face::Regular, 9.5, &INK, &users(line.quantity));
-            if excl % line.quantity == 0 {
-                c.text_right(UNIT_R, first, Face::Regular, 9.5, &INK, &euros(excl / line.quantity));
+            if let Some(unit) = excl.each_of(line.quantity) {
+                c.text_right(UNIT_R, first, Face::Regular, 9.5, &INK, &euros(unit));
             }
         }
         c.text_right(VAT_R, first, Face::Regular, 9.5, &INK, &format!("{}%", money::VAT_PERCENT));
@@ -453,7 +453,7 @@ mod tests {
             },
             lines: grosses
                 .iter()
-                .map(|&gross_cents| InvoiceLine { description: "x".into(), quantity: 1, gross_cents, period: None })
+                .map(|&gross| InvoiceLine { description: "x".into(), quantity: 1, gross_cents: Cents(gross), period: None })
                 .collect(),
             paid: None,
             credits: None,
@@ -480,20 +480,20 @@ mod tests {
                 let d = draft(kind, &grosses);
                 let amounts = line_excl_cents(&d);
                 assert_eq!(amounts.len(), grosses.len());
-                assert_eq!(amounts.iter().sum::<i64>(), d.totals().excl_vat, "{grosses:?}");
+                assert_eq!(amounts.iter().copied().sum::<Cents>(), d.totals().excl_vat, "{grosses:?}");
                 // only the last line differs from its own split, and by the rounding only
                 for (i, (&gross, &excl)) in grosses.iter().zip(&amounts).enumerate() {
                     if i + 1 < grosses.len() {
-                        assert_eq!(excl, money::excl_vat(gross));
+                        assert_eq!(excl, money::excl_vat(Cents(gross)));
                     } else {
-                        assert!((excl - money::excl_vat(gross)).abs() <= grosses.len() as i64, "{grosses:?}");
+                        assert!((excl - money::excl_vat(Cents(gross))).0.abs() <= grosses.len() as i64, "{grosses:?}");
                     }
                 }
             }
         }
         // three lines that each round up add up to one cent more than their total's split
-        assert_eq!(line_excl_cents(&draft(InvoiceKind::Invoice, &[181, 181, 181])), vec![150, 150, 149]);
-        assert_eq!(line_excl_cents(&draft(InvoiceKind::Invoice, &[1, 1, 1])), vec![1, 1, 0]);
+        assert_eq!(line_excl_cents(&draft(InvoiceKind::Invoice, &[181, 181, 181])), [150, 150, 149].map(Cents));
+        assert_eq!(line_excl_cents(&draft(InvoiceKind::Invoice, &[1, 1, 1])), [1, 1, 0].map(Cents));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 use crate::billing::Address;
-use crate::billing::money::{self, Split};
+use crate::billing::money::{self, Cents, Split};
 
 /// Who sends the invoice: the company behind the product (`APP_INVOICE_SELLER_*`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,7 +71,7 @@ impl Buyer {
 pub struct InvoiceLine {
     pub description: String,
     pub quantity: i64,
-    pub gross_cents: i64,
+    pub gross_cents: Cents,
     /// The days paid for, first and last (both included).
     pub period: Option<(NaiveDate, NaiveDate)>,
 }
@@ -106,7 +106,7 @@ impl InvoiceKind {
 #[serde(rename_all = "camelCase")]
 pub struct Settlement {
     pub date: NaiveDate,
-    pub gross_cents: i64,
+    pub gross_cents: Cents,
     pub transaction_id: String,
 }
 
@@ -140,7 +140,7 @@ pub struct InvoiceDraft {
 
 impl InvoiceDraft {
     /// The lines' gross amounts added up.
-    pub fn gross_cents(&self) -> i64 {
+    pub fn gross_cents(&self) -> Cents {
         self.lines.iter().map(|l| l.gross_cents).sum()
     }
 
@@ -162,10 +162,10 @@ pub struct InvoiceDocument {
 /// The reference of a payment's invoice: `SPK-<payment id>`; of its credit invoice for refunds and
 /// chargebacks up to `credited_cents` in total: `SPK-<payment id>-C<credited_cents>` (each further
 /// refund credits the difference under a new total, so a repeated report finds its own).
-pub fn reference(payment_id: uuid::Uuid, credited_cents: Option<i64>) -> String {
+pub fn reference(payment_id: uuid::Uuid, credited_cents: Option<Cents>) -> String {
     match credited_cents {
         None => format!("SPK-{payment_id}"),
-        Some(total) => format!("SPK-{payment_id}-C{total}"),
+        Some(total) => format!("SPK-{payment_id}-C{}", total.0),
     }
 }
 
@@ -175,9 +175,9 @@ pub fn number(year: i32, sequence: i64) -> String {
 }
 
 /// `€ 1.234,56` (Dutch notation; a minus before the sign for negative amounts).
-pub fn euros(cents: i64) -> String {
-    let sign = if cents < 0 { "-" } else { "" };
-    let abs = cents.unsigned_abs();
+pub fn euros(cents: Cents) -> String {
+    let sign = if cents.0 < 0 { "-" } else { "" };
+    let abs = cents.0.unsigned_abs();
     let whole = (abs / 100).to_string();
     let mut grouped = String::new();
     for (i, c) in whole.chars().enumerate() {
@@ -223,11 +223,11 @@ mod tests {
 
     #[test]
     fn euros_are_written_the_dutch_way() {
-        assert_eq!(euros(0), "€ 0,00");
-        assert_eq!(euros(12100), "€ 121,00");
-        assert_eq!(euros(123456789), "€ 1.234.567,89");
-        assert_eq!(euros(-4050), "-€ 40,50");
-        assert_eq!(euros(100000), "€ 1.000,00");
+        assert_eq!(euros(Cents(0)), "€ 0,00");
+        assert_eq!(euros(Cents(12100)), "€ 121,00");
+        assert_eq!(euros(Cents(123456789)), "€ 1.234.567,89");
+        assert_eq!(euros(Cents(-4050)), "-€ 40,50");
+        assert_eq!(euros(Cents(100000)), "€ 1.000,00");
     }
 
     #[test]
@@ -236,7 +236,7 @@ mod tests {
         assert_eq!(number(2026, 123456), "2026-123456");
         let id = uuid::Uuid::nil();
         assert_eq!(reference(id, None), "SPK-00000000-0000-0000-0000-000000000000");
-        assert_eq!(reference(id, Some(4900)), "SPK-00000000-0000-0000-0000-000000000000-C4900");
+        assert_eq!(reference(id, Some(Cents(4900))), "SPK-00000000-0000-0000-0000-000000000000-C4900");
     }
 
     #[test]
@@ -246,10 +246,10 @@ mod tests {
             reference: "r".into(),
             date: NaiveDate::from_ymd_opt(2026, 11, 25).unwrap(),
             buyer: buyer(),
-            lines: vec![InvoiceLine { description: "x".into(), quantity: 2, gross_cents: 7800, period: None }],
+            lines: vec![InvoiceLine { description: "x".into(), quantity: 2, gross_cents: Cents(7800), period: None }],
             paid: None,
             credits: None,
         };
-        assert_eq!(draft.totals(), Split { gross: 7800, excl_vat: 6446, vat: 1354 });
+        assert_eq!(draft.totals(), Split { gross: Cents(7800), excl_vat: Cents(6446), vat: Cents(1354) });
     }
 }

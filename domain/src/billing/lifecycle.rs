@@ -18,7 +18,7 @@ use super::books;
 use super::catalogue::tier;
 use super::details::validate_billing;
 use super::status::{self, PaymentStatus};
-use super::{BillingDetails, CmsSubscription, NOT_FOUND, PAYMENT_NOT_FOUND, TRIAL_USED, money, period_end};
+use super::{BillingDetails, Cents, CmsSubscription, NOT_FOUND, PAYMENT_NOT_FOUND, TRIAL_USED, money, period_end};
 use crate::refusal::Refusal;
 
 /// The fields "active" is decided on for a user subscription (its own, or one a seat is on).
@@ -170,9 +170,9 @@ pub struct ProviderView<'a> {
     pub id: &'a str,
     pub mandate_id: Option<&'a str>,
     /// Refunded so far, in cents.
-    pub amount_refunded_cents: i64,
+    pub amount_refunded_cents: Cents,
     /// Charged back so far, in cents.
-    pub amount_charged_back_cents: i64,
+    pub amount_charged_back_cents: Cents,
 }
 
 /// Work a payment's status implies beyond our own rows: the bookkeeping's contact, invoice and
@@ -185,7 +185,7 @@ pub enum FollowUp {
     /// A paid payment with an amount above zero: its invoice.
     Invoice { payment_id: Uuid },
     /// A refund or chargeback that grew: a credit invoice for the total refunded and charged back.
-    Credit { payment_id: Uuid, credited_total_cents: i64 },
+    Credit { payment_id: Uuid, credited_total_cents: Cents },
 }
 
 /// The PAID transition and the others: applies the provider's view of a payment to ours inside
@@ -390,7 +390,7 @@ pub async fn renew(tx: &mut PgConnection, first_payment_id: Uuid, start: NaiveDa
     }
     let s = sqlx::query!(
         r#"select s.user_amount, s.interval_months,
-                  t.price_per_user_month::int8 as "month!", t.price_per_user_year::int8 as "year!"
+                  t.price_per_user_month::int8 as "month!: Cents", t.price_per_user_year::int8 as "year!: Cents"
              from subscriptions s join subscription_tiers t on t.id = s.tier_id where s.id = $1"#,
         subscription_id
     )
@@ -408,8 +408,8 @@ pub async fn renew(tx: &mut PgConnection, first_payment_id: Uuid, start: NaiveDa
            from subscriptions where id = $1",
         subscription_id,
         new_id,
-        per_user,
-        amount,
+        per_user.0,
+        amount.0,
         start,
         last_old_day,
         today

@@ -39,6 +39,7 @@ use chrono::{DateTime, Days, Months, NaiveDate, Utc};
 use serde::Serialize;
 use uuid::Uuid;
 
+pub use money::Cents;
 use status::PaymentStatus;
 
 /// The time zone whose calendar days end subscriptions.
@@ -95,8 +96,8 @@ pub struct Tier {
     pub is_trial: bool,
     pub is_individual: bool,
     pub most_popular: bool,
-    pub price_per_user_month: i64,
-    pub price_per_user_year: i64,
+    pub price_per_user_month: Cents,
+    pub price_per_user_year: Cents,
     /// Comma-separated, as the spec keeps them.
     pub features: String,
     /// Days a trial lasts (trial tiers).
@@ -110,7 +111,7 @@ pub struct Discount {
     pub id: Uuid,
     pub tier_id: Uuid,
     pub discount_code: String,
-    pub discount_price: i64,
+    pub discount_price: Cents,
     pub title: String,
 }
 
@@ -222,8 +223,8 @@ pub struct Quote {
     pub tier: Tier,
     pub user_amount: i32,
     pub interval_months: i32,
-    pub price_per_user: i64,
-    pub amount: i64,
+    pub price_per_user: Cents,
+    pub amount: Cents,
     pub discount: Option<Discount>,
     /// For the subscription, the payment and the provider: no health data.
     pub description: String,
@@ -241,8 +242,8 @@ pub struct Subscription {
     pub is_individual: bool,
     pub user_amount: i32,
     pub interval_months: i32,
-    pub price_per_user: i64,
-    pub amount: i64,
+    pub price_per_user: Cents,
+    pub amount: Cents,
     pub valid_until: Option<NaiveDate>,
     pub created_at: DateTime<Utc>,
     pub canceled_at: Option<DateTime<Utc>>,
@@ -272,7 +273,7 @@ pub struct Payment {
     pub description: String,
     pub user_amount: i32,
     /// Gross, in cents.
-    pub amount: i64,
+    pub amount: Cents,
     pub payment_status: PaymentStatus,
     pub created_at: DateTime<Utc>,
     pub interval_months: i32,

@@ -13,14 +13,14 @@ use super::details::{InvoiceDetails, validate_invoice_details};
 use super::lifecycle::staff_subscriptions;
 use super::seats::can_link;
 use super::status::PaymentStatus;
-use super::{Address, CmsSubscription, LinkedSeat, PAYMENT_NOT_FOUND, Payment, Subscription, address_of};
+use super::{Address, Cents, CmsSubscription, LinkedSeat, PAYMENT_NOT_FOUND, Payment, Subscription, address_of};
 use crate::refusal::Refusal;
 
 /// The user's own subscriptions, newest first, with their seats.
 pub async fn for_user(db: &PgPool, user_id: &str, today: NaiveDate) -> sqlx::Result<Vec<Subscription>> {
     let rows = sqlx::query!(
         r#"select id, tier_id, description, subscription_active(is_active, valid_until, $2) as "active!", is_trial, is_individual,
-                  user_amount, interval_months, price_per_user::int8 as "price_per_user!", amount::int8 as "amount!", valid_until,
+                  user_amount, interval_months, price_per_user::int8 as "price_per_user!: Cents", amount::int8 as "amount!: Cents", valid_until,
                   created_at, canceled_at, next_payment_date, renew_without_discount_date, discount_id, first_payment_id
              from subscriptions where user_id = $1 order by created_at desc, id"#,
         user_id,
@@ -204,7 +204,7 @@ pub async fn for_organisation(
 
 pub async fn payments_for_user(db: &PgPool, user_id: &str) -> sqlx::Result<Vec<Payment>> {
     let rows = sqlx::query!(
-        r#"select id, subscription_id, description, user_amount, amount_cents::int8 as "amount!", status as "status: PaymentStatus",
+        r#"select id, subscription_id, description, user_amount, amount_cents::int8 as "amount!: Cents", status as "status: PaymentStatus",
                   created_at, interval_months, moneybird_invoice_id, moneybird_contact_id, sales_invoices_url, send_invoice_to_email,
                   is_first_payment, practice_name, contact_name, street_address, house_number, house_number_addition, postcode, city,
                   phone_number, kvk_number, period_start, period_end
@@ -331,12 +331,12 @@ pub enum BookkeepingState {
 /// The spec's rule for the bookkeeping cell.
 pub fn bookkeeping_state(
     status: PaymentStatus,
-    amount_cents: i64,
+    amount_cents: Cents,
     is_first: bool,
     has_contact: bool,
     has_invoice: bool,
 ) -> BookkeepingState {
-    if amount_cents == 0 {
+    if amount_cents.is_zero() {
         return BookkeepingState::NotNeeded;
     }
     if status != PaymentStatus::Paid {
@@ -373,7 +373,7 @@ pub struct CmsPayment {
     pub description: String,
     pub user_amount: i32,
     /// Gross, in cents.
-    pub amount_cents: i64,
+    pub amount_cents: Cents,
     pub payment_status: PaymentStatus,
     pub created_at: DateTime<Utc>,
     pub paid_at: Option<DateTime<Utc>>,
@@ -401,7 +401,7 @@ macro_rules! staff_payments {
         sqlx::query_as!(
             PaymentRow,
             r#"select p.id, p.user_id, u.email as user_email, p.subscription_id, p.description, p.user_amount,
-                      p.amount_cents::int8 as "amount_cents!", p.status as "status: PaymentStatus", p.created_at, p.paid_at,
+                      p.amount_cents::int8 as "amount_cents!: Cents", p.status as "status: PaymentStatus", p.created_at, p.paid_at,
                       p.interval_months, p.is_first_payment,
                       coalesce(p.moneybird_contact_id, (select c.contact_id from bookkeeping_contacts c where c.user_id = p.user_id
                                                         order by c.created_at limit 1)) as contact_id,
@@ -427,7 +427,7 @@ struct PaymentRow {
     subscription_id: Uuid,
     description: String,
     user_amount: i32,
-    amount_cents: i64,
+    amount_cents: Cents,
     status: PaymentStatus,
     created_at: DateTime<Utc>,
     paid_at: Option<DateTime<Utc>>,
@@ -577,14 +577,14 @@ mod tests {
 
     #[test]
     fn the_bookkeeping_cell_follows_the_spec() {
-        assert_eq!(bookkeeping_state(Paid, 12100, true, false, false), MakeContact);
-        assert_eq!(bookkeeping_state(Paid, 12100, true, true, false), MakeInvoice);
-        assert_eq!(bookkeeping_state(Paid, 12100, false, true, false), MakeInvoice);
-        assert_eq!(bookkeeping_state(Paid, 12100, true, true, true), Done);
-        assert_eq!(bookkeeping_state(Paid, 12100, false, false, false), None);
-        assert_eq!(bookkeeping_state(Open, 12100, true, false, false), None);
-        assert_eq!(bookkeeping_state(Failed, 12100, true, true, false), None);
-        assert_eq!(bookkeeping_state(Paid, 0, true, false, false), NotNeeded);
-        assert_eq!(bookkeeping_state(Open, 0, true, false, false), NotNeeded);
+        assert_eq!(bookkeeping_state(Paid, Cents(12100), true, false, false), MakeContact);
+        assert_eq!(bookkeeping_state(Paid, Cents(12100), true, true, false), MakeInvoice);
+        assert_eq!(bookkeeping_state(Paid, Cents(12100), false, true, false), MakeInvoice);
+        assert_eq!(bookkeeping_state(Paid, Cents(12100), true, true, true), Done);
+        assert_eq!(bookkeeping_state(Paid, Cents(12100), false, false, false), None);
+        assert_eq!(bookkeeping_state(Open, Cents(12100), true, false, false), None);
+        assert_eq!(bookkeeping_state(Failed, Cents(12100), true, true, false), None);
+        assert_eq!(bookkeeping_state(Paid, Cents(0), true, false, false), NotNeeded);
+        assert_eq!(bookkeeping_state(Open, Cents(0), true, false, false), NotNeeded);
     }
 }

@@ -8,6 +8,8 @@ use serde::Serialize;
 use sqlx::PgPool;
 use uuid::Uuid;
 
+use crate::billing::{Cents, money};
+
 /// Days an active paid subscription may go without a paid payment before it is a problem (§9).
 pub const UNPAID_DAYS: i32 = 5;
 
@@ -196,7 +198,7 @@ pub async fn renewals_to_remind(db: &PgPool, today: NaiveDate) -> sqlx::Result<V
 pub struct Renewal {
     pub payment_id: Uuid,
     pub idempotency_key: String,
-    pub amount_cents: i64,
+    pub amount_cents: Cents,
     pub description: String,
     pub customer_id: String,
     pub mandate_id: String,
@@ -239,7 +241,7 @@ pub async fn renewal_payment(db: &PgPool, subscription_id: Uuid, period_start: N
         return Ok(Some(Renewal {
             payment_id: made.id,
             idempotency_key: key,
-            amount_cents: made.amount_cents.into(),
+            amount_cents: Cents(made.amount_cents.into()),
             description: made.description,
             customer_id,
             mandate_id,
@@ -253,19 +255,19 @@ pub async fn renewal_payment(db: &PgPool, subscription_id: Uuid, period_start: N
     let interval = s.interval_months;
     let users = s.user_amount;
     let full_price = s.renew_without_discount_date.is_some_and(|day| period_start >= day);
-    let per_user: i64 = if full_price {
-        crate::billing::money::price_per_user(s.price_per_user_month.into(), s.price_per_user_year.into(), interval, None)
+    let per_user = if full_price {
+        money::price_per_user(Cents(s.price_per_user_month.into()), Cents(s.price_per_user_year.into()), interval, None)
     } else {
-        s.price_per_user.into()
+        Cents(s.price_per_user.into())
     };
-    let amount = crate::billing::money::total(per_user, users.into());
+    let amount = money::total(per_user, users.into());
     if full_price {
         sqlx::query!(
             "update subscriptions set price_per_user = $2, amount = $3, discount_id = null, renew_without_discount_date = null,
                     updated_at = now() where id = $1",
             subscription_id,
-            per_user as i32,
-            amount as i32,
+            per_user.0 as i32,
+            amount.0 as i32,
         )
         .execute(&mut *tx)
         .await?;
@@ -288,7 +290,7 @@ pub async fn renewal_payment(db: &PgPool, subscription_id: Uuid, period_start: N
         subscription_id,
         description,
         users,
-        amount as i32,
+        amount.0 as i32,
         interval,
         provider,
         customer_id,
@@ -315,7 +317,7 @@ pub async fn renewal_payment(db: &PgPool, subscription_id: Uuid, period_start: N
 pub struct FailedRenewal {
     pub user_id: String,
     pub description: String,
-    pub amount_cents: i32,
+    pub amount_cents: Cents,
     pub valid_until: Option<NaiveDate>,
     /// Whether it is still unpaid: no later PAID payment for the subscription.
     pub still_unpaid: bool,
@@ -324,7 +326,7 @@ pub struct FailedRenewal {
 pub async fn failed_renewal(db: &PgPool, payment_id: Uuid) -> sqlx::Result<Option<FailedRenewal>> {
     sqlx::query_as!(
         FailedRenewal,
-        r#"select p.user_id, s.description, p.amount_cents, s.valid_until,
+        r#"select p.user_id, s.description, p.amount_cents::int8 as "amount_cents!: Cents", s.valid_until,
                 not exists (select 1 from payments q where q.subscription_id = s.id and q.status = 'PAID' and q.created_at > p.created_at)
                   as "still_unpaid!"
            from payments p join subscriptions s on s.id = p.subscription_id

@@ -30,7 +30,6 @@ use std::time::Duration;
 
 use chrono::Datelike;
 use domain::billing::invoices::{Buyer, InvoiceDraft, InvoiceKind, InvoiceLine};
-use domain::billing::money::to_decimal_string;
 use futures::future::BoxFuture;
 use reqwest::header::{ACCEPT, HeaderMap, LOCATION};
 use reqwest::{Method, StatusCode};
@@ -358,7 +357,7 @@ impl Moneybird {
             if !registered && state(&invoice) != Some("paid") {
                 let body = json!({"payment": {
                     "payment_date": paid.date.format("%Y-%m-%d").to_string(),
-                    "price": to_decimal_string(paid.gross_cents),
+                    "price": paid.gross_cents.to_decimal_string(),
                     "transaction_identifier": paid.transaction_id,
                 }});
                 self.write(Method::POST, &format!("sales_invoices/{id}/payments.json"), &body).await?;
@@ -590,8 +589,8 @@ fn invoice_fields(contact_id: &str, draft: &InvoiceDraft, tax_rate_id: &str, con
 /// total is the line's to the cent. A credit invoice's lines name the credited invoice.
 fn detail(line: &InvoiceLine, draft: &InvoiceDraft, tax_rate_id: &str, ledger_account_id: Option<&str>) -> Value {
     let mut description = line.description.trim().to_owned();
-    let (amount, price) = if line.quantity > 0 && line.gross_cents % line.quantity == 0 {
-        (line.quantity, line.gross_cents / line.quantity)
+    let (amount, price) = if let Some(unit) = line.gross_cents.each_of(line.quantity) {
+        (line.quantity, unit)
     } else {
         if line.quantity > 1 {
             description = format!("{description} ({} gebruikers)", line.quantity);
@@ -606,7 +605,7 @@ fn detail(line: &InvoiceLine, draft: &InvoiceDraft, tax_rate_id: &str, ledger_ac
     let mut detail = json!({
         "description": description,
         "amount": amount.to_string(),
-        "price": to_decimal_string(price),
+        "price": price.to_decimal_string(),
         "tax_rate_id": tax_rate_id,
     });
     if let Some(ledger) = ledger_account_id {

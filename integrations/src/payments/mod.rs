@@ -15,6 +15,7 @@ pub mod mollie;
 
 use std::sync::Arc;
 
+use domain::billing::Cents;
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
@@ -48,7 +49,7 @@ impl SequenceType {
 #[derive(Debug, Clone)]
 pub struct NewPayment {
     /// Gross, in cents (sent as `"12.10"`).
-    pub amount_cents: i64,
+    pub amount_cents: Cents,
     pub description: String,
     pub customer_id: String,
     pub sequence_type: SequenceType,
@@ -69,7 +70,7 @@ pub struct ProviderPayment {
     pub id: String,
     /// The provider's status in its own spelling (`open`, `paid`, ...).
     pub status: String,
-    pub amount_cents: i64,
+    pub amount_cents: Cents,
     pub customer_id: Option<String>,
     pub mandate_id: Option<String>,
     /// Our payment's id from the metadata.
@@ -77,9 +78,9 @@ pub struct ProviderPayment {
     /// Where the user pays (present while the payment can be paid).
     pub checkout_url: Option<String>,
     /// Refunded so far, in cents.
-    pub amount_refunded_cents: i64,
+    pub amount_refunded_cents: Cents,
     /// Charged back so far (the payer's bank reversed it), in cents.
-    pub amount_charged_back_cents: i64,
+    pub amount_charged_back_cents: Cents,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -12,6 +12,8 @@ use reqwest::{Method, StatusCode};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use domain::billing::Cents;
+
 use super::{NewCustomer, NewPayment, PaymentError, PaymentProvider, ProviderPayment, SequenceType};
 
 pub const DEFAULT_API_URL: &str = "https://api.mollie.com/v2/";
@@ -113,31 +115,13 @@ fn problem(status: StatusCode, text: &str) -> PaymentError {
     }
 }
 
-/// Cents as Mollie writes an amount's value: `"12.10"`.
-pub fn amount_value(cents: i64) -> String {
-    let sign = if cents < 0 { "-" } else { "" };
-    let abs = cents.unsigned_abs();
-    format!("{sign}{}.{:02}", abs / 100, abs % 100)
-}
-
-/// `"12.10"` as cents.
-pub fn parse_amount_value(value: &str) -> Option<i64> {
-    let (negative, value) = value.strip_prefix('-').map_or((false, value), |v| (true, v));
-    let (whole, fraction) = value.split_once('.').unwrap_or((value, "00"));
-    if whole.is_empty() || fraction.is_empty() || fraction.len() > 2 || !whole.bytes().chain(fraction.bytes()).all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let cents = whole.parse::<i64>().ok()?.checked_mul(100)?.checked_add(format!("{fraction:0<2}").parse::<i64>().ok()?)?;
-    Some(if negative { -cents } else { cents })
-}
-
 /// A Mollie payment object as ours.
 pub fn payment_of(v: &Value) -> Result<ProviderPayment, PaymentError> {
     let text = |p: &str| v.pointer(p).and_then(Value::as_str).map(str::to_owned);
     let id = text("/id").ok_or_else(|| PaymentError::Unavailable("Mollie payment without an id".into()))?;
     let status = text("/status").ok_or_else(|| PaymentError::Unavailable("Mollie payment without a status".into()))?;
     let amount_cents = text("/amount/value")
-        .and_then(|v| parse_amount_value(&v))
+        .and_then(|v| Cents::from_decimal_string(&v))
         .ok_or_else(|| PaymentError::Unavailable("Mollie payment without a readable amount".into()))?;
     Ok(ProviderPayment {
         id,
@@ -149,15 +133,21 @@ pub fn payment_of(v: &Value) -> Result<ProviderPayment, PaymentError> {
         checkout_url: text("/_links/checkout/href"),
         // Mollie reports refunds and chargebacks on the payment (`amountRefunded`,
         // `amountChargedBack`), and calls the webhook when they change
-        amount_refunded_cents: text("/amountRefunded/value").and_then(|v| parse_amount_value(&v)).unwrap_or(0).max(0),
-        amount_charged_back_cents: text("/amountChargedBack/value").and_then(|v| parse_amount_value(&v)).unwrap_or(0).max(0),
+        amount_refunded_cents: text("/amountRefunded/value")
+            .and_then(|v| Cents::from_decimal_string(&v))
+            .unwrap_or_default()
+            .max(Cents::ZERO),
+        amount_charged_back_cents: text("/amountChargedBack/value")
+            .and_then(|v| Cents::from_decimal_string(&v))
+            .unwrap_or_default()
+            .max(Cents::ZERO),
     })
 }
 
 /// The body of `POST /v2/payments`.
 pub fn payment_body(p: &NewPayment) -> Value {
     let mut body = json!({
-        "amount": {"currency": "EUR", "value": amount_value(p.amount_cents)},
+        "amount": {"currency": "EUR", "value": p.amount_cents.to_decimal_string()},
         "description": p.description,
         "customerId": p.customer_id,
         "sequenceType": p.sequence_type.as_str(),
@@ -219,21 +209,21 @@ mod tests {
 
     #[test]
     fn amounts_are_strings_with_two_decimals() {
-        assert_eq!(amount_value(1210), "12.10");
-        assert_eq!(amount_value(1), "0.01");
-        assert_eq!(amount_value(133380), "1333.80");
-        assert_eq!(parse_amount_value("12.10"), Some(1210));
-        assert_eq!(parse_amount_value("12"), Some(1200));
-        assert_eq!(parse_amount_value("0.5"), Some(50));
-        assert_eq!(parse_amount_value("1.234"), None);
-        assert_eq!(parse_amount_value("1."), None);
-        assert_eq!(parse_amount_value("abc"), None);
+        assert_eq!(Cents(1210).to_decimal_string(), "12.10");
+        assert_eq!(Cents(1).to_decimal_string(), "0.01");
+        assert_eq!(Cents(133380).to_decimal_string(), "1333.80");
+        assert_eq!(Cents::from_decimal_string("12.10"), Some(Cents(1210)));
+        assert_eq!(Cents::from_decimal_string("12"), Some(Cents(1200)));
+        assert_eq!(Cents::from_decimal_string("0.5"), Some(Cents(50)));
+        assert_eq!(Cents::from_decimal_string("1.234"), None);
+        assert_eq!(Cents::from_decimal_string("1."), None);
+        assert_eq!(Cents::from_decimal_string("abc"), None);
     }
 
     #[test]
     fn a_first_payment_body_as_mollie_takes_it() {
         let p = NewPayment {
-            amount_cents: 133380,
+            amount_cents: Cents(133380),
             description: "Spreekkamer Praktijk (3 gebruikers, jaarlijks)".into(),
             customer_id: "cst_8wmqcHMN4U".into(),
             sequence_type: SequenceType::First,
@@ -268,9 +258,9 @@ mod tests {
             "metadata": {"paymentId": "p1"},
         });
         let p = payment_of(&paid).unwrap();
-        assert_eq!((p.amount_cents, p.amount_refunded_cents, p.amount_charged_back_cents), (7800, 2000, 5800));
+        assert_eq!((p.amount_cents, p.amount_refunded_cents, p.amount_charged_back_cents), (Cents(7800), Cents(2000), Cents(5800)));
         let plain = json!({"id": "tr_1", "status": "open", "amount": {"currency": "EUR", "value": "78.00"}});
         let p = payment_of(&plain).unwrap();
-        assert_eq!((p.amount_refunded_cents, p.amount_charged_back_cents), (0, 0));
+        assert_eq!((p.amount_refunded_cents, p.amount_charged_back_cents), (Cents::ZERO, Cents::ZERO));
     }
 }

@@ -3,7 +3,7 @@
 //! paid), keyed by the payment and that total so the same report credits once.
 
 use domain::billing::books::{self, Made};
-use domain::billing::{self};
+use domain::billing::{self, Cents};
 use integrations::bookkeeping::SharedBookkeeping;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -21,7 +21,7 @@ pub struct CreditPayload {
     pub payment_id: Uuid,
     /// Refunded and charged back in total, as reported: the credit brings the payment's credit
     /// invoices up to this.
-    pub credited_total_cents: i64,
+    pub credited_total_cents: Cents,
 }
 
 pub struct CreditInvoice {
@@ -29,9 +29,9 @@ pub struct CreditInvoice {
 }
 
 impl CreditInvoice {
-    pub fn job(payment_id: Uuid, credited_total_cents: i64) -> NewJob {
+    pub fn job(payment_id: Uuid, credited_total_cents: Cents) -> NewJob {
         NewJob::of::<CreditInvoice>(&CreditPayload { payment_id, credited_total_cents })
-            .dedupe_key(format!("credit_invoice:{payment_id}:{credited_total_cents}"))
+            .dedupe_key(format!("credit_invoice:{payment_id}:{}", credited_total_cents.0))
     }
 }
 

@@ -269,7 +269,7 @@ impl SendEmail {
                     reminder: payload.template == Template::RenewalReminder,
                     name,
                     description: &failed.description,
-                    amount: format!("€ {}", domain::billing::money::to_decimal_string(failed.amount_cents.into()).replace('.', ",")),
+                    amount: format!("€ {}", failed.amount_cents.to_dutch_string()),
                     valid_until: failed.valid_until.map(domain::billing::dutch_date),
                 };
                 Ok(Some((mailbox(Some(name), &user.email)?, render(&letter, &config.public_url))))

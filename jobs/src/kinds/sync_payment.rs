@@ -8,6 +8,7 @@
 
 use std::time::Duration;
 
+use domain::billing::Cents;
 use domain::billing::status::PaymentStatus;
 use integrations::payments::{PaymentError, SharedProvider};
 use serde::{Deserialize, Serialize};
@@ -87,7 +88,7 @@ impl Job for SyncPayment {
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, payload: SyncPaymentPayload) -> Result<Value, JobError> {
         let id = payload.provider_payment_id.as_str();
-        let ours: Option<(i64, String)> =
+        let ours: Option<(Cents, String)> =
             sqlx::query_as("select amount_cents::int8, provider from payments where provider_payment_id = $1")
                 .bind(id)
                 .fetch_optional(&ctx.db)
@@ -109,8 +110,8 @@ impl Job for SyncPayment {
         };
         if theirs.amount_cents != amount {
             return Err(JobError::Permanent(format!(
-                "payment {id}: the provider has {} cents, we expect {amount}; not applied",
-                theirs.amount_cents
+                "payment {id}: the provider has {} cents, we expect {}; not applied",
+                theirs.amount_cents.0, amount.0
             )));
         }
         let applied = crate::kinds::follow_up::apply(ctx, &theirs, status)

@@ -2393,6 +2393,13 @@ export interface components {
          * @enum {string}
          */
         BookkeepingState: "MAKE_CONTACT" | "MAKE_INVOICE" | "DONE" | "NOT_NEEDED" | "NONE";
+        /**
+         * Format: int64
+         * @description An amount of money in euro cents: gross (VAT included) unless its name says otherwise. JSON
+         *     and the database hold it as a whole number; it is added, subtracted and multiplied by a count,
+         *     never by another amount.
+         */
+        Cents: number;
         /** @description The outcome chosen on the local checkout's page. */
         CheckoutForm: {
             outcome: components["schemas"]["CheckoutOutcome"];
@@ -2426,11 +2433,8 @@ export interface components {
         };
         /** @description A payment as the CMS shows it (spec §3 Payment, with its user, invoice and bookkeeping). */
         CmsPayment: components["schemas"]["Address"] & {
-            /**
-             * Format: int64
-             * @description Gross, in cents.
-             */
-            amountCents: number;
+            /** @description Gross, in cents. */
+            amountCents: components["schemas"]["Cents"];
             bookkeeping: components["schemas"]["BookkeepingState"];
             /** @description The user's bookkeeping contact (Moneybird's, or the local bookkeeping's). */
             contactId?: string | null;
@@ -2581,8 +2585,7 @@ export interface components {
         /** @description A discount code that applies: its price (cents, gross) replaces the tier's monthly price. */
         Discount: {
             discountCode: string;
-            /** Format: int64 */
-            discountPrice: number;
+            discountPrice: components["schemas"]["Cents"];
             /** Format: uuid */
             id: string;
             /** Format: uuid */
@@ -3165,11 +3168,8 @@ export interface components {
         };
         /** @description A payment as its owner sees it (spec §3 Payment). */
         Payment: components["schemas"]["Address"] & {
-            /**
-             * Format: int64
-             * @description Gross, in cents.
-             */
-            amount: number;
+            /** @description Gross, in cents. */
+            amount: components["schemas"]["Cents"];
             /** Format: date-time */
             createdAt: string;
             description: string;
@@ -3582,8 +3582,7 @@ export interface components {
             validUntil?: string | null;
         };
         Subscription: {
-            /** Format: int64 */
-            amount: number;
+            amount: components["schemas"]["Cents"];
             /** @description Linked users may be added and removed: an active paid subscription of a non-individual tier. */
             canLinkUsers: boolean;
             /** Format: date-time */
@@ -3606,8 +3605,7 @@ export interface components {
             linkedSubscriptions: components["schemas"]["LinkedSeat"][];
             /** Format: date */
             nextPaymentDate?: string | null;
-            /** Format: int64 */
-            pricePerUser: number;
+            pricePerUser: components["schemas"]["Cents"];
             /** Format: date */
             renewSubscriptionWithoutDiscountDate?: string | null;
             /** Format: uuid */
@@ -3771,10 +3769,8 @@ export interface components {
             isTrial: boolean;
             mostPopular: boolean;
             name: string;
-            /** Format: int64 */
-            pricePerUserMonth: number;
-            /** Format: int64 */
-            pricePerUserYear: number;
+            pricePerUserMonth: components["schemas"]["Cents"];
+            pricePerUserYear: components["schemas"]["Cents"];
             /**
              * Format: int32
              * @description Days a trial lasts (trial tiers).
@@ -3783,10 +3779,8 @@ export interface components {
         };
         /** @description A tier with its prices without VAT (`priceExclVat...`, the same as the gross prices less VAT). */
         TierBody: components["schemas"]["Tier"] & {
-            /** Format: int64 */
-            priceExclVatPerUserMonth: number;
-            /** Format: int64 */
-            priceExclVatPerUserYear: number;
+            priceExclVatPerUserMonth: components["schemas"]["Cents"];
+            priceExclVatPerUserYear: components["schemas"]["Cents"];
         };
         /** @description One finished sentence, numbered from 0 in the order spoken. */
         TranscriptSentence: {
