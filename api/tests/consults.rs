@@ -267,3 +267,33 @@ async fn the_public_settings_say_which_audio_models_have_a_speech_engine(pool: P
     let config: Value = app.http.get(app.url("/api/public/config")).send().await.unwrap().json().await.unwrap();
     assert_eq!(config["speechEngines"], json!({"multilingual": true, "radiology": true}), "radiology takes the same engine");
 }
+
+/// PostgreSQL writes a number of a JSON column out in full (`1.7976931348623157e308` comes back as
+/// 309 digits); the content, the note and the answers read such numbers back as they were sent
+/// instead of failing on them.
+#[sqlx::test(migrations = "../migrations")]
+async fn extreme_numbers_in_a_consult_and_its_note_are_read_back_as_sent(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let (_, consult) = common::open_session(&app, &anna).await;
+    let numbers = json!({"largest": f64::MAX, "smallest": f64::MIN_POSITIVE, "tiny": 5e-324, "negative": -1.0e300, "whole": u64::MAX});
+
+    let response = app
+        .http
+        .post(app.url(&format!("/api/consult/{consult}")))
+        .bearer_auth(&anna)
+        .json(&json!({"content": numbers}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200, "{}", response.text().await.unwrap());
+    let note = json!({"template": "soap", "numbers": numbers});
+    let (status, saved) = save_note(&app, Some(&anna), &consult, json!({ "note": note })).await;
+    assert_eq!(status, 200, "{saved}");
+
+    let response = app.get_with_token(&format!("/api/consult/{consult}"), &anna).await;
+    assert_eq!(response.status(), 200);
+    let read: Value = response.json().await.unwrap();
+    assert_eq!(read["content"], numbers);
+    assert_eq!(read["note"], note);
+}
