@@ -167,22 +167,6 @@ impl Address {
         } = self;
         [contact_name, practice_name, phone_number, street_address, house_number, house_number_addition, postcode, city, kvk_number]
     }
-
-    /// The address of a row whose columns have the fields' names (`contact_name`, ...).
-    pub fn from_row(r: &sqlx::postgres::PgRow) -> Self {
-        use sqlx::Row;
-        Self {
-            contact_name: r.get("contact_name"),
-            practice_name: r.get("practice_name"),
-            phone_number: r.get("phone_number"),
-            street_address: r.get("street_address"),
-            house_number: r.get("house_number"),
-            house_number_addition: r.get("house_number_addition"),
-            postcode: r.get("postcode"),
-            city: r.get("city"),
-            kvk_number: r.get("kvk_number"),
-        }
-    }
 }
 
 /// The [`Address`] of a row of a compile-checked statement (`sqlx::query!`) that selects the nine
