@@ -80,7 +80,7 @@ impl Names {
         .fetch_all(db)
         .await?
         {
-            let line = || PaymentLine { email: r.get("email"), description: r.get("description"), amount_cents: Cents(r.get("amount")) };
+            let line = || PaymentLine { email: r.get("email"), description: r.get("description"), amount_cents: r.get("amount") };
             if let Some(provider) = r.get::<Option<String>, _>("provider_payment_id") {
                 out.payments.insert(provider, line());
             }

@@ -320,8 +320,8 @@ pub async fn record_invoice(
         made.provider_invoice_id,
         made.number,
         credit_of.map(|(id, _)| id),
-        i32::try_from(draft.gross_cents().0).unwrap_or(i32::MAX),
-        credit_of.map(|(_, total)| i32::try_from(total.0).unwrap_or(i32::MAX)),
+        draft.gross_cents().to_column(),
+        credit_of.map(|(_, total)| total.to_column()),
         made.url,
         draft.date,
     )
@@ -371,8 +371,8 @@ pub async fn record_refunds(
           returning p.id, least(p.amount_refunded_cents + p.amount_charged_back_cents, p.amount_cents)::int8 as "total!: Cents",
                     least(old.amount_refunded_cents + old.amount_charged_back_cents, old.amount_cents)::int8 as "before!: Cents""#,
         provider_payment_id,
-        i32::try_from(refunded_cents.0).unwrap_or(i32::MAX),
-        i32::try_from(charged_back_cents.0).unwrap_or(i32::MAX),
+        refunded_cents.to_column(),
+        charged_back_cents.to_column(),
     )
     .fetch_optional(&mut *tx)
     .await?;

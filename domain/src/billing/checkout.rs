@@ -40,8 +40,8 @@ pub async fn create_pending(db: &PgPool, user_id: &str, details: &BillingDetails
         quote.tier.is_individual,
         quote.user_amount,
         quote.interval_months,
-        quote.price_per_user.0 as i32,
-        quote.amount.0 as i32,
+        quote.price_per_user.to_column(),
+        quote.amount.to_column(),
         quote.discount.as_ref().map(|x| x.id)
     )
     .execute(&mut *tx)
@@ -57,7 +57,7 @@ pub async fn create_pending(db: &PgPool, user_id: &str, details: &BillingDetails
         subscription_id,
         quote.description,
         quote.user_amount,
-        quote.amount.0 as i32,
+        quote.amount.to_column(),
         quote.interval_months,
         provider,
         idempotency_key,

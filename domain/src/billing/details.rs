@@ -71,7 +71,7 @@ pub fn validate_billing(details: &BillingDetails) -> Result<BillingDetails, Refu
         return Err(Refusal::Invalid("Ongeldig e-mailadres voor de factuur."));
     }
     // the postcode is six characters by now
-    if d.address.fields().into_iter().chain([&d.send_invoice_to_email]).any(|v| v.chars().count() > MAX_FIELD) {
+    if d.address.fields_mut().into_iter().chain([&mut d.send_invoice_to_email]).any(|v| v.chars().count() > MAX_FIELD) {
         return Err(Refusal::Invalid("Een van de factuurgegevens is te lang (hoogstens 200 tekens)."));
     }
     Ok(d)

@@ -404,12 +404,12 @@ pub async fn renew(tx: &mut PgConnection, first_payment_id: Uuid, start: NaiveDa
         "insert into subscriptions (id, user_id, tier_id, description, is_active, is_trial, is_individual, user_amount, interval_months,
                                     price_per_user, amount, valid_until, next_payment_date, first_payment_id)
          select $2, user_id, tier_id, description, subscription_active(is_active, $6, $7), false, is_individual, user_amount,
-                interval_months, $3::int8, $4::int8, $6, $5, first_payment_id
+                interval_months, $3, $4, $6, $5, first_payment_id
            from subscriptions where id = $1",
         subscription_id,
         new_id,
-        per_user.0,
-        amount.0,
+        per_user.to_column(),
+        amount.to_column(),
         start,
         last_old_day,
         today

@@ -136,23 +136,7 @@ pub struct Address {
 }
 
 impl Address {
-    /// Every field, in the order they are declared.
-    pub fn fields(&self) -> [&String; 9] {
-        let Self {
-            contact_name,
-            practice_name,
-            phone_number,
-            street_address,
-            house_number,
-            house_number_addition,
-            postcode,
-            city,
-            kvk_number,
-        } = self;
-        [contact_name, practice_name, phone_number, street_address, house_number, house_number_addition, postcode, city, kvk_number]
-    }
-
-    /// Every field to change, in the order they are declared.
+    /// Every field, in the order they are declared (to trim them, or to measure them).
     pub fn fields_mut(&mut self) -> [&mut String; 9] {
         let Self {
             contact_name,

@@ -36,8 +36,10 @@ impl Cents {
         (count > 0 && self.0 % count == 0).then(|| Cents(self.0 / count))
     }
 
-    pub fn is_zero(self) -> bool {
-        self.0 == 0
+    /// As the tables' `integer` money columns hold it (an amount beyond their range, which no
+    /// price reaches, is held at the largest they take).
+    pub fn to_column(self) -> i32 {
+        i32::try_from(self.0).unwrap_or(if self.0 < 0 { i32::MIN } else { i32::MAX })
     }
 
     /// As Mollie and invoices write it: `"12.10"` (two decimals, a point).

@@ -336,7 +336,7 @@ pub fn bookkeeping_state(
     has_contact: bool,
     has_invoice: bool,
 ) -> BookkeepingState {
-    if amount_cents.is_zero() {
+    if amount_cents == Cents::ZERO {
         return BookkeepingState::NotNeeded;
     }
     if status != PaymentStatus::Paid {

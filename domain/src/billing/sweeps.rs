@@ -216,9 +216,11 @@ pub async fn renewal_payment(db: &PgPool, subscription_id: Uuid, period_start: N
     let key = format!("renew:{subscription_id}:{period_start}");
     let mut tx = db.begin().await?;
     let Some(s) = sqlx::query!(
-        r#"select s.user_id, s.is_active, s.canceled_at, s.next_payment_date, s.user_amount, s.interval_months, s.price_per_user,
+        r#"select s.user_id, s.is_active, s.canceled_at, s.next_payment_date, s.user_amount, s.interval_months,
+                s.price_per_user::int8 as "price_per_user!: Cents",
                 s.renew_without_discount_date, s.first_payment_id, s.description,
-                t.price_per_user_month, t.price_per_user_year, c.customer_id as "customer_id?", c.mandate_id
+                t.price_per_user_month::int8 as "price_per_user_month!: Cents",
+                t.price_per_user_year::int8 as "price_per_user_year!: Cents", c.customer_id as "customer_id?", c.mandate_id
            from subscriptions s join subscription_tiers t on t.id = s.tier_id
            left join payment_customers c on c.user_id = s.user_id and c.provider = $2
           where s.id = $1 for update of s"#,
@@ -233,15 +235,19 @@ pub async fn renewal_payment(db: &PgPool, subscription_id: Uuid, period_start: N
     let (Some(customer_id), Some(mandate_id)) = (s.customer_id, s.mandate_id) else {
         return Ok(None);
     };
-    let made = sqlx::query!("select id, amount_cents, description, provider_payment_id from payments where idempotency_key = $1", key)
-        .fetch_optional(&mut *tx)
-        .await?;
+    let made = sqlx::query!(
+        r#"select id, amount_cents::int8 as "amount_cents!: Cents", description, provider_payment_id
+             from payments where idempotency_key = $1"#,
+        key
+    )
+    .fetch_optional(&mut *tx)
+    .await?;
     if let Some(made) = made {
         tx.commit().await?;
         return Ok(Some(Renewal {
             payment_id: made.id,
             idempotency_key: key,
-            amount_cents: Cents(made.amount_cents.into()),
+            amount_cents: made.amount_cents,
             description: made.description,
             customer_id,
             mandate_id,
@@ -255,19 +261,16 @@ pub async fn renewal_payment(db: &PgPool, subscription_id: Uuid, period_start: N
     let interval = s.interval_months;
     let users = s.user_amount;
     let full_price = s.renew_without_discount_date.is_some_and(|day| period_start >= day);
-    let per_user = if full_price {
-        money::price_per_user(Cents(s.price_per_user_month.into()), Cents(s.price_per_user_year.into()), interval, None)
-    } else {
-        Cents(s.price_per_user.into())
-    };
+    let per_user =
+        if full_price { money::price_per_user(s.price_per_user_month, s.price_per_user_year, interval, None) } else { s.price_per_user };
     let amount = money::total(per_user, users.into());
     if full_price {
         sqlx::query!(
             "update subscriptions set price_per_user = $2, amount = $3, discount_id = null, renew_without_discount_date = null,
                     updated_at = now() where id = $1",
             subscription_id,
-            per_user.0 as i32,
-            amount.0 as i32,
+            per_user.to_column(),
+            amount.to_column(),
         )
         .execute(&mut *tx)
         .await?;
@@ -290,7 +293,7 @@ pub async fn renewal_payment(db: &PgPool, subscription_id: Uuid, period_start: N
         subscription_id,
         description,
         users,
-        amount.0 as i32,
+        amount.to_column(),
         interval,
         provider,
         customer_id,

@@ -57,12 +57,12 @@ impl LocalCheckout {
             checkout_url: (status == "open").then(|| self.checkout_url(&id)),
             id,
             status,
-            amount_cents: Cents(row.get("amount")),
+            amount_cents: row.get("amount"),
             customer_id: row.get("customer_id"),
             mandate_id: row.get("mandate_id"),
             payment_id: row.get("payment_id"),
-            amount_refunded_cents: Cents(row.get("refunded")),
-            amount_charged_back_cents: Cents(row.get("charged_back")),
+            amount_refunded_cents: row.get("refunded"),
+            amount_charged_back_cents: row.get("charged_back"),
         })
     }
 }
@@ -87,7 +87,7 @@ pub async fn find(db: &PgPool, id: &str) -> sqlx::Result<Option<CheckoutPayment>
     .await?;
     Ok(row.map(|r| CheckoutPayment {
         id: r.get("id"),
-        amount_cents: Cents(r.get("amount")),
+        amount_cents: r.get("amount"),
         description: r.get("description"),
         status: r.get("status"),
         redirect_url: r.get("redirect_url"),
@@ -151,7 +151,7 @@ impl PaymentProvider for LocalCheckout {
             )
             .bind(&id)
             .bind(&p.customer_id)
-            .bind(p.amount_cents.0 as i32)
+            .bind(p.amount_cents.to_column())
             .bind(&p.description)
             .bind(p.sequence_type.as_str())
             .bind(status)
