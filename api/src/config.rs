@@ -109,16 +109,6 @@ pub enum ConfigError {
          together: set all four (the agreement is then written to Keycloak) or none; missing: {0}"
     )]
     KeycloakHalfSet(String),
-    #[error(
-        "APP_MOLLIE_API_KEY is required in production: the local checkout (the payment provider without a key) \
-         takes no money and is for development and tests only"
-    )]
-    LocalCheckoutInProduction,
-    #[error(
-        "the local bookkeeping (no APP_MONEYBIRD_API_TOKEN) makes real invoices in production and needs the seller's details \
-         and a link key: set {0}, or configure Moneybird"
-    )]
-    LocalBookkeepingUnconfigured(String),
 }
 
 impl Config {
@@ -144,18 +134,8 @@ impl Config {
             origins.extend(env.list("APP_DEV_OIDC_REDIRECT_ORIGINS").iter().filter_map(|o| Url::parse(o).ok()).map(|u| origin_of(&u)));
             DevOidcConfig { redirect_origins: origins }
         });
-        let payments =
-            integrations::payments::PaymentsConfig::from_lookup(|name| env.get(name)).map_err(|(name, e)| EnvError::new(name, e))?;
-        if payments.uses_local_checkout() && app_env == AppEnv::Production {
-            return Err(ConfigError::LocalCheckoutInProduction);
-        }
+        let (payments, bookkeeping) = integrations::money_settings(env)?;
         let payment_webhook_url = payments.webhook_url(&public_url);
-        let bookkeeping =
-            integrations::bookkeeping::BookkeepingConfig::from_lookup(|name| env.get(name)).map_err(|(name, e)| EnvError::new(name, e))?;
-        let missing = bookkeeping.missing_for_production();
-        if app_env == AppEnv::Production && !missing.is_empty() {
-            return Err(ConfigError::LocalBookkeepingUnconfigured(missing.join(", ")));
-        }
         let early_adopter_before = match env.get("APP_EARLY_ADOPTER_BEFORE") {
             Some(raw) => Some(
                 chrono::NaiveDate::parse_from_str(&raw, "%Y-%m-%d")
@@ -291,6 +271,7 @@ mod tests {
             ("APP_MOLLIE_API_KEY", "test_dHar4XY7LxsDOtmnkVtjNVWXLSlXsM"),
             ("APP_MONEYBIRD_API_TOKEN", "token"),
             ("APP_MONEYBIRD_ADMINISTRATION_ID", "123456789"),
+            ("APP_MONEYBIRD_FINANCIAL_ACCOUNT_ID", "987654321"),
         ]))
         .unwrap();
         assert!(ok.dev_oidc.is_none());
@@ -344,7 +325,10 @@ mod tests {
     #[test]
     fn production_refuses_the_local_checkout_and_development_uses_it() {
         let err = Config::from_env(&Env::from_pairs([("APP_AUTH_ISSUER", "https://id.example.nl/realms/spreekkamer")])).unwrap_err();
-        assert!(matches!(err, ConfigError::LocalCheckoutInProduction));
+        assert_eq!(
+            err.to_string(),
+            ConfigError::Env(EnvError::new("APP_MOLLIE_API_KEY", integrations::ProductionRefusal::LocalCheckout.to_string())).to_string()
+        );
         assert!(err.to_string().contains("APP_MOLLIE_API_KEY is required in production"));
         let dev = Config::from_env(&Env::from_pairs([("APP_ENV", "development")])).unwrap();
         assert!(dev.payments.uses_local_checkout());
@@ -368,7 +352,7 @@ mod tests {
     fn production_needs_the_sellers_details_for_local_invoices() {
         let base = [("APP_AUTH_ISSUER", "https://id.example.nl/realms/spreekkamer"), ("APP_MOLLIE_API_KEY", "live_x")];
         let err = Config::from_env(&Env::from_pairs(base)).unwrap_err();
-        assert!(matches!(err, ConfigError::LocalBookkeepingUnconfigured(_)));
+        assert!(err.to_string().contains("the bookkeeping is not ready for production"), "{err}");
         for name in ["APP_INVOICE_SELLER_NAME", "APP_INVOICE_SELLER_KVK", "APP_INVOICE_LINK_SECRET"] {
             assert!(err.to_string().contains(name), "{err}");
         }
@@ -382,7 +366,31 @@ mod tests {
         let ok = Config::from_env(&Env::from_pairs(base.into_iter().chain(seller))).unwrap();
         assert!(ok.bookkeeping.uses_local_bookkeeping());
         assert_eq!(ok.bookkeeping.seller.address_lines, vec!["Domplein 1", "3512 JC Utrecht"]);
+        // the example seller and link key, given explicitly (as compose once did), are still examples
+        let examples = [
+            ("APP_INVOICE_SELLER_NAME", "Spreekkamer B.V."),
+            ("APP_INVOICE_SELLER_ADDRESS", "Oudegracht 100, 3511 AX Utrecht"),
+            ("APP_INVOICE_SELLER_KVK", "00000000"),
+            ("APP_INVOICE_SELLER_BTW", "NL000000000B00"),
+            ("APP_INVOICE_LINK_SECRET", "CHANGE-ME-dev-only-spreekkamer-invoice-links"),
+        ];
+        let err = Config::from_env(&Env::from_pairs(base.into_iter().chain(examples))).unwrap_err();
+        for name in ["APP_INVOICE_SELLER_KVK", "APP_INVOICE_LINK_SECRET"] {
+            assert!(err.to_string().contains(name), "{err}");
+        }
+        let public_secret =
+            seller.map(|(k, v)| if k == "APP_INVOICE_LINK_SECRET" { (k, "spreekkamer-development-invoice-links") } else { (k, v) });
+        let err = Config::from_env(&Env::from_pairs(base.into_iter().chain(public_secret))).unwrap_err();
+        assert!(err.to_string().contains("APP_INVOICE_LINK_SECRET") && !err.to_string().contains("APP_INVOICE_SELLER_KVK"), "{err}");
+        // Moneybird books the payments on the provider's balance account: production names it
         let moneybird = [("APP_MONEYBIRD_API_TOKEN", "token"), ("APP_MONEYBIRD_ADMINISTRATION_ID", "123")];
+        let err = Config::from_env(&Env::from_pairs(base.into_iter().chain(moneybird))).unwrap_err();
+        assert!(err.to_string().contains("APP_MONEYBIRD_FINANCIAL_ACCOUNT_ID"), "{err}");
+        let moneybird = [
+            ("APP_MONEYBIRD_API_TOKEN", "token"),
+            ("APP_MONEYBIRD_ADMINISTRATION_ID", "123"),
+            ("APP_MONEYBIRD_FINANCIAL_ACCOUNT_ID", "456"),
+        ];
         let ok = Config::from_env(&Env::from_pairs(base.into_iter().chain(moneybird))).unwrap();
         assert!(!ok.bookkeeping.uses_local_bookkeeping());
         let short = Config::from_env(&Env::from_pairs([("APP_ENV", "development"), ("APP_INVOICE_LINK_SECRET", "short")]));

@@ -210,7 +210,8 @@ pub const WITHOUT_AGREEMENT: &[&str] = &["me", "accept_agreement"];
 /// - has a body: 400 (a NUL character, a body that is not JSON), 413 (larger than the call takes);
 ///   a JSON body also 415 (not sent as `application/json`) and 422 (JSON of the wrong shape);
 /// - has parameters: 400 (a NUL character, a malformed query string or path segment);
-/// - guarded by a rate limit (`edge::limit::limit_for`): 429.
+/// - guarded by a rate limit (`edge::limit::limit_for`, or counted by its handler,
+///   `edge::limit::counted_by_handler`): 429.
 ///
 /// Each is the project's error JSON, `{error, message}` with a Dutch message.
 struct CommonResponses;
@@ -242,7 +243,13 @@ impl Modify for CommonResponses {
             .zip(operations)
             .filter_map(|(method, operation)| Some((method, operation.as_mut()?)))
             {
-                add_common_responses(operation, crate::edge::limit::limit_for(&method, path).is_some(), crate::auth::gate::is_gated(path));
+                add_common_responses(
+                    operation,
+                    crate::edge::limit::limit_for(&method, path)
+                        .or_else(|| crate::edge::limit::counted_by_handler(&method, path))
+                        .is_some(),
+                    crate::auth::gate::is_gated(path),
+                );
             }
         }
     }

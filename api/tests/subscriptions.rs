@@ -361,6 +361,8 @@ struct Double {
     gets: usize,
     /// Answer the next create with 503 this many times.
     fail_creates: usize,
+    /// Answer fetches with Mollie's 401 (a rotated or revoked key).
+    refuse_key: bool,
 }
 
 type Shared = Arc<Mutex<Double>>;
@@ -435,6 +437,13 @@ async fn mollie_double() -> (String, Shared) {
             get(move |AxState(state): AxState<Shared>, AxPath(id): AxPath<String>| async move {
                 let mut s = state.lock().unwrap();
                 s.gets += 1;
+                if s.refuse_key {
+                    // mollie-api-node tests/unit/errors.test.ts (bddef14a)
+                    return hal(
+                        StatusCode::UNAUTHORIZED,
+                        json!({"status": 401, "title": "Unauthorized Request", "detail": "Missing authentication, or failed to authenticate"}),
+                    );
+                }
                 match s.payments.get(&id) {
                     Some(p) => hal(StatusCode::OK, p.clone()),
                     None => {
@@ -536,4 +545,190 @@ async fn mollie_ten_concurrent_webhooks_make_one_transition_and_one_activation(p
         sqlx::query_scalar("select mandate_id from payment_customers where provider = 'mollie'").fetch_one(&pool).await.unwrap();
     assert_eq!(mandate.as_deref(), Some("mdt_pWUnw6pkBN"));
     worker.stop().await;
+}
+
+/// Sets the Mollie payment `id` in the double to `status` (with a mandate when paid).
+fn mollie_status(double: &Shared, id: &str, status: &str) {
+    let mut s = double.lock().unwrap();
+    let p = s.payments.get_mut(id).unwrap();
+    p["status"] = json!(status);
+    if status == "paid" {
+        p["mandateId"] = json!("mdt_pWUnw6pkBN");
+    }
+}
+
+async fn wait_active(app: &TestApp, token: &str) {
+    for _ in 0..1000 {
+        let (_, active) = get_json(app, "/payment/subscription/hasUserActiveSubscription", token).await;
+        if active == json!(true) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the subscription did not become active");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_refused_mollie_key_leaves_the_sync_retrying_with_a_line_for_staff_and_the_payment_is_not_lost(pool: PgPool) {
+    let (mollie_url, double) = mollie_double().await;
+    let env = vec![("APP_MOLLIE_API_KEY", "test_double_key".to_owned()), ("APP_MOLLIE_API_URL", mollie_url)];
+    let app = TestApp::spawn_with(pool.clone(), Options { env, ..Default::default() }).await;
+    let worker = app.start_worker(&[]);
+    let token = app.access_token_unsubscribed("praktijkhouder@example.nl").await;
+    let (status, link) = post_json(&app, "/payment/paymentinfo/getPaymentLink", &token, &billing(PRACTICE, 3, 12)).await;
+    assert_eq!(status, 200, "{link}");
+
+    // the key was rotated at Mollie just as the customer paid
+    double.lock().unwrap().refuse_key = true;
+    mollie_status(&double, "tr_1", "paid");
+    assert_eq!(app.http.post(app.url("/payment/webhook")).form(&[("id", "tr_1")]).send().await.unwrap().status(), 200);
+    let mut job = None;
+    for _ in 0..500 {
+        job = sqlx::query_as::<_, (String, Option<String>)>("select state, last_error from jobs where kind = 'sync_payment'")
+            .fetch_optional(&pool)
+            .await
+            .unwrap()
+            .filter(|(state, _)| state == "retrying");
+        if job.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let (state, error) = job.expect("the sync waits to try again, it does not fail");
+    assert_eq!(state, "retrying");
+    assert!(error.as_deref().unwrap_or_default().starts_with("Mollie weigert de API-sleutel (401)."), "{error:?}");
+    // staff see it among the problems of Achtergrondtaken
+    let (problems, _) = jobs::admin::problems(&pool, 0, 10).await.unwrap();
+    assert!(problems.iter().any(|p| p.kind == "sync_payment" && p.last_error.as_deref().is_some_and(|e| e.contains("API-sleutel"))));
+
+    // the key is fixed: the next attempt takes the payment as paid
+    double.lock().unwrap().refuse_key = false;
+    wait_active(&app, &token).await;
+    worker.stop().await;
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_paid_payment_whose_webhook_never_came_is_found_by_reconciliation(pool: PgPool) {
+    let (mollie_url, double) = mollie_double().await;
+    let env = vec![("APP_MOLLIE_API_KEY", "test_double_key".to_owned()), ("APP_MOLLIE_API_URL", mollie_url)];
+    let app = TestApp::spawn_with(pool.clone(), Options { env, ..Default::default() }).await;
+    let worker = app.start_worker(&[("APP_RECONCILE_GRACE", "0s")]);
+    let token = app.access_token_unsubscribed("praktijkhouder@example.nl").await;
+    let (status, link) = post_json(&app, "/payment/paymentinfo/getPaymentLink", &token, &billing(PRACTICE, 3, 12)).await;
+    assert_eq!(status, 200, "{link}");
+    mollie_status(&double, "tr_1", "paid");
+    // no webhook: Mollie's delivery was lost, or refused by a proxy
+    let gets = double.lock().unwrap().gets;
+
+    let sweep = reconcile(&pool, &app).await;
+    assert_eq!(sweep["asked"], 1, "{sweep}");
+    assert_eq!(sweep["queued"], 1, "{sweep}");
+    wait_active(&app, &token).await;
+    sync_jobs_done(&pool).await;
+    assert_eq!(double.lock().unwrap().gets, gets + 1);
+    let invoices: i64 = sqlx::query_scalar(
+        "select count(*) from jobs where kind = 'create_invoice'
+            and payload->>'paymentId' = (select id::text from payments where provider_payment_id = 'tr_1')",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(invoices, 1, "a paid payment ends with its invoice");
+
+    // a paid payment is asked about again only after a day (a refund, a chargeback)
+    let again = reconcile(&pool, &app).await;
+    assert_eq!(again["asked"], 0, "{again}");
+    worker.stop().await;
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn reconciliation_leaves_a_new_payment_to_its_webhook_and_spaces_out_its_questions(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let token = app.access_token_unsubscribed("praktijkhouder@example.nl").await;
+    let (status, link) = post_json(&app, "/payment/paymentinfo/getPaymentLink", &token, &billing(PRACTICE, 3, 12)).await;
+    assert_eq!(status, 200, "{link}");
+    let ours: String = sqlx::query_scalar(
+        "select p.provider_payment_id from payments p join users u on u.id = p.user_id where u.email = 'praktijkhouder@example.nl'",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    let grace = domain::billing::sweeps::RECONCILE_GRACE;
+    // whether reconciliation asks about ours now (the seeded payments of the development data
+    // are asked about too, and do not count here)
+    let asked = |provider: &'static str| {
+        let (pool, ours) = (pool.clone(), ours.clone());
+        async move { domain::billing::sweeps::due_for_reconciliation(&pool, provider, grace, 100).await.unwrap().contains(&ours) }
+    };
+    let set = |assignments: &'static str| {
+        let (pool, ours) = (pool.clone(), ours.clone());
+        async move {
+            sqlx::query(&format!("update payments set {assignments} where provider_payment_id = $1"))
+                .bind(&ours)
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
+    };
+    assert!(!asked("local").await, "within its grace the webhook is waited for");
+    set("created_at = now() - interval '10 minutes'").await;
+    assert!(asked("local").await);
+    assert!(!asked("local").await, "asked about just now");
+    // a quarter of its age (2.5 minutes) later it is asked about again
+    set("reconciled_at = now() - interval '3 minutes'").await;
+    assert!(asked("local").await);
+    // two days old: every 6 hours at most
+    set("created_at = now() - interval '2 days', reconciled_at = now() - interval '5 hours'").await;
+    assert!(!asked("local").await);
+    set("reconciled_at = now() - interval '7 hours'").await;
+    assert!(asked("local").await);
+    // another provider's payments are not this provider's to ask about
+    set("reconciled_at = null").await;
+    assert!(!asked("mollie").await);
+    // long past any method's expiry it is left to staff
+    set("created_at = now() - interval '41 days'").await;
+    assert!(!asked("local").await);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_webhook_limits_only_ids_that_are_not_ours(pool: PgPool) {
+    let env = vec![("APP_RATE_LIMIT_PAYMENT_WEBHOOK", "3/1m".to_owned())];
+    let app = TestApp::spawn_with(pool.clone(), Options { env, ..Default::default() }).await;
+    let token = app.access_token_unsubscribed("praktijkhouder@example.nl").await;
+    let (status, link) = post_json(&app, "/payment/paymentinfo/getPaymentLink", &token, &billing(PRACTICE, 3, 12)).await;
+    assert_eq!(status, 200, "{link}");
+    let ours: String = sqlx::query_scalar("select provider_payment_id from payments").fetch_one(&pool).await.unwrap();
+    let post = |id: String| app.http.post(app.url("/payment/webhook")).form(&[("id", id)]).send();
+    // a noisy client spends the limit on made-up ids
+    for n in 0..3 {
+        assert_eq!(post(format!("tr_noise{n}")).await.unwrap().status(), 200);
+    }
+    let refused = post("tr_noise9".into()).await.unwrap();
+    assert_eq!(refused.status(), 429);
+    assert!(refused.headers().contains_key("retry-after"));
+    // the same address still gets a real payment's news through, every time
+    for _ in 0..5 {
+        assert_eq!(post(ours.clone()).await.unwrap().status(), 200);
+    }
+    let waiting: i64 =
+        sqlx::query_scalar("select count(*) from jobs where kind = 'sync_payment' and state = 'queued'").fetch_one(&pool).await.unwrap();
+    assert_eq!(waiting, 1, "one waiting sync however often the news comes");
+}
+
+/// Runs one reconciliation sweep through the worker and returns its result.
+async fn reconcile(pool: &PgPool, app: &TestApp) -> Value {
+    let mut tx = pool.begin().await.unwrap();
+    let id = jobs::enqueue(&mut tx, jobs::kinds::ReconcilePayments::job()).await.unwrap();
+    tx.commit().await.unwrap();
+    app.state.jobs.push_committed(&[id], "test").await;
+    for _ in 0..1000 {
+        let (state, result): (String, Option<Value>) =
+            sqlx::query_as("select state, result from jobs where id = $1").bind(id).fetch_one(pool).await.unwrap();
+        if state == "succeeded" {
+            return result.unwrap();
+        }
+        assert!(!["failed", "dead"].contains(&state.as_str()), "the sweep {state}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the reconciliation sweep did not finish");
 }

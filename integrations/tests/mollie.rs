@@ -19,6 +19,8 @@ struct Seen {
     creates: Vec<(String, Option<String>, Value)>,
     /// answers to give first, then 201
     script: Vec<u16>,
+    /// the `User-Agent` of each create
+    agents: Vec<String>,
 }
 
 type Shared = Arc<Mutex<Seen>>;
@@ -31,10 +33,16 @@ async fn create(State(seen): State<Shared>, headers: HeaderMap, body: String) ->
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
     let body: Value = serde_json::from_str(&body).unwrap();
     let mut s = seen.lock().unwrap();
+    s.agents.extend(header("user-agent"));
     s.creates.push((header("authorization").unwrap_or_default(), header("idempotency-key"), body.clone()));
     if !s.script.is_empty() {
         let status = s.script.remove(0);
         return match status {
+            // mollie-api-node tests/unit/errors.test.ts (bddef14a): a wrong or revoked key
+            401 => hal(
+                401,
+                json!({"status": 401, "title": "Unauthorized Request", "detail": "Missing authentication, or failed to authenticate", "_links": {"documentation": {"href": "https://docs.mollie.com/overview/authentication", "type": "text/html"}}}),
+            ),
             422 => hal(
                 422,
                 json!({"status": 422, "title": "Unprocessable Entity", "detail": "The webhook URL is invalid because it is unreachable from Mollie's point of view", "field": "webhookUrl", "_links": {"documentation": {"href": "https://docs.mollie.com/overview/handling-errors", "type": "text/html"}}}),
@@ -130,6 +138,24 @@ async fn giving_up_after_the_last_attempt_is_retryable_later() {
     let err = mollie.create_payment(&payment()).await.unwrap_err();
     assert!(err.is_retryable(), "{err:?}");
     assert_eq!(seen.lock().unwrap().creates.len(), 4);
+}
+
+#[tokio::test]
+async fn a_refused_key_is_its_own_error_retried_later_not_a_refusal_of_the_payment() {
+    let (mollie, seen) = double(vec![401]).await;
+    let err = mollie.create_payment(&payment()).await.unwrap_err();
+    assert_eq!(err, PaymentError::Unauthorized { status: 401 });
+    assert!(err.is_retryable());
+    // not repeated at once: the key does not change within a request's retries
+    assert_eq!(seen.lock().unwrap().creates.len(), 1);
+}
+
+#[tokio::test]
+async fn the_client_says_who_it_is() {
+    let (mollie, seen) = double(vec![]).await;
+    mollie.create_payment(&payment()).await.unwrap();
+    let agents = seen.lock().unwrap().agents.clone();
+    assert!(agents.len() == 1 && agents[0].starts_with("Spreekkamer/"), "{agents:?}");
 }
 
 #[tokio::test]

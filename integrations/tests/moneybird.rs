@@ -47,6 +47,8 @@ struct Books {
     lose_next_create: bool,
     /// answer the PDF download with a body instead of a redirect
     pdf_as_body: bool,
+    /// the `User-Agent` of each request
+    agents: Vec<String>,
 }
 
 type Shared = Arc<Mutex<Books>>;
@@ -128,6 +130,7 @@ async fn handle(State(books): State<Shared>, method: Method, uri: Uri, headers: 
     let body: Value = if body.is_empty() { Value::Null } else { serde_json::from_str(&body).expect("a JSON body") };
     let mut b = books.lock().unwrap();
     b.seen.push(Seen { method: method.to_string(), path: path.clone(), query: query.clone(), body: body.clone() });
+    b.agents.extend(headers.get("user-agent").and_then(|v| v.to_str().ok()).map(str::to_owned));
     if headers.get("authorization").and_then(|v| v.to_str().ok()) != Some(&format!("Bearer {TOKEN}")) {
         return answer(401, json!({"error": "Token is invalid", "symbolic": {"token": "invalid"}}));
     }
@@ -151,16 +154,23 @@ async fn handle(State(books): State<Shared>, method: Method, uri: Uri, headers: 
             b.contacts.push(contact.clone());
             answer(201, contact)
         }
-        ("GET", ["tax_rates"]) => answer(
-            200,
-            // the double ignores the filter: the client checks what it takes
-            json!([
+        ("GET", ["tax_rates"]) => {
+            // the 21 % sales rate as moneybird-dotnet recorded it (TaxRates/getTaxRates.json,
+            // ac08cb7c): `"active": null`, `"show_tax": null`. The double applies an `active:`
+            // filter strictly, the way that would hurt; the type and percentage filters are left
+            // to the client's own check
+            let rates = json!([
                 {"id": "446241636268119001", "administration_id": 123, "name": "21% btw inkoop", "percentage": "21.0", "tax_rate_type": "purchase_invoice", "show_tax": true, "active": true, "country": null},
                 {"id": "446241636268119002", "administration_id": 123, "name": "9% btw", "percentage": "9.0", "tax_rate_type": "sales_invoice", "show_tax": true, "active": true, "country": null},
                 {"id": "446241636268119003", "administration_id": 123, "name": "21% btw (oud)", "percentage": "21.0", "tax_rate_type": "sales_invoice", "show_tax": true, "active": false, "country": null},
-                {"id": "446241636268119004", "administration_id": 123, "name": "21% btw", "percentage": "21.0", "tax_rate_type": "sales_invoice", "show_tax": true, "active": true, "country": null},
-            ]),
-        ),
+                {"id": "446241636268119004", "administration_id": 123, "name": "21% btw", "percentage": "21.0", "tax_rate_type": "sales_invoice", "show_tax": null, "active": null, "country": null},
+            ]);
+            let filter = query.get("filter").map_or("", String::as_str);
+            let active = filter.split(',').find_map(|f| f.strip_prefix("active:")).map(|a| a == "true");
+            let rates: Vec<Value> =
+                rates.as_array().unwrap().iter().filter(|r| active.is_none_or(|a| r["active"].as_bool() == Some(a))).cloned().collect();
+            answer(200, json!(rates))
+        }
         ("GET", ["sales_invoices"]) => answer(200, json!(b.list_invoices(query.get("filter").map_or("", String::as_str)))),
         ("POST", ["sales_invoices"]) => match b.make_invoice(&body["sales_invoice"]) {
             Ok(_) if std::mem::take(&mut b.lose_next_create) => answer(500, json!({"error": "Er is iets misgegaan"})),
@@ -235,6 +245,7 @@ fn config(base: &str) -> MoneybirdConfig {
         tax_rate_id: Some("446241636268119999".into()),
         ledger_account_id: Some("446241636268118888".into()),
         workflow_id: None,
+        financial_account_id: None,
     }
 }
 
@@ -491,12 +502,31 @@ async fn a_422_is_a_refusal_with_moneybirds_error_and_not_repeated() {
 }
 
 #[tokio::test]
-async fn a_wrong_token_is_refused() {
-    let (mb, _) = double_with(|c| c.token = "wrong".into()).await;
-    assert_eq!(
-        mb.ensure_contact(&buyer()).await.unwrap_err(),
-        BookkeepingError::Refused { status: 401, message: "Token is invalid".into() }
-    );
+async fn a_wrong_token_is_retried_until_it_is_fixed_not_refused_for_good() {
+    let (mb, books) = double_with(|c| c.token = "wrong".into()).await;
+    let err = mb.ensure_contact(&buyer()).await.unwrap_err();
+    assert!(err.is_retryable(), "{err:?}");
+    assert!(err.to_string().contains("Moneybird weigert het API-token (401)"), "{err}");
+    assert_eq!(writes(&books), 0);
+}
+
+#[tokio::test]
+async fn both_clients_say_who_they_are() {
+    let (mb, books) = double().await;
+    mb.ensure_contact(&buyer()).await.unwrap();
+    let agents = books.lock().unwrap().agents.clone();
+    assert!(!agents.is_empty() && agents.iter().all(|a| a.starts_with("Spreekkamer/")), "{agents:?}");
+}
+
+#[tokio::test]
+async fn payments_are_booked_on_the_configured_financial_account() {
+    let (mb, books) = double_with(|c| c.financial_account_id = Some("446241636268115555".into())).await;
+    let contact_id = contact(&mb).await;
+    let made = mb.ensure_invoice(&contact_id, &draft()).await.unwrap();
+    let payments = seen(&books, "POST", &format!("sales_invoices/{}/payments.json", made.id));
+    assert_eq!(payments.len(), 1);
+    assert_eq!(payments[0].body["payment"]["financial_account_id"], "446241636268115555");
+    assert_eq!(payments[0].body["payment"]["manual_payment_action"], "bank_transfer");
 }
 
 #[tokio::test]
@@ -514,7 +544,8 @@ async fn the_tax_rate_is_looked_up_once_when_not_configured() {
     mb.ensure_invoice(&contact_id, &second).await.unwrap();
     let lookups = seen(&books, "GET", "tax_rates.json");
     assert_eq!(lookups.len(), 1);
-    assert_eq!(lookups[0].query["filter"], "tax_rate_type:sales_invoice,percentage:21,active:true");
+    // no `active:true`: Moneybird's own 21 % rate has `"active": null` and a strict filter drops it
+    assert_eq!(lookups[0].query["filter"], "tax_rate_type:sales_invoice,percentage:21");
     for create in seen(&books, "POST", "sales_invoices.json") {
         let invoice = &create.body["sales_invoice"];
         assert_eq!(invoice["workflow_id"], "446241636268117777");

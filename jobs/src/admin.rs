@@ -22,7 +22,8 @@ pub fn label(kind: &str) -> &'static str {
 }
 
 /// The sweeps the scheduler runs, by kind, in the order the CMS lists them.
-pub const SWEEPS: [&str; 5] = ["expire_subscriptions", "renew_subscriptions", "check_unpaid", "purge_consults", "prune_jobs"];
+pub const SWEEPS: [&str; 6] =
+    ["expire_subscriptions", "renew_subscriptions", "check_unpaid", "reconcile_payments", "purge_consults", "prune_jobs"];
 
 /// A job that went wrong.
 #[derive(Debug, Clone, Serialize, ToSchema)]

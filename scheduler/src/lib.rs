@@ -16,7 +16,7 @@ use chrono_tz::Tz;
 use domain::db::DatabaseConfig;
 use domain::env::{Env, EnvError};
 use domain::telemetry::TelemetryConfig;
-use jobs::kinds::{CheckUnpaid, ExpireSubscriptions, PruneJobs, PurgeConsults, RenewSubscriptions};
+use jobs::kinds::{CheckUnpaid, ExpireSubscriptions, PruneJobs, PurgeConsults, ReconcilePayments, RenewSubscriptions};
 use jobs::{Dispatcher, JobsConfig, NewJob, RedisConfig};
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -42,6 +42,9 @@ pub fn sweeps() -> Vec<Sweep> {
         Sweep { name: "renew_subscriptions", default_cron: "0 0 2 * * *", job: RenewSubscriptions::job },
         // in the morning, so the e-mail reaches staff at work
         Sweep { name: "check_unpaid", default_cron: "0 0 7 * * *", job: CheckUnpaid::job },
+        // every minute: a payment whose webhook was lost is found within a few minutes of its
+        // grace (the job itself spaces out the questions about each payment)
+        Sweep { name: "reconcile_payments", default_cron: "0 * * * * *", job: ReconcilePayments::job },
     ]
 }
 
@@ -82,6 +85,9 @@ impl Config {
             Some("off") => None,
             _ => Some(env.parse("APP_SCHEDULER_HTTP_ADDR", SocketAddr::from(([127, 0, 0, 1], 9102)))?),
         };
+        // the sweeps queue payment work: a scheduler of a production deployment refuses the
+        // development payment and bookkeeping defaults as the api and the worker do
+        integrations::money_settings(env)?;
         let timezone = env.string("APP_SCHEDULER_TIMEZONE", "Europe/Amsterdam");
         let timezone =
             Tz::from_str(&timezone).map_err(|_| EnvError::new("APP_SCHEDULER_TIMEZONE", format!("unknown time zone {timezone:?}")))?;
@@ -223,14 +229,31 @@ mod tests {
 
     #[test]
     fn a_bad_expression_names_its_variable() {
-        let err = Config::from_env(&Env::from_pairs([("APP_SCHEDULE_PRUNE_JOBS", "every night")])).unwrap_err();
+        let dev = ("APP_ENV", "development");
+        let err = Config::from_env(&Env::from_pairs([dev, ("APP_SCHEDULE_PRUNE_JOBS", "every night")])).unwrap_err();
         assert_eq!(err.name, "APP_SCHEDULE_PRUNE_JOBS");
-        let off = Config::from_env(&Env::from_pairs([("APP_SCHEDULE_PRUNE_JOBS", "off")])).unwrap();
+        let off = Config::from_env(&Env::from_pairs([dev, ("APP_SCHEDULE_PRUNE_JOBS", "off")])).unwrap();
         let names: Vec<&str> = off.sweeps.iter().map(|s| s.sweep.name).collect();
         assert_eq!(
             names,
-            ["purge_consults", "expire_subscriptions", "renew_subscriptions", "check_unpaid"],
+            ["purge_consults", "expire_subscriptions", "renew_subscriptions", "check_unpaid", "reconcile_payments"],
             "only the sweep switched off is gone"
         );
+    }
+
+    #[test]
+    fn production_refuses_the_development_payments_as_the_api_does() {
+        let err = Config::from_env(&Env::from_pairs([("APP_ENV", "production")])).unwrap_err();
+        assert_eq!(err.name, "APP_MOLLIE_API_KEY");
+        // with a key, the local bookkeeping still needs the seller's own details
+        let err = Config::from_env(&Env::from_pairs([("APP_MOLLIE_API_KEY", "live_x")])).unwrap_err();
+        assert_eq!(err.name, "APP_INVOICE_SELLER_NAME", "{err}");
+        let moneybird = [
+            ("APP_MOLLIE_API_KEY", "live_x"),
+            ("APP_MONEYBIRD_API_TOKEN", "t"),
+            ("APP_MONEYBIRD_ADMINISTRATION_ID", "1"),
+            ("APP_MONEYBIRD_FINANCIAL_ACCOUNT_ID", "2"),
+        ];
+        Config::from_env(&Env::from_pairs(moneybird)).unwrap();
     }
 }

@@ -9,6 +9,7 @@ use sqlx::PgPool;
 
 fn config(db: &PgPool, namespace: &str, cron: &str) -> scheduler::Config {
     scheduler::Config::from_env(&Env::from_pairs([
+        ("APP_ENV", "development".to_owned()),
         ("APP_DATABASE_URL", domain::db::url_of(db)),
         ("APP_JOBS_NAMESPACE", namespace.to_owned()),
         ("APP_SCHEDULER_HTTP_ADDR", "off".to_owned()),

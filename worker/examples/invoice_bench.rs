@@ -85,6 +85,7 @@ async fn payments(db: &PgPool, n: usize) -> anyhow::Result<Vec<Uuid>> {
 
 async fn run(redis_url: &str, database_url: &str, n: usize, concurrency: Option<&str>) -> anyhow::Result<serde_json::Value> {
     let mut pairs = vec![
+        ("APP_ENV", "development".to_owned()),
         ("APP_DATABASE_URL", database_url.to_owned()),
         ("APP_DATABASE_MAX_CONNECTIONS", "40".to_owned()),
         ("APP_REDIS_URL", redis_url.to_owned()),

@@ -52,6 +52,7 @@ async fn run(redis_url: &str, database_url: &str, n: usize, concurrency: &str, s
     // APP_* variables of the environment (APP_WORKER_STREAMS, say) come last and win
     let env = Env::from_pairs(
         [
+            ("APP_ENV", "development"),
             ("APP_DATABASE_URL", database_url),
             ("APP_DATABASE_MAX_CONNECTIONS", "40"),
             ("APP_REDIS_URL", redis_url),

@@ -21,8 +21,8 @@ use domain::telemetry::TelemetryConfig;
 use jobs::dispatch::{Dispatch, apalis_config};
 use jobs::health::StreamHealth;
 use jobs::kinds::{
-    CheckUnpaid, CreateContact, CreateInvoice, CreditInvoice, ExpireSubscriptions, Probe, PruneJobs, PurgeConsults, RenewSubscription,
-    RenewSubscriptions, SendEmail, SummariseConsult, SyncPayment,
+    CheckUnpaid, CreateContact, CreateInvoice, CreditInvoice, ExpireSubscriptions, Probe, PruneJobs, PurgeConsults, ReconcilePayments,
+    RenewSubscription, RenewSubscriptions, SendEmail, SummariseConsult, SyncPayment,
 };
 use jobs::mail::{MailConfig, Mailer};
 use jobs::{Dispatcher, JobContext, JobsConfig, RedisConfig, Registry, Relay, Runner, Taken};
@@ -61,6 +61,9 @@ pub struct Config {
     /// The bookkeeping of the contact and invoice jobs (`APP_MONEYBIRD_*`; the local bookkeeping
     /// without a token, `APP_INVOICE_*`).
     pub bookkeeping: integrations::bookkeeping::BookkeepingConfig,
+    /// How long a new payment is left to its webhook before reconciliation asks the provider
+    /// (`APP_RECONCILE_GRACE`, 2 minutes).
+    pub reconcile_grace: Duration,
     /// `APP_PUBLIC_URL`: the local checkout's pages are below it.
     pub public_url: url::Url,
     /// Run the `probe` kind (tests and the benchmark), writing its `effects.log` here if set.
@@ -85,6 +88,9 @@ impl Config {
             Some("off") => None,
             _ => Some(env.parse("APP_WORKER_HTTP_ADDR", SocketAddr::from(([127, 0, 0, 1], 9101)))?),
         };
+        // as the api: a worker of a production deployment never marks a renewal paid through the
+        // local checkout, nor invoices as the example seller
+        let (payments, bookkeeping) = integrations::money_settings(env)?;
         Ok(Self {
             database: DatabaseConfig::from_env(env)?,
             redis: RedisConfig::from_env(env)?,
@@ -102,10 +108,9 @@ impl Config {
             summariser: Summariser(
                 integrations::summarise::config::from_lookup(|name| env.get(name)).map_err(|e| EnvError::new("APP_LLM_URL", e))?,
             ),
-            payments: integrations::payments::PaymentsConfig::from_lookup(|name| env.get(name))
-                .map_err(|(name, e)| EnvError::new(name, e))?,
-            bookkeeping: integrations::bookkeeping::BookkeepingConfig::from_lookup(|name| env.get(name))
-                .map_err(|(name, e)| EnvError::new(name, e))?,
+            payments,
+            bookkeeping,
+            reconcile_grace: env.duration("APP_RECONCILE_GRACE", domain::billing::sweeps::RECONCILE_GRACE)?,
             public_url: env.url("APP_PUBLIC_URL", "http://localhost:8080")?,
             probe: env.flag("APP_JOBS_PROBE", false)?,
             probe_dir: env.get("APP_JOBS_PROBE_DIR").map(PathBuf::from),
@@ -137,6 +142,7 @@ pub fn registry(config: &Config, db: &sqlx::PgPool) -> anyhow::Result<Registry> 
         .with(PurgeConsults { retention: config.consults.retention })
         .with(SummariseConsult { summariser: config.summariser.0.clone() })
         .with(SyncPayment { provider: provider.clone() })
+        .with(ReconcilePayments { provider: provider.clone(), grace: config.reconcile_grace })
         .with(RenewSubscriptions { provider: provider.clone() })
         .with(RenewSubscription { provider, webhook_url: config.payments.webhook_url(&config.public_url).to_string() })
         .with(CreateContact { bookkeeping: books.clone() })

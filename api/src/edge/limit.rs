@@ -11,7 +11,9 @@
 //! work, and the limits guard against abuse, not against load the api cannot take.
 //!
 //! The limits and the calls they guard are in [`LimitName`] and [`limit_for`]; the live
-//! consult's `summarize` message counts against [`LimitName::Summary`] through [`check`].
+//! consult's `summarize` message counts against [`LimitName::Summary`] through [`check`], and
+//! the payment webhook counts only deliveries naming no payment of ours against
+//! [`LimitName::PaymentWebhook`], also through [`check`].
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -56,7 +58,8 @@ pub enum LimitName {
     Upload,
     /// The public hand-off page's `GET /api/integration/record-system/consult/{id}/redirect`.
     Handoff,
-    /// The payment provider's webhook `POST /payment/webhook`.
+    /// The payment provider's webhook `POST /payment/webhook`, when it names no payment of ours
+    /// (counted by the handler: a webhook about a real payment is always taken).
     PaymentWebhook,
 }
 
@@ -163,9 +166,6 @@ pub fn limit_for(method: &Method, path: &str) -> Option<LimitName> {
         if path == "/api/feedback" {
             return Some(LimitName::Feedback);
         }
-        if path == "/payment/webhook" {
-            return Some(LimitName::PaymentWebhook);
-        }
         if SUMMARIES.contains(&path) {
             return Some(LimitName::Summary);
         }
@@ -180,6 +180,12 @@ pub fn limit_for(method: &Method, path: &str) -> Option<LimitName> {
         return Some(LimitName::Handoff);
     }
     None
+}
+
+/// A limit a call's handler counts itself through [`check`] (the middleware leaves the call
+/// alone): the payment webhook, for deliveries naming no payment of ours.
+pub fn counted_by_handler(method: &Method, path: &str) -> Option<LimitName> {
+    (method == Method::POST && path.trim_end_matches('/') == "/payment/webhook").then_some(LimitName::PaymentWebhook)
 }
 
 /// Whom a request counts for.

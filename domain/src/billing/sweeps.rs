@@ -1,7 +1,10 @@
-//! The sweeps over subscriptions: expiry at the end of the last day, and the 5-day unpaid check
-//! (spec §4, §9). Days are Europe/Amsterdam calendar days ([`crate::billing::today`]); a
-//! subscription valid until day D ends at the end of D (23:59:59.999), so it expires once today is
-//! after D.
+//! The sweeps over subscriptions and payments: expiry at the end of the last day, the 5-day unpaid
+//! check (spec §4, §9), and reconciliation (payments the provider has not called final yet, and
+//! recent paid ones, asked about again). Days are Europe/Amsterdam calendar days
+//! ([`crate::billing::today`]); a subscription valid until day D ends at the end of D
+//! (23:59:59.999), so it expires once today is after D.
+
+use std::time::Duration;
 
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -42,6 +45,54 @@ pub async fn expire(db: &PgPool, today: NaiveDate) -> sqlx::Result<Expired> {
             .rows_affected();
     tx.commit().await?;
     Ok(Expired { subscriptions, organisation_subscriptions, organisation_terms })
+}
+
+/// How long a new payment is left to its webhook before reconciliation asks the provider itself.
+pub const RECONCILE_GRACE: Duration = Duration::from_secs(120);
+/// The longest wait between two questions about a payment that is not final (the wait grows
+/// with the payment's age: a quarter of it, at least a minute).
+pub const RECONCILE_MAX_GAP: Duration = Duration::from_secs(6 * 3600);
+/// A payment that is still not final after this long is left alone (Mollie's slowest methods
+/// expire after 12 to 28 days; staff see it in Betalingen).
+pub const RECONCILE_FOR_DAYS: i32 = 40;
+/// Paid payments are asked about once a day for this long, so a refund, a chargeback or a
+/// reversal whose webhook was lost is still booked.
+pub const RECHECK_PAID_DAYS: i32 = 60;
+
+/// The provider's ids of the payments of `provider` due for reconciliation, at most `limit`,
+/// oldest first, each marked as asked about now (so concurrent runs share the work and the next
+/// run waits its gap):
+/// - not final (OPEN, PENDING, AUTHORIZED), made more than `grace` ago and less than
+///   [`RECONCILE_FOR_DAYS`], last asked about longer ago than a quarter of its age (at least a
+///   minute, at most [`RECONCILE_MAX_GAP`]);
+/// - PAID in the last [`RECHECK_PAID_DAYS`] days and not asked about for a day.
+pub async fn due_for_reconciliation(db: &PgPool, provider: &str, grace: Duration, limit: i64) -> sqlx::Result<Vec<String>> {
+    sqlx::query_scalar!(
+        r#"update payments p set reconciled_at = now()
+            where p.id in (
+              select d.id from payments d
+               where d.provider = $1 and d.provider_payment_id is not null
+                 and ((d.status in ('OPEN', 'PENDING', 'AUTHORIZED')
+                       and d.created_at < now() - $2 * interval '1 second'
+                       and d.created_at > now() - $3 * interval '1 day'
+                       and (d.reconciled_at is null
+                            or d.reconciled_at < now() - least(greatest((now() - d.created_at) / 4, interval '1 minute'),
+                                                               $4 * interval '1 second')))
+                   or (d.status = 'PAID' and d.created_at > now() - $5 * interval '1 day'
+                       and (d.reconciled_at is null or d.reconciled_at < now() - interval '1 day')))
+               order by d.created_at
+               limit $6
+               for update skip locked)
+            returning p.provider_payment_id as "id!""#,
+        provider,
+        grace.as_secs_f64(),
+        f64::from(RECONCILE_FOR_DAYS),
+        RECONCILE_MAX_GAP.as_secs_f64(),
+        f64::from(RECHECK_PAID_DAYS),
+        limit,
+    )
+    .fetch_all(db)
+    .await
 }
 
 /// A problem the unpaid check found, as the staff e-mail and the CMS list it.

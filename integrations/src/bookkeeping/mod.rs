@@ -95,6 +95,12 @@ const DEV_SELLER_BTW: &str = "NL000000000B00";
 const DEV_SELLER_IBAN: &str = "NL00 TEST 0000 0000 00";
 const DEV_LINK_SECRET: &str = "spreekkamer-development-invoice-links";
 
+/// A link key anyone can read: the development default, or a placeholder such as compose's
+/// examples (`CHANGE-ME-...`). Production refuses it (anyone could sign a download link).
+fn is_public_secret(secret: &str) -> bool {
+    secret == DEV_LINK_SECRET || secret.to_ascii_lowercase().contains("change-me") || secret.to_ascii_lowercase().contains("changeme")
+}
+
 impl std::fmt::Debug for BookkeepingConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BookkeepingConfig")
@@ -116,7 +122,10 @@ impl BookkeepingConfig {
             get("APP_INVOICE_SELLER_KVK"),
             get("APP_INVOICE_SELLER_BTW"),
         );
-        let seller_configured = name.is_some() && address.is_some() && kvk.is_some() && btw.is_some();
+        // the example's KvK and BTW numbers (all zeros) given explicitly, as an example .env or
+        // compose file may, are still the example seller: no real company has them
+        let own = |value: &Option<String>, example: &str| value.as_deref().is_some_and(|v| v != example);
+        let seller_configured = name.is_some() && address.is_some() && own(&kvk, DEV_SELLER_KVK) && own(&btw, DEV_SELLER_BTW);
         let seller = Seller {
             name: name.unwrap_or_else(|| DEV_SELLER_NAME.to_owned()),
             address_lines: address
@@ -141,7 +150,7 @@ impl BookkeepingConfig {
             moneybird,
             seller,
             seller_configured,
-            link_secret_configured: link_secret.is_some(),
+            link_secret_configured: link_secret.as_deref().is_some_and(|s| !is_public_secret(s)),
             link_secret: link_secret.unwrap_or_else(|| DEV_LINK_SECRET.to_owned()),
         })
     }
@@ -150,9 +159,12 @@ impl BookkeepingConfig {
         self.moneybird.is_none()
     }
 
-    /// What production lacks for local invoices: the variables to set (empty: nothing).
+    /// What production lacks: the variables to set (empty: nothing).
     pub fn missing_for_production(&self) -> Vec<&'static str> {
         let mut missing = Vec::new();
+        if self.moneybird.as_ref().is_some_and(|m| m.financial_account_id.is_none()) {
+            missing.push(moneybird::FINANCIAL_ACCOUNT);
+        }
         if self.uses_local_bookkeeping() {
             if !self.seller_configured {
                 missing.extend([

@@ -15,7 +15,11 @@
 //! - sending: only while its `state` is `draft`, `PATCH sales_invoices/{id}/send_invoice.json`
 //!   (Moneybird numbers it then: `invoice_id`);
 //! - payment: unless the invoice is `paid` or one of its `payments` has our transaction id as
-//!   `transaction_identifier`, `POST sales_invoices/{id}/payments.json`.
+//!   `transaction_identifier`, `POST sales_invoices/{id}/payments.json`, on the configured
+//!   financial account (`APP_MONEYBIRD_FINANCIAL_ACCOUNT_ID`, the payment provider's balance).
+//!
+//! A 401 or 403 (the token) is not a refusal of the work: the jobs retry it until the token is
+//! fixed.
 //!
 //! Moneybird takes no idempotency key, so a write is never repeated blindly: a 5xx or a broken
 //! connection on a write leaves its outcome unknown, and the whole flow starts again from the
@@ -44,6 +48,7 @@ pub const DEFAULT_API_URL: &str = "https://moneybird.com/api/v2/";
 const TOKEN: &str = "APP_MONEYBIRD_API_TOKEN";
 const ADMINISTRATION: &str = "APP_MONEYBIRD_ADMINISTRATION_ID";
 const API_URL: &str = "APP_MONEYBIRD_API_URL";
+pub const FINANCIAL_ACCOUNT: &str = "APP_MONEYBIRD_FINANCIAL_ACCOUNT_ID";
 
 /// Attempts of a read, and rounds of a flow after a write with an unknown outcome, the first
 /// included.
@@ -68,6 +73,9 @@ pub struct MoneybirdConfig {
     pub ledger_account_id: Option<String>,
     /// The invoice workflow; the contact's or administration's default when not given.
     pub workflow_id: Option<String>,
+    /// The financial account payments are registered on (the payment provider's balance
+    /// account), so they match its settlements; production requires it.
+    pub financial_account_id: Option<String>,
 }
 
 impl fmt::Debug for MoneybirdConfig {
@@ -79,6 +87,7 @@ impl fmt::Debug for MoneybirdConfig {
             .field("tax_rate_id", &self.tax_rate_id)
             .field("ledger_account_id", &self.ledger_account_id)
             .field("workflow_id", &self.workflow_id)
+            .field("financial_account_id", &self.financial_account_id)
             .finish()
     }
 }
@@ -112,6 +121,7 @@ impl MoneybirdConfig {
             tax_rate_id: get("APP_MONEYBIRD_TAX_RATE_ID"),
             ledger_account_id: get("APP_MONEYBIRD_LEDGER_ACCOUNT_ID"),
             workflow_id: get("APP_MONEYBIRD_WORKFLOW_ID"),
+            financial_account_id: get(FINANCIAL_ACCOUNT),
         }))
     }
 }
@@ -161,6 +171,7 @@ impl Moneybird {
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(30))
             .connect_timeout(Duration::from_secs(10))
+            .user_agent(crate::payments::USER_AGENT)
             // the PDF download answers a 302 whose Location is what we want
             .redirect(reqwest::redirect::Policy::none())
             .build()
@@ -217,6 +228,15 @@ impl Moneybird {
                             return Ok(Answer { status, location, body: text });
                         }
                         Ok(_) if status == StatusCode::NOT_FOUND => return Err(BookkeepingError::NotFound.into()),
+                        // a wrong, expired or revoked token: nothing was done, and the work can
+                        // go on once the token is fixed, so the jobs retry rather than fail
+                        Ok(_) if status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN => {
+                            return Err(BookkeepingError::Unavailable(format!(
+                                "Moneybird weigert het API-token ({}); controleer APP_MONEYBIRD_API_TOKEN",
+                                status.as_u16()
+                            ))
+                            .into());
+                        }
                         Ok(text) if !status.is_server_error() => return Err(refusal(status, &text).into()),
                         Ok(_) => format!("Moneybird answered {status}"),
                         Err(e) => format!("Moneybird's answer broke off: {}", e.without_url()),
@@ -309,7 +329,10 @@ impl Moneybird {
         self.tax_rate
             .get_or_try_init(|| async {
                 let rates = self
-                    .get("tax_rates.json", &[("filter", "tax_rate_type:sales_invoice,percentage:21,active:true"), ("per_page", "100")])
+                    // not `active:true`: Moneybird lists its 21 % rate with `"active": null`
+                    // (moneybird-dotnet's recorded TaxRates/getTaxRates.json), which a strict
+                    // filter would drop; an inactive rate (`false`) is skipped below
+                    .get("tax_rates.json", &[("filter", "tax_rate_type:sales_invoice,percentage:21"), ("per_page", "100")])
                     .await?;
                 rates
                     .as_array()
@@ -355,11 +378,18 @@ impl Moneybird {
                 .flatten()
                 .any(|p| p.get("transaction_identifier").and_then(Value::as_str) == Some(paid.transaction_id.as_str()));
             if !registered && state(&invoice) != Some("paid") {
-                let body = json!({"payment": {
+                let mut body = json!({"payment": {
                     "payment_date": paid.date.format("%Y-%m-%d").to_string(),
                     "price": paid.gross_cents.to_decimal_string(),
                     "transaction_identifier": paid.transaction_id,
                 }});
+                // booked on the payment provider's balance account, so Moneybird matches it to
+                // the provider's settlement (the fields of moneybird-dotnet's recorded
+                // Payments/getPayment.json)
+                if let Some(account) = &self.config.financial_account_id {
+                    body["payment"]["financial_account_id"] = json!(account);
+                    body["payment"]["manual_payment_action"] = json!("bank_transfer");
+                }
                 self.write(Method::POST, &format!("sales_invoices/{id}/payments.json"), &body).await?;
             }
         }

@@ -91,6 +91,11 @@ pub enum PaymentError {
     /// No such payment or customer.
     #[error("not found")]
     NotFound,
+    /// The provider refused our credentials (401, 403: a wrong, expired or rotated API key).
+    /// Retried, never final: the key is fixed by configuration, and the payment is still there
+    /// when it is.
+    #[error("the provider refused the API key ({status}); check APP_MOLLIE_API_KEY")]
+    Unauthorized { status: u16 },
     /// The provider could not be reached or failed (after the retries): try again later.
     #[error("unavailable: {0}")]
     Unavailable(String),
@@ -98,9 +103,12 @@ pub enum PaymentError {
 
 impl PaymentError {
     pub fn is_retryable(&self) -> bool {
-        matches!(self, Self::Unavailable(_))
+        matches!(self, Self::Unavailable(_) | Self::Unauthorized { .. })
     }
 }
+
+/// The `User-Agent` our provider clients send (both official clients send one).
+pub const USER_AGENT: &str = concat!("Spreekkamer/", env!("CARGO_PKG_VERSION"));
 
 pub trait PaymentProvider: Send + Sync + 'static {
     /// `mollie` or `local`: the `provider` column of payments and customers.

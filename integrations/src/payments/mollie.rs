@@ -3,7 +3,9 @@
 //! `{"currency": "EUR", "value": "12.10"}`; refusals are problem bodies
 //! `{"status": 422, "title": ..., "detail": ..., "field": ...}`. 5xx, 429 and connection failures
 //! are retried with back-off (0.5 s, 1 s, 2 s; a `Retry-After` up to 10 s is honoured); the same
-//! idempotency key is sent each time, so a retry never makes a second payment.
+//! idempotency key is sent each time, so a retry never makes a second payment. A 401 or 403 is
+//! [`PaymentError::Unauthorized`]: the key is wrong, expired or rotated, which the jobs retry and
+//! staff see, rather than a refusal of this one request.
 
 use std::time::Duration;
 
@@ -34,6 +36,7 @@ impl Mollie {
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(15))
             .connect_timeout(Duration::from_secs(5))
+            .user_agent(super::USER_AGENT)
             .build()
             .expect("reqwest client");
         Self { base, key, http, backoff: Duration::from_millis(500) }
@@ -74,6 +77,9 @@ impl Mollie {
                     }
                     if status == StatusCode::NOT_FOUND {
                         return Err(PaymentError::NotFound);
+                    }
+                    if status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN {
+                        return Err(PaymentError::Unauthorized { status: status.as_u16() });
                     }
                     if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
                         last = format!("Mollie answered {status}");

@@ -10,6 +10,7 @@ pub mod follow_up;
 pub mod probe;
 pub mod prune_jobs;
 pub mod purge_consults;
+pub mod reconcile_payments;
 pub mod renew_subscription;
 pub mod renew_subscriptions;
 pub mod send_email;
@@ -27,6 +28,7 @@ pub use expire_subscriptions::ExpireSubscriptions;
 pub use probe::Probe;
 pub use prune_jobs::PruneJobs;
 pub use purge_consults::PurgeConsults;
+pub use reconcile_payments::ReconcilePayments;
 pub use renew_subscription::RenewSubscription;
 pub use renew_subscriptions::RenewSubscriptions;
 pub use send_email::SendEmail;
@@ -80,7 +82,7 @@ fn describe<J: Job>(payload: &Value, caused_by: Option<&str>, names: &Names) -> 
 }
 
 /// Every kind, by its stable name.
-pub fn catalogue() -> [Kind; 13] {
+pub fn catalogue() -> [Kind; 14] {
     [
         Kind::of::<CheckUnpaid>(),
         Kind::of::<CreateContact>(),
@@ -90,6 +92,7 @@ pub fn catalogue() -> [Kind; 13] {
         Kind::of::<Probe>(),
         Kind::of::<PruneJobs>(),
         Kind::of::<PurgeConsults>(),
+        Kind::of::<ReconcilePayments>(),
         Kind::of::<RenewSubscription>(),
         Kind::of::<RenewSubscriptions>(),
         Kind::of::<SendEmail>(),

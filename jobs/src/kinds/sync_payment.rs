@@ -37,20 +37,41 @@ impl SyncPayment {
     }
 }
 
-/// Queues a sync of the provider's payment `provider_payment_id` in `tx` unless one is already
-/// waiting (a sync that runs or ran may have fetched the payment before this news, so it does
-/// not count). Concurrent deliveries take turns on a lock held to the end of `tx`. The id of a
-/// job queued, to push after commit.
-pub async fn queue_once(tx: &mut PgConnection, provider_payment_id: &str) -> sqlx::Result<Option<Uuid>> {
-    sqlx::query("select pg_advisory_xact_lock(hashtext('sync_payment:' || $1))").bind(provider_payment_id).execute(&mut *tx).await?;
-    let waiting: bool = sqlx::query_scalar(
-        "select exists (select 1 from jobs where kind = $1 and state = 'queued' and payload->>'providerPaymentId' = $2)",
+/// What news about payments found: how many of the named payments are ours, and the syncs
+/// queued for them (to push after commit).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Heard {
+    pub ours: i64,
+    pub queued: Vec<Uuid>,
+}
+
+/// Queues, in one statement, a sync of each provider payment in `provider_payment_ids` that is
+/// ours and has no sync waiting yet (a sync that runs or ran may have fetched the payment before
+/// this news, so it does not count). The webhook calls it with one id, reconciliation with many.
+/// Two deliveries at the same instant may both queue one; the second sync then finds nothing
+/// new, since applying a status is idempotent under the payment's row lock.
+pub async fn queue(conn: &mut PgConnection, provider_payment_ids: &[String]) -> sqlx::Result<Heard> {
+    let payloads: Vec<Value> = provider_payment_ids.iter().map(|id| SyncPayment::job(id).payload).collect();
+    // the kind and state are written out, not bound, so that the planner always sees that the
+    // partial index of waiting syncs (jobs_sync_payment_waiting_idx) answers the "already waiting"
+    let heard = sqlx::query!(
+        r#"with asked as (select distinct on (t.id) t.id, t.payload from unnest($1::text[], $2::jsonb[]) as t(id, payload)),
+                ours as (select a.id, a.payload from asked a where exists (select 1 from payments p where p.provider_payment_id = a.id)),
+                queued as (
+                  insert into jobs (id, kind, payload, max_attempts)
+                  select gen_random_uuid(), 'sync_payment', o.payload, $3 from ours o
+                   where not exists (select 1 from jobs j where j.kind = 'sync_payment' and j.state = 'queued'
+                                                          and j.payload->>'providerPaymentId' = o.id)
+                  returning id)
+           select (select count(*) from ours) as "ours!", array(select id from queued) as "queued!""#,
+        provider_payment_ids,
+        &payloads,
+        POLICY.max_attempts as i32,
     )
-    .bind(SyncPayment::KIND)
-    .bind(provider_payment_id)
-    .fetch_one(&mut *tx)
+    .fetch_one(&mut *conn)
     .await?;
-    if waiting { Ok(None) } else { crate::record::enqueue(tx, SyncPayment::job(provider_payment_id)).await.map(Some) }
+    crate::metrics::enqueued(SyncPayment::KIND, heard.queued.len() as u64);
+    Ok(Heard { ours: heard.ours, queued: heard.queued })
 }
 
 const POLICY: Policy = Policy {
@@ -102,6 +123,13 @@ impl Job for SyncPayment {
         let theirs = match self.provider.get_payment(id).await {
             Ok(p) => p,
             Err(PaymentError::NotFound) => return Err(JobError::Permanent(format!("the provider does not know payment {id}"))),
+            Err(PaymentError::Unauthorized { status }) => {
+                // never final: the payment is still there once the key is right, and
+                // reconciliation asks again after this job's attempts run out
+                metrics::counter!("payment_provider_key_refused_total", "provider" => self.provider.name()).increment(1);
+                tracing::error!(provider = self.provider.name(), status, "the payment provider refuses the API key");
+                return Err(JobError::Retryable(key_refused(self.provider.name(), status)));
+            }
             Err(e) if e.is_retryable() => return Err(JobError::Retryable(e.to_string())),
             Err(e) => return Err(JobError::Permanent(e.to_string())),
         };
@@ -140,6 +168,12 @@ impl Job for SyncPayment {
             "email": email,
         }))
     }
+}
+
+/// What staff read in Achtergrondtaken when the provider refuses our key.
+pub fn key_refused(provider: &str, status: u16) -> String {
+    let name = if provider == "mollie" { "Mollie" } else { provider };
+    format!("{name} weigert de API-sleutel ({status}). Controleer APP_MOLLIE_API_KEY; de betaling wordt opnieuw opgehaald.")
 }
 
 /// Whether a payment is a renewal (not a first payment).

@@ -114,6 +114,7 @@ impl Harness {
     /// The variables a worker of this test runs with, `extra` last.
     pub fn vars(&self, extra: &[(&str, &str)]) -> Vec<(String, String)> {
         let mut vars: Vec<(String, String)> = [
+            ("APP_ENV", "development".into()),
             ("APP_DATABASE_URL", domain::db::url_of(&self.db)),
             ("APP_DATABASE_MAX_CONNECTIONS", "20".into()),
             ("APP_REDIS_URL", self.redis.url()),
