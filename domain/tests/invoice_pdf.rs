@@ -222,6 +222,38 @@ fn a_credit_invoice_names_the_invoice_it_credits() {
 }
 
 #[test]
+fn a_reversal_names_the_credit_invoice_it_undoes() {
+    let mut doc = credit();
+    doc.number = "2026-00032".into();
+    doc.draft.kind = InvoiceKind::Reversal;
+    doc.draft.reference = "SPK-6f1c2d3e-4b5a-4c6d-8e7f-901234567890-R0-1".into();
+    doc.draft.date = day(30);
+    doc.draft.lines[0].description = "Terugbetaling ingetrokken: Spreekkamer Praktijk, maandabonnement".into();
+    doc.draft.lines[0].gross_cents = Cents(4900);
+    doc.draft.credits = Some(Credits { number: "2026-00031".into(), provider_invoice_id: "local-31".into(), date: day(28) });
+    let bytes = pdf(&doc);
+    if let Some(dir) = std::env::var_os("INVOICE_PDF_DIR") {
+        std::fs::write(std::path::Path::new(&dir).join("reversal.pdf"), &bytes).unwrap();
+    }
+    let text = text_of("reversal", &bytes);
+    assert_has(
+        &text,
+        &[
+            "Correctiefactuur",
+            "2026-00032",
+            "30 november 2026",
+            "SPK-6f1c2d3e-4b5a-4c6d-8e7f-901234567890-R0-1",
+            "Terugdraaiing van creditfactuur 2026-00031 van 28 november 2026",
+            "De terugbetaling is ingetrokken: dit bedrag is voldaan met de oorspronkelijke betaling.",
+        ],
+    );
+    assert!(!text.contains("Creditering van factuur"), "{text}");
+    assert!(line_with(&text, "Totaal incl. btw").ends_with("€ 49,00") && !line_with(&text, "Totaal incl. btw").contains('-'));
+    let info = poppler("pdfinfo", &[], &[], "reversal-info", &bytes);
+    assert!(line_with(&info, "Title:").ends_with("Correctiefactuur 2026-00032"), "{info}");
+}
+
+#[test]
 fn many_lines_continue_on_further_pages_with_the_totals_at_the_end() {
     let mut doc = invoice();
     doc.draft.lines = (1..=45)

@@ -262,10 +262,63 @@ async fn a_zero_amount_gets_no_invoice_and_a_refund_a_credit_invoice(db: PgPool)
         .unwrap();
     assert_eq!(credit["draft"]["kind"], "credit");
     assert_eq!(credit["draft"]["credits"]["number"], format!("{year}-00001"));
-    // a repeated report credits nothing more
-    h.enqueue(CreditInvoice::job(paid, domain::billing::Cents(7800))).await;
+    // a repeated report credits nothing more (a staff re-run: a job of its own)
+    h.enqueue(CreditInvoice::job(paid, domain::billing::Cents(7800), 0).dedupe_key("staff:credit")).await;
     h.enqueue(SyncPayment::job(&paid_provider)).await;
     settled(&h, &["sync_payment", "credit_invoice"], Duration::from_secs(30)).await;
     assert_eq!(count(&h.db, "select count(*) from invoices where payment_id = $1", paid).await, 3);
+
+    // the chargeback is reversed and the refund cancelled: the books undo both credit invoices,
+    // latest first, each by a reversal that names it, never by an edit of what was booked
+    sqlx::query("update local_checkout_payments set amount_refunded_cents = 0, amount_charged_back_cents = 0 where id = $1")
+        .bind(&paid_provider)
+        .execute(&h.db)
+        .await
+        .unwrap();
+    h.enqueue(SyncPayment::job(&paid_provider)).await;
+    settled(&h, &["sync_payment", "credit_invoice"], Duration::from_secs(30)).await;
+    // and refunded again: a new credit invoice, with a reference of its own
+    sqlx::query("update local_checkout_payments set amount_refunded_cents = 2000 where id = $1")
+        .bind(&paid_provider)
+        .execute(&h.db)
+        .await
+        .unwrap();
+    h.enqueue(SyncPayment::job(&paid_provider)).await;
+    settled(&h, &["sync_payment", "credit_invoice"], Duration::from_secs(30)).await;
+    // kind, number, gross cents, credited total after it, the number of what it refers to
+    type Row = (String, String, i64, Option<i64>, Option<String>);
+    let rows: Vec<Row> = sqlx::query_as(
+        "select i.kind, i.number, i.amount_cents::int8, i.credited_total_cents::int8, c.number
+           from invoices i left join invoices c on c.id = i.credit_of
+          where i.payment_id = $1 order by i.created_at, i.number",
+    )
+    .bind(paid)
+    .fetch_all(&h.db)
+    .await
+    .unwrap();
+    let n = |k: u32| format!("{year}-{k:05}");
+    assert_eq!(
+        rows,
+        vec![
+            ("invoice".into(), n(1), 7800, None, None),
+            ("credit".into(), n(2), -2000, Some(2000), Some(n(1))),
+            ("credit".into(), n(3), -5800, Some(7800), Some(n(1))),
+            ("reversal".into(), n(4), 5800, Some(2000), Some(n(3))),
+            ("reversal".into(), n(5), 2000, Some(0), Some(n(2))),
+            ("credit".into(), n(6), -2000, Some(2000), Some(n(1))),
+        ]
+    );
+    let reversal: serde_json::Value =
+        sqlx::query_scalar("select document from local_invoices where number = $1").bind(n(4)).fetch_one(&h.db).await.unwrap();
+    assert_eq!(reversal["draft"]["kind"], "reversal");
+    assert_eq!(reversal["draft"]["credits"]["number"], n(3));
+    let references: Vec<String> =
+        sqlx::query_scalar("select reference from invoices where payment_id = $1 and kind <> 'invoice' order by created_at, number")
+            .bind(paid)
+            .fetch_all(&h.db)
+            .await
+            .unwrap();
+    let ends: Vec<&str> = references.iter().map(|r| r.rsplit_once(&paid.to_string()).unwrap().1).collect();
+    assert_eq!(ends, ["-C2000", "-C7800", "-R2000-1", "-R0-2", "-C2000-2"]);
     worker.shutdown().await;
 }

@@ -3,9 +3,10 @@
 //!
 //! The lines are held by the database: one contact per user and provider (`bookkeeping_contacts`'
 //! primary key), one invoice per payment (a unique index on `invoices (payment_id)` for
-//! invoices) and one credit invoice per reported refund total (its reference is unique). The jobs
-//! that make them take [`lock_payment`] for the time they talk to the provider, so two of them
-//! for the same payment (the webhook's and a staff button's) never ask the provider at once.
+//! invoices) and one credit invoice or reversal per change of the reported refund total (its
+//! reference is unique). The jobs that make them take [`lock_payment`] for the time they talk to
+//! the provider, so two of them for the same payment (the webhook's and a staff button's) never
+//! ask the provider at once.
 
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -52,7 +53,7 @@ impl BillablePayment {
         let date = self.paid_on.unwrap_or_else(crate::billing::today);
         InvoiceDraft {
             kind: InvoiceKind::Invoice,
-            reference: crate::billing::invoices::reference(self.id, None),
+            reference: crate::billing::invoices::reference(self.id),
             date,
             buyer: self.buyer.clone(),
             lines: vec![InvoiceLine {
@@ -70,26 +71,42 @@ impl BillablePayment {
         }
     }
 
-    /// The credit invoice that brings what is credited from `already` to `total` cents.
-    pub fn credit_draft(&self, original: &Invoice, already: Cents, total: Cents, today: NaiveDate) -> InvoiceDraft {
-        InvoiceDraft {
-            kind: InvoiceKind::Credit,
-            reference: crate::billing::invoices::reference(self.id, Some(total)),
+    /// The next document on the way from what the books credit (`credits.booked`) to `total`
+    /// cents, with the invoice it refers to and the credited total after it: a credit invoice of
+    /// `original` for all that grew; when the total went down (a refund cancelled, a chargeback
+    /// reversed), a reversal of the latest credit invoice still standing, for as much of it as
+    /// goes (the next standing one takes the rest, latest first). `None` when the books are at
+    /// `total`, or (never in books we wrote) lower with no credit invoice standing.
+    pub fn credit_draft(
+        &self,
+        original: &Invoice,
+        credits: &CreditState,
+        total: Cents,
+        today: NaiveDate,
+    ) -> Option<(InvoiceDraft, Uuid, Cents)> {
+        let (kind, refers_to, after, description) = if total > credits.booked {
+            (InvoiceKind::Credit, original, total, format!("Terugbetaling: {}", self.description))
+        } else if total < credits.booked {
+            let (credit, standing) = credits.standing.as_ref()?;
+            let after = credits.booked - (credits.booked - total).min(*standing);
+            (InvoiceKind::Reversal, credit, after, format!("Terugbetaling ingetrokken: {}", self.description))
+        } else {
+            return None;
+        };
+        let draft = InvoiceDraft {
+            kind,
+            reference: crate::billing::invoices::credit_reference(self.id, kind, after, credits.reversals),
             date: today,
             buyer: self.buyer.clone(),
-            lines: vec![InvoiceLine {
-                description: format!("Terugbetaling: {}", self.description),
-                quantity: 1,
-                gross_cents: -(total - already),
-                period: self.period,
-            }],
+            lines: vec![InvoiceLine { description, quantity: 1, gross_cents: credits.booked - after, period: self.period }],
             paid: None,
             credits: Some(Credits {
-                number: original.number.clone(),
-                provider_invoice_id: original.provider_invoice_id.clone(),
-                date: original.issued_on,
+                number: refers_to.number.clone(),
+                provider_invoice_id: refers_to.provider_invoice_id.clone(),
+                date: refers_to.issued_on,
             }),
-        }
+        };
+        Some((draft, refers_to.id, after))
     }
 }
 
@@ -246,7 +263,7 @@ impl From<InvoiceRow> for Invoice {
         Invoice {
             id: r.id,
             payment_id: r.payment_id,
-            kind: if r.kind == "credit" { InvoiceKind::Credit } else { InvoiceKind::Invoice },
+            kind: InvoiceKind::from_stored(&r.kind),
             provider: r.provider,
             reference: r.reference,
             provider_invoice_id: r.provider_invoice_id,
@@ -278,14 +295,43 @@ pub async fn invoice_of_payment(db: impl sqlx::PgExecutor<'_>, payment_id: Uuid)
     select_invoices!("where payment_id = $1 and kind = 'invoice'", payment_id).fetch_optional(db).await.map(|r| r.map(Invoice::from))
 }
 
-/// What the payment's credit invoices credit together.
-pub async fn credited_cents(db: impl sqlx::PgExecutor<'_>, payment_id: Uuid) -> sqlx::Result<Cents> {
-    sqlx::query_scalar!(
-        r#"select coalesce(max(credited_total_cents), 0)::int8 as "credited!: Cents" from invoices where payment_id = $1 and kind = 'credit'"#,
+/// Where a payment's credits stand in the books.
+#[derive(Debug, Clone, Default)]
+pub struct CreditState {
+    /// What its credit invoices and reversals credit together now (the total of the latest).
+    pub booked: Cents,
+    /// Its reversals so far (they number the references, [`crate::billing::invoices::credit_reference`]).
+    pub reversals: i64,
+    /// Its latest credit invoice not wholly reversed yet, and how much of it stands: what the
+    /// next reversal undoes.
+    pub standing: Option<(Invoice, Cents)>,
+}
+
+/// Where the payment's credits stand: read under its bookkeeping lock ([`lock_payment`]).
+pub async fn credit_state(conn: &mut PgConnection, payment_id: Uuid) -> sqlx::Result<CreditState> {
+    let counted = sqlx::query!(
+        r#"select coalesce((select credited_total_cents from invoices where payment_id = $1 and kind <> 'invoice'
+                              order by created_at desc, id desc limit 1), 0)::int8 as "booked!: Cents",
+                  (select count(*) from invoices where payment_id = $1 and kind = 'reversal') as "reversals!""#,
         payment_id,
     )
-    .fetch_one(db)
-    .await
+    .fetch_one(&mut *conn)
+    .await?;
+    let standing = sqlx::query!(
+        r#"select c.id, (-c.amount_cents - coalesce(r.reversed, 0))::int8 as "standing!: Cents"
+             from invoices c
+             left join lateral (select sum(amount_cents) as reversed from invoices r where r.credit_of = c.id and r.kind = 'reversal') r on true
+            where c.payment_id = $1 and c.kind = 'credit' and -c.amount_cents > coalesce(r.reversed, 0)
+            order by c.created_at desc, c.id desc limit 1"#,
+        payment_id,
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
+    let standing = match standing {
+        Some(s) => Some((select_invoices!("where id = $1", s.id).fetch_one(&mut *conn).await?.into(), s.standing)),
+        None => None,
+    };
+    Ok(CreditState { booked: counted.booked, reversals: counted.reversals, standing })
 }
 
 /// What the provider made for a draft.
@@ -308,9 +354,10 @@ pub async fn record_invoice(
     credit_of: Option<(Uuid, Cents)>,
 ) -> sqlx::Result<(Invoice, bool)> {
     let inserted = sqlx::query!(
+        // clock_timestamp(): the documents one job makes in one transaction keep their order
         "insert into invoices (id, payment_id, kind, provider, reference, provider_invoice_id, number, credit_of, amount_cents,
-                               credited_total_cents, url, issued_on)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                               credited_total_cents, url, issued_on, created_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, clock_timestamp())
          on conflict do nothing",
         Uuid::new_v4(),
         payment_id,
@@ -352,31 +399,45 @@ pub async fn record_invoice(
     Ok((kept, inserted))
 }
 
-/// Notes refunds and chargebacks the provider reports on our payment `provider_payment_id` (they
-/// only grow). Answers the payment's id and the total to credit when that total grew.
+/// A change of what a payment's books must credit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RefundChange {
+    pub payment_id: Uuid,
+    /// Refunded and charged back together now, at most the amount paid.
+    pub total: Cents,
+    /// Counts the changes of `total` (the credit work of each is its own job).
+    pub version: i32,
+}
+
+/// Notes the refunds and chargebacks the provider reports now on our payment
+/// `provider_payment_id`, as reported: they grow with a refund or a chargeback and go down when a
+/// refund is cancelled or a chargeback reversed. Answers the change when the total to credit
+/// changed.
 pub async fn record_refunds(
     tx: &mut PgConnection,
     provider_payment_id: &str,
     refunded_cents: Cents,
     charged_back_cents: Cents,
-) -> sqlx::Result<Option<(Uuid, Cents)>> {
+) -> sqlx::Result<Option<RefundChange>> {
     let row = sqlx::query!(
         r#"update payments p
-            set amount_refunded_cents = greatest(p.amount_refunded_cents, $2),
-                amount_charged_back_cents = greatest(p.amount_charged_back_cents, $3),
+            set amount_refunded_cents = $2, amount_charged_back_cents = $3,
+                refunds_version = p.refunds_version
+                  + (least($2::int8 + $3::int8, p.amount_cents) <> least(p.amount_refunded_cents::int8 + p.amount_charged_back_cents, p.amount_cents))::int,
                 updated_at = now()
            from payments old
           where p.id = old.id and p.provider_payment_id = $1
-            and ($2 > p.amount_refunded_cents or $3 > p.amount_charged_back_cents)
-          returning p.id, least(p.amount_refunded_cents + p.amount_charged_back_cents, p.amount_cents)::int8 as "total!: Cents",
-                    least(old.amount_refunded_cents + old.amount_charged_back_cents, old.amount_cents)::int8 as "before!: Cents""#,
+            and ($2 <> p.amount_refunded_cents or $3 <> p.amount_charged_back_cents)
+          returning p.id, least(p.amount_refunded_cents::int8 + p.amount_charged_back_cents, p.amount_cents)::int8 as "total!: Cents",
+                    least(old.amount_refunded_cents::int8 + old.amount_charged_back_cents, old.amount_cents)::int8 as "before!: Cents",
+                    p.refunds_version"#,
         provider_payment_id,
         refunded_cents.to_column(),
         charged_back_cents.to_column(),
     )
     .fetch_optional(&mut *tx)
     .await?;
-    Ok(row.and_then(|r| (r.total > r.before).then_some((r.id, r.total))))
+    Ok(row.and_then(|r| (r.total != r.before).then_some(RefundChange { payment_id: r.id, total: r.total, version: r.refunds_version })))
 }
 
 #[cfg(test)]
@@ -445,10 +506,40 @@ mod tests {
             url: None,
             issued_on: draft.date,
         };
-        let credit = payment(7800, 3000, 0).credit_draft(&original, Cents(1000), Cents(3000), draft.date);
-        assert_eq!(credit.gross_cents(), Cents(-2000));
+        let booked = |cents, reversals, standing: Option<(&Invoice, i64)>| CreditState {
+            booked: Cents(cents),
+            reversals,
+            standing: standing.map(|(i, c)| (i.clone(), Cents(c))),
+        };
+        let (credit, of, after) = payment(7800, 3000, 0).credit_draft(&original, &booked(1000, 0, None), Cents(3000), draft.date).unwrap();
+        assert_eq!((credit.kind, credit.gross_cents(), of, after), (InvoiceKind::Credit, Cents(-2000), original.id, Cents(3000)));
         assert_eq!(credit.credits.as_ref().unwrap().number, "2026-00001");
         assert!(credit.reference.ends_with("-C3000"));
+        assert!(payment(7800, 3000, 0).credit_draft(&original, &booked(3000, 0, None), Cents(3000), draft.date).is_none());
+
+        // the refund of 30,00 is cancelled: a reversal of the credit invoice, never an edit of it
+        let credited = Invoice {
+            id: Uuid::from_u128(2),
+            kind: InvoiceKind::Credit,
+            number: "2026-00002".into(),
+            amount_cents: Cents(-3000),
+            credited_total_cents: Some(Cents(3000)),
+            ..original.clone()
+        };
+        let (reversal, of, after) =
+            payment(7800, 0, 0).credit_draft(&original, &booked(3000, 0, Some((&credited, 3000))), Cents(0), draft.date).unwrap();
+        assert_eq!((reversal.kind, reversal.gross_cents(), of, after), (InvoiceKind::Reversal, Cents(3000), credited.id, Cents(0)));
+        assert_eq!(reversal.credits.as_ref().unwrap().number, "2026-00002");
+        assert!(reversal.reference.ends_with("-R0-1"), "{}", reversal.reference);
+        assert!(reversal.lines[0].description.starts_with("Terugbetaling ingetrokken: "));
+        // a fall larger than the latest credit's standing part reverses that part first
+        let (part, _, after) =
+            payment(7800, 0, 0).credit_draft(&original, &booked(5000, 0, Some((&credited, 2000))), Cents(0), draft.date).unwrap();
+        assert_eq!((part.gross_cents(), after), (Cents(2000), Cents(3000)));
+        // refunded again: a new credit invoice with a reference of its own
+        let (again, _, _) = payment(7800, 3000, 0).credit_draft(&original, &booked(0, 1, None), Cents(3000), draft.date).unwrap();
+        assert_eq!((again.kind, again.gross_cents()), (InvoiceKind::Credit, Cents(-3000)));
+        assert!(again.reference.ends_with("-C3000-1"), "{}", again.reference);
         // a chargeback on top of a refund never credits more than was paid
         assert_eq!(payment(7800, 5000, 7800).to_credit_cents(), Cents(7800));
     }

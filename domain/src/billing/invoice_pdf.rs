@@ -274,9 +274,9 @@ fn render(doc: &InvoiceDocument, fonts: &Fonts) -> Vec<u8> {
         c.text(x, band_top + 11.0, face, size, &INK, value);
     }
     let mut y = band_top + 15.0;
-    if let Some(credits) = draft.credits.as_ref().filter(|_| draft.kind == InvoiceKind::Credit) {
+    if let (Some(refers_to), Some(credits)) = (draft.kind.refers_to(), draft.credits.as_ref()) {
         y += 7.0;
-        let text = format!("Creditering van factuur {} van {}", credits.number, dutch_date(credits.date));
+        let text = format!("{refers_to} {} van {}", credits.number, dutch_date(credits.date));
         c.text(LEFT, y, Face::Regular, 9.5, &INK, &text);
         y += 1.0;
     }
@@ -324,6 +324,9 @@ fn render(doc: &InvoiceDocument, fonts: &Fonts) -> Vec<u8> {
                 notes.push(("Terugbetaald", format!(" op {} (transactie {})", dutch_date(paid.date), paid.transaction_id)));
             }
             notes.push(("", "Het bedrag wordt verrekend met de oorspronkelijke betaling.".to_owned()));
+        }
+        (InvoiceKind::Reversal, _) => {
+            notes.push(("", "De terugbetaling is ingetrokken: dit bedrag is voldaan met de oorspronkelijke betaling.".to_owned()));
         }
         (InvoiceKind::Invoice, None) => {}
     }
@@ -476,7 +479,7 @@ mod tests {
             vec![-181, -181, -181],
             vec![9800, -4900],
         ] {
-            for kind in [InvoiceKind::Invoice, InvoiceKind::Credit] {
+            for kind in [InvoiceKind::Invoice, InvoiceKind::Credit, InvoiceKind::Reversal] {
                 let d = draft(kind, &grosses);
                 let amounts = line_excl_cents(&d);
                 assert_eq!(amounts.len(), grosses.len());

@@ -80,7 +80,11 @@ pub struct InvoiceLine {
 #[serde(rename_all = "lowercase")]
 pub enum InvoiceKind {
     Invoice,
+    /// Credits refunds and chargebacks of a paid invoice (negative).
     Credit,
+    /// Undoes (part of) a credit invoice whose refund was cancelled or whose chargeback was
+    /// reversed (positive).
+    Reversal,
 }
 
 impl InvoiceKind {
@@ -88,14 +92,35 @@ impl InvoiceKind {
         match self {
             Self::Invoice => "invoice",
             Self::Credit => "credit",
+            Self::Reversal => "reversal",
         }
     }
 
-    /// `Factuur` or `Creditfactuur`.
+    /// The stored name read back (`invoice`, `credit`, `reversal`); an unknown one is an invoice.
+    pub fn from_stored(s: &str) -> Self {
+        match s {
+            "credit" => Self::Credit,
+            "reversal" => Self::Reversal,
+            _ => Self::Invoice,
+        }
+    }
+
+    /// `Factuur`, `Creditfactuur` or `Correctiefactuur`.
     pub fn title(self) -> &'static str {
         match self {
             Self::Invoice => "Factuur",
             Self::Credit => "Creditfactuur",
+            Self::Reversal => "Correctiefactuur",
+        }
+    }
+
+    /// What the document's heading says of the document it refers to (`credits`): 'Creditering
+    /// van factuur …' or 'Terugdraaiing van creditfactuur …'; an invoice refers to none.
+    pub fn refers_to(self) -> Option<&'static str> {
+        match self {
+            Self::Invoice => None,
+            Self::Credit => Some("Creditering van factuur"),
+            Self::Reversal => Some("Terugdraaiing van creditfactuur"),
         }
     }
 }
@@ -159,13 +184,21 @@ pub struct InvoiceDocument {
     pub draft: InvoiceDraft,
 }
 
-/// The reference of a payment's invoice: `SPK-<payment id>`; of its credit invoice for refunds and
-/// chargebacks up to `credited_cents` in total: `SPK-<payment id>-C<credited_cents>` (each further
-/// refund credits the difference under a new total, so a repeated report finds its own).
-pub fn reference(payment_id: uuid::Uuid, credited_cents: Option<Cents>) -> String {
-    match credited_cents {
-        None => format!("SPK-{payment_id}"),
-        Some(total) => format!("SPK-{payment_id}-C{}", total.0),
+/// The reference of a payment's invoice: `SPK-<payment id>`.
+pub fn reference(payment_id: uuid::Uuid) -> String {
+    format!("SPK-{payment_id}")
+}
+
+/// The reference of a credit or reversal that brings what a payment's books credit to `total`
+/// after `reversals` earlier reversals: a credit `SPK-<payment id>-C<total>` (with `-<reversals>`
+/// once there were any), a reversal `SPK-<payment id>-R<total>-<reversals + 1>`. Within one run
+/// of credits the totals only grow and each reversal counts one up, so every document has its
+/// own, and a retry (which counts the same under the payment's lock) finds its own.
+pub fn credit_reference(payment_id: uuid::Uuid, kind: InvoiceKind, total: Cents, reversals: i64) -> String {
+    match (kind, reversals) {
+        (InvoiceKind::Reversal, n) => format!("SPK-{payment_id}-R{}-{}", total.0, n + 1),
+        (_, 0) => format!("SPK-{payment_id}-C{}", total.0),
+        (_, n) => format!("SPK-{payment_id}-C{}-{n}", total.0),
     }
 }
 
@@ -235,8 +268,14 @@ mod tests {
         assert_eq!(number(2026, 1), "2026-00001");
         assert_eq!(number(2026, 123456), "2026-123456");
         let id = uuid::Uuid::nil();
-        assert_eq!(reference(id, None), "SPK-00000000-0000-0000-0000-000000000000");
-        assert_eq!(reference(id, Some(Cents(4900))), "SPK-00000000-0000-0000-0000-000000000000-C4900");
+        assert_eq!(reference(id), "SPK-00000000-0000-0000-0000-000000000000");
+        let credit = |kind, total, reversals| credit_reference(id, kind, Cents(total), reversals);
+        // refunded 49,00, cancelled, refunded again: three documents, three references
+        assert_eq!(credit(InvoiceKind::Credit, 4900, 0), "SPK-00000000-0000-0000-0000-000000000000-C4900");
+        assert_eq!(credit(InvoiceKind::Reversal, 0, 0), "SPK-00000000-0000-0000-0000-000000000000-R0-1");
+        assert_eq!(credit(InvoiceKind::Credit, 4900, 1), "SPK-00000000-0000-0000-0000-000000000000-C4900-1");
+        assert_eq!(InvoiceKind::from_stored("reversal"), InvoiceKind::Reversal);
+        assert_eq!(InvoiceKind::from_stored(InvoiceKind::Credit.as_str()), InvoiceKind::Credit);
     }
 
     #[test]

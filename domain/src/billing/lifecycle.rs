@@ -184,8 +184,9 @@ pub enum FollowUp {
     Contact { payment_id: Uuid },
     /// A paid payment with an amount above zero: its invoice.
     Invoice { payment_id: Uuid },
-    /// A refund or chargeback that grew: a credit invoice for the total refunded and charged back.
-    Credit { payment_id: Uuid, credited_total_cents: Cents },
+    /// The total refunded and charged back changed: a credit invoice when it grew, a reversal
+    /// when it went down; `version` counts the changes (one job each).
+    Credit { payment_id: Uuid, credited_total_cents: Cents, version: i32 },
 }
 
 /// The PAID transition and the others: applies the provider's view of a payment to ours inside
@@ -211,10 +212,12 @@ pub async fn apply(
         if payment.needs_invoice() {
             follow_ups.push(FollowUp::Invoice { payment_id: payment.id });
         }
-        if let Some((payment_id, total)) =
-            books::record_refunds(tx, theirs.id, theirs.amount_refunded_cents, theirs.amount_charged_back_cents).await?
-        {
-            follow_ups.push(FollowUp::Credit { payment_id, credited_total_cents: total });
+        if let Some(change) = books::record_refunds(tx, theirs.id, theirs.amount_refunded_cents, theirs.amount_charged_back_cents).await? {
+            follow_ups.push(FollowUp::Credit {
+                payment_id: change.payment_id,
+                credited_total_cents: change.total,
+                version: change.version,
+            });
         }
     }
     Ok(Some((applied, follow_ups)))

@@ -33,7 +33,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use chrono::Datelike;
-use domain::billing::invoices::{Buyer, InvoiceDraft, InvoiceKind, InvoiceLine};
+use domain::billing::invoices::{Buyer, InvoiceDraft, InvoiceLine};
 use futures::future::BoxFuture;
 use reqwest::header::{ACCEPT, HeaderMap, LOCATION};
 use reqwest::{Method, StatusCode};
@@ -627,10 +627,8 @@ fn detail(line: &InvoiceLine, draft: &InvoiceDraft, tax_rate_id: &str, ledger_ac
         }
         (1, line.gross_cents)
     };
-    if draft.kind == InvoiceKind::Credit
-        && let Some(credits) = &draft.credits
-    {
-        description = format!("Creditering van factuur {}: {description}", credits.number);
+    if let (Some(refers_to), Some(credits)) = (draft.kind.refers_to(), &draft.credits) {
+        description = format!("{refers_to} {}: {description}", credits.number);
     }
     let mut detail = json!({
         "description": description,

@@ -1,6 +1,9 @@
-//! `credit_invoice`: a credit invoice for what was refunded or charged back of a paid payment,
-//! bringing its credit invoices up to the total the provider reports (never beyond what was
-//! paid), keyed by the payment and that total so the same report credits once.
+//! `credit_invoice`: brings what the books credit for a paid payment to the total refunded and
+//! charged back that the provider reports now (never beyond what was paid): a credit invoice of
+//! its invoice for what grew, a reversal of its latest credit invoice for what went down (a
+//! refund cancelled, a chargeback reversed). Keyed by the payment and the change it answers; it
+//! reads the payment's total under the payment's lock, so an older job that runs late books
+//! nothing the newer one has not.
 
 use domain::billing::books::{self, Made};
 use domain::billing::{self, Cents};
@@ -19,25 +22,31 @@ use crate::told::{Names, Wanted};
 #[serde(rename_all = "camelCase")]
 pub struct CreditPayload {
     pub payment_id: Uuid,
-    /// Refunded and charged back in total, as reported: the credit brings the payment's credit
-    /// invoices up to this.
+    /// Refunded and charged back in total, as reported when the job was queued (the job books
+    /// the payment's total at the time it runs).
     pub credited_total_cents: Cents,
+    /// The change of the total it answers (`payments.refunds_version`).
+    #[serde(default)]
+    pub version: i32,
 }
+
+/// Documents one run makes at most (a credit, or one reversal per credit invoice undone).
+const MAX_DOCUMENTS: usize = 20;
 
 pub struct CreditInvoice {
     pub bookkeeping: SharedBookkeeping,
 }
 
 impl CreditInvoice {
-    pub fn job(payment_id: Uuid, credited_total_cents: Cents) -> NewJob {
-        NewJob::of::<CreditInvoice>(&CreditPayload { payment_id, credited_total_cents })
-            .dedupe_key(format!("credit_invoice:{payment_id}:{}", credited_total_cents.0))
+    pub fn job(payment_id: Uuid, credited_total_cents: Cents, version: i32) -> NewJob {
+        NewJob::of::<CreditInvoice>(&CreditPayload { payment_id, credited_total_cents, version })
+            .dedupe_key(format!("credit_invoice:{payment_id}:v{version}"))
     }
 }
 
 impl Job for CreditInvoice {
     const KIND: &'static str = "credit_invoice";
-    const LABEL: &'static str = "Creditfactuur maken";
+    const LABEL: &'static str = "Creditering bijwerken";
     type Payload = CreditPayload;
 
     fn policy() -> Policy {
@@ -45,7 +54,7 @@ impl Job for CreditInvoice {
     }
 
     fn describe(p: &CreditPayload, _caused_by: Option<&str>, names: &Names) -> Option<String> {
-        names.our_payment(p.payment_id).map(|line| format!("Creditfactuur voor {}", line.text()))
+        names.our_payment(p.payment_id).map(|line| format!("Creditering van {}", line.text()))
     }
 
     fn wants(p: &CreditPayload, wanted: &mut Wanted) {
@@ -54,27 +63,40 @@ impl Job for CreditInvoice {
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, p: CreditPayload) -> Result<Value, JobError> {
         let (payment, mut tx) = locked(ctx, p.payment_id).await?;
-        let total = p.credited_total_cents.min(payment.to_credit_cents());
-        let already = books::credited_cents(&mut *tx, payment.id).await?;
-        if total <= already {
+        let total = payment.to_credit_cents();
+        let mut credits = books::credit_state(&mut tx, payment.id).await?;
+        if total == credits.booked {
             tx.commit().await?;
-            return Ok(json!({ "paymentId": payment.id, "skipped": "Dit bedrag is al gecrediteerd.", "credited": already }));
+            return Ok(json!({ "paymentId": payment.id, "skipped": "Dit bedrag is al gecrediteerd.", "credited": credits.booked }));
         }
         let (original, _) = invoice(&mut tx, &self.bookkeeping, &payment).await?;
         let (contact_id, _) = contact(&mut tx, &self.bookkeeping, &payment).await?;
-        let draft = payment.credit_draft(&original, already, total, billing::today());
-        let made = self.bookkeeping.ensure_invoice(&contact_id, &draft).await.map_err(failed)?;
-        let made =
-            Made { provider: self.bookkeeping.name(), provider_invoice_id: &made.id, number: &made.number, url: made.url.as_deref() };
-        let (credit, recorded) = books::record_invoice(&mut tx, payment.id, &draft, &made, Some((original.id, total))).await?;
+        let mut documents = Vec::new();
+        // one credit invoice, or a reversal per credit invoice it undoes (latest first)
+        // bounded: each document moves the books (a stuck one would repeat its reference)
+        for _ in 0..MAX_DOCUMENTS {
+            let Some((draft, refers_to, after)) = payment.credit_draft(&original, &credits, total, billing::today()) else { break };
+            let made = self.bookkeeping.ensure_invoice(&contact_id, &draft).await.map_err(failed)?;
+            let made =
+                Made { provider: self.bookkeeping.name(), provider_invoice_id: &made.id, number: &made.number, url: made.url.as_deref() };
+            let (document, recorded) = books::record_invoice(&mut tx, payment.id, &draft, &made, Some((refers_to, after))).await?;
+            documents.push(json!({
+                "invoiceId": document.id,
+                "kind": document.kind.as_str(),
+                "number": document.number,
+                "refersTo": draft.credits.as_ref().map(|c| c.number.clone()),
+                "amountCents": document.amount_cents,
+                "made": recorded,
+            }));
+            credits = books::credit_state(&mut tx, payment.id).await?;
+        }
+        if credits.booked != total {
+            return Err(JobError::Permanent(format!(
+                "payment {}: the books credit {} cents and cannot reach {} (no credit invoice left to reverse)",
+                payment.id, credits.booked.0, total.0
+            )));
+        }
         tx.commit().await?;
-        Ok(json!({
-            "paymentId": payment.id,
-            "invoiceId": credit.id,
-            "number": credit.number,
-            "credits": original.number,
-            "amountCents": credit.amount_cents,
-            "made": recorded,
-        }))
+        Ok(json!({ "paymentId": payment.id, "creditedTotalCents": total, "documents": documents }))
     }
 }

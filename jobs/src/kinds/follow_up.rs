@@ -39,14 +39,15 @@ pub async fn apply(ctx: &JobContext, made: &ProviderPayment, status: PaymentStat
 }
 
 /// The jobs of the work a payment's status implies, each keyed by its payment (and a credit by
-/// its total), so hearing the same status again queues nothing new.
+/// the change of the refunded total it answers), so hearing the same status again queues nothing
+/// new.
 pub fn jobs(follow_ups: &[FollowUp]) -> Vec<NewJob> {
     follow_ups
         .iter()
         .map(|follow_up| match *follow_up {
             FollowUp::Contact { payment_id } => CreateContact::on_paid(payment_id),
             FollowUp::Invoice { payment_id } => CreateInvoice::on_paid(payment_id),
-            FollowUp::Credit { payment_id, credited_total_cents } => CreditInvoice::job(payment_id, credited_total_cents),
+            FollowUp::Credit { payment_id, credited_total_cents, version } => CreditInvoice::job(payment_id, credited_total_cents, version),
         })
         .collect()
 }
