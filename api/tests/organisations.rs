@@ -223,6 +223,12 @@ async fn users_of_a_sub_organisation_get_access_that_follows_its_term(pool: PgPo
     assert_eq!(admins.len(), 2);
     assert!(admins.contains(&true));
 
+    // two members: each sees the organisation subscription once, their own, never a colleague's
+    for token in [&gp, &invited] {
+        let own: Value = app.get_with_token("/api/user/getOrganizationSubscriptionForUser", token).await.json().await.unwrap();
+        assert_eq!(own.as_array().map(Vec::len), Some(1), "{own}");
+    }
+
     // removing a user takes their organisation subscription with it
     let removed = post(&app, &format!("/api/cms/suborganizationUserDelete/{arts}"), &staff, json!(sub)).await;
     assert_eq!(removed.status(), 204);

@@ -151,8 +151,9 @@ macro_rules! organisation_subscriptions {
     };
 }
 
-/// Organisation subscriptions that name the user, their e-mail address, a level they belong to or
-/// that level's main organisation (the SQL function `organisation_subscriptions_of`).
+/// The user's organisation subscriptions: those that name the user or their e-mail address, and
+/// those that name no one but a level they belong to or that level's main organisation (the SQL
+/// function `organisation_subscriptions_of`); never a colleague's own.
 pub async fn organisation_for_user(
     db: &PgPool,
     user_id: &str,
