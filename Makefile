@@ -6,7 +6,7 @@ export APP_ENV ?= development
 # Tests create one database each through this server (see .cargo/config.toml).
 export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres
 
-.PHONY: help run test test-rust test-web test-e2e test-fuzz test-make-run test-links services tools web web-deps openapi lint bench-jobs sqlx-data
+.PHONY: help run test test-rust test-web test-e2e test-fuzz test-make-run test-links services tools web web-deps openapi lint bench-jobs soak-payments sqlx-data
 
 help:
 	@echo "make run    start Spreekkamer on http://localhost:8080 (development sign-in, local PostgreSQL and Redis)"
@@ -70,6 +70,11 @@ test-links:
 ## The job-queue benchmark beside BullMQ and Celery (figures in docs/benchmarks.md).
 bench-jobs: services
 	bench/jobs/run.sh
+
+## The payments fault soak at full size: 1,000 purchases through a Mollie stand-in that loses,
+## repeats and reorders webhooks and fails its API for a while (`make test` runs it with 40).
+soak-payments: services
+	SOAK_PURCHASES=1000 cargo test --workspace --test payments_soak -- --nocapture
 
 ## Write .sqlx/ again after changing a compile-checked SQL statement or a migration.
 sqlx-data: services

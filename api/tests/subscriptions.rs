@@ -4,14 +4,9 @@
 
 mod common;
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::{Path as AxPath, State as AxState};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::IntoResponse;
-use axum::routing::{get, post};
+use common::mollie::{mollie_double, mollie_status};
 use common::{Options, TestApp};
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -351,114 +346,6 @@ async fn the_webhook_takes_only_an_id_and_answers_at_once(pool: PgPool) {
     assert_eq!(mollie.http.get(mollie.url("/payment/checkout/ltr_x")).send().await.unwrap().status(), 404);
 }
 
-// ---------------------------------------------------------------------------------------------
-// The Mollie test double
-
-#[derive(Default)]
-struct Double {
-    payments: HashMap<String, Value>,
-    created: Vec<(Value, Option<String>)>,
-    gets: usize,
-    /// Answer the next create with 503 this many times.
-    fail_creates: usize,
-    /// Answer fetches with Mollie's 401 (a rotated or revoked key).
-    refuse_key: bool,
-}
-
-type Shared = Arc<Mutex<Double>>;
-
-fn hal(status: StatusCode, body: Value) -> axum::response::Response {
-    (status, [("content-type", "application/hal+json")], body.to_string()).into_response()
-}
-
-async fn mollie_double() -> (String, Shared) {
-    let state: Shared = Arc::default();
-    let authorised = |headers: &HeaderMap| headers.get("authorization").and_then(|v| v.to_str().ok()) == Some("Bearer test_double_key");
-    let app = axum::Router::new()
-        .route(
-            "/v2/customers",
-            post(move |headers: HeaderMap, body: String| async move {
-                if !authorised(&headers) {
-                    return hal(
-                        StatusCode::UNAUTHORIZED,
-                        json!({"status": 401, "title": "Unauthorized Request", "detail": "Missing authentication"}),
-                    );
-                }
-                let body: Value = serde_json::from_str(&body).unwrap();
-                hal(
-                    StatusCode::CREATED,
-                    json!({"resource": "customer", "id": "cst_8wmqcHMN4U", "mode": "test", "name": body["name"], "email": body["email"]}),
-                )
-            }),
-        )
-        .route(
-            "/v2/payments",
-            post(move |AxState(state): AxState<Shared>, headers: HeaderMap, body: String| async move {
-                if !authorised(&headers) {
-                    return hal(
-                        StatusCode::UNAUTHORIZED,
-                        json!({"status": 401, "title": "Unauthorized Request", "detail": "Missing authentication"}),
-                    );
-                }
-                let body: Value = serde_json::from_str(&body).unwrap();
-                let key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(str::to_owned);
-                let mut s = state.lock().unwrap();
-                s.created.push((body.clone(), key));
-                if s.fail_creates > 0 {
-                    s.fail_creates -= 1;
-                    return hal(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        json!({"status": 503, "title": "Service Unavailable", "detail": "try again"}),
-                    );
-                }
-                if body["amount"]["value"].as_str().is_none_or(|v| !v.contains('.')) {
-                    return hal(
-                        StatusCode::UNPROCESSABLE_ENTITY,
-                        json!({"status": 422, "title": "Unprocessable Entity", "detail": "The amount is invalid", "field": "amount.value"}),
-                    );
-                }
-                let id = format!("tr_{}", s.payments.len() + 1);
-                let payment = json!({
-                    "resource": "payment", "id": id, "mode": "test", "status": "open",
-                    "amount": body["amount"], "description": body["description"], "sequenceType": body["sequenceType"],
-                    "customerId": body["customerId"], "metadata": body["metadata"], "redirectUrl": body["redirectUrl"],
-                    "webhookUrl": body["webhookUrl"],
-                    "_links": {
-                        "self": {"href": format!("https://api.mollie.com/v2/payments/{id}"), "type": "application/hal+json"},
-                        "checkout": {"href": format!("https://www.mollie.com/checkout/select-method/{id}"), "type": "text/html"}
-                    }
-                });
-                s.payments.insert(id, payment.clone());
-                hal(StatusCode::CREATED, payment)
-            }),
-        )
-        .route(
-            "/v2/payments/{id}",
-            get(move |AxState(state): AxState<Shared>, AxPath(id): AxPath<String>| async move {
-                let mut s = state.lock().unwrap();
-                s.gets += 1;
-                if s.refuse_key {
-                    // mollie-api-node tests/unit/errors.test.ts (bddef14a)
-                    return hal(
-                        StatusCode::UNAUTHORIZED,
-                        json!({"status": 401, "title": "Unauthorized Request", "detail": "Missing authentication, or failed to authenticate"}),
-                    );
-                }
-                match s.payments.get(&id) {
-                    Some(p) => hal(StatusCode::OK, p.clone()),
-                    None => {
-                        hal(StatusCode::NOT_FOUND, json!({"status": 404, "title": "Not Found", "detail": "No payment exists with token"}))
-                    }
-                }
-            }),
-        )
-        .with_state(state.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/v2/", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (url, state)
-}
-
 #[sqlx::test(migrations = "../migrations")]
 async fn a_payment_the_provider_will_not_make_is_a_502_that_says_so_and_the_payment_is_marked_failed(pool: PgPool) {
     let (mollie_url, double) = mollie_double().await;
@@ -510,18 +397,10 @@ async fn mollie_ten_concurrent_webhooks_make_one_transition_and_one_activation(p
 
     // the customer pays: Mollie's payment goes pending, then paid (with a mandate); ten
     // deliveries arrive at once, some before the payment is paid
-    let set = |status: &str| {
-        let mut s = double.lock().unwrap();
-        let p = s.payments.get_mut("tr_1").unwrap();
-        p["status"] = json!(status);
-        if status == "paid" {
-            p["mandateId"] = json!("mdt_pWUnw6pkBN");
-        }
-    };
-    set("pending");
+    mollie_status(&double, "tr_1", "pending");
     let webhook = || app.http.post(app.url("/payment/webhook")).form(&[("id", "tr_1")]).send();
     let first: Vec<_> = futures::future::join_all((0..4).map(|_| webhook())).await;
-    set("paid");
+    mollie_status(&double, "tr_1", "paid");
     let rest: Vec<_> = futures::future::join_all((0..6).map(|_| webhook())).await;
     for answer in first.into_iter().chain(rest) {
         assert_eq!(answer.unwrap().status(), 200);
@@ -545,16 +424,6 @@ async fn mollie_ten_concurrent_webhooks_make_one_transition_and_one_activation(p
         sqlx::query_scalar("select mandate_id from payment_customers where provider = 'mollie'").fetch_one(&pool).await.unwrap();
     assert_eq!(mandate.as_deref(), Some("mdt_pWUnw6pkBN"));
     worker.stop().await;
-}
-
-/// Sets the Mollie payment `id` in the double to `status` (with a mandate when paid).
-fn mollie_status(double: &Shared, id: &str, status: &str) {
-    let mut s = double.lock().unwrap();
-    let p = s.payments.get_mut(id).unwrap();
-    p["status"] = json!(status);
-    if status == "paid" {
-        p["mandateId"] = json!("mdt_pWUnw6pkBN");
-    }
 }
 
 async fn wait_active(app: &TestApp, token: &str) {
@@ -653,12 +522,12 @@ async fn reconciliation_leaves_a_new_payment_to_its_webhook_and_spaces_out_its_q
     .fetch_one(&pool)
     .await
     .unwrap();
-    let grace = domain::billing::sweeps::RECONCILE_GRACE;
+    let timing = domain::billing::sweeps::ReconcileTiming::default();
     // whether reconciliation asks about ours now (the seeded payments of the development data
     // are asked about too, and do not count here)
     let asked = |provider: &'static str| {
         let (pool, ours) = (pool.clone(), ours.clone());
-        async move { domain::billing::sweeps::due_for_reconciliation(&pool, provider, grace, 100).await.unwrap().contains(&ours) }
+        async move { domain::billing::sweeps::due_for_reconciliation(&pool, provider, timing, 100).await.unwrap().contains(&ours) }
     };
     let set = |assignments: &'static str| {
         let (pool, ours) = (pool.clone(), ours.clone());

@@ -61,9 +61,10 @@ pub struct Config {
     /// The bookkeeping of the contact and invoice jobs (`APP_MONEYBIRD_*`; the local bookkeeping
     /// without a token, `APP_INVOICE_*`).
     pub bookkeeping: integrations::bookkeeping::BookkeepingConfig,
-    /// How long a new payment is left to its webhook before reconciliation asks the provider
-    /// (`APP_RECONCILE_GRACE`, 2 minutes).
-    pub reconcile_grace: Duration,
+    /// When reconciliation asks the provider about a payment: `APP_RECONCILE_GRACE` (2 min, a new
+    /// payment is left to its webhook), `APP_RECONCILE_MIN_GAP` (1 min between two questions),
+    /// `APP_RECONCILE_PAID_EVERY` (1 day, paid payments).
+    pub reconcile: domain::billing::sweeps::ReconcileTiming,
     /// `APP_PUBLIC_URL`: the local checkout's pages are below it.
     pub public_url: url::Url,
     /// Run the `probe` kind (tests and the benchmark), writing its `effects.log` here if set.
@@ -110,7 +111,11 @@ impl Config {
             ),
             payments,
             bookkeeping,
-            reconcile_grace: env.duration("APP_RECONCILE_GRACE", domain::billing::sweeps::RECONCILE_GRACE)?,
+            reconcile: domain::billing::sweeps::ReconcileTiming {
+                grace: env.duration("APP_RECONCILE_GRACE", domain::billing::sweeps::RECONCILE_GRACE)?,
+                min_gap: env.duration("APP_RECONCILE_MIN_GAP", domain::billing::sweeps::RECONCILE_MIN_GAP)?,
+                paid_every: env.duration("APP_RECONCILE_PAID_EVERY", domain::billing::sweeps::RECHECK_PAID_EVERY)?,
+            },
             public_url: env.url("APP_PUBLIC_URL", "http://localhost:8080")?,
             probe: env.flag("APP_JOBS_PROBE", false)?,
             probe_dir: env.get("APP_JOBS_PROBE_DIR").map(PathBuf::from),
@@ -142,7 +147,7 @@ pub fn registry(config: &Config, db: &sqlx::PgPool) -> anyhow::Result<Registry> 
         .with(PurgeConsults { retention: config.consults.retention })
         .with(SummariseConsult { summariser: config.summariser.0.clone() })
         .with(SyncPayment { provider: provider.clone() })
-        .with(ReconcilePayments { provider: provider.clone(), grace: config.reconcile_grace })
+        .with(ReconcilePayments { provider: provider.clone(), timing: config.reconcile })
         .with(RenewSubscriptions { provider: provider.clone() })
         .with(RenewSubscription { provider, webhook_url: config.payments.webhook_url(&config.public_url).to_string() })
         .with(CreateContact { bookkeeping: books.clone() })

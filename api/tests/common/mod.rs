@@ -1,6 +1,8 @@
 //! A running api on a random port, on the test's own database.
 #![allow(dead_code)]
 
+pub mod mollie;
+
 use std::path::PathBuf;
 
 use api::config::Config;

@@ -49,24 +49,45 @@ pub async fn expire(db: &PgPool, today: NaiveDate) -> sqlx::Result<Expired> {
 
 /// How long a new payment is left to its webhook before reconciliation asks the provider itself.
 pub const RECONCILE_GRACE: Duration = Duration::from_secs(120);
-/// The longest wait between two questions about a payment that is not final (the wait grows
-/// with the payment's age: a quarter of it, at least a minute).
+/// The shortest wait between two questions about a payment that is not final (the wait grows
+/// with the payment's age: a quarter of it).
+pub const RECONCILE_MIN_GAP: Duration = Duration::from_secs(60);
+/// The longest wait between two questions about a payment that is not final.
 pub const RECONCILE_MAX_GAP: Duration = Duration::from_secs(6 * 3600);
 /// A payment that is still not final after this long is left alone (Mollie's slowest methods
 /// expire after 12 to 28 days; staff see it in Betalingen).
 pub const RECONCILE_FOR_DAYS: i32 = 40;
-/// Paid payments are asked about once a day for this long, so a refund, a chargeback or a
-/// reversal whose webhook was lost is still booked.
+/// Paid payments are asked about for this long, so a refund, a chargeback or a reversal whose
+/// webhook was lost is still booked.
 pub const RECHECK_PAID_DAYS: i32 = 60;
+/// How often a paid payment is asked about.
+pub const RECHECK_PAID_EVERY: Duration = Duration::from_secs(86_400);
+
+/// When reconciliation asks about a payment (`APP_RECONCILE_*`; the defaults above).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReconcileTiming {
+    /// A new payment is left to its webhook this long.
+    pub grace: Duration,
+    /// At least this long between two questions about a payment that is not final.
+    pub min_gap: Duration,
+    /// A paid payment is asked about this often.
+    pub paid_every: Duration,
+}
+
+impl Default for ReconcileTiming {
+    fn default() -> Self {
+        Self { grace: RECONCILE_GRACE, min_gap: RECONCILE_MIN_GAP, paid_every: RECHECK_PAID_EVERY }
+    }
+}
 
 /// The provider's ids of the payments of `provider` due for reconciliation, at most `limit`,
 /// oldest first, each marked as asked about now (so concurrent runs share the work and the next
 /// run waits its gap):
-/// - not final (OPEN, PENDING, AUTHORIZED), made more than `grace` ago and less than
-///   [`RECONCILE_FOR_DAYS`], last asked about longer ago than a quarter of its age (at least a
-///   minute, at most [`RECONCILE_MAX_GAP`]);
-/// - PAID in the last [`RECHECK_PAID_DAYS`] days and not asked about for a day.
-pub async fn due_for_reconciliation(db: &PgPool, provider: &str, grace: Duration, limit: i64) -> sqlx::Result<Vec<String>> {
+/// - not final (OPEN, PENDING, AUTHORIZED), made more than `timing.grace` ago and less than
+///   [`RECONCILE_FOR_DAYS`], last asked about longer ago than a quarter of its age (at least
+///   `timing.min_gap`, at most [`RECONCILE_MAX_GAP`]);
+/// - PAID in the last [`RECHECK_PAID_DAYS`] days and not asked about for `timing.paid_every`.
+pub async fn due_for_reconciliation(db: &PgPool, provider: &str, timing: ReconcileTiming, limit: i64) -> sqlx::Result<Vec<String>> {
     sqlx::query_scalar!(
         r#"update payments p set reconciled_at = now()
             where p.id in (
@@ -76,19 +97,21 @@ pub async fn due_for_reconciliation(db: &PgPool, provider: &str, grace: Duration
                        and d.created_at < now() - $2 * interval '1 second'
                        and d.created_at > now() - $3 * interval '1 day'
                        and (d.reconciled_at is null
-                            or d.reconciled_at < now() - least(greatest((now() - d.created_at) / 4, interval '1 minute'),
-                                                               $4 * interval '1 second')))
-                   or (d.status = 'PAID' and d.created_at > now() - $5 * interval '1 day'
-                       and (d.reconciled_at is null or d.reconciled_at < now() - interval '1 day')))
+                            or d.reconciled_at < now() - least(greatest((now() - d.created_at) / 4, $4 * interval '1 second'),
+                                                               $5 * interval '1 second')))
+                   or (d.status = 'PAID' and d.created_at > now() - $6 * interval '1 day'
+                       and (d.reconciled_at is null or d.reconciled_at < now() - $7 * interval '1 second')))
                order by d.created_at
-               limit $6
+               limit $8
                for update skip locked)
             returning p.provider_payment_id as "id!""#,
         provider,
-        grace.as_secs_f64(),
+        timing.grace.as_secs_f64(),
         f64::from(RECONCILE_FOR_DAYS),
+        timing.min_gap.as_secs_f64(),
         RECONCILE_MAX_GAP.as_secs_f64(),
         f64::from(RECHECK_PAID_DAYS),
+        timing.paid_every.as_secs_f64(),
         limit,
     )
     .fetch_all(db)

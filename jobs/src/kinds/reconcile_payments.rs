@@ -8,6 +8,7 @@
 
 use std::time::Duration;
 
+use domain::billing::sweeps::ReconcileTiming;
 use integrations::payments::SharedProvider;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -25,8 +26,9 @@ pub struct ReconcilePayload {}
 
 pub struct ReconcilePayments {
     pub provider: SharedProvider,
-    /// How long a new payment is left to its webhook (`APP_RECONCILE_GRACE`).
-    pub grace: Duration,
+    /// When a payment is asked about (`APP_RECONCILE_GRACE`, `APP_RECONCILE_MIN_GAP`,
+    /// `APP_RECONCILE_PAID_EVERY`).
+    pub timing: ReconcileTiming,
 }
 
 impl ReconcilePayments {
@@ -53,7 +55,7 @@ impl Job for ReconcilePayments {
     }
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, _payload: ReconcilePayload) -> Result<Value, JobError> {
-        let due = domain::billing::sweeps::due_for_reconciliation(&ctx.db, self.provider.name(), self.grace, PER_RUN).await?;
+        let due = domain::billing::sweeps::due_for_reconciliation(&ctx.db, self.provider.name(), self.timing, PER_RUN).await?;
         if due.is_empty() {
             return Ok(json!({ "asked": 0, "queued": 0 }));
         }
