@@ -4,14 +4,16 @@
 //! of a window creates the counter with the window as its expiry (`SET NX PX`), each request adds
 //! one (`INCR`), and the rest of the window is its `PTTL`, all in one `MULTI`. Over the count the
 //! answer is 429 with `Retry-After` and 'Te veel verzoeken. Probeer het over N seconden opnieuw.'
-//! Keys: `<APP_JOBS_NAMESPACE>:ratelimit:<limit>:<u|a>:<user id or address>`.
+//! Keys: `<APP_JOBS_NAMESPACE>:ratelimit:<limit>:<u|a|s>:<user id, address or owner:subscription id>`.
 //!
 //! When Redis does not answer within [`REDIS_BOUND`] the request is let through and a warning
 //! logged (at most every [`WARN_EVERY`]): a Redis outage must not lock clinicians out of their
 //! work, and the limits guard against abuse, not against load the api cannot take.
 //!
 //! The limits and the calls they guard are in [`LimitName`] and [`limit_for`]; the live
-//! consult's `summarize` message counts against [`LimitName::Summary`] through [`check`].
+//! consult's `summarize` message counts against [`LimitName::Summary`] through [`check`], and
+//! the seats of a subscription against [`LimitName::Seats`] and [`LimitName::SeatInvitations`]
+//! (per subscription, checked by the handler, which knows the subscription).
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -41,6 +43,8 @@ pub enum Per {
     User,
     /// The client's address (see [`super::client`]).
     Address,
+    /// A subscription (the handler checks these itself).
+    Subscription,
 }
 
 /// The limits, each configurable as `APP_RATE_LIMIT_<NAME>`.
@@ -58,10 +62,23 @@ pub enum LimitName {
     Handoff,
     /// The payment provider's webhook `POST /payment/webhook`.
     PaymentWebhook,
+    /// Seats added to one subscription (`POST /payment/subscription/addUser`).
+    Seats,
+    /// Invitation e-mails of one subscription's new seats.
+    SeatInvitations,
 }
 
 impl LimitName {
-    pub const ALL: [LimitName; 6] = [Self::SignIn, Self::Feedback, Self::Summary, Self::Upload, Self::Handoff, Self::PaymentWebhook];
+    pub const ALL: [LimitName; 8] = [
+        Self::SignIn,
+        Self::Feedback,
+        Self::Summary,
+        Self::Upload,
+        Self::Handoff,
+        Self::PaymentWebhook,
+        Self::Seats,
+        Self::SeatInvitations,
+    ];
 
     /// The name in `APP_RATE_LIMIT_<NAME>` and in keys and metrics (lower case).
     pub fn as_str(self) -> &'static str {
@@ -72,6 +89,8 @@ impl LimitName {
             Self::Upload => "upload",
             Self::Handoff => "handoff",
             Self::PaymentWebhook => "payment_webhook",
+            Self::Seats => "seats",
+            Self::SeatInvitations => "seat_invitations",
         }
     }
 
@@ -79,11 +98,13 @@ impl LimitName {
         match self {
             Self::SignIn | Self::Handoff | Self::PaymentWebhook => Per::Address,
             Self::Feedback | Self::Summary | Self::Upload => Per::User,
+            Self::Seats | Self::SeatInvitations => Per::Subscription,
         }
     }
 
     /// Defaults far above what a clinic does (a practice signs in from one address; a clinician
-    /// summarises a few dozen consults a day), and well below what a script does.
+    /// summarises a few dozen consults a day; a practice links its colleagues once), and well
+    /// below what a script does.
     pub fn default_rate(self) -> Rate {
         let (count, seconds) = match self {
             Self::SignIn => (120, 60),
@@ -92,6 +113,8 @@ impl LimitName {
             Self::Upload => (60, 3600),
             Self::Handoff => (120, 60),
             Self::PaymentWebhook => (600, 60),
+            Self::Seats => (60, 3600),
+            Self::SeatInvitations => (20, 3600),
         };
         Rate { count, period: Duration::from_secs(seconds) }
     }
@@ -187,6 +210,12 @@ pub fn limit_for(method: &Method, path: &str) -> Option<LimitName> {
 pub enum Subject {
     User(String),
     Address(IpAddr),
+    /// A subscription, as its owner (the caller) names it: someone else sending its id counts
+    /// against their own key, not the owner's.
+    Subscription {
+        owner: String,
+        id: uuid::Uuid,
+    },
 }
 
 impl Subject {
@@ -194,6 +223,7 @@ impl Subject {
         match self {
             Self::User(id) => format!("u:{id}"),
             Self::Address(ip) => format!("a:{ip}"),
+            Self::Subscription { owner, id } => format!("s:{owner}:{id}"),
         }
     }
 }
@@ -281,6 +311,7 @@ pub async fn limit(State(state): State<AppState>, mut request: Request, next: Ne
         }
         Per::Address => super::client::peer(request.extensions())
             .map(|peer| Subject::Address(state.config.http.trusted_proxies.client(peer, request.headers()))),
+        Per::Subscription => None,
     };
     if let Some(subject) = subject
         && let Err(refused) = check(&state, name, &subject).await
