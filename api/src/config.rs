@@ -50,6 +50,8 @@ pub struct Config {
     pub payment_webhook_url: Url,
     /// Accounts made before this day (Europe/Amsterdam) are early adopters (`APP_EARLY_ADOPTER_BEFORE`).
     pub early_adopter_before: Option<chrono::NaiveDate>,
+    /// Who may read `/metrics` (`APP_METRICS_TOKEN`).
+    pub metrics: crate::routes::health::MetricsAccess,
 }
 
 #[derive(Debug, Clone)]
@@ -187,6 +189,7 @@ impl Config {
             payment_webhook_url,
             bookkeeping,
             early_adopter_before,
+            metrics: crate::routes::health::MetricsAccess::from_env(env, app_env)?,
         })
     }
 

@@ -98,6 +98,7 @@ impl ApiError {
             Refusal::Invalid(message) => ApiError::BadRequest { code: codes.invalid, message: message.to_owned() },
             Refusal::NotFound(message) => ApiError::Missing(message),
             Refusal::Conflict(message) => ApiError::Conflict { code: codes.conflict, message },
+            Refusal::ConflictWith(message) => ApiError::Refused { status: StatusCode::CONFLICT, code: codes.conflict, message },
             Refusal::Db(e) => e.into(),
         }
     }

@@ -525,3 +525,29 @@ async fn the_his_list_adds_refuses_a_linked_delete_and_shows_users_with_their_ac
     let gone = app.http.delete(app.url(&format!("/api/cms/his/{}", his["id"].as_str().unwrap()))).bearer_auth(&staff).send().await.unwrap();
     assert_eq!(gone.status(), 404);
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_right_to_left_override_in_a_his_or_organisation_name_is_refused_in_dutch(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let staff = app.access_token_for("staff@example.nl").await;
+    let calls = [
+        ("/api/cms/HIS", json!({ "name": "Omni\u{202e}sih" })),
+        ("/api/cms/organization", json!({ "organizationName": "Zorggroep \u{202e}tsooW", "agbCode": "3333", "type": "CARE_GROUP" })),
+        ("/api/cms/organization", json!({ "organizationName": "Zorggroep West", "agbCode": "33\u{200b}33", "type": "CARE_GROUP" })),
+    ];
+    for (path, body) in calls {
+        let response = post_json(&app, path, &staff, body.clone()).await;
+        assert_eq!(response.status(), 400, "{body}");
+        let refused: Value = response.json().await.unwrap();
+        assert_eq!(refused["message"], domain::text::HIDDEN_CHARACTERS, "{body}");
+    }
+    let stored: i64 = sqlx::query_scalar(
+        "select (select count(*) from his where name like 'Omni%') + (select count(*) from organisations where name like 'Zorggroep%')",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(stored, 0);
+    let audited: i64 = sqlx::query_scalar("select count(*) from audit_log").fetch_one(&pool).await.unwrap();
+    assert_eq!(audited, 0);
+}

@@ -48,6 +48,27 @@ async fn readyz_names_postgres_when_it_is_gone(pool: PgPool) {
 }
 
 #[sqlx::test(migrations = "../migrations")]
+async fn metrics_with_a_token_configured_need_it(pool: PgPool) {
+    let token = "metrics-token-0123456789";
+    let app = TestApp::spawn_with(pool, Options { env: vec![("APP_METRICS_TOKEN", token.into())], ..Default::default() }).await;
+    for sent in [None, Some("wrong-token-0123456789"), Some("metrics-token-012345678")] {
+        let mut request = app.http.get(app.url("/metrics"));
+        if let Some(sent) = sent {
+            request = request.bearer_auth(sent);
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), 401, "{sent:?}");
+        assert_eq!(response.headers()["www-authenticate"], "Bearer");
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["error"], "unauthorized");
+        assert_eq!(body["message"], "Stuur het metrics-token (APP_METRICS_TOKEN) mee als Bearer-token.");
+    }
+    let response = app.http.get(app.url("/metrics")).bearer_auth(token).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(response.text().await.unwrap().contains("http_requests_total"));
+}
+
+#[sqlx::test(migrations = "../migrations")]
 async fn metrics_count_requests_by_route_template_in_prometheus_text(pool: PgPool) {
     let app = TestApp::spawn(pool).await;
     app.http.get(app.url("/api/user/me")).send().await.unwrap();

@@ -1,5 +1,5 @@
-//! Invoices over HTTP with the local bookkeeping: the owner's (and staff's) download through a
-//! signed, expiring link; the staff calls 'Moneybird contact maken' and 'Factuur maken' with
+//! Invoices over HTTP with the local bookkeeping: the owner's (and staff's, audited) download
+//! through a signed, expiring link; the staff calls 'Moneybird contact maken' and 'Factuur maken' with
 //! every role and refusal; and the webhook and staff buttons pressed at once make one invoice.
 
 mod common;
@@ -133,8 +133,24 @@ async fn the_owner_and_staff_download_the_invoice_through_a_signed_link_that_exp
     let (status, body) = post_json(&app, "/payment/subscription/getInvoiceDownload", Some(&other), &json!(payment)).await;
     assert_eq!((status, body["message"].as_str()), (404, Some("Factuur niet gevonden")));
     assert_eq!(post_json(&app, "/payment/subscription/getInvoiceDownload", Some(&other), &json!(invoice_id)).await.0, 404);
+    // the owner's downloads and the refusals are not audited; staff's link to the user's invoice
+    // (name, address, KvK) is, naming whose
+    let audited = "select action, subject_id, concerns_user_id, log from audit_log order by id";
+    assert!(sqlx::query(audited).fetch_all(&pool).await.unwrap().is_empty());
     assert_eq!(post_json(&app, "/payment/subscription/getInvoiceDownload", Some(&staff), &json!(payment)).await.0, 200);
     assert_eq!(post_json(&app, "/payment/subscription/getInvoiceDownload", None, &json!(payment)).await.0, 401);
+    let owner_id: String =
+        sqlx::query_scalar("select user_id from payments where id = $1::uuid").bind(&payment).fetch_one(&pool).await.unwrap();
+    let entries: Vec<(String, String, Option<String>, String)> = sqlx::query_as(audited).fetch_all(&pool).await.unwrap();
+    assert_eq!(
+        entries,
+        vec![(
+            "user.read_invoice".to_owned(),
+            payment.clone(),
+            Some(owner_id),
+            format!("staff@example.nl downloadde de factuur van praktijk@example.nl (betaling {payment})")
+        )]
+    );
 
     // a link altered, or for another invoice, or expired, does not open
     let url = url::Url::parse(&link).unwrap();

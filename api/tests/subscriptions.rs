@@ -601,3 +601,145 @@ async fn reconcile(pool: &PgPool, app: &TestApp) -> Value {
     }
     panic!("the reconciliation sweep did not finish");
 }
+
+/// The seeded GP's 'Praktijk' subscription (2 users paid for, the POH on one seat) and a token.
+async fn the_gps_practice(app: &TestApp, pool: &PgPool) -> (String, String) {
+    let token = app.access_token_for("huisarts@example.nl").await;
+    let id: uuid::Uuid = sqlx::query_scalar(
+        "select s.id from subscriptions s join users u on u.id = s.user_id
+          where u.email = 'huisarts@example.nl' and not s.is_individual and s.user_amount = 2",
+    )
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    (token, id.to_string())
+}
+
+async fn add_seat(app: &TestApp, token: &str, subscription: &str, email: &str) -> (u16, Value) {
+    let response = app
+        .http
+        .post(app.url(&format!("/payment/subscription/addUser?emailAddress={email}&subscriptionId={subscription}")))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+async fn seats_and_invitations(pool: &PgPool, subscription: &str) -> (i64, i64) {
+    let id: uuid::Uuid = subscription.parse().unwrap();
+    let seats = sqlx::query_scalar("select count(*) from linked_subscriptions where subscription_id = $1").bind(id).fetch_one(pool);
+    let invitations =
+        sqlx::query_scalar("select count(*) from jobs where kind = 'email' and payload->>'template' = 'seat_invitation'").fetch_one(pool);
+    (seats.await.unwrap(), invitations.await.unwrap())
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn seats_stop_at_the_users_paid_for_plus_the_fair_use_margin_and_a_refused_seat_invites_nobody(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let (token, practice) = the_gps_practice(&app, &pool).await;
+    assert_eq!(seats_and_invitations(&pool, &practice).await, (1, 0));
+    // 2 users paid for: 2 seats more than that, the POH's and three new ones
+    for email in ["a@praktijk.nl", "b@praktijk.nl", "c@praktijk.nl"] {
+        let (status, seat) = add_seat(&app, &token, &practice, email).await;
+        assert_eq!(status, 201, "{seat}");
+    }
+    assert_eq!(seats_and_invitations(&pool, &practice).await, (4, 3));
+    let (status, refused) = add_seat(&app, &token, &practice, "d@praktijk.nl").await;
+    assert_eq!(status, 409, "{refused}");
+    assert_eq!(refused["message"], "Je kunt niet meer dan 4 gebruikers aan dit abonnement koppelen.");
+    assert_eq!(refused["error"], "subscription_conflict");
+    // nothing linked, no e-mail queued
+    assert_eq!(seats_and_invitations(&pool, &practice).await, (4, 3));
+    // a seat already there is still 'Gebruiker is al toegevoegd'; a removed one frees its place
+    let (status, again) = add_seat(&app, &token, &practice, "a@praktijk.nl").await;
+    assert_eq!((status, again["message"].as_str()), (409, Some("Gebruiker is al toegevoegd")));
+    let seat: uuid::Uuid =
+        sqlx::query_scalar("select id from linked_subscriptions where email = 'c@praktijk.nl'").fetch_one(&pool).await.unwrap();
+    let removed = app
+        .http
+        .post(app.url(&format!("/payment/subscription/deleteUser?linkedSubscriptionId={seat}")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(removed.status(), 204);
+    let (status, _) = add_seat(&app, &token, &practice, "d@praktijk.nl").await;
+    assert_eq!(status, 201);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_hundred_addresses_at_once_link_up_to_the_cap_and_invite_only_those(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let (token, practice) = the_gps_practice(&app, &pool).await;
+    let adds = (0..100).map(|i| {
+        let (app, token, practice) = (&app, &token, &practice);
+        async move { add_seat(app, token, practice, &format!("adres{i}@example.org")).await.0 }
+    });
+    let statuses = futures::future::join_all(adds).await;
+    assert_eq!(statuses.iter().filter(|s| **s == 201).count(), 3, "{statuses:?}");
+    // past the cap 409; past the hour's seats (60) or invitations (20) 429
+    assert!(statuses.iter().all(|s| [201, 409, 429].contains(s)), "{statuses:?}");
+    assert_eq!(seats_and_invitations(&pool, &practice).await, (4, 3));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn adding_seats_and_sending_invitations_are_limited_per_subscription(pool: PgPool) {
+    let app = TestApp::spawn_with(
+        pool.clone(),
+        Options {
+            env: vec![("APP_RATE_LIMIT_SEATS", "4/1h".into()), ("APP_RATE_LIMIT_SEAT_INVITATIONS", "2/1h".into())],
+            ..Default::default()
+        },
+    )
+    .await;
+    let (token, practice) = the_gps_practice(&app, &pool).await;
+    sqlx::query("update subscriptions set user_amount = 50 where id = $1::uuid").bind(&practice).execute(&pool).await.unwrap();
+    // two invitations, then the third address without an account waits
+    for email in ["a@praktijk.nl", "b@praktijk.nl"] {
+        assert_eq!(add_seat(&app, &token, &practice, email).await.0, 201);
+    }
+    let (status, refused) = add_seat(&app, &token, &practice, "c@praktijk.nl").await;
+    assert_eq!(status, 429, "{refused}");
+    assert!(refused["message"].as_str().unwrap().starts_with("Te veel verzoeken. Probeer het over "), "{refused}");
+    assert_eq!(seats_and_invitations(&pool, &practice).await, (3, 2));
+    // an address with an account sends no invitation and is still taken...
+    app.access_token_for("staff@example.nl").await;
+    assert_eq!(add_seat(&app, &token, &practice, "staff@example.nl").await.0, 201);
+    // ...until the seats added in the hour reach theirs (the refused one counted too)
+    app.access_token_for("nieuw@example.nl").await;
+    let (status, _) = add_seat(&app, &token, &practice, "nieuw@example.nl").await;
+    assert_eq!(status, 429);
+    assert_eq!(seats_and_invitations(&pool, &practice).await, (4, 2));
+    // someone else naming this subscription counts against their own key, and finds nothing
+    let other = app.access_token_for("praktijkhouder@example.nl").await;
+    let (status, _) = add_seat(&app, &other, &practice, "x@praktijk.nl").await;
+    assert_eq!(status, 404);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_right_to_left_override_in_the_billing_details_is_refused_in_dutch_and_nothing_is_made(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let token = app.access_token_unsubscribed("praktijkhouder@example.nl").await;
+    for field in ["contactName", "practiceName", "streetAddress", "city"] {
+        let mut body = billing(PRACTICE, 3, 1);
+        body[field] = json!("De \u{202e}ednil");
+        for path in ["/payment/paymentinfo/getPaymentLink", "/payment/subscription/createTrialSubscription"] {
+            if path.ends_with("createTrialSubscription") {
+                body["tierId"] = json!(TRIAL);
+            }
+            let (status, refused) = post_json(&app, path, &token, &body).await;
+            assert_eq!(status, 400, "{field} {path}: {refused}");
+            assert_eq!(refused["message"], domain::text::HIDDEN_CHARACTERS, "{field} {path}");
+        }
+    }
+    let made: i64 = sqlx::query_scalar(
+        "select (select count(*) from payments p join users u on u.id = p.user_id where u.email = 'praktijkhouder@example.nl')
+              + (select count(*) from subscriptions s join users u on u.id = s.user_id where u.email = 'praktijkhouder@example.nl')",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(made, 0);
+}

@@ -41,6 +41,10 @@ pub enum Action {
     ReadUserSubscriptions,
     ReadUserPayments,
     ReadUserOrganisationSubscriptions,
+    /// A download link of a user's invoice (name, address, KvK) asked for by staff.
+    ReadUserInvoice,
+    /// A user's background job opened by staff (`GET /api/jobs/{id}`).
+    ReadUserJob,
     /// A user subscription switched on or off.
     SetSubscriptionActive,
     /// A user subscription's valid-until changed.
@@ -89,6 +93,8 @@ impl Action {
             Self::ReadUserSubscriptions => "user.read_subscriptions",
             Self::ReadUserPayments => "user.read_payments",
             Self::ReadUserOrganisationSubscriptions => "user.read_organisation_subscriptions",
+            Self::ReadUserInvoice => "user.read_invoice",
+            Self::ReadUserJob => "user.read_job",
             Self::SetSubscriptionActive => "subscription.set_active",
             Self::SetSubscriptionValidUntil => "subscription.set_valid_until",
             Self::CancelSubscription => "subscription.cancel",
@@ -122,6 +128,8 @@ impl Action {
             Self::ReadUserSubscriptions => "bekeek de abonnementen",
             Self::ReadUserPayments => "bekeek de betalingen",
             Self::ReadUserOrganisationSubscriptions => "bekeek de organisatie-abonnementen",
+            Self::ReadUserInvoice => "downloadde de factuur",
+            Self::ReadUserJob => "bekeek de achtergrondtaak",
             Self::SetSubscriptionActive => "zette 'Actief'",
             Self::SetSubscriptionValidUntil => "wijzigde de einddatum",
             Self::CancelSubscription => "zegde op:",

@@ -14,6 +14,10 @@ pub enum Refusal {
     /// 409: the state does not allow it (a second trial, a seat twice, a name taken).
     #[error("{0}")]
     Conflict(&'static str),
+    /// 409 with a message made for the case (a number in it: 'Je kunt niet meer dan 4
+    /// gebruikers aan dit abonnement koppelen.').
+    #[error("{0}")]
+    ConflictWith(String),
     #[error(transparent)]
     Db(#[from] sqlx::Error),
 }

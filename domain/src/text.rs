@@ -1,5 +1,8 @@
 //! Text as search sees it: lower case, accents removed (é → e, ë → e), one space between words.
 //! The SPA's `normalize` in `web/src/lib/text.ts` does the same, so both sides find the same.
+//!
+//! And text as a name or an address may hold it: no invisible or direction-changing characters
+//! ([`has_hidden_characters`]), so what staff read in the CMS and the audit log is what was typed.
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
@@ -23,9 +26,48 @@ pub fn contains_pattern(search: Option<&str>) -> Option<String> {
     Some(format!("%{}%", s.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")))
 }
 
+/// The refusal of a name or address that holds an invisible or control character.
+pub const HIDDEN_CHARACTERS: &str =
+    "Een van de ingevulde teksten bevat onzichtbare tekens (bijvoorbeeld uit een geplakte tekst). Typ de tekst opnieuw in.";
+
+/// Whether `c` is invisible or changes how the text around it is shown: the bidirectional
+/// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069, U+061C), the zero-width
+/// characters and direction marks (U+200B–U+200F, U+2060–U+2064, U+FEFF), the line and
+/// paragraph separators (U+2028, U+2029), and the C0 and C1 control characters (U+0000–U+001F,
+/// U+007F–U+009F). A right-to-left override makes 'Praktijk' show as 'kjitkarP' in the CMS and
+/// in the audit log's text while the stored bytes say otherwise.
+pub fn is_hidden_character(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
+        | '\u{61c}'
+        | '\u{200b}'..='\u{200f}'
+        | '\u{2028}'..='\u{202e}'
+        | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{2069}'
+        | '\u{feff}')
+}
+
+/// Whether a one-line text (a name, an address field) holds a character of [`is_hidden_character`].
+/// A multi-line field would allow line breaks and tabs; none of the fields checked is one.
+pub fn has_hidden_characters(s: &str) -> bool {
+    s.chars().any(is_hidden_character)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bidi_overrides_zero_widths_and_controls_are_hidden_characters_and_dutch_text_is_not() {
+        for text in
+            ["Praktijk\u{202e}kjitkarP", "a\u{200b}b", "\u{feff}Naam", "Naam\u{2066}", "tab\there", "regel\nregel", "\u{85}", "\u{7f}"]
+        {
+            assert!(has_hidden_characters(text), "{text:?}");
+        }
+        for text in ["Huisartsenpraktijk De Linde", "Coöperatie Zuid-Oost", "Ĳsselmonde", "Dr. A. d'Ancona & Zn.", "1234AB", "الطب"] {
+            assert!(!has_hidden_characters(text), "{text:?}");
+        }
+    }
 
     #[test]
     fn search_patterns_take_wildcards_literally() {

@@ -15,7 +15,7 @@ use jsonwebtoken::{Algorithm, Validation};
 use serde::Deserialize;
 
 pub use keys::{KeySource, KeyStore};
-pub use staff::Staff;
+pub use staff::{Staff, UserOrStaff};
 pub use user::{AGREEMENT_REQUIRED, CurrentUser, SignedIn, UserRegistry};
 
 use crate::config::AuthConfig;

@@ -6,7 +6,11 @@
 //! - header: once the first byte of a request head has arrived, the whole head must follow within
 //!   `APP_HTTP_HEADER_TIMEOUT`, so a client that sends half a head and waits is dropped;
 //! - body: see [`super::guard`] (`APP_HTTP_BODY_TIMEOUT`, longer for recording uploads);
-//! - a connection upgraded to a websocket is left alone: the socket has its own keep-alive.
+//! - a connection upgraded to a websocket is left alone: the socket has its own keep-alive;
+//! - the answers hyper writes itself, before any handler runs (414 for a request line over its
+//!   64 KiB, 431 for a head over its buffer, 400 for a head it cannot parse), have no body: they
+//!   are rewritten on their way out to the api's Dutch `{error, message}` JSON with the edge's
+//!   headers ([`automatic_answer`]).
 //!
 //! Each request carries the peer's address as `ConnectInfo<SocketAddr>`.
 
@@ -48,6 +52,64 @@ struct Watched {
     header_timeout: Duration,
     /// Running from the first byte of a request head until the request starts.
     head_deadline: Option<Pin<Box<Sleep>>>,
+    /// An answer of hyper's own being sent as JSON instead: its bytes, how many are sent, and
+    /// how many of hyper's bytes it stands for.
+    rewritten: Option<(Vec<u8>, usize, usize)>,
+}
+
+impl Watched {
+    /// Whether hyper, not a handler, is answering: no request is in progress and the connection
+    /// is not a websocket.
+    fn between_requests(&self) -> bool {
+        !self.state.in_request.load(Ordering::SeqCst) && !self.state.upgraded.load(Ordering::SeqCst)
+    }
+
+    /// Sends the rewritten answer; done, it reports hyper's bytes as written.
+    fn poll_rewritten(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
+        let Some((bytes, sent, stands_for)) = self.rewritten.as_mut() else { return Poll::Ready(Ok(0)) };
+        while *sent < bytes.len() {
+            let n = std::task::ready!(Pin::new(&mut self.inner).poll_write(cx, &bytes[*sent..]))?;
+            if n == 0 {
+                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+            }
+            *sent += n;
+        }
+        let stands_for = *stands_for;
+        self.rewritten = None;
+        Poll::Ready(Ok(stands_for))
+    }
+}
+
+/// The JSON answer for an answer hyper wrote itself: a response head alone (no body), without a
+/// content type, of status 400, 414 or 431. The api's own answers of those statuses always carry
+/// a JSON body (`edge::reject::json_errors`), and are written while their request is in progress.
+pub fn automatic_answer(written: &[u8]) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(written).ok()?;
+    let head = text.strip_suffix("\r\n\r\n").filter(|h| !h.contains("\r\n\r\n"))?;
+    let mut lines = head.split("\r\n");
+    let status = lines.next()?.strip_prefix("HTTP/1.1 ").and_then(|rest| rest.get(..3))?;
+    let kind = match status {
+        "400" => super::Refusal::Malformed,
+        "414" => super::Refusal::UriTooLong,
+        "431" => super::Refusal::HeadersTooLarge,
+        _ => return None,
+    };
+    if lines.any(|line| line.to_ascii_lowercase().starts_with("content-type:")) {
+        return None;
+    }
+    let crate::error::ApiError::Refused { status, code, message } = super::refusal(kind) else { return None };
+    let body = serde_json::to_vec(&crate::error::ErrorBody { error: code, message }).ok()?;
+    let mut answer = format!(
+        "HTTP/1.1 {} {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\
+         content-security-policy: default-src 'none'; frame-ancestors 'none'\r\nx-content-type-options: nosniff\r\n\
+         x-frame-options: DENY\r\nreferrer-policy: strict-origin-when-cross-origin\r\ncache-control: no-store\r\n\r\n",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or(""),
+        body.len()
+    )
+    .into_bytes();
+    answer.extend_from_slice(&body);
+    Some(answer)
 }
 
 impl AsyncRead for Watched {
@@ -75,7 +137,17 @@ impl AsyncRead for Watched {
 
 impl AsyncWrite for Watched {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.inner).poll_write(cx, buf)
+        let this = &mut *self;
+        if this.rewritten.is_none()
+            && this.between_requests()
+            && let Some(answer) = automatic_answer(buf)
+        {
+            this.rewritten = Some((answer, 0, buf.len()));
+        }
+        if this.rewritten.is_some() {
+            return this.poll_rewritten(cx);
+        }
+        Pin::new(&mut this.inner).poll_write(cx, buf)
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -87,7 +159,20 @@ impl AsyncWrite for Watched {
     }
 
     fn poll_write_vectored(mut self: Pin<&mut Self>, cx: &mut Context<'_>, bufs: &[io::IoSlice<'_>]) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+        let this = &mut *self;
+        let total: usize = bufs.iter().map(|b| b.len()).sum();
+        // an answer of hyper's own is a short head alone
+        if this.rewritten.is_none()
+            && total <= 1024
+            && this.between_requests()
+            && let Some(answer) = automatic_answer(&bufs.iter().flat_map(|b| b.iter().copied()).collect::<Vec<u8>>())
+        {
+            this.rewritten = Some((answer, 0, total));
+        }
+        if this.rewritten.is_some() {
+            return this.poll_rewritten(cx);
+        }
+        Pin::new(&mut this.inner).poll_write_vectored(cx, bufs)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -149,7 +234,7 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let state = Arc::new(ConnState::default());
-        let io = Watched { inner: stream, state: state.clone(), header_timeout: http.header_timeout, head_deadline: None };
+        let io = Watched { inner: stream, state: state.clone(), header_timeout: http.header_timeout, head_deadline: None, rewritten: None };
         let app = app.clone();
         let service = hyper::service::service_fn(move |request: Request<Incoming>| {
             let (app, state) = (app.clone(), state.clone());
@@ -192,4 +277,24 @@ pub async fn serve(
     let _ = stop_tx.send(true);
     stop_tx.closed().await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hypers_own_bodiless_answers_become_json_and_the_apis_own_pass() {
+        let hyper = b"HTTP/1.1 414 URI Too Long\r\ncontent-length: 0\r\ndate: Sun, 06 Nov 1994 08:49:37 GMT\r\n\r\n";
+        let answer = String::from_utf8(automatic_answer(hyper).unwrap()).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 414 URI Too Long\r\ncontent-type: application/json\r\n"), "{answer}");
+        assert!(answer.ends_with(r#"{"error":"uri_too_long","message":"Het adres van de aanvraag is te lang."}"#), "{answer}");
+        assert!(automatic_answer(b"HTTP/1.1 431 Request Header Fields Too Large\r\n\r\n").is_some());
+        assert!(automatic_answer(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n").is_some());
+        // the api's own answers: a content type, a body, or another status
+        assert!(automatic_answer(b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n").is_none());
+        assert!(automatic_answer(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 2\r\n\r\n{}").is_none());
+        assert!(automatic_answer(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n").is_none());
+        assert!(automatic_answer(b"{\"error\":\"x\"}").is_none());
+    }
 }

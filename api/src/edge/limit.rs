@@ -4,7 +4,7 @@
 //! of a window creates the counter with the window as its expiry (`SET NX PX`), each request adds
 //! one (`INCR`), and the rest of the window is its `PTTL`, all in one `MULTI`. Over the count the
 //! answer is 429 with `Retry-After` and 'Te veel verzoeken. Probeer het over N seconden opnieuw.'
-//! Keys: `<APP_JOBS_NAMESPACE>:ratelimit:<limit>:<u|a>:<user id or address>`.
+//! Keys: `<APP_JOBS_NAMESPACE>:ratelimit:<limit>:<u|a|s>:<user id, address or owner:subscription id>`.
 //!
 //! When Redis does not answer within [`REDIS_BOUND`] the request is let through and a warning
 //! logged (at most every [`WARN_EVERY`]): a Redis outage must not lock clinicians out of their
@@ -13,7 +13,9 @@
 //! The limits and the calls they guard are in [`LimitName`] and [`limit_for`]; the live
 //! consult's `summarize` message counts against [`LimitName::Summary`] through [`check`], and
 //! the payment webhook counts only deliveries naming no payment of ours against
-//! [`LimitName::PaymentWebhook`], also through [`check`].
+//! [`LimitName::PaymentWebhook`], and the seats of a subscription against [`LimitName::Seats`]
+//! and [`LimitName::SeatInvitations`] (per subscription, checked by the handler, which knows the
+//! subscription), also through [`check`].
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -43,6 +45,8 @@ pub enum Per {
     User,
     /// The client's address (see [`super::client`]).
     Address,
+    /// A subscription (the handler checks these itself).
+    Subscription,
 }
 
 /// The limits, each configurable as `APP_RATE_LIMIT_<NAME>`.
@@ -61,10 +65,23 @@ pub enum LimitName {
     /// The payment provider's webhook `POST /payment/webhook`, when it names no payment of ours
     /// (counted by the handler: a webhook about a real payment is always taken).
     PaymentWebhook,
+    /// Seats added to one subscription (`POST /payment/subscription/addUser`).
+    Seats,
+    /// Invitation e-mails of one subscription's new seats.
+    SeatInvitations,
 }
 
 impl LimitName {
-    pub const ALL: [LimitName; 6] = [Self::SignIn, Self::Feedback, Self::Summary, Self::Upload, Self::Handoff, Self::PaymentWebhook];
+    pub const ALL: [LimitName; 8] = [
+        Self::SignIn,
+        Self::Feedback,
+        Self::Summary,
+        Self::Upload,
+        Self::Handoff,
+        Self::PaymentWebhook,
+        Self::Seats,
+        Self::SeatInvitations,
+    ];
 
     /// The name in `APP_RATE_LIMIT_<NAME>` and in keys and metrics (lower case).
     pub fn as_str(self) -> &'static str {
@@ -75,6 +92,8 @@ impl LimitName {
             Self::Upload => "upload",
             Self::Handoff => "handoff",
             Self::PaymentWebhook => "payment_webhook",
+            Self::Seats => "seats",
+            Self::SeatInvitations => "seat_invitations",
         }
     }
 
@@ -82,11 +101,13 @@ impl LimitName {
         match self {
             Self::SignIn | Self::Handoff | Self::PaymentWebhook => Per::Address,
             Self::Feedback | Self::Summary | Self::Upload => Per::User,
+            Self::Seats | Self::SeatInvitations => Per::Subscription,
         }
     }
 
     /// Defaults far above what a clinic does (a practice signs in from one address; a clinician
-    /// summarises a few dozen consults a day), and well below what a script does.
+    /// summarises a few dozen consults a day; a practice links its colleagues once), and well
+    /// below what a script does.
     pub fn default_rate(self) -> Rate {
         let (count, seconds) = match self {
             Self::SignIn => (120, 60),
@@ -95,6 +116,8 @@ impl LimitName {
             Self::Upload => (60, 3600),
             Self::Handoff => (120, 60),
             Self::PaymentWebhook => (600, 60),
+            Self::Seats => (60, 3600),
+            Self::SeatInvitations => (20, 3600),
         };
         Rate { count, period: Duration::from_secs(seconds) }
     }
@@ -193,6 +216,12 @@ pub fn counted_by_handler(method: &Method, path: &str) -> Option<LimitName> {
 pub enum Subject {
     User(String),
     Address(IpAddr),
+    /// A subscription, as its owner (the caller) names it: someone else sending its id counts
+    /// against their own key, not the owner's.
+    Subscription {
+        owner: String,
+        id: uuid::Uuid,
+    },
 }
 
 impl Subject {
@@ -200,6 +229,7 @@ impl Subject {
         match self {
             Self::User(id) => format!("u:{id}"),
             Self::Address(ip) => format!("a:{ip}"),
+            Self::Subscription { owner, id } => format!("s:{owner}:{id}"),
         }
     }
 }
@@ -287,6 +317,7 @@ pub async fn limit(State(state): State<AppState>, mut request: Request, next: Ne
         }
         Per::Address => super::client::peer(request.extensions())
             .map(|peer| Subject::Address(state.config.http.trusted_proxies.client(peer, request.headers()))),
+        Per::Subscription => None,
     };
     if let Some(subject) = subject
         && let Err(refused) = check(&state, name, &subject).await

@@ -8,7 +8,8 @@
 //!   the api's answers;
 //! - [`limit`]: rate limits per user or per address, counted in Redis;
 //! - [`client`]: the client's address, behind trusted proxies;
-//! - [`conn`]: serving connections with header, body and idle timeouts.
+//! - [`conn`]: serving connections with header, body and idle timeouts; the answers hyper
+//!   writes itself (a request line too long, a head too large or unreadable) in the same JSON.
 
 pub mod client;
 pub mod conn;
@@ -75,6 +76,12 @@ pub enum Refusal {
     /// The body could not be read (the connection broke).
     BodyUnreadable,
     MethodNotAllowed,
+    /// A request line over hyper's bound (64 KiB): hyper's own 414.
+    UriTooLong,
+    /// A request head over hyper's buffer: hyper's own 431.
+    HeadersTooLarge,
+    /// A request head hyper could not parse: hyper's own 400.
+    Malformed,
 }
 
 pub const NUL_MESSAGE: &str = "De aanvraag bevat een ongeldig teken (NUL).";
@@ -97,6 +104,11 @@ pub fn refusal(kind: Refusal) -> ApiError {
         Refusal::MethodNotAllowed => {
             (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", "Deze methode is op dit adres niet toegestaan.")
         }
+        Refusal::UriTooLong => (StatusCode::URI_TOO_LONG, "uri_too_long", "Het adres van de aanvraag is te lang."),
+        Refusal::HeadersTooLarge => {
+            (StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, "headers_too_large", "De kopregels van de aanvraag zijn te groot.")
+        }
+        Refusal::Malformed => (StatusCode::BAD_REQUEST, "bad_request", "De aanvraag is ongeldig."),
     };
     ApiError::Refused { status, code, message: message.to_owned() }
 }

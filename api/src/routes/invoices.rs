@@ -8,13 +8,14 @@ use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use domain::audit;
 use domain::billing::status::PaymentStatus;
 use integrations::bookkeeping::BookkeepingError;
 use integrations::bookkeeping::local::{self, LinkError};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::auth::CurrentUser;
+use crate::auth::UserOrStaff;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Path, Query};
 use crate::state::AppState;
@@ -39,7 +40,8 @@ pub struct InvoiceDownload {
 }
 
 /// A link to one of the user's invoices (the body is the payment's id, or the invoice's own id or
-/// the bookkeeping's id of it, as a JSON string). Staff may ask for anyone's. A paid payment whose
+/// the bookkeeping's id of it, as a JSON string). Staff may ask for anyone's; a link to someone
+/// else's invoice (their name, address and KvK) is written to the audit log. A paid payment whose
 /// invoice is still being made answers 409 'De factuur wordt nog gemaakt.'; an unpaid one, one of
 /// someone else or an unknown id 404.
 #[utoipa::path(post, path = "/payment/subscription/getInvoiceDownload", tag = "subscriptions", security(("bearer" = [])),
@@ -48,13 +50,16 @@ pub struct InvoiceDownload {
               (status = 409, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn get_invoice_download(
     State(state): State<AppState>,
-    user: CurrentUser,
+    caller: UserOrStaff,
     Json(id): Json<String>,
 ) -> Result<Json<InvoiceDownload>, ApiError> {
+    let user = &caller.user;
     let id = id.trim();
-    let row: Option<(String, Option<String>, Option<String>, i64)> = sqlx::query_as(
-        "select p.status, i.provider, i.provider_invoice_id, p.amount_cents::int8
+    #[allow(clippy::type_complexity)]
+    let row: Option<(String, Option<String>, Option<String>, i64, uuid::Uuid, String, Option<String>)> = sqlx::query_as(
+        "select p.status, i.provider, i.provider_invoice_id, p.amount_cents::int8, p.id, p.user_id, u.email
            from payments p
+           left join users u on u.id = p.user_id
            left join invoices i on i.payment_id = p.id
                 and (i.id::text = $2 or i.provider_invoice_id = $2 or (p.id::text = $2 and i.kind = 'invoice'))
           where (p.user_id = $1 or $3)
@@ -67,7 +72,7 @@ pub async fn get_invoice_download(
     .bind(user.is_staff)
     .fetch_optional(&state.db)
     .await?;
-    let Some((status, provider, provider_invoice_id, amount)) = row else {
+    let Some((status, provider, provider_invoice_id, amount, payment_id, owner_id, owner_email)) = row else {
         return Err(ApiError::Missing(INVOICE_NOT_FOUND));
     };
     let (Some(provider), Some(provider_invoice_id)) = (provider, provider_invoice_id) else {
@@ -85,7 +90,23 @@ pub async fn get_invoice_download(
         });
     }
     match state.bookkeeping.download_link(&provider_invoice_id).await {
-        Ok(download_link) => Ok(Json(InvoiceDownload { download_link })),
+        Ok(download_link) => {
+            if let Some(actor) = caller.staff.as_ref().filter(|_| owner_id != user.id) {
+                let mut tx = state.db.begin().await?;
+                let entry = audit::Entry {
+                    action: audit::Action::ReadUserInvoice,
+                    subject_type: "payment",
+                    subject_id: payment_id.to_string(),
+                    concerns_user_id: Some(owner_id.clone()),
+                    concerns_organisation_id: None,
+                    changes: serde_json::json!({}),
+                    about: format!("van {} (betaling {payment_id})", owner_email.as_deref().unwrap_or(&owner_id)),
+                };
+                audit::record(&mut tx, actor, &entry).await?;
+                tx.commit().await?;
+            }
+            Ok(Json(InvoiceDownload { download_link }))
+        }
         Err(BookkeepingError::NotFound) => Err(ApiError::Missing(INVOICE_NOT_FOUND)),
         Err(e) => {
             tracing::warn!(error = %e, "invoice download link");

@@ -10,7 +10,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::auth::CurrentUser;
+use crate::auth::UserOrStaff;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Path};
 use crate::state::AppState;
@@ -79,6 +79,7 @@ impl ToSchema for JobResult {
 }
 
 /// The state of a job, for the user whose action caused it and for staff; anyone else gets 404.
+/// Staff opening a job another user caused is written to the audit log.
 #[utoipa::path(
     get,
     path = "/api/jobs/{id}",
@@ -91,12 +92,28 @@ impl ToSchema for JobResult {
         (status = 404, body = ErrorBody, description = "no such job, or not the caller's")
     )
 )]
-pub async fn job(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<Json<JobView>, ApiError> {
+pub async fn job(State(state): State<AppState>, caller: UserOrStaff, Path(id): Path<String>) -> Result<Json<JobView>, ApiError> {
+    let user = &caller.user;
     let id: Uuid = id.parse().map_err(|_| ApiError::NotFound)?;
     let record = jobs::find(&state.db, id).await?.ok_or(ApiError::NotFound)?;
     let own = record.caused_by.as_deref() == Some(user.id.as_str());
     if !user.is_staff && !own {
         return Err(ApiError::NotFound);
+    }
+    if let (Some(actor), Some(owner), false) = (&caller.staff, &record.caused_by, own) {
+        let email = sqlx::query_scalar::<_, String>("select email from users where id = $1").bind(owner).fetch_optional(&state.db).await?;
+        let mut tx = state.db.begin().await?;
+        let entry = domain::audit::Entry {
+            action: domain::audit::Action::ReadUserJob,
+            subject_type: "job",
+            subject_id: record.id.to_string(),
+            concerns_user_id: Some(owner.clone()),
+            concerns_organisation_id: None,
+            changes: serde_json::json!({}),
+            about: format!("{} ({}) van {}", record.kind, record.id, email.as_deref().unwrap_or(owner)),
+        };
+        domain::audit::record(&mut tx, actor, &entry).await?;
+        tx.commit().await?;
     }
     let result = match record.result {
         None => None,

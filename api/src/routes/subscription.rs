@@ -18,6 +18,7 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use crate::auth::CurrentUser;
+use crate::edge::limit::{self, LimitName, Subject};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Path, Query};
 use crate::state::AppState;
@@ -240,16 +241,27 @@ pub async fn create_trial_subscription(
 }
 
 /// Adds a linked user by e-mail address to the user's own subscription; an address without an
-/// account gets an invitation e-mail (a job).
+/// account gets an invitation e-mail (a job). A subscription takes at most the users paid for
+/// plus a fair-use margin (409 'Je kunt niet meer dan N gebruikers aan dit abonnement
+/// koppelen.'); seats added and invitations sent are limited per subscription (429, limits
+/// `SEATS` and `SEAT_INVITATIONS`), and a refused seat is neither linked nor invited.
 #[utoipa::path(post, path = "/payment/subscription/addUser", tag = "subscriptions", security(("bearer" = [])),
     params(AddUserQuery),
     responses((status = 201, body = billing::seats::SeatAdded), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 429, body = ErrorBody, description = "too many seats or invitations for this subscription in the limit's period (`too_many_requests`; `Retry-After` says when to try again)")))]
 pub async fn add_user(
     State(state): State<AppState>,
     user: CurrentUser,
     Query(query): Query<AddUserQuery>,
 ) -> Result<(StatusCode, Json<billing::seats::SeatAdded>), ApiError> {
+    // counted per subscription under the caller's id: someone else's subscription id is refused
+    // as unknown below and counts against the caller only
+    let subject = Subject::Subscription { owner: user.id.clone(), id: query.subscription_id };
+    limit::check(&state, LimitName::Seats, &subject).await?;
+    if !query.email_address.trim().is_empty() && !billing::seats::has_account(&state.db, &query.email_address).await? {
+        limit::check(&state, LimitName::SeatInvitations, &subject).await?;
+    }
     let seat = billing::seats::add_linked(&state.db, &user.id, query.subscription_id, &query.email_address, billing::today())
         .await
         .map_err(ApiError::subscription)?;

@@ -70,6 +70,9 @@ pub fn validate_billing(details: &BillingDetails) -> Result<BillingDetails, Refu
     if !looks_like_email(&d.send_invoice_to_email) {
         return Err(Refusal::Invalid("Ongeldig e-mailadres voor de factuur."));
     }
+    if d.address.fields_mut().into_iter().chain([&mut d.send_invoice_to_email]).any(|v| crate::text::has_hidden_characters(v)) {
+        return Err(Refusal::Invalid(crate::text::HIDDEN_CHARACTERS));
+    }
     // the postcode is six characters by now
     if d.address.fields_mut().into_iter().chain([&mut d.send_invoice_to_email]).any(|v| v.chars().count() > MAX_FIELD) {
         return Err(Refusal::Invalid("Een van de factuurgegevens is te lang (hoogstens 200 tekens)."));
@@ -182,6 +185,30 @@ mod tests {
         let mut bad = details();
         bad.send_invoice_to_email = "geen adres".into();
         assert_eq!(message(&bad), Some("Ongeldig e-mailadres voor de factuur."));
+    }
+
+    #[test]
+    fn a_right_to_left_override_or_other_hidden_character_in_any_field_is_refused() {
+        type Field = fn(&mut BillingDetails) -> &mut String;
+        let fields: [Field; 6] = [
+            |d| &mut d.address.contact_name,
+            |d| &mut d.address.practice_name,
+            |d| &mut d.address.street_address,
+            |d| &mut d.address.city,
+            |d| &mut d.address.kvk_number,
+            |d| &mut d.send_invoice_to_email,
+        ];
+        for field in fields {
+            for hidden in ['\u{202e}', '\u{200b}', '\u{1b}'] {
+                let mut d = details();
+                let at = 1.min(field(&mut d).len());
+                field(&mut d).insert(at, hidden);
+                assert_eq!(message(&d), Some(crate::text::HIDDEN_CHARACTERS), "{hidden:?} in {:?}", field(&mut d));
+            }
+        }
+        let mut staff = InvoiceDetails { id: Uuid::nil(), address: details().address };
+        staff.address.contact_name = "Anne\u{202e}seirV eD".into();
+        assert_eq!(validate_invoice_details(&staff).unwrap_err().to_string(), crate::text::HIDDEN_CHARACTERS);
     }
 
     #[test]

@@ -1,5 +1,11 @@
 //! Seats: the users linked to a non-individual subscription, added by e-mail address and removed
 //! by the owner, and the invitation a new seat's user gets.
+//!
+//! A subscription takes at most [`seat_cap`] seats: the users paid for plus a fair-use margin.
+//! The spec lets the seats outnumber the users paid for (its warning says concurrent use is on a
+//! fair-use basis); the margin keeps that possible for a locum or a trainee without letting one
+//! paid seat hand out the product to any number of addresses. How fast seats are added and
+//! invitations sent is limited per subscription at the api (`SEATS`, `SEAT_INVITATIONS`).
 
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -9,6 +15,23 @@ use uuid::Uuid;
 use super::details::looks_like_email;
 use super::{CANNOT_REMOVE, FAIR_USE, MAX_FIELD, NO_EMAIL, NOT_FOUND};
 use crate::refusal::Refusal;
+
+/// Seats a subscription takes beyond the users paid for: at least this many...
+pub const FAIR_USE_EXTRA_SEATS: i64 = 2;
+/// ...or this percentage of the users paid for (rounded up), when that is more.
+pub const FAIR_USE_EXTRA_PERCENT: i64 = 10;
+
+/// The most seats a subscription for `user_amount` users takes: 2 users → 4 seats, 20 → 22,
+/// 50 → 55.
+pub fn seat_cap(user_amount: i32) -> i64 {
+    let paid = i64::from(user_amount.max(0));
+    paid + FAIR_USE_EXTRA_SEATS.max((paid * FAIR_USE_EXTRA_PERCENT + 99) / 100)
+}
+
+/// 'Je kunt niet meer dan N gebruikers aan dit abonnement koppelen.'
+pub fn over_cap_message(cap: i64) -> String {
+    format!("Je kunt niet meer dan {cap} gebruikers aan dit abonnement koppelen.")
+}
 
 /// Whether users may be linked to a subscription (the spec leaves the rule out; this is ours).
 pub fn can_link(is_active: bool, is_trial: bool, is_individual: bool) -> bool {
@@ -71,11 +94,24 @@ pub async fn add_linked(db: &PgPool, owner_id: &str, subscription_id: Uuid, emai
     if inserted == 0 {
         return Err(Refusal::Conflict("Gebruiker is al toegevoegd"));
     }
+    // the subscription's row is locked, so seats added at the same time are counted one after
+    // another; over the cap, the transaction ends without the seat
     let seats = sqlx::query_scalar!(r#"select count(*) as "count!" from linked_subscriptions where subscription_id = $1"#, subscription_id)
         .fetch_one(&mut *tx)
         .await?;
+    let cap = seat_cap(sub.user_amount);
+    if seats > cap {
+        return Err(Refusal::ConflictWith(over_cap_message(cap)));
+    }
     tx.commit().await?;
-    Ok(SeatAdded { id, email_address: email, user_id: user, warning: (seats > sub.user_amount as i64).then_some(FAIR_USE) })
+    Ok(SeatAdded { id, email_address: email, user_id: user, warning: (seats > i64::from(sub.user_amount)).then_some(FAIR_USE) })
+}
+
+/// Whether an address (as typed: trimmed and lower-cased here) belongs to an account, so that a
+/// seat for it sends no invitation.
+pub async fn has_account(db: &PgPool, email: &str) -> sqlx::Result<bool> {
+    let email = email.trim().to_lowercase();
+    sqlx::query_scalar!(r#"select exists (select 1 from users where lower(email) = $1) as "exists!""#, email).fetch_one(db).await
 }
 
 /// Removes a seat from one of the owner's subscriptions.
@@ -128,5 +164,16 @@ mod tests {
         assert!(!can_link(false, false, false));
         assert!(!can_link(true, true, false));
         assert!(!can_link(true, false, true));
+    }
+
+    #[test]
+    fn a_subscription_takes_the_users_paid_for_plus_two_or_ten_percent() {
+        assert_eq!(seat_cap(1), 3);
+        assert_eq!(seat_cap(2), 4);
+        assert_eq!(seat_cap(20), 22);
+        assert_eq!(seat_cap(21), 24);
+        assert_eq!(seat_cap(50), 55);
+        assert_eq!(seat_cap(1000), 1100);
+        assert_eq!(over_cap_message(4), "Je kunt niet meer dan 4 gebruikers aan dit abonnement koppelen.");
     }
 }

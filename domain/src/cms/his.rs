@@ -34,7 +34,7 @@ pub async fn list_edit(db: &PgPool) -> sqlx::Result<Vec<HisEdit>> {
 }
 
 /// A HIS name as typed: spaces around it dropped and runs of spaces inside it made one, not
-/// empty, at most 100 characters.
+/// empty, at most 100 characters, without invisible characters.
 pub fn checked_name(raw: &str) -> Result<String, Refusal> {
     let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
     if name.is_empty() {
@@ -42,6 +42,9 @@ pub fn checked_name(raw: &str) -> Result<String, Refusal> {
     }
     if name.chars().count() > 100 {
         return Err(Refusal::Invalid(HIS_NAME_TOO_LONG));
+    }
+    if crate::text::has_hidden_characters(&name) {
+        return Err(Refusal::Invalid(crate::text::HIDDEN_CHARACTERS));
     }
     Ok(name)
 }
@@ -196,6 +199,8 @@ mod tests {
         assert_eq!(checked_name("  Medicom   Plus ").unwrap(), "Medicom Plus");
         assert!(matches!(checked_name("   "), Err(Refusal::Invalid(HIS_NAME_MISSING))));
         assert!(matches!(checked_name(&"x".repeat(101)), Err(Refusal::Invalid(HIS_NAME_TOO_LONG))));
+        assert!(matches!(checked_name("Medicom\u{202e}sulP"), Err(Refusal::Invalid(crate::text::HIDDEN_CHARACTERS))));
+        assert!(matches!(checked_name("\u{200b}Medicom"), Err(Refusal::Invalid(crate::text::HIDDEN_CHARACTERS))));
         assert!(AccessType::Expired.is_problem() && AccessType::None.is_problem() && !AccessType::Trial.is_problem());
     }
 }

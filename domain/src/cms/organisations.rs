@@ -116,6 +116,9 @@ fn text(raw: &str, missing: &'static str) -> Result<String, Refusal> {
     if s.chars().count() > 200 {
         return Err(Refusal::Invalid(TOO_LONG));
     }
+    if crate::text::has_hidden_characters(s) {
+        return Err(Refusal::Invalid(crate::text::HIDDEN_CHARACTERS));
+    }
     Ok(s.to_owned())
 }
 
@@ -763,6 +766,21 @@ mod tests {
         assert_eq!(DESCRIPTION_PREFIX.chars().count(), 27);
         assert_eq!(organisation_name("Organisatie abonnement van Zorggroep Zuid"), "Zorggroep Zuid");
         assert_eq!(organisation_name("kort"), "");
+    }
+
+    #[test]
+    fn an_organisation_name_or_agb_code_with_a_right_to_left_override_is_refused() {
+        let input = |name: &str, agb: &str| OrganisationInput {
+            organization_name: name.into(),
+            agb_code: agb.into(),
+            kind: Some("PRACTICE".into()),
+            ..Default::default()
+        };
+        assert!(check_main(&input("Praktijk De Linde", "01234567")).is_ok());
+        for (name, agb) in [("Praktijk \u{202e}edniL eD", "01234567"), ("Praktijk De Linde", "0123\u{2066}4567")] {
+            assert!(matches!(check_main(&input(name, agb)), Err(Refusal::Invalid(crate::text::HIDDEN_CHARACTERS))), "{name:?}");
+            assert!(matches!(check_sub(&input(name, agb), true), Err(Refusal::Invalid(crate::text::HIDDEN_CHARACTERS))), "{name:?}");
+        }
     }
 
     #[test]

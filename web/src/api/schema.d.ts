@@ -1148,7 +1148,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The state of a job, for the user whose action caused it and for staff; anyone else gets 404. */
+        /**
+         * The state of a job, for the user whose action caused it and for staff; anyone else gets 404.
+         *     Staff opening a job another user caused is written to the audit log.
+         */
         get: operations["job"];
         put?: never;
         post?: never;
@@ -1581,7 +1584,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus text format. */
+        /**
+         * Prometheus text format, with `Authorization: Bearer <APP_METRICS_TOKEN>`; without a token
+         *     configured, in development from this machine only and in production not at all.
+         */
         get: operations["metrics"];
         put?: never;
         post?: never;
@@ -1965,7 +1971,10 @@ export interface paths {
         put?: never;
         /**
          * Adds a linked user by e-mail address to the user's own subscription; an address without an
-         *     account gets an invitation e-mail (a job).
+         *     account gets an invitation e-mail (a job). A subscription takes at most the users paid for
+         *     plus a fair-use margin (409 'Je kunt niet meer dan N gebruikers aan dit abonnement
+         *     koppelen.'); seats added and invitations sent are limited per subscription (429, limits
+         *     `SEATS` and `SEAT_INVITATIONS`), and a refused seat is neither linked nor invited.
          */
         post: operations["add_user"];
         delete?: never;
@@ -2060,7 +2069,8 @@ export interface paths {
         put?: never;
         /**
          * A link to one of the user's invoices (the body is the payment's id, or the invoice's own id or
-         *     the bookkeeping's id of it, as a JSON string). Staff may ask for anyone's. A paid payment whose
+         *     the bookkeeping's id of it, as a JSON string). Staff may ask for anyone's; a link to someone
+         *     else's invoice (their name, address and KvK) is written to the audit log. A paid payment whose
          *     invoice is still being made answers 409 'De factuur wordt nog gemaakt.'; an unpaid one, one of
          *     someone else or an unknown id 404.
          */
@@ -10819,6 +10829,33 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            /** @description no or a wrong metrics token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description development without a token: not from this machine */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description production without a token: metrics off */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
             503: {
                 headers: {
@@ -12255,6 +12292,15 @@ export interface operations {
                 };
             };
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description too many seats or invitations for this subscription in the limit's period (`too_many_requests`; `Retry-After` says when to try again) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
