@@ -235,10 +235,8 @@ async fn every_payment_ends_as_the_provider_says_whatever_was_lost_on_the_way(po
             .fetch_all(&pool)
             .await
             .unwrap();
-    let (gets, deliveries): (usize, i64) = (
-        double.lock().unwrap().gets,
-        sqlx::query_scalar("select count(*) from jobs where kind = 'sync_payment'").fetch_one(&pool).await.unwrap(),
-    );
+    let gets = double.lock().unwrap().gets;
+    let deliveries: i64 = sqlx::query_scalar("select count(*) from jobs where kind = 'sync_payment'").fetch_one(&pool).await.unwrap();
     println!(
         "payments soak: {purchases} purchases, {} paid, {} with money back, {} reversed; consistent {:.1} s after the last fault \
          ({sweeps} reconciliation sweeps, {gets} fetches, {deliveries} syncs)",
