@@ -95,6 +95,22 @@ async fn settled(h: &Harness, kinds: &[&str], timeout: Duration) {
     }
 }
 
+/// The local checkout reports `refunded` and `charged_back` cents on payment `provider_id`; its
+/// news arrives `deliveries` times and the work it queues is done.
+async fn report(h: &Harness, provider_id: &str, refunded: i64, charged_back: i64, deliveries: usize) {
+    sqlx::query("update local_checkout_payments set amount_refunded_cents = $2, amount_charged_back_cents = $3 where id = $1")
+        .bind(provider_id)
+        .bind(refunded as i32)
+        .bind(charged_back as i32)
+        .execute(&h.db)
+        .await
+        .unwrap();
+    for _ in 0..deliveries {
+        h.enqueue(SyncPayment::job(provider_id)).await;
+    }
+    settled(h, &["sync_payment", "credit_invoice"], Duration::from_secs(30)).await;
+}
+
 #[sqlx::test(migrations = "../migrations")]
 async fn a_paid_payment_gets_its_contact_and_one_invoice(db: PgPool) {
     let h = Harness::new(db).await;
@@ -224,21 +240,8 @@ async fn a_zero_amount_gets_no_invoice_and_a_refund_a_credit_invoice(db: PgPool)
     assert!(job.result.unwrap()["skipped"].is_string());
 
     // Mollie reports a partial refund, then a chargeback of the rest: two credit invoices
-    sqlx::query("update local_checkout_payments set amount_refunded_cents = 2000 where id = $1")
-        .bind(&paid_provider)
-        .execute(&h.db)
-        .await
-        .unwrap();
-    h.enqueue(SyncPayment::job(&paid_provider)).await;
-    h.enqueue(SyncPayment::job(&paid_provider)).await;
-    settled(&h, &["sync_payment", "credit_invoice"], Duration::from_secs(30)).await;
-    sqlx::query("update local_checkout_payments set amount_charged_back_cents = 7800 where id = $1")
-        .bind(&paid_provider)
-        .execute(&h.db)
-        .await
-        .unwrap();
-    h.enqueue(SyncPayment::job(&paid_provider)).await;
-    settled(&h, &["sync_payment", "credit_invoice"], Duration::from_secs(30)).await;
+    report(&h, &paid_provider, 2000, 0, 2).await;
+    report(&h, &paid_provider, 2000, 7800, 1).await;
     let rows: Vec<(String, String, i64, Option<i64>)> = sqlx::query_as(
         "select kind, number, amount_cents::int8, credited_total_cents::int8 from invoices where payment_id = $1 order by created_at",
     )
@@ -270,21 +273,9 @@ async fn a_zero_amount_gets_no_invoice_and_a_refund_a_credit_invoice(db: PgPool)
 
     // the chargeback is reversed and the refund cancelled: the books undo both credit invoices,
     // latest first, each by a reversal that names it, never by an edit of what was booked
-    sqlx::query("update local_checkout_payments set amount_refunded_cents = 0, amount_charged_back_cents = 0 where id = $1")
-        .bind(&paid_provider)
-        .execute(&h.db)
-        .await
-        .unwrap();
-    h.enqueue(SyncPayment::job(&paid_provider)).await;
-    settled(&h, &["sync_payment", "credit_invoice"], Duration::from_secs(30)).await;
+    report(&h, &paid_provider, 0, 0, 1).await;
     // and refunded again: a new credit invoice, with a reference of its own
-    sqlx::query("update local_checkout_payments set amount_refunded_cents = 2000 where id = $1")
-        .bind(&paid_provider)
-        .execute(&h.db)
-        .await
-        .unwrap();
-    h.enqueue(SyncPayment::job(&paid_provider)).await;
-    settled(&h, &["sync_payment", "credit_invoice"], Duration::from_secs(30)).await;
+    report(&h, &paid_provider, 2000, 0, 1).await;
     // kind, number, gross cents, credited total after it, the number of what it refers to
     type Row = (String, String, i64, Option<i64>, Option<String>);
     let rows: Vec<Row> = sqlx::query_as(
