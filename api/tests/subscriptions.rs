@@ -183,6 +183,15 @@ async fn the_local_checkout_pays_and_the_worker_activates(pool: PgPool) {
         assert!(html.contains(&format!("value=\"{outcome}\"")), "{outcome}");
     }
 
+    // the page is its buyer's: the payment's id alone, or a wrong key, finds nothing
+    let bare = href.split_once('?').unwrap().0.to_owned();
+    let wrong = format!("{bare}?key=00000000000000000000000000000000");
+    for address in [&bare, &wrong] {
+        assert_eq!(app.http.get(address).send().await.unwrap().status(), 404, "{address}");
+        let refused = app.http.post(address).form(&[("outcome", "paid")]).send().await.unwrap();
+        assert_eq!(refused.status(), 404, "{address}");
+        assert_eq!(refused.json::<Value>().await.unwrap()["message"], "Betaling niet gevonden");
+    }
     let chosen = app.http.post(&href).form(&[("outcome", "paid")]).send().await.unwrap();
     assert_eq!(chosen.status(), 303);
     assert_eq!(chosen.headers()["location"], app.url("/subscription").as_str());

@@ -1,6 +1,7 @@
 //! The local checkout's page, the embedded payment provider of `make run` and the tests (no
 //! `APP_MOLLIE_API_KEY`): an open payment's amount and four outcomes; the chosen one calls our
-//! webhook as Mollie would. Without the local checkout these addresses are 404.
+//! webhook as Mollie would. The address carries the payment's own key (`?key=`), which only the
+//! buyer's browser was sent; without it, and without the local checkout, these addresses are 404.
 
 use axum::Router;
 use axum::body::Bytes;
@@ -9,15 +10,38 @@ use axum::http::header;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
 use integrations::payments::local;
-use utoipa::ToSchema;
+use serde::Deserialize;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::Path;
+use crate::extract::{Path, Query};
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/payment/checkout/{id}", get(checkout_page).post(checkout_choose))
 }
+
+/// The payment's key, as its checkout address carries it.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CheckoutKey {
+    /// The key made with the payment (its checkout address has it).
+    #[param(max_length = 100)]
+    key: Option<String>,
+}
+
+/// The payment `id` if `key` is its key; 'Betaling niet gevonden' otherwise (a wrong key reads as
+/// an unknown payment).
+async fn payment(state: &AppState, id: &str, key: &CheckoutKey) -> Result<local::CheckoutPayment, ApiError> {
+    local_only(state)?;
+    let key = key.key.as_deref().unwrap_or_default();
+    if key.is_empty() || key.len() > 100 {
+        return Err(ApiError::Missing(NOT_FOUND));
+    }
+    local::find(&state.db, id, key).await?.ok_or(ApiError::Missing(NOT_FOUND))
+}
+
+const NOT_FOUND: &str = "Betaling niet gevonden";
 
 /// The outcome chosen on the local checkout's page.
 #[derive(ToSchema)]
@@ -55,14 +79,17 @@ fn local_only(state: &AppState) -> Result<(), ApiError> {
 
 /// The local checkout's page (no Mollie key): the amount and description of an open payment and
 /// four buttons, each posting `outcome` to this address. No script, no inline style.
-#[utoipa::path(get, path = "/payment/checkout/{id}", tag = "subscriptions", params(("id" = String, Path)),
+#[utoipa::path(get, path = "/payment/checkout/{id}", tag = "subscriptions", params(("id" = String, Path), CheckoutKey),
     responses((status = 200, content_type = "text/html", body = String), (status = 404, body = ErrorBody)))]
-pub async fn checkout_page(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    local_only(&state)?;
-    let payment = local::find(&state.db, &id).await?.ok_or(ApiError::Missing("Betaling niet gevonden"))?;
+pub async fn checkout_page(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(key): Query<CheckoutKey>,
+) -> Result<Response, ApiError> {
+    let payment = payment(&state, &id, &key).await?;
     let amount = payment.amount_cents.to_dutch_string();
     let body = if payment.status == "open" {
-        let action = escape(&local::checkout_path(&payment.id));
+        let action = escape(&local::checkout_path(&payment.id, &payment.key));
         let button = |outcome: &str, label: &str| {
             format!(
                 "<form method=\"post\" action=\"{action}\"><input type=\"hidden\" name=\"outcome\" value=\"{outcome}\"><button type=\"submit\">{label}</button></form>"
@@ -90,11 +117,16 @@ pub async fn checkout_page(State(state): State<AppState>, Path(id): Path<String>
 /// The outcome chosen on the local checkout's page: an open payment takes it, our webhook is
 /// called as Mollie would (a form POST `id=<payment id>`), and the browser goes back to
 /// `/subscription` (303).
-#[utoipa::path(post, path = "/payment/checkout/{id}", tag = "subscriptions", params(("id" = String, Path)),
+#[utoipa::path(post, path = "/payment/checkout/{id}", tag = "subscriptions", params(("id" = String, Path), CheckoutKey),
     request_body(content = CheckoutForm, content_type = "application/x-www-form-urlencoded"),
     responses((status = 303), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
-pub async fn checkout_choose(State(state): State<AppState>, Path(id): Path<String>, body: Bytes) -> Result<Response, ApiError> {
-    local_only(&state)?;
+pub async fn checkout_choose(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(key): Query<CheckoutKey>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let payment = payment(&state, &id, &key).await?;
     let outcome = url::form_urlencoded::parse(&body).find(|(k, _)| k == "outcome").map(|(_, v)| v.into_owned()).unwrap_or_default();
     if !local::OUTCOMES.contains(&outcome.as_str()) {
         return Err(ApiError::BadRequest {
@@ -102,7 +134,6 @@ pub async fn checkout_choose(State(state): State<AppState>, Path(id): Path<Strin
             message: "Kies betaald, mislukt, verlopen of geannuleerd.".to_owned(),
         });
     }
-    let payment = local::find(&state.db, &id).await?.ok_or(ApiError::Missing("Betaling niet gevonden"))?;
     if let Some(webhook) = local::choose(&state.db, &payment.id, &outcome).await?.flatten() {
         let form = url::form_urlencoded::Serializer::new(String::new()).append_pair("id", &payment.id).finish();
         let answer =

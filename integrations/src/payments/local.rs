@@ -1,8 +1,9 @@
 //! The local checkout: a payment provider inside our own database, for machines without a Mollie
 //! key (never in production). It keeps what Mollie would keep for a payment in
 //! `local_checkout_payments`; a payment's checkout address is the api's page
-//! `/payment/checkout/{id}`, where the user picks the outcome (`paid`, `failed`, `expired`,
-//! `canceled`). The page then calls our webhook with `id=<payment id>`, as Mollie does, so the
+//! `/payment/checkout/{id}?key=<its key>`, where the user picks the outcome (`paid`, `failed`,
+//! `expired`, `canceled`). The key is made with the payment and only its buyer's browser is sent
+//! there (as Mollie's own checkout addresses are unguessable); without it the page is not found. The page then calls our webhook with `id=<payment id>`, as Mollie does, so the
 //! rest of the system cannot tell the two apart. A `first` payment that is paid gets a mandate;
 //! a `recurring` payment on a mandate is charged (paid) at once.
 
@@ -26,9 +27,15 @@ fn unavailable(e: sqlx::Error) -> PaymentError {
     PaymentError::Unavailable(format!("local checkout: {e}"))
 }
 
-/// The page's address for a payment.
-pub fn checkout_path(id: &str) -> String {
-    format!("/payment/checkout/{id}")
+/// The page's address for a payment with its key.
+pub fn checkout_path(id: &str, key: &str) -> String {
+    let key: String = url::form_urlencoded::byte_serialize(key.as_bytes()).collect();
+    format!("/payment/checkout/{id}?key={key}")
+}
+
+/// A payment's checkout key: 256 random bits, as hex.
+fn new_key() -> String {
+    format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple())
 }
 
 impl LocalCheckout {
@@ -36,14 +43,16 @@ impl LocalCheckout {
         Self { db, base }
     }
 
-    fn checkout_url(&self, id: &str) -> String {
-        self.base.join(checkout_path(id).trim_start_matches('/')).map(|u| u.to_string()).unwrap_or_else(|_| checkout_path(id))
+    fn checkout_url(&self, id: &str, key: &str) -> String {
+        let path = checkout_path(id, key);
+        self.base.join(path.trim_start_matches('/')).map(|u| u.to_string()).unwrap_or(path)
     }
 
     async fn read(&self, id: &str) -> Result<ProviderPayment, PaymentError> {
         let row = sqlx::query(
             "select id, status, amount_cents::int8 as amount, customer_id, mandate_id, metadata->>'paymentId' as payment_id,
-                    amount_refunded_cents::int8 as refunded, amount_charged_back_cents::int8 as charged_back
+                    amount_refunded_cents::int8 as refunded, amount_charged_back_cents::int8 as charged_back,
+                    coalesce(checkout_key, '') as checkout_key
                from local_checkout_payments where id = $1",
         )
         .bind(id)
@@ -53,8 +62,9 @@ impl LocalCheckout {
         .ok_or(PaymentError::NotFound)?;
         let status: String = row.get("status");
         let id: String = row.get("id");
+        let key: String = row.get("checkout_key");
         Ok(ProviderPayment {
-            checkout_url: (status == "open").then(|| self.checkout_url(&id)),
+            checkout_url: (status == "open").then(|| self.checkout_url(&id, &key)),
             id,
             status,
             amount_cents: row.get("amount"),
@@ -75,17 +85,23 @@ pub struct CheckoutPayment {
     pub description: String,
     pub status: String,
     pub redirect_url: Option<String>,
+    /// Its key, part of the page's address.
+    pub key: String,
 }
 
-/// The payment the page `/payment/checkout/{id}` shows.
-pub async fn find(db: &PgPool, id: &str) -> sqlx::Result<Option<CheckoutPayment>> {
+/// The payment the page `/payment/checkout/{id}?key=...` shows: `None` for an unknown id or a
+/// key that is not the payment's.
+pub async fn find(db: &PgPool, id: &str, key: &str) -> sqlx::Result<Option<CheckoutPayment>> {
     let row = sqlx::query(
-        "select id, amount_cents::int8 as amount, description, status, redirect_url from local_checkout_payments where id = $1",
+        "select id, amount_cents::int8 as amount, description, status, redirect_url, checkout_key
+           from local_checkout_payments where id = $1 and checkout_key = $2",
     )
     .bind(id)
+    .bind(key)
     .fetch_optional(db)
     .await?;
     Ok(row.map(|r| CheckoutPayment {
+        key: r.get("checkout_key"),
         id: r.get("id"),
         amount_cents: r.get("amount"),
         description: r.get("description"),
@@ -144,8 +160,9 @@ impl PaymentProvider for LocalCheckout {
             };
             let inserted: Option<String> = sqlx::query_scalar(
                 "insert into local_checkout_payments
-                    (id, customer_id, amount_cents, description, sequence_type, status, redirect_url, webhook_url, metadata, idempotency_key, mandate_id)
-                 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                    (id, customer_id, amount_cents, description, sequence_type, status, redirect_url, webhook_url, metadata, idempotency_key, mandate_id,
+                     checkout_key)
+                 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
                  on conflict (idempotency_key) do nothing
                  returning id",
             )
@@ -160,6 +177,7 @@ impl PaymentProvider for LocalCheckout {
             .bind(json!({"paymentId": p.payment_id}))
             .bind(&p.idempotency_key)
             .bind(mandate)
+            .bind(new_key())
             .fetch_optional(&self.db)
             .await
             .map_err(unavailable)?;

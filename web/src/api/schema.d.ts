@@ -10869,7 +10869,10 @@ export interface operations {
     };
     checkout_page: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The key made with the payment (its checkout address has it). */
+                key?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -10916,7 +10919,10 @@ export interface operations {
     };
     checkout_choose: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The key made with the payment (its checkout address has it). */
+                key?: string;
+            };
             header?: never;
             path: {
                 id: string;
