@@ -43,6 +43,16 @@ async fn post_json(app: &TestApp, path: &str, token: &str, body: &Value) -> (u16
     (status, response.json().await.unwrap_or(Value::Null))
 }
 
+/// The owner (or someone else) removes the seat `seat`.
+async fn delete_seat(app: &TestApp, token: &str, seat: impl std::fmt::Display) -> reqwest::Response {
+    app.http
+        .post(app.url(&format!("/payment/subscription/deleteUser?linkedSubscriptionId={seat}")))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+}
+
 async fn get_json(app: &TestApp, path: &str, token: &str) -> (u16, Value) {
     let response = app.get_with_token(path, token).await;
     let status = response.status().as_u16();
@@ -247,13 +257,7 @@ async fn the_local_checkout_pays_and_the_worker_activates(pool: PgPool) {
 
     // someone else can neither remove a seat, cancel, nor see the invoice
     let seat = last["id"].as_str().unwrap();
-    let removed = app
-        .http
-        .post(app.url(&format!("/payment/subscription/deleteUser?linkedSubscriptionId={seat}")))
-        .bearer_auth(&poh)
-        .send()
-        .await
-        .unwrap();
+    let removed = delete_seat(&app, &poh, seat).await;
     assert_eq!(removed.status(), 404);
     assert_eq!(removed.json::<Value>().await.unwrap()["message"], "Gebruiker kan niet worden verwijderd");
     let cancel =
@@ -279,13 +283,7 @@ async fn the_local_checkout_pays_and_the_worker_activates(pool: PgPool) {
     assert_eq!(pdf.headers()["content-type"], "application/pdf");
     assert!(pdf.bytes().await.unwrap().starts_with(b"%PDF"));
 
-    let removed = app
-        .http
-        .post(app.url(&format!("/payment/subscription/deleteUser?linkedSubscriptionId={seat}")))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap();
+    let removed = delete_seat(&app, &token, seat).await;
     assert_eq!(removed.status(), 204);
 
     // cancelled: still usable until validUntil
@@ -666,13 +664,7 @@ async fn seats_stop_at_the_users_paid_for_plus_the_fair_use_margin_and_a_refused
     assert_eq!((status, again["message"].as_str()), (409, Some("Gebruiker is al toegevoegd")));
     let seat: uuid::Uuid =
         sqlx::query_scalar("select id from linked_subscriptions where email = 'c@praktijk.nl'").fetch_one(&pool).await.unwrap();
-    let removed = app
-        .http
-        .post(app.url(&format!("/payment/subscription/deleteUser?linkedSubscriptionId={seat}")))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap();
+    let removed = delete_seat(&app, &token, seat).await;
     assert_eq!(removed.status(), 204);
     let (status, _) = add_seat(&app, &token, &practice, "d@praktijk.nl").await;
     assert_eq!(status, 201);

@@ -403,9 +403,8 @@ pub async fn record_invoice(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RefundChange {
     pub payment_id: Uuid,
-    /// Refunded and charged back together now, at most the amount paid.
-    pub total: Cents,
-    /// Counts the changes of `total` (the credit work of each is its own job).
+    /// Counts the changes of the total refunded and charged back (the credit work of each is its
+    /// own job, which reads the total itself).
     pub version: i32,
 }
 
@@ -437,7 +436,7 @@ pub async fn record_refunds(
     )
     .fetch_optional(&mut *tx)
     .await?;
-    Ok(row.and_then(|r| (r.total != r.before).then_some(RefundChange { payment_id: r.id, total: r.total, version: r.refunds_version })))
+    Ok(row.and_then(|r| (r.total != r.before).then_some(RefundChange { payment_id: r.id, version: r.refunds_version })))
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Paying: a pending subscription with its OPEN first payment, the provider's customer of a user,
 //! and what the provider made of a payment.
 
-use sqlx::{PgExecutor, PgPool};
+use sqlx::PgPool;
 use uuid::Uuid;
 
 use super::catalogue::quote;
@@ -132,12 +132,4 @@ pub async fn fail_unsent_payment(db: &PgPool, payment_id: Uuid) -> sqlx::Result<
     .execute(db)
     .await?;
     Ok(())
-}
-
-/// Whether `provider_payment_id` (Mollie's `tr_...`) is one of our payments: the webhook's one
-/// question before it queues a sync.
-pub async fn is_provider_payment(db: impl PgExecutor<'_>, provider_payment_id: &str) -> sqlx::Result<bool> {
-    sqlx::query_scalar!(r#"select exists (select 1 from payments where provider_payment_id = $1) as "exists!""#, provider_payment_id)
-        .fetch_one(db)
-        .await
 }

@@ -186,7 +186,7 @@ pub enum FollowUp {
     Invoice { payment_id: Uuid },
     /// The total refunded and charged back changed: a credit invoice when it grew, a reversal
     /// when it went down; `version` counts the changes (one job each).
-    Credit { payment_id: Uuid, credited_total_cents: Cents, version: i32 },
+    Credit { payment_id: Uuid, version: i32 },
 }
 
 /// The PAID transition and the others: applies the provider's view of a payment to ours inside
@@ -213,11 +213,7 @@ pub async fn apply(
             follow_ups.push(FollowUp::Invoice { payment_id: payment.id });
         }
         if let Some(change) = books::record_refunds(tx, theirs.id, theirs.amount_refunded_cents, theirs.amount_charged_back_cents).await? {
-            follow_ups.push(FollowUp::Credit {
-                payment_id: change.payment_id,
-                credited_total_cents: change.total,
-                version: change.version,
-            });
+            follow_ups.push(FollowUp::Credit { payment_id: change.payment_id, version: change.version });
         }
     }
     Ok(Some((applied, follow_ups)))

@@ -98,7 +98,8 @@ const DEV_LINK_SECRET: &str = "spreekkamer-development-invoice-links";
 /// A link key anyone can read: the development default, or a placeholder such as compose's
 /// examples (`CHANGE-ME-...`). Production refuses it (anyone could sign a download link).
 fn is_public_secret(secret: &str) -> bool {
-    secret == DEV_LINK_SECRET || secret.to_ascii_lowercase().contains("change-me") || secret.to_ascii_lowercase().contains("changeme")
+    let lower = secret.to_ascii_lowercase();
+    secret == DEV_LINK_SECRET || lower.contains("change-me") || lower.contains("changeme")
 }
 
 impl std::fmt::Debug for BookkeepingConfig {

@@ -3,8 +3,9 @@
 //! `local_checkout_payments`; a payment's checkout address is the api's page
 //! `/payment/checkout/{id}?key=<its key>`, where the user picks the outcome (`paid`, `failed`,
 //! `expired`, `canceled`). The key is made with the payment and only its buyer's browser is sent
-//! there (as Mollie's own checkout addresses are unguessable); without it the page is not found. The page then calls our webhook with `id=<payment id>`, as Mollie does, so the
-//! rest of the system cannot tell the two apart. A `first` payment that is paid gets a mandate;
+//! there (as Mollie's own checkout addresses are unguessable); without it the page is not found.
+//! The page then calls our webhook with `id=<payment id>`, as Mollie does, so the rest of the
+//! system cannot tell the two apart. A `first` payment that is paid gets a mandate;
 //! a `recurring` payment on a mandate is charged (paid) at once.
 
 use domain::billing::Cents;

@@ -5,8 +5,8 @@
 //! reads the payment's total under the payment's lock, so an older job that runs late books
 //! nothing the newer one has not.
 
+use domain::billing;
 use domain::billing::books::{self, Made};
-use domain::billing::{self, Cents};
 use integrations::bookkeeping::SharedBookkeeping;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -22,10 +22,8 @@ use crate::told::{Names, Wanted};
 #[serde(rename_all = "camelCase")]
 pub struct CreditPayload {
     pub payment_id: Uuid,
-    /// Refunded and charged back in total, as reported when the job was queued (the job books
-    /// the payment's total at the time it runs).
-    pub credited_total_cents: Cents,
-    /// The change of the total it answers (`payments.refunds_version`).
+    /// The change of the total refunded and charged back it answers (`payments.refunds_version`);
+    /// the job books the payment's total at the time it runs.
     #[serde(default)]
     pub version: i32,
 }
@@ -38,9 +36,8 @@ pub struct CreditInvoice {
 }
 
 impl CreditInvoice {
-    pub fn job(payment_id: Uuid, credited_total_cents: Cents, version: i32) -> NewJob {
-        NewJob::of::<CreditInvoice>(&CreditPayload { payment_id, credited_total_cents, version })
-            .dedupe_key(format!("credit_invoice:{payment_id}:v{version}"))
+    pub fn job(payment_id: Uuid, version: i32) -> NewJob {
+        NewJob::of::<CreditInvoice>(&CreditPayload { payment_id, version }).dedupe_key(format!("credit_invoice:{payment_id}:v{version}"))
     }
 }
 

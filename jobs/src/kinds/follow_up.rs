@@ -47,7 +47,7 @@ pub fn jobs(follow_ups: &[FollowUp]) -> Vec<NewJob> {
         .map(|follow_up| match *follow_up {
             FollowUp::Contact { payment_id } => CreateContact::on_paid(payment_id),
             FollowUp::Invoice { payment_id } => CreateInvoice::on_paid(payment_id),
-            FollowUp::Credit { payment_id, credited_total_cents, version } => CreditInvoice::job(payment_id, credited_total_cents, version),
+            FollowUp::Credit { payment_id, version } => CreditInvoice::job(payment_id, version),
         })
         .collect()
 }
