@@ -300,6 +300,18 @@ async fn moneybird_double() -> (String, Books) {
             }),
         )
         .route(
+            "/api/v2/{adm}/sales_invoices/find_by_reference/{file}",
+            get(move |S(b): S<Books>, P((_, file)): P<(String, String)>| async move {
+                log(&b, "GET invoice by reference".into());
+                let reference = file.trim_end_matches(".json");
+                let found = b.lock().unwrap().invoices.iter().rev().find(|i| i["reference"] == reference).cloned();
+                match found {
+                    Some(i) => J(i).into_response(),
+                    None => (StatusCode::NOT_FOUND, J(json!({"error": "record not found"}))).into_response(),
+                }
+            }),
+        )
+        .route(
             "/api/v2/{adm}/sales_invoices/{id}/send_invoice.json",
             patch(move |S(b): S<Books>, P((_, id)): P<(String, String)>, J(body): J<Value>| async move {
                 log(&b, format!("SEND {}", body["sales_invoice_sending"]["email_address"].as_str().unwrap_or("")));

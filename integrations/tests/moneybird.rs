@@ -1,8 +1,9 @@
 //! The Moneybird client against a test double speaking Moneybird's wire format: paths
 //! `/api/v2/{administration_id}/….json`, a bearer token, bodies wrapped in the resource's name,
 //! ids as strings of digits, invoices numbered when sent, list filters `key:value,…`, 302 for the
-//! PDF. The double keeps contacts and invoices in memory, records every request, and can be told to
-//! answer the next requests with a 429 (`Retry-After: 1`), a 500, or to lose the answer to a create.
+//! PDF, credit invoices duplicated from their original. The double keeps contacts and invoices in
+//! memory, records every request, and can be told to answer the next requests with a 429
+//! (`Retry-After: 1`), a 500, or to lose the answer to a create or a duplicate.
 
 use domain::billing::Address;
 use std::collections::HashMap;
@@ -16,7 +17,7 @@ use chrono::{Datelike, NaiveDate};
 use domain::billing::Cents;
 use domain::billing::invoices::{Buyer, Credits, InvoiceDraft, InvoiceKind, InvoiceLine, Settlement};
 use integrations::bookkeeping::moneybird::{DEFAULT_API_URL, Moneybird, MoneybirdConfig};
-use integrations::bookkeeping::{Bookkeeping, BookkeepingError};
+use integrations::bookkeeping::{Bookkeeping, BookkeepingError, ProviderInvoice};
 use serde_json::{Value, json};
 
 const ADMINISTRATION: &str = "123";
@@ -45,6 +46,8 @@ struct Books {
     script: Vec<u16>,
     /// make the next sales invoice, then answer 500 as if the connection broke
     lose_next_create: bool,
+    /// duplicate the next credit invoice, then answer 500 as if the connection broke
+    lose_next_duplicate: bool,
     /// answer the PDF download with a body instead of a redirect
     pdf_as_body: bool,
     /// the `User-Agent` of each request
@@ -67,6 +70,29 @@ impl Books {
         self.invoices.iter_mut().find(|i| i["id"] == id)
     }
 
+    /// A detail from one of `details_attributes`, as Moneybird answers it, with its total.
+    fn detail(&mut self, d: &Value, row_order: usize) -> Result<(Value, Cents), Value> {
+        let amount: i64 = d["amount"].as_str().and_then(|a| a.parse().ok()).ok_or(json!({"error": {"amount": ["is ongeldig"]}}))?;
+        let price = d["price"].as_str().and_then(Cents::from_decimal_string).ok_or(json!({"error": {"price": ["is ongeldig"]}}))?;
+        let detail = json!({
+            "id": self.id(), "administration_id": 123, "tax_rate_id": d["tax_rate_id"], "ledger_account_id": d["ledger_account_id"],
+            "amount": format!("{amount} x"), "amount_decimal": format!("{amount}.0"), "description": d["description"],
+            "price": d["price"], "period": d["period"], "row_order": row_order,
+        });
+        Ok((detail, price.times(amount)))
+    }
+
+    /// The total of an invoice's details incl. VAT.
+    fn total_of(details: &[Value]) -> Cents {
+        details
+            .iter()
+            .map(|d| {
+                let amount: i64 = d["amount_decimal"].as_str().and_then(|a| a.trim_end_matches(".0").parse().ok()).unwrap();
+                d["price"].as_str().and_then(Cents::from_decimal_string).unwrap().times(amount)
+            })
+            .sum()
+    }
+
     /// A sales invoice from the fields of `POST sales_invoices.json`, as Moneybird answers it.
     fn make_invoice(&mut self, fields: &Value) -> Result<Value, Value> {
         let contact = self.contacts.iter().find(|c| c["id"] == fields["contact_id"]).cloned();
@@ -74,32 +100,103 @@ impl Books {
             return Err(json!({"error": {"contact_id": ["is ongeldig"]}, "details": {"contact_id": [{"error": "invalid"}]}}));
         };
         let id = self.id();
-        let mut total = Cents::ZERO;
         let mut details = vec![];
         for d in fields["details_attributes"].as_array().cloned().unwrap_or_default() {
-            let amount: i64 = d["amount"].as_str().and_then(|a| a.parse().ok()).ok_or(json!({"error": {"amount": ["is ongeldig"]}}))?;
-            let price = d["price"].as_str().and_then(Cents::from_decimal_string).ok_or(json!({"error": {"price": ["is ongeldig"]}}))?;
-            total += price.times(amount);
-            let detail_id = self.id();
-            details.push(json!({
-                "id": detail_id, "administration_id": 123, "tax_rate_id": d["tax_rate_id"], "ledger_account_id": d["ledger_account_id"],
-                "amount": format!("{amount} x"), "amount_decimal": format!("{amount}.0"), "description": d["description"],
-                "price": d["price"], "period": d["period"], "row_order": details.len() + 1,
-            }));
+            details.push(self.detail(&d, details.len() + 1)?.0);
         }
         if details.is_empty() {
             return Err(json!({"error": {"details": ["moet minimaal één regel bevatten"]}}));
         }
+        let total = Self::total_of(&details);
         let invoice = json!({
             "id": id, "administration_id": 123, "contact_id": contact["id"], "contact": contact,
             "invoice_id": null, "workflow_id": fields.get("workflow_id").cloned().unwrap_or(json!("446241636268110001")),
             "state": "draft", "invoice_date": fields["invoice_date"], "reference": fields["reference"],
             "language": fields["language"], "currency": fields["currency"], "prices_are_incl_tax": fields["prices_are_incl_tax"],
+            "original_sales_invoice_id": null,
             "details": details, "payments": [], "total_paid": "0.0", "total_price_incl_tax": total.to_decimal_string(),
             "url": format!("https://moneybird.com/123/sales_invoices/{id}/7f3a9c"), "public_view_code": "7f3a9c",
         });
         self.totals.insert(id, total);
         self.invoices.push(invoice.clone());
+        Ok(invoice)
+    }
+
+    /// `PATCH sales_invoices/{id}/duplicate_creditinvoice`: a draft credit invoice of a sent
+    /// invoice, its lines negated, linked by `original_sales_invoice_id`. What Moneybird copies
+    /// besides is not documented; the double copies the original's reference (the case a lookup
+    /// by reference must not mistake for the original) and leaves the date empty, as Moneybird's
+    /// draft example does.
+    fn duplicate_credit(&mut self, original: &str) -> Result<Value, (u16, Value)> {
+        let Some(original) = self.invoices.iter().find(|i| i["id"] == original).cloned() else {
+            return Err((404, json!({"error": "record not found"})));
+        };
+        if original["state"] == "draft" || !original["original_sales_invoice_id"].is_null() {
+            return Err((422, json!({"error": "Alleen verstuurde facturen kunnen worden gecrediteerd"})));
+        }
+        let id = self.id();
+        let mut details = vec![];
+        for d in original["details"].as_array().unwrap() {
+            let mut copy = d.clone();
+            copy["id"] = json!(self.id());
+            copy["price"] = json!((Cents::ZERO - d["price"].as_str().and_then(Cents::from_decimal_string).unwrap()).to_decimal_string());
+            details.push(copy);
+        }
+        let total = Self::total_of(&details);
+        let mut credit = original.clone();
+        for (key, value) in [
+            ("id", json!(id)),
+            ("invoice_id", Value::Null),
+            ("state", json!("draft")),
+            ("invoice_date", Value::Null),
+            ("sent_at", Value::Null),
+            ("original_sales_invoice_id", original["id"].clone()),
+            ("details", json!(details)),
+            ("payments", json!([])),
+            ("total_paid", json!("0.0")),
+            ("total_price_incl_tax", json!(total.to_decimal_string())),
+            ("url", json!(format!("https://moneybird.com/123/sales_invoices/{id}/7f3a9c"))),
+        ] {
+            credit[key] = value;
+        }
+        self.totals.insert(id, total);
+        self.invoices.push(credit.clone());
+        Ok(credit)
+    }
+
+    /// `PATCH sales_invoices/{id}`: a draft's reference, date and details (`id` + `_destroy`
+    /// removes one, no `id` adds one). A sent invoice is refused.
+    fn update_invoice(&mut self, id: &str, fields: &Value) -> Result<Value, (u16, Value)> {
+        let Some(mut invoice) = self.invoices.iter().find(|i| i["id"] == id).cloned() else {
+            return Err((404, json!({"error": "record not found"})));
+        };
+        if invoice["state"] != "draft" {
+            return Err((422, json!({"error": "Een verstuurde factuur kan niet worden gewijzigd"})));
+        }
+        for key in ["reference", "invoice_date"] {
+            if let Some(value) = fields.get(key) {
+                invoice[key] = value.clone();
+            }
+        }
+        let mut details = invoice["details"].as_array().cloned().unwrap();
+        for d in fields["details_attributes"].as_array().cloned().unwrap_or_default() {
+            match d.get("id") {
+                Some(detail) if d["_destroy"] == true => details.retain(|x| &x["id"] != detail),
+                Some(_) => return Err((422, json!({"error": "the double changes no details in place"}))),
+                None => {
+                    let row_order = details.len() + 1;
+                    details.push(self.detail(&d, row_order).map_err(|e| (422, e))?.0);
+                }
+            }
+        }
+        if details.is_empty() {
+            return Err((422, json!({"error": {"details": ["moet minimaal één regel bevatten"]}})));
+        }
+        let total = Self::total_of(&details);
+        invoice["details"] = json!(details);
+        invoice["total_price_incl_tax"] = json!(total.to_decimal_string());
+        self.totals.insert(id.to_owned(), total);
+        *self.invoice_mut(id).unwrap() = invoice.clone();
         Ok(invoice)
     }
 
@@ -110,9 +207,9 @@ impl Books {
         let (from, to) = filters.get("period").copied().unwrap_or(default_period.as_str()).split_once("..").expect("a custom period");
         self.invoices
             .iter()
+            // an undated draft is outside every period (the reading that would hurt)
             .filter(|i| {
-                let date = i["invoice_date"].as_str().unwrap().replace('-', "");
-                date.as_str() >= from && date.as_str() <= to
+                i["invoice_date"].as_str().map(|d| d.replace('-', "")).is_some_and(|date| date.as_str() >= from && date.as_str() <= to)
             })
             .filter(|i| filters.get("state").is_none_or(|s| *s == "all" || s.split('|').any(|s| i["state"] == s)))
             .filter(|i| filters.get("reference").is_none_or(|r| r.split('|').any(|r| i["reference"] == r)))
@@ -177,6 +274,25 @@ async fn handle(State(books): State<Shared>, method: Method, uri: Uri, headers: 
             Ok(invoice) => answer(201, invoice),
             Err(error) => answer(422, error),
         },
+        // the latest of the documents with the reference (vanBrusselTechnologies/moneybirdjs,
+        // src/rest/RESTManager.ts `getSalesInvoiceByReference`, 7930726a); no date filter
+        ("GET", ["sales_invoices", "find_by_reference", reference]) => {
+            match b.invoices.iter().rev().find(|i| i["reference"] == *reference) {
+                Some(invoice) => answer(200, invoice.clone()),
+                None => answer(404, json!({"error": "record not found"})),
+            }
+        }
+        // picqer/moneybird-php-client SalesInvoice::duplicateToCreditInvoice (04cbd005): PATCH, body
+        // `{}`, answers the new sales invoice
+        ("PATCH", ["sales_invoices", id, "duplicate_creditinvoice"]) => match b.duplicate_credit(id) {
+            Ok(_) if std::mem::take(&mut b.lose_next_duplicate) => answer(500, json!({"error": "Er is iets misgegaan"})),
+            Ok(credit) => answer(200, credit),
+            Err((status, error)) => answer(status, error),
+        },
+        ("PATCH", ["sales_invoices", id]) => match b.update_invoice(id, &body["sales_invoice"]) {
+            Ok(invoice) => answer(200, invoice),
+            Err((status, error)) => answer(status, error),
+        },
         ("GET", ["sales_invoices", id]) => match b.invoices.iter().find(|i| i["id"] == *id) {
             Some(invoice) => answer(200, invoice.clone()),
             None => answer(404, json!({"error": "record not found"})),
@@ -217,7 +333,8 @@ async fn handle(State(books): State<Shared>, method: Method, uri: Uri, headers: 
                 .filter_map(|p| p["price"].as_str().and_then(Cents::from_decimal_string))
                 .sum();
             invoice["total_paid"] = json!(paid.to_decimal_string());
-            if Some(paid) >= total {
+            // a credit invoice is settled by a payment of its (negative) total
+            if total.is_some_and(|total| if total < Cents::ZERO { paid <= total } else { paid >= total }) {
                 invoice["state"] = json!("paid");
             }
             answer(201, payment)
@@ -367,9 +484,9 @@ async fn an_invoice_is_made_sent_and_paid() {
     assert_eq!(made.number, "2026-0001");
     assert_eq!(made.url.as_deref(), Some(format!("https://moneybird.com/123/sales_invoices/{}/7f3a9c", made.id).as_str()));
 
-    let lookups = seen(&books, "GET", "sales_invoices.json");
-    assert_eq!(lookups.len(), 1);
-    assert_eq!(lookups[0].query["filter"], "state:all,period:20250101..20271231,reference:SPK-5d1c7e0a-3b8f-4c2e-a1d4-9f6b2e8c0a17");
+    // looked up by its reference, with no date filter to miss a draft
+    assert_eq!(seen(&books, "GET", "sales_invoices/find_by_reference/SPK-5d1c7e0a-3b8f-4c2e-a1d4-9f6b2e8c0a17.json").len(), 1);
+    assert!(seen(&books, "GET", "sales_invoices.json").is_empty());
 
     let creates = seen(&books, "POST", "sales_invoices.json");
     assert_eq!(creates.len(), 1);
@@ -461,7 +578,7 @@ async fn a_create_whose_answer_is_lost_is_found_instead_of_made_again() {
     let made = mb.ensure_invoice(&contact_id, &draft()).await.unwrap();
     assert_eq!(made.number, "2026-0001");
     assert_eq!(seen(&books, "POST", "sales_invoices.json").len(), 1);
-    assert_eq!(seen(&books, "GET", "sales_invoices.json").len(), 2);
+    assert_eq!(seen(&books, "GET", "sales_invoices/find_by_reference/SPK-5d1c7e0a-3b8f-4c2e-a1d4-9f6b2e8c0a17.json").len(), 2);
     assert_eq!(books.lock().unwrap().invoices.len(), 1);
 }
 
@@ -571,38 +688,131 @@ async fn the_download_link_is_the_redirects_location() {
     assert_eq!(mb.download_link(&made.id).await.unwrap(), made.url.unwrap());
 }
 
+/// A credit of `cents` of `original` (a refund paid out through the payment's transaction).
+fn credit_of(original: &ProviderInvoice, kind: InvoiceKind, cents: i64, suffix: &str) -> InvoiceDraft {
+    InvoiceDraft {
+        kind,
+        reference: format!("{}-{suffix}", draft().reference),
+        date: date(2026, 12, 2),
+        buyer: buyer(),
+        lines: vec![InvoiceLine { description: "Terugbetaling 1 gebruiker".into(), quantity: 1, gross_cents: Cents(cents), period: None }],
+        paid: Some(Settlement { date: date(2026, 12, 2), gross_cents: Cents(cents), transaction_id: "tr_7UhSN1zuXS".into() }),
+        credits: Some(Credits { number: original.number.clone(), provider_invoice_id: original.id.clone(), date: date(2026, 11, 25) }),
+    }
+}
+
 #[tokio::test]
-async fn a_credit_invoice_has_negative_prices_naming_the_credited_invoice() {
+async fn a_credit_invoice_is_duplicated_from_the_original_linked_and_settled_by_the_refund() {
     let (mb, books) = double().await;
     let contact_id = contact(&mb).await;
     let original = mb.ensure_invoice(&contact_id, &draft()).await.unwrap();
-    let credit = InvoiceDraft {
-        kind: InvoiceKind::Credit,
-        reference: format!("{}-C44460", draft().reference),
-        date: date(2026, 12, 2),
-        buyer: buyer(),
-        lines: vec![InvoiceLine {
-            description: "Terugbetaling 1 gebruiker".into(),
-            quantity: 1,
-            gross_cents: Cents(-44_460),
-            period: None,
-        }],
-        paid: None,
-        credits: Some(Credits { number: original.number.clone(), provider_invoice_id: original.id.clone(), date: date(2026, 11, 25) }),
-    };
+    let credit = credit_of(&original, InvoiceKind::Credit, -44_460, "C44460");
     let made = mb.ensure_invoice(&contact_id, &credit).await.unwrap();
     assert_eq!(made.number, "2026-0002");
-    let creates = seen(&books, "POST", "sales_invoices.json");
-    assert_eq!(creates.len(), 2, "the original's reference is a prefix of the credit's, yet both are made");
+
+    // Moneybird's own flow: duplicated from the original, not a free-standing invoice
+    assert_eq!(seen(&books, "POST", "sales_invoices.json").len(), 1, "only the original is made with POST");
+    assert_eq!(seen(&books, "PATCH", &format!("sales_invoices/{}/duplicate_creditinvoice.json", original.id)).len(), 1);
+    let update = &seen(&books, "PATCH", &format!("sales_invoices/{}.json", made.id))[0].body["sales_invoice"];
+    assert_eq!(update["reference"], credit.reference);
+    assert_eq!(update["invoice_date"], "2026-12-02");
+    let details = update["details_attributes"].as_array().unwrap();
+    assert_eq!(details.len(), 2, "the copied line goes, the credited amount comes: {details:?}");
+    assert_eq!(details[0]["_destroy"], true);
     assert_eq!(
-        creates[1].body["sales_invoice"]["details_attributes"],
-        json!([{
+        details[1],
+        json!({
             "description": "Creditering van factuur 2026-0001: Terugbetaling 1 gebruiker", "amount": "1", "price": "-444.60",
             "tax_rate_id": "446241636268119999", "ledger_account_id": "446241636268118888",
-        }])
+        })
     );
-    assert_eq!(books.lock().unwrap().totals[&made.id], Cents(-44_460));
-    assert!(seen(&books, "POST", &format!("sales_invoices/{}/payments.json", made.id)).is_empty());
+    // settled: the refund registered as its (negative) payment on the provider's transaction
+    let payments = seen(&books, "POST", &format!("sales_invoices/{}/payments.json", made.id));
+    assert_eq!(payments.len(), 1);
+    assert_eq!(
+        payments[0].body,
+        json!({"payment": {"payment_date": "2026-12-02", "price": "-444.60", "transaction_identifier": "tr_7UhSN1zuXS"}})
+    );
+    {
+        let b = books.lock().unwrap();
+        let stored = b.invoices.iter().find(|i| i["id"] == made.id.as_str()).unwrap();
+        assert_eq!(stored["original_sales_invoice_id"], original.id.as_str());
+        assert_eq!(stored["state"], "paid");
+        assert_eq!(b.totals[&made.id], Cents(-44_460));
+        assert_eq!(b.invoices.len(), 2);
+    }
+
+    // a repeat finds it by its reference and writes nothing
+    let before = writes(&books);
+    assert_eq!(mb.ensure_invoice(&contact_id, &credit).await.unwrap(), made);
+    assert_eq!(writes(&books), before);
+}
+
+#[tokio::test]
+async fn a_lost_duplicate_answer_is_not_mistaken_for_the_original_nor_credited_twice() {
+    let (mb, books) = double().await;
+    let contact_id = contact(&mb).await;
+    let original = mb.ensure_invoice(&contact_id, &draft()).await.unwrap();
+    books.lock().unwrap().lose_next_duplicate = true;
+    let credit = credit_of(&original, InvoiceKind::Credit, -133_380, "C133380");
+    let made = mb.ensure_invoice(&contact_id, &credit).await.unwrap();
+    assert_eq!(made.number, "2026-0002");
+    {
+        let b = books.lock().unwrap();
+        // the draft whose answer was lost stays a draft without a number: nothing is booked twice
+        let drafts: Vec<_> = b.invoices.iter().filter(|i| i["state"] == "draft").collect();
+        assert_eq!(drafts.len(), 1);
+        assert!(drafts[0]["invoice_id"].is_null());
+        assert_eq!(b.invoices.iter().filter(|i| !i["invoice_id"].is_null()).count(), 2);
+    }
+    // that draft carries the original's reference; looking the original up again finds the
+    // original, not the draft
+    let before = writes(&books);
+    assert_eq!(mb.ensure_invoice(&contact_id, &draft()).await.unwrap(), original);
+    assert_eq!(writes(&books), before);
+}
+
+#[tokio::test]
+async fn an_undated_draft_left_by_a_crash_is_found_by_its_reference() {
+    let (mb, books) = double().await;
+    let contact_id = contact(&mb).await;
+    let d = draft();
+    books
+        .lock()
+        .unwrap()
+        .make_invoice(&json!({
+            "contact_id": contact_id, "reference": d.reference, "invoice_date": null, "currency": "EUR", "language": "nl",
+            "prices_are_incl_tax": true,
+            "details_attributes": [{"description": "Spreekkamer Praktijk, jaarlijks", "amount": "3", "price": "444.60", "tax_rate_id": "446241636268119999"}],
+        }))
+        .unwrap();
+    // the period filter of the list would miss it
+    assert!(books.lock().unwrap().list_invoices("state:all,period:20250101..20271231").is_empty());
+    mb.ensure_invoice(&contact_id, &d).await.unwrap();
+    assert!(seen(&books, "POST", "sales_invoices.json").is_empty());
+    assert_eq!(books.lock().unwrap().invoices.len(), 1);
+}
+
+#[tokio::test]
+async fn a_reversal_is_an_invoice_naming_the_credit_it_undoes_paid_with_the_money_kept() {
+    let (mb, books) = double().await;
+    let contact_id = contact(&mb).await;
+    let original = mb.ensure_invoice(&contact_id, &draft()).await.unwrap();
+    let credit = mb.ensure_invoice(&contact_id, &credit_of(&original, InvoiceKind::Credit, -44_460, "C44460")).await.unwrap();
+    let mut reversal = credit_of(&credit, InvoiceKind::Reversal, 44_460, "R0-1");
+    reversal.lines[0].description = "Terugbetaling ingetrokken: 1 gebruiker".into();
+    let made = mb.ensure_invoice(&contact_id, &reversal).await.unwrap();
+    assert_eq!(made.number, "2026-0003");
+    let creates = seen(&books, "POST", "sales_invoices.json");
+    assert_eq!(creates.len(), 2);
+    assert_eq!(
+        creates[1].body["sales_invoice"]["details_attributes"][0]["description"],
+        "Terugdraaiing van creditfactuur 2026-0002: Terugbetaling ingetrokken: 1 gebruiker"
+    );
+    assert_eq!(creates[1].body["sales_invoice"]["details_attributes"][0]["price"], "444.60");
+    let payments = seen(&books, "POST", &format!("sales_invoices/{}/payments.json", made.id));
+    assert_eq!(payments[0].body["payment"]["price"], "444.60");
+    assert_eq!(books.lock().unwrap().invoices.iter().filter(|i| i["state"] == "paid").count(), 3);
 }
 
 #[tokio::test]

@@ -47,6 +47,11 @@ impl BillablePayment {
         (self.refunded_cents + self.charged_back_cents).min(self.amount_cents)
     }
 
+    /// The provider's id of the transaction (`tr_...`), else ours.
+    fn transaction_id(&self) -> String {
+        self.provider_payment_id.clone().unwrap_or_else(|| self.id.to_string())
+    }
+
     /// The invoice this payment gets: one line with its users and period, paid on the day it was
     /// paid.
     pub fn invoice_draft(&self) -> InvoiceDraft {
@@ -62,11 +67,7 @@ impl BillablePayment {
                 gross_cents: self.amount_cents,
                 period: self.period,
             }],
-            paid: Some(Settlement {
-                date,
-                gross_cents: self.amount_cents,
-                transaction_id: self.provider_payment_id.clone().unwrap_or_else(|| self.id.to_string()),
-            }),
+            paid: Some(Settlement { date, gross_cents: self.amount_cents, transaction_id: self.transaction_id() }),
             credits: None,
         }
     }
@@ -93,13 +94,16 @@ impl BillablePayment {
         } else {
             return None;
         };
+        let gross_cents = credits.booked - after;
         let draft = InvoiceDraft {
             kind,
             reference: crate::billing::invoices::credit_reference(self.id, kind, after, credits.reversals),
             date: today,
             buyer: self.buyer.clone(),
-            lines: vec![InvoiceLine { description, quantity: 1, gross_cents: credits.booked - after, period: self.period }],
-            paid: None,
+            lines: vec![InvoiceLine { description, quantity: 1, gross_cents, period: self.period }],
+            // the money went back (a refund or chargeback: negative) or stays after all (a
+            // reversal), through the provider's transaction of the payment
+            paid: Some(Settlement { date: today, gross_cents, transaction_id: self.transaction_id() }),
             credits: Some(Credits {
                 number: refers_to.number.clone(),
                 provider_invoice_id: refers_to.provider_invoice_id.clone(),
@@ -514,6 +518,8 @@ mod tests {
         assert_eq!((credit.kind, credit.gross_cents(), of, after), (InvoiceKind::Credit, Cents(-2000), original.id, Cents(3000)));
         assert_eq!(credit.credits.as_ref().unwrap().number, "2026-00001");
         assert!(credit.reference.ends_with("-C3000"));
+        // the refund paid out through the payment's transaction, as its own settlement
+        assert_eq!(credit.paid, Some(Settlement { date: draft.date, gross_cents: Cents(-2000), transaction_id: "tr_1".into() }));
         assert!(payment(7800, 3000, 0).credit_draft(&original, &booked(3000, 0, None), Cents(3000), draft.date).is_none());
 
         // the refund of 30,00 is cancelled: a reversal of the credit invoice, never an edit of it
@@ -529,6 +535,7 @@ mod tests {
             payment(7800, 0, 0).credit_draft(&original, &booked(3000, 0, Some((&credited, 3000))), Cents(0), draft.date).unwrap();
         assert_eq!((reversal.kind, reversal.gross_cents(), of, after), (InvoiceKind::Reversal, Cents(3000), credited.id, Cents(0)));
         assert_eq!(reversal.credits.as_ref().unwrap().number, "2026-00002");
+        assert_eq!(reversal.paid.as_ref().map(|p| p.gross_cents), Some(Cents(3000)));
         assert!(reversal.reference.ends_with("-R0-1"), "{}", reversal.reference);
         assert!(reversal.lines[0].description.starts_with("Terugbetaling ingetrokken: "));
         // a fall larger than the latest credit's standing part reverses that part first

@@ -7,16 +7,29 @@
 //!
 //! - contact: `GET contacts/customer_id/{customer_id}.json` (our user id in `customer_id`), on 404
 //!   `POST contacts.json`;
-//! - invoice: `GET sales_invoices.json?filter=state:all,period:…,reference:…` (the documented list
-//!   filters `state`, `period` and `reference`; `period` defaults to `this_year`, so a custom period
-//!   from 1 January of the year before the invoice date to 31 December of the year after is sent),
-//!   the answer checked for the exact reference; none: `POST sales_invoices.json` with prices incl.
-//!   VAT and the 21 % sales tax rate (configured, else looked up once in `tax_rates.json`);
+//! - invoice: `GET sales_invoices/find_by_reference/{reference}.json`, which has no date filter, so
+//!   a draft left by a crash is found whatever its `invoice_date` (Moneybird's drafts may have
+//!   none). Our references are unique per document; when the one found is not ours to use (a credit
+//!   invoice carrying its original's reference), the list `GET sales_invoices.json?filter=
+//!   state:all,period:…,reference:…` is read instead (`period` defaults to `this_year`, so 1 January
+//!   of the year before the invoice date to 31 December of the year after is sent). None:
+//!   `POST sales_invoices.json` with prices incl. VAT and the 21 % sales tax rate (configured, else
+//!   looked up once in `tax_rates.json`);
+//! - credit invoice (a refund or chargeback): Moneybird's own way, `PATCH sales_invoices/{original}/
+//!   duplicate_creditinvoice.json`, which makes a draft credit invoice linked to the original
+//!   (`original_sales_invoice_id`); then `PATCH sales_invoices/{credit}.json` gives it our reference
+//!   and date and replaces its copied lines by the credited amount (a refund may be partial). A lost
+//!   answer to the duplicate leaves an unsent draft without a number (nothing is booked by a draft);
+//!   the next round makes another and logs the original's id. A reversal (a refund cancelled) is a
+//!   new invoice naming the credit invoice it undoes;
 //! - sending: only while its `state` is `draft`, `PATCH sales_invoices/{id}/send_invoice.json`
 //!   (Moneybird numbers it then: `invoice_id`);
 //! - payment: unless the invoice is `paid` or one of its `payments` has our transaction id as
 //!   `transaction_identifier`, `POST sales_invoices/{id}/payments.json`, on the configured
-//!   financial account (`APP_MONEYBIRD_FINANCIAL_ACCOUNT_ID`, the payment provider's balance).
+//!   financial account (`APP_MONEYBIRD_FINANCIAL_ACCOUNT_ID`, the payment provider's balance). A
+//!   credit invoice's payment is the refund paid out (a negative price), so it is settled rather
+//!   than left open; a reversal's is the money kept. (`register_payment_creditinvoice` is not used:
+//!   it pays an unpaid original with its credit invoice, while ours was paid through the provider.)
 //!
 //! A 401 or 403 (the token) is not a refusal of the work: the jobs retry it until the token is
 //! fixed.
@@ -33,7 +46,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use chrono::Datelike;
-use domain::billing::invoices::{Buyer, InvoiceDraft, InvoiceLine};
+use domain::billing::invoices::{Buyer, Credits, InvoiceDraft, InvoiceKind, InvoiceLine};
 use futures::future::BoxFuture;
 use reqwest::header::{ACCEPT, HeaderMap, LOCATION};
 use reqwest::{Method, StatusCode};
@@ -301,8 +314,22 @@ impl Moneybird {
         Ok(id_of(&contact, "contact")?)
     }
 
-    /// The sales invoice with exactly `draft.reference`, if there is one.
+    /// The sales invoice with exactly `draft.reference`, if there is one that is this document (an
+    /// invoice is never a credit of another).
     async fn find_invoice(&self, contact_id: &str, draft: &InvoiceDraft) -> Result<Option<Value>, BookkeepingError> {
+        let is_this = |invoice: &Value| {
+            invoice.get("reference").and_then(Value::as_str) == Some(draft.reference.as_str())
+                && (draft.kind != InvoiceKind::Invoice || original_of(invoice).is_none())
+        };
+        if let Some(reference) = segment(draft.reference.trim()) {
+            match self.get(&format!("sales_invoices/find_by_reference/{reference}.json"), &[]).await {
+                Ok(found) if is_this(&found) => return Ok(Some(found)),
+                Err(BookkeepingError::NotFound) => return Ok(None),
+                Err(e) => return Err(e),
+                // another document carries the reference too: the list tells them apart
+                Ok(_) => {}
+            }
+        }
         let year = draft.date.year();
         let mut filter = format!("state:all,period:{}0101..{}1231", year - 1, year + 1);
         if !draft.reference.is_empty() && !draft.reference.contains([',', '|', ':']) {
@@ -313,7 +340,45 @@ impl Moneybird {
         }
         let list = self.get("sales_invoices.json", &[("filter", &filter), ("per_page", "100")]).await?;
         let list = list.as_array().ok_or_else(|| BookkeepingError::Unavailable("Moneybird's invoice list is not a list".into()))?;
-        Ok(list.iter().find(|invoice| invoice.get("reference").and_then(Value::as_str) == Some(draft.reference.as_str())).cloned())
+        Ok(list.iter().find(|invoice| is_this(invoice)).cloned())
+    }
+
+    /// A credit invoice of `credits`' invoice, Moneybird's way: duplicated from the original as a
+    /// draft (linked to it), then given our reference, date and the credited amount as its lines.
+    async fn credit_from(&self, credits: &Credits, draft: &InvoiceDraft) -> Result<Value, Failure> {
+        if !is_id(&credits.provider_invoice_id) {
+            return Err(BookkeepingError::Refused { status: 422, message: "the credited invoice is not a Moneybird invoice".into() }.into());
+        }
+        // everything the lines need is at hand before the draft is made
+        let tax_rate_id = self.tax_rate_id().await?;
+        let original = &credits.provider_invoice_id;
+        let duplicate = self
+            .write(Method::PATCH, &format!("sales_invoices/{original}/duplicate_creditinvoice.json"), &json!({}))
+            .await
+            .inspect_err(|_| {
+                tracing::warn!(original, "a credit invoice duplicated from Moneybird invoice {original} may be left as an unsent draft")
+            })?;
+        let id = id_of(&duplicate, "credit invoice")?;
+        if !is_id(&id) {
+            return Err(BookkeepingError::Unavailable("Moneybird's credit invoice id is not a number".into()).into());
+        }
+        // the copied lines go: a refund may be part of the invoice, and the credit's own lines name
+        // the credited invoice
+        let mut details: Vec<Value> = duplicate
+            .get("details")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|d| id_of(d, "detail").ok())
+            .map(|detail| json!({"id": detail, "_destroy": true}))
+            .collect();
+        details.extend(draft.lines.iter().map(|line| detail(line, draft, &tax_rate_id, self.config.ledger_account_id.as_deref())));
+        let body = json!({"sales_invoice": {
+            "reference": draft.reference,
+            "invoice_date": draft.date.format("%Y-%m-%d").to_string(),
+            "details_attributes": details,
+        }});
+        self.write(Method::PATCH, &format!("sales_invoices/{id}.json"), &body).await
     }
 
     async fn get_invoice(&self, id: &str) -> Result<Value, BookkeepingError> {
@@ -353,11 +418,14 @@ impl Moneybird {
     async fn ensure_invoice_once(&self, contact_id: &str, draft: &InvoiceDraft) -> Result<ProviderInvoice, Failure> {
         let mut invoice = match self.find_invoice(contact_id, draft).await? {
             Some(found) => found,
-            None => {
-                let tax_rate_id = self.tax_rate_id().await?;
-                let body = json!({ "sales_invoice": invoice_fields(contact_id, draft, &tax_rate_id, &self.config) });
-                self.write(Method::POST, "sales_invoices.json", &body).await?
-            }
+            None => match (draft.kind, &draft.credits) {
+                (InvoiceKind::Credit, Some(credits)) => self.credit_from(credits, draft).await?,
+                _ => {
+                    let tax_rate_id = self.tax_rate_id().await?;
+                    let body = json!({ "sales_invoice": invoice_fields(contact_id, draft, &tax_rate_id, &self.config) });
+                    self.write(Method::POST, "sales_invoices.json", &body).await?
+                }
+            },
         };
         let id = id_of(&invoice, "sales invoice")?;
         if !is_id(&id) {
@@ -467,6 +535,15 @@ fn id_of(v: &Value, what: &str) -> Result<String, BookkeepingError> {
 
 fn state(invoice: &Value) -> Option<&str> {
     invoice.get("state").and_then(Value::as_str)
+}
+
+/// The invoice a credit invoice credits (`original_sales_invoice_id`); `None` for any other.
+fn original_of(invoice: &Value) -> Option<String> {
+    match invoice.get("original_sales_invoice_id") {
+        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    }
 }
 
 /// Moneybird's invoice number (`invoice_id`), set once the invoice is sent.
