@@ -54,8 +54,10 @@ pub async fn state(config: Config, db: PgPool) -> anyhow::Result<AppState> {
     let bookkeeping = config.bookkeeping.bookkeeping(db.clone(), &config.public_url);
     let invoice_links = config.bookkeeping.link_signer(&config.public_url);
     tracing::info!(bookkeeping = bookkeeping.name(), "invoices");
+    let payment_news = jobs::kinds::sync_payment::News::start(db.clone(), jobs.clone());
     Ok(AppState {
         consult,
+        payment_news,
         auth: Arc::new(Authenticator::new(&config.auth, source)),
         jobs,
         config: Arc::new(config),

@@ -16,6 +16,8 @@ pub struct AppState {
     pub redis: redis::Client,
     /// Pushes jobs' messages after their rows are committed.
     pub jobs: jobs::Dispatcher,
+    /// The payment provider's webhook deliveries, queued as syncs in batches.
+    pub payment_news: jobs::kinds::sync_payment::News,
     pub auth: Arc<Authenticator>,
     pub users: UserRegistry,
     pub metrics: PrometheusHandle,

@@ -591,6 +591,52 @@ async fn the_webhook_limits_only_ids_that_are_not_ours(pool: PgPool) {
     assert_eq!(waiting, 1, "one waiting sync however often the news comes");
 }
 
+#[sqlx::test(migrations = "../migrations")]
+async fn a_burst_of_webhooks_is_answered_each_for_its_own_payment_with_one_waiting_sync_each(pool: PgPool) {
+    let env = vec![("APP_RATE_LIMIT_PAYMENT_WEBHOOK", "50/1m".to_owned())];
+    let app = TestApp::spawn_with(pool.clone(), Options { env, ..Default::default() }).await;
+    let token = app.access_token_unsubscribed("praktijkhouder@example.nl").await;
+    let (status, link) = post_json(&app, "/payment/paymentinfo/getPaymentLink", &token, &billing(PRACTICE, 3, 12)).await;
+    assert_eq!(status, 200, "{link}");
+    // 60 open payments of ours, copies of the one just made with ids of their own
+    sqlx::query(
+        "insert into payments
+         select (jsonb_populate_record(null::payments, to_jsonb(p)
+                   || jsonb_build_object('id', gen_random_uuid(), 'provider_payment_id', 'tr_burst' || n,
+                                         'idempotency_key', 'burst:' || n))).*
+           from payments p join users u on u.id = p.user_id, generate_series(1, 60) n
+          where u.email = 'praktijkhouder@example.nl'",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let ours: Vec<String> = (1..=60).map(|n| format!("tr_burst{n}")).collect();
+    // every payment three times, and 40 made-up ids from the same address, all at once
+    let mut ids: Vec<String> = ours.iter().cycle().take(180).cloned().collect();
+    ids.extend((0..40).map(|n| format!("tr_noise{n}")));
+    let answers =
+        futures::future::join_all(ids.iter().map(|id| app.http.post(app.url("/payment/webhook")).form(&[("id", id)]).send())).await;
+    for (id, answer) in ids.iter().zip(answers) {
+        assert_eq!(answer.unwrap().status(), 200, "{id}");
+    }
+    let waiting: Vec<(String, i64)> = sqlx::query_as(
+        "select payload->>'providerPaymentId', count(*) from jobs where kind = 'sync_payment' and state = 'queued' group by 1 order by 1",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    let named: std::collections::BTreeSet<&str> = waiting.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(named, ours.iter().map(String::as_str).collect(), "a sync for each payment of ours, none for made-up ids");
+    // deliveries of one payment in the same batch queue one sync; batches written side by side
+    // (at most four) may each queue one before seeing the other's
+    assert!(waiting.iter().all(|(_, n)| *n <= 4), "{waiting:?}");
+    // the made-up ids were counted against the address: 40 of a limit of 50
+    for n in 0..10 {
+        assert_eq!(app.http.post(app.url("/payment/webhook")).form(&[("id", format!("tr_more{n}"))]).send().await.unwrap().status(), 200);
+    }
+    assert_eq!(app.http.post(app.url("/payment/webhook")).form(&[("id", "tr_more10")]).send().await.unwrap().status(), 429);
+}
+
 /// Runs one reconciliation sweep through the worker and returns its result.
 async fn reconcile(pool: &PgPool, app: &TestApp) -> Value {
     let mut tx = pool.begin().await.unwrap();

@@ -1,6 +1,6 @@
 //! The payment provider's webhook (public; Mollie posts `id=tr_...`). It trusts nothing in its
 //! body but the payment's id: for a payment of ours it queues a `sync_payment` job
-//! ([`jobs::kinds::sync_payment::queue`]), which fetches the payment from the provider and moves
+//! ([`jobs::kinds::sync_payment::News`], in batches), which fetches the payment from the provider and moves
 //! our status forward. A delivery that is lost or refused is made up for by reconciliation
 //! (`reconcile_payments`), which asks the provider itself.
 
@@ -8,6 +8,7 @@ use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::routing::post;
+use jobs::kinds::sync_payment::NewsError;
 use utoipa::ToSchema;
 
 use crate::edge::client;
@@ -28,8 +29,9 @@ pub struct WebhookForm {
 }
 
 /// The payment provider's webhook (public; Mollie posts `id=tr_...` as a form). Nothing in the
-/// body but the id is read. For a payment of ours a `sync_payment` job is queued in one
-/// statement (none when one for it is already waiting) and the answer is 200 at once; unknown
+/// body but the id is read. For a payment of ours a `sync_payment` job is queued (none when one
+/// for it is already waiting), in a batch with the deliveries that arrive meanwhile
+/// ([`jobs::kinds::sync_payment::News`]), and the answer is 200 once it is committed; unknown
 /// ids get the same 200. Only webhooks naming no payment of ours count against the client
 /// address's limit (`APP_RATE_LIMIT_PAYMENT_WEBHOOK`), so no caller, however noisy, can hold off
 /// the sync of a real payment.
@@ -44,16 +46,13 @@ pub async fn webhook(State(state): State<AppState>, request: Request) -> Result<
     if id.is_empty() || id.len() > 100 {
         return Err(no_payment());
     }
-    let mut conn = state.db.acquire().await?;
-    let heard = jobs::kinds::sync_payment::queue(&mut conn, &[id.to_owned()]).await?;
-    drop(conn);
-    if heard.ours == 0 {
-        if let Some(address) = address {
-            limit::check(&state, LimitName::PaymentWebhook, &Subject::Address(address)).await?;
-        }
-        return Ok(StatusCode::OK);
+    let ours = state.payment_news.hear(id.to_owned()).await.map_err(|e| match e {
+        NewsError::Busy => ApiError::Overloaded,
+        NewsError::Failed(message) => ApiError::Internal(anyhow::anyhow!(message)),
+    })?;
+    if !ours && let Some(address) = address {
+        limit::check(&state, LimitName::PaymentWebhook, &Subject::Address(address)).await?;
     }
-    state.jobs.push_committed(&heard.queued, "payment sync").await;
     Ok(StatusCode::OK)
 }
 

@@ -37,11 +37,11 @@ impl SyncPayment {
     }
 }
 
-/// What news about payments found: how many of the named payments are ours, and the syncs
-/// queued for them (to push after commit).
+/// What news about payments found: which of the named payments are ours (their provider ids),
+/// and the syncs queued for them (to push after commit).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Heard {
-    pub ours: i64,
+    pub ours: Vec<String>,
     pub queued: Vec<Uuid>,
 }
 
@@ -63,7 +63,7 @@ pub async fn queue(conn: &mut PgConnection, provider_payment_ids: &[String]) -> 
                    where not exists (select 1 from jobs j where j.kind = 'sync_payment' and j.state = 'queued'
                                                           and j.payload->>'providerPaymentId' = o.id)
                   returning id)
-           select (select count(*) from ours) as "ours!", array(select id from queued) as "queued!""#,
+           select array(select id from ours) as "ours!", array(select id from queued) as "queued!""#,
         provider_payment_ids,
         &payloads,
         POLICY.max_attempts as i32,
@@ -72,6 +72,100 @@ pub async fn queue(conn: &mut PgConnection, provider_payment_ids: &[String]) -> 
     .await?;
     crate::metrics::enqueued(SyncPayment::KIND, heard.queued.len() as u64);
     Ok(Heard { ours: heard.ours, queued: heard.queued })
+}
+
+/// Ids a batch of news takes at most.
+const NEWS_BATCH: usize = 500;
+/// Batches written at once.
+const NEWS_WRITERS: usize = 4;
+/// News waiting for a batch before a delivery waits to be taken.
+const NEWS_WAITING: usize = 10_000;
+
+/// Why news could not be taken: the caller answers so that the provider delivers it again.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NewsError {
+    /// Every database connection stayed busy past the pool's wait.
+    #[error("the database is busy")]
+    Busy,
+    #[error("{0}")]
+    Failed(String),
+}
+
+type Waiting = (String, tokio::sync::oneshot::Sender<Result<bool, NewsError>>);
+
+/// The payment provider's news (webhook deliveries), queued in batches: a delivery joins the
+/// next batch and is answered once that batch is written ([`queue`]: one statement and one commit
+/// for all of its ids) and its syncs pushed, so a burst of deliveries costs a few round trips
+/// rather than some for each, and none is answered before its sync is committed. A batch takes
+/// what arrived while the others were written (up to 500 ids); up to 4 are written at once.
+/// A delivery alone is written at once, as before.
+#[derive(Clone)]
+pub struct News {
+    waiting: tokio::sync::mpsc::Sender<Waiting>,
+}
+
+impl News {
+    /// Starts the batching task on the current runtime.
+    pub fn start(db: sqlx::PgPool, dispatcher: crate::Dispatcher) -> Self {
+        let (waiting, mut arriving) = tokio::sync::mpsc::channel::<Waiting>(NEWS_WAITING);
+        tokio::spawn(async move {
+            let writers = std::sync::Arc::new(tokio::sync::Semaphore::new(NEWS_WRITERS));
+            loop {
+                let Ok(writer) = writers.clone().acquire_owned().await else { return };
+                let Some(first) = arriving.recv().await else { return };
+                let mut batch = vec![first];
+                while batch.len() < NEWS_BATCH {
+                    match arriving.try_recv() {
+                        Ok(next) => batch.push(next),
+                        Err(_) => break,
+                    }
+                }
+                let (db, dispatcher) = (db.clone(), dispatcher.clone());
+                tokio::spawn(async move {
+                    write_news(&db, &dispatcher, batch).await;
+                    drop(writer);
+                });
+            }
+        });
+        Self { waiting }
+    }
+
+    /// The provider's payment `provider_payment_id` changed: whether it is ours, once its sync
+    /// is queued (or one already waited).
+    pub async fn hear(&self, provider_payment_id: String) -> Result<bool, NewsError> {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let stopped = || NewsError::Failed("the payment news stopped".into());
+        self.waiting.send((provider_payment_id, answer)).await.map_err(|_| stopped())?;
+        answered.await.map_err(|_| stopped())?
+    }
+}
+
+async fn write_news(db: &sqlx::PgPool, dispatcher: &crate::Dispatcher, batch: Vec<Waiting>) {
+    let ids: Vec<String> = batch.iter().map(|(id, _)| id.clone()).collect();
+    let heard = async {
+        let mut conn = db.acquire().await?;
+        queue(&mut conn, &ids).await
+    }
+    .await;
+    match heard {
+        Ok(heard) => {
+            dispatcher.push_committed(&heard.queued, "payment syncs").await;
+            let ours: std::collections::HashSet<&str> = heard.ours.iter().map(String::as_str).collect();
+            for (id, answer) in batch {
+                let _ = answer.send(Ok(ours.contains(id.as_str())));
+            }
+        }
+        Err(e) => {
+            tracing::warn!(deliveries = batch.len(), error = %e, "payment news not taken; the provider delivers it again");
+            let error = match e {
+                sqlx::Error::PoolTimedOut => NewsError::Busy,
+                e => NewsError::Failed(e.to_string()),
+            };
+            for (_, answer) in batch {
+                let _ = answer.send(Err(error.clone()));
+            }
+        }
+    }
 }
 
 const POLICY: Policy = Policy {
