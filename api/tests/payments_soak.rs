@@ -1,19 +1,25 @@
 //! The money loop under faults. Purchases go through a Mollie stand-in (`common::mollie`, its
 //! bodies as Mollie's official clients recorded them) that loses 30 % of its webhooks, delivers
 //! some ten times and all out of order, answers 503, 401 and 429 for a while, and reports
-//! refunds, chargebacks and their reversals; the worker is stopped twice in the middle of its
-//! work (its attempts handed back unfinished). Afterwards reconciliation alone must bring every
-//! payment to what the stand-in says: a paid one an active subscription with exactly one invoice
-//! and its credits booked once, a failed one no subscription and no invoice.
+//! refunds, chargebacks and their reversals; the worker is stopped three times in the middle of
+//! its work (its attempts handed back unfinished, as after a crash) and Redis, the queue's own
+//! server here, is killed and started again empty. Afterwards reconciliation alone must bring
+//! every payment to what the stand-in says: a paid one an active subscription with exactly one
+//! invoice and its credits booked once, a failed one no subscription and no invoice. Then a
+//! quarter of the paid subscriptions come due and are renewed on their mandates under the same
+//! faults, and again every renewal must end as the stand-in says (paid: one invoice; failed: none,
+//! the subscription still active until its end).
 //!
 //! `SOAK_PURCHASES` sets the number of purchases (40 in `make test`; `make soak-payments` runs
-//! 1,000). The run prints how long reconciliation took after the last fault.
+//! 1,000, so about 200 renewals). The run prints how long reconciliation took after the last
+//! fault, for the purchases and for the renewals.
 
 mod common;
 
 use std::time::{Duration, Instant};
 
 use common::mollie::{Shared, mollie_double, mollie_refunds, mollie_status};
+use common::redis_server::RedisServer;
 use common::{Options, TestApp, TestWorker};
 use serde_json::json;
 use sqlx::PgPool;
@@ -42,11 +48,12 @@ impl Dice {
     }
 }
 
-/// What the stand-in reports of one payment at the end.
+/// What the stand-in reports of one payment at the end, and what its subscription must be.
 struct Theirs {
     id: String,
     status: String,
     credited: i64,
+    active: bool,
 }
 
 /// Mollie's news of `ids`, as it arrives: 30 % never, 10 % ten times, the rest once, all in a
@@ -110,7 +117,7 @@ async fn differences(pool: &PgPool, theirs: &[Theirs]) -> Result<(), String> {
         .await
         .unwrap();
         let paid = t.status == "paid";
-        let want = (t.status.to_uppercase(), paid, i64::from(paid), t.credited, t.credited);
+        let want = (t.status.to_uppercase(), t.active, i64::from(paid), t.credited, t.credited);
         let have = (status, active, invoices, credited, documents);
         if have != want {
             return Err(format!("{}: (status, active, invoices, credited, credit documents' sum) {have:?}, wanted {want:?}", t.id));
@@ -119,13 +126,47 @@ async fn differences(pool: &PgPool, theirs: &[Theirs]) -> Result<(), String> {
     Ok(())
 }
 
+/// Sweeps reconciliation every 300 ms (every minute in production) until no money job is left
+/// after `last_fault` and the books say what the stand-in says, or 240 s pass: the outcome, how
+/// long after the last fault, and the sweeps.
+async fn converge(app: &TestApp, pool: &PgPool, theirs: &[Theirs], last_fault: Instant) -> (Result<(), String>, Duration, u32) {
+    let deadline = Instant::now() + Duration::from_secs(240);
+    let mut sweeps = 0;
+    let result = loop {
+        let mut tx = pool.begin().await.unwrap();
+        let sweep = jobs::enqueue(&mut tx, jobs::kinds::ReconcilePayments::job()).await.unwrap();
+        tx.commit().await.unwrap();
+        app.state.jobs.push_committed(&[sweep], "soak").await;
+        sweeps += 1;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let open: i64 = sqlx::query_scalar(
+            "select count(*) from jobs where kind in ('sync_payment', 'renew_subscription', 'create_contact', 'create_invoice', 'credit_invoice')
+                and state in ('queued', 'running')",
+        )
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        if Instant::now() > last_fault && open == 0 {
+            let result = differences(pool, theirs).await;
+            if result.is_ok() || Instant::now() > deadline {
+                break result;
+            }
+        } else if Instant::now() > deadline {
+            break differences(pool, theirs).await;
+        }
+    };
+    (result, last_fault.elapsed(), sweeps)
+}
+
 #[sqlx::test(migrations = "../migrations")]
 async fn every_payment_ends_as_the_provider_says_whatever_was_lost_on_the_way(pool: PgPool) {
     let purchases: usize = std::env::var("SOAK_PURCHASES").ok().and_then(|n| n.parse().ok()).unwrap_or(40);
     let (mollie_url, double) = mollie_double().await;
+    let mut redis = RedisServer::start().await;
     let env = vec![
         ("APP_MOLLIE_API_KEY", "test_double_key".to_owned()),
         ("APP_MOLLIE_API_URL", mollie_url),
+        ("APP_REDIS_URL", redis.url()),
         // every buyer signs in from this one address
         ("APP_RATE_LIMIT_SIGN_IN", "off".to_owned()),
     ];
@@ -153,7 +194,7 @@ async fn every_payment_ends_as_the_provider_says_whatever_was_lost_on_the_way(po
     };
 
     // the buyers pay (or not) in three waves, each met by a fault of the API, with the worker
-    // stopped in the middle of the second
+    // stopped in the middle of the second and Redis down (and back empty) during the third
     let thirds: Vec<Vec<usize>> = (0..3).map(|k| (0..purchases).filter(|n| n % 3 == k).collect()).collect();
     for (wave, (status, lasting)) in thirds.iter().zip([(503, 1500), (401, 2000), (429, 1500)]) {
         fault(&double, status, Duration::from_millis(lasting));
@@ -161,9 +202,15 @@ async fn every_payment_ends_as_the_provider_says_whatever_was_lost_on_the_way(po
             mollie_status(&double, &ids[n], outcome(n));
         }
         let news: Vec<String> = wave.iter().map(|&n| ids[n].clone()).collect();
+        if status == 429 {
+            redis.stop();
+        }
         deliver(&app, &mut dice, &news).await;
         if status == 401 {
             worker = restart(&app, &pool, worker).await;
+        }
+        if status == 429 {
+            redis.start_again().await;
         }
     }
 
@@ -202,39 +249,10 @@ async fn every_payment_ends_as_the_provider_says_whatever_was_lost_on_the_way(po
 
     // from now on only reconciliation (every 300 ms here; every minute in production) makes up
     // for what was lost
-    let theirs: Vec<Theirs> =
-        (0..purchases).map(|n| Theirs { id: ids[n].clone(), status: outcome(n).to_owned(), credited: credited[n] }).collect();
-    let deadline = Instant::now() + Duration::from_secs(240);
-    let mut sweeps = 0;
-    let result = loop {
-        let mut tx = pool.begin().await.unwrap();
-        let sweep = jobs::enqueue(&mut tx, jobs::kinds::ReconcilePayments::job()).await.unwrap();
-        tx.commit().await.unwrap();
-        app.state.jobs.push_committed(&[sweep], "soak").await;
-        sweeps += 1;
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        let open: i64 = sqlx::query_scalar(
-            "select count(*) from jobs where kind in ('sync_payment', 'create_contact', 'create_invoice', 'credit_invoice')
-                and state in ('queued', 'running')",
-        )
-        .fetch_one(&pool)
-        .await
-        .unwrap();
-        if Instant::now() > last_fault && open == 0 {
-            let result = differences(&pool, &theirs).await;
-            if result.is_ok() || Instant::now() > deadline {
-                break result;
-            }
-        } else if Instant::now() > deadline {
-            break differences(&pool, &theirs).await;
-        }
-    };
-    let took = last_fault.elapsed();
-    let failed: Vec<(String, Option<String>)> =
-        sqlx::query_as("select kind, last_error from jobs where state in ('failed', 'dead') and kind <> 'reconcile_payments'")
-            .fetch_all(&pool)
-            .await
-            .unwrap();
+    let theirs: Vec<Theirs> = (0..purchases)
+        .map(|n| Theirs { id: ids[n].clone(), status: outcome(n).to_owned(), credited: credited[n], active: outcome(n) == "paid" })
+        .collect();
+    let (result, took, sweeps) = converge(&app, &pool, &theirs, last_fault).await;
     let gets = double.lock().unwrap().gets;
     let deliveries: i64 = sqlx::query_scalar("select count(*) from jobs where kind = 'sync_payment'").fetch_one(&pool).await.unwrap();
     println!(
@@ -246,6 +264,65 @@ async fn every_payment_ends_as_the_provider_says_whatever_was_lost_on_the_way(po
         took.as_secs_f64()
     );
     result.unwrap();
+
+    // renewals: a quarter of the paid subscriptions come due and are charged on their mandates;
+    // most are paid, some fail, and their news meets a fault, a lost share and a worker stopped
+    let renewing: Vec<String> = paid.iter().filter(|&&n| n % 4 == 1).map(|&n| ids[n].clone()).collect();
+    sqlx::query(
+        "update subscriptions s set next_payment_date = current_date
+           from payments p where p.subscription_id = s.id and p.provider_payment_id = any($1)",
+    )
+    .bind(&renewing)
+    .execute(&pool)
+    .await
+    .unwrap();
+    let mut tx = pool.begin().await.unwrap();
+    let sweep = jobs::enqueue(&mut tx, jobs::kinds::RenewSubscriptions::job()).await.unwrap();
+    tx.commit().await.unwrap();
+    app.state.jobs.push_committed(&[sweep], "soak").await;
+    let renewals: Vec<String> = {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            let made: Vec<String> = sqlx::query_scalar(
+                "select provider_payment_id from payments where not is_first_payment and provider_payment_id is not null order by 1",
+            )
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+            if made.len() == renewing.len() {
+                break made;
+            }
+            assert!(Instant::now() < deadline, "{} of {} renewals charged", made.len(), renewing.len());
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    };
+    let renewed = |n: usize| if n % 6 == 5 { "failed" } else { "paid" };
+    fault(&double, 429, Duration::from_millis(1500));
+    for (n, id) in renewals.iter().enumerate() {
+        mollie_status(&double, id, renewed(n));
+    }
+    deliver(&app, &mut dice, &renewals).await;
+    worker = restart(&app, &pool, worker).await;
+    let last_fault = Instant::now() + Duration::from_millis(1500);
+    let theirs: Vec<Theirs> = renewals
+        .iter()
+        .enumerate()
+        .map(|(n, id)| Theirs { id: id.clone(), status: renewed(n).to_owned(), credited: 0, active: true })
+        .collect();
+    let (result, took, sweeps) = converge(&app, &pool, &theirs, last_fault).await;
+    println!(
+        "payments soak: {} renewals, {} paid; consistent {:.1} s after the last fault ({sweeps} reconciliation sweeps)",
+        renewals.len(),
+        (0..renewals.len()).filter(|&n| renewed(n) == "paid").count(),
+        took.as_secs_f64()
+    );
+    result.unwrap();
+
+    let failed: Vec<(String, Option<String>)> =
+        sqlx::query_as("select kind, last_error from jobs where state in ('failed', 'dead') and kind <> 'reconcile_payments'")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
     assert!(failed.is_empty(), "no money work may fail for good: {failed:?}");
     // a refund that came and went between two looks may never be booked (the books only ever
     // see the totals the provider reports), so at most one reversal per reversal the stand-in made

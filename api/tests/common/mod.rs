@@ -2,6 +2,9 @@
 #![allow(dead_code)]
 
 pub mod mollie;
+/// A Redis server of the test's own, which it can restart (shared with the worker's tests).
+#[path = "../../../worker/tests/common/redis_server.rs"]
+pub mod redis_server;
 
 use std::path::PathBuf;
 
