@@ -5,7 +5,8 @@ import { ConfirmDialog } from '@/components/ConfirmDialog'
 import { iconButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
 import { Icon } from '@/components/Icon'
 import { useToast } from '@/components/Toast'
-import { ActiveBadge, PanelHeading, Pager, StateRow, TableCard, Toggle, tdClass, thClass } from '../components/ui'
+import { CmsTable, type Column } from '../components/CmsTable'
+import { ActiveBadge, PanelHeading, Toggle } from '../components/ui'
 import { cmsTexts } from '../texts'
 import {
   deleteOrganisationSubscription,
@@ -37,9 +38,32 @@ export function OrganisationSubscriptionsTab() {
   const [confirming, setConfirming] = useState<CmsOrganisationSubscription | null>(null)
   const [deleting, setDeleting] = useState(false)
   const [syncing, setSyncing] = useState(false)
-  const rows = subscriptions.data?.rows ?? []
   const c = s.columns
-  const columns = duplicates ? 6 : 5
+  const columns: Column<CmsOrganisationSubscription>[] = [
+    { header: c.organisation, className: 'font-medium text-slate-900', cell: (row) => row.organizationName },
+    { header: c.email, fit: 'truncate', title: (row) => row.userEmail ?? undefined, cell: (row) => row.userEmail ?? cmsTexts.none },
+    { header: c.sub, cell: (row) => row.subOrganizationName ?? cmsTexts.none },
+    { header: c.term, cell: (row) => termText(row.startDate, row.validUntil) },
+    { header: c.active, cell: (row) => <ActiveBadge active={row.active} /> },
+  ]
+  if (duplicates)
+    columns.push({
+      header: c.delete,
+      hideHeader: true,
+      fit: 'nowrap',
+      align: 'right',
+      cell: (row) => (
+        <button
+          type="button"
+          onClick={() => setConfirming(row)}
+          aria-label={s.deleteFor(row.userEmail ?? cmsTexts.none, row.subOrganizationName ?? cmsTexts.none)}
+          className={`-mx-2 ${iconButtonClass} text-red-700 hover:bg-red-50 hover:text-red-800`}
+        >
+          <Icon name="trash" className="size-4" />
+          {s.delete}
+        </button>
+      ),
+    })
 
   const remove = async (subscription: CmsOrganisationSubscription) => {
     setDeleting(true)
@@ -93,76 +117,19 @@ export function OrganisationSubscriptionsTab() {
       <ProblemList title={s.problemsEmail} problems={waiting.data} />
       <ProblemList title={s.problemsLinked} problems={unlinked.data} />
 
-      <div className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-3">
-        <Toggle label={s.activeOnly} checked={filter.activeOnly} onChange={(activeOnly) => setFilter({ activeOnly, page: 0 })} />
-        <Toggle label={s.duplicates} checked={duplicates} onChange={setDuplicates} />
-      </div>
-
-      <TableCard
+      <CmsTable
         label={s.heading}
-        footer={
-          subscriptions.data && (
-            <Pager
-              page={filter.page}
-              total={subscriptions.data.total}
-              pageSize={subscriptions.data.pageSize}
-              onPage={(page) => setFilter((prev) => ({ ...prev, page }))}
-            />
-          )
+        columns={columns}
+        rowKey={(row) => row.id}
+        query={subscriptions}
+        page={{ page: filter.page, onPage: (page) => setFilter((prev) => ({ ...prev, page })) }}
+        filters={
+          <>
+            <Toggle label={s.activeOnly} checked={filter.activeOnly} onChange={(activeOnly) => setFilter({ activeOnly, page: 0 })} />
+            <Toggle label={s.duplicates} checked={duplicates} onChange={setDuplicates} />
+          </>
         }
-      >
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className={thClass}>
-              {c.organisation}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.email}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.sub}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.term}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.active}
-            </th>
-            {duplicates && (
-              <th scope="col" className={thClass}>
-                <span className="sr-only">{c.delete}</span>
-              </th>
-            )}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          <StateRow columns={columns} loading={subscriptions.isPending} failed={subscriptions.isError} empty={subscriptions.isSuccess && rows.length === 0} />
-          {rows.map((row) => (
-            <tr key={row.id}>
-              <td className={`${tdClass} min-w-40 font-medium text-slate-900`}>{row.organizationName}</td>
-              <td className={`${tdClass} whitespace-nowrap`}>{row.userEmail ?? cmsTexts.none}</td>
-              <td className={`${tdClass} min-w-36`}>{row.subOrganizationName ?? cmsTexts.none}</td>
-              <td className={`${tdClass} whitespace-nowrap`}>{termText(row.startDate, row.validUntil)}</td>
-              <td className={tdClass}>
-                <ActiveBadge active={row.active} />
-              </td>
-              {duplicates && (
-                <td className={`${tdClass} text-right`}>
-                  <button
-                    type="button"
-                    onClick={() => setConfirming(row)}
-                    aria-label={s.deleteFor(row.userEmail ?? cmsTexts.none, row.subOrganizationName ?? cmsTexts.none)}
-                    className={`${iconButtonClass} text-red-700 hover:bg-red-50 hover:text-red-800`}
-                  >
-                    <Icon name="trash" className="size-4" />
-                    {s.delete}
-                  </button>
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </TableCard>
+      />
 
       <ConfirmDialog
         open={confirming !== null}
