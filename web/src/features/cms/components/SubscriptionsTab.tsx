@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { Switch } from '@headlessui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { ApiError } from '@/api/client'
 import { ConfirmDialog } from '@/components/ConfirmDialog'
-import { iconButtonClass, primaryButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
+import { iconButtonClass } from '@/components/buttonStyles'
 import { Icon } from '@/components/Icon'
 import { useToast } from '@/components/Toast'
 import {
@@ -17,10 +17,11 @@ import {
   type CmsSubscription,
 } from '../api'
 import { day, term } from '../format'
-import { MODAL_MESSAGE_MS, renewDateProblem, validUntilProblem } from '../rules'
+import { renewDateProblem, validUntilProblem } from '../rules'
 import { cmsTexts as t } from '../texts'
 import { CmsTable, usePagedFilter, type Column } from './CmsTable'
-import { Modal, ModalError, PanelHeading, Toggle, inputClass, switchClass, switchKnobClass, useTimedMessage } from './ui'
+import { DateDialog, dateFailure } from './DateDialog'
+import { PanelHeading, Toggle, switchClass, switchKnobClass } from './ui'
 
 const s = t.subscriptions
 
@@ -157,13 +158,13 @@ export function SubscriptionsTab() {
         }
       />
 
-      <DateDialog
+      <SubscriptionDateDialog
         key={dialog?.kind === 'validUntil' ? `v-${dialog.subscription.id}` : 'v'}
         mode="validUntil"
         subscription={dialog?.kind === 'validUntil' ? dialog.subscription : null}
         onClose={() => setDialog(null)}
       />
-      <DateDialog
+      <SubscriptionDateDialog
         key={dialog?.kind === 'renew' ? `r-${dialog.subscription.id}` : 'r'}
         mode="renew"
         subscription={dialog?.kind === 'renew' ? dialog.subscription : null}
@@ -184,72 +185,52 @@ export function SubscriptionsTab() {
 
 /**
  * The valid-until modal and the renew modal: one date, checked for its format before it is sent
- * (the renew one first asks for a date); the check's message shows 8 s in the modal.
+ * (the renew one first asks for a date).
  */
-function DateDialog({ mode, subscription, onClose }: { mode: 'validUntil' | 'renew'; subscription: CmsSubscription | null; onClose: () => void }) {
+function SubscriptionDateDialog({
+  mode,
+  subscription,
+  onClose,
+}: {
+  mode: 'validUntil' | 'renew'
+  subscription: CmsSubscription | null
+  onClose: () => void
+}) {
   const queryClient = useQueryClient()
   const toast = useToast()
   const renew = mode === 'renew'
-  const [value, setValue] = useState(() => (renew ? (subscription?.renewSubscriptionWithoutDiscountDate ?? '') : (subscription?.validUntil ?? '')))
-  const [busy, setBusy] = useState(false)
-  const error = useTimedMessage(MODAL_MESSAGE_MS)
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (!subscription) return
-    const problem = renew ? renewDateProblem(value) : validUntilProblem(value)
-    if (problem) return error.show(problem)
-    error.clear()
-    setBusy(true)
+  const save = async (value: string) => {
+    if (!subscription) return false
     try {
       if (renew) {
-        await renewSubscription(value.trim(), subscription.firstPaymentId ?? '')
+        await renewSubscription(value, subscription.firstPaymentId ?? '')
         toast({ tone: 'success', message: s.renewed })
       } else {
-        await setSubscriptionValidUntil(subscription.id, value.trim())
+        await setSubscriptionValidUntil(subscription.id, value)
       }
-      onClose()
+      return true
     } catch (failure) {
-      const reason = failure instanceof ApiError ? failure.message : undefined
-      if (renew) toast({ tone: 'error', message: s.createFailed, detail: reason })
-      else if (failure instanceof ApiError && failure.status === 400) toast({ tone: 'error', message: s.updateInvalidDate, detail: reason })
-      else toast({ tone: 'error', message: s.updateFailed, detail: reason })
+      toast(dateFailure(failure, renew ? s.createFailed : null))
+      return false
     } finally {
       await refreshAfter(queryClient, 'subscriptions')
-      setBusy(false)
     }
   }
 
-  const label = renew ? s.renewLabel : s.validUntilLabel
   return (
-    <Modal open={subscription !== null} title={renew ? s.renewTitle : s.validUntilTitle} onClose={onClose} busy={busy}>
-      <p className="mt-1 text-sm text-slate-600">
-        {subscription?.description} · {subscription?.userEmail}
-      </p>
-      <form noValidate onSubmit={(e) => void submit(e)} className="mt-4 space-y-3">
-        {renew && <p className="text-sm text-slate-600">{s.renewIntro}</p>}
-        <label className="block text-sm font-medium text-slate-700">
-          {label}
-          <input
-            type="text"
-            inputMode="numeric"
-            value={value}
-            aria-invalid={error.message ? true : undefined}
-            onChange={(e) => setValue(e.target.value)}
-            className={`mt-1 ${inputClass}`}
-          />
-        </label>
-        {!renew && <p className="text-sm text-slate-500">{s.validUntilHelp}</p>}
-        <ModalError message={error.message} />
-        <div className="flex flex-row-reverse flex-wrap gap-3">
-          <button type="submit" disabled={busy} className={primaryButtonClass}>
-            {renew ? s.renewSubmit : t.save}
-          </button>
-          <button type="button" onClick={onClose} disabled={busy} className={secondaryButtonClass}>
-            {t.close}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <DateDialog
+      open={subscription !== null}
+      title={renew ? s.renewTitle : s.validUntilTitle}
+      about={`${subscription?.description ?? ''} · ${subscription?.userEmail ?? ''}`}
+      intro={renew ? s.renewIntro : undefined}
+      label={renew ? s.renewLabel : s.validUntilLabel}
+      help={renew ? undefined : s.validUntilHelp}
+      initial={renew ? (subscription?.renewSubscriptionWithoutDiscountDate ?? '') : (subscription?.validUntil ?? '')}
+      problem={renew ? renewDateProblem : validUntilProblem}
+      submitLabel={renew ? s.renewSubmit : t.save}
+      onSave={save}
+      onClose={onClose}
+    />
   )
 }

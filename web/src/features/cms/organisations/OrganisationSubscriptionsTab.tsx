@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { Switch } from '@headlessui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { ApiError } from '@/api/client'
 import { ConfirmDialog } from '@/components/ConfirmDialog'
@@ -6,13 +7,17 @@ import { iconButtonClass, secondaryButtonClass } from '@/components/buttonStyles
 import { Icon } from '@/components/Icon'
 import { useToast } from '@/components/Toast'
 import { CmsTable, type Column } from '../components/CmsTable'
-import { ActiveBadge, PanelHeading, Toggle } from '../components/ui'
+import { DateDialog, dateFailure } from '../components/DateDialog'
+import { ActiveBadge, PanelHeading, switchClass, switchKnobClass, Toggle } from '../components/ui'
+import { validUntilProblem } from '../rules'
 import { cmsTexts } from '../texts'
 import {
   deleteOrganisationSubscription,
   organisationProblemsQuery,
   organisationSubscriptionsQuery,
   refreshOrganisations,
+  setOrganisationSubscriptionActive,
+  setOrganisationSubscriptionValidUntil,
   syncOrganisations,
   type CmsOrganisationSubscription,
   type OrganisationProblem,
@@ -21,11 +26,15 @@ import { termText } from './rules'
 import { organisationTexts as t } from './texts'
 
 const s = t.subscriptions
+const emailOf = (row: CmsOrganisationSubscription) => row.userEmail ?? cmsTexts.none
+const subOf = (row: CmsOrganisationSubscription) => row.subOrganizationName ?? cmsTexts.none
 
 /**
  * Organisatie abonnementen ('Abonnementen via organisatie', spec §2.3): every organisation
- * subscription in the api's order, optionally the active ones only; with 'Verwijder dubbele
- * abonnementen' a delete column for duplicates; the two warning lists; and 'Synchroniseren'.
+ * subscription in the api's order, optionally the active ones only, each with a switch for
+ * Actief and a modal for its own Geldig tot (empty: it follows its organisation's term again);
+ * with 'Verwijder dubbele abonnementen' a delete column for duplicates; the two warning lists;
+ * and 'Synchroniseren'.
  */
 export function OrganisationSubscriptionsTab() {
   const queryClient = useQueryClient()
@@ -38,13 +47,43 @@ export function OrganisationSubscriptionsTab() {
   const [confirming, setConfirming] = useState<CmsOrganisationSubscription | null>(null)
   const [deleting, setDeleting] = useState(false)
   const [syncing, setSyncing] = useState(false)
+  const [switching, setSwitching] = useState<string | null>(null)
+  const [editing, setEditing] = useState<CmsOrganisationSubscription | null>(null)
   const c = s.columns
   const columns: Column<CmsOrganisationSubscription>[] = [
     { header: c.organisation, className: 'font-medium text-slate-900', cell: (row) => row.organizationName },
-    { header: c.email, fit: 'truncate', title: (row) => row.userEmail ?? undefined, cell: (row) => row.userEmail ?? cmsTexts.none },
-    { header: c.sub, cell: (row) => row.subOrganizationName ?? cmsTexts.none },
-    { header: c.term, cell: (row) => termText(row.startDate, row.validUntil) },
-    { header: c.active, cell: (row) => <ActiveBadge active={row.active} /> },
+    { header: c.email, fit: 'truncate', title: (row) => row.userEmail ?? undefined, cell: emailOf },
+    { header: c.sub, cell: subOf },
+    {
+      header: c.term,
+      cell: (row) => (
+        <span className="inline-flex flex-wrap items-center gap-x-1">
+          {termText(row.startDate, row.validUntil)}
+          {row.ownValidUntil && <span className="text-xs text-slate-500">({s.ownValidUntil})</span>}
+          <button type="button" onClick={() => setEditing(row)} aria-label={s.validUntilFor(emailOf(row), subOf(row))} title={s.validUntilTitle} className={iconButtonClass}>
+            <Icon name="pencil" className="size-4" />
+          </button>
+        </span>
+      ),
+    },
+    {
+      header: c.active,
+      cell: (row) => (
+        <span className="inline-flex flex-wrap items-center gap-2">
+          <Switch
+            checked={row.active}
+            disabled={switching === row.id}
+            onChange={(active) => void toggleActive(row, active)}
+            aria-label={s.toggleActive(emailOf(row), subOf(row))}
+            className={switchClass}
+          >
+            <span aria-hidden="true" className={switchKnobClass} />
+          </Switch>
+          <ActiveBadge active={row.active} />
+          {row.switchedOff && <span className="text-xs text-slate-500">({s.switchedOff})</span>}
+        </span>
+      ),
+    },
   ]
   if (duplicates)
     columns.push({
@@ -56,7 +95,7 @@ export function OrganisationSubscriptionsTab() {
         <button
           type="button"
           onClick={() => setConfirming(row)}
-          aria-label={s.deleteFor(row.userEmail ?? cmsTexts.none, row.subOrganizationName ?? cmsTexts.none)}
+          aria-label={s.deleteFor(emailOf(row), subOf(row))}
           className={`-mx-2 ${iconButtonClass} text-red-700 hover:bg-red-50 hover:text-red-800`}
         >
           <Icon name="trash" className="size-4" />
@@ -64,6 +103,31 @@ export function OrganisationSubscriptionsTab() {
         </button>
       ),
     })
+
+  const toggleActive = async (subscription: CmsOrganisationSubscription, active: boolean) => {
+    setSwitching(subscription.id)
+    try {
+      const changed = await setOrganisationSubscriptionActive(subscription.id, active)
+      if (active && !changed.active) toast({ tone: 'warning', message: s.stillInactive })
+    } catch (failure) {
+      toast({ tone: 'error', message: cmsTexts.subscriptions.updateFailed, detail: failure instanceof ApiError ? failure.message : undefined })
+    } finally {
+      await refreshOrganisations(queryClient)
+      setSwitching(null)
+    }
+  }
+
+  const saveValidUntil = async (subscription: CmsOrganisationSubscription, value: string) => {
+    try {
+      await setOrganisationSubscriptionValidUntil(subscription.id, value === '' ? null : value)
+      return true
+    } catch (failure) {
+      toast(dateFailure(failure, null))
+      return false
+    } finally {
+      await refreshOrganisations(queryClient)
+    }
+  }
 
   const remove = async (subscription: CmsOrganisationSubscription) => {
     setDeleting(true)
@@ -131,10 +195,22 @@ export function OrganisationSubscriptionsTab() {
         }
       />
 
+      <DateDialog
+        key={editing?.id ?? 'none'}
+        open={editing !== null}
+        title={s.validUntilTitle}
+        about={editing ? `${editing.organizationName} · ${emailOf(editing)} · ${subOf(editing)}` : ''}
+        label={s.validUntilLabel}
+        help={s.validUntilHelp}
+        initial={editing?.ownValidUntil ?? ''}
+        problem={(value) => (value.trim() === '' ? null : validUntilProblem(value))}
+        onSave={(value) => (editing ? saveValidUntil(editing, value) : Promise.resolve(false))}
+        onClose={() => setEditing(null)}
+      />
       <ConfirmDialog
         open={confirming !== null}
         title={s.deleteTitle}
-        message={confirming ? s.deleteMessage(confirming.userEmail ?? cmsTexts.none, confirming.subOrganizationName ?? cmsTexts.none) : ''}
+        message={confirming ? s.deleteMessage(emailOf(confirming), subOf(confirming)) : ''}
         confirmLabel={s.deleteConfirm}
         busy={deleting}
         onConfirm={() => confirming && void remove(confirming)}
