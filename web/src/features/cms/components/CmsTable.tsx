@@ -52,7 +52,7 @@ const cellBase =
 /** The cell of a row a tab draws itself; `label` is its column's header, shown in the card layout. */
 export function Cell({ label, className = '', colSpan, children }: { label?: string; className?: string; colSpan?: number; children: ReactNode }) {
   return (
-    <td data-label={label} colSpan={colSpan} className={`${cellBase} ${className}`}>
+    <td data-label={label} colSpan={colSpan} className={`${cellBase} ${label ? '' : 'before:hidden'} ${className}`}>
       <div className="min-w-0 flex-1">{children}</div>
     </td>
   )
@@ -141,7 +141,7 @@ export function CmsTable<Row>({
                         <td
                           key={column.header}
                           data-label={column.hideHeader ? undefined : column.header}
-                          className={`${cellBase} ${column.align === 'right' ? 'md:text-right' : ''}`}
+                          className={`${cellBase} ${column.hideHeader ? 'before:hidden' : ''} ${column.align === 'right' ? 'md:text-right' : ''}`}
                         >
                           <div
                             title={column.title?.(row)}
