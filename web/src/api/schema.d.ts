@@ -555,8 +555,8 @@ export interface paths {
         put?: never;
         /**
          * Staff: gives an organisation subscription a last day of its own (the body is a `yyyy-mm-dd`
-         *     string; a day in the past switches it off), or, with `null`, lets it follow its organisation's
-         *     term again.
+         *     string; a day in the past switches it off), or, with an empty string, lets it follow its
+         *     organisation's term again.
          */
         post: operations["set_subscription_valid_until"];
         delete?: never;
@@ -5992,9 +5992,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
-                "application/json": string | null;
+                "application/json": string;
             };
         };
         responses: {

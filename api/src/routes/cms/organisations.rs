@@ -598,20 +598,20 @@ pub async fn set_subscription_active(
 }
 
 /// Staff: gives an organisation subscription a last day of its own (the body is a `yyyy-mm-dd`
-/// string; a day in the past switches it off), or, with `null`, lets it follow its organisation's
-/// term again.
+/// string; a day in the past switches it off), or, with an empty string, lets it follow its
+/// organisation's term again.
 #[utoipa::path(post, path = "/api/cms/organizationsubscription/valid/{id}", tag = "cms", security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The organisation subscription")),
-    request_body(content = Option<String>, content_type = "application/json"),
+    request_body(content = String, content_type = "application/json"),
     responses((status = 200, body = CmsOrganisationSubscription), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn set_subscription_valid_until(
     State(state): State<AppState>,
     staff: Staff,
     Path(id): Path<Uuid>,
-    Json(date): Json<Option<String>>,
+    Json(date): Json<String>,
 ) -> Result<Json<CmsOrganisationSubscription>, ApiError> {
-    let valid_until = date.as_deref().map(parse_date).transpose()?;
+    let valid_until = Some(date.trim()).filter(|d| !d.is_empty()).map(parse_date).transpose()?;
     let after = audited(&state, &staff, async |tx| {
         let changed = orgs::set_subscription_valid_until(tx, id, valid_until, today()).await?;
         let day = |d: Option<chrono::NaiveDate>| d.map_or("-".to_owned(), dutch_date);

@@ -47,7 +47,7 @@ vi.mock('@/api/client', async (original) => {
         calls.posts.push({ path, query: options?.params?.query, id: options?.params?.path?.id, body: options?.body })
         // bram's term is past: switched on, he stays off
         if (path === '/api/cms/organizationsubscription/active/{id}') return answer(200, { ...rows[1], switchedOff: !options?.body })
-        if (path === '/api/cms/organizationsubscription/valid/{id}') return answer(200, { ...rows[0], ownValidUntil: options?.body })
+        if (path === '/api/cms/organizationsubscription/valid/{id}') return answer(200, { ...rows[0], ownValidUntil: options?.body || null })
         if (path === '/api/cms/deleteOrganizationSubscription')
           return answer(409, { error: 'conflict', message: 'Dit is geen dubbel ingevoerd abonnement, verwijder de gebruiker via de Organisatie tab.' })
         if (path === '/api/cms/tribe') return answer(200, { linked: 1, subscriptionsChanged: 3 })
@@ -174,6 +174,6 @@ describe('Organisatie abonnementen', () => {
     dialog = await screen.findByRole('dialog', { name: 'Geldig tot wijzigen' })
     await userEvent.click(within(dialog).getByRole('button', { name: 'Opslaan' }))
     await waitFor(() => expect(calls.posts).toHaveLength(2))
-    expect(calls.posts[1]).toEqual({ path: '/api/cms/organizationsubscription/valid/{id}', id: 'o1', body: null })
+    expect(calls.posts[1]).toEqual({ path: '/api/cms/organizationsubscription/valid/{id}', id: 'o1', body: '' })
   })
 })

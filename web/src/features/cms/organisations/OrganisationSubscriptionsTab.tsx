@@ -119,7 +119,7 @@ export function OrganisationSubscriptionsTab() {
 
   const saveValidUntil = async (subscription: CmsOrganisationSubscription, value: string) => {
     try {
-      await setOrganisationSubscriptionValidUntil(subscription.id, value === '' ? null : value)
+      await setOrganisationSubscriptionValidUntil(subscription.id, value)
       return true
     } catch (failure) {
       toast(dateFailure(failure, null))

@@ -179,8 +179,8 @@ export async function setOrganisationSubscriptionActive(id: string, active: bool
   return unwrap(await api.POST('/api/cms/organizationsubscription/active/{id}', { params: { path: { id } }, body: active }))
 }
 
-/** Gives an organisation subscription its own last day (`yyyy-mm-dd`), or with `null` its organisation's term again. */
-export async function setOrganisationSubscriptionValidUntil(id: string, validUntil: string | null): Promise<CmsOrganisationSubscription> {
+/** Gives an organisation subscription its own last day (`yyyy-mm-dd`), or with `''` its organisation's term again. */
+export async function setOrganisationSubscriptionValidUntil(id: string, validUntil: string): Promise<CmsOrganisationSubscription> {
   return unwrap(await api.POST('/api/cms/organizationsubscription/valid/{id}', { params: { path: { id } }, body: validUntil }))
 }
 
