@@ -346,9 +346,15 @@ async fn one_organisation_subscription_is_switched_off_or_given_its_own_last_day
         message(post(&app, &valid, &staff, json!("31-12-2030")).await).await,
         (400, "Datum format incorrect, gebruik yyyy-mm-dd, bijv. 2024-02-30".to_owned())
     );
-    assert_eq!(message(post(&app, &valid, &staff, json!("2030-02-30")).await).await, (400, "Subscription kon niet worden geupdate. Ongeldige datum.".to_owned()));
+    assert_eq!(
+        message(post(&app, &valid, &staff, json!("2030-02-30")).await).await,
+        (400, "Subscription kon niet worden geupdate. Ongeldige datum.".to_owned())
+    );
     let own: Value = post(&app, &valid, &staff, json!("2030-12-31")).await.json().await.unwrap();
-    assert_eq!((own["validUntil"].clone(), own["ownValidUntil"].clone(), own["active"].clone()), (json!("2030-12-31"), json!("2030-12-31"), json!(true)));
+    assert_eq!(
+        (own["validUntil"].clone(), own["ownValidUntil"].clone(), own["active"].clone()),
+        (json!("2030-12-31"), json!("2030-12-31"), json!(true))
+    );
     new_term("2098-01-31").await;
     assert_eq!(term(&row("anne@zuid.nl").await), (json!("2030-12-31"), json!(true)));
     assert_eq!(term(&row("bram@zuid.nl").await), (json!("2098-01-31"), json!(true)));
@@ -359,7 +365,10 @@ async fn one_organisation_subscription_is_switched_off_or_given_its_own_last_day
     assert_eq!(term(&row("anne@zuid.nl").await), (json!("2020-01-01"), json!(false)));
     // without one it follows its organisation's term again
     let back: Value = post(&app, &valid, &staff, json!("")).await.json().await.unwrap();
-    assert_eq!((back["validUntil"].clone(), back["ownValidUntil"].clone(), back["active"].clone()), (json!("2098-01-31"), Value::Null, json!(true)));
+    assert_eq!(
+        (back["validUntil"].clone(), back["ownValidUntil"].clone(), back["active"].clone()),
+        (json!("2098-01-31"), Value::Null, json!(true))
+    );
 
     // the audit log says what changed, of whom
     let logged: Vec<String> =

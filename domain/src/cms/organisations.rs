@@ -901,9 +901,18 @@ pub struct SubscriptionChanged {
 /// Switches an organisation subscription on or off (spec §2.3: Actief can be edited). Switched
 /// on, it is active again while its term runs: one whose term has not started or is past stays
 /// off.
-pub async fn set_subscription_active(tx: &mut PgConnection, id: Uuid, active: bool, today: NaiveDate) -> Result<SubscriptionChanged, Refusal> {
+pub async fn set_subscription_active(
+    tx: &mut PgConnection,
+    id: Uuid,
+    active: bool,
+    today: NaiveDate,
+) -> Result<SubscriptionChanged, Refusal> {
     let before = locked_subscription(tx, id).await?;
-    sqlx::query("update organisation_subscriptions set switched_off = not $2 where id = $1").bind(id).bind(active).execute(&mut *tx).await?;
+    sqlx::query("update organisation_subscriptions set switched_off = not $2 where id = $1")
+        .bind(id)
+        .bind(active)
+        .execute(&mut *tx)
+        .await?;
     apply_own_settings(tx, id, today).await?;
     Ok(SubscriptionChanged { before, after: locked_subscription(tx, id).await? })
 }
@@ -918,7 +927,11 @@ pub async fn set_subscription_valid_until(
     today: NaiveDate,
 ) -> Result<SubscriptionChanged, Refusal> {
     let before = locked_subscription(tx, id).await?;
-    sqlx::query("update organisation_subscriptions set own_valid_until = $2 where id = $1").bind(id).bind(valid_until).execute(&mut *tx).await?;
+    sqlx::query("update organisation_subscriptions set own_valid_until = $2 where id = $1")
+        .bind(id)
+        .bind(valid_until)
+        .execute(&mut *tx)
+        .await?;
     apply_own_settings(tx, id, today).await?;
     Ok(SubscriptionChanged { before, after: locked_subscription(tx, id).await? })
 }

@@ -9,11 +9,11 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use domain::audit;
 use domain::billing::{dutch_date, today};
-use domain::cms::{PAGE_SIZE, parse_date};
 use domain::cms::organisations::{
     self as orgs, ActiveFilter, Added, CmsOrganisationSubscription, MainOrganisation, OrganisationInput, OrganisationProblem,
     SubOrganisation, Term,
 };
+use domain::cms::{PAGE_SIZE, parse_date};
 use jobs::kinds::SendEmail;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -588,9 +588,12 @@ pub async fn set_subscription_active(
     let after = audited(&state, &staff, async |tx| {
         let changed = orgs::set_subscription_active(tx, id, active, today()).await?;
         let what = format!(" op {} (was {})", yes_no(changed.after.active), yes_no(changed.before.active));
-        let entry = subscription_entry(audit::Action::SetOrganisationSubscriptionActive, &changed, what, |s| {
-            json!({ "active": s.active, "switchedOff": s.switched_off })
-        });
+        let entry = subscription_entry(
+            audit::Action::SetOrganisationSubscriptionActive,
+            &changed,
+            what,
+            |s| json!({ "active": s.active, "switchedOff": s.switched_off }),
+        );
         Ok((changed.after, entry))
     })
     .await?;
@@ -617,9 +620,12 @@ pub async fn set_subscription_valid_until(
         let day = |d: Option<chrono::NaiveDate>| d.map_or("-".to_owned(), dutch_date);
         let own = changed.after.own_valid_until.map_or(" (volgt de organisatie)", |_| "");
         let what = format!(" naar {}{own} (was {})", day(changed.after.valid_until), day(changed.before.valid_until));
-        let entry = subscription_entry(audit::Action::SetOrganisationSubscriptionValidUntil, &changed, what, |s| {
-            json!({ "validUntil": s.valid_until, "ownValidUntil": s.own_valid_until, "active": s.active })
-        });
+        let entry = subscription_entry(
+            audit::Action::SetOrganisationSubscriptionValidUntil,
+            &changed,
+            what,
+            |s| json!({ "validUntil": s.valid_until, "ownValidUntil": s.own_valid_until, "active": s.active }),
+        );
         Ok((changed.after, entry))
     })
     .await?;
