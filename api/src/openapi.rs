@@ -63,6 +63,8 @@ use crate::state::AppState;
         cms::organisations::set_sub_duration,
         cms::organisations::organisation_subscriptions_page,
         cms::organisations::delete_subscription,
+        cms::organisations::set_subscription_active,
+        cms::organisations::set_subscription_valid_until,
         cms::organisations::problems_email,
         cms::organisations::problems_linked,
         cms::organisations::sync_organisations,

@@ -241,6 +241,20 @@ fn staff_mutations(s: &Subjects) -> Vec<(&'static str, &'static str, String, &'s
         ),
         (
             "post",
+            "/api/cms/organizationsubscription/active/{id}",
+            format!("/api/cms/organizationsubscription/active/{duplicate}"),
+            json,
+            "false".to_owned(),
+        ),
+        (
+            "post",
+            "/api/cms/organizationsubscription/valid/{id}",
+            format!("/api/cms/organizationsubscription/valid/{duplicate}"),
+            json,
+            "\"2099-01-31\"".to_owned(),
+        ),
+        (
+            "post",
             "/api/cms/deleteOrganizationSubscription",
             format!("/api/cms/deleteOrganizationSubscription?organizationSubscriptionId={duplicate}"),
             json,

@@ -1,7 +1,8 @@
 //! Organisaties and Organisatie abonnementen: the forms' messages in the spec's order, the
 //! 1970-01-01 and term rules, users of a sub-organisation (accounts and waiting addresses) with
 //! their organisation subscriptions, an invited address that signs in later and gets access, the
-//! duplicate rule, the problem lists and the sync, and the HIS delete rule. Access and the audit
+//! duplicate rule, the problem lists and the sync, one organisation subscription switched off or
+//! given its own last day (kept when the terms are written again), and the HIS delete rule. Access and the audit
 //! entries of every call are in `audit.rs`.
 
 mod common;
@@ -304,4 +305,86 @@ async fn only_duplicates_are_deleted_problems_are_listed_and_the_sync_links_wait
     let left: i64 = sqlx::query_scalar("select count(*) from organisation_subscriptions").fetch_one(&pool).await.unwrap();
     assert_eq!(left, 0);
     assert_eq!(post(&app, &format!("/api/cms/organizatioDelete/{main}"), &staff, Value::Null).await.status(), 404);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn one_organisation_subscription_is_switched_off_or_given_its_own_last_day_and_the_terms_keep_it(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let staff = app.access_token_for("staff@example.nl").await;
+    let (main, sub) = organisation(&app, &staff, "2099-12-31").await;
+    for email in ["anne@zuid.nl", "bram@zuid.nl"] {
+        let added = post(&app, &format!("/api/cms/suborganizationLinkingToUsers/{main}/{sub}"), &staff, json!({ "email": email })).await;
+        assert!(added.status().is_success());
+    }
+    let row = async |email: &str| -> Value {
+        let list: Value = app.get_with_token("/api/cms/organizationsubscriptions/all", &staff).await.json().await.unwrap();
+        list["rows"].as_array().unwrap().iter().find(|r| r["userEmail"] == email).unwrap().clone()
+    };
+    let term = |r: &Value| (r["validUntil"].clone(), r["active"].clone());
+    let anne = row("anne@zuid.nl").await["id"].as_str().unwrap().to_owned();
+    let active = format!("/api/cms/organizationsubscription/active/{anne}");
+    let valid = format!("/api/cms/organizationsubscription/valid/{anne}");
+    let new_term = async |end: &str| {
+        let set = post(&app, &format!("/api/cms/setDurationForSubOrganization/{sub}"), &staff, json!({ "endDate": end })).await;
+        assert_eq!(set.status(), 200);
+    };
+
+    // switched off, it stays off when the terms are written again (the sync, a new term, the nightly sweep)
+    let off: Value = post(&app, &active, &staff, json!(false)).await.json().await.unwrap();
+    assert_eq!((off["active"].clone(), off["switchedOff"].clone()), (json!(false), json!(true)));
+    assert_eq!(post(&app, "/api/cms/tribe", &staff, Value::Null).await.status(), 200);
+    new_term("2099-06-30").await;
+    domain::billing::sweeps::expire(&pool, domain::billing::today()).await.unwrap();
+    assert_eq!(term(&row("anne@zuid.nl").await), (json!("2099-06-30"), json!(false)));
+    assert_eq!(term(&row("bram@zuid.nl").await), (json!("2099-06-30"), json!(true)), "a colleague follows the term");
+    // switched on again, it is active while the term runs
+    let on: Value = post(&app, &active, &staff, json!(true)).await.json().await.unwrap();
+    assert_eq!((on["active"].clone(), on["switchedOff"].clone()), (json!(true), json!(false)));
+
+    // its own last day: checked as the other dates are, and kept through a new term
+    assert_eq!(
+        message(post(&app, &valid, &staff, json!("31-12-2030")).await).await,
+        (400, "Datum format incorrect, gebruik yyyy-mm-dd, bijv. 2024-02-30".to_owned())
+    );
+    assert_eq!(
+        message(post(&app, &valid, &staff, json!("2030-02-30")).await).await,
+        (400, "Subscription kon niet worden geupdate. Ongeldige datum.".to_owned())
+    );
+    let own: Value = post(&app, &valid, &staff, json!("2030-12-31")).await.json().await.unwrap();
+    assert_eq!(
+        (own["validUntil"].clone(), own["ownValidUntil"].clone(), own["active"].clone()),
+        (json!("2030-12-31"), json!("2030-12-31"), json!(true))
+    );
+    new_term("2098-01-31").await;
+    assert_eq!(term(&row("anne@zuid.nl").await), (json!("2030-12-31"), json!(true)));
+    assert_eq!(term(&row("bram@zuid.nl").await), (json!("2098-01-31"), json!(true)));
+    // a day in the past switches it off, and the nightly sweep leaves it so
+    let past: Value = post(&app, &valid, &staff, json!("2020-01-01")).await.json().await.unwrap();
+    assert_eq!(term(&past), (json!("2020-01-01"), json!(false)));
+    domain::billing::sweeps::expire(&pool, domain::billing::today()).await.unwrap();
+    assert_eq!(term(&row("anne@zuid.nl").await), (json!("2020-01-01"), json!(false)));
+    // without one it follows its organisation's term again
+    let back: Value = post(&app, &valid, &staff, json!("")).await.json().await.unwrap();
+    assert_eq!(
+        (back["validUntil"].clone(), back["ownValidUntil"].clone(), back["active"].clone()),
+        (json!("2098-01-31"), Value::Null, json!(true))
+    );
+
+    // the audit log says what changed, of whom
+    let logged: Vec<String> =
+        domain::audit::of_subject(&pool, "organisation_subscription", &anne).await.unwrap().into_iter().map(|(_, log)| log).collect();
+    assert_eq!(
+        logged,
+        [
+            "staff@example.nl zette 'Actief' van het organisatie abonnement van anne@zuid.nl (Praktijk De Linde) op nee (was ja)",
+            "staff@example.nl zette 'Actief' van het organisatie abonnement van anne@zuid.nl (Praktijk De Linde) op ja (was nee)",
+            "staff@example.nl wijzigde 'Geldig tot' van het organisatie abonnement van anne@zuid.nl (Praktijk De Linde) naar 31 december 2030 (was 30 juni 2099)",
+            "staff@example.nl wijzigde 'Geldig tot' van het organisatie abonnement van anne@zuid.nl (Praktijk De Linde) naar 1 januari 2020 (was 31 december 2030)",
+            "staff@example.nl wijzigde 'Geldig tot' van het organisatie abonnement van anne@zuid.nl (Praktijk De Linde) naar 31 januari 2098 (volgt de organisatie) (was 1 januari 2020)",
+        ]
+    );
+
+    // one that does not exist
+    let missing = format!("/api/cms/organizationsubscription/active/{}", uuid::Uuid::new_v4());
+    assert_eq!(message(post(&app, &missing, &staff, json!(true)).await).await, (404, "Organisatie abonnement niet gevonden".to_owned()));
 }

@@ -77,6 +77,10 @@ pub enum Action {
     SetOrganisationTerm,
     /// A duplicate organisation subscription deleted.
     DeleteOrganisationSubscription,
+    /// An organisation subscription switched on or off.
+    SetOrganisationSubscriptionActive,
+    /// An organisation subscription's own last day set, or cleared (it follows its organisation).
+    SetOrganisationSubscriptionValidUntil,
     /// 'tribe': waiting addresses linked and terms written again.
     SyncOrganisations,
 }
@@ -113,6 +117,8 @@ impl Action {
             Self::SetOrganisationHis => "sub_organisation.set_his",
             Self::SetOrganisationTerm => "organisation.set_term",
             Self::DeleteOrganisationSubscription => "organisation_subscription.delete",
+            Self::SetOrganisationSubscriptionActive => "organisation_subscription.set_active",
+            Self::SetOrganisationSubscriptionValidUntil => "organisation_subscription.set_valid_until",
             Self::SyncOrganisations => "organisation.sync",
         }
     }
@@ -148,6 +154,8 @@ impl Action {
             Self::SetOrganisationHis => "zette de HIS van de suborganisatie",
             Self::SetOrganisationTerm => "wijzigde de looptijd van",
             Self::DeleteOrganisationSubscription => "verwijderde het dubbele organisatie abonnement",
+            Self::SetOrganisationSubscriptionActive => "zette 'Actief' van het organisatie abonnement",
+            Self::SetOrganisationSubscriptionValidUntil => "wijzigde 'Geldig tot' van het organisatie abonnement",
             Self::SyncOrganisations => "synchroniseerde de organisaties:",
         }
     }

@@ -77,7 +77,8 @@ pub async fn membership(db: impl PgExecutor<'_>, user_id: &str) -> sqlx::Result<
 
 /// Writes the effective terms of `organisation` (or of all, for the nightly sweep) on its
 /// sub-organisations' active state, its own active state and the organisation subscriptions of
-/// its users. Answers how many organisation subscriptions changed.
+/// its users (a subscription switched off by staff stays off, one with its own last day keeps
+/// it). Answers how many organisation subscriptions changed.
 pub async fn refresh(conn: &mut PgConnection, organisation: Option<Uuid>, today: NaiveDate) -> sqlx::Result<u64> {
     sqlx::query!("update organisation_levels l
             set is_active = (coalesce(case when o.valid_date_main_level then o.start_date else l.start_date end, $2) <= $2
@@ -97,18 +98,23 @@ pub async fn refresh(conn: &mut PgConnection, organisation: Option<Uuid>, today:
     )
     .execute(&mut *conn)
     .await?;
+    // a subscription staff switched off stays off, and one with its own last day keeps it
     let changed = sqlx::query!(
         "update organisation_subscriptions s
             set start_date = t.start_date, valid_until = t.valid_until, is_active = t.is_active
-           from (select l.id as level_id,
-                        case when o.valid_date_main_level then o.start_date else l.start_date end as start_date,
-                        case when o.valid_date_main_level then o.valid_until else l.valid_until end as valid_until,
-                        l.is_active
-                   from organisation_levels l join organisations o on o.id = l.organisation_id
-                  where ($1::uuid is null or o.id = $1)) t
-          where s.level_id = t.level_id
+           from (select x.id, x.start_date, x.valid_until,
+                        not x.switched_off and coalesce(x.start_date, $2) <= $2 and coalesce(x.valid_until, date '1970-01-01') >= $2 as is_active
+                   from (select os.id, os.switched_off,
+                                case when o.valid_date_main_level then o.start_date else l.start_date end as start_date,
+                                coalesce(os.own_valid_until, case when o.valid_date_main_level then o.valid_until else l.valid_until end) as valid_until
+                           from organisation_subscriptions os
+                           join organisation_levels l on l.id = os.level_id
+                           join organisations o on o.id = l.organisation_id
+                          where ($1::uuid is null or o.id = $1)) x) t
+          where s.id = t.id
             and (s.start_date, s.valid_until, s.is_active) is distinct from (t.start_date, t.valid_until, t.is_active)",
-        organisation
+        organisation,
+        today
     )
     .execute(&mut *conn)
     .await?

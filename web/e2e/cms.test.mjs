@@ -2,8 +2,9 @@
 // read their subscriptions and payments in the info modal, set their HIS, change a valid-until
 // (a wrong format first), make the bookkeeping contact and invoice of a payment that has neither,
 // and find every action in the audit log; they add and delete a HIS, cannot delete one with users
-// and see that HIS's users; each built tab is photographed at 1440 and 390 px, and an ordinary user
-// who opens /cms is sent to '/'.
+// and see that HIS's users; every tab and every dialog opened from it fits at 1440 and 390 px (no
+// sideways scroll, nothing beyond the window's edge, long values included) and is photographed;
+// an ordinary user who opens /cms is sent to '/'.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
@@ -121,10 +122,45 @@ async function rowsSettle(table, count) {
   assert.equal(await table.getByRole('row').count(), count, 'rows of the table')
 }
 
-/** The page does not scroll sideways: only a table's own container may. */
-async function assertNoPageScroll(page, what) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }))
+/**
+ * The page fits its window: it does not scroll sideways, and nothing shown lies beyond the
+ * window's edges (a table cell or button in a box that scrolls sideways would). Visually hidden
+ * texts (in a box of 1 px) do not count.
+ */
+async function assertFits(page, what) {
+  const { scrollWidth, innerWidth, outside } = await page.evaluate(() => {
+    const width = window.innerWidth
+    const outside = []
+    // visually hidden: itself or inside a box of 1 px (sr-only, as the table's headers below md)
+    const hidden = (element) => {
+      for (let at = element; at && at !== document.body; at = at.parentElement) {
+        const box = at.getBoundingClientRect()
+        if (box.width <= 1 || box.height <= 1) return true
+      }
+      return false
+    }
+    for (const element of document.body.querySelectorAll('*')) {
+      const box = element.getBoundingClientRect()
+      if (hidden(element)) continue
+      if (box.right > width + 0.5 || box.left < -0.5)
+        outside.push(`<${element.tagName.toLowerCase()}> '${(element.textContent ?? '').trim().slice(0, 40)}' from ${Math.round(box.left)} to ${Math.round(box.right)} px`)
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: width, outside }
+  })
   assert.ok(scrollWidth <= innerWidth, `${what}: the page is ${scrollWidth} px wide in a window of ${innerWidth} px`)
+  assert.deepEqual(outside.slice(0, 5), [], `${what}: shown beyond the window of ${innerWidth} px`)
+}
+
+/** Waits until no transition or animation runs (a modal fading in, a switch sliding). */
+async function settled(page) {
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'))
+}
+
+/** A staff call that answers JSON. */
+async function cmsPost(token, path, body) {
+  const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { ...bearer(token), 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  assert.ok(response.ok, `${path}: ${response.status} ${await response.clone().text()}`)
+  return response.json()
 }
 
 describe('the staff CMS', () => {
@@ -334,7 +370,88 @@ describe('the staff CMS', () => {
     assert.ok(logs.some((log) => /verwijderde de HIS/.test(log)), `the delete in the audit log:\n${logs.join('\n')}`)
   })
 
-  it('shows every built tab at 1440 and 390 px without the page scrolling sideways', async () => {
+  it('fits every tab and the dialogs opened from it at 1440 and 390 px: no sideways scroll, nothing cut off', async () => {
+    // long values, as the tables meet them: an address and an organisation name that must wrap or be cut off
+    const buyer = await newPractitioner('cms-passend-met-een-heel-lang-e-mailadres-voor-de-tabel')
+    await buyPractice(buyer.token)
+    const staff = await accessToken(baseUrl, 'staff@example.nl')
+    const mainName = `Zorggroep Met Een Naam Die Over Meerdere Regels Moet Lopen ${randomBytes(3).toString('hex')}`
+    const main = await cmsPost(staff, '/api/cms/organization', { organizationName: mainName, agbCode: '01010101', type: 'CARE_GROUP' })
+    const sub = await cmsPost(staff, `/api/cms/suborganizationLinkingtoMain/${main.id}`, {
+      organizationName: 'Huisartsenpraktijk De Lange Linde',
+      agbCode: '02020202',
+      validUntil: '2099-12-31',
+    })
+    await cmsPost(staff, `/api/cms/suborganizationLinkingToUsers/${main.id}/${sub.id}`, { email: buyer.email, sendEmail: false })
+
+    // each tab, and how to open each dialog it has (after a search for the buyer where the tab has one)
+    const search = (page, placeholder, text) => page.getByPlaceholder(placeholder).fill(text)
+    const dialogsOf = {
+      gebruikers: [
+        async (page) => {
+          await search(page, 'Zoek op id, firebase-id of e-mail', buyer.email)
+          await page.getByRole('button', { name: `Informatie over ${buyer.email}` }).click()
+          return page.getByRole('dialog', { name: `Gebruiker informatie voor ${buyer.email}` })
+        },
+        async (page) => {
+          await page.getByRole('button', { name: `HIS wijzigen voor ${buyer.email}` }).click()
+          return page.getByRole('dialog', { name: 'Zet HIS voor gebruiker' })
+        },
+      ],
+      abonnementen: [
+        async (page) => {
+          await search(page, 'Zoek op e-mail of gebruikers-id', buyer.email)
+          await page.getByRole('button', { name: 'Geldig tot wijzigen' }).first().click()
+          return page.getByRole('dialog', { name: 'Geldig tot wijzigen' })
+        },
+        async (page) => {
+          await page.getByRole('button', { name: 'Opzeggen' }).first().click()
+          return page.getByRole('dialog', { name: 'Abonnement opzeggen?' })
+        },
+      ],
+      betalingen: [
+        async (page) => {
+          await search(page, 'Zoek op e-mail of gebruikers-id', buyer.email)
+          await page.getByRole('button', { name: /^Factuurgegevens wijzigen van / }).first().click()
+          return page.getByRole('dialog', { name: 'Factuurgegevens wijzigen' })
+        },
+      ],
+      organisaties: [
+        async (page) => {
+          await search(page, 'Zoek op naam of AGB-code', mainName)
+          await page.getByRole('row').filter({ hasText: mainName }).getByRole('button', { name: 'Suborganisaties (1)' }).click()
+          const dialog = page.getByRole('dialog', { name: `Suborganisaties van ${mainName}` })
+          await dialog.getByRole('listitem').first().waitFor()
+          return dialog
+        },
+        async (page) => {
+          await page.getByRole('button', { name: `Looptijd van ${mainName} wijzigen` }).click()
+          return page.getByRole('dialog', { name: 'Looptijd wijzigen' })
+        },
+        async (page) => {
+          await page.getByRole('button', { name: `${mainName} verwijderen` }).click()
+          return page.getByRole('dialog', { name: 'Hoofdorganisatie verwijderen?' })
+        },
+      ],
+      'organisatie-abonnementen': [
+        async (page) => {
+          await page.getByRole('button', { name: /^Geldig tot van .* wijzigen$/ }).first().click()
+          return page.getByRole('dialog', { name: 'Geldig tot wijzigen' })
+        },
+        async (page) => {
+          await page.getByRole('switch', { name: 'Verwijder dubbele abonnementen' }).click()
+          await page.getByRole('button', { name: /^Abonnement van .* verwijderen$/ }).first().click()
+          return page.getByRole('dialog', { name: 'Dubbel abonnement verwijderen?' })
+        },
+      ],
+      his: [
+        async (page) => {
+          await page.getByRole('button', { name: /^HIS .* verwijderen$/ }).click()
+          return page.getByRole('dialog', { name: 'HIS verwijderen?' })
+        },
+      ],
+    }
+
     for (const width of [1440, 390]) {
       const page = await openAs('staff@example.nl', '/cms', width)
       await page.getByRole('heading', { level: 1, name: 'CMS' }).waitFor()
@@ -351,8 +468,18 @@ describe('the staff CMS', () => {
         // the lists have loaded
         await page.getByText('Laden…').first().waitFor({ state: 'detached' })
         if (id === 'statistieken') await page.getByRole('img', { name: /^Nieuwe gebruikers per dag/ }).waitFor()
-        await assertNoPageScroll(page, `${id} at ${width} px`)
+        await assertFits(page, `${id} at ${width} px`)
         await page.screenshot({ path: join(screenshotDir, `spreekkamer-cms-${id}-${width}.png`), fullPage: true })
+
+        for (const [index, open] of (dialogsOf[id] ?? []).entries()) {
+          const dialog = await open(page)
+          await dialog.waitFor()
+          await settled(page)
+          await assertFits(page, `${id}: dialog ${index + 1} at ${width} px`)
+          await page.screenshot({ path: join(screenshotDir, `spreekkamer-cms-${id}-dialoog-${index + 1}-${width}.png`) })
+          await page.keyboard.press('Escape')
+          await dialog.waitFor({ state: 'hidden' })
+        }
       }
     }
   })

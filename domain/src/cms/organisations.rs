@@ -6,7 +6,9 @@
 //! main organisation without dates of its own stores 1970-01-01 as its valid-until. Every user
 //! of a sub-organisation (an account, or an address without one yet) has one organisation
 //! subscription of it, whose start, valid-until and active state follow the effective term:
-//! [`refresh`] writes them after every change (and the nightly expiry sweep for all).
+//! [`refresh`] writes them after every change (and the nightly expiry sweep for all). Staff can
+//! switch one off or give it a last day of its own ('Organisatie abonnementen'); `refresh` keeps
+//! both.
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
@@ -818,6 +820,10 @@ pub struct CmsOrganisationSubscription {
     pub start_date: Option<NaiveDate>,
     pub valid_until: Option<NaiveDate>,
     pub active: bool,
+    /// Switched off by staff: it stays off whatever its organisation's term says.
+    pub switched_off: bool,
+    /// A last day of its own, set by staff; without one it follows its organisation's term.
+    pub own_valid_until: Option<NaiveDate>,
 }
 
 /// The name the CMS shows for a description: without its first 27 characters.
@@ -826,7 +832,7 @@ pub fn organisation_name(description: &str) -> String {
 }
 
 const SUBSCRIPTION_COLUMNS: &str = "s.id, s.description, s.user_id, coalesce(u.email, s.user_email) as user_email, s.level_id,
-    l.name as level_name, s.start_date, s.valid_until, s.is_active";
+    l.name as level_name, s.start_date, s.valid_until, s.is_active, s.switched_off, s.own_valid_until";
 
 fn subscription_of(r: &PgRow) -> CmsOrganisationSubscription {
     let description: String = r.get("description");
@@ -841,6 +847,8 @@ fn subscription_of(r: &PgRow) -> CmsOrganisationSubscription {
         start_date: r.get("start_date"),
         valid_until: r.get("valid_until"),
         active: r.get("is_active"),
+        switched_off: r.get("switched_off"),
+        own_valid_until: r.get("own_valid_until"),
     }
 }
 
@@ -870,9 +878,8 @@ pub async fn subscriptions_page(
     Ok((rows.iter().map(subscription_of).collect(), total))
 }
 
-/// Deletes an organisation subscription that is a duplicate: another one exists for the same user
-/// (account or address) and sub-organisation. Anything else is refused with the spec's warning.
-pub async fn delete_duplicate(tx: &mut PgConnection, id: Uuid) -> Result<CmsOrganisationSubscription, Refusal> {
+/// One organisation subscription, locked for a change in `tx`.
+async fn locked_subscription(tx: &mut PgConnection, id: Uuid) -> Result<CmsOrganisationSubscription, Refusal> {
     let row = sqlx::query(&format!(
         "select {SUBSCRIPTION_COLUMNS} from organisation_subscriptions s left join users u on u.id = s.user_id
            left join organisation_levels l on l.id = s.level_id where s.id = $1 for update of s"
@@ -881,7 +888,87 @@ pub async fn delete_duplicate(tx: &mut PgConnection, id: Uuid) -> Result<CmsOrga
     .fetch_optional(&mut *tx)
     .await?
     .ok_or(Refusal::NotFound(SUBSCRIPTION_NOT_FOUND))?;
-    let subscription = subscription_of(&row);
+    Ok(subscription_of(&row))
+}
+
+/// An organisation subscription before and after a change (for the answer and the audit log).
+#[derive(Debug, Clone)]
+pub struct SubscriptionChanged {
+    pub before: CmsOrganisationSubscription,
+    pub after: CmsOrganisationSubscription,
+}
+
+/// Switches an organisation subscription on or off (spec §2.3: Actief can be edited). Switched
+/// on, it is active again while its term runs: one whose term has not started or is past stays
+/// off.
+pub async fn set_subscription_active(
+    tx: &mut PgConnection,
+    id: Uuid,
+    active: bool,
+    today: NaiveDate,
+) -> Result<SubscriptionChanged, Refusal> {
+    let before = locked_subscription(tx, id).await?;
+    sqlx::query("update organisation_subscriptions set switched_off = not $2 where id = $1")
+        .bind(id)
+        .bind(active)
+        .execute(&mut *tx)
+        .await?;
+    apply_own_settings(tx, id, today).await?;
+    Ok(SubscriptionChanged { before, after: locked_subscription(tx, id).await? })
+}
+
+/// Gives an organisation subscription a last day of its own (spec §2.3: Geldig tot can be
+/// edited; a day in the past switches it off), or with `None` lets it follow its organisation's
+/// term again.
+pub async fn set_subscription_valid_until(
+    tx: &mut PgConnection,
+    id: Uuid,
+    valid_until: Option<NaiveDate>,
+    today: NaiveDate,
+) -> Result<SubscriptionChanged, Refusal> {
+    let before = locked_subscription(tx, id).await?;
+    sqlx::query("update organisation_subscriptions set own_valid_until = $2 where id = $1")
+        .bind(id)
+        .bind(valid_until)
+        .execute(&mut *tx)
+        .await?;
+    apply_own_settings(tx, id, today).await?;
+    Ok(SubscriptionChanged { before, after: locked_subscription(tx, id).await? })
+}
+
+/// Writes the effective term and active state of a subscription after its own settings changed:
+/// its organisation's terms again ([`refresh`] keeps the own settings), or, for one of no
+/// sub-organisation, its own last day.
+async fn apply_own_settings(tx: &mut PgConnection, id: Uuid, today: NaiveDate) -> sqlx::Result<()> {
+    let organisation: Option<Uuid> = sqlx::query_scalar(
+        "select l.organisation_id from organisation_subscriptions s join organisation_levels l on l.id = s.level_id where s.id = $1",
+    )
+    .bind(id)
+    .fetch_optional(&mut *tx)
+    .await?;
+    match organisation {
+        Some(organisation) => {
+            refresh(tx, Some(organisation), today).await?;
+        }
+        None => {
+            sqlx::query(
+                "update organisation_subscriptions set valid_until = coalesce(own_valid_until, valid_until),
+                        is_active = organisation_subscription_active(not switched_off, start_date, coalesce(own_valid_until, valid_until), $2)
+                  where id = $1",
+            )
+            .bind(id)
+            .bind(today)
+            .execute(&mut *tx)
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+/// Deletes an organisation subscription that is a duplicate: another one exists for the same user
+/// (account or address) and sub-organisation. Anything else is refused with the spec's warning.
+pub async fn delete_duplicate(tx: &mut PgConnection, id: Uuid) -> Result<CmsOrganisationSubscription, Refusal> {
+    let subscription = locked_subscription(tx, id).await?;
     let others: i64 = sqlx::query_scalar(
         "select count(*) from organisation_subscriptions s left join users u on u.id = s.user_id
           where s.id <> $1 and s.level_id is not distinct from $2

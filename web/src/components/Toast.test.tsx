@@ -57,4 +57,20 @@ describe('Toast', () => {
     await userEvent.click(screen.getAllByRole('button', { name: 'toon' })[1])
     expect(screen.getByRole('status')).toHaveTextContent('Waarschuwing')
   })
+
+  it('says a sentence once when the reason repeats the message', async () => {
+    render(
+      <ToastProvider>
+        <Trigger
+          tone="error"
+          message="Subscription kon niet worden geupdate. Ongeldige datum."
+          detail="Subscription kon niet worden geupdate. Ongeldige datum."
+        />
+      </ToastProvider>,
+    )
+    await userEvent.click(screen.getByRole('button', { name: 'toon' }))
+    const alert = screen.getByRole('alert')
+    expect(alert.textContent?.split('Ongeldige datum.')).toHaveLength(2)
+    expect(screen.getAllByText('Subscription kon niet worden geupdate. Ongeldige datum.')).toHaveLength(1)
+  })
 })

@@ -17,6 +17,11 @@ interface ShownToast extends ToastOptions {
   id: number
 }
 
+/** The toast's second line, when it says more than the first: an api that gives the same sentence as its reason shows it once. */
+export function detailBeyond({ message, detail }: Pick<ToastOptions, 'message' | 'detail'>): string | undefined {
+  return detail && detail.trim() !== message.trim() ? detail : undefined
+}
+
 /** Toasts and messages clear themselves after 10 seconds, unless a screen asks otherwise. */
 export const TOAST_DURATION_MS = 10_000
 
@@ -84,6 +89,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
 function Toast({ toast, onClose }: { toast: ShownToast; onClose: () => void }) {
   const tone = tones[toast.tone]
+  const detail = detailBeyond(toast)
   return (
     <div
       role={toast.tone === 'error' ? 'alert' : 'status'}
@@ -93,7 +99,7 @@ function Toast({ toast, onClose }: { toast: ShownToast; onClose: () => void }) {
       <div className="min-w-0 flex-1">
         <p className="text-sm font-semibold text-slate-900">{t.toastTitles[toast.tone]}</p>
         <p className="mt-1 text-sm text-slate-600">{toast.message}</p>
-        {toast.detail && <p className="mt-1 text-sm text-slate-500">{toast.detail}</p>}
+        {detail && <p className="mt-1 text-sm text-slate-500">{detail}</p>}
       </div>
       <button
         type="button"

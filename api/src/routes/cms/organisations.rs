@@ -9,11 +9,11 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use domain::audit;
 use domain::billing::{dutch_date, today};
-use domain::cms::PAGE_SIZE;
 use domain::cms::organisations::{
     self as orgs, ActiveFilter, Added, CmsOrganisationSubscription, MainOrganisation, OrganisationInput, OrganisationProblem,
     SubOrganisation, Term,
 };
+use domain::cms::{PAGE_SIZE, parse_date};
 use jobs::kinds::SendEmail;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -44,6 +44,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/cms/setDurationForSubOrganization/{sub_organization_id}", post(set_sub_duration))
         .route("/api/cms/organizationsubscriptions/all", get(organisation_subscriptions_page))
         .route("/api/cms/deleteOrganizationSubscription", post(delete_subscription))
+        .route("/api/cms/organizationsubscription/active/{id}", post(set_subscription_active))
+        .route("/api/cms/organizationsubscription/valid/{id}", post(set_subscription_valid_until))
         .route("/api/cms/getAllOrganizationSubscriptionsProblems/email", get(problems_email))
         .route("/api/cms/getAllOrganizationSubscriptionsProblems/linked", get(problems_linked))
         .route("/api/cms/tribe", post(sync_organisations))
@@ -545,6 +547,89 @@ pub async fn delete_subscription(
     })
     .await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// The audit entry of a change to an organisation subscription: `what` and `shown` say what changed.
+fn subscription_entry<S: Serialize>(
+    action: audit::Action,
+    changed: &orgs::SubscriptionChanged,
+    what: String,
+    shown: impl Fn(&CmsOrganisationSubscription) -> S,
+) -> audit::Entry {
+    let s = &changed.after;
+    let about = format!(
+        "van {} ({}){what}",
+        s.user_email.as_deref().unwrap_or("-"),
+        s.sub_organization_name.as_deref().unwrap_or(&s.organization_name)
+    );
+    let mut e = entry(action, "organisation_subscription", s.id.to_string(), None, about);
+    e.concerns_user_id = s.user_id.clone();
+    e.changes = audit::before_after(&changed.before, &changed.after, shown);
+    e
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b { "ja" } else { "nee" }
+}
+
+/// Staff: switches an organisation subscription on or off (the body is `true` or `false`); one
+/// whose term has not started or is past stays off. The organisation's term no longer switches
+/// one that staff switched off back on.
+#[utoipa::path(post, path = "/api/cms/organizationsubscription/active/{id}", tag = "cms", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The organisation subscription")), request_body(content = bool, content_type = "application/json"),
+    responses((status = 200, body = CmsOrganisationSubscription), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn set_subscription_active(
+    State(state): State<AppState>,
+    staff: Staff,
+    Path(id): Path<Uuid>,
+    Json(active): Json<bool>,
+) -> Result<Json<CmsOrganisationSubscription>, ApiError> {
+    let after = audited(&state, &staff, async |tx| {
+        let changed = orgs::set_subscription_active(tx, id, active, today()).await?;
+        let what = format!(" op {} (was {})", yes_no(changed.after.active), yes_no(changed.before.active));
+        let entry = subscription_entry(
+            audit::Action::SetOrganisationSubscriptionActive,
+            &changed,
+            what,
+            |s| json!({ "active": s.active, "switchedOff": s.switched_off }),
+        );
+        Ok((changed.after, entry))
+    })
+    .await?;
+    Ok(Json(after))
+}
+
+/// Staff: gives an organisation subscription a last day of its own (the body is a `yyyy-mm-dd`
+/// string; a day in the past switches it off), or, with an empty string, lets it follow its
+/// organisation's term again.
+#[utoipa::path(post, path = "/api/cms/organizationsubscription/valid/{id}", tag = "cms", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The organisation subscription")),
+    request_body(content = String, content_type = "application/json"),
+    responses((status = 200, body = CmsOrganisationSubscription), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn set_subscription_valid_until(
+    State(state): State<AppState>,
+    staff: Staff,
+    Path(id): Path<Uuid>,
+    Json(date): Json<String>,
+) -> Result<Json<CmsOrganisationSubscription>, ApiError> {
+    let valid_until = Some(date.trim()).filter(|d| !d.is_empty()).map(parse_date).transpose()?;
+    let after = audited(&state, &staff, async |tx| {
+        let changed = orgs::set_subscription_valid_until(tx, id, valid_until, today()).await?;
+        let day = |d: Option<chrono::NaiveDate>| d.map_or("-".to_owned(), dutch_date);
+        let own = changed.after.own_valid_until.map_or(" (volgt de organisatie)", |_| "");
+        let what = format!(" naar {}{own} (was {})", day(changed.after.valid_until), day(changed.before.valid_until));
+        let entry = subscription_entry(
+            audit::Action::SetOrganisationSubscriptionValidUntil,
+            &changed,
+            what,
+            |s| json!({ "validUntil": s.valid_until, "ownValidUntil": s.own_valid_until, "active": s.active }),
+        );
+        Ok((changed.after, entry))
+    })
+    .await?;
+    Ok(Json(after))
 }
 
 /// Staff: addresses waiting in a sub-organisation although an account with that address exists

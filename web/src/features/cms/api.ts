@@ -13,6 +13,10 @@ export type CmsPayment = Schemas['CmsPayment']
 export type PaymentStatus = Schemas['PaymentStatus']
 export type Statistics = Schemas['Statistics']
 export type StatisticsDay = Schemas['Day']
+export type AuditRow = Schemas['Shown']
+export type JobProblem = Schemas['JobProblem']
+export type JobQueue = Schemas['Queue']
+export type SweepRun = Schemas['SweepRun']
 
 /** Every query of the CMS starts with this key. */
 export const cmsKey = ['cms'] as const

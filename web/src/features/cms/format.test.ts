@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatEuros } from '@/features/subscription'
-import { dateTime, day, euros, term } from './format'
+import { dateTime, dateTimeUtc, day, euros, term } from './format'
 
 // Intl puts a no-break space between the sign and the amount
 const plain = (text: string) => text.replace(/\u00a0/g, ' ')
@@ -22,5 +22,11 @@ describe('money and time in the CMS', () => {
   it('shows a moment with its Dutch time', () => {
     expect(dateTime('2026-11-21T10:00:05Z')).toBe('21 november 2026 om 11:00:05')
     expect(dateTime('2026-07-01T10:00:05Z')).toBe('1 juli 2026 om 12:00:05')
+  })
+
+  it('shows a moment in UTC with the zone said', () => {
+    expect(dateTimeUtc('2026-11-21T10:00:05Z')).toBe('21 november 2026 om 10:00:05 UTC')
+    expect(dateTimeUtc('2026-07-01T23:30:00Z')).toBe('1 juli 2026 om 23:30:00 UTC')
+    expect(dateTimeUtc(null)).toBe('-')
   })
 })

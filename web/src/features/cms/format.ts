@@ -19,6 +19,13 @@ export function dateTime(value: string | null | undefined): string {
   return value ? moment.format(new Date(value)) : '-'
 }
 
+const utcMoment = new Intl.DateTimeFormat('nl-NL', { dateStyle: 'long', timeStyle: 'medium', timeZone: 'UTC' })
+
+/** A moment in UTC, the zone said: '21 november 2026 om 10:00:05 UTC'. */
+export function dateTimeUtc(value: string | null | undefined): string {
+  return value ? `${utcMoment.format(new Date(value))} UTC` : '-'
+}
+
 /** 'createdAt – validUntil' as days. */
 export function term(from: string | null | undefined, until: string | null | undefined): string {
   return `${day(from)} – ${day(until)}`

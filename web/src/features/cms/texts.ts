@@ -5,6 +5,7 @@ export const cmsTexts = {
   checking: 'Toegang controleren…',
   loading: 'Laden…',
   loadFailed: 'Dit kon niet worden geladen. Probeer het later opnieuw.',
+  retry: 'Opnieuw proberen',
   tabLabel: 'Tabblad',
   tabsLabel: 'Onderdelen van het CMS',
   tabs: {
@@ -250,6 +251,8 @@ export const cmsTexts = {
     intro: 'Zie hier alle interacties die zijn gedaan door gebruikers van het CMS',
     searchPlaceholder: 'Zoek in het log',
     columns: { log: 'Log', timestamp: 'Tijdstip' },
+    /** The moment in Dutch time, under its UTC time. */
+    localTime: (moment: string) => `${moment} Nederlandse tijd`,
   },
 
   // Achtergrondtaken

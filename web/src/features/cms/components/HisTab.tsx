@@ -5,20 +5,18 @@ import { ConfirmDialog } from '@/components/ConfirmDialog'
 import { primaryButtonClass } from '@/components/buttonStyles'
 import { Icon } from '@/components/Icon'
 import { useToast } from '@/components/Toast'
-import { addHis, deleteHis, hisEditQuery, hisUsersQuery, refreshAfter, type HisEdit } from '../api'
+import { addHis, deleteHis, hisEditQuery, hisUsersQuery, refreshAfter, type HisEdit, type HisUser } from '../api'
 import { day } from '../format'
 import { accessTypeText, HIS_MESSAGE_MS, hisOptionText, isWithoutAccess, shownHis } from '../rules'
 import { cmsTexts as t } from '../texts'
-import { inputClass, PanelHeading, Pager, selectClass, StateRow, TableCard, thClass, useTimedMessage } from './ui'
+import { CmsTable, type Column } from './CmsTable'
+import { inputClass, PanelHeading, selectClass, useTimedMessage } from './ui'
 
 const h = t.his
 
 /** The white button with red text that removes the chosen HIS. */
 const deleteButtonClass =
   'inline-flex min-h-9 shrink-0 items-center gap-1.5 rounded-md bg-white px-3 py-2 text-sm font-semibold text-red-700 shadow-xs ring-1 ring-red-200 ring-inset hover:bg-red-50 disabled:cursor-not-allowed disabled:opacity-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600'
-
-/** A cell of the users table: the shared cell without its text colour, which the row's state gives. */
-const cellClass = 'px-4 py-3 align-top text-sm'
 
 /**
  * HIS: the list of HIS'en (a dropdown with a delete button, 'Nieuwe HIS..' with an add button) and
@@ -175,54 +173,41 @@ export function HisTab() {
   )
 }
 
-/** The users of one HIS, a page of 50 at a time. */
+/** The users of one HIS, a page of 50 at a time; those without access are red. */
 function HisUsers({ his }: { his: HisEdit }) {
   const [page, setPage] = useState(0)
   const users = useQuery(hisUsersQuery({ his: his.id, page }))
-  const rows = users.data?.rows ?? []
   const c = h.columns
+  const without = (row: HisUser) => isWithoutAccess(row.userSubscriptionInformation.subscriptionType)
+  const text = (row: HisUser) => (without(row) ? 'text-red-700' : 'text-slate-700')
+  const columns: Column<HisUser>[] = [
+    {
+      header: c.email,
+      fit: 'truncate',
+      title: (row) => row.userInfo.email,
+      className: (row) => `font-medium ${without(row) ? 'text-red-700' : 'text-slate-900'}`,
+      cell: (row) => row.userInfo.email,
+    },
+    { header: c.linkedToOrganization, className: text, cell: (row) => (row.userSubscriptionInformation.linkedToOrganization ? t.yes : t.no) },
+    { header: c.endDate, fit: 'nowrap', className: text, cell: (row) => day(row.userSubscriptionInformation.endDate) },
+    {
+      header: c.subscriptionType,
+      fit: 'nowrap',
+      className: (row) => `font-semibold ${without(row) ? 'text-red-700' : 'text-emerald-700'}`,
+      cell: (row) => accessTypeText(row.userSubscriptionInformation.subscriptionType),
+    },
+  ]
   return (
     <div className="mt-4">
       <h3 className="text-base font-semibold text-slate-900">{h.usersOf(his.name)}</h3>
-      <TableCard
+      <CmsTable
         label={h.usersOf(his.name)}
-        footer={users.data && <Pager page={page} total={users.data.total} pageSize={users.data.pageSize} onPage={setPage} />}
-      >
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className={thClass}>
-              {c.email}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.linkedToOrganization}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.endDate}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.subscriptionType}
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          <StateRow columns={4} loading={users.isPending} failed={users.isError} empty={users.isSuccess && rows.length === 0} />
-          {rows.map((row) => {
-            const access = row.userSubscriptionInformation
-            const without = isWithoutAccess(access.subscriptionType)
-            const text = without ? 'text-red-700' : 'text-slate-700'
-            return (
-              <tr key={row.userInfo.id} className={without ? 'bg-red-50/70' : undefined}>
-                <td className={`${cellClass} font-medium whitespace-nowrap ${without ? 'text-red-700' : 'text-slate-900'}`}>{row.userInfo.email}</td>
-                <td className={`${cellClass} ${text}`}>{access.linkedToOrganization ? t.yes : t.no}</td>
-                <td className={`${cellClass} whitespace-nowrap ${text}`}>{day(access.endDate)}</td>
-                <td className={`${cellClass} font-semibold whitespace-nowrap ${without ? 'text-red-700' : 'text-emerald-700'}`}>
-                  {accessTypeText(access.subscriptionType)}
-                </td>
-              </tr>
-            )
-          })}
-        </tbody>
-      </TableCard>
+        columns={columns}
+        rowKey={(row) => row.userInfo.id}
+        query={users}
+        page={{ page, onPage: setPage }}
+        rowClassName={(row) => (without(row) ? 'bg-red-50/70' : undefined)}
+      />
     </div>
   )
 }

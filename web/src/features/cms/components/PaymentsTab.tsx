@@ -9,7 +9,8 @@ import { editPayment, paymentsQuery, refreshAfter, startBookkeeping, type CmsPay
 import { day, euros } from '../format'
 import { bookkeepingView, firstInvoiceProblem, invoiceFields, invoiceFormOf, MODAL_MESSAGE_MS, type Bookkeeping, type BookkeepingAction, type InvoiceForm } from '../rules'
 import { cmsTexts as t } from '../texts'
-import { Check, Cross, Modal, ModalError, PanelHeading, Pager, SearchBox, StateRow, TableCard, inputClass, selectClass, tdClass, thClass, usePagedFilter, useTimedMessage } from './ui'
+import { CmsTable, usePagedFilter, type Column } from './CmsTable'
+import { Check, Cross, Modal, ModalError, PanelHeading, inputClass, selectClass, useTimedMessage } from './ui'
 
 const p = t.payments
 const statuses = Object.keys(t.paymentStatus) as PaymentStatus[]
@@ -19,85 +20,73 @@ export function PaymentsTab() {
   const list = usePagedFilter({ status: 'ALL' })
   const payments = useQuery(paymentsQuery({ page: list.page, search: list.search, status: list.filters.status }))
   const [editing, setEditing] = useState<CmsPayment | null>(null)
-  const rows = payments.data?.rows ?? []
   const c = p.columns
+
+  const columns: Column<CmsPayment>[] = [
+    {
+      header: c.description,
+      cell: (payment) => (
+        <>
+          <p className="font-medium text-slate-900">{payment.description}</p>
+          <p className="break-all text-slate-500">{payment.userEmail}</p>
+        </>
+      ),
+    },
+    {
+      header: c.status,
+      fit: 'nowrap',
+      cell: (payment) => (
+        <span className={payment.paymentStatus === 'PAID' ? 'font-semibold text-emerald-700' : undefined}>{t.paymentStatus[payment.paymentStatus]}</span>
+      ),
+    },
+    { header: c.amount, fit: 'nowrap', align: 'right', className: 'text-slate-900', cell: (payment) => euros(payment.amountCents) },
+    { header: c.invoice, cell: (payment) => <BookkeepingCell payment={payment} /> },
+    {
+      header: c.contact,
+      cell: (payment) => (
+        <>
+          <p className="text-slate-900">{payment.contactName || t.none}</p>
+          {payment.practiceName && <p className="text-slate-500">{payment.practiceName}</p>}
+        </>
+      ),
+    },
+    { header: c.date, fit: 'nowrap', cell: (payment) => day(payment.createdAt) },
+    {
+      header: c.actions,
+      hideHeader: true,
+      align: 'right',
+      cell: (payment) => (
+        <button type="button" onClick={() => setEditing(payment)} className={`-mx-2 ${iconButtonClass}`} aria-label={p.editFor(payment.description)} title={p.edit}>
+          <Icon name="pencil" className="size-4" />
+        </button>
+      ),
+    },
+  ]
 
   return (
     <section aria-labelledby="cms-betalingen">
       <PanelHeading id="cms-betalingen" title={t.tabs.betalingen} />
-      <div className="mt-4 flex flex-wrap items-end gap-4">
-        <SearchBox value={list.typed} onChange={list.setTyped} placeholder={p.searchPlaceholder} />
-        <label className="block w-full text-sm font-medium text-slate-700 sm:w-56">
-          {p.statusFilter}
-          <select value={list.filters.status} onChange={(e) => list.setFilter('status', e.target.value)} className={`mt-1 ${selectClass}`}>
-            <option value="ALL">{t.all}</option>
-            {statuses.map((status) => (
-              <option key={status} value={status}>
-                {t.paymentStatus[status]}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-
-      <TableCard
+      <CmsTable
         label={t.tabs.betalingen}
-        footer={payments.data && <Pager page={list.page} total={payments.data.total} pageSize={payments.data.pageSize} onPage={list.setPage} />}
-      >
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className={thClass}>
-              {c.description}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.status}
-            </th>
-            <th scope="col" className={`${thClass} text-right`}>
-              {c.amount}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.invoice}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.contact}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.date}
-            </th>
-            <th scope="col" className={thClass}>
-              <span className="sr-only">{c.actions}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          <StateRow columns={7} loading={payments.isPending} failed={payments.isError} empty={payments.isSuccess && rows.length === 0} />
-          {rows.map((payment) => (
-            <tr key={payment.id}>
-              <td className={`${tdClass} min-w-56`}>
-                <p className="font-medium text-slate-900">{payment.description}</p>
-                <p className="text-slate-500">{payment.userEmail}</p>
-              </td>
-              <td className={`${tdClass} whitespace-nowrap`}>
-                <span className={payment.paymentStatus === 'PAID' ? 'font-semibold text-emerald-700' : undefined}>{t.paymentStatus[payment.paymentStatus]}</span>
-              </td>
-              <td className={`${tdClass} text-right whitespace-nowrap text-slate-900`}>{euros(payment.amountCents)}</td>
-              <td className={`${tdClass} min-w-44`}>
-                <BookkeepingCell payment={payment} />
-              </td>
-              <td className={`${tdClass} min-w-40`}>
-                <p className="text-slate-900">{payment.contactName || t.none}</p>
-                {payment.practiceName && <p className="text-slate-500">{payment.practiceName}</p>}
-              </td>
-              <td className={`${tdClass} whitespace-nowrap`}>{day(payment.createdAt)}</td>
-              <td className={`${tdClass} text-right`}>
-                <button type="button" onClick={() => setEditing(payment)} className={iconButtonClass} aria-label={p.editFor(payment.description)} title={p.edit}>
-                  <Icon name="pencil" className="size-4" />
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </TableCard>
+        columns={columns}
+        rowKey={(payment) => payment.id}
+        query={payments}
+        page={{ page: list.page, onPage: list.setPage }}
+        search={{ value: list.typed, onChange: list.setTyped, placeholder: p.searchPlaceholder }}
+        filters={
+          <label className="block w-full text-sm font-medium text-slate-700 sm:w-56">
+            {p.statusFilter}
+            <select value={list.filters.status} onChange={(e) => list.setFilter('status', e.target.value)} className={`mt-1 ${selectClass}`}>
+              <option value="ALL">{t.all}</option>
+              {statuses.map((status) => (
+                <option key={status} value={status}>
+                  {t.paymentStatus[status]}
+                </option>
+              ))}
+            </select>
+          </label>
+        }
+      />
 
       <EditPaymentDialog key={editing?.id ?? 'none'} payment={editing} onClose={() => setEditing(null)} />
     </section>

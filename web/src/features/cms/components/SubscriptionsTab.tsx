@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
 import { Switch } from '@headlessui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { ApiError } from '@/api/client'
 import { ConfirmDialog } from '@/components/ConfirmDialog'
-import { iconButtonClass, primaryButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
+import { iconButtonClass } from '@/components/buttonStyles'
 import { Icon } from '@/components/Icon'
 import { useToast } from '@/components/Toast'
 import {
@@ -17,9 +17,11 @@ import {
   type CmsSubscription,
 } from '../api'
 import { day, term } from '../format'
-import { MODAL_MESSAGE_MS, renewDateProblem, validUntilProblem } from '../rules'
+import { renewDateProblem, validUntilProblem } from '../rules'
 import { cmsTexts as t } from '../texts'
-import { Modal, ModalError, PanelHeading, Pager, SearchBox, StateRow, TableCard, Toggle, inputClass, tdClass, thClass, usePagedFilter, useTimedMessage } from './ui'
+import { CmsTable, usePagedFilter, type Column } from './CmsTable'
+import { DateDialog, dateFailure } from './DateDialog'
+import { PanelHeading, Toggle, switchClass, switchKnobClass } from './ui'
 
 const s = t.subscriptions
 
@@ -35,7 +37,6 @@ export function SubscriptionsTab() {
   const [dialog, setDialog] = useState<Dialog>(null)
   const [switching, setSwitching] = useState<string | null>(null)
   const [cancelling, setCancelling] = useState(false)
-  const rows = subscriptions.data?.rows ?? []
   const c = s.columns
 
   const toggleActive = async (subscription: CmsSubscription, active: boolean) => {
@@ -65,6 +66,62 @@ export function SubscriptionsTab() {
     }
   }
 
+  const columns: Column<CmsSubscription>[] = [
+    {
+      header: c.description,
+      cell: (sub) => (
+        <>
+          <p className="font-medium text-slate-900">
+            {sub.description}
+            {sub.isTrial && <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-600">{s.trial}</span>}
+          </p>
+          <p className="break-all text-slate-500">{sub.userEmail}</p>
+        </>
+      ),
+    },
+    { header: c.term, cell: (sub) => term(sub.createdAt, sub.validUntil) },
+    { header: c.canceledAt, fit: 'nowrap', cell: (sub) => day(sub.canceledAt) },
+    {
+      header: c.active,
+      cell: (sub) => (
+        <Switch
+          checked={sub.isActive}
+          disabled={switching === sub.id}
+          onChange={(active) => void toggleActive(sub, active)}
+          aria-label={s.toggleActive(sub.description, sub.userEmail)}
+          className={switchClass}
+        >
+          <span aria-hidden="true" className={switchKnobClass} />
+        </Switch>
+      ),
+    },
+    {
+      header: c.actions,
+      hideHeader: true,
+      align: 'right',
+      cell: (sub) => (
+        <div className="-mx-2 flex flex-wrap gap-1 md:justify-end">
+          <button type="button" onClick={() => setDialog({ kind: 'validUntil', subscription: sub })} className={iconButtonClass}>
+            <Icon name="pencil" className="size-4" />
+            {s.changeValidUntil}
+          </button>
+          {sub.canRenew && sub.firstPaymentId && (
+            <button type="button" onClick={() => setDialog({ kind: 'renew', subscription: sub })} className={iconButtonClass}>
+              <Icon name="refresh" className="size-4" />
+              {s.renew}
+            </button>
+          )}
+          {!sub.canceledAt && sub.isActive && (
+            <button type="button" onClick={() => setDialog({ kind: 'cancel', subscription: sub })} className={`${iconButtonClass} text-red-700 hover:text-red-800`}>
+              <Icon name="xCircle" className="size-4" />
+              {s.cancel}
+            </button>
+          )}
+        </div>
+      ),
+    },
+  ]
+
   return (
     <section aria-labelledby="cms-abonnementen">
       <PanelHeading id="cms-abonnementen" title={t.tabs.abonnementen} />
@@ -86,100 +143,28 @@ export function SubscriptionsTab() {
         </div>
       )}
 
-      <div className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-3">
-        <SearchBox value={list.typed} onChange={list.setTyped} placeholder={s.searchPlaceholder} />
-        <Toggle label={s.paidOnly} checked={list.filters.paidOnly} onChange={(v) => list.setFilter('paidOnly', v)} />
-        <Toggle label={s.activeOnly} checked={list.filters.activeOnly} onChange={(v) => list.setFilter('activeOnly', v)} />
-      </div>
-
-      <TableCard
+      <CmsTable
         label={t.tabs.abonnementen}
-        footer={
-          subscriptions.data && (
-            <Pager page={list.page} total={subscriptions.data.total} pageSize={subscriptions.data.pageSize} onPage={list.setPage} />
-          )
+        columns={columns}
+        rowKey={(sub) => sub.id}
+        query={subscriptions}
+        page={{ page: list.page, onPage: list.setPage }}
+        search={{ value: list.typed, onChange: list.setTyped, placeholder: s.searchPlaceholder }}
+        filters={
+          <>
+            <Toggle label={s.paidOnly} checked={list.filters.paidOnly} onChange={(v) => list.setFilter('paidOnly', v)} />
+            <Toggle label={s.activeOnly} checked={list.filters.activeOnly} onChange={(v) => list.setFilter('activeOnly', v)} />
+          </>
         }
-      >
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className={thClass}>
-              {c.description}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.term}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.canceledAt}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.active}
-            </th>
-            <th scope="col" className={thClass}>
-              <span className="sr-only">{c.actions}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          <StateRow columns={5} loading={subscriptions.isPending} failed={subscriptions.isError} empty={subscriptions.isSuccess && rows.length === 0} />
-          {rows.map((sub) => (
-            <tr key={sub.id}>
-              <td className={`${tdClass} min-w-56`}>
-                <p className="font-medium text-slate-900">
-                  {sub.description}
-                  {sub.isTrial && <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-600">{s.trial}</span>}
-                </p>
-                <p className="text-slate-500">{sub.userEmail}</p>
-              </td>
-              <td className={`${tdClass} whitespace-nowrap`}>{term(sub.createdAt, sub.validUntil)}</td>
-              <td className={`${tdClass} whitespace-nowrap`}>{day(sub.canceledAt)}</td>
-              <td className={tdClass}>
-                <Switch
-                  checked={sub.isActive}
-                  disabled={switching === sub.id}
-                  onChange={(active) => void toggleActive(sub, active)}
-                  aria-label={s.toggleActive(sub.description, sub.userEmail)}
-                  className="group relative inline-flex h-6 w-11 shrink-0 cursor-pointer rounded-full bg-slate-200 p-0.5 transition-colors duration-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:opacity-50 data-checked:bg-brand-600"
-                >
-                  <span
-                    aria-hidden="true"
-                    className="size-5 rounded-full bg-white shadow-sm ring-1 ring-slate-900/5 transition-transform duration-200 group-data-checked:translate-x-5"
-                  />
-                </Switch>
-              </td>
-              <td className={`${tdClass} text-right whitespace-nowrap`}>
-                <button type="button" onClick={() => setDialog({ kind: 'validUntil', subscription: sub })} className={iconButtonClass}>
-                  <Icon name="pencil" className="size-4" />
-                  {s.changeValidUntil}
-                </button>
-                {sub.canRenew && sub.firstPaymentId && (
-                  <button type="button" onClick={() => setDialog({ kind: 'renew', subscription: sub })} className={iconButtonClass}>
-                    <Icon name="refresh" className="size-4" />
-                    {s.renew}
-                  </button>
-                )}
-                {!sub.canceledAt && sub.isActive && (
-                  <button
-                    type="button"
-                    onClick={() => setDialog({ kind: 'cancel', subscription: sub })}
-                    className={`${iconButtonClass} text-red-700 hover:text-red-800`}
-                  >
-                    <Icon name="xCircle" className="size-4" />
-                    {s.cancel}
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </TableCard>
+      />
 
-      <DateDialog
+      <SubscriptionDateDialog
         key={dialog?.kind === 'validUntil' ? `v-${dialog.subscription.id}` : 'v'}
         mode="validUntil"
         subscription={dialog?.kind === 'validUntil' ? dialog.subscription : null}
         onClose={() => setDialog(null)}
       />
-      <DateDialog
+      <SubscriptionDateDialog
         key={dialog?.kind === 'renew' ? `r-${dialog.subscription.id}` : 'r'}
         mode="renew"
         subscription={dialog?.kind === 'renew' ? dialog.subscription : null}
@@ -200,72 +185,52 @@ export function SubscriptionsTab() {
 
 /**
  * The valid-until modal and the renew modal: one date, checked for its format before it is sent
- * (the renew one first asks for a date); the check's message shows 8 s in the modal.
+ * (the renew one first asks for a date).
  */
-function DateDialog({ mode, subscription, onClose }: { mode: 'validUntil' | 'renew'; subscription: CmsSubscription | null; onClose: () => void }) {
+function SubscriptionDateDialog({
+  mode,
+  subscription,
+  onClose,
+}: {
+  mode: 'validUntil' | 'renew'
+  subscription: CmsSubscription | null
+  onClose: () => void
+}) {
   const queryClient = useQueryClient()
   const toast = useToast()
   const renew = mode === 'renew'
-  const [value, setValue] = useState(() => (renew ? (subscription?.renewSubscriptionWithoutDiscountDate ?? '') : (subscription?.validUntil ?? '')))
-  const [busy, setBusy] = useState(false)
-  const error = useTimedMessage(MODAL_MESSAGE_MS)
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (!subscription) return
-    const problem = renew ? renewDateProblem(value) : validUntilProblem(value)
-    if (problem) return error.show(problem)
-    error.clear()
-    setBusy(true)
+  const save = async (value: string) => {
+    if (!subscription) return false
     try {
       if (renew) {
-        await renewSubscription(value.trim(), subscription.firstPaymentId ?? '')
+        await renewSubscription(value, subscription.firstPaymentId ?? '')
         toast({ tone: 'success', message: s.renewed })
       } else {
-        await setSubscriptionValidUntil(subscription.id, value.trim())
+        await setSubscriptionValidUntil(subscription.id, value)
       }
-      onClose()
+      return true
     } catch (failure) {
-      const reason = failure instanceof ApiError ? failure.message : undefined
-      if (renew) toast({ tone: 'error', message: s.createFailed, detail: reason })
-      else if (failure instanceof ApiError && failure.status === 400) toast({ tone: 'error', message: s.updateInvalidDate, detail: reason })
-      else toast({ tone: 'error', message: s.updateFailed, detail: reason })
+      toast(dateFailure(failure, renew ? s.createFailed : null))
+      return false
     } finally {
       await refreshAfter(queryClient, 'subscriptions')
-      setBusy(false)
     }
   }
 
-  const label = renew ? s.renewLabel : s.validUntilLabel
   return (
-    <Modal open={subscription !== null} title={renew ? s.renewTitle : s.validUntilTitle} onClose={onClose} busy={busy}>
-      <p className="mt-1 text-sm text-slate-600">
-        {subscription?.description} · {subscription?.userEmail}
-      </p>
-      <form noValidate onSubmit={(e) => void submit(e)} className="mt-4 space-y-3">
-        {renew && <p className="text-sm text-slate-600">{s.renewIntro}</p>}
-        <label className="block text-sm font-medium text-slate-700">
-          {label}
-          <input
-            type="text"
-            inputMode="numeric"
-            value={value}
-            aria-invalid={error.message ? true : undefined}
-            onChange={(e) => setValue(e.target.value)}
-            className={`mt-1 ${inputClass}`}
-          />
-        </label>
-        {!renew && <p className="text-sm text-slate-500">{s.validUntilHelp}</p>}
-        <ModalError message={error.message} />
-        <div className="flex flex-row-reverse flex-wrap gap-3">
-          <button type="submit" disabled={busy} className={primaryButtonClass}>
-            {renew ? s.renewSubmit : t.save}
-          </button>
-          <button type="button" onClick={onClose} disabled={busy} className={secondaryButtonClass}>
-            {t.close}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <DateDialog
+      open={subscription !== null}
+      title={renew ? s.renewTitle : s.validUntilTitle}
+      about={`${subscription?.description ?? ''} · ${subscription?.userEmail ?? ''}`}
+      intro={renew ? s.renewIntro : undefined}
+      label={renew ? s.renewLabel : s.validUntilLabel}
+      help={renew ? undefined : s.validUntilHelp}
+      initial={renew ? (subscription?.renewSubscriptionWithoutDiscountDate ?? '') : (subscription?.validUntil ?? '')}
+      problem={renew ? renewDateProblem : validUntilProblem}
+      submitLabel={renew ? s.renewSubmit : t.save}
+      onSave={save}
+      onClose={onClose}
+    />
   )
 }

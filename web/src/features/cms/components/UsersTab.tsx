@@ -8,7 +8,8 @@ import { hisQuery, refreshAfter, setHisForUser, usersQuery, type UserRow } from 
 import { day } from '../format'
 import { cmsTexts as t } from '../texts'
 import { UserInfoDialog } from './UserInfoDialog'
-import { Check, Cross, Modal, PanelHeading, Pager, SearchBox, StateRow, TableCard, selectClass, tdClass, thClass, usePagedFilter } from './ui'
+import { CmsTable, usePagedFilter, type Column } from './CmsTable'
+import { Check, Cross, Modal, PanelHeading, selectClass } from './ui'
 
 /** Gebruikers: every user, filtered by HIS and a search, newest account first. */
 export function UsersTab() {
@@ -18,83 +19,68 @@ export function UsersTab() {
   const [editing, setEditing] = useState<UserRow | null>(null)
   const [showing, setShowing] = useState<UserRow | null>(null)
   const c = t.users.columns
-  const rows = users.data?.rows ?? []
+
+  const columns: Column<UserRow>[] = [
+    { header: c.email, fit: 'truncate', title: (row) => row.userInfo.email, className: 'font-medium text-slate-900', cell: (row) => row.userInfo.email },
+    {
+      header: c.his,
+      fit: 'nowrap',
+      cell: (row) => (
+        <span className="inline-flex items-center gap-1">
+          {row.his?.name ?? t.none}
+          <button type="button" onClick={() => setEditing(row)} className={iconButtonClass} aria-label={t.users.editHis(row.userInfo.email)}>
+            <Icon name="pencil" className="size-4" />
+          </button>
+        </span>
+      ),
+    },
+    { header: c.createdAt, fit: 'nowrap', cell: (row) => day(row.userInfo.createdAt) },
+    {
+      header: c.organisationSubscription,
+      cell: (row) => (row.userInfo.hasActiveOrganizationSubscription ? <Check label={t.yes} /> : <Cross label={t.no} />),
+    },
+    {
+      header: c.organisations,
+      cell: (row) => (row.linkedSubOrganizations.length > 0 ? row.linkedSubOrganizations.map((o) => o.organizationName).join(', ') : t.none),
+    },
+    {
+      header: c.info,
+      hideHeader: true,
+      fit: 'nowrap',
+      align: 'right',
+      cell: (row) => (
+        <button type="button" onClick={() => setShowing(row)} className={iconButtonClass} aria-label={t.users.info(row.userInfo.email)}>
+          <Icon name="eye" className="size-4" />
+          {t.users.infoButton}
+        </button>
+      ),
+    },
+  ]
 
   return (
     <section aria-labelledby="cms-gebruikers">
       <PanelHeading id="cms-gebruikers" title={t.tabs.gebruikers} />
-      <div className="mt-4 flex flex-wrap items-end gap-4">
-        <SearchBox value={list.typed} onChange={list.setTyped} placeholder={t.users.searchPlaceholder} />
-        <label className="block w-full text-sm font-medium text-slate-700 sm:w-56">
-          {t.users.hisFilter}
-          <select value={list.filters.his} onChange={(e) => list.setFilter('his', e.target.value)} className={`mt-1 ${selectClass}`}>
-            <option value="ALL">{t.all}</option>
-            {(his.data ?? []).map((h) => (
-              <option key={h.id} value={h.name}>
-                {h.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-
-      <TableCard
+      <CmsTable
         label={t.tabs.gebruikers}
-        footer={users.data && <Pager page={list.page} total={users.data.total} pageSize={users.data.pageSize} onPage={list.setPage} />}
-      >
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className={thClass}>
-              {c.email}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.his}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.createdAt}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.organisationSubscription}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.organisations}
-            </th>
-            <th scope="col" className={thClass}>
-              <span className="sr-only">{c.info}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          <StateRow columns={6} loading={users.isPending} failed={users.isError} empty={users.isSuccess && rows.length === 0} />
-          {rows.map((row) => {
-            const u = row.userInfo
-            return (
-              <tr key={u.id}>
-                <td className={`${tdClass} font-medium whitespace-nowrap text-slate-900`}>{u.email}</td>
-                <td className={`${tdClass} whitespace-nowrap`}>
-                  <span className="inline-flex items-center gap-1">
-                    {row.his?.name ?? t.none}
-                    <button type="button" onClick={() => setEditing(row)} className={iconButtonClass} aria-label={t.users.editHis(u.email)}>
-                      <Icon name="pencil" className="size-4" />
-                    </button>
-                  </span>
-                </td>
-                <td className={`${tdClass} whitespace-nowrap`}>{day(u.createdAt)}</td>
-                <td className={tdClass}>{u.hasActiveOrganizationSubscription ? <Check label={t.yes} /> : <Cross label={t.no} />}</td>
-                <td className={`${tdClass} min-w-40`}>
-                  {row.linkedSubOrganizations.length > 0 ? row.linkedSubOrganizations.map((o) => o.organizationName).join(', ') : t.none}
-                </td>
-                <td className={`${tdClass} text-right`}>
-                  <button type="button" onClick={() => setShowing(row)} className={iconButtonClass} aria-label={t.users.info(u.email)}>
-                    <Icon name="eye" className="size-4" />
-                    {t.users.infoButton}
-                  </button>
-                </td>
-              </tr>
-            )
-          })}
-        </tbody>
-      </TableCard>
+        columns={columns}
+        rowKey={(row) => row.userInfo.id}
+        query={users}
+        page={{ page: list.page, onPage: list.setPage }}
+        search={{ value: list.typed, onChange: list.setTyped, placeholder: t.users.searchPlaceholder }}
+        filters={
+          <label className="block w-full text-sm font-medium text-slate-700 sm:w-56">
+            {t.users.hisFilter}
+            <select value={list.filters.his} onChange={(e) => list.setFilter('his', e.target.value)} className={`mt-1 ${selectClass}`}>
+              <option value="ALL">{t.all}</option>
+              {(his.data ?? []).map((h) => (
+                <option key={h.id} value={h.name}>
+                  {h.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        }
+      />
 
       <SetHisDialog user={editing} onClose={() => setEditing(null)} />
       <UserInfoDialog user={showing?.userInfo ?? null} onClose={() => setShowing(null)} />

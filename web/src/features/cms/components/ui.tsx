@@ -1,9 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
-import { Dialog, DialogBackdrop, DialogPanel, DialogTitle, Field, Input, Label, Switch } from '@headlessui/react'
-import { secondaryButtonClass } from '@/components/buttonStyles'
+import { Dialog, DialogBackdrop, DialogPanel, DialogTitle, Field, Label, Switch } from '@headlessui/react'
 import { Icon } from '@/components/Icon'
-import { useDebouncedValue } from '@/lib/useDebouncedValue'
-import { pageCount, pageLabel, SEARCH_DEBOUNCE_MS } from '../rules'
 import { cmsTexts as t } from '../texts'
 
 export const inputClass =
@@ -11,9 +8,6 @@ export const inputClass =
 
 export const selectClass =
   'block w-full rounded-md border-0 bg-white py-2 pr-8 pl-3 text-sm text-slate-900 shadow-xs ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-700 focus:outline-none'
-
-export const thClass = 'px-4 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap text-slate-600 uppercase'
-export const tdClass = 'px-4 py-3 align-top text-sm text-slate-700'
 
 /** A tab's heading and its introduction. */
 export function PanelHeading({ id, title, children }: { id: string; title: string; children?: ReactNode }) {
@@ -27,108 +21,20 @@ export function PanelHeading({ id, title, children }: { id: string; title: strin
   )
 }
 
-/** The search box, the page and the other filters of a server-paged list; another filter starts at the first page. */
-export function usePagedFilter<F extends object>(initial: F) {
-  const [typed, setTyped] = useState('')
-  const search = useDebouncedValue(typed.trim(), SEARCH_DEBOUNCE_MS)
-  const [filters, setFilters] = useState(initial)
-  const key = JSON.stringify([search, filters])
-  const [paged, setPaged] = useState({ key, page: 0 })
-  const page = paged.key === key ? paged.page : 0
-  return {
-    typed,
-    setTyped,
-    search,
-    filters,
-    setFilter: <K extends keyof F>(name: K, value: F[K]) => setFilters((prev) => ({ ...prev, [name]: value })),
-    page,
-    setPage: (next: number) => setPaged({ key, page: next }),
-  }
-}
-
-export function SearchBox({ value, onChange, placeholder }: { value: string; onChange: (value: string) => void; placeholder: string }) {
-  return (
-    <Field className="relative w-full sm:w-80">
-      <Label className="sr-only">{t.search}</Label>
-      <Icon name="search" className="pointer-events-none absolute top-2.5 left-3 size-4 text-slate-400" />
-      <Input
-        type="search"
-        maxLength={200}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        placeholder={placeholder}
-        className={`${inputClass} pl-9`}
-      />
-    </Field>
-  )
-}
+/** A switch (headless UI's `Switch`) and its knob. */
+export const switchClass =
+  'group relative inline-flex h-6 w-11 shrink-0 cursor-pointer rounded-full bg-slate-200 p-0.5 transition-colors duration-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:opacity-50 data-checked:bg-brand-600'
+export const switchKnobClass =
+  'size-5 rounded-full bg-white shadow-sm ring-1 ring-slate-900/5 transition-transform duration-200 group-data-checked:translate-x-5'
 
 export function Toggle({ label, checked, onChange }: { label: string; checked: boolean; onChange: (checked: boolean) => void }) {
   return (
     <Field className="flex items-center gap-3">
-      <Switch
-        checked={checked}
-        onChange={onChange}
-        className="group relative inline-flex h-6 w-11 shrink-0 cursor-pointer rounded-full bg-slate-200 p-0.5 transition-colors duration-200 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 data-checked:bg-brand-600"
-      >
-        <span
-          aria-hidden="true"
-          className="size-5 rounded-full bg-white shadow-sm ring-1 ring-slate-900/5 transition-transform duration-200 group-data-checked:translate-x-5"
-        />
+      <Switch checked={checked} onChange={onChange} className={switchClass}>
+        <span aria-hidden="true" className={switchKnobClass} />
       </Switch>
       <Label className="cursor-pointer text-sm font-medium text-slate-700">{label}</Label>
     </Field>
-  )
-}
-
-/** 'Pagina X van Y' with 'Vorige' and 'Volgende'; pages count from 0. */
-export function Pager({ page, total, pageSize, onPage }: { page: number; total: number; pageSize: number; onPage: (page: number) => void }) {
-  const pages = pageCount(total, pageSize)
-  return (
-    <nav aria-label={t.pagination} className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-white px-4 py-3">
-      <p className="text-sm text-slate-700" aria-live="polite">
-        {pageLabel(page, total, pageSize)}
-        <span className="ml-2 text-slate-500">({t.results(total)})</span>
-      </p>
-      <div className="flex gap-3">
-        <button type="button" onClick={() => onPage(page - 1)} disabled={page <= 0} className={secondaryButtonClass}>
-          {t.previous}
-        </button>
-        <button type="button" onClick={() => onPage(page + 1)} disabled={page + 1 >= pages} className={secondaryButtonClass}>
-          {t.next}
-        </button>
-      </div>
-    </nav>
-  )
-}
-
-/**
- * The white card around a table: the table scrolls sideways inside it on a narrow screen, the page
- * never does. `label` names the table for assistive technology.
- */
-export function TableCard({ label, children, footer }: { label: string; children: ReactNode; footer?: ReactNode }) {
-  return (
-    <div className="relative mt-4 max-w-full overflow-hidden rounded-xl bg-white shadow-xs ring-1 ring-slate-200">
-      {/* relative: the sr-only header texts (absolutely placed) stay inside the scrolling box */}
-      <div className="relative overflow-x-auto">
-        <table aria-label={label} className="min-w-full divide-y divide-slate-200">
-          {children}
-        </table>
-      </div>
-      {footer}
-    </div>
-  )
-}
-
-/** A row saying the list is loading, failed or empty. */
-export function StateRow({ columns, loading, failed, empty }: { columns: number; loading: boolean; failed: boolean; empty: boolean }) {
-  if (!loading && !failed && !empty) return null
-  return (
-    <tr>
-      <td colSpan={columns} className={`px-4 py-6 text-sm ${failed ? 'text-red-700' : 'text-slate-500'}`} role={failed ? 'alert' : undefined}>
-        {failed ? t.loadFailed : loading ? t.loading : t.noResults}
-      </td>
-    </tr>
   )
 }
 

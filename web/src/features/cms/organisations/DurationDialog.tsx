@@ -75,7 +75,7 @@ export function DurationDialog({ target, onClose }: { target: DurationTarget | n
           <li>{d.followHelp}</li>
         </ul>
         <ModalError message={error.message} />
-        {error.message && reason && <p className="-mt-2 text-sm break-words text-slate-600">{reason}</p>}
+        {error.message && reason && reason !== error.message && <p className="-mt-2 text-sm break-words text-slate-600">{reason}</p>}
         <div className="flex flex-row-reverse flex-wrap gap-3">
           <button type="submit" disabled={busy} className={primaryButtonClass}>
             {cmsTexts.save}

@@ -6,8 +6,8 @@ import { ToastProvider } from '@/components/Toast'
 import { renderAt } from '@/test/renderRoute'
 import { OrganisationSubscriptionsTab } from './OrganisationSubscriptionsTab'
 
-type Params = { query?: Record<string, unknown> }
-const calls = vi.hoisted(() => ({ gets: [] as { path: string; query?: Record<string, unknown> }[], posts: [] as { path: string; query?: Record<string, unknown> }[] }))
+type Params = { query?: Record<string, unknown>; path?: Record<string, unknown> }
+const calls = vi.hoisted(() => ({ gets: [] as { path: string; query?: Record<string, unknown> }[], posts: [] as { path: string; query?: Record<string, unknown>; id?: unknown; body?: unknown }[] }))
 
 vi.mock('@/api/client', async (original) => {
   const actual = await original<typeof import('@/api/client')>()
@@ -24,6 +24,8 @@ vi.mock('@/api/client', async (original) => {
     startDate,
     validUntil,
     active,
+    switchedOff: false,
+    ownValidUntil: null,
   })
   const rows = [row('o1', 'anne@praktijk.nl', true, '2026-01-01', '2026-12-31'), row('o2', 'bram@praktijk.nl', false, null, '2025-01-31')]
   return {
@@ -41,8 +43,11 @@ vi.mock('@/api/client', async (original) => {
         if (path === '/api/cms/getAllOrganizationSubscriptionsProblems/linked') return answer(200, [])
         return answer(500, { error: 'internal', message: 'Er ging iets mis' })
       }),
-      POST: vi.fn((path: string, options?: { params?: Params }) => {
-        calls.posts.push({ path, query: options?.params?.query })
+      POST: vi.fn((path: string, options?: { params?: Params; body?: unknown }) => {
+        calls.posts.push({ path, query: options?.params?.query, id: options?.params?.path?.id, body: options?.body })
+        // bram's term is past: switched on, he stays off
+        if (path === '/api/cms/organizationsubscription/active/{id}') return answer(200, { ...rows[1], switchedOff: !options?.body })
+        if (path === '/api/cms/organizationsubscription/valid/{id}') return answer(200, { ...rows[0], ownValidUntil: options?.body || null })
         if (path === '/api/cms/deleteOrganizationSubscription')
           return answer(409, { error: 'conflict', message: 'Dit is geen dubbel ingevoerd abonnement, verwijder de gebruiker via de Organisatie tab.' })
         if (path === '/api/cms/tribe') return answer(200, { linked: 1, subscriptionsChanged: 3 })
@@ -101,8 +106,10 @@ describe('Organisatie abonnementen', () => {
       'tot en met 31 januari 2025',
       'Niet actief',
     ])
-    // nothing to edit here: they follow the organisation's term
-    expect(within(table).queryByRole('switch')).toBeNull()
+    // Actief is a switch per subscription, in its state; Geldig tot is changed in a modal
+    expect(within(anne).getByRole('switch', { name: 'Actief: abonnement van anne@praktijk.nl bij De Linde' })).toBeChecked()
+    expect(within(bram).getByRole('switch', { name: 'Actief: abonnement van bram@praktijk.nl bij De Linde' })).not.toBeChecked()
+    expect(within(anne).getByRole('button', { name: 'Geldig tot van anne@praktijk.nl bij De Linde wijzigen' })).toBeInTheDocument()
     expect(within(table).queryByRole('textbox')).toBeNull()
 
     await userEvent.click(screen.getByRole('switch', { name: 'Alleen actieve abonnementen' }))
@@ -114,7 +121,7 @@ describe('Organisatie abonnementen', () => {
     renderTab()
     const table = await screen.findByRole('table', { name: 'Abonnementen via organisatie' })
     await within(table).findByText('anne@praktijk.nl')
-    expect(within(table).queryByRole('button')).toBeNull()
+    expect(within(table).queryByRole('button', { name: /verwijderen$/ })).toBeNull()
     await userEvent.click(screen.getByRole('switch', { name: 'Verwijder dubbele abonnementen' }))
     expect(within(table).getAllByRole('columnheader')).toHaveLength(6)
 
@@ -133,5 +140,40 @@ describe('Organisatie abonnementen', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Synchroniseren' }))
     expect(await screen.findByText('Gesynchroniseerd: 1 adres gekoppeld, 3 organisatie abonnementen bijgewerkt.')).toBeInTheDocument()
     expect(calls.posts.map((c) => c.path)).toEqual(['/api/cms/tribe'])
+  })
+
+  it('switches a subscription on and says when its term keeps it off', async () => {
+    renderTab()
+    const table = await screen.findByRole('table', { name: 'Abonnementen via organisatie' })
+    await within(table).findByText('bram@praktijk.nl')
+    await userEvent.click(within(table).getByRole('switch', { name: 'Actief: abonnement van bram@praktijk.nl bij De Linde' }))
+    await waitFor(() => expect(calls.posts).toEqual([{ path: '/api/cms/organizationsubscription/active/{id}', id: 'o2', body: true }]))
+    expect(await screen.findByText('Het abonnement blijft inactief: de looptijd is nog niet begonnen of Geldig tot ligt in het verleden.')).toBeInTheDocument()
+  })
+
+  it('checks an own Geldig tot before sending it, and sends an empty one as following the organisation', async () => {
+    renderTab()
+    const table = await screen.findByRole('table', { name: 'Abonnementen via organisatie' })
+    await within(table).findByText('anne@praktijk.nl')
+    const open = () => userEvent.click(within(table).getByRole('button', { name: 'Geldig tot van anne@praktijk.nl bij De Linde wijzigen' }))
+    await open()
+    let dialog = await screen.findByRole('dialog', { name: 'Geldig tot wijzigen' })
+    const field = within(dialog).getByRole('textbox', { name: 'Geldig tot (yyyy-mm-dd, leeg: volgt de organisatie)' })
+    expect(field).toHaveValue('')
+    await userEvent.type(field, '31-12-2030')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Opslaan' }))
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Datum format incorrect, gebruik yyyy-mm-dd, bijv. 2024-02-30')
+    expect(calls.posts).toEqual([])
+    await userEvent.clear(field)
+    await userEvent.type(field, '2030-12-31')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Opslaan' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(calls.posts).toEqual([{ path: '/api/cms/organizationsubscription/valid/{id}', id: 'o1', body: '2030-12-31' }])
+
+    await open()
+    dialog = await screen.findByRole('dialog', { name: 'Geldig tot wijzigen' })
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Opslaan' }))
+    await waitFor(() => expect(calls.posts).toHaveLength(2))
+    expect(calls.posts[1]).toEqual({ path: '/api/cms/organizationsubscription/valid/{id}', id: 'o1', body: '' })
   })
 })

@@ -1,17 +1,23 @@
 import { useState } from 'react'
+import { Switch } from '@headlessui/react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { ApiError } from '@/api/client'
 import { ConfirmDialog } from '@/components/ConfirmDialog'
 import { iconButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
 import { Icon } from '@/components/Icon'
 import { useToast } from '@/components/Toast'
-import { ActiveBadge, PanelHeading, Pager, StateRow, TableCard, Toggle, tdClass, thClass } from '../components/ui'
+import { CmsTable, type Column } from '../components/CmsTable'
+import { DateDialog, dateFailure } from '../components/DateDialog'
+import { ActiveBadge, PanelHeading, switchClass, switchKnobClass, Toggle } from '../components/ui'
+import { validUntilProblem } from '../rules'
 import { cmsTexts } from '../texts'
 import {
   deleteOrganisationSubscription,
   organisationProblemsQuery,
   organisationSubscriptionsQuery,
   refreshOrganisations,
+  setOrganisationSubscriptionActive,
+  setOrganisationSubscriptionValidUntil,
   syncOrganisations,
   type CmsOrganisationSubscription,
   type OrganisationProblem,
@@ -20,11 +26,15 @@ import { termText } from './rules'
 import { organisationTexts as t } from './texts'
 
 const s = t.subscriptions
+const emailOf = (row: CmsOrganisationSubscription) => row.userEmail ?? cmsTexts.none
+const subOf = (row: CmsOrganisationSubscription) => row.subOrganizationName ?? cmsTexts.none
 
 /**
  * Organisatie abonnementen ('Abonnementen via organisatie', spec §2.3): every organisation
- * subscription in the api's order, optionally the active ones only; with 'Verwijder dubbele
- * abonnementen' a delete column for duplicates; the two warning lists; and 'Synchroniseren'.
+ * subscription in the api's order, optionally the active ones only, each with a switch for
+ * Actief and a modal for its own Geldig tot (empty: it follows its organisation's term again);
+ * with 'Verwijder dubbele abonnementen' a delete column for duplicates; the two warning lists;
+ * and 'Synchroniseren'.
  */
 export function OrganisationSubscriptionsTab() {
   const queryClient = useQueryClient()
@@ -37,9 +47,87 @@ export function OrganisationSubscriptionsTab() {
   const [confirming, setConfirming] = useState<CmsOrganisationSubscription | null>(null)
   const [deleting, setDeleting] = useState(false)
   const [syncing, setSyncing] = useState(false)
-  const rows = subscriptions.data?.rows ?? []
+  const [switching, setSwitching] = useState<string | null>(null)
+  const [editing, setEditing] = useState<CmsOrganisationSubscription | null>(null)
   const c = s.columns
-  const columns = duplicates ? 6 : 5
+  const columns: Column<CmsOrganisationSubscription>[] = [
+    { header: c.organisation, className: 'font-medium text-slate-900', cell: (row) => row.organizationName },
+    { header: c.email, fit: 'truncate', title: (row) => row.userEmail ?? undefined, cell: emailOf },
+    { header: c.sub, cell: subOf },
+    {
+      header: c.term,
+      cell: (row) => (
+        <span className="inline-flex flex-wrap items-center gap-x-1">
+          {termText(row.startDate, row.validUntil)}
+          {row.ownValidUntil && <span className="text-xs text-slate-500">({s.ownValidUntil})</span>}
+          <button type="button" onClick={() => setEditing(row)} aria-label={s.validUntilFor(emailOf(row), subOf(row))} title={s.validUntilTitle} className={iconButtonClass}>
+            <Icon name="pencil" className="size-4" />
+          </button>
+        </span>
+      ),
+    },
+    {
+      header: c.active,
+      cell: (row) => (
+        <span className="inline-flex flex-wrap items-center gap-2">
+          <Switch
+            checked={row.active}
+            disabled={switching === row.id}
+            onChange={(active) => void toggleActive(row, active)}
+            aria-label={s.toggleActive(emailOf(row), subOf(row))}
+            className={switchClass}
+          >
+            <span aria-hidden="true" className={switchKnobClass} />
+          </Switch>
+          <ActiveBadge active={row.active} />
+          {row.switchedOff && <span className="text-xs text-slate-500">({s.switchedOff})</span>}
+        </span>
+      ),
+    },
+  ]
+  if (duplicates)
+    columns.push({
+      header: c.delete,
+      hideHeader: true,
+      fit: 'nowrap',
+      align: 'right',
+      cell: (row) => (
+        <button
+          type="button"
+          onClick={() => setConfirming(row)}
+          aria-label={s.deleteFor(emailOf(row), subOf(row))}
+          className={`-mx-2 ${iconButtonClass} text-red-700 hover:bg-red-50 hover:text-red-800`}
+        >
+          <Icon name="trash" className="size-4" />
+          {s.delete}
+        </button>
+      ),
+    })
+
+  const toggleActive = async (subscription: CmsOrganisationSubscription, active: boolean) => {
+    setSwitching(subscription.id)
+    try {
+      const changed = await setOrganisationSubscriptionActive(subscription.id, active)
+      if (active && !changed.active) toast({ tone: 'warning', message: s.stillInactive })
+    } catch (failure) {
+      toast({ tone: 'error', message: cmsTexts.subscriptions.updateFailed, detail: failure instanceof ApiError ? failure.message : undefined })
+    } finally {
+      await refreshOrganisations(queryClient)
+      setSwitching(null)
+    }
+  }
+
+  const saveValidUntil = async (subscription: CmsOrganisationSubscription, value: string) => {
+    try {
+      await setOrganisationSubscriptionValidUntil(subscription.id, value)
+      return true
+    } catch (failure) {
+      toast(dateFailure(failure, null))
+      return false
+    } finally {
+      await refreshOrganisations(queryClient)
+    }
+  }
 
   const remove = async (subscription: CmsOrganisationSubscription) => {
     setDeleting(true)
@@ -93,81 +181,36 @@ export function OrganisationSubscriptionsTab() {
       <ProblemList title={s.problemsEmail} problems={waiting.data} />
       <ProblemList title={s.problemsLinked} problems={unlinked.data} />
 
-      <div className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-3">
-        <Toggle label={s.activeOnly} checked={filter.activeOnly} onChange={(activeOnly) => setFilter({ activeOnly, page: 0 })} />
-        <Toggle label={s.duplicates} checked={duplicates} onChange={setDuplicates} />
-      </div>
-
-      <TableCard
+      <CmsTable
         label={s.heading}
-        footer={
-          subscriptions.data && (
-            <Pager
-              page={filter.page}
-              total={subscriptions.data.total}
-              pageSize={subscriptions.data.pageSize}
-              onPage={(page) => setFilter((prev) => ({ ...prev, page }))}
-            />
-          )
+        columns={columns}
+        rowKey={(row) => row.id}
+        query={subscriptions}
+        page={{ page: filter.page, onPage: (page) => setFilter((prev) => ({ ...prev, page })) }}
+        filters={
+          <>
+            <Toggle label={s.activeOnly} checked={filter.activeOnly} onChange={(activeOnly) => setFilter({ activeOnly, page: 0 })} />
+            <Toggle label={s.duplicates} checked={duplicates} onChange={setDuplicates} />
+          </>
         }
-      >
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className={thClass}>
-              {c.organisation}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.email}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.sub}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.term}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.active}
-            </th>
-            {duplicates && (
-              <th scope="col" className={thClass}>
-                <span className="sr-only">{c.delete}</span>
-              </th>
-            )}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          <StateRow columns={columns} loading={subscriptions.isPending} failed={subscriptions.isError} empty={subscriptions.isSuccess && rows.length === 0} />
-          {rows.map((row) => (
-            <tr key={row.id}>
-              <td className={`${tdClass} min-w-40 font-medium text-slate-900`}>{row.organizationName}</td>
-              <td className={`${tdClass} whitespace-nowrap`}>{row.userEmail ?? cmsTexts.none}</td>
-              <td className={`${tdClass} min-w-36`}>{row.subOrganizationName ?? cmsTexts.none}</td>
-              <td className={`${tdClass} whitespace-nowrap`}>{termText(row.startDate, row.validUntil)}</td>
-              <td className={tdClass}>
-                <ActiveBadge active={row.active} />
-              </td>
-              {duplicates && (
-                <td className={`${tdClass} text-right`}>
-                  <button
-                    type="button"
-                    onClick={() => setConfirming(row)}
-                    aria-label={s.deleteFor(row.userEmail ?? cmsTexts.none, row.subOrganizationName ?? cmsTexts.none)}
-                    className={`${iconButtonClass} text-red-700 hover:bg-red-50 hover:text-red-800`}
-                  >
-                    <Icon name="trash" className="size-4" />
-                    {s.delete}
-                  </button>
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </TableCard>
+      />
 
+      <DateDialog
+        key={editing?.id ?? 'none'}
+        open={editing !== null}
+        title={s.validUntilTitle}
+        about={editing ? `${editing.organizationName} · ${emailOf(editing)} · ${subOf(editing)}` : ''}
+        label={s.validUntilLabel}
+        help={s.validUntilHelp}
+        initial={editing?.ownValidUntil ?? ''}
+        problem={(value) => (value.trim() === '' ? null : validUntilProblem(value))}
+        onSave={(value) => (editing ? saveValidUntil(editing, value) : Promise.resolve(false))}
+        onClose={() => setEditing(null)}
+      />
       <ConfirmDialog
         open={confirming !== null}
         title={s.deleteTitle}
-        message={confirming ? s.deleteMessage(confirming.userEmail ?? cmsTexts.none, confirming.subOrganizationName ?? cmsTexts.none) : ''}
+        message={confirming ? s.deleteMessage(emailOf(confirming), subOf(confirming)) : ''}
         confirmLabel={s.deleteConfirm}
         busy={deleting}
         onConfirm={() => confirming && void remove(confirming)}

@@ -5,7 +5,8 @@ import { ConfirmDialog } from '@/components/ConfirmDialog'
 import { iconButtonClass, primaryButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
 import { Icon } from '@/components/Icon'
 import { useToast } from '@/components/Toast'
-import { ActiveBadge, inputClass, PanelHeading, Pager, SearchBox, StateRow, TableCard, tdClass, thClass, usePagedFilter, useTimedMessage } from '../components/ui'
+import { Cell, CmsTable, rowClass, usePagedFilter, type Column } from '../components/CmsTable'
+import { ActiveBadge, inputClass, PanelHeading, useTimedMessage } from '../components/ui'
 import { MODAL_MESSAGE_MS } from '../rules'
 import { deleteOrganisation, organisationsQuery, refreshOrganisations, saveOrganisation, type ActiveFilter, type MainOrganisation } from './api'
 import { DurationDialog, type DurationTarget } from './DurationDialog'
@@ -48,10 +49,9 @@ export function OrganisationsTab() {
   const [dialog, setDialog] = useState<Dialog>(null)
   const [term, setTerm] = useState<DurationTarget | null>(null)
   const [deleting, setDeleting] = useState(false)
-  const rows = organisations.data?.rows ?? []
   const c = o.columns
   // the modal shows the organisation as last read (its term may change while it is open)
-  const shown = dialog && (rows.find((row) => row.id === dialog.main.id) ?? dialog.main)
+  const shown = dialog && (organisations.data?.rows.find((row) => row.id === dialog.main.id) ?? dialog.main)
 
   const remove = async (main: MainOrganisation) => {
     setDeleting(true)
@@ -67,6 +67,71 @@ export function OrganisationsTab() {
       setDeleting(false)
     }
   }
+
+  const columns: Column<MainOrganisation>[] = [
+    {
+      header: c.name,
+      cell: (main) => (
+        <>
+          <p className="font-medium break-words text-slate-900">{main.organizationName}</p>
+          <button
+            type="button"
+            onClick={() => setDialog({ kind: 'subs', main })}
+            className="mt-1 -ml-1 inline-flex items-center gap-1 rounded px-1 text-sm font-medium whitespace-nowrap text-brand-700 hover:text-brand-800 hover:underline focus-visible:outline-2 focus-visible:outline-brand-700"
+          >
+            <Icon name="user" className="size-4" />
+            {o.subsButton(main.subOrganizations)}
+          </button>
+        </>
+      ),
+    },
+    { header: c.agbCode, fit: 'nowrap', cell: (main) => main.agbCode },
+    { header: c.type, cell: (main) => typeLabel(main.type) },
+    { header: c.product, cell: (main) => productLabel(main.productType) },
+    {
+      header: c.term,
+      cell: (main) => (
+        <span className="inline-flex flex-wrap items-center gap-1">
+          {mainTermText(main)}
+          <button
+            type="button"
+            onClick={() =>
+              setTerm({
+                kind: 'main',
+                id: main.id,
+                name: main.organizationName,
+                startDate: main.validDateMainLevel ? (main.startDate ?? null) : null,
+                endDate: main.validDateMainLevel ? main.validUntil : null,
+              })
+            }
+            aria-label={o.termFor(main.organizationName)}
+            title={o.termButton}
+            className={iconButtonClass}
+          >
+            <Icon name="pencil" className="size-4" />
+          </button>
+        </span>
+      ),
+    },
+    { header: c.active, cell: (main) => <ActiveBadge active={main.isActive} /> },
+    {
+      header: c.actions,
+      hideHeader: true,
+      align: 'right',
+      cell: (main) => (
+        <div className="-mx-2 flex flex-wrap gap-1 md:justify-end">
+          <button type="button" onClick={() => setEditing(main.id)} aria-label={o.editFor(main.organizationName)} className={iconButtonClass}>
+            <Icon name="pencil" className="size-4" />
+            {o.edit}
+          </button>
+          <button type="button" onClick={() => setDialog({ kind: 'delete', main })} aria-label={o.deleteFor(main.organizationName)} className={dangerIconButtonClass}>
+            <Icon name="trash" className="size-4" />
+            {o.delete}
+          </button>
+        </div>
+      ),
+    },
+  ]
 
   return (
     <section aria-labelledby="cms-organisaties">
@@ -84,138 +149,41 @@ export function OrganisationsTab() {
         )}
       </div>
 
-      <div className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-3">
-        <SearchBox value={list.typed} onChange={list.setTyped} placeholder={o.searchPlaceholder} />
-        <fieldset>
-          <legend className="sr-only">{o.filterLabel}</legend>
-          <div className="inline-flex rounded-md shadow-xs">
-            {filters.map((filter, index) => (
-              <label
-                key={filter}
-                className={`relative cursor-pointer px-3 py-2 text-sm font-semibold ring-1 ring-slate-300 ring-inset has-checked:z-10 has-checked:bg-brand-700 has-checked:text-white has-checked:ring-brand-700 has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-brand-700 ${
-                  index === 0 ? 'rounded-l-md' : '-ml-px'
-                } ${index === filters.length - 1 ? 'rounded-r-md' : ''} bg-white text-slate-700 hover:bg-slate-50`}
-              >
-                <input
-                  type="radio"
-                  name="cms-organisations-filter"
-                  value={filter}
-                  checked={list.filters.filter === filter}
-                  onChange={() => list.setFilter('filter', filter)}
-                  className="sr-only"
-                />
-                {o.filters[filter]}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-      </div>
-
-      <TableCard
+      <CmsTable
         label={o.heading}
-        footer={
-          organisations.data && (
-            <Pager page={list.page} total={organisations.data.total} pageSize={organisations.data.pageSize} onPage={list.setPage} />
-          )
+        columns={columns}
+        rowKey={(main) => main.id}
+        query={organisations}
+        page={{ page: list.page, onPage: list.setPage }}
+        search={{ value: list.typed, onChange: list.setTyped, placeholder: o.searchPlaceholder }}
+        filters={
+          <fieldset>
+            <legend className="sr-only">{o.filterLabel}</legend>
+            <div className="inline-flex rounded-md shadow-xs">
+              {filters.map((filter, index) => (
+                <label
+                  key={filter}
+                  className={`relative cursor-pointer px-3 py-2 text-sm font-semibold ring-1 ring-slate-300 ring-inset has-checked:z-10 has-checked:bg-brand-700 has-checked:text-white has-checked:ring-brand-700 has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-brand-700 ${
+                    index === 0 ? 'rounded-l-md' : '-ml-px'
+                  } ${index === filters.length - 1 ? 'rounded-r-md' : ''} bg-white text-slate-700 hover:bg-slate-50`}
+                >
+                  <input
+                    type="radio"
+                    name="cms-organisations-filter"
+                    value={filter}
+                    checked={list.filters.filter === filter}
+                    onChange={() => list.setFilter('filter', filter)}
+                    className="sr-only"
+                  />
+                  {o.filters[filter]}
+                </label>
+              ))}
+            </div>
+          </fieldset>
         }
-      >
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className={thClass}>
-              {c.name}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.agbCode}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.type}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.product}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.term}
-            </th>
-            <th scope="col" className={thClass}>
-              {c.active}
-            </th>
-            <th scope="col" className={thClass}>
-              <span className="sr-only">{c.actions}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {adding && <AddRow onDone={() => setAdding(false)} />}
-          <StateRow
-            columns={COLUMNS}
-            loading={organisations.isPending}
-            failed={organisations.isError}
-            empty={organisations.isSuccess && rows.length === 0}
-          />
-          {rows.map((main) =>
-            editing === main.id ? (
-              <EditRow key={main.id} main={main} onDone={() => setEditing(null)} />
-            ) : (
-              <tr key={main.id}>
-                <td className={`${tdClass} min-w-52`}>
-                  <p className="font-medium break-words text-slate-900">{main.organizationName}</p>
-                  <button
-                    type="button"
-                    onClick={() => setDialog({ kind: 'subs', main })}
-                    className="mt-1 -ml-1 inline-flex items-center gap-1 rounded px-1 text-sm font-medium whitespace-nowrap text-brand-700 hover:text-brand-800 hover:underline focus-visible:outline-2 focus-visible:outline-brand-700"
-                  >
-                    <Icon name="user" className="size-4" />
-                    {o.subsButton(main.subOrganizations)}
-                  </button>
-                </td>
-                <td className={`${tdClass} whitespace-nowrap`}>{main.agbCode}</td>
-                <td className={`${tdClass} whitespace-nowrap`}>{typeLabel(main.type)}</td>
-                <td className={`${tdClass} whitespace-nowrap`}>{productLabel(main.productType)}</td>
-                <td className={`${tdClass} whitespace-nowrap`}>
-                  <span className="inline-flex items-center gap-1">
-                    {mainTermText(main)}
-                    <button
-                      type="button"
-                      onClick={() =>
-                        setTerm({
-                          kind: 'main',
-                          id: main.id,
-                          name: main.organizationName,
-                          startDate: main.validDateMainLevel ? (main.startDate ?? null) : null,
-                          endDate: main.validDateMainLevel ? main.validUntil : null,
-                        })
-                      }
-                      aria-label={o.termFor(main.organizationName)}
-                      title={o.termButton}
-                      className={iconButtonClass}
-                    >
-                      <Icon name="pencil" className="size-4" />
-                    </button>
-                  </span>
-                </td>
-                <td className={tdClass}>
-                  <ActiveBadge active={main.isActive} />
-                </td>
-                <td className={`${tdClass} text-right whitespace-nowrap`}>
-                  <button type="button" onClick={() => setEditing(main.id)} aria-label={o.editFor(main.organizationName)} className={iconButtonClass}>
-                    <Icon name="pencil" className="size-4" />
-                    {o.edit}
-                  </button>
-                  <button
-                    type="button"
-                    onClick={() => setDialog({ kind: 'delete', main })}
-                    aria-label={o.deleteFor(main.organizationName)}
-                    className={dangerIconButtonClass}
-                  >
-                    <Icon name="trash" className="size-4" />
-                    {o.delete}
-                  </button>
-                </td>
-              </tr>
-            ),
-          )}
-        </tbody>
-      </TableCard>
+        leading={adding && <AddRow onDone={() => setAdding(false)} />}
+        renderRow={(main) => (editing === main.id ? <EditRow key={main.id} main={main} onDone={() => setEditing(null)} /> : undefined)}
+      />
 
       <SubOrganisationsDialog main={dialog?.kind === 'subs' ? shown : null} onClose={() => setDialog(null)} />
       <DurationDialog key={term ? `${term.kind}-${term.id}` : 'none'} target={term} onClose={() => setTerm(null)} />
@@ -269,6 +237,7 @@ function AddRow({ onDone }: { onDone: () => void }) {
   const error = useTimedMessage(MODAL_MESSAGE_MS)
   const set = <K extends keyof MainForm>(name: K, value: MainForm[K]) => setForm((prev) => ({ ...prev, [name]: value }))
   const f = o.fields
+  const c = o.columns
 
   const submit = async () => {
     const problem = newMainProblem(form)
@@ -290,20 +259,20 @@ function AddRow({ onDone }: { onDone: () => void }) {
 
   return (
     <>
-      <tr aria-label={o.addRow} onKeyDown={keys(() => void submit(), onDone)} className="bg-brand-50/40">
-        <td className={`${tdClass} min-w-44`}>
+      <tr aria-label={o.addRow} onKeyDown={keys(() => void submit(), onDone)} className={`${rowClass} bg-brand-50/40`}>
+        <Cell label={c.name} className="md:min-w-44">
           <CellInput label={f.name} value={form.organizationName} onChange={(v) => set('organizationName', v)} autoFocus />
-        </td>
-        <td className={`${tdClass} min-w-28`}>
+        </Cell>
+        <Cell label={c.agbCode} className="md:min-w-28">
           <CellInput label={f.agbCode} value={form.agbCode} onChange={(v) => set('agbCode', v)} />
-        </td>
-        <td className={`${tdClass} min-w-48`}>
+        </Cell>
+        <Cell label={c.type} className="md:min-w-48">
           <TypeSelect aria-label={f.type} value={form.type} onChange={(v) => set('type', v)} />
-        </td>
-        <td className={`${tdClass} min-w-48`}>
+        </Cell>
+        <Cell label={c.product} className="md:min-w-48">
           <ProductSelect aria-label={f.product} value={form.productType} onChange={(v) => set('productType', v)} />
-        </td>
-        <td className={`${tdClass} min-w-44`}>
+        </Cell>
+        <Cell label={c.term} className="md:min-w-44">
           <label className="flex items-start gap-2 pt-2 text-sm font-medium text-slate-700">
             <input
               type="checkbox"
@@ -319,8 +288,8 @@ function AddRow({ onDone }: { onDone: () => void }) {
               <DateInput label={f.end} value={form.validUntil} onChange={(v) => set('validUntil', v)} />
             </div>
           )}
-        </td>
-        <td colSpan={2} className={`${tdClass} text-right`}>
+        </Cell>
+        <Cell colSpan={2} className="md:text-right">
           <div className="ml-auto flex w-28 flex-col gap-2">
             <button type="button" onClick={() => void submit()} disabled={busy} className={primaryButtonClass}>
               {o.addSubmit}
@@ -329,13 +298,13 @@ function AddRow({ onDone }: { onDone: () => void }) {
               {o.cancel}
             </button>
           </div>
-        </td>
+        </Cell>
       </tr>
       {error.message && (
-        <tr className="bg-brand-50/40">
-          <td colSpan={COLUMNS} className="px-4 pb-3">
+        <tr className={`${rowClass} bg-brand-50/40`}>
+          <Cell colSpan={COLUMNS} className="md:pt-0">
             <FormError message={error.message} />
-          </td>
+          </Cell>
         </tr>
       )}
     </>
@@ -356,6 +325,7 @@ function EditRow({ main, onDone }: { main: MainOrganisation; onDone: () => void 
   const error = useTimedMessage(MODAL_MESSAGE_MS)
   const set = (name: keyof typeof form, value: string) => setForm((prev) => ({ ...prev, [name]: value }))
   const f = o.fields
+  const c = o.columns
 
   const save = async () => {
     const problem = editMainProblem(form)
@@ -377,24 +347,26 @@ function EditRow({ main, onDone }: { main: MainOrganisation; onDone: () => void 
 
   return (
     <>
-      <tr aria-label={o.editFor(main.organizationName)} onKeyDown={keys(() => void save(), onDone)} className="bg-slate-50/70">
-        <td className={`${tdClass} min-w-44`}>
+      <tr aria-label={o.editFor(main.organizationName)} onKeyDown={keys(() => void save(), onDone)} className={`${rowClass} bg-slate-50/70`}>
+        <Cell label={c.name} className="md:min-w-44">
           <CellInput label={f.name} value={form.organizationName} onChange={(v) => set('organizationName', v)} autoFocus />
-        </td>
-        <td className={`${tdClass} min-w-28`}>
+        </Cell>
+        <Cell label={c.agbCode} className="md:min-w-28">
           <CellInput label={f.agbCode} value={form.agbCode} onChange={(v) => set('agbCode', v)} />
-        </td>
-        <td className={`${tdClass} min-w-48`}>
+        </Cell>
+        <Cell label={c.type} className="md:min-w-48">
           <TypeSelect aria-label={f.type} value={form.type} onChange={(v) => set('type', v)} />
-        </td>
-        <td className={`${tdClass} min-w-48`}>
+        </Cell>
+        <Cell label={c.product} className="md:min-w-48">
           <ProductSelect aria-label={f.product} value={form.productType} onChange={(v) => set('productType', v)} />
-        </td>
-        <td className={`${tdClass} pt-5 whitespace-nowrap`}>{mainTermText(main)}</td>
-        <td className={`${tdClass} pt-5`}>
+        </Cell>
+        <Cell label={c.term} className="md:pt-5">
+          {mainTermText(main)}
+        </Cell>
+        <Cell label={c.active} className="md:pt-5">
           <ActiveBadge active={main.isActive} />
-        </td>
-        <td className={`${tdClass} text-right`}>
+        </Cell>
+        <Cell className="md:text-right">
           <div className="ml-auto flex w-28 flex-col gap-2">
             <button type="button" onClick={() => void save()} disabled={busy} className={primaryButtonClass}>
               {o.save}
@@ -403,13 +375,13 @@ function EditRow({ main, onDone }: { main: MainOrganisation; onDone: () => void 
               {o.cancel}
             </button>
           </div>
-        </td>
+        </Cell>
       </tr>
       {error.message && (
-        <tr className="bg-slate-50/70">
-          <td colSpan={COLUMNS} className="px-4 pb-3">
+        <tr className={`${rowClass} bg-slate-50/70`}>
+          <Cell colSpan={COLUMNS} className="md:pt-0">
             <FormError message={error.message} />
-          </td>
+          </Cell>
         </tr>
       )}
     </>

@@ -174,6 +174,16 @@ export async function deleteOrganisationSubscription(id: string): Promise<void> 
   ok(await api.POST('/api/cms/deleteOrganizationSubscription', { params: { query: { organizationSubscriptionId: id } } }))
 }
 
+/** Switches an organisation subscription on or off; one whose term has not started or is past stays off. */
+export async function setOrganisationSubscriptionActive(id: string, active: boolean): Promise<CmsOrganisationSubscription> {
+  return unwrap(await api.POST('/api/cms/organizationsubscription/active/{id}', { params: { path: { id } }, body: active }))
+}
+
+/** Gives an organisation subscription its own last day (`yyyy-mm-dd`), or with `''` its organisation's term again. */
+export async function setOrganisationSubscriptionValidUntil(id: string, validUntil: string): Promise<CmsOrganisationSubscription> {
+  return unwrap(await api.POST('/api/cms/organizationsubscription/valid/{id}', { params: { path: { id } }, body: validUntil }))
+}
+
 /** The sync (`tribe`): waiting addresses linked to the accounts that exist now, every term written again. */
 export async function syncOrganisations(): Promise<Synced> {
   return unwrap(await api.POST('/api/cms/tribe'))

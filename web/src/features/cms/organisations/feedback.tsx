@@ -6,7 +6,7 @@
  */
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react'
 import { Icon, type IconName } from '@/components/Icon'
-import { TOAST_DURATION_MS, useToast, type ToastOptions, type ToastTone } from '@/components/Toast'
+import { detailBeyond, TOAST_DURATION_MS, useToast, type ToastOptions, type ToastTone } from '@/components/Toast'
 import { componentTexts } from '@/components/texts'
 
 type Show = (notice: ToastOptions) => void
@@ -50,6 +50,7 @@ const tones: Record<ToastTone, { icon: IconName; colour: string }> = {
 
 /** The notice, kept in view at the bottom of the modal while it scrolls; it looks like a toast. */
 export function Notice({ notice, onClose }: { notice: ToastOptions | null; onClose: () => void }) {
+  const detail = notice && detailBeyond(notice)
   return (
     <div aria-live="polite" className="pointer-events-none sticky bottom-4 z-10 mt-4 flex justify-end">
       {notice && (
@@ -61,7 +62,7 @@ export function Notice({ notice, onClose }: { notice: ToastOptions | null; onClo
           <div className="min-w-0 flex-1">
             <p className="text-sm font-semibold text-slate-900">{componentTexts.toastTitles[notice.tone]}</p>
             <p className="mt-1 text-sm break-words text-slate-600">{notice.message}</p>
-            {notice.detail && <p className="mt-1 text-sm break-words text-slate-500">{notice.detail}</p>}
+            {detail && <p className="mt-1 text-sm break-words text-slate-500">{detail}</p>}
           </div>
           <button
             type="button"

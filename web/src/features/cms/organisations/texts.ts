@@ -168,7 +168,7 @@ export const organisationTexts = {
     startHelp: 'Een lege startdatum betekent dat het abonnement direct ingaat.',
     mainHelp: 'Na opslaan staat de looptijd op de hoofdorganisatie en geldt die voor alle suborganisaties.',
     followHelp:
-      'De gekoppelde organisatie abonnementen volgen direct: ligt de einddatum in het verleden, dan worden ze inactief; anders weer actief.',
+      'De gekoppelde organisatie abonnementen volgen direct: ligt de einddatum in het verleden, dan worden ze inactief; anders weer actief. Een abonnement dat op het tabblad Organisatie abonnementen is uitgezet of een eigen Geldig tot heeft, houdt dat.',
     saved: (n: number) =>
       n === 0
         ? 'De looptijd is opgeslagen.'
@@ -181,7 +181,7 @@ export const organisationTexts = {
   subscriptions: {
     heading: 'Abonnementen via organisatie',
     intro:
-      'Actief en Geldig tot kunnen worden aangepast: ligt Geldig tot in het verleden, dan wordt Actief automatisch uit. Ze volgen de looptijd van de organisatie, die u wijzigt op het tabblad Organisaties (Looptijd bij de hoofdorganisatie of de suborganisatie).',
+      'Actief en Geldig tot kunnen worden aangepast: ligt Geldig tot in het verleden, dan wordt Actief automatisch uit. Zonder eigen instelling volgen ze de looptijd van de organisatie, die u wijzigt op het tabblad Organisaties (Looptijd bij de hoofdorganisatie of de suborganisatie); een abonnement dat hier is uitgezet of een eigen Geldig tot heeft, houdt dat.',
     activeOnly: 'Alleen actieve abonnementen',
     duplicates: 'Verwijder dubbele abonnementen',
     sync: 'Synchroniseren',
@@ -209,5 +209,14 @@ export const organisationTexts = {
     deleteConfirm: 'Verwijderen',
     deleted: 'Het dubbele abonnement is verwijderd.',
     deleteFailed: 'Het abonnement kon niet worden verwijderd.',
+    toggleActive: (email: string, sub: string) => `Actief: abonnement van ${email} bij ${sub}`,
+    stillInactive: 'Het abonnement blijft inactief: de looptijd is nog niet begonnen of Geldig tot ligt in het verleden.',
+    switchedOff: 'uitgezet',
+    ownValidUntil: 'eigen Geldig tot',
+    validUntilFor: (email: string, sub: string) => `Geldig tot van ${email} bij ${sub} wijzigen`,
+    validUntilTitle: 'Geldig tot wijzigen',
+    validUntilLabel: 'Geldig tot (yyyy-mm-dd, leeg: volgt de organisatie)',
+    validUntilHelp:
+      'Ligt de datum in het verleden, dan wordt het abonnement automatisch inactief. Laat het veld leeg, dan volgt het abonnement weer de looptijd van de organisatie.',
   },
 } as const
