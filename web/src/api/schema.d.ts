@@ -1960,6 +1960,21 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment/subscription/cancelPayment/{payment_id}": {
+        parameters: { query?: never; header?: never; path?: never; cookie?: never };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: { query?: never; header?: never; path: { payment_id: string }; cookie?: never };
+            requestBody?: never;
+            responses: { 204: { headers: { [name: string]: unknown }; content?: never } };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment/subscription/addUser": {
         parameters: {
             query?: never;
@@ -2974,6 +2989,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             userId?: string | null;
+            name?: string | null;
         };
         /** @description A sub-organisation a user belongs to. */
         LinkedSubOrganization: {
@@ -3181,6 +3197,8 @@ export interface components {
         };
         /** @description A payment as its owner sees it (spec §3 Payment). */
         Payment: components["schemas"]["Address"] & {
+            checkoutUrl?: string | null;
+            expiresAt?: string | null;
             /** @description Gross, in cents. */
             amount: components["schemas"]["Cents"];
             /** Format: date-time */
@@ -3794,6 +3812,7 @@ export interface components {
         TierBody: components["schemas"]["Tier"] & {
             priceExclVatPerUserMonth: components["schemas"]["Cents"];
             priceExclVatPerUserYear: components["schemas"]["Cents"];
+            unavailable?: string | null;
         };
         /** @description One finished sentence, numbered from 0 in the order spoken. */
         TranscriptSentence: {
@@ -12247,6 +12266,7 @@ export interface operations {
                 /** @description Lower-cased before it is stored. */
                 emailAddress?: string;
                 subscriptionId: string;
+                invite?: boolean;
             };
             header?: never;
             path?: never;
