@@ -230,7 +230,7 @@ async fn the_local_checkout_pays_and_the_worker_activates(pool: PgPool) {
     // linked users: added lower-cased, the fair-use warning past the purchased users, removed
     let add = |email: &str| {
         app.http
-            .post(app.url(&format!("/payment/subscription/addUser?emailAddress={email}&subscriptionId={sub_id}")))
+            .post(app.url(&format!("/payment/subscription/addUser?emailAddress={email}&subscriptionId={sub_id}&invite=true")))
             .bearer_auth(&token)
             .send()
     };
