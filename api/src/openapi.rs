@@ -126,6 +126,7 @@ use crate::state::AppState;
         subscription::is_user_early_adopter,
         subscription::get_subscription_for_organization,
         subscription::get_payment_link,
+        subscription::cancel_payment,
         payment_webhook::webhook,
         local_checkout::checkout_page,
         local_checkout::checkout_choose,

@@ -92,6 +92,7 @@ const SIGNED_IN: &[(&str, &str)] = &[
     ("GET", "/payment/subscription/isUserEarlyAdopter"),
     ("GET", "/payment/subscription/getSubscriptionForOrganization?organizationId=00000000-0000-0000-0000-000000000000"),
     ("POST", "/payment/paymentinfo/getPaymentLink"),
+    ("POST", "/payment/subscription/cancelPayment/00000000-0000-0000-0000-000000000000"),
     ("GET", "/api/user/getOrganizationSubscriptionForUser"),
     ("GET", "/api/user/hasUserActiveOrganizationSubscription"),
 ];
@@ -229,7 +230,7 @@ async fn the_local_checkout_pays_and_the_worker_activates(pool: PgPool) {
     // linked users: added lower-cased, the fair-use warning past the purchased users, removed
     let add = |email: &str| {
         app.http
-            .post(app.url(&format!("/payment/subscription/addUser?emailAddress={email}&subscriptionId={sub_id}")))
+            .post(app.url(&format!("/payment/subscription/addUser?emailAddress={email}&subscriptionId={sub_id}&invite=true")))
             .bearer_auth(&token)
             .send()
     };
@@ -668,10 +669,15 @@ async fn the_gps_practice(app: &TestApp, pool: &PgPool) -> (String, String) {
     (token, id.to_string())
 }
 
+/// Adds a seat as the page does once the owner confirmed any invitation (`invite=true`).
 async fn add_seat(app: &TestApp, token: &str, subscription: &str, email: &str) -> (u16, Value) {
+    add_seat_asking(app, token, subscription, email, true).await
+}
+
+async fn add_seat_asking(app: &TestApp, token: &str, subscription: &str, email: &str, invite: bool) -> (u16, Value) {
     let response = app
         .http
-        .post(app.url(&format!("/payment/subscription/addUser?emailAddress={email}&subscriptionId={subscription}")))
+        .post(app.url(&format!("/payment/subscription/addUser?emailAddress={email}&subscriptionId={subscription}&invite={invite}")))
         .bearer_auth(token)
         .send()
         .await
@@ -789,4 +795,171 @@ async fn a_right_to_left_override_in_the_billing_details_is_refused_in_dutch_and
     .await
     .unwrap();
     assert_eq!(made, 0);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn an_address_without_an_account_is_linked_and_invited_only_once_the_owner_confirms(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let (token, practice) = the_gps_practice(&app, &pool).await;
+    let (status, asked) = add_seat_asking(&app, &token, &practice, "tikfout@praktijk.nl", false).await;
+    assert_eq!(status, 409, "{asked}");
+    assert_eq!(asked["error"], "invitation_needed");
+    assert_eq!(asked["message"], "Er is nog geen account met dit e-mail adres. Bevestig dat we een uitnodiging mogen sturen.");
+    assert_eq!(seats_and_invitations(&pool, &practice).await, (1, 0), "nothing linked, nothing sent");
+    // an address with an account needs no confirmation and sends nothing
+    app.access_token_unsubscribed("collega@praktijk.nl").await;
+    let (status, seat) = add_seat_asking(&app, &token, &practice, "collega@praktijk.nl", false).await;
+    assert_eq!(status, 201, "{seat}");
+    assert!(seat["userId"].is_string());
+    assert_eq!(seats_and_invitations(&pool, &practice).await, (2, 0));
+    let (status, _) = add_seat_asking(&app, &token, &practice, "tikfout@praktijk.nl", true).await;
+    assert_eq!(status, 201);
+    assert_eq!(seats_and_invitations(&pool, &practice).await, (3, 1));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_seat_shows_its_colleagues_name_and_finds_the_account_made_after_it(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let (token, practice) = the_gps_practice(&app, &pool).await;
+    let seats = |subscriptions: Value| {
+        subscriptions.as_array().unwrap().iter().find(|s| s["id"] == practice.as_str()).unwrap()["linkedSubscriptions"].clone()
+    };
+    // the POH's seat is stored by account: its address and name, not only an id
+    let (_, mine) = get_json(&app, "/payment/subscription/getSubscriptionForUser", &token).await;
+    let poh = seats(mine)[0].clone();
+    assert_eq!(poh["emailAddress"], "poh@example.nl");
+    assert_eq!(poh["name"], "poh");
+    assert_eq!(poh["userId"], "8d3c0f7e-5b1a-4c2e-9f10-0a1b2c3d4e02");
+
+    let (status, _) = add_seat(&app, &token, &practice, "Later@Praktijk.nl").await;
+    assert_eq!(status, 201);
+    let (_, mine) = get_json(&app, "/payment/subscription/getSubscriptionForUser", &token).await;
+    let later = seats(mine)[1].clone();
+    assert_eq!(
+        (later["emailAddress"].as_str(), later["userId"].is_null(), later["name"].is_null()),
+        (Some("later@praktijk.nl"), true, true)
+    );
+    // the colleague signs up with that address: the seat names the account
+    app.access_token_unsubscribed("later@praktijk.nl").await;
+    sqlx::query("update users set preferred_name = 'Bram Jansen' where email = 'later@praktijk.nl'").execute(&pool).await.unwrap();
+    let (_, mine) = get_json(&app, "/payment/subscription/getSubscriptionForUser", &token).await;
+    let later = seats(mine)[1].clone();
+    assert_eq!(later["name"], "Bram Jansen");
+    assert!(later["userId"].is_string(), "{later}");
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_trial_tier_says_why_it_is_not_offered_once_used(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let token = app.access_token_unsubscribed("praktijkhouder@example.nl").await;
+    let trial = |tiers: Value| tiers.as_array().unwrap().iter().find(|t| t["id"] == TRIAL).unwrap().clone();
+    let (_, tiers) = get_json(&app, "/payment/subscription/getTiers", &token).await;
+    assert!(trial(tiers.clone())["unavailable"].is_null());
+    assert!(tiers.as_array().unwrap().iter().all(|t| t["unavailable"].is_null()));
+    let (status, _) = post_json(&app, "/payment/subscription/createTrialSubscription", &token, &billing(TRIAL, 1, 1)).await;
+    assert_eq!(status, 201);
+    let (_, tiers) = get_json(&app, "/payment/subscription/getTiers", &token).await;
+    assert_eq!(trial(tiers.clone())["unavailable"], "Gebruiker heeft al eens een proefabonnement geactiveerd");
+    assert!(tiers.as_array().unwrap().iter().filter(|t| t["id"] != TRIAL).all(|t| t["unavailable"].is_null()));
+}
+
+async fn cancel_payment(app: &TestApp, token: &str, payment: &Value) -> (u16, Value) {
+    let path = format!("/payment/subscription/cancelPayment/{}", payment.as_str().unwrap());
+    post_json(app, &path, token, &Value::Null).await
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn an_open_mollie_payment_can_be_resumed_and_is_canceled_at_mollie_and_here(pool: PgPool) {
+    let (mollie_url, double) = mollie_double().await;
+    let env = vec![("APP_MOLLIE_API_KEY", "test_double_key".to_owned()), ("APP_MOLLIE_API_URL", mollie_url)];
+    let app = TestApp::spawn_with(pool.clone(), Options { env, ..Default::default() }).await;
+    let token = app.access_token_unsubscribed("praktijkhouder@example.nl").await;
+    let (status, link) = post_json(&app, "/payment/paymentinfo/getPaymentLink", &token, &billing(INDIVIDUAL, 1, 1)).await;
+    assert_eq!(status, 200, "{link}");
+
+    // the page can send the user back to Mollie's checkout, and knows when Mollie lets it expire
+    let (_, payments) = get_json(&app, "/payment/subscription/getPaymentsForUser", &token).await;
+    let open = payments[0].clone();
+    assert_eq!(open["paymentStatus"], "OPEN");
+    assert_eq!(open["checkoutUrl"], link["href"]);
+    let expires: chrono::DateTime<chrono::Utc> = open["expiresAt"].as_str().unwrap().parse().unwrap();
+    let minutes = (expires - chrono::Utc::now()).num_minutes();
+    assert!((13..=15).contains(&minutes), "{expires}");
+
+    // someone else's payment is not found, and nothing is asked of Mollie
+    let other = app.access_token_unsubscribed("ander@example.nl").await;
+    let (status, refused) = cancel_payment(&app, &other, &open["id"]).await;
+    assert_eq!((status, refused["message"].as_str()), (404, Some("Betaling niet gevonden")));
+    assert_eq!(double.lock().unwrap().cancels, 0);
+
+    let (status, body) = cancel_payment(&app, &token, &open["id"]).await;
+    assert_eq!(status, 204, "{body}");
+    assert_eq!(double.lock().unwrap().payments["tr_1"]["status"], "canceled");
+    let (_, payments) = get_json(&app, "/payment/subscription/getPaymentsForUser", &token).await;
+    assert_eq!(payments[0]["paymentStatus"], "CANCELED");
+    assert!(payments[0]["checkoutUrl"].is_null() && payments[0]["expiresAt"].is_null());
+    // a second 'Annuleren' (another tab) is refused in Dutch and not sent again
+    let (status, again) = cancel_payment(&app, &token, &open["id"]).await;
+    assert_eq!((status, again["message"].as_str()), (409, Some("Deze betaling is al afgerond en kan niet meer worden geannuleerd.")));
+    assert_eq!(double.lock().unwrap().cancels, 1);
+    // Mollie's webhook for the cancellation changes nothing more
+    let (_, active) = get_json(&app, "/payment/subscription/hasUserActiveSubscription", &token).await;
+    assert_eq!(active, json!(false));
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_payment_mollie_no_longer_lets_be_canceled_is_refused_and_synced(pool: PgPool) {
+    let (mollie_url, double) = mollie_double().await;
+    let env = vec![("APP_MOLLIE_API_KEY", "test_double_key".to_owned()), ("APP_MOLLIE_API_URL", mollie_url)];
+    let app = TestApp::spawn_with(pool.clone(), Options { env, ..Default::default() }).await;
+    let worker = app.start_worker(&[]);
+    let token = app.access_token_unsubscribed("praktijkhouder@example.nl").await;
+    let (status, _) = post_json(&app, "/payment/paymentinfo/getPaymentLink", &token, &billing(INDIVIDUAL, 1, 1)).await;
+    assert_eq!(status, 200);
+    let (_, payments) = get_json(&app, "/payment/subscription/getPaymentsForUser", &token).await;
+    // paid at Mollie while the webhook is still on its way
+    mollie_status(&double, "tr_1", "paid");
+    let (status, refused) = cancel_payment(&app, &token, &payments[0]["id"]).await;
+    assert_eq!((status, refused["message"].as_str()), (409, Some("Deze betaling kan niet meer worden geannuleerd.")));
+    assert_eq!(double.lock().unwrap().cancels, 0, "only a cancelable payment is canceled");
+    sync_jobs_done(&pool).await;
+    let (_, payments) = get_json(&app, "/payment/subscription/getPaymentsForUser", &token).await;
+    assert_eq!(payments[0]["paymentStatus"], "PAID");
+    wait_active(&app, &token).await;
+    worker.stop().await;
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn the_local_checkout_cancels_an_open_payment_and_an_expired_one_reads_as_expired(pool: PgPool) {
+    let app = TestApp::spawn(pool.clone()).await;
+    let worker = app.start_worker(&[]);
+    let token = app.access_token_unsubscribed("praktijkhouder@example.nl").await;
+    let (_, link) = post_json(&app, "/payment/paymentinfo/getPaymentLink", &token, &billing(INDIVIDUAL, 1, 1)).await;
+    let href = link["href"].as_str().unwrap().to_owned();
+    let (_, payments) = get_json(&app, "/payment/subscription/getPaymentsForUser", &token).await;
+    assert_eq!(payments[0]["checkoutUrl"].as_str(), Some(href.as_str()));
+    assert!(payments[0]["expiresAt"].is_string());
+    let (status, body) = cancel_payment(&app, &token, &payments[0]["id"]).await;
+    assert_eq!(status, 204, "{body}");
+    let (_, payments) = get_json(&app, "/payment/subscription/getPaymentsForUser", &token).await;
+    assert_eq!(payments[0]["paymentStatus"], "CANCELED");
+    // the checkout page no longer takes a choice for it
+    let chosen = app.http.post(&href).form(&[("outcome", "paid")]).send().await.unwrap();
+    assert!(chosen.status().is_redirection() || chosen.status().is_client_error(), "{}", chosen.status());
+    let (_, active) = get_json(&app, "/payment/subscription/hasUserActiveSubscription", &token).await;
+    assert_eq!(active, json!(false));
+
+    // a payment left open past its expiry: cancelling is refused, and the sync reads it expired
+    let (_, _) = post_json(&app, "/payment/paymentinfo/getPaymentLink", &token, &billing(INDIVIDUAL, 1, 1)).await;
+    sqlx::query("update local_checkout_payments set created_at = now() - interval '16 minutes' where status = 'open'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    let (_, payments) = get_json(&app, "/payment/subscription/getPaymentsForUser", &token).await;
+    let (status, refused) = cancel_payment(&app, &token, &payments[0]["id"]).await;
+    assert_eq!((status, refused["message"].as_str()), (409, Some("Deze betaling kan niet meer worden geannuleerd.")));
+    sync_jobs_done(&pool).await;
+    let (_, payments) = get_json(&app, "/payment/subscription/getPaymentsForUser", &token).await;
+    assert_eq!(payments[0]["paymentStatus"], "EXPIRED");
+    worker.stop().await;
 }

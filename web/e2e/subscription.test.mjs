@@ -1,13 +1,16 @@
 // The subscription page and the gate, as a practitioner: a new user is sent from /template to
-// /subscription, buys the practice tier for 3 users yearly through the local checkout, links and
-// unlinks a colleague, cancels and keeps access, and is refused a second trial; a checkout that
-// fails leaves no active subscription and says so.
+// /subscription, buys the practice tier for 3 users yearly through the local checkout, links a
+// colleague (after confirming the invitation) who then signs up, unlinks them (after confirming),
+// cancels and keeps access, and is not offered a second trial; a checkout that fails leaves no
+// active subscription and says so; an abandoned checkout is resumed and cancelled; a failure shows
+// while another payment is open; a seat stored by account shows a name; bad user counts are refused
+// at the field; the page with payments, seats and the billing dialog fits at 1440 and 390 px.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { after, afterEach, before, describe, it } from 'node:test'
-import { accessToken, baseUrl, emailField, freshPage, launchBrowser, pathAndQuery, screenshotDir } from './browser.mjs'
+import { accessToken, baseUrl, emailField, freshPage, launchBrowser, pathAndQuery, screenshotDir, signInAs } from './browser.mjs'
 
 const BILLING_MESSAGES = [
   ['Naam', 'Anne de Vries', 'Geen naam ingevuld'],
@@ -129,13 +132,29 @@ describe('subscriptions', () => {
     await page.getByRole('link', { name: 'Abonnementen' }).first().click()
     await page.getByRole('heading', { level: 1, name: 'Abonnementen' }).waitFor()
 
-    // a linked colleague, added in any case and shown lowercased, then removed
-    await own.getByLabel('E-mailadres van de collega').fill('Collega@Praktijk.NL')
+    // a linked colleague without an account: added in any case, shown lowercased, only once the
+    // invitation is confirmed
+    const colleague = `collega-${randomBytes(4).toString('hex')}@praktijk.nl`
+    await own.getByLabel('E-mailadres van de collega').fill(colleague.toUpperCase())
     await own.getByRole('button', { name: 'Toevoegen' }).click()
-    await own.getByText('collega@praktijk.nl').waitFor()
+    const invite = page.getByRole('dialog', { name: 'Uitnodiging sturen?' })
+    await invite.getByText(`Er is nog geen account met ${colleague}.`, { exact: false }).waitFor()
+    await invite.getByRole('button', { name: 'Uitnodiging sturen' }).click()
+    await own.getByText(colleague).waitFor()
     await own.getByText('(nog geen account)').waitFor()
+    // the colleague signs up: the seat names the account and no longer says it has none
+    await accessToken(baseUrl, colleague)
+    await page.reload()
+    await own.getByText(colleague).waitFor()
+    await own.getByText('(nog geen account)').waitFor({ state: 'detached' })
+    // removing asks first
     await own.getByRole('button', { name: 'Verwijderen' }).click()
-    await own.getByText('collega@praktijk.nl').waitFor({ state: 'detached' })
+    const unlink = page.getByRole('dialog', { name: 'Gebruiker ontkoppelen?' })
+    await unlink.getByRole('button', { name: 'Annuleren' }).click()
+    await own.getByText(colleague).waitFor()
+    await own.getByRole('button', { name: 'Verwijderen' }).click()
+    await unlink.getByRole('button', { name: 'Ontkoppelen' }).click()
+    await own.getByText(colleague).waitFor({ state: 'detached' })
     await own.getByRole('button', { name: 'Toevoegen' }).click()
     await own.getByRole('alert').filter({ hasText: 'Geen e-mail adres ingevuld' }).waitFor()
 
@@ -160,16 +179,16 @@ describe('subscriptions', () => {
     const still = await fetch(`${baseUrl}/api/template/entry/count`, { headers: { authorization: `Bearer ${token}` } })
     assert.equal(still.status, 200, 'a cancelled subscription keeps access until its date')
 
-    // a trial only once: this user starts one, a second is refused
-    await tierCard(page, 'Gratis').getByRole('button', { name: 'Probeer gratis' }).click()
+    // a trial only once: this user starts one; then the tier says why it is not offered again
+    const trialTier = tierCard(page, 'Gratis')
+    assert.equal(await trialTier.getByText('Gebruiker heeft al eens een proefabonnement geactiveerd').count(), 0)
+    await trialTier.getByRole('button', { name: 'Probeer gratis' }).click()
     const trialDialog = page.getByRole('dialog', { name: 'Gegevens voor de factuur' })
     for (const [label, value] of BILLING_MESSAGES.filter((_, i) => i !== 4)) await trialDialog.getByLabel(label, { exact: true }).fill(value)
     await trialDialog.getByRole('button', { name: 'Proefabonnement activeren' }).click()
     await page.getByRole('article', { name: 'Spreekkamer Gratis (proefabonnement)' }).waitFor()
-    await tierCard(page, 'Gratis').getByRole('button', { name: 'Probeer gratis' }).click()
-    for (const [label, value] of BILLING_MESSAGES.filter((_, i) => i !== 4)) await trialDialog.getByLabel(label, { exact: true }).fill(value)
-    await trialDialog.getByRole('button', { name: 'Proefabonnement activeren' }).click()
-    await trialDialog.getByRole('alert').filter({ hasText: 'Gebruiker heeft al eens een proefabonnement geactiveerd' }).waitFor()
+    await trialTier.getByText('Gebruiker heeft al eens een proefabonnement geactiveerd').waitFor()
+    assert.equal(await trialTier.getByRole('button', { name: 'Probeer gratis' }).isDisabled(), true)
     await page.screenshot({ path: join(screenshotDir, 'spreekkamer-abonnementen-actief.png'), fullPage: true })
   })
 
@@ -191,4 +210,166 @@ describe('subscriptions', () => {
     const refused = await fetch(`${baseUrl}/api/template/entry/count`, { headers: { authorization: `Bearer ${token}` } })
     assert.equal(refused.status, 402)
   })
+
+  it('refuses a second trial started elsewhere for 10 s, as the spec says', async () => {
+    const { page, token } = await newPractitioner('/subscription')
+    await tierCard(page, 'Gratis').getByRole('button', { name: 'Probeer gratis' }).click()
+    const trialDialog = page.getByRole('dialog', { name: 'Gegevens voor de factuur' })
+    for (const [label, value] of BILLING_MESSAGES.filter((_, i) => i !== 4)) await trialDialog.getByLabel(label, { exact: true }).fill(value)
+    // the trial is activated in another tab meanwhile
+    const other = await fetch(`${baseUrl}/payment/subscription/createTrialSubscription`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...TRIAL_DETAILS, tierId: await tierId(token, 'Gratis') }),
+    })
+    assert.equal(other.status, 201)
+    await trialDialog.getByRole('button', { name: 'Proefabonnement activeren' }).click()
+    const refusal = trialDialog.getByRole('alert').filter({ hasText: 'Gebruiker heeft al eens een proefabonnement geactiveerd' })
+    await refusal.waitFor()
+    const shown = Date.now()
+    await refusal.waitFor({ state: 'detached', timeout: 12_000 })
+    const seconds = (Date.now() - shown) / 1000
+    assert.ok(seconds > 9 && seconds < 11.5, `shown ${seconds} s`)
+  })
+
+  it('an abandoned checkout can be resumed and cancelled, and the page stops saying it waits', async () => {
+    const { page } = await newPractitioner('/subscription')
+    await tierCard(page, 'Individueel').getByRole('button', { name: 'Kiezen' }).click()
+    await (await fillBilling(page)).getByRole('button', { name: 'Afrekenen' }).click()
+    await page.waitForURL(/\/payment\/checkout\//)
+    const checkout = page.url()
+    // back from the checkout without paying
+    await page.goBack()
+    await page.waitForURL((url) => url.pathname === '/subscription')
+    await page.getByText('We wachten op de bevestiging van je betaling.', { exact: false }).waitFor()
+    const open = page.getByRole('region', { name: 'Open betalingen' })
+    await open.getByText('Spreekkamer Individueel (1 gebruiker, maandelijks)').waitFor()
+    await open.getByText(/Te betalen tot \d\d:\d\d/).waitFor()
+    await page.screenshot({ path: join(screenshotDir, 'spreekkamer-abonnementen-open-betaling.png'), fullPage: true })
+    // 'Verder met betalen' goes back to the same checkout
+    await open.getByRole('link', { name: 'Verder met betalen' }).click()
+    await page.waitForURL(/\/payment\/checkout\//)
+    assert.equal(page.url(), checkout)
+    await page.goBack()
+    await page.waitForURL((url) => url.pathname === '/subscription')
+    // 'Annuleren' cancels it: no longer waiting, the failure with a way to try again
+    await open.getByRole('button', { name: 'Annuleren' }).click()
+    await page.getByText('De betaling is niet gelukt. Je abonnement is niet geactiveerd; probeer het opnieuw.').waitFor()
+    await open.waitFor({ state: 'detached' })
+    assert.equal(await page.getByText('We wachten op de bevestiging', { exact: false }).count(), 0)
+    assert.equal(await page.getByText('Je betaling is nog niet afgerond', { exact: false }).count(), 0)
+    await page.getByRole('table').getByText('Geannuleerd').waitFor()
+    // and the page no longer polls
+    let asked = 0
+    page.on('request', (request) => {
+      if (request.url().includes('/payment/subscription/getPaymentsForUser')) asked++
+    })
+    await page.waitForTimeout(5_000)
+    assert.equal(asked, 0, 'no polling once nothing the page started is open')
+    await page.getByRole('button', { name: 'Opnieuw proberen' }).click()
+    await page.getByRole('heading', { name: 'Kies een abonnement' }).waitFor()
+  })
+
+  it('a failed payment shows the failure while another payment is open', async () => {
+    const { page } = await newPractitioner('/subscription')
+    await tierCard(page, 'Individueel').getByRole('button', { name: 'Kiezen' }).click()
+    await (await fillBilling(page)).getByRole('button', { name: 'Afrekenen' }).click()
+    await payInLocalCheckout(page, 'failed')
+    const failure = page.getByText('De betaling is niet gelukt. Je abonnement is niet geactiveerd; probeer het opnieuw.')
+    await failure.waitFor({ timeout: 30_000 })
+    // a second try, left open at the checkout
+    await tierCard(page, 'Individueel').getByRole('button', { name: 'Kiezen' }).click()
+    await (await fillBilling(page)).getByRole('button', { name: 'Afrekenen' }).click()
+    await page.waitForURL(/\/payment\/checkout\//)
+    await page.goBack()
+    await page.waitForURL((url) => url.pathname === '/subscription')
+    await page.getByRole('region', { name: 'Open betalingen' }).getByRole('link', { name: 'Verder met betalen' }).waitFor()
+    await failure.waitFor()
+    await page.getByRole('table').getByText('Mislukt').waitFor()
+  })
+
+  it('a seat stored by account shows the colleague, not an id', async () => {
+    const fresh = await freshPage(browser, { viewport: { width: 1440, height: 900 } })
+    context = fresh.context
+    const { page } = fresh
+    await page.goto('/subscription')
+    await signInAs(page, 'huisarts@example.nl')
+    const practice = page.getByRole('article', { name: /Spreekkamer Praktijk/ })
+    await practice.getByText('poh (poh@example.nl)').waitFor()
+    assert.doesNotMatch(await practice.textContent(), /8d3c0f7e/)
+    assert.equal(await practice.getByText('(nog geen account)').count(), 0)
+  })
+
+  it('refuses user counts of 0, -1, 2.5 and 1001 at the field, before any price', async () => {
+    const { page } = await newPractitioner('/subscription', 390)
+    const practice = tierCard(page, 'Praktijk')
+    const field = practice.getByLabel('Aantal gebruikers')
+    const message = practice.getByText('Vul een aantal gebruikers van 1 tot en met 1000 in.')
+    for (const typed of ['0', '-1', '2.5', '1001']) {
+      await field.fill(typed)
+      await message.waitFor()
+      assert.equal(await field.getAttribute('aria-invalid'), 'true', typed)
+      assert.equal(await practice.getByText('Totaal:').count(), 0, `no total for ${typed}`)
+      assert.equal(await practice.getByRole('button', { name: 'Kiezen' }).isDisabled(), true, typed)
+    }
+    await field.fill('1000')
+    await message.waitFor({ state: 'detached' })
+    await practice.getByText(/Totaal:.*39\.000,00.*per maand/).waitFor()
+  })
+
+  it('fits at 1440 and 390 px with payments, seats and the billing dialog open', async () => {
+    const { page } = await newPractitioner('/subscription', 390)
+    const practice = tierCard(page, 'Praktijk')
+    await practice.getByLabel('Aantal gebruikers').fill('2')
+    await practice.getByRole('button', { name: 'Kiezen' }).click()
+    await (await fillBilling(page)).getByRole('button', { name: 'Afrekenen' }).click()
+    await payInLocalCheckout(page, 'paid')
+    const own = page.getByRole('article', { name: 'Spreekkamer Praktijk (2 gebruikers, maandelijks)' })
+    await own.getByText('Actief', { exact: true }).waitFor({ timeout: 30_000 })
+    const long = `een-heel-lang-adres-van-een-collega-${randomBytes(4).toString('hex')}@huisartsenpraktijk-de-lange-naam.nl`
+    await own.getByLabel('E-mailadres van de collega').fill(long)
+    await own.getByRole('button', { name: 'Toevoegen' }).click()
+    await page.getByRole('dialog', { name: 'Uitnodiging sturen?' }).getByRole('button', { name: 'Uitnodiging sturen' }).click()
+    await own.getByText(long).waitFor()
+    await page.getByRole('table').getByText('Betaald').waitFor()
+    const fits = async (what) => {
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: window.innerWidth,
+      }))
+      assert.ok(scrollWidth <= innerWidth, `${what}: ${scrollWidth} px wide in ${innerWidth}`)
+    }
+    for (const width of [390, 1440]) {
+      await page.setViewportSize({ width, height: 900 })
+      await fits(`the page at ${width}`)
+      await page.screenshot({ path: join(screenshotDir, `spreekkamer-abonnementen-betaald-${width}.png`), fullPage: true })
+      await tierCard(page, 'Individueel').getByRole('button', { name: 'Kiezen' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Gegevens voor de factuur' })
+      await dialog.waitFor()
+      await fits(`the billing dialog at ${width}`)
+      const box = await dialog.boundingBox()
+      assert.ok(box && box.x >= 0 && box.x + box.width <= width, `the dialog within the screen at ${width}: ${JSON.stringify(box)}`)
+      await page.screenshot({ path: join(screenshotDir, `spreekkamer-factuurgegevens-${width}.png`) })
+      await dialog.getByRole('button', { name: 'Sluiten' }).click()
+      await dialog.waitFor({ state: 'detached' })
+    }
+  })
 })
+
+const TRIAL_DETAILS = {
+  contactName: 'Anne de Vries',
+  phoneNumber: '0201234567',
+  streetAddress: 'Lindelaan',
+  houseNumber: '12',
+  postcode: '1234AB',
+  city: 'Utrecht',
+  sendInvoiceToEmail: 'administratie@praktijk.nl',
+  intervalMonths: 1,
+  userAmount: 1,
+}
+
+/** The id of the tier named `name`. */
+async function tierId(token, name) {
+  const tiers = await (await fetch(`${baseUrl}/payment/subscription/getTiers`, { headers: { authorization: `Bearer ${token}` } })).json()
+  return tiers.find((tier) => tier.name === name).id
+}

@@ -38,6 +38,7 @@ pub fn router() -> Router<AppState> {
         .route("/payment/subscription/isUserEarlyAdopter", get(is_user_early_adopter))
         .route("/payment/subscription/getSubscriptionForOrganization", get(get_subscription_for_organization))
         .route("/payment/paymentinfo/getPaymentLink", post(get_payment_link))
+        .route("/payment/subscription/cancelPayment/{payment_id}", post(cancel_payment))
         .route("/api/user/getOrganizationSubscriptionForUser", get(get_organization_subscription_for_user))
         .route("/api/user/hasUserActiveOrganizationSubscription", get(has_user_active_organization_subscription))
 }
@@ -45,7 +46,8 @@ pub fn router() -> Router<AppState> {
 // ---------------------------------------------------------------------------------------------
 // Bodies
 
-/// A tier with its prices without VAT (`priceExclVat...`, the same as the gross prices less VAT).
+/// A tier with its prices without VAT (`priceExclVat...`, the same as the gross prices less VAT),
+/// and why the caller cannot take it, if so.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TierBody {
@@ -53,6 +55,10 @@ pub struct TierBody {
     pub tier: Tier,
     pub price_excl_vat_per_user_month: Cents,
     pub price_excl_vat_per_user_year: Cents,
+    /// Why the caller cannot take this tier (the trial once used: 'Gebruiker heeft al eens een
+    /// proefabonnement geactiveerd'); none when it is on offer.
+    #[schema(value_type = Option<String>)]
+    pub unavailable: Option<&'static str>,
 }
 
 /// The billing dialog's details (spec §3), checked in the spec's order (§5). `pricePerUser` and
@@ -154,6 +160,10 @@ pub struct AddUserQuery {
     #[serde(default)]
     pub email_address: String,
     pub subscription_id: Uuid,
+    /// The owner agreed that an address without an account gets an invitation. Without it such
+    /// an address is refused with 409 `invitation_needed` and nothing is linked or sent.
+    #[serde(default)]
+    pub invite: bool,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -177,14 +187,16 @@ pub struct OrganizationQuery {
 /// The tiers on offer, in page order, with prices incl. and excl. VAT.
 #[utoipa::path(get, path = "/payment/subscription/getTiers", tag = "subscriptions", security(("bearer" = [])),
     responses((status = 200, body = Vec<TierBody>), (status = 401, body = ErrorBody)))]
-pub async fn get_tiers(State(state): State<AppState>, _user: CurrentUser) -> Result<Json<Vec<TierBody>>, ApiError> {
+pub async fn get_tiers(State(state): State<AppState>, user: CurrentUser) -> Result<Json<Vec<TierBody>>, ApiError> {
     let tiers = billing::catalogue::tiers(&state.db).await?;
+    let trial_used = lifecycle::trial_used(&state.db, &user.id).await?;
     Ok(Json(
         tiers
             .into_iter()
             .map(|tier| TierBody {
                 price_excl_vat_per_user_month: domain::billing::money::excl_vat(tier.price_per_user_month),
                 price_excl_vat_per_user_year: domain::billing::money::excl_vat(tier.price_per_user_year),
+                unavailable: (tier.is_trial && trial_used).then_some(billing::TRIAL_USED),
                 tier,
             })
             .collect(),
@@ -241,14 +253,15 @@ pub async fn create_trial_subscription(
 }
 
 /// Adds a linked user by e-mail address to the user's own subscription; an address without an
-/// account gets an invitation e-mail (a job). A subscription takes at most the users paid for
-/// plus a fair-use margin (409 'Je kunt niet meer dan N gebruikers aan dit abonnement
-/// koppelen.'); seats added and invitations sent are limited per subscription (429, limits
+/// account gets an invitation e-mail (a job), once the owner confirmed it (`invite=true`; without
+/// it 409 `invitation_needed`, so a mistyped address is neither linked nor mailed). A
+/// subscription takes at most the users paid for plus a fair-use margin (409 'Je kunt niet meer
+/// dan N gebruikers aan dit abonnement koppelen.'); seats added and invitations sent are limited per subscription (429, limits
 /// `SEATS` and `SEAT_INVITATIONS`), and a refused seat is neither linked nor invited.
 #[utoipa::path(post, path = "/payment/subscription/addUser", tag = "subscriptions", security(("bearer" = [])),
     params(AddUserQuery),
     responses((status = 201, body = billing::seats::SeatAdded), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "`invitation_needed`: the address has no account and `invite` was not set; or the seat is refused"),
         (status = 429, body = ErrorBody, description = "too many seats or invitations for this subscription in the limit's period (`too_many_requests`; `Retry-After` says when to try again)")))]
 pub async fn add_user(
     State(state): State<AppState>,
@@ -260,6 +273,13 @@ pub async fn add_user(
     let subject = Subject::Subscription { owner: user.id.clone(), id: query.subscription_id };
     limit::check(&state, LimitName::Seats, &subject).await?;
     if !query.email_address.trim().is_empty() && !billing::seats::has_account(&state.db, &query.email_address).await? {
+        if !query.invite {
+            return Err(ApiError::Refused {
+                status: StatusCode::CONFLICT,
+                code: "invitation_needed",
+                message: INVITATION_NEEDED.to_owned(),
+            });
+        }
         limit::check(&state, LimitName::SeatInvitations, &subject).await?;
     }
     let seat = billing::seats::add_linked(&state.db, &user.id, query.subscription_id, &query.email_address, billing::today())
@@ -356,6 +376,58 @@ pub async fn has_user_active_organization_subscription(State(state): State<AppSt
     Ok(Json(billing::read::has_active_organisation(&state.db, &user.id, &user.email, billing::today()).await?))
 }
 
+/// The refusal of a seat for an address without an account until the owner confirms the invitation.
+pub const INVITATION_NEEDED: &str = "Er is nog geen account met dit e-mail adres. Bevestig dat we een uitnodiging mogen sturen.";
+
+/// The Dutch message when the payment provider cannot cancel a payment it was asked to.
+pub const CANCEL_FAILED: &str = "De betaling kon niet worden geannuleerd. Probeer het later opnieuw.";
+
+/// The Dutch refusal of 'Annuleren' when the provider no longer lets the payment be canceled.
+pub const NOT_CANCELABLE: &str = "Deze betaling kan niet meer worden geannuleerd.";
+
+/// Cancels one of the user's OPEN payments ('Annuleren'): at the provider first (only while it
+/// says the payment is cancelable; Mollie: `DELETE /v2/payments/{id}`), then ours through the
+/// billing lifecycle's one status rule (CANCELED). A payment the provider no longer lets be
+/// canceled is refused (409) and synced from the provider, so the page learns what became of it.
+#[utoipa::path(post, path = "/payment/subscription/cancelPayment/{payment_id}", tag = "subscriptions", security(("bearer" = [])),
+    params(("payment_id" = Uuid, Path)),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 502, body = ErrorBody)))]
+pub async fn cancel_payment(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    Path(payment_id): Path<Uuid>,
+) -> Result<StatusCode, ApiError> {
+    let open = lifecycle::open_payment_of(&state.db, &user.id, payment_id).await.map_err(ApiError::subscription)?;
+    let provider = state.payments.clone();
+    let unavailable = |e: integrations::payments::PaymentError| {
+        tracing::warn!(error = %e, payment = %open.id, "the payment provider did not cancel the payment");
+        ApiError::payment_failed(CANCEL_FAILED)
+    };
+    let theirs = provider.get_payment(&open.provider_payment_id).await.map_err(unavailable)?;
+    let canceled = if theirs.is_cancelable {
+        match provider.cancel_payment(&open.provider_payment_id).await {
+            Ok(canceled) => Some(canceled),
+            Err(integrations::payments::PaymentError::Refused { .. }) => None,
+            Err(e) => return Err(unavailable(e)),
+        }
+    } else {
+        None
+    };
+    let Some(canceled) =
+        canceled.filter(|p| billing::status::PaymentStatus::parse(&p.status) == Some(billing::status::PaymentStatus::Canceled))
+    else {
+        // paid, expired or on its way at the provider: the sync applies what it became
+        let mut conn = state.db.acquire().await?;
+        let heard = jobs::kinds::sync_payment::queue(&mut conn, &[open.provider_payment_id.clone()]).await?;
+        drop(conn);
+        state.jobs.push_committed(&heard.queued, "payment sync").await;
+        return Err(ApiError::subscription(domain::refusal::Refusal::Conflict(NOT_CANCELABLE)));
+    };
+    lifecycle::apply_provider_status(&state.db, &canceled.id, billing::status::PaymentStatus::Canceled, None, billing::today()).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
 /// The Dutch message when the payment provider cannot make the payment.
 pub const PROVIDER_FAILED: &str = "De betaling kon niet worden gestart. Probeer het later opnieuw.";
 
@@ -415,5 +487,6 @@ pub async fn get_payment_link(
         return Err(ApiError::payment_failed(PROVIDER_FAILED));
     };
     billing::checkout::record_provider_payment(&state.db, pending.payment_id, &made.id, Some(&customer), Some(&href)).await?;
+    billing::checkout::record_expiry(&state.db, pending.payment_id, made.expires_at).await?;
     Ok(Json(PaymentLink { href }))
 }

@@ -2,7 +2,11 @@
 //! (mollie-api-node `bddef14a`: tests/unit/resources/payments.test.ts for the payment bodies,
 //! tests/unit/errors.test.ts for the 401, 404 and 422 problem bodies): bearer key, HAL JSON,
 //! string amounts, `Idempotency-Key` on creates, `amountRefunded` and `amountChargedBack` on a
-//! payment. It keeps payments in memory and can be told to fail: creates with 503, fetches with
+//! payment. Cancelling follows mollie-api-node `06c44152` src/binders/payments/PaymentsBinder.ts
+//! (`cancel`: `DELETE payments/{id}`, answering the payment) and `18b1e872`
+//! src/data/payments/data.ts (`isCancelable`, omitted once final; `expiresAt`; `canceledAt`); a
+//! payment no longer cancelable is refused with the 422 problem shape of errors.test.ts (the
+//! detail is ours: no recorded body exists). It keeps payments in memory and can be told to fail: creates with 503, fetches with
 //! 401 (a rotated key) or with any status for a while (an outage, a rate limit).
 
 use std::collections::HashMap;
@@ -12,7 +16,7 @@ use std::time::Instant;
 use axum::extract::{Path as AxPath, State as AxState};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use serde_json::{Value, json};
 
 #[derive(Default)]
@@ -20,6 +24,8 @@ pub struct Double {
     pub payments: HashMap<String, Value>,
     pub created: Vec<(Value, Option<String>)>,
     pub gets: usize,
+    /// `DELETE payments/{id}` calls (cancels) heard.
+    pub cancels: usize,
     /// Answer the next create with 503 this many times.
     pub fail_creates: usize,
     /// Answer fetches with Mollie's 401 (a rotated or revoked key).
@@ -83,7 +89,9 @@ pub async fn mollie_double() -> (String, Shared) {
                 }
                 let id = format!("tr_{}", s.payments.len() + 1);
                 let payment = json!({
-                    "resource": "payment", "id": id, "mode": "test", "status": "open",
+                    "resource": "payment", "id": id, "mode": "test", "status": "open", "isCancelable": true,
+                    "createdAt": chrono::Utc::now().to_rfc3339(),
+                    "expiresAt": (chrono::Utc::now() + chrono::Duration::minutes(15)).to_rfc3339(),
                     "amount": body["amount"], "description": body["description"], "sequenceType": body["sequenceType"],
                     "customerId": body["customerId"], "metadata": body["metadata"], "redirectUrl": body["redirectUrl"],
                     "webhookUrl": body["webhookUrl"],
@@ -128,6 +136,38 @@ pub async fn mollie_double() -> (String, Shared) {
                 }
             }),
         )
+        .route(
+            "/v2/payments/{id}",
+            delete(move |AxState(state): AxState<Shared>, headers: HeaderMap, AxPath(id): AxPath<String>| async move {
+                if !authorised(&headers) {
+                    return hal(
+                        StatusCode::UNAUTHORIZED,
+                        json!({"status": 401, "title": "Unauthorized Request", "detail": "Missing authentication"}),
+                    );
+                }
+                let mut s = state.lock().unwrap();
+                s.cancels += 1;
+                let Some(p) = s.payments.get_mut(&id) else {
+                    return hal(StatusCode::NOT_FOUND, json!({"status": 404, "title": "Not Found", "detail": "No payment exists with token"}));
+                };
+                if p["isCancelable"] != json!(true) {
+                    return hal(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        json!({"status": 422, "title": "Unprocessable Entity", "detail": "The payment cannot be canceled"}),
+                    );
+                }
+                let p = p.as_object_mut().unwrap();
+                p.insert("status".into(), json!("canceled"));
+                p.insert("canceledAt".into(), json!(chrono::Utc::now().to_rfc3339()));
+                for gone in ["isCancelable", "expiresAt"] {
+                    p.remove(gone);
+                }
+                if let Some(links) = p.get_mut("_links").and_then(Value::as_object_mut) {
+                    links.remove("checkout");
+                }
+                hal(StatusCode::OK, Value::Object(p.clone()))
+            }),
+        )
         .with_state(state.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/v2/", listener.local_addr().unwrap());
@@ -140,6 +180,12 @@ pub fn mollie_status(double: &Shared, id: &str, status: &str) {
     let mut s = double.lock().unwrap();
     let p = s.payments.get_mut(id).unwrap();
     p["status"] = json!(status);
+    if status != "open" {
+        // omitted once the payment is final (mollie-api-node src/data/payments/data.ts)
+        if let Some(p) = p.as_object_mut() {
+            p.remove("isCancelable");
+        }
+    }
     if status == "paid" {
         p["mandateId"] = json!("mdt_pWUnw6pkBN");
     }

@@ -123,6 +123,13 @@ pub async fn record_provider_payment(
     Ok(())
 }
 
+/// Keeps when the provider lets an open payment expire (its `expiresAt`), so the page can show
+/// an abandoned payment as expired before the provider's status reaches us.
+pub async fn record_expiry(db: &PgPool, payment_id: Uuid, expires_at: Option<chrono::DateTime<chrono::Utc>>) -> sqlx::Result<()> {
+    sqlx::query!("update payments set expires_at = $2 where id = $1", payment_id, expires_at).execute(db).await?;
+    Ok(())
+}
+
 /// A payment the provider could not make: it fails at once (it can never be paid).
 pub async fn fail_unsent_payment(db: &PgPool, payment_id: Uuid) -> sqlx::Result<()> {
     sqlx::query!(

@@ -163,6 +163,36 @@ pub async fn apply_provider_status_in(
     Ok(Some(applied))
 }
 
+/// 'Annuleren' on a payment that is no longer open at us.
+pub const PAYMENT_NOT_OPEN: &str = "Deze betaling is al afgerond en kan niet meer worden geannuleerd.";
+
+/// An open payment its owner may cancel: ours and the provider's id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenPayment {
+    pub id: Uuid,
+    pub provider_payment_id: String,
+}
+
+/// The first step of cancelling a payment ('Annuleren' on the subscription page): the owner's
+/// payment (another's or an unknown id: 404 'Betaling niet gevonden'), OPEN at us and made at
+/// the provider (else 409). The provider cancels it next; its answer is applied with
+/// [`apply_provider_status`], the one rule every status takes, so a webhook or reconciliation
+/// that reports the cancellation again changes nothing.
+pub async fn open_payment_of(db: &PgPool, owner_id: &str, payment_id: Uuid) -> Result<OpenPayment, Refusal> {
+    let row = sqlx::query!(
+        r#"select status as "status: PaymentStatus", provider_payment_id from payments where id = $1 and user_id = $2"#,
+        payment_id,
+        owner_id
+    )
+    .fetch_optional(db)
+    .await?
+    .ok_or(Refusal::NotFound(PAYMENT_NOT_FOUND))?;
+    match (row.status, row.provider_payment_id) {
+        (PaymentStatus::Open, Some(provider_payment_id)) => Ok(OpenPayment { id: payment_id, provider_payment_id }),
+        _ => Err(Refusal::Conflict(PAYMENT_NOT_OPEN)),
+    }
+}
+
 /// What the provider says of a payment, as [`apply`] needs it.
 #[derive(Debug, Clone, Copy)]
 pub struct ProviderView<'a> {
@@ -217,6 +247,12 @@ pub async fn apply(
         }
     }
     Ok(Some((applied, follow_ups)))
+}
+
+/// Whether `user_id` has activated a trial (one per user ever): the trial tier is then not
+/// offered, and says why ([`TRIAL_USED`]).
+pub async fn trial_used(db: &PgPool, user_id: &str) -> sqlx::Result<bool> {
+    sqlx::query_scalar!(r#"select exists (select 1 from trial_uses where user_id = $1) as "used!""#, user_id).fetch_one(db).await
 }
 
 /// Activates the trial tier for `user_id`, once per user ever: the row in `trial_uses` (its

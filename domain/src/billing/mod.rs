@@ -228,8 +228,13 @@ pub struct Subscription {
 #[serde(rename_all = "camelCase")]
 pub struct LinkedSeat {
     pub id: Uuid,
+    /// The seat's address, or the account's when the seat names an account.
     pub email_address: Option<String>,
+    /// The account the seat is for: the one it was stored with, or the account that has its
+    /// address now (a colleague who signed up after being added).
     pub user_id: Option<String>,
+    /// The account's name (its preferred name, else its login name); none without an account.
+    pub name: Option<String>,
 }
 
 /// A payment as its owner sees it (spec §3 Payment).
@@ -255,6 +260,12 @@ pub struct Payment {
     /// The days this payment pays for (once paid).
     pub period_start: Option<NaiveDate>,
     pub period_end: Option<NaiveDate>,
+    /// Where the owner goes on paying ('Verder met betalen'): the provider's checkout, while the
+    /// payment is OPEN.
+    pub checkout_url: Option<String>,
+    /// When the provider lets the payment expire unpaid (OPEN payments only); past it the page
+    /// shows the payment as expired.
+    pub expires_at: Option<DateTime<Utc>>,
 }
 
 /// A user subscription as the CMS shows it (spec §3 "Subscription (user)", with its user).

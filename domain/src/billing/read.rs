@@ -29,8 +29,16 @@ pub async fn for_user(db: &PgPool, user_id: &str, today: NaiveDate) -> sqlx::Res
     .fetch_all(db)
     .await?;
     let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
+    // a seat stored by account shows the account's address and name; one stored by address
+    // finds the account that has that address now
     let seats = sqlx::query!(
-        "select id, subscription_id, email, user_id from linked_subscriptions where subscription_id = any($1) order by created_at, id",
+        r#"select l.id, l.subscription_id, coalesce(u.email, l.email) as email, u.id as "user_id?",
+                  coalesce(u.preferred_name, u.preferred_username) as name
+             from linked_subscriptions l
+             left join lateral (select a.id, a.email, a.preferred_name, a.preferred_username from users a
+                                 where a.id = l.user_id or (l.user_id is null and lower(a.email) = l.email)
+                                 order by a.created_at limit 1) u on true
+            where l.subscription_id = any($1) order by l.created_at, l.id"#,
         &ids
     )
     .fetch_all(db)
@@ -59,7 +67,7 @@ pub async fn for_user(db: &PgPool, user_id: &str, today: NaiveDate) -> sqlx::Res
             linked_subscriptions: seats
                 .iter()
                 .filter(|s| s.subscription_id == r.id)
-                .map(|s| LinkedSeat { id: s.id, email_address: s.email.clone(), user_id: s.user_id.clone() })
+                .map(|s| LinkedSeat { id: s.id, email_address: s.email.clone(), user_id: s.user_id.clone(), name: s.name.clone() })
                 .collect(),
         })
         .collect())
@@ -208,7 +216,8 @@ pub async fn payments_for_user(db: &PgPool, user_id: &str) -> sqlx::Result<Vec<P
         r#"select id, subscription_id, description, user_amount, amount_cents::int8 as "amount!: Cents", status as "status: PaymentStatus",
                   created_at, interval_months, moneybird_invoice_id, moneybird_contact_id, sales_invoices_url, send_invoice_to_email,
                   is_first_payment, practice_name, contact_name, street_address, house_number, house_number_addition, postcode, city,
-                  phone_number, kvk_number, period_start, period_end
+                  phone_number, kvk_number, period_start, period_end,
+                  case when status = 'OPEN' then checkout_url end as checkout_url, case when status = 'OPEN' then expires_at end as expires_at
              from payments where user_id = $1 order by created_at desc, id"#,
         user_id
     )
@@ -232,6 +241,8 @@ pub async fn payments_for_user(db: &PgPool, user_id: &str) -> sqlx::Result<Vec<P
             is_first_payment: r.is_first_payment,
             period_start: r.period_start,
             period_end: r.period_end,
+            checkout_url: r.checkout_url,
+            expires_at: r.expires_at,
             address: address_of!(r),
         })
         .collect())

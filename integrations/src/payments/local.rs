@@ -7,6 +7,10 @@
 //! The page then calls our webhook with `id=<payment id>`, as Mollie does, so the rest of the
 //! system cannot tell the two apart. A `first` payment that is paid gets a mandate;
 //! a `recurring` payment on a mandate is charged (paid) at once.
+//!
+//! As at Mollie, an open payment expires: [`EXPIRES_AFTER_MINUTES`] after it was made it reads as
+//! `expired` and the page no longer takes a choice; until then it can be canceled
+//! ([`PaymentProvider::cancel_payment`]).
 
 use domain::billing::Cents;
 use futures::future::BoxFuture;
@@ -14,6 +18,9 @@ use serde_json::json;
 use sqlx::{PgPool, Row};
 
 use super::{NewCustomer, NewPayment, PaymentError, PaymentProvider, ProviderPayment, SequenceType};
+
+/// Minutes an open payment stays payable (Mollie's checkout session for cards is 15 minutes).
+pub const EXPIRES_AFTER_MINUTES: i32 = 15;
 
 /// The outcomes the checkout page offers.
 pub const OUTCOMES: [&str; 4] = ["paid", "failed", "expired", "canceled"];
@@ -51,12 +58,14 @@ impl LocalCheckout {
 
     async fn read(&self, id: &str) -> Result<ProviderPayment, PaymentError> {
         let row = sqlx::query(
-            "select id, status, amount_cents::int8 as amount, customer_id, mandate_id, metadata->>'paymentId' as payment_id,
+            "select id, case when status = 'open' and created_at <= now() - make_interval(mins => $2) then 'expired' else status end as status,
+                    amount_cents::int8 as amount, customer_id, mandate_id, metadata->>'paymentId' as payment_id,
                     amount_refunded_cents::int8 as refunded, amount_charged_back_cents::int8 as charged_back,
-                    coalesce(checkout_key, '') as checkout_key
+                    coalesce(checkout_key, '') as checkout_key, created_at + make_interval(mins => $2) as expires_at
                from local_checkout_payments where id = $1",
         )
         .bind(id)
+        .bind(EXPIRES_AFTER_MINUTES)
         .fetch_optional(&self.db)
         .await
         .map_err(unavailable)?
@@ -67,13 +76,15 @@ impl LocalCheckout {
         Ok(ProviderPayment {
             checkout_url: (status == "open").then(|| self.checkout_url(&id, &key)),
             id,
-            status,
             amount_cents: row.get("amount"),
             customer_id: row.get("customer_id"),
             mandate_id: row.get("mandate_id"),
             payment_id: row.get("payment_id"),
             amount_refunded_cents: row.get("refunded"),
             amount_charged_back_cents: row.get("charged_back"),
+            is_cancelable: status == "open",
+            expires_at: (status == "open").then(|| row.get("expires_at")),
+            status,
         })
     }
 }
@@ -94,11 +105,13 @@ pub struct CheckoutPayment {
 /// key that is not the payment's.
 pub async fn find(db: &PgPool, id: &str, key: &str) -> sqlx::Result<Option<CheckoutPayment>> {
     let row = sqlx::query(
-        "select id, amount_cents::int8 as amount, description, status, redirect_url, checkout_key
+        "select id, amount_cents::int8 as amount, description, redirect_url, checkout_key,
+                case when status = 'open' and created_at <= now() - make_interval(mins => $3) then 'expired' else status end as status
            from local_checkout_payments where id = $1 and checkout_key = $2",
     )
     .bind(id)
     .bind(key)
+    .bind(EXPIRES_AFTER_MINUTES)
     .fetch_optional(db)
     .await?;
     Ok(row.map(|r| CheckoutPayment {
@@ -111,9 +124,9 @@ pub async fn find(db: &PgPool, id: &str, key: &str) -> sqlx::Result<Option<Check
     }))
 }
 
-/// The user's choice on the page: an open payment takes `outcome` (a paid first payment gets a
-/// mandate). Returns the webhook to call, or `None` when the payment was no longer open (a second
-/// click changes nothing and calls nothing).
+/// The user's choice on the page: an open payment that has not expired takes `outcome` (a paid
+/// first payment gets a mandate). Returns the webhook to call, or `None` when the payment was no
+/// longer open (a second click, or one after it expired, changes nothing and calls nothing).
 pub async fn choose(db: &PgPool, id: &str, outcome: &str) -> sqlx::Result<Option<Option<String>>> {
     debug_assert!(OUTCOMES.contains(&outcome));
     let mandate = format!("lmdt_{}", ulid::Ulid::generate().to_string().to_lowercase());
@@ -121,12 +134,13 @@ pub async fn choose(db: &PgPool, id: &str, outcome: &str) -> sqlx::Result<Option
         "update local_checkout_payments
             set status = $2, updated_at = now(),
                 mandate_id = case when $2 = 'paid' and sequence_type = 'first' then $3 else mandate_id end
-          where id = $1 and status = 'open'
+          where id = $1 and status = 'open' and created_at > now() - make_interval(mins => $4)
           returning webhook_url",
     )
     .bind(id)
     .bind(outcome)
     .bind(mandate)
+    .bind(EXPIRES_AFTER_MINUTES)
     .fetch_optional(db)
     .await?;
     Ok(row.map(|r| r.get("webhook_url")))
@@ -197,5 +211,31 @@ impl PaymentProvider for LocalCheckout {
 
     fn get_payment<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<ProviderPayment, PaymentError>> {
         Box::pin(self.read(id))
+    }
+
+    fn cancel_payment<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<ProviderPayment, PaymentError>> {
+        Box::pin(async move {
+            let canceled = sqlx::query(
+                "update local_checkout_payments set status = 'canceled', updated_at = now()
+                  where id = $1 and status = 'open' and created_at > now() - make_interval(mins => $2)",
+            )
+            .bind(id)
+            .bind(EXPIRES_AFTER_MINUTES)
+            .execute(&self.db)
+            .await
+            .map_err(unavailable)?
+            .rows_affected();
+            let payment = self.read(id).await?;
+            if canceled == 0 {
+                // as Mollie's 422 for a payment that is no longer cancelable
+                return Err(PaymentError::Refused {
+                    status: 422,
+                    title: "Unprocessable Entity".into(),
+                    detail: format!("The payment cannot be canceled (it is {})", payment.status),
+                    field: None,
+                });
+            }
+            Ok(payment)
+        })
     }
 }

@@ -81,6 +81,11 @@ pub struct ProviderPayment {
     pub amount_refunded_cents: Cents,
     /// Charged back so far (the payer's bank reversed it), in cents.
     pub amount_charged_back_cents: Cents,
+    /// Whether the merchant may still cancel it (Mollie's `isCancelable`; omitted once final).
+    pub is_cancelable: bool,
+    /// When an open payment expires if nobody pays (Mollie's `expiresAt`; omitted once it
+    /// cannot expire any more).
+    pub expires_at: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -116,6 +121,9 @@ pub trait PaymentProvider: Send + Sync + 'static {
     fn create_customer<'a>(&'a self, customer: &'a NewCustomer) -> BoxFuture<'a, Result<String, PaymentError>>;
     fn create_payment<'a>(&'a self, payment: &'a NewPayment) -> BoxFuture<'a, Result<ProviderPayment, PaymentError>>;
     fn get_payment<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<ProviderPayment, PaymentError>>;
+    /// Cancels an open payment that is still cancelable; answers it as canceled. A payment that
+    /// can no longer be canceled is refused ([`PaymentError::Refused`]).
+    fn cancel_payment<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<ProviderPayment, PaymentError>>;
 }
 
 pub type SharedProvider = Arc<dyn PaymentProvider>;

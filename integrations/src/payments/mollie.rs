@@ -1,5 +1,6 @@
 //! Mollie's v2 API: `POST customers`, `POST payments` (`sequenceType` `first` or `recurring`,
-//! with an `Idempotency-Key`), `GET payments/{id}`. Answers are HAL JSON; amounts are objects
+//! with an `Idempotency-Key`), `GET payments/{id}`, `DELETE payments/{id}` (cancel; only while the
+//! payment's `isCancelable` is true, as mollie-api-node's `PaymentsBinder.cancel` documents). Answers are HAL JSON; amounts are objects
 //! `{"currency": "EUR", "value": "12.10"}`; refusals are problem bodies
 //! `{"status": 422, "title": ..., "detail": ..., "field": ...}`. 5xx, 429 and connection failures
 //! are retried with back-off (0.5 s, 1 s, 2 s; a `Retry-After` up to 10 s is honoured); the same
@@ -104,6 +105,17 @@ impl Mollie {
     }
 }
 
+impl Mollie {
+    /// `GET` or `DELETE payments/{id}`, answered with the payment.
+    async fn payment_call(&self, method: Method, id: &str) -> Result<ProviderPayment, PaymentError> {
+        if !is_payment_id(id) {
+            return Err(PaymentError::NotFound);
+        }
+        let v = self.send(method, &format!("payments/{id}"), None, None).await?;
+        payment_of(&v)
+    }
+}
+
 /// A Mollie problem body as a typed refusal.
 fn problem(status: StatusCode, text: &str) -> PaymentError {
     #[derive(Deserialize)]
@@ -147,7 +159,14 @@ pub fn payment_of(v: &Value) -> Result<ProviderPayment, PaymentError> {
             .and_then(|v| Cents::from_decimal_string(&v))
             .unwrap_or_default()
             .max(Cents::ZERO),
+        is_cancelable: v.pointer("/isCancelable").and_then(Value::as_bool).unwrap_or(false),
+        expires_at: text("/expiresAt").and_then(|t| chrono::DateTime::parse_from_rfc3339(&t).ok()).map(|t| t.with_timezone(&chrono::Utc)),
     })
+}
+
+/// Mollie's ids are its own (`tr_...`): anything else would change the path.
+fn is_payment_id(id: &str) -> bool {
+    !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// The body of `POST /v2/payments`.
@@ -198,14 +217,12 @@ impl PaymentProvider for Mollie {
     }
 
     fn get_payment<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<ProviderPayment, PaymentError>> {
-        Box::pin(async move {
-            // ids are Mollie's own (`tr_...`); anything else would change the path
-            if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-                return Err(PaymentError::NotFound);
-            }
-            let v = self.send(Method::GET, &format!("payments/{id}"), None, None).await?;
-            payment_of(&v)
-        })
+        Box::pin(self.payment_call(Method::GET, id))
+    }
+
+    /// Mollie answers the canceled payment (200); one that is no longer cancelable is a 422.
+    fn cancel_payment<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<ProviderPayment, PaymentError>> {
+        Box::pin(self.payment_call(Method::DELETE, id))
     }
 }
 
@@ -268,5 +285,19 @@ mod tests {
         let plain = json!({"id": "tr_1", "status": "open", "amount": {"currency": "EUR", "value": "78.00"}});
         let p = payment_of(&plain).unwrap();
         assert_eq!((p.amount_refunded_cents, p.amount_charged_back_cents), (Cents::ZERO, Cents::ZERO));
+        assert!(!p.is_cancelable && p.expires_at.is_none());
+    }
+
+    #[test]
+    fn an_open_payment_says_whether_it_can_be_canceled_and_when_it_expires() {
+        // the fields as mollie-api-node documents them (src/data/payments/data.ts)
+        let open = json!({
+            "resource": "payment", "id": "tr_7UhSN1zuXS", "status": "open", "isCancelable": true,
+            "expiresAt": "2018-03-20T13:28:37+00:00",
+            "amount": {"currency": "EUR", "value": "10.00"},
+        });
+        let p = payment_of(&open).unwrap();
+        assert!(p.is_cancelable);
+        assert_eq!(p.expires_at.map(|t| t.to_rfc3339()), Some("2018-03-20T13:28:37+00:00".to_owned()));
     }
 }

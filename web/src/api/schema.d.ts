@@ -2013,9 +2013,10 @@ export interface paths {
         put?: never;
         /**
          * Adds a linked user by e-mail address to the user's own subscription; an address without an
-         *     account gets an invitation e-mail (a job). A subscription takes at most the users paid for
-         *     plus a fair-use margin (409 'Je kunt niet meer dan N gebruikers aan dit abonnement
-         *     koppelen.'); seats added and invitations sent are limited per subscription (429, limits
+         *     account gets an invitation e-mail (a job), once the owner confirmed it (`invite=true`; without
+         *     it 409 `invitation_needed`, so a mistyped address is neither linked nor mailed). A
+         *     subscription takes at most the users paid for plus a fair-use margin (409 'Je kunt niet meer
+         *     dan N gebruikers aan dit abonnement koppelen.'); seats added and invitations sent are limited per subscription (429, limits
          *     `SEATS` and `SEAT_INVITATIONS`), and a refused seat is neither linked nor invited.
          */
         post: operations["add_user"];
@@ -2040,6 +2041,28 @@ export interface paths {
          *     checked when paying.
          */
         post: operations["apply_discount_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/subscription/cancelPayment/{payment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels one of the user's OPEN payments ('Annuleren'): at the provider first (only while it
+         *     says the payment is cancelable; Mollie: `DELETE /v2/payments/{id}`), then ours through the
+         *     billing lifecycle's one status rule (CANCELED). A payment the provider no longer lets be
+         *     canceled is refused (409) and synced from the provider, so the page learns what became of it.
+         */
+        post: operations["cancel_payment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3019,9 +3042,16 @@ export interface components {
             isAdminUser: boolean;
         };
         LinkedSeat: {
+            /** @description The seat's address, or the account's when the seat names an account. */
             emailAddress?: string | null;
             /** Format: uuid */
             id: string;
+            /** @description The account's name (its preferred name, else its login name); none without an account. */
+            name?: string | null;
+            /**
+             * @description The account the seat is for: the one it was stored with, or the account that has its
+             *     address now (a colleague who signed up after being added).
+             */
             userId?: string | null;
         };
         /** @description A sub-organisation a user belongs to. */
@@ -3232,9 +3262,20 @@ export interface components {
         Payment: components["schemas"]["Address"] & {
             /** @description Gross, in cents. */
             amount: components["schemas"]["Cents"];
+            /**
+             * @description Where the owner goes on paying ('Verder met betalen'): the provider's checkout, while the
+             *     payment is OPEN.
+             */
+            checkoutUrl?: string | null;
             /** Format: date-time */
             createdAt: string;
             description: string;
+            /**
+             * Format: date-time
+             * @description When the provider lets the payment expire unpaid (OPEN payments only); past it the page
+             *     shows the payment as expired.
+             */
+            expiresAt?: string | null;
             /** Format: uuid */
             id: string;
             /** Format: int32 */
@@ -3839,10 +3880,18 @@ export interface components {
              */
             trialDays?: number | null;
         };
-        /** @description A tier with its prices without VAT (`priceExclVat...`, the same as the gross prices less VAT). */
+        /**
+         * @description A tier with its prices without VAT (`priceExclVat...`, the same as the gross prices less VAT),
+         *     and why the caller cannot take it, if so.
+         */
         TierBody: components["schemas"]["Tier"] & {
             priceExclVatPerUserMonth: components["schemas"]["Cents"];
             priceExclVatPerUserYear: components["schemas"]["Cents"];
+            /**
+             * @description Why the caller cannot take this tier (the trial once used: 'Gebruiker heeft al eens een
+             *     proefabonnement geactiveerd'); none when it is on offer.
+             */
+            unavailable?: string | null;
         };
         /** @description One finished sentence, numbered from 0 in the order spoken. */
         TranscriptSentence: {
@@ -12490,6 +12539,11 @@ export interface operations {
                 /** @description Lower-cased before it is stored. */
                 emailAddress?: string;
                 subscriptionId: string;
+                /**
+                 * @description The owner agreed that an address without an account gets an invitation. Without it such
+                 *     an address is refused with 409 `invitation_needed` and nothing is linked or sent.
+                 */
+                invite?: boolean;
             };
             header?: never;
             path?: never;
@@ -12540,6 +12594,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `invitation_needed`: the address has no account and `invite` was not set; or the seat is refused */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12637,6 +12692,85 @@ export interface operations {
             };
             /** @description the JSON does not have the expected shape */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancel_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a parameter is malformed or holds a NUL character */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description refused by the call itself (its description says when); or not signed in, or the token is invalid or expired (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description the user has not accepted the agreement (`agreement_required`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

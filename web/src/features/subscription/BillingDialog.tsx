@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react'
 import { ApiError } from '@/api/client'
 import { primaryButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
-import { BILLING_MESSAGE_MS, emptyBillingForm, firstBillingProblem, type BillingForm } from './billing'
+import { emptyBillingForm, firstBillingProblem, messageDuration, type BillingForm } from './billing'
 import { subscriptionTexts as t } from './texts'
 
 interface BillingDialogProps {
@@ -31,7 +31,7 @@ const order: (keyof BillingForm)[] = [
 const inputClass =
   'mt-1 block w-full rounded-md border-0 px-3 py-2 text-sm text-slate-900 shadow-xs ring-1 ring-slate-300 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-brand-700 focus:ring-inset aria-invalid:ring-red-500'
 
-/** The billing dialog (§2.1, §5): contact and invoice details, checked in the spec's order; each message shows 5 s. */
+/** The billing dialog (§2.1, §5): contact and invoice details, checked in the spec's order; each message shows 5 s (the trial's refusal 10 s, §8). */
 export function BillingDialog({ open, summary, trial, onClose, onSubmit }: BillingDialogProps) {
   const [form, setForm] = useState<BillingForm>(emptyBillingForm)
   const [problem, setProblem] = useState<{
@@ -46,7 +46,7 @@ export function BillingDialog({ open, summary, trial, onClose, onSubmit }: Billi
   const show = (next: { field?: keyof BillingForm; message: string }) => {
     setProblem(next)
     window.clearTimeout(timer.current)
-    timer.current = window.setTimeout(() => setProblem(null), BILLING_MESSAGE_MS)
+    timer.current = window.setTimeout(() => setProblem(null), messageDuration(next.message))
   }
 
   const submit = async (event: FormEvent) => {

@@ -3,7 +3,7 @@ import { Icon } from '@/components/Icon'
 import { primaryButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
 import { applyDiscountCode, type Discount } from './api'
 import type { Tier } from './display'
-import { discountAllowed, featureList, formatEuros, priceOf, type Interval } from './pricing'
+import { discountAllowed, discountTerms, featureList, formatEuros, parseUsers, priceOf, type Interval } from './pricing'
 import { subscriptionTexts as t } from './texts'
 
 export interface Choice {
@@ -19,7 +19,7 @@ export function PricingSection({ tiers, onChoose }: { tiers: Tier[]; onChoose: (
   return (
     <section aria-labelledby="kies-abonnement" className="mt-10">
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <h2 id="kies-abonnement" className="text-xl font-semibold text-slate-900">
+        <h2 id="kies-abonnement" tabIndex={-1} className="text-xl font-semibold text-slate-900 focus:outline-none">
           {t.pricing}
         </h2>
         <div role="radiogroup" aria-label={t.pricing} className="inline-flex rounded-lg bg-slate-100 p-1 text-sm font-medium">
@@ -52,8 +52,11 @@ function TierCard({ tier, interval, onChoose }: { tier: Tier; interval: Interval
   const [discount, setDiscount] = useState<Discount | null>(null)
   const [codeMessage, setCodeMessage] = useState<string | null>(null)
   const withDiscount = discountAllowed(tier, interval) ? discount : null
-  const price = priceOf(tier, interval, Number(users), withDiscount?.discountPrice)
+  // the count is checked as it is typed; no price is shown for one the api would refuse
+  const userCount = tier.isIndividual ? 1 : parseUsers(users)
+  const price = priceOf(tier, interval, userCount ?? 1, withDiscount?.discountPrice)
   const yearly = interval === 12
+  const usersError = `users-error-${tier.id}`
 
   const apply = async () => {
     setCodeMessage(null)
@@ -106,15 +109,20 @@ function TierCard({ tier, interval, onChoose }: { tier: Tier; interval: Interval
           <label className="block text-sm font-medium text-slate-700">
             {t.userAmount}
             <input
-              type="number"
-              min={1}
-              step={1}
+              type="text"
               inputMode="numeric"
               value={users}
+              aria-invalid={userCount === null || undefined}
+              aria-describedby={userCount === null ? usersError : undefined}
               onChange={(e) => setUsers(e.target.value)}
-              className="mt-1 block w-28 rounded-md border-0 px-3 py-2 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-700"
+              className="mt-1 block w-28 rounded-md border-0 px-3 py-2 text-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-brand-700 aria-invalid:ring-red-500"
             />
           </label>
+        )}
+        {userCount === null && (
+          <p id={usersError} role="alert" className="mt-1 text-sm font-medium text-red-700">
+            {t.userAmountInvalid}
+          </p>
         )}
         {discountAllowed(tier, interval) && (
           <div className="mt-3">
@@ -137,18 +145,31 @@ function TierCard({ tier, interval, onChoose }: { tier: Tier; interval: Interval
                 {codeMessage}
               </p>
             )}
-            {withDiscount && <p className="mt-1 text-sm text-emerald-700">{t.discountApplied(withDiscount.title)}</p>}
+            {withDiscount && (
+              <>
+                <p className="mt-1 text-sm text-emerald-700">{t.discountApplied(withDiscount.title)}</p>
+                <p className="mt-1 text-sm text-slate-700">{discountTerms(withDiscount, tier, t)}</p>
+              </>
+            )}
           </div>
         )}
-        {!tier.isTrial && !tier.isIndividual && (
+        {!tier.isTrial && !tier.isIndividual && userCount !== null && (
           <p className="mt-4 text-sm text-slate-700">
             <span className="font-semibold">{t.total}:</span> {formatEuros(price.total)} {yearly ? t.perYear : t.perMonth}{' '}
             <span className="text-slate-500">({t.exclVat(formatEuros(price.totalExclVat))})</span>
           </p>
         )}
+        {tier.unavailable && (
+          <p className="mt-4 text-sm font-medium text-slate-700" id={`unavailable-${tier.id}`}>
+            {tier.unavailable}
+          </p>
+        )}
         <button
           type="button"
+          disabled={userCount === null || tier.unavailable != null}
+          aria-describedby={tier.unavailable ? `unavailable-${tier.id}` : undefined}
           onClick={() =>
+            userCount !== null &&
             onChoose({
               tier,
               interval,

@@ -4,13 +4,15 @@ import { Link } from '@tanstack/react-router'
 import { ApiError } from '@/api/client'
 import { ConfirmDialog } from '@/components/ConfirmDialog'
 import { Icon } from '@/components/Icon'
-import { iconButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
+import { iconButtonClass, primaryButtonClass, secondaryButtonClass } from '@/components/buttonStyles'
 import { formatDate } from '@/lib/dates'
 import {
   addLinkedUser,
+  cancelPayment,
   cancelSubscription,
   invoiceLink,
   linkedQuery,
+  needsInvitation,
   organisationQuery,
   ownQuery,
   paymentLink,
@@ -24,12 +26,19 @@ import {
 import { BillingDialog } from './BillingDialog'
 import type { BillingForm } from './billing'
 import {
+  CHECKOUT_STARTED_KEY,
   canCancel,
   cancellationTerms,
+  isExpiredOpen,
+  isResumable,
   isShown,
-  isUnsettled,
+  isUnderWay,
+  justStarted,
+  lastFailure,
   normaliseEmail,
   overFairUse,
+  pollInterval,
+  seatLabel,
   showExpired,
   showNextPayment,
   todayUtc,
@@ -37,8 +46,9 @@ import {
   type OtherSubscription,
   type Payment,
   type Subscription,
+  type Tier,
 } from './display'
-import { formatEuros } from './pricing'
+import { discountTerms, formatEuros } from './pricing'
 import { PricingSection, type Choice } from './PricingSection'
 import { subscriptionTexts as t } from './texts'
 
@@ -48,16 +58,42 @@ const card = 'rounded-xl bg-white shadow-xs ring-1 ring-slate-200'
 export function SubscriptionPage() {
   const queryClient = useQueryClient()
   const refresh = () => queryClient.invalidateQueries({ queryKey: subscriptionKey })
+  // when the page sent the browser to the provider's checkout (set just before it did), and when
+  // the user came back: the page waits only for payments it just started
+  const [startedAt, setStartedAt] = useState<number | null>(readCheckoutStarted)
+  const [returnedAt, setReturnedAt] = useState(() => Date.now())
+  const now = useNow()
+  // 'back' from the checkout may show this page from the browser's cache, as it was before
+  useEffect(() => {
+    const shown = (event: PageTransitionEvent) => {
+      if (!event.persisted) return
+      setStartedAt(readCheckoutStarted())
+      setReturnedAt(Date.now())
+      void queryClient.invalidateQueries({ queryKey: subscriptionKey })
+    }
+    window.addEventListener('pageshow', shown)
+    return () => window.removeEventListener('pageshow', shown)
+  }, [queryClient])
   const payments = useQuery({
     ...paymentsQuery(),
-    // back from the checkout the webhook may still be on its way: ask again until the payment settles
-    refetchInterval: (query) => (query.state.data?.some((p) => isUnsettled(p.paymentStatus)) ? 2_000 : false),
+    // back from the checkout the webhook may still be on its way: ask again until the payment
+    // settles or expires, every 2 s for a minute and less often after
+    refetchInterval: (query) =>
+      justStarted(query.state.data ?? [], startedAt, Date.now()).length > 0 ? pollInterval(Date.now() - returnedAt) : false,
   })
-  const waiting = payments.data?.some((p) => isUnsettled(p.paymentStatus)) ?? false
+  const waitingFor = justStarted(payments.data ?? [], startedAt, now)
+  const waiting = waitingFor.length > 0
   const own = useQuery({
     ...ownQuery(),
-    refetchInterval: waiting ? 2_000 : false,
+    refetchInterval: waiting ? pollInterval(now - returnedAt) : false,
   })
+  // nothing the page started is under way any more: forget the checkout
+  useEffect(() => {
+    if (startedAt != null && payments.isSuccess && !waiting) {
+      window.sessionStorage.removeItem(CHECKOUT_STARTED_KEY)
+      setStartedAt(null)
+    }
+  }, [startedAt, payments.isSuccess, waiting])
   // the two polls run apart: once the payment has settled, read the subscriptions once more, so one
   // read just before the payment was applied does not stay on the page
   const wasWaiting = useRef(false)
@@ -72,8 +108,11 @@ export function SubscriptionPage() {
   const today = todayUtc()
 
   const failed = [own, linked, organisation, tiers, payments].some((q) => q.isError)
-  // one never activated (its first payment failed or was abandoned) shows only while a payment is under way
-  const ownShown = (own.data ?? []).filter((s) => (s.validUntil ? isShown(s.validUntil, today) : waiting))
+  const underWay = new Set((payments.data ?? []).filter((p) => isUnderWay(p, now)).map((p) => p.id))
+  // one never activated shows only while its first payment is under way
+  const ownShown = (own.data ?? []).filter((s) =>
+    s.validUntil ? isShown(s.validUntil, today) : s.firstPaymentId != null && underWay.has(s.firstPaymentId),
+  )
   const linkedShown = (linked.data ?? []).filter((s) => isShown(s.validUntil, today))
   const organisationShown = (organisation.data ?? []).filter((s) => isShown(s.validUntil, today))
   const expired = showExpired(
@@ -81,8 +120,8 @@ export function SubscriptionPage() {
     linked.data ?? [],
     organisation.data ?? [],
   )
-  const latest = payments.data?.[0]
-  const latestFailed = latest && ['FAILED', 'CANCELED', 'EXPIRED'].includes(latest.paymentStatus) && !ownShown.some((s) => s.isActive)
+  const failure = lastFailure(payments.data ?? [], now)
+  const resumable = (payments.data ?? []).filter((p) => isResumable(p, now))
 
   const buy = async (form: BillingForm) => {
     if (!choice) return
@@ -104,7 +143,14 @@ export function SubscriptionPage() {
       return
     }
     const href = await paymentLink(details)
+    window.sessionStorage.setItem(CHECKOUT_STARTED_KEY, String(Date.now()))
     window.location.assign(href)
+  }
+
+  const tryAgain = () => {
+    const pricing = document.getElementById('kies-abonnement')
+    pricing?.scrollIntoView({ behavior: 'smooth', block: 'start' })
+    pricing?.focus({ preventScroll: true })
   }
 
   return (
@@ -130,14 +176,22 @@ export function SubscriptionPage() {
       )}
       {waiting && (
         <p role="status" className="mt-6 rounded-lg bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200">
-          {t.paymentWaiting}
+          {now - returnedAt < 60_000 ? t.paymentWaiting : t.paymentUnfinished}
         </p>
       )}
-      {!waiting && latestFailed && (
-        <p role="alert" className="mt-6 rounded-lg bg-red-50 p-4 text-sm text-red-800 ring-1 ring-red-200">
-          {t.paymentFailed}
-        </p>
+      {failure && (
+        <div
+          role="alert"
+          className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-lg bg-red-50 p-4 text-sm text-red-800 ring-1 ring-red-200"
+        >
+          <p className="min-w-0 flex-1">{t.paymentFailed}</p>
+          <button type="button" onClick={tryAgain} className={secondaryButtonClass}>
+            {t.tryAgain}
+          </button>
+        </div>
       )}
+
+      <OpenPayments payments={resumable} onChanged={refresh} />
 
       <section aria-labelledby="mijn-abonnementen" className="mt-8">
         <h2 id="mijn-abonnementen" className="text-xl font-semibold text-slate-900">
@@ -146,7 +200,13 @@ export function SubscriptionPage() {
         {own.isSuccess && ownShown.length === 0 && <p className="mt-2 text-sm text-slate-600">{t.noOwn}</p>}
         <div className="mt-4 space-y-4">
           {ownShown.map((s) => (
-            <OwnSubscription key={s.id} subscription={s} awaitingPayment={waiting && !s.isActive} onChanged={refresh} />
+            <OwnSubscription
+              key={s.id}
+              subscription={s}
+              tier={tiers.data?.find((tier) => tier.id === s.tierId)}
+              awaitingPayment={!s.isActive && s.firstPaymentId != null && underWay.has(s.firstPaymentId)}
+              onChanged={refresh}
+            />
           ))}
         </div>
       </section>
@@ -156,7 +216,7 @@ export function SubscriptionPage() {
 
       {tiers.data && <PricingSection tiers={tiers.data} onChoose={setChoice} />}
 
-      <PaymentsTable payments={payments.data ?? []} />
+      <PaymentsTable payments={payments.data ?? []} now={now} />
 
       <BillingDialog
         open={choice !== null}
@@ -173,7 +233,82 @@ function summaryOf({ tier, interval, users, discount }: Choice): string {
   if (tier.isTrial) return `${tier.name} — ${t.free}`
   const perUser = interval === 12 ? tier.pricePerUserYear : (discount?.discountPrice ?? tier.pricePerUserMonth)
   const period = interval === 12 ? t.perYear : t.perMonth
-  return `${tier.name}, ${t.users(users)}, ${interval === 12 ? t.yearly.toLowerCase() : t.monthly.toLowerCase()}: ${formatEuros(perUser * users)} ${period}`
+  const summary = `${tier.name}, ${t.users(users)}, ${interval === 12 ? t.yearly.toLowerCase() : t.monthly.toLowerCase()}: ${formatEuros(perUser * users)} ${period}`
+  return discount ? `${summary}. ${discountTerms(discount, tier, t)}` : summary
+}
+
+/** The checkout the page sent the browser to, if it did and nothing settled it since. */
+function readCheckoutStarted(): number | null {
+  const value = Number(window.sessionStorage.getItem(CHECKOUT_STARTED_KEY))
+  return Number.isFinite(value) && value > 0 ? value : null
+}
+
+/** The time, renewed every 5 s, so an open payment turns expired while the page is open. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 5_000)
+    return () => window.clearInterval(timer)
+  }, [])
+  return now
+}
+
+const clock = new Intl.DateTimeFormat('nl-NL', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Amsterdam' })
+
+/** The payments the user started and can still finish: go on paying at the provider, or cancel. */
+function OpenPayments({ payments, onChanged }: { payments: Payment[]; onChanged: () => Promise<void> }) {
+  const [busy, setBusy] = useState<string | null>(null)
+  const [message, setMessage] = useState<string | null>(null)
+  if (payments.length === 0) return null
+  const cancel = async (id: string) => {
+    setBusy(id)
+    setMessage(null)
+    try {
+      await cancelPayment(id)
+    } catch (failure) {
+      setMessage(failure instanceof ApiError ? failure.message : t.loadFailed)
+      window.setTimeout(() => setMessage(null), 10_000)
+    } finally {
+      setBusy(null)
+      await onChanged()
+    }
+  }
+  return (
+    <section aria-labelledby="open-betalingen" className="mt-8">
+      <h2 id="open-betalingen" className="text-xl font-semibold text-slate-900">
+        {t.openPayments}
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">{t.openPaymentsHelp}</p>
+      {message && (
+        <p role="alert" className="mt-2 text-sm font-medium text-red-700">
+          {message}
+        </p>
+      )}
+      <ul className={`${card} mt-4 divide-y divide-slate-100`}>
+        {payments.map((p) => (
+          <li key={p.id} aria-label={p.description} className="flex flex-wrap items-center justify-between gap-3 px-6 py-4 text-sm">
+            <div className="min-w-0">
+              <p className="font-medium break-words text-slate-900">{p.description}</p>
+              <p className="text-slate-600">
+                {formatEuros(p.amount)}
+                {p.expiresAt && ` · ${t.payableUntil(clock.format(new Date(p.expiresAt)))}`}
+              </p>
+            </div>
+            <div className="flex flex-wrap gap-2">
+              {p.checkoutUrl && (
+                <a href={p.checkoutUrl} className={primaryButtonClass}>
+                  {t.continuePayment}
+                </a>
+              )}
+              <button type="button" disabled={busy === p.id} onClick={() => void cancel(p.id)} className={secondaryButtonClass}>
+                {t.cancelPayment}
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
 }
 
 function StatusBadge({ active, label }: { active: boolean; label?: string }) {
@@ -220,10 +355,12 @@ function OthersSection({
 
 function OwnSubscription({
   subscription: s,
+  tier,
   awaitingPayment,
   onChanged,
 }: {
   subscription: Subscription
+  tier: Tier | undefined
   awaitingPayment: boolean
   onChanged: () => Promise<void>
 }) {
@@ -261,7 +398,7 @@ function OwnSubscription({
           <p className="mt-1 text-sm text-slate-600">
             {t.users(s.userAmount)}
             {s.isTrial ? ` · ${t.trial}` : ` · ${cancellationTerms(s.intervalMonths, t)}`}
-            {!s.isTrial && ` · ${formatEuros(s.amount)} ${s.intervalMonths === 12 ? t.perYear : t.perMonth}`}
+            {!s.isTrial && ` · ${discountedPrice(s, tier) ?? `${formatEuros(s.amount)} ${s.intervalMonths === 12 ? t.perYear : t.perMonth}`}`}
           </p>
         </div>
         <StatusBadge
@@ -320,30 +457,45 @@ function LinkedUsers({
 }) {
   const [email, setEmail] = useState('')
   const [busy, setBusy] = useState(false)
+  // an address without an account, waiting for the owner to confirm its invitation
+  const [inviting, setInviting] = useState<string | null>(null)
+  const [removing, setRemoving] = useState<Seat | null>(null)
 
-  const add = async (event: FormEvent) => {
-    event.preventDefault()
-    const address = normaliseEmail(email)
-    if (!address) return say('error', t.noEmail)
+  const link = async (address: string, invite: boolean) => {
     setBusy(true)
     try {
-      const added = await addLinkedUser(s.id, address)
+      const added = await addLinkedUser(s.id, address, invite)
       setEmail('')
+      setInviting(null)
       if (added.warning) say('warning', added.warning)
       await onChanged()
     } catch (failure) {
+      if (!invite && needsInvitation(failure)) {
+        setInviting(address)
+        return
+      }
+      setInviting(null)
       say('error', failure instanceof ApiError ? failure.message : t.loadFailed)
     } finally {
       setBusy(false)
     }
   }
 
-  const remove = async (id: string) => {
+  const add = async (event: FormEvent) => {
+    event.preventDefault()
+    const address = normaliseEmail(email)
+    if (!address) return say('error', t.noEmail)
+    await link(address, false)
+  }
+
+  const remove = async (seat: Seat) => {
     setBusy(true)
     try {
-      await removeLinkedUser(id)
+      await removeLinkedUser(seat.id)
+      setRemoving(null)
       await onChanged()
     } catch (failure) {
+      setRemoving(null)
       say('error', failure instanceof ApiError ? failure.message : t.loadFailed)
     } finally {
       setBusy(false)
@@ -359,11 +511,11 @@ function LinkedUsers({
         <ul className="mt-3 divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200">
           {s.linkedSubscriptions.map((seat) => (
             <li key={seat.id} className="flex items-center justify-between gap-2 px-4 py-2 text-sm">
-              <span className="min-w-0 truncate text-slate-900">
-                {seat.emailAddress ?? seat.userId}
+              <span className="min-w-0 text-slate-900 [overflow-wrap:anywhere]">
+                {seatLabel(seat)}
                 {!seat.userId && <span className="ml-2 text-slate-500">({t.noAccountYet})</span>}
               </span>
-              <button type="button" disabled={busy} onClick={() => void remove(seat.id)} className={iconButtonClass}>
+              <button type="button" disabled={busy} onClick={() => setRemoving(seat)} className={`${iconButtonClass} shrink-0`}>
                 <Icon name="trash" className="size-4" />
                 {t.removeUser}
               </button>
@@ -372,7 +524,7 @@ function LinkedUsers({
         </ul>
       )}
       <form noValidate onSubmit={(e) => void add(e)} className="mt-3 flex flex-wrap items-end gap-2">
-        <label className="block min-w-60 flex-1 text-sm font-medium text-slate-700">
+        <label className="block min-w-0 flex-1 basis-60 text-sm font-medium text-slate-700">
           {t.addUserLabel}
           <input
             type="email"
@@ -385,8 +537,39 @@ function LinkedUsers({
           {t.addUser}
         </button>
       </form>
+      <ConfirmDialog
+        open={inviting !== null}
+        title={t.inviteTitle}
+        message={t.inviteMessage(inviting ?? '')}
+        confirmLabel={t.inviteConfirm}
+        busy={busy}
+        onConfirm={() => inviting && void link(inviting, true)}
+        onClose={() => setInviting(null)}
+      />
+      <ConfirmDialog
+        open={removing !== null}
+        title={t.removeSeatTitle}
+        message={t.removeSeatMessage(removing ? seatLabel(removing) : '')}
+        confirmLabel={t.removeSeatConfirm}
+        busy={busy}
+        onConfirm={() => removing && void remove(removing)}
+        onClose={() => setRemoving(null)}
+      />
     </div>
   )
+}
+
+type Seat = Subscription['linkedSubscriptions'][number]
+
+/**
+ * The price of a subscription bought with a discount while the discount holds: "€ 1,00 per maand
+ * tot en met 22 december 2026, daarna € 49,00 per maand"; null without one.
+ */
+function discountedPrice(s: Subscription, tier: Tier | undefined): string | null {
+  const fullFrom = s.renewSubscriptionWithoutDiscountDate
+  if (s.discountId == null || fullFrom == null || tier == null || s.isTrial) return null
+  const lastDay = new Date(Date.parse(`${fullFrom}T00:00:00Z`) - 86_400_000)
+  return t.discountUntil(formatEuros(s.amount), formatDate(lastDay), formatEuros(tier.pricePerUserMonth * s.userAmount))
 }
 
 /**
@@ -404,7 +587,7 @@ function openDownload(link: string) {
   anchor.remove()
 }
 
-function PaymentsTable({ payments }: { payments: Payment[] }) {
+function PaymentsTable({ payments, now }: { payments: Payment[]; now: number }) {
   const [message, setMessage] = useState<string | null>(null)
   const download = async (id: string) => {
     setMessage(null)
@@ -430,7 +613,7 @@ function PaymentsTable({ payments }: { payments: Payment[] }) {
       {payments.length === 0 ? (
         <p className="mt-2 text-sm text-slate-600">{t.noPayments}</p>
       ) : (
-        <div className={`${card} mt-4 overflow-x-auto`}>
+        <div className={`${card} relative mt-4 overflow-x-auto`}>
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <thead className="bg-slate-50 text-left text-slate-600">
               <tr>
@@ -459,7 +642,7 @@ function PaymentsTable({ payments }: { payments: Payment[] }) {
                   <td className="px-4 py-3 text-right whitespace-nowrap text-slate-900">{formatEuros(p.amount)}</td>
                   <td className="px-4 py-3 whitespace-nowrap">
                     <span className={p.paymentStatus === 'PAID' ? 'font-semibold text-emerald-700' : 'text-slate-700'}>
-                      {t.status[p.paymentStatus]}
+                      {isExpiredOpen(p, now) ? t.status.EXPIRED : t.status[p.paymentStatus]}
                     </span>
                   </td>
                   <td className="px-4 py-3 text-right">

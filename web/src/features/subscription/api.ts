@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
-import { api, unwrap } from '@/api/client'
+import { ApiError, api, unwrap } from '@/api/client'
 import type { components } from '@/api/schema'
 
 export type BillingPaymentDetails = components['schemas']['BillingPaymentDetails']
@@ -100,12 +100,36 @@ export async function cancelSubscription(subscriptionId: string): Promise<void> 
   if (!response.ok) unwrap({ response, error })
 }
 
-export async function addLinkedUser(subscriptionId: string, emailAddress: string) {
+/**
+ * Adds a seat. An address without an account is refused with 409 `invitation_needed` until the
+ * owner confirmed the invitation (`invite`).
+ */
+export async function addLinkedUser(subscriptionId: string, emailAddress: string, invite: boolean) {
   return unwrap(
     await api.POST('/payment/subscription/addUser', {
-      params: { query: { subscriptionId, emailAddress } },
+      params: { query: { subscriptionId, emailAddress, invite } },
     }),
   )
+}
+
+/** Whether a refusal of `addLinkedUser` asks the owner to confirm an invitation. */
+export function needsInvitation(failure: unknown): boolean {
+  return (
+    failure instanceof ApiError &&
+    failure.status === 409 &&
+    typeof failure.body === 'object' &&
+    failure.body !== null &&
+    'code' in failure.body &&
+    failure.body.code === 'invitation_needed'
+  )
+}
+
+/** Cancels an open payment at the provider and here ('Annuleren'). */
+export async function cancelPayment(paymentId: string): Promise<void> {
+  const { response, error } = await api.POST('/payment/subscription/cancelPayment/{payment_id}', {
+    params: { path: { payment_id: paymentId } },
+  })
+  if (!response.ok) unwrap({ response, error })
 }
 
 export async function removeLinkedUser(linkedSubscriptionId: string): Promise<void> {

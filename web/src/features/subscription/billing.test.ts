@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { billingMessages, emptyBillingForm, firstBillingProblem, isPostcode, type BillingForm } from './billing'
+import { billingMessages, emptyBillingForm, firstBillingProblem, isPostcode, messageDuration, TRIAL_USED, type BillingForm } from './billing'
 
 const complete: BillingForm = {
   ...emptyBillingForm,
@@ -50,5 +50,13 @@ describe('isPostcode', () => {
     expect(isPostcode('123AB')).toBe(false)
     expect(isPostcode('1234A')).toBe(false)
     expect(isPostcode('ABCD12')).toBe(false)
+  })
+})
+
+describe('messageDuration', () => {
+  it('shows the trial refusal 10 s and every billing message 5 s (§5, §8)', () => {
+    expect(messageDuration(TRIAL_USED)).toBe(10_000)
+    expect(messageDuration('Gebruiker heeft al eens een proefabonnement geactiveerd')).toBe(10_000)
+    expect(messageDuration(billingMessages.contactName)).toBe(5_000)
   })
 })

@@ -64,6 +64,14 @@ export function looksLikeEmail(value: string): boolean {
 /** How long a billing message shows (§9). */
 export const BILLING_MESSAGE_MS = 5_000
 
+/** The api's refusal of a second trial (spec §8), shown 10 s where the billing messages show 5 s. */
+export const TRIAL_USED = 'Gebruiker heeft al eens een proefabonnement geactiveerd'
+
+/** How long the dialog shows a message: the trial's refusal 10 s (§8), every other 5 s (§5). */
+export function messageDuration(message: string): number {
+  return message === TRIAL_USED ? 10_000 : BILLING_MESSAGE_MS
+}
+
 /** Four digits and two letters; spaces are allowed and dropped, as the api does. */
 export function isPostcode(value: string): boolean {
   return /^\d{4}[A-Za-z]{2}$/.test(value.replace(/\s+/g, ''))

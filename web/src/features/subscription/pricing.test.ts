@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { discountAllowed, effectiveUsers, exclVat, featureList, formatEuros, priceOf } from './pricing'
+import { discountAllowed, discountTerms, effectiveUsers, exclVat, featureList, formatEuros, parseUsers, priceOf } from './pricing'
+import { subscriptionTexts } from './texts'
 
 const practice = {
   isTrial: false,
@@ -91,5 +92,22 @@ describe('formatting', () => {
       'SOEP-samenvattingen',
       'Templates',
     ])
+  })
+})
+
+describe('parseUsers', () => {
+  it('takes whole numbers from 1 to 1000 only', () => {
+    expect(parseUsers('1')).toBe(1)
+    expect(parseUsers(' 3 ')).toBe(3)
+    expect(parseUsers('1000')).toBe(1000)
+    for (const refused of ['0', '-1', '2.5', '2,5', '1001', '', 'drie', '1e2', '+3']) expect(parseUsers(refused)).toBeNull()
+  })
+})
+
+describe('discountTerms', () => {
+  it('says the discount holds for the first month and what is paid after', () => {
+    expect(discountTerms({ discountPrice: 100 }, { pricePerUserMonth: 4900 }, subscriptionTexts).replace(/\s/g, ' ')).toBe(
+      'De eerste maand € 1,00, daarna € 49,00 per maand.',
+    )
   })
 })

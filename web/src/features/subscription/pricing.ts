@@ -30,6 +30,20 @@ export interface PricedTier {
   pricePerUserYear: number
 }
 
+/** The most users a subscription takes (the api's `MAX_USERS`). */
+export const MAX_USERS = 1000
+
+/**
+ * The user count as typed: a whole number from 1 to 1000 (digits only, so 0, −1, 2.5 and 1001 are
+ * refused at the field, before any price is shown); `null` when it is not one.
+ */
+export function parseUsers(text: string): number | null {
+  const trimmed = text.trim()
+  if (!/^\d{1,4}$/.test(trimmed)) return null
+  const n = Number(trimmed)
+  return n >= 1 && n <= MAX_USERS ? n : null
+}
+
 /** An individual tier always has one user; others at least one (the spec's default is 1). */
 export function effectiveUsers(tier: Pick<PricedTier, 'isIndividual'>, users: number): number {
   if (tier.isIndividual) return 1
@@ -66,6 +80,19 @@ export function priceOf(tier: PricedTier, interval: Interval, users: number, dis
     totalExclVat: exclVat(total),
     users: n,
   }
+}
+
+/**
+ * How long a discount holds and what is paid after it: the discount's price replaces the monthly
+ * price of the first period only (the api bills the renewals at the tier's price), so "De eerste
+ * maand € 1,00, daarna € 49,00 per maand." for a tier of € 49,00 per user per month.
+ */
+export function discountTerms(
+  discount: { discountPrice: number },
+  tier: Pick<PricedTier, 'pricePerUserMonth'>,
+  texts: { discountTerms: (first: string, after: string) => string },
+): string {
+  return texts.discountTerms(formatEuros(discount.discountPrice), formatEuros(tier.pricePerUserMonth))
 }
 
 /** The features as a list: the spec keeps them as one comma-separated text. */
