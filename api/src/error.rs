@@ -68,6 +68,17 @@ pub enum ApiError {
     Internal(#[from] anyhow::Error),
 }
 
+/// Payment news that could not be queued: the database stayed busy (503, the provider delivers it
+/// again) or failed.
+impl From<jobs::kinds::sync_payment::NewsError> for ApiError {
+    fn from(e: jobs::kinds::sync_payment::NewsError) -> Self {
+        match e {
+            jobs::kinds::sync_payment::NewsError::Busy => Self::Overloaded,
+            jobs::kinds::sync_payment::NewsError::Failed(message) => Self::Internal(anyhow::anyhow!(message)),
+        }
+    }
+}
+
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
         match e {

@@ -8,7 +8,6 @@ use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::routing::post;
-use jobs::kinds::sync_payment::NewsError;
 use utoipa::ToSchema;
 
 use crate::edge::client;
@@ -46,10 +45,7 @@ pub async fn webhook(State(state): State<AppState>, request: Request) -> Result<
     if id.is_empty() || id.len() > 100 {
         return Err(no_payment());
     }
-    let ours = state.payment_news.hear(id.to_owned()).await.map_err(|e| match e {
-        NewsError::Busy => ApiError::Overloaded,
-        NewsError::Failed(message) => ApiError::Internal(anyhow::anyhow!(message)),
-    })?;
+    let ours = state.payment_news.hear(id.to_owned()).await?;
     if !ours && let Some(address) = address {
         limit::check(&state, LimitName::PaymentWebhook, &Subject::Address(address)).await?;
     }

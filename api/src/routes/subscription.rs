@@ -418,10 +418,7 @@ pub async fn cancel_payment(
         canceled.filter(|p| billing::status::PaymentStatus::parse(&p.status) == Some(billing::status::PaymentStatus::Canceled))
     else {
         // paid, expired or on its way at the provider: the sync applies what it became
-        let mut conn = state.db.acquire().await?;
-        let heard = jobs::kinds::sync_payment::queue(&mut conn, &[open.provider_payment_id.clone()]).await?;
-        drop(conn);
-        state.jobs.push_committed(&heard.queued, "payment sync").await;
+        state.payment_news.hear(open.provider_payment_id.clone()).await?;
         return Err(ApiError::subscription(domain::refusal::Refusal::Conflict(NOT_CANCELABLE)));
     };
     lifecycle::apply_provider_status(&state.db, &canceled.id, billing::status::PaymentStatus::Canceled, None, billing::today()).await?;

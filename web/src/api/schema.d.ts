@@ -2276,8 +2276,9 @@ export interface paths {
         put?: never;
         /**
          * The payment provider's webhook (public; Mollie posts `id=tr_...` as a form). Nothing in the
-         *     body but the id is read. For a payment of ours a `sync_payment` job is queued in one
-         *     statement (none when one for it is already waiting) and the answer is 200 at once; unknown
+         *     body but the id is read. For a payment of ours a `sync_payment` job is queued (none when one
+         *     for it is already waiting), in a batch with the deliveries that arrive meanwhile
+         *     ([`jobs::kinds::sync_payment::News`]), and the answer is 200 once it is committed; unknown
          *     ids get the same 200. Only webhooks naming no payment of ours count against the client
          *     address's limit (`APP_RATE_LIMIT_PAYMENT_WEBHOOK`), so no caller, however noisy, can hold off
          *     the sync of a real payment.
