@@ -142,8 +142,12 @@ describe('subscriptions', () => {
     await invite.getByRole('button', { name: 'Uitnodiging sturen' }).click()
     await own.getByText(colleague).waitFor()
     await own.getByText('(nog geen account)').waitFor()
-    // the colleague signs up: the seat names the account and no longer says it has none
-    await accessToken(baseUrl, colleague)
+    // the colleague signs up and signs in (the account exists once the api has seen them): the
+    // seat names the account and no longer says it has none
+    const colleagueToken = await accessToken(baseUrl, colleague)
+    const seen = await fetch(`${baseUrl}/payment/subscription/getTiers`, { headers: { authorization: `Bearer ${colleagueToken}` } })
+    // a new colleague has not accepted the agreement yet (403 agreement_required), but is known now
+    assert.equal(seen.status, 403)
     await page.reload()
     await own.getByText(colleague).waitFor()
     await own.getByText('(nog geen account)').waitFor({ state: 'detached' })

@@ -119,8 +119,8 @@ export function needsInvitation(failure: unknown): boolean {
     failure.status === 409 &&
     typeof failure.body === 'object' &&
     failure.body !== null &&
-    'code' in failure.body &&
-    failure.body.code === 'invitation_needed'
+    'error' in failure.body &&
+    failure.body.error === 'invitation_needed'
   )
 }
 
