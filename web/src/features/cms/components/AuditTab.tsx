@@ -36,8 +36,8 @@ export function AuditTab() {
         columns={columns}
         rowKey={(row) => String(row.id)}
         query={audit}
-        page={{ page: list.page, onPage: list.setPage }}
-        search={{ value: list.typed, onChange: list.setTyped, placeholder: a.searchPlaceholder }}
+        list={list}
+        searchPlaceholder={a.searchPlaceholder}
       />
     </section>
   )

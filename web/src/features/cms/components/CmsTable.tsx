@@ -41,6 +41,17 @@ export interface TableQuery<Data> {
   refetch: () => unknown
 }
 
+/**
+ * The state of a server-paged list that the table reads and changes: the page shown (from 0)
+ * and, for a list with a search box, what was typed. `usePagedFilter` gives all of it.
+ */
+export interface ListState {
+  page: number
+  setPage: (page: number) => void
+  typed?: string
+  setTyped?: (typed: string) => void
+}
+
 /** A row of the table, for the rows a tab draws itself (an add or edit row). */
 export const rowClass = 'block px-4 py-3 md:table-row md:p-0'
 
@@ -76,8 +87,8 @@ export function CmsTable<Row>({
   columns,
   rowKey,
   query,
-  page,
-  search,
+  list,
+  searchPlaceholder,
   filters,
   empty = t.noResults,
   rowClassName,
@@ -89,9 +100,10 @@ export function CmsTable<Row>({
   columns: Column<Row>[]
   rowKey: (row: Row) => string
   query: TableQuery<Paged<Row> | Row[]>
-  /** The page shown (from 0) and how to change it, for a server-paged list. */
-  page?: { page: number; onPage: (page: number) => void }
-  search?: { value: string; onChange: (value: string) => void; placeholder: string }
+  /** The page and the search of a server-paged list. */
+  list?: ListState
+  /** Shows a search box (bound to `list`'s `typed`) with this placeholder. */
+  searchPlaceholder?: string
   filters?: ReactNode
   /** What an empty list says. */
   empty?: string
@@ -104,6 +116,10 @@ export function CmsTable<Row>({
   const data = query.data
   const rows = data === undefined ? [] : Array.isArray(data) ? data : data.rows
   const paged = data !== undefined && !Array.isArray(data) ? data : null
+  const search =
+    searchPlaceholder !== undefined && list?.setTyped
+      ? { value: list.typed ?? '', onChange: list.setTyped, placeholder: searchPlaceholder }
+      : null
 
   return (
     <>
@@ -157,7 +173,7 @@ export function CmsTable<Row>({
             </tbody>
           </table>
         </div>
-        {page && paged && <Pager page={page.page} total={paged.total} pageSize={paged.pageSize} onPage={page.onPage} />}
+        {list && paged && <Pager page={list.page} total={paged.total} pageSize={paged.pageSize} onPage={list.setPage} />}
       </div>
     </>
   )

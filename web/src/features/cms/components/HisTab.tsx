@@ -205,7 +205,7 @@ function HisUsers({ his }: { his: HisEdit }) {
         columns={columns}
         rowKey={(row) => row.userInfo.id}
         query={users}
-        page={{ page, onPage: setPage }}
+        list={{ page, setPage }}
         rowClassName={(row) => (without(row) ? 'bg-red-50/70' : undefined)}
       />
     </div>

@@ -102,7 +102,7 @@ export function JobsTab() {
         columns={problemColumns}
         rowKey={(job) => job.id}
         query={problems}
-        page={{ page, onPage: setPage }}
+        list={{ page, setPage }}
         empty={j.noProblems}
       />
 

@@ -71,8 +71,8 @@ export function PaymentsTab() {
         columns={columns}
         rowKey={(payment) => payment.id}
         query={payments}
-        page={{ page: list.page, onPage: list.setPage }}
-        search={{ value: list.typed, onChange: list.setTyped, placeholder: p.searchPlaceholder }}
+        list={list}
+        searchPlaceholder={p.searchPlaceholder}
         filters={
           <label className="block w-full text-sm font-medium text-slate-700 sm:w-56">
             {p.statusFilter}

@@ -148,8 +148,8 @@ export function SubscriptionsTab() {
         columns={columns}
         rowKey={(sub) => sub.id}
         query={subscriptions}
-        page={{ page: list.page, onPage: list.setPage }}
-        search={{ value: list.typed, onChange: list.setTyped, placeholder: s.searchPlaceholder }}
+        list={list}
+        searchPlaceholder={s.searchPlaceholder}
         filters={
           <>
             <Toggle label={s.paidOnly} checked={list.filters.paidOnly} onChange={(v) => list.setFilter('paidOnly', v)} />

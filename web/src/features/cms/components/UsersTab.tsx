@@ -65,8 +65,8 @@ export function UsersTab() {
         columns={columns}
         rowKey={(row) => row.userInfo.id}
         query={users}
-        page={{ page: list.page, onPage: list.setPage }}
-        search={{ value: list.typed, onChange: list.setTyped, placeholder: t.users.searchPlaceholder }}
+        list={list}
+        searchPlaceholder={t.users.searchPlaceholder}
         filters={
           <label className="block w-full text-sm font-medium text-slate-700 sm:w-56">
             {t.users.hisFilter}

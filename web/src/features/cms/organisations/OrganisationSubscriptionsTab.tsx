@@ -186,7 +186,7 @@ export function OrganisationSubscriptionsTab() {
         columns={columns}
         rowKey={(row) => row.id}
         query={subscriptions}
-        page={{ page: filter.page, onPage: (page) => setFilter((prev) => ({ ...prev, page })) }}
+        list={{ page: filter.page, setPage: (page) => setFilter((prev) => ({ ...prev, page })) }}
         filters={
           <>
             <Toggle label={s.activeOnly} checked={filter.activeOnly} onChange={(activeOnly) => setFilter({ activeOnly, page: 0 })} />

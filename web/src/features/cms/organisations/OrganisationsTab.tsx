@@ -154,8 +154,8 @@ export function OrganisationsTab() {
         columns={columns}
         rowKey={(main) => main.id}
         query={organisations}
-        page={{ page: list.page, onPage: list.setPage }}
-        search={{ value: list.typed, onChange: list.setTyped, placeholder: o.searchPlaceholder }}
+        list={list}
+        searchPlaceholder={o.searchPlaceholder}
         filters={
           <fieldset>
             <legend className="sr-only">{o.filterLabel}</legend>
