@@ -109,7 +109,15 @@ async fn prepare(db: &PgPool, checkout: &LocalCheckout, run: &str, n: usize, web
             mandate_id: None,
         })
         .await?;
-    billing::checkout::record_provider_payment(db, pending.payment_id, &made.id, Some(&customer), made.checkout_url.as_deref()).await?;
+    billing::checkout::record_provider_payment(
+        db,
+        pending.payment_id,
+        &made.id,
+        Some(&customer),
+        made.checkout_url.as_deref(),
+        made.expires_at,
+    )
+    .await?;
     if local::choose(db, &made.id, "paid").await?.is_none() {
         bail!("local payment {} was not open", made.id);
     }

@@ -54,7 +54,9 @@ async fn cancel(db: &PgPool, owner: &str, id: Uuid, today: NaiveDate) -> Result<
 }
 
 async fn send(db: &PgPool, payment: Uuid, provider_id: &str) {
-    billing::checkout::record_provider_payment(db, payment, provider_id, Some("cst_test"), Some("https://pay.example/x")).await.unwrap();
+    billing::checkout::record_provider_payment(db, payment, provider_id, Some("cst_test"), Some("https://pay.example/x"), None)
+        .await
+        .unwrap();
 }
 
 #[sqlx::test(migrations = "../migrations")]

@@ -288,7 +288,7 @@ async fn a_failed_renewal_tells_the_user_once_and_the_subscription_stays_until_i
     .execute(&h.db)
     .await
     .unwrap();
-    domain::billing::checkout::record_provider_payment(&h.db, renewal.payment_id, "ltr_failed", Some("lcst_1"), None).await.unwrap();
+    domain::billing::checkout::record_provider_payment(&h.db, renewal.payment_id, "ltr_failed", Some("lcst_1"), None, None).await.unwrap();
     let worker = h.start_worker(&[]);
 
     for _ in 0..2 {

@@ -483,7 +483,7 @@ pub async fn get_payment_link(
         billing::checkout::fail_unsent_payment(&state.db, pending.payment_id).await?;
         return Err(ApiError::payment_failed(PROVIDER_FAILED));
     };
-    billing::checkout::record_provider_payment(&state.db, pending.payment_id, &made.id, Some(&customer), Some(&href)).await?;
-    billing::checkout::record_expiry(&state.db, pending.payment_id, made.expires_at).await?;
+    billing::checkout::record_provider_payment(&state.db, pending.payment_id, &made.id, Some(&customer), Some(&href), made.expires_at)
+        .await?;
     Ok(Json(PaymentLink { href }))
 }

@@ -102,31 +102,29 @@ pub async fn save_provider_customer(db: &PgPool, user_id: &str, provider: &str, 
     .await
 }
 
-/// Records what the provider made of a payment: its id, customer and checkout address.
+/// Records what the provider made of a payment, in one statement: its id, customer, checkout
+/// address (a first payment's; a renewal has none) and when the provider lets it expire while
+/// open (its `expiresAt`, so the page can show an abandoned payment as expired before the
+/// provider's status reaches us).
 pub async fn record_provider_payment(
     db: &PgPool,
     payment_id: Uuid,
     provider_payment_id: &str,
     customer_id: Option<&str>,
     checkout_url: Option<&str>,
+    expires_at: Option<chrono::DateTime<chrono::Utc>>,
 ) -> sqlx::Result<()> {
     sqlx::query!(
-        "update payments set provider_payment_id = $2, provider_customer_id = $3, checkout_url = $4, updated_at = now()
+        "update payments set provider_payment_id = $2, provider_customer_id = $3, checkout_url = $4, expires_at = $5, updated_at = now()
           where id = $1",
         payment_id,
         provider_payment_id,
         customer_id,
-        checkout_url
+        checkout_url,
+        expires_at
     )
     .execute(db)
     .await?;
-    Ok(())
-}
-
-/// Keeps when the provider lets an open payment expire (its `expiresAt`), so the page can show
-/// an abandoned payment as expired before the provider's status reaches us.
-pub async fn record_expiry(db: &PgPool, payment_id: Uuid, expires_at: Option<chrono::DateTime<chrono::Utc>>) -> sqlx::Result<()> {
-    sqlx::query!("update payments set expires_at = $2 where id = $1", payment_id, expires_at).execute(db).await?;
     Ok(())
 }
 

@@ -8,9 +8,10 @@
 //! system cannot tell the two apart. A `first` payment that is paid gets a mandate;
 //! a `recurring` payment on a mandate is charged (paid) at once.
 //!
-//! As at Mollie, an open payment expires: [`EXPIRES_AFTER_MINUTES`] after it was made it reads as
-//! `expired` and the page no longer takes a choice; until then it can be canceled
-//! ([`PaymentProvider::cancel_payment`]).
+//! As at Mollie, an open payment expires: 15 minutes after it was made (`expires_at!`) it reads
+//! as `expired` and the page no longer takes a choice; until then it can be canceled
+//! ([`PaymentProvider::cancel_payment`]). Every statement that reads or changes a payment's status
+//! uses the same two fragments, `status_now!` and `open_now!`.
 
 use domain::billing::Cents;
 use futures::future::BoxFuture;
@@ -19,8 +20,27 @@ use sqlx::{PgPool, Row};
 
 use super::{NewCustomer, NewPayment, PaymentError, PaymentProvider, ProviderPayment, SequenceType};
 
-/// Minutes an open payment stays payable (Mollie's checkout session for cards is 15 minutes).
-pub const EXPIRES_AFTER_MINUTES: i32 = 15;
+/// When an open payment stops being payable: 15 minutes after it was made (Mollie's checkout
+/// session for cards is 15 minutes). A SQL expression over a `local_checkout_payments` row.
+macro_rules! expires_at {
+    () => {
+        "(created_at + interval '15 minutes')"
+    };
+}
+
+/// A payment's status as it is now: an open payment past its expiry reads as `expired`.
+macro_rules! status_now {
+    () => {
+        concat!("case when status = 'open' and ", expires_at!(), " <= now() then 'expired' else status end")
+    };
+}
+
+/// The condition under which a payment still takes a choice or a cancel: open and not expired.
+macro_rules! open_now {
+    () => {
+        concat!("status = 'open' and ", expires_at!(), " > now()")
+    };
+}
 
 /// The outcomes the checkout page offers.
 pub const OUTCOMES: [&str; 4] = ["paid", "failed", "expired", "canceled"];
@@ -57,15 +77,18 @@ impl LocalCheckout {
     }
 
     async fn read(&self, id: &str) -> Result<ProviderPayment, PaymentError> {
-        let row = sqlx::query(
-            "select id, case when status = 'open' and created_at <= now() - make_interval(mins => $2) then 'expired' else status end as status,
+        let row = sqlx::query(concat!(
+            "select id, ",
+            status_now!(),
+            " as status,
                     amount_cents::int8 as amount, customer_id, mandate_id, metadata->>'paymentId' as payment_id,
                     amount_refunded_cents::int8 as refunded, amount_charged_back_cents::int8 as charged_back,
-                    coalesce(checkout_key, '') as checkout_key, created_at + make_interval(mins => $2) as expires_at
+                    coalesce(checkout_key, '') as checkout_key, ",
+            expires_at!(),
+            " as expires_at
                from local_checkout_payments where id = $1",
-        )
+        ))
         .bind(id)
-        .bind(EXPIRES_AFTER_MINUTES)
         .fetch_optional(&self.db)
         .await
         .map_err(unavailable)?
@@ -104,14 +127,14 @@ pub struct CheckoutPayment {
 /// The payment the page `/payment/checkout/{id}?key=...` shows: `None` for an unknown id or a
 /// key that is not the payment's.
 pub async fn find(db: &PgPool, id: &str, key: &str) -> sqlx::Result<Option<CheckoutPayment>> {
-    let row = sqlx::query(
-        "select id, amount_cents::int8 as amount, description, redirect_url, checkout_key,
-                case when status = 'open' and created_at <= now() - make_interval(mins => $3) then 'expired' else status end as status
+    let row = sqlx::query(concat!(
+        "select id, amount_cents::int8 as amount, description, redirect_url, checkout_key, ",
+        status_now!(),
+        " as status
            from local_checkout_payments where id = $1 and checkout_key = $2",
-    )
+    ))
     .bind(id)
     .bind(key)
-    .bind(EXPIRES_AFTER_MINUTES)
     .fetch_optional(db)
     .await?;
     Ok(row.map(|r| CheckoutPayment {
@@ -130,17 +153,17 @@ pub async fn find(db: &PgPool, id: &str, key: &str) -> sqlx::Result<Option<Check
 pub async fn choose(db: &PgPool, id: &str, outcome: &str) -> sqlx::Result<Option<Option<String>>> {
     debug_assert!(OUTCOMES.contains(&outcome));
     let mandate = format!("lmdt_{}", ulid::Ulid::generate().to_string().to_lowercase());
-    let row = sqlx::query(
+    let row = sqlx::query(concat!(
         "update local_checkout_payments
             set status = $2, updated_at = now(),
                 mandate_id = case when $2 = 'paid' and sequence_type = 'first' then $3 else mandate_id end
-          where id = $1 and status = 'open' and created_at > now() - make_interval(mins => $4)
-          returning webhook_url",
-    )
+          where id = $1 and ",
+        open_now!(),
+        " returning webhook_url",
+    ))
     .bind(id)
     .bind(outcome)
     .bind(mandate)
-    .bind(EXPIRES_AFTER_MINUTES)
     .fetch_optional(db)
     .await?;
     Ok(row.map(|r| r.get("webhook_url")))
@@ -215,12 +238,11 @@ impl PaymentProvider for LocalCheckout {
 
     fn cancel_payment<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<ProviderPayment, PaymentError>> {
         Box::pin(async move {
-            let canceled = sqlx::query(
-                "update local_checkout_payments set status = 'canceled', updated_at = now()
-                  where id = $1 and status = 'open' and created_at > now() - make_interval(mins => $2)",
-            )
+            let canceled = sqlx::query(concat!(
+                "update local_checkout_payments set status = 'canceled', updated_at = now() where id = $1 and ",
+                open_now!()
+            ))
             .bind(id)
-            .bind(EXPIRES_AFTER_MINUTES)
             .execute(&self.db)
             .await
             .map_err(unavailable)?

@@ -103,9 +103,7 @@ impl Mollie {
         }
         Err(PaymentError::Unavailable(last))
     }
-}
 
-impl Mollie {
     /// `GET` or `DELETE payments/{id}`, answered with the payment.
     async fn payment_call(&self, method: Method, id: &str) -> Result<ProviderPayment, PaymentError> {
         if !is_payment_id(id) {

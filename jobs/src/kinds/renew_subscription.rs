@@ -91,8 +91,15 @@ impl Job for RenewSubscription {
                 };
                 match self.provider.create_payment(&new).await {
                     Ok(made) => {
-                        billing::checkout::record_provider_payment(&ctx.db, renewal.payment_id, &made.id, Some(&renewal.customer_id), None)
-                            .await?;
+                        billing::checkout::record_provider_payment(
+                            &ctx.db,
+                            renewal.payment_id,
+                            &made.id,
+                            Some(&renewal.customer_id),
+                            None,
+                            made.expires_at,
+                        )
+                        .await?;
                         made
                     }
                     Err(e) if e.is_retryable() => return Err(JobError::Retryable(e.to_string())),
