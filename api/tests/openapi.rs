@@ -301,3 +301,41 @@ fn the_socket_messages_are_in_the_document_as_the_socket_reads_and_writes_them()
     let sections = document["components"]["schemas"]["SpecialistSection"]["enum"].clone();
     assert_eq!(sections, serde_json::json!(domain::summary::all_specialist_sections()));
 }
+
+#[test]
+fn the_form_text_patterns_accept_exactly_what_the_checks_take() {
+    use api::openapi::{HIDDEN, WHITE_SPACE};
+    use domain::billing::details::{Postcode, looks_like_email};
+    use domain::text::has_hidden_characters;
+    let listed = |ranges: &[(u32, u32)], c: char| ranges.iter().any(|(a, b)| (*a..=*b).contains(&(c as u32)));
+    for c in (0..=0x10ffff).filter_map(char::from_u32) {
+        assert_eq!(c.is_whitespace(), listed(WHITE_SPACE, c), "white space U+{:04X}", c as u32);
+        assert_eq!(domain::text::is_hidden_character(c), listed(HIDDEN, c), "hidden U+{:04X}", c as u32);
+    }
+    let pattern = |schema: utoipa::openapi::Object| regex::Regex::new(schema.pattern.as_deref().unwrap()).unwrap();
+    let (line, optional, email, postcode) = (
+        pattern(api::openapi::one_line_text()),
+        pattern(api::openapi::optional_line_text()),
+        pattern(api::openapi::email_address()),
+        pattern(api::openapi::postcode()),
+    );
+    let takes_line = |s: &str| !s.trim().is_empty() && !has_hidden_characters(s.trim());
+    let takes_email = |s: &str| looks_like_email(s.trim()) && !has_hidden_characters(s.trim());
+    // every text of up to four characters from a palette of the characters that decide
+    let palette = ['a', '1', 'B', '@', ' ', '\t', '\n', '\u{a0}', '\u{2028}', '\u{200b}', '\u{202e}', 'é'];
+    let mut level = vec![String::new()];
+    let mut texts = level.clone();
+    for _ in 0..4 {
+        level = level.iter().flat_map(|t| palette.map(|c| format!("{t}{c}"))).collect();
+        texts.extend(level.iter().cloned());
+    }
+    texts.extend(
+        ["1234AB", " 1234 ab ", "1 2 3 4 A B", "123AB", "12345A", "1234ABC", "a.b@praktijk.nl", " Anne de Vries "].map(String::from),
+    );
+    for text in &texts {
+        assert_eq!(line.is_match(text), takes_line(text), "one-line text {text:?}");
+        assert_eq!(optional.is_match(text), text.trim().is_empty() || takes_line(text), "optional text {text:?}");
+        assert_eq!(email.is_match(text), takes_email(text), "e-mail address {text:?}");
+        assert_eq!(postcode.is_match(text), Postcode::parse(text).is_ok(), "postcode {text:?}");
+    }
+}

@@ -815,6 +815,10 @@ async fn an_address_without_an_account_is_linked_and_invited_only_once_the_owner
     let (status, _) = add_seat_asking(&app, &token, &practice, "tikfout@praktijk.nl", true).await;
     assert_eq!(status, 201);
     assert_eq!(seats_and_invitations(&pool, &practice).await, (3, 1));
+    // an address with an invisible character in it (pasted) is refused in Dutch, confirmed or not
+    let (status, refused) = add_seat_asking(&app, &token, &practice, "ander\u{200b}@praktijk.nl", true).await;
+    assert_eq!((status, refused["message"].as_str()), (400, Some(domain::text::HIDDEN_CHARACTERS)), "{refused}");
+    assert_eq!(seats_and_invitations(&pool, &practice).await, (3, 1));
 }
 
 #[sqlx::test(migrations = "../migrations")]

@@ -134,6 +134,16 @@ async fn the_summary_calls_answer_with_a_list_whose_first_item_holds_the_episode
         sqlx::query_scalar("select request->'flavour' from summaries where route = 'v2-turbo'").fetch_one(&pool).await.unwrap();
     assert_eq!(flavour, "poh-ggz");
 
+    // every flavour the document offers is taken, the empty one (normal) included
+    let document: Value = serde_json::from_str(&api::openapi::document()).unwrap();
+    let offered: Vec<&str> =
+        document["components"]["schemas"]["FlavourParam"]["enum"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+    assert_eq!(offered, ["", "normal", "poh-ggz", "kinderarts-allergoloog", "kinderarts-orthopeed"]);
+    for flavour in offered {
+        let (status, body) = call(&format!("/api/audio/consult/generative/v2-turbo?flavour={flavour}"), CONSULT.into(), false).await;
+        assert_eq!(status, 200, "flavour={flavour}: {body}");
+    }
+
     // a JSON string body is a transcript too; examples come in the JSON body of withExamples
     let (status, body) = call("/api/audio/consult/generative/v2", serde_json::to_string(CONSULT).unwrap().into(), true).await;
     assert_eq!(status, 200, "{body}");

@@ -62,29 +62,41 @@ pub struct TierBody {
 }
 
 /// The billing dialog's details (spec §3), checked in the spec's order (§5). `pricePerUser` and
-/// `isIndividual` may be sent but are not taken: the server prices the choice itself.
+/// `isIndividual` may be sent but are not taken: the server prices the choice itself. The
+/// document states the text fields' rules as the check applies them (a missing field is still
+/// read as empty, so it gets the spec's message for that field).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BillingPaymentDetails {
     #[serde(default)]
+    #[schema(required = true, schema_with = crate::openapi::one_line_text)]
     pub contact_name: String,
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::optional_line_text)]
     pub practice_name: Option<String>,
     #[serde(default)]
+    #[schema(required = true, schema_with = crate::openapi::email_address)]
     pub send_invoice_to_email: String,
     #[serde(default)]
+    #[schema(required = true, schema_with = crate::openapi::one_line_text)]
     pub phone_number: String,
     #[serde(default)]
+    #[schema(required = true, schema_with = crate::openapi::one_line_text)]
     pub street_address: String,
     #[serde(default)]
+    #[schema(required = true, schema_with = crate::openapi::one_line_text)]
     pub house_number: String,
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::optional_line_text)]
     pub house_number_addition: Option<String>,
     #[serde(default)]
+    #[schema(required = true, schema_with = crate::openapi::postcode)]
     pub postcode: String,
     #[serde(default)]
+    #[schema(required = true, schema_with = crate::openapi::one_line_text)]
     pub city: String,
     #[serde(default)]
+    #[schema(schema_with = crate::openapi::optional_line_text)]
     pub kvk_number: Option<String>,
     /// `MONTHLY` or `ANUALLY` (spelled so); `intervalMonths` decides when both are given.
     #[serde(default)]
@@ -156,9 +168,11 @@ pub struct PaymentLink {
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
 pub struct AddUserQuery {
-    /// Lower-cased before it is stored.
+    /// Lower-cased before it is stored. Read as empty when left out, which is refused with the
+    /// spec's message.
     #[serde(default)]
-    pub email_address: String,
+    #[param(required = true, inline)]
+    pub email_address: crate::openapi::EmailAddress,
     pub subscription_id: Uuid,
     /// The owner agreed that an address without an account gets an invitation. Without it such
     /// an address is refused with 409 `invitation_needed` and nothing is linked or sent.
@@ -272,7 +286,7 @@ pub async fn add_user(
     // as unknown below and counts against the caller only
     let subject = Subject::Subscription { owner: user.id.clone(), id: query.subscription_id };
     limit::check(&state, LimitName::Seats, &subject).await?;
-    if !query.email_address.trim().is_empty() && !billing::seats::has_account(&state.db, &query.email_address).await? {
+    if !query.email_address.0.trim().is_empty() && !billing::seats::has_account(&state.db, &query.email_address.0).await? {
         if !query.invite {
             return Err(ApiError::Refused {
                 status: StatusCode::CONFLICT,
@@ -282,7 +296,7 @@ pub async fn add_user(
         }
         limit::check(&state, LimitName::SeatInvitations, &subject).await?;
     }
-    let seat = billing::seats::add_linked(&state.db, &user.id, query.subscription_id, &query.email_address, billing::today())
+    let seat = billing::seats::add_linked(&state.db, &user.id, query.subscription_id, &query.email_address.0, billing::today())
         .await
         .map_err(ApiError::subscription)?;
     if seat.user_id.is_none() {

@@ -55,18 +55,22 @@ pub struct SummaryQuery {
     pub user_suggestion: Option<String>,
 }
 
-/// The `flavour` query parameter: a [`Flavour`] or empty (normal).
-#[derive(ToSchema)]
-#[allow(dead_code)] // the document's shape of `SummaryQuery::flavour`
-#[schema(rename_all = "kebab-case")]
-pub enum FlavourParam {
-    #[schema(rename = "")]
-    Empty,
-    Normal,
-    PohGgz,
-    KinderartsAllergoloog,
-    KinderartsOrthopeed,
+/// The `flavour` query parameter: empty (normal) or a [`Flavour`] by its name on the wire. The
+/// document's list is made from `Flavour` itself, the type `SummaryQuery::flavour` parses.
+pub struct FlavourParam;
+
+impl utoipa::PartialSchema for FlavourParam {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let names = Flavour::ALL.iter().filter_map(|f| serde_json::to_value(f).ok()?.as_str().map(str::to_owned));
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some("The variant of the note: empty (normal) or a flavour."))
+            .enum_values(Some(std::iter::once(String::new()).chain(names)))
+            .into()
+    }
 }
+
+impl ToSchema for FlavourParam {}
 
 /// A transcript sent as the whole body (`text/plain`, or a JSON string): at most 200,000
 /// characters, not only white space.

@@ -58,6 +58,9 @@ pub async fn add_linked(db: &PgPool, owner_id: &str, subscription_id: Uuid, emai
     if email.is_empty() {
         return Err(Refusal::Invalid(NO_EMAIL));
     }
+    if crate::text::has_hidden_characters(&email) {
+        return Err(Refusal::Invalid(crate::text::HIDDEN_CHARACTERS));
+    }
     if !looks_like_email(&email) || email.chars().count() > MAX_FIELD {
         return Err(Refusal::Invalid("Ongeldig e-mail adres."));
     }

@@ -2424,16 +2424,18 @@ export interface components {
         };
         /**
          * @description The billing dialog's details (spec §3), checked in the spec's order (§5). `pricePerUser` and
-         *     `isIndividual` may be sent but are not taken: the server prices the choice itself.
+         *     `isIndividual` may be sent but are not taken: the server prices the choice itself. The
+         *     document states the text fields' rules as the check applies them (a missing field is still
+         *     read as empty, so it gets the spec's message for that field).
          */
         BillingPaymentDetails: {
-            city?: string;
-            contactName?: string;
+            city: string;
+            contactName: string;
             /** @description Not taken (the server writes the description). */
             description?: string | null;
             /** Format: uuid */
             discountId?: string | null;
-            houseNumber?: string;
+            houseNumber: string;
             houseNumberAddition?: string | null;
             /**
              * Format: int32
@@ -2443,16 +2445,16 @@ export interface components {
             /** @description Not taken (the tier decides). */
             isIndividual?: boolean | null;
             kvkNumber?: string | null;
-            phoneNumber?: string;
-            postcode?: string;
+            phoneNumber: string;
+            postcode: string;
             practiceName?: string | null;
             /**
              * Format: double
              * @description Not taken (the server prices the choice).
              */
             pricePerUser?: number | null;
-            sendInvoiceToEmail?: string;
-            streetAddress?: string;
+            sendInvoiceToEmail: string;
+            streetAddress: string;
             /** @description `MONTHLY` or `ANUALLY` (spelled so); `intervalMonths` decides when both are given. */
             subscriptionType?: string | null;
             /** Format: uuid */
@@ -2818,10 +2820,10 @@ export interface components {
          */
         Flavour: "normal" | "poh-ggz" | "kinderarts-allergoloog" | "kinderarts-orthopeed";
         /**
-         * @description The `flavour` query parameter: a [`Flavour`] or empty (normal).
+         * @description The variant of the note: empty (normal) or a flavour.
          * @enum {string}
          */
-        FlavourParam: "empty" | "normal" | "poh-ggz" | "kinderarts-allergoloog" | "kinderarts-orthopeed";
+        FlavourParam: "" | "normal" | "poh-ggz" | "kinderarts-allergoloog" | "kinderarts-orthopeed";
         GroupInput: {
             description?: string | null;
             /** @description The entries in order; a repeated entry is ignored; at most 100 different entries. */
@@ -12537,8 +12539,11 @@ export interface operations {
     add_user: {
         parameters: {
             query: {
-                /** @description Lower-cased before it is stored. */
-                emailAddress?: string;
+                /**
+                 * @description Lower-cased before it is stored. Read as empty when left out, which is refused with the
+                 *     spec's message.
+                 */
+                emailAddress: string;
                 subscriptionId: string;
                 /**
                  * @description The owner agreed that an address without an account gets an invitation. Without it such
