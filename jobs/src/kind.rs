@@ -31,7 +31,15 @@ pub struct Policy {
     /// safety net, see [`crate::wake`]); `None`: the worker's `APP_WORKER_POLL_INTERVAL`.
     /// Someone waits for interactive kinds, so they ask more often.
     pub poll_interval: Option<Duration>,
+    /// Paperwork nobody waits for (the bookkeeping): while an interactive kind has every slot
+    /// of its process in use (a burst of payment news, a clinic's summaries), an attempt of this
+    /// kind waits before it starts, up to [`YIELD_AT_MOST`], so the burst gets the machine.
+    pub yields: bool,
 }
+
+/// How long an attempt of a kind that [`Policy::yields`] waits at most for a busy interactive
+/// kind: it then runs anyway, so paperwork is late but never starved.
+pub const YIELD_AT_MOST: Duration = Duration::from_secs(5);
 
 impl Policy {
     /// A periodic sweep: one at a time, ten minutes per attempt, three attempts a minute apart
@@ -43,6 +51,7 @@ impl Policy {
         timeout: Duration::from_secs(600),
         concurrency: 1,
         poll_interval: None,
+        yields: false,
     };
 
     /// The wait before the attempt after `attempt` (1-based).
@@ -204,6 +213,7 @@ mod tests {
             timeout: Duration::from_secs(1),
             concurrency: 1,
             poll_interval: None,
+            yields: false,
         };
         assert_eq!(p.backoff_after(1), Duration::from_secs(10));
         assert_eq!(p.backoff_after(2), Duration::from_secs(20));

@@ -181,12 +181,26 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
 
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut tasks = tokio::task::JoinSet::new();
+    // the kind's attempts at once in this process, over all its streams: a message may carry a
+    // group of jobs
+    let slots: BTreeMap<&'static str, Arc<tokio::sync::Semaphore>> = registry
+        .kinds()
+        .map(|kind| {
+            let policy = registry.get(kind).expect("registered").policy();
+            (kind, Arc::new(tokio::sync::Semaphore::new(config.concurrency.get(kind).copied().unwrap_or(policy.concurrency))))
+        })
+        .collect();
+    let interactive = Yield::new(
+        registry
+            .kinds()
+            .filter(|kind| registry.get(kind).expect("registered").policy().poll_interval.is_some())
+            .map(|kind| slots[kind].clone()),
+    );
     for kind in registry.kinds() {
         let policy = registry.get(kind).expect("registered").policy();
         let concurrency = config.concurrency.get(kind).copied().unwrap_or(policy.concurrency);
-        // the kind's attempts at once in this process, over all its streams: a message may
-        // carry a group of jobs
-        let slots = Arc::new(tokio::sync::Semaphore::new(concurrency));
+        let slots = slots[kind].clone();
+        let yields = policy.yields.then(|| interactive.clone());
         // no more streams than attempts at once, each with its share of them
         let streams = config.streams.min(concurrency);
         for i in 0..streams {
@@ -194,6 +208,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
                 kind,
                 concurrency / streams + usize::from(i < concurrency % streams),
                 slots.clone(),
+                yields.clone(),
                 policy.timeout + config.jobs.lease_margin,
                 policy.poll_interval.unwrap_or(config.poll_interval),
                 config.shutdown_grace,
@@ -237,6 +252,26 @@ async fn stopped(mut stop: watch::Receiver<bool>) {
 #[derive(Debug, Clone, Copy)]
 struct QueueKind(&'static str);
 
+/// The slots of the interactive kinds (those someone waits for: a `poll_interval` of their
+/// own) that paperwork yields to ([`jobs::Policy::yields`]).
+#[derive(Clone)]
+struct Yield(Arc<Vec<Arc<tokio::sync::Semaphore>>>);
+
+impl Yield {
+    fn new(slots: impl Iterator<Item = Arc<tokio::sync::Semaphore>>) -> Self {
+        Self(Arc::new(slots.collect()))
+    }
+
+    /// Returns once no interactive kind has every slot in use, or after `at_most`.
+    async fn wait(&self, at_most: Duration) {
+        let busy = || self.0.iter().any(|slots| slots.available_permits() == 0);
+        let deadline = tokio::time::Instant::now() + at_most;
+        while busy() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
 /// The apalis handler: run the jobs the message names. It always answers apalis with success: a
 /// message apalis counts as failed is retried by apalis-redis up to 25 times and then parked
 /// with the status `Failed`, which the relay must take for alive. When the row could not be
@@ -248,12 +283,16 @@ async fn handle(
     runner: Data<Runner>,
     kind: Data<QueueKind>,
     slots: Data<Arc<tokio::sync::Semaphore>>,
+    yields: Data<Option<Yield>>,
     taken: Data<Taken>,
     health: Data<Arc<StreamHealth>>,
     worker: WorkerContext,
 ) -> Result<(), BoxDynError> {
     let QueueKind(kind) = *kind;
     let attempt = health.attempt();
+    if let Some(interactive) = yields.as_ref() {
+        interactive.wait(jobs::kind::YIELD_AT_MOST).await;
+    }
     let ended = runner.run_all(kind, message.jobs(), &slots, &taken).await;
     drop(attempt);
     let mut wedge = false;
@@ -358,6 +397,7 @@ async fn supervise(
     kind: &'static str,
     concurrency: usize,
     slots: Arc<tokio::sync::Semaphore>,
+    yields: Option<Yield>,
     attempt_limit: Duration,
     poll: Duration,
     grace: Duration,
@@ -386,6 +426,7 @@ async fn supervise(
                 .data(runner.clone())
                 .data(QueueKind(kind))
                 .data(slots.clone())
+                .data(yields.clone())
                 .data(taken.clone())
                 .data(health.clone())
                 .build(handle);
@@ -446,4 +487,31 @@ fn hostname() -> String {
         .map(|h| h.trim().to_owned())
         .filter(|h| !h.is_empty())
         .unwrap_or_else(|| "worker".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn paperwork_waits_while_an_interactive_kind_is_full_and_never_longer_than_its_limit() {
+        let slots = Arc::new(tokio::sync::Semaphore::new(1));
+        let interactive = Yield::new([slots.clone(), Arc::new(tokio::sync::Semaphore::new(4))].into_iter());
+        // free slots: no wait
+        interactive.wait(Duration::from_secs(600)).await;
+
+        let running = slots.clone().acquire_owned().await.unwrap();
+        let waiting = tokio::spawn({
+            let interactive = interactive.clone();
+            async move { interactive.wait(Duration::from_secs(600)).await }
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(!waiting.is_finished(), "paperwork started while the interactive kind was full");
+        drop(running);
+        tokio::time::timeout(Duration::from_secs(60), waiting).await.expect("started once a slot was free").unwrap();
+
+        // a full kind that stays full holds paperwork back no longer than the limit
+        let _running = slots.clone().acquire_owned().await.unwrap();
+        tokio::time::timeout(Duration::from_secs(60), interactive.wait(Duration::from_millis(50))).await.expect("ran after its limit");
+    }
 }

@@ -36,6 +36,8 @@ pub(crate) const POLICY: Policy = Policy {
     timeout: Duration::from_secs(300),
     concurrency: 4,
     poll_interval: None,
+    // nobody waits for the books: a burst of payments or summaries goes first
+    yields: true,
 };
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -60,6 +60,7 @@ impl Job for Probe {
             timeout: Duration::from_secs(5),
             concurrency: 50,
             poll_interval: None,
+            yields: false,
         }
     }
 

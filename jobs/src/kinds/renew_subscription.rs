@@ -54,6 +54,7 @@ impl Job for RenewSubscription {
             timeout: Duration::from_secs(90),
             concurrency: 4,
             poll_interval: None,
+            yields: false,
         }
     }
 

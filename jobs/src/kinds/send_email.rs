@@ -136,6 +136,7 @@ impl Job for SendEmail {
             timeout: Duration::from_secs(60),
             concurrency: 4,
             poll_interval: None,
+            yields: false,
         }
     }
 

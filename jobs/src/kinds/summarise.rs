@@ -95,6 +95,7 @@ const POLICY: Policy = Policy {
     // a clinician waits for the note: a push wakes the stream at once, and should that wake-up
     // be missed the stream asks every 200 ms instead of the worker's 1 s
     poll_interval: Some(Duration::from_millis(200)),
+    yields: false,
 };
 
 impl Job for SummariseConsult {

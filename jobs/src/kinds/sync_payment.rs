@@ -75,7 +75,7 @@ pub async fn queue(conn: &mut PgConnection, provider_payment_ids: &[String]) -> 
 }
 
 /// Ids a batch of news takes at most.
-const NEWS_BATCH: usize = 500;
+const NEWS_BATCH: usize = 200;
 /// Batches written at once.
 const NEWS_WRITERS: usize = 4;
 /// News waiting for a batch before a delivery waits to be taken.
@@ -95,10 +95,10 @@ type Waiting = (String, tokio::sync::oneshot::Sender<Result<bool, NewsError>>);
 
 /// The payment provider's news (webhook deliveries), queued in batches: a delivery joins the
 /// next batch and is answered once that batch is written ([`queue`]: one statement and one commit
-/// for all of its ids) and its syncs pushed, so a burst of deliveries costs a few round trips
-/// rather than some for each, and none is answered before its sync is committed. A batch takes
-/// what arrived while the others were written (up to 500 ids); up to 4 are written at once.
-/// A delivery alone is written at once, as before.
+/// for all of its ids), so a burst of deliveries costs a few round trips rather than some for
+/// each, and none is answered before its sync is committed. The batch's syncs are pushed after
+/// the answers. A batch takes what arrived while the others were written (up to 200 ids); up to
+/// 4 are written at once. A delivery alone is written at once.
 #[derive(Clone)]
 pub struct News {
     waiting: tokio::sync::mpsc::Sender<Waiting>,
@@ -149,11 +149,13 @@ async fn write_news(db: &sqlx::PgPool, dispatcher: &crate::Dispatcher, batch: Ve
     .await;
     match heard {
         Ok(heard) => {
-            dispatcher.push_committed(&heard.queued, "payment syncs").await;
+            // the statement committed the syncs: the deliveries are answered, then the syncs
+            // pushed (a push that fails is the relay's, like any other)
             let ours: std::collections::HashSet<&str> = heard.ours.iter().map(String::as_str).collect();
             for (id, answer) in batch {
                 let _ = answer.send(Ok(ours.contains(id.as_str())));
             }
+            dispatcher.push_committed(&heard.queued, "payment syncs").await;
         }
         Err(e) => {
             tracing::warn!(deliveries = batch.len(), error = %e, "payment news not taken; the provider delivers it again");
@@ -178,6 +180,7 @@ const POLICY: Policy = Policy {
     // the user waits on /subscription for the payment to show: should the push's wake-up be
     // missed, the stream asks every 200 ms instead of the worker's 1 s
     poll_interval: Some(Duration::from_millis(200)),
+    yields: false,
 };
 
 impl Job for SyncPayment {
