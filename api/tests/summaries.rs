@@ -166,6 +166,10 @@ async fn the_summary_calls_answer_with_a_list_whose_first_item_holds_the_episode
     assert_eq!((status, body["message"].as_str()), (400, Some("Er is nog geen transcript om samen te vatten.")));
     let (status, body) = call("/api/audio/consult/generative/v1?flavour=tandarts", CONSULT.into(), false).await;
     assert_eq!((status, body["error"].as_str()), (400, Some("invalid_flavour")));
+    // the query's hint wins over the body's, but a body's hint past the limit is refused all the same
+    let long = json!({"transcript": CONSULT, "userSuggestion": "x".repeat(1001)});
+    let (status, body) = call("/api/audio/consult/generative/v1/withExamples?userSuggestion=kort", long.to_string().into(), true).await;
+    assert_eq!((status, body["error"].as_str()), (400, Some("suggestion_too_long")), "{body}");
     let (status, body) = call("/api/audio/consult/generative/v2?episodeCount=11", CONSULT.into(), false).await;
     assert_eq!((status, body["error"].as_str()), (400, Some("invalid_episode_count")));
     let (status, _) = call("/api/electronic/consult/generative", json!({"text": ""}).to_string().into(), true).await;

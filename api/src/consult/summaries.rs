@@ -124,8 +124,16 @@ pub fn check(request: &SummaryRequest) -> Result<(), ApiError> {
     if request.examples.len() > MAX_EXAMPLES {
         return bad("too_many_examples", &format!("Geef hoogstens {MAX_EXAMPLES} voorbeelden mee."));
     }
-    if request.user_suggestion.as_deref().is_some_and(|s| s.chars().count() > MAX_SUGGESTION_CHARS) {
-        return bad("suggestion_too_long", "De aanwijzing is te lang (hoogstens 1000 tekens).");
+    check_suggestion(request.user_suggestion.as_deref())
+}
+
+/// Checks a clinician's hint for a summary: at most 1000 characters.
+pub fn check_suggestion(suggestion: Option<&str>) -> Result<(), ApiError> {
+    if suggestion.is_some_and(|s| s.chars().count() > MAX_SUGGESTION_CHARS) {
+        return Err(ApiError::BadRequest {
+            code: "suggestion_too_long",
+            message: "De aanwijzing is te lang (hoogstens 1000 tekens).".to_owned(),
+        });
     }
     Ok(())
 }

@@ -168,10 +168,13 @@ pub async fn v1_with_examples(
     let mut request = q.request(Precision::High, ModelSize::Large, body.transcript.as_deref().unwrap_or(""))?;
     request.examples = body.examples;
     request.template = body.template;
-    if q.flavour.is_none() {
+    // an empty `flavour` in the query names none: the body's then counts
+    if q.flavour.as_deref().unwrap_or_default().is_empty() {
         request.flavour = body.flavour;
     }
     request.episode_count = q.episode_count.or(body.episode_count);
+    // the query's hint wins, but the body's is held to the same limit
+    summaries::check_suggestion(body.user_suggestion.as_deref())?;
     request.user_suggestion = q.user_suggestion.or(body.user_suggestion);
     summarise(&state, &user, None, "v1-examples", &request.into_typed_request()).await
 }
