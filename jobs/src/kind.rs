@@ -32,14 +32,11 @@ pub struct Policy {
     /// Someone waits for interactive kinds, so they ask more often.
     pub poll_interval: Option<Duration>,
     /// Paperwork nobody waits for (the bookkeeping): while an interactive kind has every slot
-    /// of its process in use (a burst of payment news, a clinic's summaries), an attempt of this
-    /// kind waits before it starts, up to [`YIELD_AT_MOST`], so the burst gets the machine.
+    /// of its process in use (a burst of payment news, a clinic's summaries), the kinds that
+    /// yield run one attempt at a time in that process, so the burst gets the machine and the
+    /// paperwork still moves.
     pub yields: bool,
 }
-
-/// How long an attempt of a kind that [`Policy::yields`] waits at most for a busy interactive
-/// kind: it then runs anyway, so paperwork is late but never starved.
-pub const YIELD_AT_MOST: Duration = Duration::from_secs(5);
 
 impl Policy {
     /// A periodic sweep: one at a time, ten minutes per attempt, three attempts a minute apart

@@ -253,21 +253,34 @@ async fn stopped(mut stop: watch::Receiver<bool>) {
 struct QueueKind(&'static str);
 
 /// The slots of the interactive kinds (those someone waits for: a `poll_interval` of their
-/// own) that paperwork yields to ([`jobs::Policy::yields`]).
+/// own) that paperwork yields to ([`jobs::Policy::yields`]): while one of them has every slot
+/// in use, the yielding kinds run one attempt at a time in this process.
 #[derive(Clone)]
-struct Yield(Arc<Vec<Arc<tokio::sync::Semaphore>>>);
+struct Yield {
+    interactive: Arc<Vec<Arc<tokio::sync::Semaphore>>>,
+    one_at_a_time: Arc<tokio::sync::Semaphore>,
+}
 
 impl Yield {
     fn new(slots: impl Iterator<Item = Arc<tokio::sync::Semaphore>>) -> Self {
-        Self(Arc::new(slots.collect()))
+        Self { interactive: Arc::new(slots.collect()), one_at_a_time: Arc::new(tokio::sync::Semaphore::new(1)) }
     }
 
-    /// Returns once no interactive kind has every slot in use, or after `at_most`.
-    async fn wait(&self, at_most: Duration) {
-        let busy = || self.0.iter().any(|slots| slots.available_permits() == 0);
-        let deadline = tokio::time::Instant::now() + at_most;
-        while busy() && tokio::time::Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(20)).await;
+    fn busy(&self) -> bool {
+        self.interactive.iter().any(|slots| slots.available_permits() == 0)
+    }
+
+    /// Returns at once while no interactive kind is full; otherwise once this attempt is the
+    /// one paperwork attempt, whose permit it holds until it ends.
+    async fn wait(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        loop {
+            if !self.busy() {
+                return None;
+            }
+            tokio::select! {
+                permit = self.one_at_a_time.clone().acquire_owned() => return permit.ok(),
+                () = tokio::time::sleep(Duration::from_millis(20)) => {}
+            }
         }
     }
 }
@@ -290,10 +303,12 @@ async fn handle(
 ) -> Result<(), BoxDynError> {
     let QueueKind(kind) = *kind;
     let attempt = health.attempt();
-    if let Some(interactive) = yields.as_ref() {
-        interactive.wait(jobs::kind::YIELD_AT_MOST).await;
-    }
+    let one_at_a_time = match yields.as_ref() {
+        Some(interactive) => interactive.wait().await,
+        None => None,
+    };
     let ended = runner.run_all(kind, message.jobs(), &slots, &taken).await;
+    drop(one_at_a_time);
     drop(attempt);
     let mut wedge = false;
     for (job_id, ended) in message.jobs().zip(ended) {
@@ -494,24 +509,35 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn paperwork_waits_while_an_interactive_kind_is_full_and_never_longer_than_its_limit() {
+    async fn paperwork_runs_one_at_a_time_while_an_interactive_kind_is_full() {
         let slots = Arc::new(tokio::sync::Semaphore::new(1));
         let interactive = Yield::new([slots.clone(), Arc::new(tokio::sync::Semaphore::new(4))].into_iter());
-        // free slots: no wait
-        interactive.wait(Duration::from_secs(600)).await;
+        // free slots: any number at once
+        assert!(interactive.wait().await.is_none());
+        assert!(interactive.wait().await.is_none());
 
         let running = slots.clone().acquire_owned().await.unwrap();
-        let waiting = tokio::spawn({
+        let first = interactive.wait().await.expect("the one paperwork attempt");
+        let second = tokio::spawn({
             let interactive = interactive.clone();
-            async move { interactive.wait(Duration::from_secs(600)).await }
+            async move { interactive.wait().await }
         });
         tokio::time::sleep(Duration::from_millis(100)).await;
-        assert!(!waiting.is_finished(), "paperwork started while the interactive kind was full");
-        drop(running);
-        tokio::time::timeout(Duration::from_secs(60), waiting).await.expect("started once a slot was free").unwrap();
+        assert!(!second.is_finished(), "a second paperwork attempt started while the interactive kind was full");
+        drop(first);
+        let second = tokio::time::timeout(Duration::from_secs(60), second).await.expect("next once the first ended").unwrap();
+        assert!(second.is_some());
+        drop(second);
 
-        // a full kind that stays full holds paperwork back no longer than the limit
-        let _running = slots.clone().acquire_owned().await.unwrap();
-        tokio::time::timeout(Duration::from_secs(60), interactive.wait(Duration::from_millis(50))).await.expect("ran after its limit");
+        // the interactive kind no longer full: a waiting attempt goes at once
+        let held = interactive.wait().await.expect("still full");
+        let third = tokio::spawn({
+            let interactive = interactive.clone();
+            async move { interactive.wait().await }
+        });
+        drop(running);
+        let third = tokio::time::timeout(Duration::from_secs(60), third).await.expect("went once a slot was free").unwrap();
+        assert!(third.is_none());
+        drop(held);
     }
 }
