@@ -92,10 +92,11 @@ fi
   --summary-concurrency "${SUMMARY_CONCURRENCY:-4}" --summary-timeout "${SUMMARY_TIMEOUT:-20}" \
   --label "${LABEL:-}" --results bench/speech/results.jsonl || client_status=$?
 
-# the api's side, whatever the client made of it
-errors=$(grep -c ' ERROR ' "$work/api.log" || true)
-warnings=$(grep -c ' WARN ' "$work/api.log" || true)
-pool_timeouts=$(grep -c 'pool timed out' "$work/api.log" || true)
+# the api's side, whatever the client made of it (its log without colour codes)
+sed -E 's/\x1b\[[0-9;]*m//g' "$work/api.log" >"$work/api.plain.log"
+errors=$(grep -c ' ERROR ' "$work/api.plain.log" || true)
+warnings=$(grep -c ' WARN ' "$work/api.plain.log" || true)
+pool_timeouts=$(grep -c 'pool timed out' "$work/api.plain.log" || true)
 log "api log: $errors ERROR lines, $warnings WARN lines, $pool_timeouts pool timeouts"
-if [ $((errors + warnings)) -gt 0 ]; then grep -E ' (WARN|ERROR) ' "$work/api.log" | sed -E 's/^[^ ]+ //' | sort | uniq -c | sort -rn | head -n 10 >&2; fi
+if [ $((errors + warnings)) -gt 0 ]; then grep -E ' (WARN|ERROR) ' "$work/api.plain.log" | sed -E 's/^[^ ]+ //; s/session\.id=[^ }]*//; s/user\.id=[^ }]*//' | sort | uniq -c | sort -rn | head -n 10 >&2; fi
 exit "${client_status:-0}"
