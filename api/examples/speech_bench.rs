@@ -5,7 +5,8 @@
 //! speech_bench double --addr 127.0.0.1:9300
 //! speech_bench run --url http://127.0.0.1:8080 --api-pid PID [--double http://127.0.0.1:9300]
 //!     [--double-pid PID] [--sessions 1000] [--seconds 120] [--ramp 10] [--summaries 100]
-//!     [--email huisarts@example.nl] [--results bench/speech/results.jsonl] [--label TEXT]
+//!     [--summary-concurrency 4] [--summary-timeout 20] [--email huisarts@example.nl]
+//!     [--results bench/speech/results.jsonl] [--label TEXT]
 //! ```
 //!
 //! `double` answers `POST /v1/audio/transcriptions` (the OpenAI-compatible multipart form the
@@ -15,9 +16,13 @@
 //! `run` opens `--sessions` live sessions for one user, ramps their websockets up over `--ramp`
 //! seconds, and has each send a 500 ms PCM16 frame every 500 ms for `--seconds` after the ramp
 //! (2 s of syllable-shaped tones, then 1 s of near-silence, repeating, so the api's voice
-//! detection cuts utterances), plus a `ping` every 10 s. Once the streams are steady it times
-//! `--summaries` summaries on distinct streaming sessions, one after the other; after the streams
-//! are closed it times as many on an otherwise idle api. It reports the api's frame handling
+//! detection cuts utterances), plus a `ping` every 10 s. A socket refused as busy (1013) tries
+//! again after the server's retry delay plus up to as much again at random, as the page does, for
+//! up to 60 s. Once the streams are steady it times `--summaries` summaries on distinct streaming
+//! sessions, `--summary-concurrency` at a time, each given `--summary-timeout` seconds (past it
+//! it counts as failed); after the streams are closed it times as many, one after the other, on
+//! an otherwise idle api. The report is written whatever happens, with the sessions that never
+//! became ready counted by reason. It reports the api's frame handling
 //! (`speech_frame_seconds` from `/metrics`), the client's ping round trips, the api's resident
 //! memory and CPU time, and the summaries' overhead (from the `summarize` message to the
 //! `summarization` result, minus the summariser's own `engineMillis`). One JSON line per run is
@@ -43,7 +48,7 @@ use tokio::time::MissedTickBehavior;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::{self, Message};
 
-const USAGE: &str = "usage: speech_bench double [--addr HOST:PORT]\n       speech_bench run --url URL --api-pid PID [--double URL] [--double-pid PID] [--sessions N] [--seconds S] [--ramp S] [--summaries N] [--email E] [--results FILE] [--label TEXT]";
+const USAGE: &str = "usage: speech_bench double [--addr HOST:PORT]\n       speech_bench run --url URL --api-pid PID [--double URL] [--double-pid PID] [--sessions N] [--seconds S] [--ramp S] [--summaries N] [--summary-concurrency N] [--summary-timeout S] [--email E] [--results FILE] [--label TEXT]";
 
 const SAMPLE_RATE: usize = 16_000;
 /// One frame: 500 ms of 16 kHz mono PCM16 (16,000 bytes).
@@ -252,6 +257,8 @@ Dank u wel, dokter, tot volgende week.";
 struct Counters {
     connected: AtomicU64,
     connect_failed: AtomicU64,
+    /// Refusals as busy (1013) that the session waited out and tried again after.
+    busy_refusals: AtomicU64,
     closed_early: AtomicU64,
     frames_sent: AtomicU64,
     /// Frame ticks that came more than 250 ms late (the sender was held up).
@@ -263,9 +270,15 @@ struct Counters {
     pings: Mutex<Vec<(f64, f64)>>,
     /// The first few reasons a session failed or closed early.
     failures: Mutex<Vec<String>>,
+    /// Why sessions never became ready, counted by reason.
+    never_ready: Mutex<HashMap<String, u64>>,
 }
 
 impl Counters {
+    fn never_ready(&self, why: &str) {
+        *self.never_ready.lock().unwrap_or_else(|e| e.into_inner()).entry(why.to_owned()).or_default() += 1;
+    }
+
     fn failure(&self, why: String) {
         let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
         if failures.len() < 10 {
@@ -281,6 +294,8 @@ type Event = (Instant, Value);
 struct Handle {
     control: mpsc::UnboundedSender<String>,
     events: tokio::sync::Mutex<mpsc::UnboundedReceiver<Event>>,
+    /// The server said ready (summaries are asked on such sessions only).
+    ready: Arc<AtomicBool>,
 }
 
 struct Client {
@@ -371,7 +386,23 @@ impl Client {
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn connect(client: &Client, session_id: &str) -> anyhow::Result<Socket> {
+/// Why a socket did not become ready.
+enum NotReady {
+    /// Refused as busy (1013): try again after this many seconds (plus jitter), as the page does.
+    Busy(u64),
+    Failed(anyhow::Error),
+}
+
+async fn connect(client: &Client, session_id: &str) -> Result<Socket, NotReady> {
+    match handshake(client, session_id).await {
+        Ok(Ok(socket)) => Ok(socket),
+        Ok(Err(retry_after)) => Err(NotReady::Busy(retry_after)),
+        Err(e) => Err(NotReady::Failed(e)),
+    }
+}
+
+/// The socket once ready, or the retry delay of a busy refusal.
+async fn handshake(client: &Client, session_id: &str) -> anyhow::Result<Result<Socket, u64>> {
     let url = format!("{}/ws/speech/consult/{session_id}?model=multilingual", client.url.replacen("http", "ws", 1));
     let mut request = url.into_client_request()?;
     let protocols = format!("speech.v1, bearer.{}", client.token().await);
@@ -381,20 +412,70 @@ async fn connect(client: &Client, session_id: &str) -> anyhow::Result<Socket> {
     let (mut socket, _) = tokio::time::timeout(Duration::from_secs(30), tokio_tungstenite::connect_async_with_config(request, None, true))
         .await
         .map_err(|_| anyhow!("handshake timed out"))??;
+    let mut retry_after = None;
     loop {
         let message = tokio::time::timeout(Duration::from_secs(30), socket.next()).await.map_err(|_| anyhow!("no ready within 30 s"))?;
         match message {
             Some(Ok(Message::Text(text))) => {
                 let value: Value = serde_json::from_str(&text)?;
                 match value["type"].as_str() {
-                    Some("ready") => return Ok(socket),
+                    Some("ready") => return Ok(Ok(socket)),
+                    Some("error") if value["code"] == "busy" => retry_after = value["retryAfter"].as_u64(),
                     _ => bail!("expected ready, got {}", value["type"]),
                 }
             }
-            Some(Ok(Message::Close(frame))) => bail!("closed before ready: {frame:?}"),
+            Some(Ok(Message::Close(Some(frame)))) if u16::from(frame.code) == 1013 => return Ok(Err(retry_after.unwrap_or(2))),
+            Some(Ok(Message::Close(frame))) => {
+                bail!("closed before ready: {}", frame.map_or("no code".into(), |f| format!("{} {}", u16::from(f.code), f.reason)))
+            }
             Some(Ok(_)) => continue,
             Some(Err(e)) => bail!("socket error before ready: {e}"),
             None => bail!("socket ended before ready"),
+        }
+    }
+}
+
+/// How long a session keeps trying while it is refused as busy.
+const BUSY_FOR: Duration = Duration::from_secs(60);
+
+/// Connects, trying again after a busy refusal as the page does (the server's delay plus up to
+/// as much again at random) for up to [`BUSY_FOR`]; `None` when it never became ready (counted
+/// with the reason) or the run stopped first.
+async fn connect_until_ready(client: &Client, session_id: &str, rng: &mut XorShift, stop: &mut watch::Receiver<bool>) -> Option<Socket> {
+    let counters = &client.counters;
+    let since = Instant::now();
+    loop {
+        let attempt = tokio::select! {
+            attempt = connect(client, session_id) => attempt,
+            _ = stop.changed() => {
+                counters.never_ready("the run ended while connecting");
+                return None;
+            }
+        };
+        match attempt {
+            Ok(socket) => return Some(socket),
+            Err(NotReady::Busy(seconds)) => {
+                counters.busy_refusals.fetch_add(1, Ordering::Relaxed);
+                if since.elapsed() > BUSY_FOR {
+                    counters.never_ready("refused as busy for over 60 s");
+                    return None;
+                }
+                let base = seconds.max(1) as f64;
+                let wait = Duration::from_secs_f64(base + base * (rng.below(1_000) as f64 / 1_000.0));
+                tokio::select! {
+                    _ = tokio::time::sleep(wait) => {}
+                    _ = stop.changed() => {
+                        counters.never_ready("the run ended while waiting after a busy refusal");
+                        return None;
+                    }
+                }
+            }
+            Err(NotReady::Failed(e)) => {
+                let why = e.to_string();
+                counters.never_ready(&why);
+                counters.failure(format!("connect: {why}"));
+                return None;
+            }
         }
     }
 }
@@ -406,6 +487,8 @@ struct Plan {
     /// Send audio and pings (otherwise only what comes through `control`).
     stream: bool,
     seed: u64,
+    /// Set once the server said ready.
+    ready: Arc<AtomicBool>,
 }
 
 /// One session: connects at `start_at`, then (with `stream`) sends a frame every 500 ms and a
@@ -418,18 +501,19 @@ async fn session(
     mut control: mpsc::UnboundedReceiver<String>,
     events: mpsc::UnboundedSender<Event>,
 ) {
-    let Plan { session_id, start_at, stream, seed } = plan;
-    tokio::time::sleep_until(start_at).await;
+    let Plan { session_id, start_at, stream, seed, ready } = plan;
+    tokio::select! {
+        _ = tokio::time::sleep_until(start_at) => {}
+        _ = stop.changed() => return,
+    }
     let counters = &client.counters;
-    let socket = match connect(&client, &session_id).await {
-        Ok(socket) => socket,
-        Err(e) => {
-            counters.connect_failed.fetch_add(1, Ordering::Relaxed);
-            counters.failure(format!("connect: {e}"));
-            return;
-        }
+    let mut rng = XorShift(seed | 1);
+    let Some(socket) = connect_until_ready(&client, &session_id, &mut rng, &mut stop).await else {
+        counters.connect_failed.fetch_add(1, Ordering::Relaxed);
+        return;
     };
     counters.connected.fetch_add(1, Ordering::Relaxed);
+    ready.store(true, Ordering::Relaxed);
     let (mut sink, mut source) = socket.split();
     let ping_sent: Arc<Mutex<Option<Instant>>> = Arc::default();
     let stopping = Arc::new(AtomicBool::new(false));
@@ -487,7 +571,6 @@ async fn session(
     };
     let mut reader = reader;
 
-    let mut rng = XorShift(seed | 1);
     let now = tokio::time::Instant::now();
     let mut frames = tokio::time::interval_at(now, FRAME_EVERY);
     frames.set_missed_tick_behavior(MissedTickBehavior::Delay);
@@ -527,7 +610,7 @@ async fn session(
     if ended_early {
         counters.closed_early.fetch_add(1, Ordering::Relaxed);
     }
-    let _ = sink.send(Message::Close(None)).await;
+    let _ = tokio::time::timeout(Duration::from_secs(10), sink.send(Message::Close(None))).await;
     if tokio::time::timeout(Duration::from_secs(10), &mut reader).await.is_err() {
         reader.abort();
     }
@@ -713,6 +796,8 @@ async fn run(opts: &Opts) -> anyhow::Result<()> {
     let seconds: u64 = opts.number("seconds", 120)?;
     let ramp: f64 = opts.number("ramp", 10.0)?;
     let summaries: usize = opts.number("summaries", 100)?;
+    let concurrency: usize = opts.number("summary-concurrency", 4)?;
+    let summary_timeout = Duration::from_secs_f64(opts.number("summary-timeout", 20.0)?);
     let results = opts.string("results", "bench/speech/results.jsonl");
     let label = opts.string("label", "");
     let ticks = clock_ticks();
@@ -735,6 +820,15 @@ async fn run(opts: &Opts) -> anyhow::Result<()> {
     tokio::time::sleep(Duration::from_secs(2)).await;
     let rss_idle = rss_kib(api_pid)?;
     let before = client.metrics().await?;
+    // From here on the run reports whatever happens: a figure that cannot be read is left out.
+    let metrics_or_empty = |what: &'static str, got: anyhow::Result<String>| match got {
+        Ok(text) => text,
+        Err(e) => {
+            client.counters.failure(format!("{what}: {e}"));
+            String::new()
+        }
+    };
+    let cpu_or_nan = |pid: &str| cpu_seconds(pid, ticks).unwrap_or(f64::NAN);
     let double_before = double_stats_of(&client, double_url.as_deref()).await;
 
     // The streams: started over the ramp, stopped together.
@@ -746,11 +840,12 @@ async fn run(opts: &Opts) -> anyhow::Result<()> {
     for (i, id) in ids.into_iter().enumerate() {
         let (control_tx, control_rx) = mpsc::unbounded_channel();
         let (events_tx, events_rx) = mpsc::unbounded_channel();
-        handles.push(Handle { control: control_tx, events: tokio::sync::Mutex::new(events_rx) });
+        let ready = Arc::new(AtomicBool::new(false));
+        handles.push(Handle { control: control_tx, events: tokio::sync::Mutex::new(events_rx), ready: ready.clone() });
         let at = start + Duration::from_secs_f64(ramp * i as f64 / n as f64);
         tasks.push(tokio::spawn(session(
             client.clone(),
-            Plan { session_id: id, start_at: at, stream: true, seed: seeds.next() },
+            Plan { session_id: id, start_at: at, stream: true, seed: seeds.next(), ready },
             stop_rx.clone(),
             control_rx,
             events_tx,
@@ -759,17 +854,18 @@ async fn run(opts: &Opts) -> anyhow::Result<()> {
     let ramp_end = start + Duration::from_secs_f64(ramp);
     tokio::time::sleep_until(ramp_end + Duration::from_secs(2)).await;
     println!(
-        "{} sessions streaming, {} failed to connect",
+        "{} sessions streaming, {} failed to connect, {} refusals as busy waited out",
         client.counters.connected.load(Ordering::Relaxed),
-        client.counters.connect_failed.load(Ordering::Relaxed)
+        client.counters.connect_failed.load(Ordering::Relaxed),
+        client.counters.busy_refusals.load(Ordering::Relaxed)
     );
     // Steady state: from 5 s after the ramp to the end of the streams.
     tokio::time::sleep_until(ramp_end + Duration::from_secs(5)).await;
     let steady_from = Instant::now();
-    let steady_metrics = client.metrics().await?;
-    let cpu_from = cpu_seconds(&api_pid.to_string(), ticks)?;
-    let double_cpu_from = double_pid.as_deref().map(|p| cpu_seconds(p, ticks)).transpose()?;
-    let self_cpu_from = cpu_seconds("self", ticks)?;
+    let steady_metrics = metrics_or_empty("metrics at the steady state", client.metrics().await);
+    let cpu_from = cpu_or_nan(&api_pid.to_string());
+    let double_cpu_from = double_pid.as_deref().map(cpu_or_nan);
+    let self_cpu_from = cpu_or_nan("self");
     let machine_from = machine_jiffies();
     let load_from = loadavg();
     let stream_end = ramp_end + Duration::from_secs(seconds);
@@ -792,13 +888,32 @@ async fn run(opts: &Opts) -> anyhow::Result<()> {
         })
     };
 
-    client.refresh_token().await?;
+    if let Err(e) = client.refresh_token().await {
+        client.counters.failure(format!("token before the summaries: {e}"));
+    }
+    // Summaries on distinct streaming sessions, `concurrency` at a time, each given
+    // `summary_timeout` (a summary past it counts as failed).
+    let ready: Vec<&Handle> = handles.iter().filter(|h| h.ready.load(Ordering::Relaxed)).collect();
+    let picks = summaries.min(ready.len());
+    let outcomes: Vec<anyhow::Result<SummaryTiming>> = futures::stream::iter(0..picks)
+        .map(|k| {
+            let (client, handle) = (&client, ready[k * ready.len() / picks.max(1)]);
+            async move {
+                tokio::time::timeout(summary_timeout, summarise_on(client, handle))
+                    .await
+                    .unwrap_or_else(|_| Err(anyhow!("no summary within {} s", summary_timeout.as_secs_f64())))
+            }
+        })
+        .buffer_unordered(concurrency.max(1))
+        .collect()
+        .await;
     let mut loaded = Vec::new();
-    let mut loaded_failed = 0;
-    let picks = summaries.min(n);
-    for k in 0..picks {
-        let handle = &handles[k * n / picks.max(1)];
-        match summarise_on(&client, handle).await {
+    let mut loaded_failed = summaries.min(n) - picks;
+    if loaded_failed > 0 {
+        client.counters.failure(format!("loaded summaries: only {picks} sessions were ready to ask on"));
+    }
+    for outcome in outcomes {
+        match outcome {
             Ok(t) => loaded.push(t),
             Err(e) => {
                 loaded_failed += 1;
@@ -811,12 +926,12 @@ async fn run(opts: &Opts) -> anyhow::Result<()> {
 
     tokio::time::sleep_until(stream_end).await;
     let steady_secs = steady_from.elapsed().as_secs_f64();
-    let cpu_to = cpu_seconds(&api_pid.to_string(), ticks)?;
-    let double_cpu_to = double_pid.as_deref().map(|p| cpu_seconds(p, ticks)).transpose()?;
-    let self_cpu_to = cpu_seconds("self", ticks)?;
+    let cpu_to = cpu_or_nan(&api_pid.to_string());
+    let double_cpu_to = double_pid.as_deref().map(cpu_or_nan);
+    let self_cpu_to = cpu_or_nan("self");
     let machine_to = machine_jiffies();
     let load_to = loadavg();
-    let after = client.metrics().await?;
+    let after = metrics_or_empty("metrics at the end of the streams", client.metrics().await);
     let double_after = double_stats_of(&client, double_url.as_deref()).await;
     let _ = stop_tx.send(true);
     for task in tasks {
@@ -850,12 +965,16 @@ async fn run(opts: &Opts) -> anyhow::Result<()> {
     let double_rejected = double_after.as_ref().and_then(|a| a["rejected"].as_u64()).unwrap_or(0);
 
     // The same summaries on an idle api, each on a session of its own with no audio.
+    let never_ready = std::mem::take(&mut *counters.never_ready.lock().unwrap_or_else(|e| e.into_inner()));
     tokio::time::sleep(Duration::from_secs(3)).await;
-    client.refresh_token().await?;
+    if let Err(e) = client.refresh_token().await {
+        client.counters.failure(format!("token before the idle summaries: {e}"));
+    }
     let mut idle = Vec::new();
     let mut idle_failed = 0;
     for _ in 0..summaries {
-        match idle_summary(&client).await {
+        let timed = tokio::time::timeout(summary_timeout + Duration::from_secs(30), idle_summary(&client)).await;
+        match timed.unwrap_or_else(|_| Err(anyhow!("no idle summary within {} s", summary_timeout.as_secs_f64() + 30.0))) {
             Ok(t) => idle.push(t),
             Err(e) => {
                 idle_failed += 1;
@@ -885,6 +1004,10 @@ async fn run(opts: &Opts) -> anyhow::Result<()> {
         "ramp_seconds": ramp,
         "connected": connected,
         "connect_failed": counters.connect_failed.load(Ordering::Relaxed),
+        "never_ready": never_ready,
+        "busy_refusals": counters.busy_refusals.load(Ordering::Relaxed),
+        "summary_concurrency": concurrency,
+        "summary_timeout_seconds": summary_timeout.as_secs_f64(),
         "closed_early": counters.closed_early.load(Ordering::Relaxed),
         "frames_sent": counters.frames_sent.load(Ordering::Relaxed),
         "frames_late": counters.frames_late.load(Ordering::Relaxed),
@@ -932,13 +1055,13 @@ async fn idle_summary(client: &Arc<Client>) -> anyhow::Result<SummaryTiming> {
     let (stop_tx, stop_rx) = watch::channel(false);
     let (control_tx, control_rx) = mpsc::unbounded_channel();
     let (events_tx, events_rx) = mpsc::unbounded_channel();
-    let handle = Handle { control: control_tx, events: tokio::sync::Mutex::new(events_rx) };
-    let before = client.counters.connected.load(Ordering::Relaxed);
-    let plan = Plan { session_id: id, start_at: tokio::time::Instant::now(), stream: false, seed: 1 };
+    let ready = Arc::new(AtomicBool::new(false));
+    let handle = Handle { control: control_tx, events: tokio::sync::Mutex::new(events_rx), ready: ready.clone() };
+    let plan = Plan { session_id: id, start_at: tokio::time::Instant::now(), stream: false, seed: 1, ready: ready.clone() };
     let task = tokio::spawn(session(client.clone(), plan, stop_rx, control_rx, events_tx));
     // wait until the socket is open
     let deadline = Instant::now() + Duration::from_secs(30);
-    while client.counters.connected.load(Ordering::Relaxed) == before {
+    while !ready.load(Ordering::Relaxed) {
         if task.is_finished() || Instant::now() > deadline {
             bail!("the idle session did not connect");
         }
@@ -956,9 +1079,15 @@ fn print_summary(r: &Value) {
     let f = &r["frame_handling"];
     println!();
     println!(
-        "sessions {} (connected {}, failed {}, closed early {})",
-        r["sessions"], r["connected"], r["connect_failed"], r["closed_early"]
+        "sessions {} (ready {}, never ready {}, closed early {}; {} refusals as busy waited out)",
+        r["sessions"], r["connected"], r["connect_failed"], r["closed_early"], r["busy_refusals"]
     );
+    if let Some(reasons) = r["never_ready"].as_object().filter(|m| !m.is_empty()) {
+        println!("never ready, by reason:");
+        for (why, count) in reasons {
+            println!("  {count} × {why}");
+        }
+    }
     println!(
         "frames sent {} (late {}), transcript messages {} with {} sentences, double requests {}",
         r["frames_sent"], r["frames_late"], r["transcript_messages"], r["sentences"], r["double_requests"]
@@ -991,6 +1120,10 @@ fn print_summary(r: &Value) {
         machine["cpus"],
         machine["loadavg_steady_start"],
         machine["loadavg_steady_end"]
+    );
+    println!(
+        "summaries under load: {} at a time, each given {} s (a summary past it counts as failed)",
+        r["summary_concurrency"], r["summary_timeout_seconds"]
     );
     for phase in ["loaded", "idle"] {
         let s = &r["summaries"][phase];

@@ -222,3 +222,108 @@ async fn the_socket_s_summaries_count_against_the_summary_limit(pool: PgPool) {
     socket.send(Message::Text(r#"{"type":"ping"}"#.into())).await.unwrap();
     assert_eq!(next_json(&mut socket).await["type"], "pong");
 }
+
+/// Opens the session's socket as the page does: refused as busy (1013, after an `error` with the
+/// code `busy` and a `retryAfter`), it waits that long and tries again. The socket once ready, and
+/// how many busy refusals it waited out.
+async fn ready_socket(app: &TestApp, token: &str, session: &str) -> (Socket, u32) {
+    let mut busy = 0;
+    loop {
+        let mut socket = connect(app, &format!("/ws/speech/consult/{session}"), Some(token)).await;
+        let first = next_json(&mut socket).await;
+        if first["type"] == "ready" {
+            return (socket, busy);
+        }
+        assert_eq!((first["type"].as_str(), first["code"].as_str()), (Some("error"), Some("busy")), "{first}");
+        assert!(first["message"].as_str().unwrap().starts_with("Het is even te druk op de server."), "{first}");
+        let retry_after = first["retryAfter"].as_u64().expect("a retry delay");
+        assert_eq!(closed_with(&mut socket).await, (1013, "Het is even te druk. Probeer het zo opnieuw.".to_owned()));
+        busy += 1;
+        tokio::time::sleep(Duration::from_secs(retry_after)).await;
+    }
+}
+
+/// A pool of two connections to the test's database, waiting as long for one as the api's own.
+async fn two_connections(pool: &PgPool) -> PgPool {
+    sqlx::postgres::PgPoolOptions::new()
+        .max_connections(2)
+        .acquire_timeout(Duration::from_secs(5))
+        .connect_with((*pool.connect_options()).clone())
+        .await
+        .unwrap()
+}
+
+/// Sessions of `ids` whose expiry is what a join gives (their whole life from their opening).
+async fn joined(pool: &PgPool, app: &TestApp, ids: &[String]) -> i64 {
+    sqlx::query_scalar(
+        "select count(*) from consult_sessions where id = any($1) and expires_at = created_at + $2 * interval '1 millisecond'",
+    )
+    .bind(ids)
+    .bind(app.state.consult.config.session_ttl.as_millis() as f64)
+    .fetch_one(pool)
+    .await
+    .unwrap()
+}
+
+/// Sessions of `ids` whose expiry is what a leave gives (within the resume grace from now).
+async fn left(pool: &PgPool, app: &TestApp, ids: &[String]) -> i64 {
+    sqlx::query_scalar("select count(*) from consult_sessions where id = any($1) and expires_at <= now() + $2 * interval '1 millisecond'")
+        .bind(ids)
+        .bind(app.state.consult.config.resume_grace.as_millis() as f64)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn a_burst_of_sockets_on_a_pool_of_two_connections_has_every_join_and_leave_recorded(pool: PgPool) {
+    // the api gets two connections, and the test holds one of them during the burst
+    let two = two_connections(&pool).await;
+    let app = TestApp::spawn(two.clone()).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let mut ids = Vec::new();
+    for _ in 0..300 {
+        ids.push(open_session(&app, &anna).await.0);
+    }
+    // as if every socket had dropped a while ago: an hour left, not the four hours a join gives
+    sqlx::query("update consult_sessions set expires_at = now() + interval '1 hour'").execute(&pool).await.unwrap();
+    assert_eq!(joined(&pool, &app, &ids).await, 0);
+    let held = two.acquire().await.unwrap();
+
+    let sockets = futures::future::join_all(ids.iter().map(|id| ready_socket(&app, &anna, id))).await;
+    assert_eq!(joined(&pool, &app, &ids).await, 300, "every join is recorded");
+    assert_eq!(app.state.consult.presence.held(), 300);
+
+    drop(sockets);
+    nothing_left(&app).await;
+    assert_eq!(left(&pool, &app, &ids).await, 300, "every leave is recorded");
+    assert_eq!(app.state.consult.presence.held(), 0);
+    drop(held);
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn without_a_database_connection_a_socket_is_refused_as_busy_and_joins_when_it_tries_again(pool: PgPool) {
+    let two = two_connections(&pool).await;
+    let app = TestApp::spawn(two.clone()).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let (sid, _) = open_session(&app, &anna).await;
+    sqlx::query("update consult_sessions set expires_at = now() + interval '1 hour'").execute(&pool).await.unwrap();
+
+    // both connections are taken: the join cannot be written within its wait
+    let held = (two.acquire().await.unwrap(), two.acquire().await.unwrap());
+    let mut socket = connect(&app, &format!("/ws/speech/consult/{sid}"), Some(&anna)).await;
+    let busy = next_json(&mut socket).await;
+    assert_eq!((busy["type"].as_str(), busy["code"].as_str()), (Some("error"), Some("busy")), "{busy}");
+    assert!(busy["retryAfter"].as_u64().is_some_and(|s| (1..=10).contains(&s)), "{busy}");
+    assert_eq!(closed_with(&mut socket).await.0, 1013);
+    assert_eq!(joined(&pool, &app, std::slice::from_ref(&sid)).await, 0);
+    assert_eq!(app.state.consult.presence.held(), 0, "a refused socket holds nothing");
+
+    // the page tries again once the database has room, and joins
+    drop(held);
+    let (mut socket, _) = ready_socket(&app, &anna, &sid).await;
+    assert_eq!(joined(&pool, &app, std::slice::from_ref(&sid)).await, 1);
+    socket.close(None).await.unwrap();
+    nothing_left(&app).await;
+    assert_eq!(left(&pool, &app, std::slice::from_ref(&sid)).await, 1);
+}

@@ -4,7 +4,8 @@
 # idle api. One JSON line per run goes to bench/speech/results.jsonl, a summary to stdout.
 #
 # Usage: bench/speech/run.sh [SESSIONS=1000] [SECONDS=120]
-# Env:   RAMP=10 (seconds to open the sockets over)  SUMMARIES=100  LABEL=  PERF= (seconds of
+# Env:   RAMP=10 (seconds to open the sockets over)  SUMMARIES=100  SUMMARY_CONCURRENCY=4
+#        SUMMARY_TIMEOUT=20 (seconds; a summary past it counts as failed)  LABEL=  PERF= (seconds of
 #        `perf record -g` on the api during the steady state, written to bench/speech/perf.data)
 #        REDIS_URL=redis://127.0.0.1:6379  PGHOST=127.0.0.1 PGUSER=postgres
 set -euo pipefail
@@ -88,8 +89,14 @@ fi
   --url "http://127.0.0.1:$api_port" --api-pid "$api_pid" \
   --double "http://127.0.0.1:$double_port" --double-pid "$double_pid" \
   --sessions "$sessions" --seconds "$seconds" --ramp "$ramp" --summaries "$summaries" \
-  --label "${LABEL:-}" --results bench/speech/results.jsonl
+  --summary-concurrency "${SUMMARY_CONCURRENCY:-4}" --summary-timeout "${SUMMARY_TIMEOUT:-20}" \
+  --label "${LABEL:-}" --results bench/speech/results.jsonl || client_status=$?
 
-warnings=$(grep -c -E ' (WARN|ERROR) ' "$work/api.log" || true)
-log "api log: $warnings warning/error lines"
-if [ "$warnings" -gt 0 ]; then grep -E ' (WARN|ERROR) ' "$work/api.log" | sed -E 's/^[^ ]+ //' | sort | uniq -c | sort -rn | head -n 10 >&2; fi
+# the api's side, whatever the client made of it (its log without colour codes)
+sed -E 's/\x1b\[[0-9;]*m//g' "$work/api.log" >"$work/api.plain.log"
+errors=$(grep -c ' ERROR ' "$work/api.plain.log" || true)
+warnings=$(grep -c ' WARN ' "$work/api.plain.log" || true)
+pool_timeouts=$(grep -c 'pool timed out' "$work/api.plain.log" || true)
+log "api log: $errors ERROR lines, $warnings WARN lines, $pool_timeouts pool timeouts"
+if [ $((errors + warnings)) -gt 0 ]; then grep -E ' (WARN|ERROR) ' "$work/api.plain.log" | sed -E 's/^[^ ]+ //; s/session\.id=[^ }]*//; s/user\.id=[^ }]*//' | sort | uniq -c | sort -rn | head -n 10 >&2; fi
+exit "${client_status:-0}"

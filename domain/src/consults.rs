@@ -223,35 +223,79 @@ pub async fn find_session(db: &PgPool, id: &str) -> sqlx::Result<Option<Session>
     sqlx::query_as(&format!("select {SESSION} from consult_sessions where id = $1")).bind(id).fetch_optional(db).await
 }
 
-/// A socket joined the session: it gets its whole life back (`ttl` after it was opened), which a
-/// socket that left had pulled forward to the resume grace.
-pub async fn session_joined(db: &PgPool, id: &str, ttl: Duration) -> sqlx::Result<()> {
-    let ttl_ms = ttl.as_millis() as f64;
-    sqlx::query(
-        "update consult_sessions
-            set expires_at = created_at + $2 * interval '1 millisecond'
-          where id = $1 and expires_at > now()",
-    )
-    .bind(id)
-    .bind(ttl_ms)
-    .execute(db)
-    .await?;
-    Ok(())
+/// What a batch of joins found for one asked session ([`record_presence`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum JoinAnswer {
+    /// The session is the asker's and was live: it has its whole life back.
+    Joined(Session),
+    /// The session is the asker's but has expired.
+    Expired,
+    /// No such session, or another user's.
+    NotFound,
 }
 
-/// The socket left: the session can be resumed within `grace`, then it has expired.
-pub async fn session_left(db: &PgPool, id: &str, grace: Duration) -> sqlx::Result<()> {
-    let grace_ms = grace.as_millis() as f64;
-    sqlx::query(
-        "update consult_sessions
-            set expires_at = least(expires_at, now() + $2 * interval '1 millisecond')
-          where id = $1",
+/// Records, in one statement, sockets that left and sockets that join, and answers every join.
+///
+/// - A session a socket left (`leaves`) can be resumed within `grace`, then it has expired: its
+///   expiry is pulled forward to `grace` from now (never pushed back).
+/// - A session a socket joins (`joins`: the session id and the user asking) gets its whole life
+///   back (`ttl` after it was opened), which a leave had pulled forward, when it is that user's
+///   and has not expired.
+///
+/// Answers every join with what it found, in the order asked. A session both left and joined (by its
+/// owner) in one call is only joined: the callers ask in order, and a join after a leave
+/// supersedes it. (PostgreSQL runs every data-modifying part of a `with` to completion, read or
+/// not.)
+pub async fn record_presence(
+    conn: &mut PgConnection,
+    joins: &[(String, String)],
+    leaves: &[String],
+    ttl: Duration,
+    grace: Duration,
+) -> sqlx::Result<Vec<JoinAnswer>> {
+    let (ids, users): (Vec<&str>, Vec<&str>) = joins.iter().map(|(s, u)| (s.as_str(), u.as_str())).unzip();
+    let rows: Vec<(String, String, String, bool, DateTime<Utc>, DateTime<Utc>, bool)> = sqlx::query_as(
+        "with asked as (select distinct t.id, t.user_id from unnest($1::text[], $2::text[]) as t(id, user_id)),
+              left_now as (
+                update consult_sessions s
+                   set expires_at = least(s.expires_at, now() + $4 * interval '1 millisecond')
+                 where s.id = any($3::text[])
+                   and not exists (select 1 from asked a where a.id = s.id and a.user_id = s.user_id)
+                returning s.id),
+              joined as (
+                update consult_sessions s
+                   set expires_at = s.created_at + $5 * interval '1 millisecond'
+                  from asked a
+                 where s.id = a.id and s.user_id = a.user_id and s.expires_at > now()
+                returning s.id, s.expires_at)
+         select s.id, s.user_id, s.consult_id, s.new_model, s.created_at, coalesce(j.expires_at, s.expires_at), j.id is not null
+           from consult_sessions s
+           left join joined j on j.id = s.id
+          where s.id in (select id from asked)",
     )
-    .bind(id)
-    .bind(grace_ms)
-    .execute(db)
+    .bind(&ids)
+    .bind(&users)
+    .bind(leaves)
+    .bind(grace.as_millis() as f64)
+    .bind(ttl.as_millis() as f64)
+    .fetch_all(conn)
     .await?;
-    Ok(())
+    let found: std::collections::HashMap<&str, _> = rows.iter().map(|r| (r.0.as_str(), r)).collect();
+    Ok(joins
+        .iter()
+        .map(|(id, user)| match found.get(id.as_str()) {
+            Some(row) if row.1 == *user && row.6 => JoinAnswer::Joined(Session {
+                id: row.0.clone(),
+                user_id: row.1.clone(),
+                consult_id: row.2.clone(),
+                new_model: row.3,
+                created_at: row.4,
+                expires_at: row.5,
+            }),
+            Some(row) if row.1 == *user => JoinAnswer::Expired,
+            _ => JoinAnswer::NotFound,
+        })
+        .collect())
 }
 
 /// A summary to make.

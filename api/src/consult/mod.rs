@@ -6,12 +6,14 @@
 //! - [`summaries`]: starting and awaiting a summary, shared with the summary calls
 //!   (`crate::routes::summary_calls`);
 //! - [`live`]: this process's end of the pub/sub channel;
+//! - [`presence`]: the sockets' joins and leaves, written in batches;
 //! - [`transcripts`]: a session's transcript in Redis;
 //! - [`service`]: what the above share for the whole process, held by [`crate::state::AppState`].
 //!
 //! The service imports none of the handlers; they reach it through the state.
 
 pub mod live;
+pub mod presence;
 pub mod service;
 pub mod session;
 pub mod socket;

@@ -1,6 +1,7 @@
 //! What the live consult keeps for the whole process, made once when the api starts and held by
 //! the shared state: the database, the job dispatcher, the consults' settings, the speech engines,
-//! the live hub, the transcripts, and the counts of its running tasks and busy upload slots.
+//! the live hub, the transcripts, the sockets' joins and leaves, the users' vocabularies, and the
+//! counts of its running tasks and busy upload slots.
 //!
 //! It knows no handler: the socket, the session calls and the summary calls take what they need
 //! from it.
@@ -15,6 +16,7 @@ use sqlx::PgPool;
 use tokio::sync::{AcquireError, SemaphorePermit};
 
 use crate::consult::live::LiveHub;
+use crate::consult::presence::Presence;
 use crate::consult::transcripts::Transcripts;
 
 #[derive(Clone)]
@@ -34,6 +36,10 @@ pub struct ConsultService {
     pub tasks: TaskCount,
     /// Slots for decoding uploaded recordings.
     pub recordings: RecordingSlots,
+    /// Sockets joining and leaving their sessions, written in batches.
+    pub presence: Presence,
+    /// The words each user's engine streams are given to expect.
+    pub vocabularies: Vocabularies,
 }
 
 impl ConsultService {
@@ -49,6 +55,8 @@ impl ConsultService {
         let namespace = jobs.config().namespace.clone();
         let live = LiveHub::new(&namespace);
         live.listen(redis);
+        let presence = Presence::start(db.clone(), config.session_ttl, config.resume_grace);
+        let vocabularies = Vocabularies::new(db.clone());
         Self {
             db,
             jobs,
@@ -59,7 +67,36 @@ impl ConsultService {
             transcripts: Transcripts::new(&namespace),
             tasks: TaskCount::default(),
             recordings: RecordingSlots::default(),
+            presence,
+            vocabularies,
         }
+    }
+}
+
+/// Titles of the user's own template entries given to the engine as words to expect.
+pub const VOCABULARY: i64 = 40;
+/// How long a user's vocabulary is used before it is read again.
+pub const VOCABULARY_FOR: Duration = Duration::from_secs(60);
+
+/// The users' vocabularies, each read at most once a [`VOCABULARY_FOR`]: the sockets of a burst
+/// of connects of one user (and those asking while it is read) share one read.
+#[derive(Clone)]
+pub struct Vocabularies {
+    db: PgPool,
+    cache: moka::future::Cache<String, Arc<Vec<String>>>,
+}
+
+impl Vocabularies {
+    fn new(db: PgPool) -> Self {
+        Self { db, cache: moka::future::Cache::builder().max_capacity(100_000).time_to_live(VOCABULARY_FOR).build() }
+    }
+
+    /// The user's vocabulary (at most [`VOCABULARY`] words); an error is not kept.
+    pub async fn of(&self, user_id: &str) -> Result<Arc<Vec<String>>, Arc<sqlx::Error>> {
+        let (db, user) = (self.db.clone(), user_id.to_owned());
+        self.cache
+            .try_get_with(user_id.to_owned(), async move { domain::templates::vocabulary(&db, &user, VOCABULARY).await.map(Arc::new) })
+            .await
     }
 }
 

@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 use crate::auth::CurrentUser;
 #[allow(unused_imports)] // named by the upload's documentation alone
 use crate::consult::service::RECORDING_SLOTS;
-use crate::consult::socket::{AUDIO_QUEUE, EVENT_QUEUE, EXPIRED, NO_ENGINE, VOCABULARY, audio_model, guess};
+use crate::consult::socket::{AUDIO_QUEUE, EVENT_QUEUE, EXPIRED, NO_ENGINE, audio_model, guess};
 use crate::consult::transcripts::Line;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Path, Query};
@@ -162,8 +162,11 @@ pub async fn recording(
         .map_err(|e| ApiError::BadRequest { code: "bad_recording", message: e.to_string() })?;
     let (audio_tx, audio_rx) = mpsc::channel::<AudioFrame>(AUDIO_QUEUE);
     let (event_tx, mut events) = mpsc::channel::<SpeechEvent>(EVENT_QUEUE);
-    let vocabulary = domain::templates::vocabulary(&state.db, &user.id, VOCABULARY).await?;
-    let run = engine.run(StreamOptions { model, vocabulary }, audio_rx, event_tx);
+    let vocabulary = state.consult.vocabularies.of(&user.id).await.map_err(|e| match *e {
+        sqlx::Error::PoolTimedOut => ApiError::Overloaded,
+        _ => ApiError::Internal(anyhow::anyhow!("reading the vocabulary: {e}")),
+    })?;
+    let run = engine.run(StreamOptions { model, vocabulary: vocabulary.to_vec() }, audio_rx, event_tx);
     let feed = tokio::spawn(async move {
         for frame in samples.chunks(FRAME_SAMPLES) {
             if audio_tx.send(frame.to_vec()).await.is_err() {

@@ -15,11 +15,18 @@
 //! | 4410 | the session has expired |
 //! | 1009 | a message over 1 MiB |
 //! | 1011 | the server failed |
+//! | 1013 | busy: try again later; an `error` with code `busy` and `retryAfter` (seconds) comes first |
 //!
 //! Client → server: binary PCM16 little-endian 16 kHz mono frames, and JSON text messages
 //! `{"type":"summarize","request":{...}}` and `{"type":"ping"}`. Server → client: `ready`,
 //! `transcript`, `summarization`, `job`, `error` and `pong` (see [`Outgoing`]). Unreadable JSON or
 //! an unknown type gets an `error` and the socket stays open.
+//!
+//! A socket joins its session before it is ready: the join is written in a batch with the other
+//! sockets' joins and leaves ([`super::presence`]), and the socket waits for that batch. When too
+//! many wait, or the batch is not written within its wait, or the database has no connection for
+//! the user's vocabulary, the socket is refused as busy (1013) with a retry delay, which the page
+//! honours with jitter, rather than starting half.
 //!
 //! Back-pressure: at most [`AUDIO_QUEUE`] frames wait for the engine; while they do, the socket
 //! is not read, so a slow engine slows the sender (which keeps its audio) instead of growing
@@ -50,6 +57,7 @@ use utoipa::ToSchema;
 
 use crate::auth::{CurrentUser, bearer_token};
 use crate::consult::live::SessionSlot;
+use crate::consult::presence::{Busy, Joined, Membership};
 use crate::consult::summaries::{self, SummarizeRequest};
 use crate::consult::transcripts::Line;
 use crate::error::ApiError;
@@ -64,8 +72,6 @@ const READ_BUFFER: usize = 32 * 1024;
 /// Frames waiting for the engine (4 s of audio at one frame per 500 ms).
 pub const AUDIO_QUEUE: usize = 8;
 pub(super) const EVENT_QUEUE: usize = 64;
-/// Titles of the user's own template entries given to the engine as words to expect.
-pub(super) const VOCABULARY: i64 = 40;
 /// A client that does not take a message within this time is dropped.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -76,15 +82,36 @@ pub const NO_ENGINE: &str = "Er is geen spraakherkenning ingesteld. Typ of plak 
 pub struct Refusal {
     pub code: u16,
     pub reason: &'static str,
+    /// Busy: seconds after which to try again, told in an `error` message before the close.
+    pub retry_after: Option<u64>,
 }
 
-const BAD_REQUEST: Refusal = Refusal { code: 4400, reason: "Ongeldig verzoek." };
-const UNAUTHENTICATED: Refusal = Refusal { code: 4401, reason: "Niet ingelogd of de inlog is verlopen." };
-const AGREEMENT: Refusal = Refusal { code: 4403, reason: crate::auth::AGREEMENT_REQUIRED };
-const NOT_FOUND: Refusal = Refusal { code: 4404, reason: "Deze sessie bestaat niet." };
-const TAKEN_OVER: Refusal = Refusal { code: 4409, reason: "Deze sessie is op een andere plek geopend." };
-pub(super) const EXPIRED: Refusal = Refusal { code: 4410, reason: "Deze sessie is verlopen. Start een nieuwe opname." };
-const INTERNAL: Refusal = Refusal { code: 1011, reason: "Er ging iets mis aan onze kant." };
+impl Refusal {
+    const fn new(code: u16, reason: &'static str) -> Self {
+        Self { code, reason, retry_after: None }
+    }
+}
+
+const BAD_REQUEST: Refusal = Refusal::new(4400, "Ongeldig verzoek.");
+const UNAUTHENTICATED: Refusal = Refusal::new(4401, "Niet ingelogd of de inlog is verlopen.");
+const AGREEMENT: Refusal = Refusal::new(4403, crate::auth::AGREEMENT_REQUIRED);
+const NOT_FOUND: Refusal = Refusal::new(4404, "Deze sessie bestaat niet.");
+const TAKEN_OVER: Refusal = Refusal::new(4409, "Deze sessie is op een andere plek geopend.");
+pub(super) const EXPIRED: Refusal = Refusal::new(4410, "Deze sessie is verlopen. Start een nieuwe opname.");
+const INTERNAL: Refusal = Refusal::new(1011, "Er ging iets mis aan onze kant.");
+/// The close code of a socket refused because the server is busy (RFC 6455: Try Again Later).
+pub const BUSY_CODE: u16 = 1013;
+
+/// The server is busy: try again after `retry_after` seconds.
+pub fn busy(retry_after: u64) -> Refusal {
+    Refusal { code: BUSY_CODE, reason: "Het is even te druk. Probeer het zo opnieuw.", retry_after: Some(retry_after.max(1)) }
+}
+
+/// The `error` message before a busy refusal's close.
+fn busy_message(retry_after: u64) -> String {
+    let unit = if retry_after == 1 { "seconde" } else { "seconden" };
+    format!("Het is even te druk op de server. Over {retry_after} {unit} wordt opnieuw verbonden.")
+}
 
 /// What the server sends, each a JSON text message tagged by `type` (in the document:
 /// `SpeechServerMessage`).
@@ -124,9 +151,14 @@ pub enum Outgoing<'a> {
         #[serde(skip_serializing_if = "Option::is_none")]
         message: Option<&'a str>,
     },
+    #[serde(rename_all = "camelCase")]
     Error {
         code: &'a str,
         message: &'a str,
+        /// With code `busy`, before the socket is closed with 1013: seconds after which to
+        /// connect again (the page adds up to as much again at random).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        retry_after: Option<u64>,
     },
     Pong,
 }
@@ -198,6 +230,10 @@ pub struct Admitted {
     user: CurrentUser,
     session: Session,
     model: AudioModel,
+    /// The words the engine is to expect.
+    vocabulary: Vec<String>,
+    /// The session's join, written; the socket leaves through it.
+    membership: Membership,
 }
 
 async fn admit(state: &AppState, service: &str, session_id: &str, model: Option<&str>, token: Option<String>) -> Result<Admitted, Refusal> {
@@ -205,29 +241,46 @@ async fn admit(state: &AppState, service: &str, session_id: &str, model: Option<
     let user = CurrentUser::from_token(state, &token).await.map_err(|e| match e {
         ApiError::Unauthorized(_) => UNAUTHENTICATED,
         ApiError::AgreementRequired => AGREEMENT,
+        ApiError::Overloaded => busy(crate::error::OVERLOADED_RETRY_AFTER),
         _ => INTERNAL,
     })?;
     if service.is_empty() || service.len() > 40 || !service.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
         return Err(BAD_REQUEST);
     }
     let model = audio_model(model).ok_or(BAD_REQUEST)?;
-    let session = match consults::find_session(&state.db, session_id).await {
-        Ok(Some(session)) if session.user_id == user.id => session,
-        Ok(_) => return Err(NOT_FOUND),
-        Err(e) => {
-            tracing::error!(error = %e, "cannot read the session");
-            return Err(INTERNAL);
-        }
+    // The words to expect, read once a minute per user; without them the socket does not start.
+    let vocabulary = match state.consult.speech.get(model) {
+        Some(_) => match state.consult.vocabularies.of(&user.id).await {
+            Ok(words) => words.to_vec(),
+            Err(e) => {
+                tracing::warn!(error = %e, "the user's vocabulary could not be read; the socket is told to try again");
+                return Err(busy(crate::error::OVERLOADED_RETRY_AFTER));
+            }
+        },
+        None => Vec::new(),
     };
-    if session.expired() {
-        return Err(EXPIRED);
+    match state.consult.presence.join(session_id, &user.id).await {
+        Ok(Joined::Session(session, membership)) => Ok(Admitted { user, session, model, vocabulary, membership }),
+        Ok(Joined::NotFound) => Err(NOT_FOUND),
+        Ok(Joined::Expired) => Err(EXPIRED),
+        Err(Busy { retry_after }) => Err(busy(retry_after)),
     }
-    Ok(Admitted { user, session, model })
 }
 
-async fn refuse(mut socket: WebSocket, refusal: Refusal) {
+async fn refuse(socket: WebSocket, refusal: Refusal) {
     metrics::counter!("speech_refused_total", "code" => refusal.code.to_string()).increment(1);
-    let _ = socket.send(close(refusal)).await;
+    let (mut sink, _) = socket.split();
+    say_goodbye(&mut sink, refusal).await;
+}
+
+/// Closes the socket with the refusal's code and reason; a busy refusal first sends its
+/// `error` message with the retry delay.
+async fn say_goodbye(sink: &mut Sink, refusal: Refusal) {
+    if let Some(retry_after) = refusal.retry_after {
+        let message = busy_message(retry_after);
+        let _ = send_on(sink, &Outgoing::Error { code: "busy", message: &message, retry_after: Some(retry_after) }).await;
+    }
+    let _ = sink.send(close(refusal)).await;
 }
 
 fn close(refusal: Refusal) -> Message {
@@ -267,30 +320,34 @@ impl Connection {
     async fn run(socket: WebSocket, state: AppState, admitted: Admitted) {
         let _task = state.consult.tasks.enter("socket");
         metrics::counter!("speech_sessions_total").increment(1);
-        let Admitted { user, session, model } = admitted;
-        let (sink, mut stream) = socket.split();
+        let Admitted { user, session, model, vocabulary, membership } = admitted;
+        let (mut sink, mut stream) = socket.split();
         let conn = match state.jobs.connection().await {
             Ok(conn) => conn,
             Err(e) => {
                 tracing::error!(error = %e, "no Redis for a live session");
-                let mut sink = sink;
                 let _ = sink.send(close(INTERNAL)).await;
+                membership.leave().await;
                 return;
             }
         };
         let connection_id = consults::new_id();
         let mut slot = state.consult.live.join(&session.id, &connection_id);
         let mut this = Connection { state: state.clone(), user, session, sink, conn, buffer: String::new() };
-        let end = this.serve(&mut stream, &mut slot, model, &connection_id).await;
+        let end = this.serve(&mut stream, &mut slot, model, vocabulary, &connection_id).await;
         drop(slot);
         if let End::Refused(refusal) = end {
-            let _ = this.sink.send(close(refusal)).await;
+            say_goodbye(&mut this.sink, refusal).await;
         }
         let _ = this.sink.close().await;
-        let grace = this.state.consult.config.resume_grace;
-        if let Err(e) = consults::session_left(&this.state.db, &this.session.id, grace).await {
-            tracing::warn!(error = %e, "cannot record that the socket left");
+        if matches!(end, End::Refused(TAKEN_OVER)) {
+            // the session lives on in the socket that took it over, here or on another replica
+            drop(membership);
+            return;
         }
+        // written in a batch, and again until it is
+        membership.leave().await;
+        let grace = this.state.consult.config.resume_grace;
         if let Err(e) = this.state.consult.transcripts.keep_for(&mut this.conn, &this.session.id, grace).await {
             tracing::warn!(error = %e, "cannot shorten the transcript's life");
         }
@@ -301,13 +358,10 @@ impl Connection {
         stream: &mut futures::stream::SplitStream<WebSocket>,
         slot: &mut SessionSlot,
         model: AudioModel,
+        vocabulary: Vec<String>,
         connection_id: &str,
     ) -> End {
         let state = self.state.clone();
-        if let Err(e) = consults::session_joined(&state.db, &self.session.id, state.consult.config.session_ttl).await {
-            tracing::error!(error = %e, "cannot record that the socket joined");
-            return End::Refused(INTERNAL);
-        }
         let takeover = LiveEvent::Takeover { session_id: self.session.id.clone(), connection: connection_id.to_owned() };
         if let Err(e) = live::publish(&mut self.conn, &state.jobs.config().namespace, &takeover).await {
             tracing::warn!(error = %e, "cannot announce the socket to other replicas");
@@ -333,7 +387,7 @@ impl Connection {
         if !lines.is_empty() && self.send(&Outgoing::Transcript { buffer: "", completed: &lines }).await.is_err() {
             return End::Gone;
         }
-        if engine.is_none() && self.send(&Outgoing::Error { code: "no_engine", message: NO_ENGINE }).await.is_err() {
+        if engine.is_none() && self.send(&Outgoing::Error { code: "no_engine", message: NO_ENGINE, retry_after: None }).await.is_err() {
             return End::Gone;
         }
 
@@ -344,10 +398,6 @@ impl Connection {
                 let (audio_tx, audio_rx) = mpsc::channel::<AudioFrame>(AUDIO_QUEUE);
                 let (failed_tx, failed_rx) = oneshot::channel();
                 let guard = state.consult.tasks.enter("engine");
-                let vocabulary = domain::templates::vocabulary(&state.db, &self.user.id, VOCABULARY).await.unwrap_or_else(|e| {
-                    tracing::warn!(error = %e, "the user's vocabulary could not be read");
-                    Vec::new()
-                });
                 let run = engine.run(StreamOptions { model, vocabulary }, audio_rx, event_tx);
                 tokio::spawn(
                     async move {
@@ -388,7 +438,7 @@ impl Connection {
                         audio = None;
                         pending = None;
                         let message = "De spraakherkenning is niet bereikbaar. Typ of plak het gesprek en druk op Samenvatten.";
-                        if self.send(&Outgoing::Error { code: "engine_unavailable", message }).await.is_err() { break End::Gone }
+                        if self.send(&Outgoing::Error { code: "engine_unavailable", message, retry_after: None }).await.is_err() { break End::Gone }
                     }
                 },
                 event = events.recv(), if engine_open => {
@@ -419,7 +469,7 @@ impl Connection {
                         }
                         if bytes.len() % 2 != 0 {
                             let message = "Ongeldig geluidsfragment: verwacht 16-bit PCM.";
-                            if self.send(&Outgoing::Error { code: "bad_audio", message }).await.is_err() { break End::Gone }
+                            if self.send(&Outgoing::Error { code: "bad_audio", message, retry_after: None }).await.is_err() { break End::Gone }
                             continue;
                         }
                         let frame: AudioFrame = bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
@@ -433,7 +483,7 @@ impl Connection {
                     Some(Err(e)) => {
                         // tungstenite's capacity error ("Space limit exceeded: Message too long")
                         let too_big = e.to_string().contains("Space limit exceeded");
-                        break if too_big { End::Refused(Refusal { code: 1009, reason: "Bericht te groot." }) } else { End::Gone };
+                        break if too_big { End::Refused(Refusal::new(1009, "Bericht te groot.")) } else { End::Gone };
                     }
                 },
             }
@@ -488,13 +538,13 @@ impl Connection {
                     Err(e) => {
                         tracing::error!(error = %e, "a sentence could not be kept");
                         let message = "Een zin kon niet worden bewaard. Controleer het transcript.";
-                        return self.send(&Outgoing::Error { code: "store_failed", message }).await;
+                        return self.send(&Outgoing::Error { code: "store_failed", message, retry_after: None }).await;
                     }
                 };
                 let message = Outgoing::Transcript { buffer: &self.buffer, completed: std::slice::from_ref(&line) };
                 send_on(&mut self.sink, &message).await
             }
-            SpeechEvent::Trouble { code, message } => self.send(&Outgoing::Error { code, message: &message }).await,
+            SpeechEvent::Trouble { code, message } => self.send(&Outgoing::Error { code, message: &message, retry_after: None }).await,
         }
     }
 
@@ -513,10 +563,12 @@ impl Connection {
         // The same refusal as the HTTP edge's: PostgreSQL's text and jsonb take no NUL.
         if crate::edge::json_contains_nul(text.as_bytes()) {
             let message = "Het bericht bevat een ongeldig teken (NUL).";
-            return self.send(&Outgoing::Error { code: "invalid_character", message }).await;
+            return self.send(&Outgoing::Error { code: "invalid_character", message, retry_after: None }).await;
         }
         let Ok(value) = serde_json::from_str::<Value>(text) else {
-            return self.send(&Outgoing::Error { code: "invalid_message", message: "Dit bericht is geen geldige JSON." }).await;
+            return self
+                .send(&Outgoing::Error { code: "invalid_message", message: "Dit bericht is geen geldige JSON.", retry_after: None })
+                .await;
         };
         let known = matches!(value.get("type").and_then(Value::as_str), Some("summarize" | "ping"));
         match serde_json::from_value::<SpeechClientMessage>(value) {
@@ -525,9 +577,9 @@ impl Connection {
             Err(e) if known => {
                 tracing::debug!(error = %e, "unreadable summarize request");
                 let message = "Het verzoek om samen te vatten is onleesbaar.";
-                self.send(&Outgoing::Error { code: "invalid_message", message }).await
+                self.send(&Outgoing::Error { code: "invalid_message", message, retry_after: None }).await
             }
-            Err(_) => self.send(&Outgoing::Error { code: "unknown_type", message: "Onbekend soort bericht." }).await,
+            Err(_) => self.send(&Outgoing::Error { code: "unknown_type", message: "Onbekend soort bericht.", retry_after: None }).await,
         }
     }
 
@@ -538,7 +590,7 @@ impl Connection {
             crate::edge::limit::check(&self.state, crate::edge::limit::LimitName::Summary, &subject).await
         {
             let message = crate::error::too_many_requests_message(retry_after);
-            return self.send(&Outgoing::Error { code: "too_many_requests", message: &message }).await;
+            return self.send(&Outgoing::Error { code: "too_many_requests", message: &message, retry_after: None }).await;
         }
         let transcript = match request.transcript.as_deref().filter(|t| !t.trim().is_empty()) {
             Some(typed) => summaries::typed_lines(typed),
@@ -547,7 +599,7 @@ impl Connection {
                 Err(e) => {
                     tracing::error!(error = %e, "cannot read the transcript");
                     let message = "Het transcript kon niet worden gelezen. Probeer het opnieuw.";
-                    return self.send(&Outgoing::Error { code: "internal", message }).await;
+                    return self.send(&Outgoing::Error { code: "internal", message, retry_after: None }).await;
                 }
             },
         };
@@ -561,11 +613,11 @@ impl Connection {
                 drop(started.wait);
                 self.send(&Outgoing::Job { id: &started.job_id.to_string(), state: JobState::Queued, message: None }).await
             }
-            Err(ApiError::BadRequest { code, message }) => self.send(&Outgoing::Error { code, message: &message }).await,
+            Err(ApiError::BadRequest { code, message }) => self.send(&Outgoing::Error { code, message: &message, retry_after: None }).await,
             Err(e) => {
                 tracing::error!(error = %e, "cannot start a summary");
                 let message = "De samenvatting kon niet worden gestart. Probeer het opnieuw.";
-                self.send(&Outgoing::Error { code: "internal", message }).await
+                self.send(&Outgoing::Error { code: "internal", message, retry_after: None }).await
             }
         }
     }

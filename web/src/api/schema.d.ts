@@ -3632,6 +3632,12 @@ export interface components {
         } | {
             code: string;
             message: string;
+            /**
+             * Format: int64
+             * @description With code `busy`, before the socket is closed with 1013: seconds after which to
+             *     connect again (the page adds up to as much again at random).
+             */
+            retryAfter?: number | null;
             /** @enum {string} */
             type: "error";
         } | {

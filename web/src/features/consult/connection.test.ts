@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AudioBacklog } from './backlog'
-import { afterClose, parseServerMessage, SpeechConnection, speechUrl, type ConnectionStatus, type ServerMessage } from './connection'
+import {
+  afterClose,
+  parseServerMessage,
+  reconnectDelay,
+  SpeechConnection,
+  speechUrl,
+  type ConnectionStatus,
+  type ServerMessage,
+} from './connection'
 
 describe('AudioBacklog', () => {
   it('keeps frames in order and empties on drain', () => {
@@ -49,6 +57,18 @@ describe('afterClose', () => {
     expect(afterClose(4401, false)).toBe('renew')
     expect(afterClose(4401, true)).toBe('final')
     for (const code of [4403, 4404, 4409, 4410, 1009]) expect(afterClose(code, false)).toBe('final')
+    expect(afterClose(1013, false)).toBe('reconnect')
+  })
+})
+
+describe('reconnectDelay', () => {
+  it('grows with the attempt, honours a busy server\'s retry delay, and adds up to as much again at random', () => {
+    expect([0, 1, 2, 3, 4, 9].map((attempt) => reconnectDelay(attempt))).toEqual([250, 500, 1000, 2000, 4000, 4000])
+    expect(reconnectDelay(0, 0.5)).toBe(375)
+    expect(reconnectDelay(0, 0, 3000)).toBe(3000)
+    expect(reconnectDelay(0, 0.99, 3000)).toBe(5970)
+    // the attempt's own delay when it is the longer one
+    expect(reconnectDelay(4, 0, 1000)).toBe(4000)
   })
 })
 
@@ -81,6 +101,9 @@ class FakeSocket {
     this.onopen?.()
     this.onmessage?.({ data: JSON.stringify({ type: 'ready', sessionId: 's', consultId: 'c', model: 'multilingual', engine: 'openai', resumed: false, ...message }) })
   }
+  says(message: ServerMessage) {
+    this.onmessage?.({ data: JSON.stringify(message) })
+  }
   drops(code = 1006) {
     this.readyState = 3
     this.onclose?.({ code, reason: '' })
@@ -104,12 +127,16 @@ describe('SpeechConnection', () => {
     vi.unstubAllGlobals()
   })
 
-  function connect(tokens: string[] = ['t1', 't2']) {
+  let messages: ServerMessage[]
+
+  function connect(tokens: string[] = ['t1', 't2'], random = () => 0) {
     const token = vi.fn((renew: boolean) => Promise.resolve(renew ? tokens[1] : tokens[0]))
+    messages = []
     const conn = new SpeechConnection({
       url: 'ws://x/ws/speech/consult/s?model=multilingual',
       token,
-      onMessage: () => {},
+      random,
+      onMessage: (message) => messages.push(message),
       onStatus: (s) => statuses.push(s),
       onBacklog: (full) => backlogSignals.push(full),
       createSocket: (url, protocols) => {
@@ -219,6 +246,31 @@ describe('SpeechConnection', () => {
       sockets.at(-1)!.drops(1006)
     }
     expect(statuses.at(-1)).toMatchObject({ kind: 'closed', code: 4000 })
+  })
+
+  it('after a busy refusal waits for the server\'s retry delay plus jitter, keeping the audio', async () => {
+    const { conn } = connect(['t1', 't2'], () => 0.5)
+    await vi.runOnlyPendingTimersAsync()
+    sockets[0].readyState = 1
+    sockets[0].onopen?.()
+    sockets[0].says({ type: 'error', code: 'busy', message: 'Het is even te druk op de server.', retryAfter: 3 })
+    sockets[0].drops(1013)
+    expect(messages).toEqual([]) // no error for the page to show: it reconnects
+    expect(statuses.at(-1)).toEqual({ kind: 'reconnecting', attempt: 0 })
+    conn.sendAudio(frame(1))
+    await vi.advanceTimersByTimeAsync(4400) // 3 s and half as much again
+    expect(sockets).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(200)
+    expect(sockets).toHaveLength(2)
+    sockets[1].serverOpens()
+    expect(sentFrames(sockets[1])).toEqual([1])
+
+    // a 1013 without a delay named: two seconds
+    sockets[1].drops(1013)
+    await vi.advanceTimersByTimeAsync(2900)
+    expect(sockets).toHaveLength(2)
+    await vi.advanceTimersByTimeAsync(200)
+    expect(sockets).toHaveLength(3)
   })
 
   it('closes its socket when the page closes it, and does not reconnect', async () => {

@@ -54,6 +54,10 @@ export type ConnectionStatus =
 export const FINAL_CODES: readonly number[] = [4400, 4403, 4404, 4409, 4410, 1009]
 /** The server refused the token. */
 export const UNAUTHENTICATED = 4401
+/** The server is busy (RFC 6455: Try Again Later): reconnect after its retry delay, with jitter. */
+export const BUSY = 1013
+/** The retry delay after a 1013 that came without an `error` message naming one. */
+export const BUSY_DEFAULT_MS = 2000
 /** The code the page reports when reconnecting failed for longer than the server keeps a session. */
 export const GAVE_UP = 4000
 /** The page closed the socket itself. */
@@ -76,8 +80,14 @@ export function afterClose(code: number, authRetried: boolean): 'final' | 'renew
   return 'reconnect'
 }
 
-export function reconnectDelay(attempt: number): number {
-  return RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)]
+/**
+ * How long to wait before reconnecting: the attempt's delay, or after a busy refusal (1013) the
+ * server's retry delay when that is longer; plus up to as much again at random (`random` in
+ * [0, 1)), so pages refused or dropped together do not come back together.
+ */
+export function reconnectDelay(attempt: number, random = 0, busyRetryMs: number | null = null): number {
+  const base = Math.max(RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)], busyRetryMs ?? 0)
+  return Math.round(base * (1 + random))
 }
 
 export interface ConnectionOptions {
@@ -91,6 +101,8 @@ export interface ConnectionOptions {
   onBacklog?: (overflowed: boolean) => void
   createSocket?: (url: string, protocols: string[]) => WebSocket
   now?: () => number
+  /** In [0, 1): the jitter of reconnect delays (Math.random). */
+  random?: () => number
 }
 
 /**
@@ -110,6 +122,8 @@ export class SpeechConnection {
   private retryTimer: ReturnType<typeof setTimeout> | null = null
   private pingTimer: ReturnType<typeof setInterval> | null = null
   private lastHeard = 0
+  /** The retry delay the server named before refusing the socket as busy. */
+  private busyRetryMs: number | null = null
   readonly backlog = new AudioBacklog()
   private readonly options: ConnectionOptions
 
@@ -154,6 +168,11 @@ export class SpeechConnection {
       if (typeof event.data !== 'string') return
       const message = parseServerMessage(event.data)
       if (!message) return
+      if (message.type === 'error' && message.code === 'busy') {
+        // the close (1013) follows; the page shows that it reconnects, not an error
+        this.busyRetryMs = Math.max(1, message.retryAfter ?? BUSY_DEFAULT_MS / 1000) * 1000
+        return
+      }
       if (message.type === 'ready') this.onReady()
       this.options.onMessage(message)
     }
@@ -202,7 +221,9 @@ export class SpeechConnection {
       return
     }
     this.options.onStatus({ kind: 'reconnecting', attempt: this.attempt })
-    const delay = reconnectDelay(this.attempt++)
+    const busyRetryMs = code === BUSY ? (this.busyRetryMs ?? BUSY_DEFAULT_MS) : null
+    this.busyRetryMs = null
+    const delay = reconnectDelay(this.attempt++, (this.options.random ?? Math.random)(), busyRetryMs)
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null
       void this.open(false)
