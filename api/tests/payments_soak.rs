@@ -139,8 +139,10 @@ async fn converge(app: &TestApp, pool: &PgPool, theirs: &[Theirs], last_fault: I
         app.state.jobs.push_committed(&[sweep], "soak").await;
         sweeps += 1;
         tokio::time::sleep(Duration::from_millis(300)).await;
+        // syncs are left out: reconciliation keeps asking about paid payments (every second
+        // here), and a sync only ever moves a payment to what the provider says
         let open: i64 = sqlx::query_scalar(
-            "select count(*) from jobs where kind in ('sync_payment', 'renew_subscription', 'create_contact', 'create_invoice', 'credit_invoice')
+            "select count(*) from jobs where kind in ('renew_subscription', 'create_contact', 'create_invoice', 'credit_invoice')
                 and state in ('queued', 'running')",
         )
         .fetch_one(pool)
