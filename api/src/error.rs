@@ -140,6 +140,12 @@ impl ApiError {
     }
 }
 
+impl From<domain::summary::Invalid> for ApiError {
+    fn from(e: domain::summary::Invalid) -> Self {
+        Self::BadRequest { code: e.code, message: e.message }
+    }
+}
+
 impl From<Refusal> for ApiError {
     fn from(e: Refusal) -> Self {
         Self::refused(e, PLAIN)

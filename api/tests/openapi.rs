@@ -280,7 +280,7 @@ fn the_socket_messages_are_in_the_document_as_the_socket_reads_and_writes_them()
         serde_json::from_value(serde_json::json!({"type": "summarize", "request": {"template": "meeting", "transcript": "Punt één."}}))
             .unwrap();
     assert!(
-        matches!(summarize, api::consult::socket::SpeechClientMessage::Summarize { request } if request.template == domain::summary::Template::Meeting)
+        matches!(summarize, api::consult::socket::SpeechClientMessage::Summarize { request } if request.options.template == domain::summary::Template::Meeting)
     );
     let ping: api::consult::socket::SpeechClientMessage = serde_json::from_value(serde_json::json!({"type": "ping"})).unwrap();
     assert!(matches!(ping, api::consult::socket::SpeechClientMessage::Ping));

@@ -145,6 +145,50 @@ impl SummaryRequest {
     pub fn transcript_text(&self) -> String {
         join_sentences(self.transcript.iter().map(|l| l.sentence.as_str()))
     }
+
+    /// What a summary can be made of, checked before anything is stored.
+    pub fn check(&self) -> Result<(), Invalid> {
+        if self.transcript.iter().all(|l| l.sentence.trim().is_empty()) {
+            return Err(invalid("empty_transcript", EMPTY_TRANSCRIPT));
+        }
+        if self.transcript.iter().map(|l| l.sentence.chars().count()).sum::<usize>() > MAX_TRANSCRIPT_CHARS {
+            return Err(invalid("transcript_too_long", "Het transcript is te lang om samen te vatten (hoogstens 200.000 tekens)."));
+        }
+        if self.episode_count == 0 || self.episode_count > MAX_EPISODES {
+            return Err(invalid("invalid_episode_count", "Het aantal episodes moet tussen 1 en 10 liggen."));
+        }
+        if self.examples.len() > MAX_EXAMPLES {
+            return Err(invalid("too_many_examples", format!("Geef hoogstens {MAX_EXAMPLES} voorbeelden mee.")));
+        }
+        check_suggestion(self.user_suggestion.as_deref())
+    }
+}
+
+pub const EMPTY_TRANSCRIPT: &str = "Er is nog geen transcript om samen te vatten.";
+/// A transcript's length, in characters, that a summary takes at most.
+pub const MAX_TRANSCRIPT_CHARS: usize = 200_000;
+pub const MAX_EPISODES: u8 = 10;
+pub const MAX_SUGGESTION_CHARS: usize = 1_000;
+
+/// Why a summary cannot be made of a request; the message is Dutch and fit to show.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Invalid {
+    /// Stable machine code, e.g. `empty_transcript`.
+    pub code: &'static str,
+    pub message: String,
+}
+
+fn invalid(code: &'static str, message: impl Into<String>) -> Invalid {
+    Invalid { code, message: message.into() }
+}
+
+/// Checks a clinician's hint for a summary: at most 1000 characters.
+pub fn check_suggestion(suggestion: Option<&str>) -> Result<(), Invalid> {
+    if suggestion.is_some_and(|s| s.chars().count() > MAX_SUGGESTION_CHARS) {
+        return Err(invalid("suggestion_too_long", "De aanwijzing is te lang (hoogstens 1000 tekens)."));
+    }
+    Ok(())
 }
 
 /// Joins sentences with '. ', without doubling a full stop a sentence already ends with.

@@ -17,7 +17,7 @@ use axum::Router;
 use axum::routing::post;
 use base64::Engine as _;
 use futures::{SinkExt, StreamExt};
-use integrations::speech::config::EngineSettings;
+use integrations::speech::EngineSettings;
 use integrations::speech::openai::OpenAiTranscription;
 use integrations::speech::realtime::{DEFAULT_ROTATE_AFTER, Realtime, RealtimeSettings};
 use integrations::speech::{AudioFrame, SpeechEngine, SpeechEvent, StreamOptions};

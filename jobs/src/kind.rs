@@ -12,7 +12,7 @@ use serde_json::Value;
 use sqlx::PgPool;
 
 use crate::dispatch::Dispatcher;
-use crate::record::{Claimed, JobState};
+use crate::record::{Claimed, JobState, NewJob};
 use crate::told::{Names, Wanted};
 
 /// How a kind is run and retried.
@@ -131,6 +131,21 @@ pub trait Job: Send + Sync + 'static {
     /// who reads the job's row on hearing it finds that state or a later one. Best effort.
     fn announce(&self, _ctx: &JobContext, _job: &Claimed, _change: StateChange<'_>) -> impl Future<Output = ()> + Send {
         async {}
+    }
+}
+
+/// A job of kind `J` with its policy's attempts (the builder's other settings are in
+/// [`crate::record`]).
+impl NewJob {
+    pub fn of<J: Job>(payload: &J::Payload) -> Self {
+        Self {
+            kind: J::KIND,
+            payload: serde_json::to_value(payload).expect("job payloads serialise"),
+            max_attempts: J::policy().max_attempts,
+            caused_by: None,
+            dedupe_key: None,
+            run_at: None,
+        }
     }
 }
 

@@ -7,8 +7,6 @@ use serde_json::Value;
 use sqlx::{FromRow, PgConnection, PgExecutor};
 use uuid::Uuid;
 
-use crate::kind::Job;
-
 pub use domain::jobs::JobState;
 
 /// A job as the api shows it.
@@ -73,17 +71,6 @@ pub struct NewJob {
 }
 
 impl NewJob {
-    pub fn of<J: Job>(payload: &J::Payload) -> Self {
-        Self {
-            kind: J::KIND,
-            payload: serde_json::to_value(payload).expect("job payloads serialise"),
-            max_attempts: J::policy().max_attempts,
-            caused_by: None,
-            dedupe_key: None,
-            run_at: None,
-        }
-    }
-
     /// The user whose action causes the job: they may read its state.
     pub fn caused_by(mut self, user_id: impl Into<String>) -> Self {
         self.caused_by = Some(user_id.into());

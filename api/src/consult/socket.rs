@@ -603,7 +603,7 @@ impl Connection {
                 }
             },
         };
-        let request = request.into_request(transcript);
+        let request = request.options.into_request(transcript);
         let started =
             summaries::start(&self.state.consult, &self.user.id, Some(&self.session.consult_id), Some(&self.session.id), "ws", &request)
                 .await;

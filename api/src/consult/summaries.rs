@@ -17,16 +17,11 @@ use crate::consult::live::SummaryWait;
 use crate::consult::service::ConsultService;
 use crate::error::ApiError;
 
-pub const EMPTY_TRANSCRIPT: &str = "Er is nog geen transcript om samen te vatten.";
-pub const MAX_TRANSCRIPT_CHARS: usize = 200_000;
-pub const MAX_EPISODES: u8 = 10;
-pub use domain::summary::MAX_EXAMPLES;
-pub const MAX_SUGGESTION_CHARS: usize = 1_000;
-
-/// The `request` of a websocket `summarize` message, and the body of `/v1/withExamples`.
+/// What a summary is asked for besides its transcript: the websocket's `summarize` request and
+/// `/v1/withExamples` both take these, and the summary calls make them from their query.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct SummarizeRequest {
+pub struct SummaryOptions {
     /// The kind of note; soap when left out.
     #[serde(default)]
     #[schema(required = false)]
@@ -51,13 +46,21 @@ pub struct SummarizeRequest {
     #[serde(default)]
     #[schema(max_items = 5, required = false)]
     pub examples: Vec<SoapExample>,
-    /// A typed or pasted transcript. On the websocket it replaces the spoken one (a consult with
-    /// no speech engine); in `/v1/withExamples` it is the transcript.
-    #[schema(max_length = 200000)]
-    pub transcript: Option<String>,
     /// A hint from the clinician for this summary (at most 1000 characters).
     #[schema(max_length = 1000)]
     pub user_suggestion: Option<String>,
+}
+
+/// The `request` of a websocket `summarize` message.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SummarizeRequest {
+    #[serde(flatten)]
+    pub options: SummaryOptions,
+    /// A typed or pasted transcript, which replaces the spoken one (a consult with no speech
+    /// engine).
+    #[schema(max_length = 200000)]
+    pub transcript: Option<String>,
 }
 
 /// The document's pattern for text that must hold something besides white space: a character
@@ -65,35 +68,17 @@ pub struct SummarizeRequest {
 /// so the annotations repeat it; a test checks that they do and that it is exact).
 pub const NOT_BLANK: &str = "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
 
-/// The body of `/v1/withExamples`: a [`SummarizeRequest`] whose transcript is required.
-#[derive(ToSchema)]
-#[schema(rename_all = "camelCase")]
-#[allow(dead_code)] // the handler reads a `SummarizeRequest`; this is its shape in the document
+/// The body of `/v1/withExamples`: the options and the transcript, which it must have. On this
+/// call the model is large and the precision high whatever is sent, and the query's `flavour`,
+/// `episodeCount` and `userSuggestion` win over the body's.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct SummarizeWithExamples {
-    /// The kind of note; soap when left out.
-    #[schema(required = false)]
-    template: Template,
-    /// The variant; normal when left out; the query's `flavour` wins.
-    #[schema(required = false)]
-    flavour: Flavour,
-    /// The model size; large on this call whatever is sent.
-    #[schema(required = false)]
-    model_size: ModelSize,
-    /// high on this call whatever is sent.
-    #[schema(required = false)]
-    precision: Precision,
-    /// Episodes expected, 1 to 10 (1 when left out); the query's `episodeCount` wins.
-    #[schema(minimum = 1, maximum = 10)]
-    episode_count: Option<u8>,
-    /// The clinician's SOEP examples (at most 5); without them their saved examples are used.
-    #[schema(max_items = 5, required = false)]
-    examples: Vec<SoapExample>,
+    #[serde(flatten)]
+    pub options: SummaryOptions,
     /// The transcript: at most 200,000 characters, not only white space.
     #[schema(max_length = 200000, pattern = "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]")]
-    transcript: String,
-    /// A hint from the clinician for this summary (at most 1000 characters); the query's wins.
-    #[schema(max_length = 1000)]
-    user_suggestion: Option<String>,
+    pub transcript: String,
 }
 
 /// A started summary.
@@ -109,35 +94,6 @@ pub fn typed_lines(text: &str) -> Vec<TranscriptLine> {
     integrations::speech::sentences::split(text).into_iter().map(|sentence| TranscriptLine { sentence, speaker: None }).collect()
 }
 
-/// Checks a request before anything is stored.
-pub fn check(request: &SummaryRequest) -> Result<(), ApiError> {
-    let bad = |code: &'static str, message: &str| Err(ApiError::BadRequest { code, message: message.to_owned() });
-    if request.transcript.iter().all(|l| l.sentence.trim().is_empty()) {
-        return bad("empty_transcript", EMPTY_TRANSCRIPT);
-    }
-    if request.transcript.iter().map(|l| l.sentence.chars().count()).sum::<usize>() > MAX_TRANSCRIPT_CHARS {
-        return bad("transcript_too_long", "Het transcript is te lang om samen te vatten (hoogstens 200.000 tekens).");
-    }
-    if request.episode_count == 0 || request.episode_count > MAX_EPISODES {
-        return bad("invalid_episode_count", "Het aantal episodes moet tussen 1 en 10 liggen.");
-    }
-    if request.examples.len() > MAX_EXAMPLES {
-        return bad("too_many_examples", &format!("Geef hoogstens {MAX_EXAMPLES} voorbeelden mee."));
-    }
-    check_suggestion(request.user_suggestion.as_deref())
-}
-
-/// Checks a clinician's hint for a summary: at most 1000 characters.
-pub fn check_suggestion(suggestion: Option<&str>) -> Result<(), ApiError> {
-    if suggestion.is_some_and(|s| s.chars().count() > MAX_SUGGESTION_CHARS) {
-        return Err(ApiError::BadRequest {
-            code: "suggestion_too_long",
-            message: "De aanwijzing is te lang (hoogstens 1000 tekens).".to_owned(),
-        });
-    }
-    Ok(())
-}
-
 /// Stores the request, enqueues the job and pushes its message.
 pub async fn start(
     service: &ConsultService,
@@ -147,7 +103,7 @@ pub async fn start(
     route: &str,
     request: &SummaryRequest,
 ) -> Result<Started, ApiError> {
-    check(request)?;
+    request.check()?;
     let mut tx = service.db.begin().await?;
     let summary_id = consults::create_summary(
         &mut tx,
@@ -210,13 +166,7 @@ pub struct Accepted {
     pub summary_id: String,
 }
 
-impl SummarizeRequest {
-    /// The summariser's request with its own typed transcript, split into sentences.
-    pub fn into_typed_request(self) -> SummaryRequest {
-        let transcript = typed_lines(self.transcript.as_deref().unwrap_or(""));
-        self.into_request(transcript)
-    }
-
+impl SummaryOptions {
     /// The summariser's request with the given transcript.
     pub fn into_request(self, transcript: Vec<TranscriptLine>) -> SummaryRequest {
         SummaryRequest {
@@ -229,5 +179,10 @@ impl SummarizeRequest {
             examples: self.examples,
             user_suggestion: self.user_suggestion.filter(|s| !s.trim().is_empty()),
         }
+    }
+
+    /// The summariser's request with a typed transcript, split into sentences.
+    pub fn into_typed_request(self, transcript: &str) -> SummaryRequest {
+        self.into_request(typed_lines(transcript))
     }
 }

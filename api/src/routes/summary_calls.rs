@@ -21,9 +21,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::CurrentUser;
 use crate::auth::gate;
-#[allow(unused_imports)] // named by the annotations alone
-use crate::consult::summaries::SummarizeWithExamples;
-use crate::consult::summaries::{self, Accepted, SummarizeRequest, Waited};
+use crate::consult::summaries::{self, Accepted, SummarizeWithExamples, SummaryOptions, Waited};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Query};
 use crate::state::AppState;
@@ -80,7 +78,7 @@ impl utoipa::PartialSchema for TranscriptText {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         utoipa::openapi::schema::ObjectBuilder::new()
             .schema_type(utoipa::openapi::schema::Type::String)
-            .max_length(Some(summaries::MAX_TRANSCRIPT_CHARS))
+            .max_length(Some(domain::summary::MAX_TRANSCRIPT_CHARS))
             .pattern(Some(summaries::NOT_BLANK))
             .into()
     }
@@ -99,15 +97,14 @@ impl SummaryQuery {
         }
     }
 
-    fn request(&self, precision: Precision, model_size: ModelSize, transcript: &str) -> Result<SummarizeRequest, ApiError> {
-        Ok(SummarizeRequest {
+    fn options(&self, precision: Precision, model_size: ModelSize) -> Result<SummaryOptions, ApiError> {
+        Ok(SummaryOptions {
             template: Template::Soap,
             flavour: self.flavour()?,
             model_size,
             precision,
             episode_count: self.episode_count,
             examples: Vec::new(),
-            transcript: Some(transcript.to_owned()),
             user_suggestion: self.user_suggestion.clone(),
         })
     }
@@ -151,8 +148,8 @@ pub async fn v1(
     Query(q): Query<SummaryQuery>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let request = q.request(Precision::High, ModelSize::Large, &transcript_of(&body)?)?;
-    summarise(&state, &user, None, "v1", &request.into_typed_request()).await
+    let request = q.options(Precision::High, ModelSize::Large)?.into_typed_request(&transcript_of(&body)?);
+    summarise(&state, &user, None, "v1", &request).await
 }
 
 /// As v1, with the examples (and the transcript) in a JSON body.
@@ -163,20 +160,21 @@ pub async fn v1_with_examples(
     State(state): State<AppState>,
     user: CurrentUser,
     Query(q): Query<SummaryQuery>,
-    Json(body): Json<SummarizeRequest>,
+    Json(body): Json<SummarizeWithExamples>,
 ) -> Result<Response, ApiError> {
-    let mut request = q.request(Precision::High, ModelSize::Large, body.transcript.as_deref().unwrap_or(""))?;
-    request.examples = body.examples;
-    request.template = body.template;
+    let SummarizeWithExamples { options: sent, transcript } = body;
+    let mut options = q.options(Precision::High, ModelSize::Large)?;
+    options.examples = sent.examples;
+    options.template = sent.template;
     // an empty `flavour` in the query names none: the body's then counts
     if q.flavour.as_deref().unwrap_or_default().is_empty() {
-        request.flavour = body.flavour;
+        options.flavour = sent.flavour;
     }
-    request.episode_count = q.episode_count.or(body.episode_count);
+    options.episode_count = q.episode_count.or(sent.episode_count);
     // the query's hint wins, but the body's is held to the same limit
-    summaries::check_suggestion(body.user_suggestion.as_deref())?;
-    request.user_suggestion = q.user_suggestion.or(body.user_suggestion);
-    summarise(&state, &user, None, "v1-examples", &request.into_typed_request()).await
+    domain::summary::check_suggestion(sent.user_suggestion.as_deref())?;
+    options.user_suggestion = q.user_suggestion.or(sent.user_suggestion);
+    summarise(&state, &user, None, "v1-examples", &options.into_typed_request(&transcript)).await
 }
 
 /// A SOEP note from a transcript on the medium model.
@@ -189,8 +187,8 @@ pub async fn v2(
     Query(q): Query<SummaryQuery>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let request = q.request(Precision::Medium, ModelSize::Medium, &transcript_of(&body)?)?;
-    summarise(&state, &user, None, "v2", &request.into_typed_request()).await
+    let request = q.options(Precision::Medium, ModelSize::Medium)?.into_typed_request(&transcript_of(&body)?);
+    summarise(&state, &user, None, "v2", &request).await
 }
 
 /// A SOEP note from a transcript on the small, fast model.
@@ -203,8 +201,8 @@ pub async fn v2_turbo(
     Query(q): Query<SummaryQuery>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let request = q.request(Precision::Medium, ModelSize::Small, &transcript_of(&body)?)?;
-    summarise(&state, &user, None, "v2-turbo", &request.into_typed_request()).await
+    let request = q.options(Precision::Medium, ModelSize::Small)?.into_typed_request(&transcript_of(&body)?);
+    summarise(&state, &user, None, "v2-turbo", &request).await
 }
 
 /// An e-consult: the patient's written question and the exchange, as JSON.
@@ -231,9 +229,9 @@ pub async fn electronic(
     Json(body): Json<ElectronicConsult>,
 ) -> Result<Response, ApiError> {
     let query = SummaryQuery { episode_count: body.episode_count, ..Default::default() };
-    let request = query.request(Precision::Medium, ModelSize::Medium, &body.text)?.into_typed_request();
+    let request = query.options(Precision::Medium, ModelSize::Medium)?.into_typed_request(&body.text);
     // refused before the e-consult is kept
-    summaries::check(&request)?;
+    request.check()?;
     let mut conn = state.db.acquire().await?;
     let content = json!({ "kind": "e-consult", "text": body.text });
     let consult = consults::create(&mut conn, &user.id, Source::Electronic, &content, state.consult.config.retention).await?;

@@ -22,7 +22,7 @@ use std::time::Duration;
 use url::Url;
 
 use super::openai::OpenAiTranscription;
-use super::{AudioModel, SharedEngine};
+use super::{AudioModel, EngineSettings, SharedEngine};
 
 /// The model asked for when `APP_SPEECH_MODEL` is not set (its name in speaches).
 pub const DEFAULT_MODEL: &str = "Systran/faster-whisper-large-v3";
@@ -46,23 +46,6 @@ pub enum Mode {
     Transcription,
     /// One realtime session per stream.
     Realtime,
-}
-
-/// The settings of one engine, as read from the environment.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSettings {
-    /// Base URL, without a trailing `/` and without `/v1/...`.
-    pub url: String,
-    /// Model name sent to the engine.
-    pub model: String,
-    /// Bearer token, if the engine wants one.
-    pub api_key: Option<String>,
-    /// Prompt that guides the engine; the stream's vocabulary is added to it.
-    pub prompt: String,
-    /// Speech between interim transcriptions of the utterance in progress; zero is off.
-    pub interim: Duration,
-    /// How long one request may take.
-    pub timeout: Duration,
 }
 
 /// The engines of this process, one per [`AudioModel`], or none; and the ones that take

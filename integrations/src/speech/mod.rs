@@ -12,6 +12,7 @@ pub mod vad;
 pub mod wav;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
@@ -122,6 +123,23 @@ pub fn prompt_with(base: &str, vocabulary: &[String]) -> String {
         (true, false) => format!("{}.", words.join(", ")),
         (false, false) => format!("{base} {}.", words.join(", ")),
     }
+}
+
+/// The settings of one engine, as read from the environment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSettings {
+    /// Base URL, without a trailing `/` and without `/v1/...`.
+    pub url: String,
+    /// Model name sent to the engine.
+    pub model: String,
+    /// Bearer token, if the engine wants one.
+    pub api_key: Option<String>,
+    /// Prompt that guides the engine; the stream's vocabulary is added to it.
+    pub prompt: String,
+    /// Speech between interim transcriptions of the utterance in progress; zero is off.
+    pub interim: Duration,
+    /// How long one request may take.
+    pub timeout: Duration,
 }
 
 #[cfg(test)]

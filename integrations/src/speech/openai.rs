@@ -24,7 +24,7 @@ use reqwest::multipart::{Form, Part};
 use serde::Deserialize;
 use tokio::sync::mpsc;
 
-use super::config::EngineSettings;
+use super::EngineSettings;
 use super::vad::{Vad, VadEvent};
 use super::{AudioFrame, SAMPLE_RATE, SpeechEngine, SpeechError, SpeechEvent, StreamOptions, filter, wav};
 

@@ -123,7 +123,7 @@ struct Settings {
 
 impl Realtime {
     /// The engine for the settings `APP_SPEECH_*` configure.
-    pub fn from_settings(settings: &crate::speech::config::EngineSettings) -> Result<Realtime, String> {
+    pub fn from_settings(settings: &crate::speech::EngineSettings) -> Result<Realtime, String> {
         Realtime::new(RealtimeSettings {
             url: settings.url.clone(),
             model: settings.model.clone(),
@@ -141,7 +141,7 @@ impl Realtime {
             return Err("the realtime speech timeout must be more than zero".to_string());
         }
         let api_key = settings.api_key.filter(|key| !key.is_empty());
-        let batch = OpenAiTranscription::new(crate::speech::config::EngineSettings {
+        let batch = OpenAiTranscription::new(crate::speech::EngineSettings {
             url: settings.url.trim_end_matches('/').to_string(),
             model: settings.model.clone(),
             api_key: api_key.clone(),

@@ -3737,8 +3737,28 @@ export interface components {
             /** Format: int64 */
             total: number;
         };
-        /** @description The `request` of a websocket `summarize` message, and the body of `/v1/withExamples`. */
-        SummarizeRequest: {
+        /** @description The `request` of a websocket `summarize` message. */
+        SummarizeRequest: components["schemas"]["SummaryOptions"] & {
+            /**
+             * @description A typed or pasted transcript, which replaces the spoken one (a consult with no speech
+             *     engine).
+             */
+            transcript?: string | null;
+        };
+        /**
+         * @description The body of `/v1/withExamples`: the options and the transcript, which it must have. On this
+         *     call the model is large and the precision high whatever is sent, and the query's `flavour`,
+         *     `episodeCount` and `userSuggestion` win over the body's.
+         */
+        SummarizeWithExamples: components["schemas"]["SummaryOptions"] & {
+            /** @description The transcript: at most 200,000 characters, not only white space. */
+            transcript: string;
+        };
+        /**
+         * @description What a summary is asked for besides its transcript: the websocket's `summarize` request and
+         *     `/v1/withExamples` both take these, and the summary calls make them from their query.
+         */
+        SummaryOptions: {
             /**
              * Format: int32
              * @description Episodes expected, 1 to 10 (1 when left out).
@@ -3754,34 +3774,7 @@ export interface components {
             precision?: components["schemas"]["Precision"];
             /** @description The kind of note; soap when left out. */
             template?: components["schemas"]["Template"];
-            /**
-             * @description A typed or pasted transcript. On the websocket it replaces the spoken one (a consult with
-             *     no speech engine); in `/v1/withExamples` it is the transcript.
-             */
-            transcript?: string | null;
             /** @description A hint from the clinician for this summary (at most 1000 characters). */
-            userSuggestion?: string | null;
-        };
-        /** @description The body of `/v1/withExamples`: a [`SummarizeRequest`] whose transcript is required. */
-        SummarizeWithExamples: {
-            /**
-             * Format: int32
-             * @description Episodes expected, 1 to 10 (1 when left out); the query's `episodeCount` wins.
-             */
-            episodeCount?: number | null;
-            /** @description The clinician's SOEP examples (at most 5); without them their saved examples are used. */
-            examples?: components["schemas"]["SoapExample"][];
-            /** @description The variant; normal when left out; the query's `flavour` wins. */
-            flavour?: components["schemas"]["Flavour"];
-            /** @description The model size; large on this call whatever is sent. */
-            modelSize?: components["schemas"]["ModelSize"];
-            /** @description high on this call whatever is sent. */
-            precision?: components["schemas"]["Precision"];
-            /** @description The kind of note; soap when left out. */
-            template?: components["schemas"]["Template"];
-            /** @description The transcript: at most 200,000 characters, not only white space. */
-            transcript: string;
-            /** @description A hint from the clinician for this summary (at most 1000 characters); the query's wins. */
             userSuggestion?: string | null;
         };
         /**

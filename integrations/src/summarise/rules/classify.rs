@@ -220,7 +220,7 @@ fn plan_score(s: &str) -> u32 {
 
 fn objective_score(s: &str, flavour: Flavour) -> u32 {
     let mut o = 2 * OBJECTIVE.count(s).min(3);
-    if cues::has_measurement(s) {
+    if has_measurement(s) {
         o += 4;
     }
     if flavour == Flavour::PohGgz {
@@ -250,6 +250,42 @@ pub(crate) fn is_ack(s: &str) -> bool {
     true
 }
 
+/// True when `text` holds a measured value: a number followed by a unit ("38,5 graden",
+/// "98%", "7,2 mmol") or a blood-pressure-like ratio ("140/90").
+pub(crate) fn has_measurement(text: &str) -> bool {
+    if text.bytes().any(|b| b.is_ascii_digit()) && MEASURED.any(text) {
+        return true;
+    }
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < b.len() && (b[j].is_ascii_digit() || b[j] == b',' || b[j] == b'.') {
+            j += 1;
+        }
+        // "140/90", "140 over 90"
+        if j + 1 < b.len() && b[j] == b'/' && b[j + 1].is_ascii_digit() {
+            return true;
+        }
+        let rest = text[j..].trim_start();
+        if rest.starts_with('%') || rest.starts_with('°') {
+            return true;
+        }
+        if UNITS.iter().any(|u| cues::starts_with_cue(rest, u)) && rest.len() < text.len() {
+            let gap = &text[j..text.len() - rest.len()];
+            if gap.len() <= 1 {
+                return true;
+            }
+        }
+        i = j.max(i + 1);
+    }
+    false
+}
+
 pub(crate) fn word_count(s: &str) -> usize {
     s.split_whitespace().count()
 }
@@ -260,4 +296,23 @@ fn placed(section: Section, s: &str) -> Placed {
 
 fn dropped() -> Placed {
     Placed { section: None, speaker: Speaker::Zorgverlener, text: String::new() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measurements() {
+        assert!(has_measurement("Bloeddruk 140/90."));
+        assert!(has_measurement("De temperatuur is 38,5 graden."));
+        assert!(has_measurement("Saturatie 98%."));
+        assert!(has_measurement("De bloeddruk is 148 over 92."));
+        assert!(!has_measurement("Drie keer per dag 500 mg."));
+        assert!(!has_measurement("Over 2 weken terug."));
+        // a named quantity or score with its number, without a unit
+        assert!(has_measurement("De piekstroom is 320, terwijl je beste waarde rond de 450 ligt."));
+        assert!(has_measurement("Uw score op de PHQ-9 is 17."));
+        assert!(!has_measurement("Over drie maanden meet de assistente de bloeddruk."));
+    }
 }

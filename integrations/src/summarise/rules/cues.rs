@@ -237,42 +237,6 @@ fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b >= 0x80
 }
 
-/// True when `text` holds a measured value: a number followed by a unit ("38,5 graden",
-/// "98%", "7,2 mmol") or a blood-pressure-like ratio ("140/90").
-pub(crate) fn has_measurement(text: &str) -> bool {
-    if text.bytes().any(|b| b.is_ascii_digit()) && super::lexicon::MEASURED.any(text) {
-        return true;
-    }
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if !b[i].is_ascii_digit() {
-            i += 1;
-            continue;
-        }
-        let mut j = i;
-        while j < b.len() && (b[j].is_ascii_digit() || b[j] == b',' || b[j] == b'.') {
-            j += 1;
-        }
-        // "140/90", "140 over 90"
-        if j + 1 < b.len() && b[j] == b'/' && b[j + 1].is_ascii_digit() {
-            return true;
-        }
-        let rest = text[j..].trim_start();
-        if rest.starts_with('%') || rest.starts_with('°') {
-            return true;
-        }
-        if super::lexicon::UNITS.iter().any(|u| starts_with_cue(rest, u)) && rest.len() < text.len() {
-            let gap = &text[j..text.len() - rest.len()];
-            if gap.len() <= 1 {
-                return true;
-            }
-        }
-        i = j.max(i + 1);
-    }
-    false
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,20 +250,6 @@ mod tests {
         assert!(has_cue("Specifiek IgE verhoogd", "ige"));
         assert!(at_start("Nou, ja", "nou") && !at_start(" nou", "nou"));
         assert!(starts_with_cue("  Heeft u koorts?", "heeft u"));
-    }
-
-    #[test]
-    fn measurements() {
-        assert!(has_measurement("Bloeddruk 140/90."));
-        assert!(has_measurement("De temperatuur is 38,5 graden."));
-        assert!(has_measurement("Saturatie 98%."));
-        assert!(has_measurement("De bloeddruk is 148 over 92."));
-        assert!(!has_measurement("Drie keer per dag 500 mg."));
-        assert!(!has_measurement("Over 2 weken terug."));
-        // a named quantity or score with its number, without a unit
-        assert!(has_measurement("De piekstroom is 320, terwijl je beste waarde rond de 450 ligt."));
-        assert!(has_measurement("Uw score op de PHQ-9 is 17."));
-        assert!(!has_measurement("Over drie maanden meet de assistente de bloeddruk."));
     }
 
     /// The indexed count agrees with matching every cue one by one, for every list.

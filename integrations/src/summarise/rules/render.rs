@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use crate::summarise::{ConsultResult, Episode, Flavour, SummaryRequest, specialist_sections};
 
-use super::classify::{is_ack, word_count};
+use super::classify::{has_measurement, is_ack, word_count};
 use super::cues::{self, CueList};
 use super::lexicon::{ACTION, ADDITIONAL_TESTS, ALLERGY, FOLLOW_UP, GREETING, IMAGING, RADIOLOGY_CONCLUSION, REFERRAL};
 use super::style::{self, Style};
@@ -152,11 +152,8 @@ fn top_sentences(sentences: &[String]) -> Vec<&str> {
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let score = 2 * EVALUATION.count(s)
-                + 2 * PLAN.count(s)
-                + OBJECTIVE.count(s)
-                + DIAGNOSIS_TERMS.count(s)
-                + u32::from(cues::has_measurement(s));
+            let score =
+                2 * EVALUATION.count(s) + 2 * PLAN.count(s) + OBJECTIVE.count(s) + DIAGNOSIS_TERMS.count(s) + u32::from(has_measurement(s));
             (score, i)
         })
         .collect();

@@ -416,7 +416,7 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
 /// The measured values a sentence holds, as a note writes them: "152/94" (also from "152 over
 /// 94"), "38,4", "17" of "de PHQ-9 is 17". Empty when the sentence measures nothing.
 pub fn measured_values(sentence: &str) -> Vec<String> {
-    if !cues::has_measurement(sentence) {
+    if !classify::has_measurement(sentence) {
         return Vec::new();
     }
     let number = |w: &str| w.trim_matches(|c: char| !c.is_ascii_digit()).to_owned();
