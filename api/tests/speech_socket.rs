@@ -327,3 +327,66 @@ async fn without_a_database_connection_a_socket_is_refused_as_busy_and_joins_whe
     nothing_left(&app).await;
     assert_eq!(left(&pool, &app, std::slice::from_ref(&sid)).await, 1);
 }
+
+/// Redis answers nothing for longer than a reply may take (`DEBUG SLEEP` past the connection's
+/// 5 s): the sentence spoken meanwhile is tried again and kept once, after the one before it,
+/// although the attempt that timed out was carried out when Redis woke.
+#[tokio::test]
+async fn a_sentence_finished_while_redis_does_not_answer_is_kept_once() {
+    use api::consult::transcripts::Transcripts;
+    use integrations::speech::Speaker;
+
+    let server = common::redis_server::RedisServer::start().await;
+    let client = redis::Client::open(server.url()).unwrap();
+    let mut conn = jobs::redis_conn::connection_manager(&client).await.unwrap();
+    let transcripts = Transcripts::new("kept-once");
+    let ttl = Duration::from_secs(60);
+    let first = transcripts.append(&mut conn, "s1", "Ik heb al drie dagen hoofdpijn.", Some(Speaker::Patient), ttl).await.unwrap();
+    assert_eq!(first.idx, 0);
+
+    let mut sleeper = server.connection().await;
+    // (the sleeper's own connection gives up on its answer long before; the server sleeps on)
+    let sleeping = tokio::spawn(async move { redis::cmd("DEBUG").arg("SLEEP").arg(7).query_async::<()>(&mut sleeper).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let asked = std::time::Instant::now();
+    let second = transcripts.append(&mut conn, "s1", "Waar zit de pijn precies?", Some(Speaker::Zorgverlener), ttl).await.unwrap();
+    assert!(asked.elapsed() > Duration::from_secs(5), "Redis was asleep past the first attempt's 5 s: {:?}", asked.elapsed());
+    let _ = sleeping.await;
+    assert_eq!(second.idx, 1);
+
+    let lines = transcripts.all(&mut conn, "s1").await.unwrap();
+    let sentences: Vec<&str> = lines.iter().map(|l| l.sentence.as_str()).collect();
+    assert_eq!(sentences, ["Ik heb al drie dagen hoofdpijn.", "Waar zit de pijn precies?"]);
+    assert_eq!(lines[1].speaker, Some(Speaker::Zorgverlener));
+    let ttl_left: i64 = redis::cmd("PTTL").arg("kept-once:speech:s1:lines").query_async(&mut conn).await.unwrap();
+    assert!(ttl_left > 0, "the transcript still ends: {ttl_left}");
+}
+
+/// With every live place of the process taken, one more socket is refused as busy with a retry
+/// delay, holds nothing, and gets in once a place is free again.
+#[sqlx::test(migrations = "../migrations")]
+async fn past_the_process_s_live_places_a_socket_is_refused_as_busy_until_one_is_free(pool: PgPool) {
+    let app = TestApp::spawn_with(pool.clone(), Options { env: vec![("APP_SPEECH_MAX_SESSIONS", "1".into())], ..Default::default() }).await;
+    let anna = app.access_token_for("anna@praktijk.nl").await;
+    let bram = app.access_token_for("bram@praktijk.nl").await;
+    let (first, _) = open_session(&app, &anna).await;
+    let (second, _) = open_session(&app, &bram).await;
+    sqlx::query("update consult_sessions set expires_at = now() + interval '1 hour'").execute(&pool).await.unwrap();
+
+    let (mut held, _) = ready_socket(&app, &anna, &first).await;
+    assert_eq!(app.state.consult.places.free(), 0);
+    let mut socket = connect(&app, &format!("/ws/speech/consult/{second}"), Some(&bram)).await;
+    let busy = next_json(&mut socket).await;
+    assert_eq!((busy["type"].as_str(), busy["code"].as_str()), (Some("error"), Some("busy")), "{busy}");
+    assert_eq!(busy["retryAfter"].as_u64(), Some(api::consult::service::FULL_RETRY_AFTER), "{busy}");
+    assert_eq!(closed_with(&mut socket).await.0, 1013);
+    assert_eq!(joined(&pool, &app, std::slice::from_ref(&second)).await, 0, "a refused socket joins nothing");
+
+    held.close(None).await.unwrap();
+    nothing_left(&app).await;
+    assert_eq!(app.state.consult.places.free(), 1, "a socket that is gone gives its place back");
+    let (mut socket, _) = ready_socket(&app, &bram, &second).await;
+    assert_eq!(joined(&pool, &app, std::slice::from_ref(&second)).await, 1);
+    socket.close(None).await.unwrap();
+    nothing_left(&app).await;
+}

@@ -8,6 +8,8 @@
 #        SUMMARY_TIMEOUT=20 (seconds; a summary past it counts as failed)  LABEL=  PERF= (seconds of
 #        `perf record -g` on the api during the steady state, written to bench/speech/perf.data)
 #        REDIS_URL=redis://127.0.0.1:6379  PGHOST=127.0.0.1 PGUSER=postgres
+#        MAX_SESSIONS=0 (the api's APP_SPEECH_MAX_SESSIONS: 0, no limit, measures the process
+#        itself; set it to see the sockets past the limit refused and waiting)
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 
@@ -69,6 +71,7 @@ APP_JOBS_NAMESPACE="$namespace" \
 APP_WEB_DIST="$work/no-spa" \
 APP_SPEECH_URL="http://127.0.0.1:$double_port" \
 APP_SPEECH_INTERIM=2 \
+APP_SPEECH_MAX_SESSIONS="${MAX_SESSIONS:-0}" \
 APP_LOG=warn \
   "$target/release/api" all >"$work/api.log" 2>&1 &
 api_pid=$!

@@ -27,6 +27,9 @@ pub struct ConsultConfig {
     /// Consults the record system creates expire after this (`APP_RECORD_SYSTEM_CONSULT_TTL`,
     /// 1 hour).
     pub record_system_ttl: Duration,
+    /// Live sockets one api process serves at once (`APP_SPEECH_MAX_SESSIONS`, 2,000; 0 is no
+    /// limit); one more is refused as busy, so that it reconnects, perhaps on another replica.
+    pub max_live_sessions: usize,
 }
 
 impl Default for ConsultConfig {
@@ -36,6 +39,7 @@ impl Default for ConsultConfig {
             session_ttl: Duration::from_secs(4 * 3600),
             resume_grace: Duration::from_secs(600),
             record_system_ttl: Duration::from_secs(3600),
+            max_live_sessions: 2_000,
         }
     }
 }
@@ -48,6 +52,7 @@ impl ConsultConfig {
             session_ttl: env.duration("APP_SPEECH_SESSION_TTL", d.session_ttl)?,
             resume_grace: env.duration("APP_SPEECH_RESUME_GRACE", d.resume_grace)?,
             record_system_ttl: env.duration("APP_RECORD_SYSTEM_CONSULT_TTL", d.record_system_ttl)?,
+            max_live_sessions: env.parse("APP_SPEECH_MAX_SESSIONS", d.max_live_sessions)?,
         };
         if config.retention < Duration::from_secs(60) {
             return Err(EnvError::new("APP_CONSULT_RETENTION", "must be at least a minute"));

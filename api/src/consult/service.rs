@@ -40,6 +40,8 @@ pub struct ConsultService {
     pub presence: Presence,
     /// The words each user's engine streams are given to expect.
     pub vocabularies: Vocabularies,
+    /// Places for live sockets in this process.
+    pub places: LivePlaces,
 }
 
 impl ConsultService {
@@ -69,6 +71,7 @@ impl ConsultService {
             recordings: RecordingSlots::default(),
             presence,
             vocabularies,
+            places: LivePlaces::new(config.max_live_sessions),
         }
     }
 }
@@ -97,6 +100,33 @@ impl Vocabularies {
         self.cache
             .try_get_with(user_id.to_owned(), async move { domain::templates::vocabulary(&db, &user, VOCABULARY).await.map(Arc::new) })
             .await
+    }
+}
+
+/// Places for the live sockets of this process: a socket takes one before it starts and holds it
+/// until it is gone; when none is free it is refused as busy.
+#[derive(Clone)]
+pub struct LivePlaces(Arc<tokio::sync::Semaphore>);
+
+/// What a socket refused for want of a place is told to wait, in seconds: long enough for a
+/// burst to pass, and the page adds up to as much again at random.
+pub const FULL_RETRY_AFTER: u64 = 5;
+
+impl LivePlaces {
+    /// `max` places; 0 is no limit.
+    pub fn new(max: usize) -> Self {
+        let max = if max == 0 { tokio::sync::Semaphore::MAX_PERMITS } else { max };
+        Self(Arc::new(tokio::sync::Semaphore::new(max)))
+    }
+
+    /// A free place, held until the permit is dropped; none when every place is taken.
+    pub fn take(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        self.0.clone().try_acquire_owned().ok()
+    }
+
+    /// Places free now.
+    pub fn free(&self) -> usize {
+        self.0.available_permits()
     }
 }
 

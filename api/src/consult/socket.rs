@@ -22,11 +22,15 @@
 //! `transcript`, `summarization`, `job`, `error` and `pong` (see [`Outgoing`]). Unreadable JSON or
 //! an unknown type gets an `error` and the socket stays open.
 //!
-//! A socket joins its session before it is ready: the join is written in a batch with the other
+//! A socket first takes one of the process's places for live sockets (`APP_SPEECH_MAX_SESSIONS`);
+//! when all are taken it is refused as busy (1013), so that it reconnects, perhaps on another
+//! replica. It then joins its session before it is ready: the join is written in a batch with the other
 //! sockets' joins and leaves ([`super::presence`]), and the socket waits for that batch. When too
 //! many wait, or the batch is not written within its wait, or the database has no connection for
-//! the user's vocabulary, the socket is refused as busy (1013) with a retry delay, which the page
-//! honours with jitter, rather than starting half.
+//! the user's vocabulary, or Redis does not answer in time for the transcript so far, the socket is
+//! refused as busy (1013) with a retry delay, which the page honours with jitter, rather than
+//! starting half. A finished sentence that Redis does not take at once is tried again (see
+//! [`super::transcripts`]); the socket reads no more audio meanwhile.
 //!
 //! Back-pressure: at most [`AUDIO_QUEUE`] frames wait for the engine; while they do, the socket
 //! is not read, so a slow engine slows the sender (which keeps its audio) instead of growing
@@ -234,6 +238,8 @@ pub struct Admitted {
     vocabulary: Vec<String>,
     /// The session's join, written; the socket leaves through it.
     membership: Membership,
+    /// The socket's place in this process, held until it is gone.
+    place: tokio::sync::OwnedSemaphorePermit,
 }
 
 async fn admit(state: &AppState, service: &str, session_id: &str, model: Option<&str>, token: Option<String>) -> Result<Admitted, Refusal> {
@@ -248,6 +254,11 @@ async fn admit(state: &AppState, service: &str, session_id: &str, model: Option<
         return Err(BAD_REQUEST);
     }
     let model = audio_model(model).ok_or(BAD_REQUEST)?;
+    // A place in this process before anything is read or written for the socket.
+    let place = state.consult.places.take().ok_or_else(|| {
+        tracing::warn!("every live place of this process is taken: the socket is told to try again");
+        busy(crate::consult::service::FULL_RETRY_AFTER)
+    })?;
     // The words to expect, read once a minute per user; without them the socket does not start.
     let vocabulary = match state.consult.speech.get(model) {
         Some(_) => match state.consult.vocabularies.of(&user.id).await {
@@ -260,7 +271,7 @@ async fn admit(state: &AppState, service: &str, session_id: &str, model: Option<
         None => Vec::new(),
     };
     match state.consult.presence.join(session_id, &user.id).await {
-        Ok(Joined::Session(session, membership)) => Ok(Admitted { user, session, model, vocabulary, membership }),
+        Ok(Joined::Session(session, membership)) => Ok(Admitted { user, session, model, vocabulary, membership, place }),
         Ok(Joined::NotFound) => Err(NOT_FOUND),
         Ok(Joined::Expired) => Err(EXPIRED),
         Err(Busy { retry_after }) => Err(busy(retry_after)),
@@ -320,13 +331,16 @@ impl Connection {
     async fn run(socket: WebSocket, state: AppState, admitted: Admitted) {
         let _task = state.consult.tasks.enter("socket");
         metrics::counter!("speech_sessions_total").increment(1);
-        let Admitted { user, session, model, vocabulary, membership } = admitted;
+        // the place is held until the socket is gone
+        let Admitted { user, session, model, vocabulary, membership, place: _place } = admitted;
         let (mut sink, mut stream) = socket.split();
         let conn = match state.jobs.connection().await {
             Ok(conn) => conn,
             Err(e) => {
-                tracing::error!(error = %e, "no Redis for a live session");
-                let _ = sink.send(close(INTERNAL)).await;
+                // Redis away or too slow to connect: the page tries again after the delay
+                tracing::warn!(error = %e, "no Redis for a live session: refused as busy");
+                metrics::counter!("speech_refused_total", "code" => BUSY_CODE.to_string()).increment(1);
+                say_goodbye(&mut sink, busy(crate::error::OVERLOADED_RETRY_AFTER)).await;
                 membership.leave().await;
                 return;
             }
@@ -368,6 +382,12 @@ impl Connection {
         }
         let lines = match state.consult.transcripts.all(&mut self.conn, &self.session.id).await {
             Ok(lines) => lines,
+            Err(e) if crate::consult::transcripts::passing(&e) => {
+                // Redis slow or away: nothing was started, and the page tries again after the delay
+                tracing::warn!(error = %e, "the transcript could not be read yet: refused as busy");
+                metrics::counter!("speech_refused_total", "code" => BUSY_CODE.to_string()).increment(1);
+                return End::Refused(busy(crate::error::OVERLOADED_RETRY_AFTER));
+            }
             Err(e) => {
                 tracing::error!(error = %e, "cannot read the transcript");
                 return End::Refused(INTERNAL);

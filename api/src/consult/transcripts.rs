@@ -1,7 +1,13 @@
 //! The transcript of a live session, in Redis, so that any api replica can continue the session
 //! and the summary can be made from it. Each key lives only as long as its session can.
+//!
+//! A sentence is kept or the socket says it was not: [`Transcripts::append`] tries again while
+//! Redis is slow or away (a reply past the connection's 5 s, a dropped or refused connection), for
+//! up to [`KEEP_TRYING`]. An attempt that timed out may still have been carried out, so each line
+//! carries a key of its own and an append that finds its key among the last lines does not add it
+//! twice.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use integrations::speech::Speaker;
 use redis::aio::ConnectionManager;
@@ -22,6 +28,46 @@ struct Stored {
     s: String,
     #[serde(default)]
     p: Option<Speaker>,
+    /// The line's own key, so that an append tried again adds it once.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    k: String,
+}
+
+/// How long an append goes on trying while Redis does not answer.
+pub const KEEP_TRYING: Duration = Duration::from_secs(30);
+/// The first wait between attempts; it doubles up to [`MAX_WAIT`].
+const FIRST_WAIT: Duration = Duration::from_millis(100);
+const MAX_WAIT: Duration = Duration::from_secs(2);
+/// How far back an append looks for its own key: further than the lines one session can add
+/// while one of its appends is tried again.
+const LOOK_BACK: usize = 64;
+
+/// Pushes ARGV[1] onto the list KEYS[1] unless it is among its last ARGV[3] entries, keeps the
+/// list ARGV[2] ms, and answers the line's position.
+const APPEND_ONCE: &str = r"
+local key, line, ttl, back = KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[3])
+local len = redis.call('LLEN', key)
+local tail = redis.call('LRANGE', key, -back, -1)
+for i = #tail, 1, -1 do
+  if tail[i] == line then
+    redis.call('PEXPIRE', key, ttl)
+    return len - #tail + i - 1
+  end
+end
+len = redis.call('RPUSH', key, line)
+redis.call('PEXPIRE', key, ttl)
+return len - 1
+";
+
+/// A failure that may pass: Redis slow, restarting, or the connection gone.
+pub fn passing(e: &redis::RedisError) -> bool {
+    use redis::{ErrorKind, ServerErrorKind};
+    e.is_io_error()
+        || e.is_timeout()
+        || e.is_connection_dropped()
+        || e.is_connection_refusal()
+        || e.is_unrecoverable_error()
+        || matches!(e.kind(), ErrorKind::Server(ServerErrorKind::BusyLoading | ServerErrorKind::TryAgain | ServerErrorKind::MasterDown))
 }
 
 #[derive(Clone)]
@@ -38,7 +84,8 @@ impl Transcripts {
         format!("{}:speech:{session_id}:lines", self.namespace)
     }
 
-    /// Appends a sentence and keeps the transcript for `ttl`; returns the sentence's number.
+    /// Appends a sentence once and keeps the transcript for `ttl`; returns the sentence's number.
+    /// Tries again for up to [`KEEP_TRYING`] while the failure may pass.
     pub async fn append(
         &self,
         conn: &mut ConnectionManager,
@@ -47,12 +94,50 @@ impl Transcripts {
         speaker: Option<Speaker>,
         ttl: Duration,
     ) -> redis::RedisResult<Line> {
-        let body = serde_json::to_string(&Stored { s: sentence.to_owned(), p: speaker })
+        self.append_within(conn, session_id, sentence, speaker, ttl, KEEP_TRYING).await
+    }
+
+    /// [`Self::append`] trying for at most `within`.
+    pub async fn append_within(
+        &self,
+        conn: &mut ConnectionManager,
+        session_id: &str,
+        sentence: &str,
+        speaker: Option<Speaker>,
+        ttl: Duration,
+        within: Duration,
+    ) -> redis::RedisResult<Line> {
+        let stored = Stored { s: sentence.to_owned(), p: speaker, k: domain::consults::new_id() };
+        let body = serde_json::to_string(&stored)
             .map_err(|e| redis::RedisError::from((redis::ErrorKind::Client, "cannot encode a line", e.to_string())))?;
-        let key = self.key(session_id);
-        let (len, _): (usize, i64) =
-            redis::pipe().atomic().rpush(&key, body).pexpire(&key, ttl.as_millis() as i64).query_async(conn).await?;
-        Ok(Line { idx: len - 1, sentence: sentence.to_owned(), speaker })
+        let script = redis::Script::new(APPEND_ONCE);
+        let mut invocation = script.key(self.key(session_id));
+        invocation.arg(body).arg(ttl.as_millis() as u64).arg(LOOK_BACK);
+        let started = Instant::now();
+        let mut wait = FIRST_WAIT;
+        let mut attempts = 0u32;
+        loop {
+            attempts += 1;
+            match invocation.invoke_async::<usize>(conn).await {
+                Ok(idx) => {
+                    if attempts > 1 {
+                        tracing::info!(
+                            attempts,
+                            waited_ms = started.elapsed().as_millis() as u64,
+                            "a sentence was kept after Redis answered again"
+                        );
+                    }
+                    return Ok(Line { idx, sentence: stored.s, speaker });
+                }
+                Err(e) if passing(&e) && started.elapsed() + wait < within => {
+                    metrics::counter!("speech_transcript_retries_total").increment(1);
+                    tracing::debug!(error = %e, attempts, "a sentence is tried again");
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(MAX_WAIT);
+                }
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// Every sentence so far, in order.
