@@ -9,6 +9,7 @@ pub mod dev_oidc;
 pub mod edge;
 pub mod error;
 pub mod extract;
+pub mod fields;
 pub mod openapi;
 pub mod routes;
 pub mod spa;

@@ -209,7 +209,7 @@ fn every_reference_in_the_document_names_a_schema_it_has() {
 #[test]
 fn the_not_blank_pattern_is_exactly_what_trim_leaves() {
     // the white space `str::trim` removes (Unicode White_Space), as ranges
-    use api::openapi::WHITE_SPACE as WHITE;
+    use api::fields::WHITE_SPACE as WHITE;
     for c in (0..=0x10ffff).filter_map(char::from_u32) {
         let listed = WHITE.iter().any(|(a, b)| (*a..=*b).contains(&(c as u32)));
         assert_eq!(c.is_whitespace(), listed, "U+{:04X}", c as u32);
@@ -224,10 +224,10 @@ fn the_not_blank_pattern_is_exactly_what_trim_leaves() {
         .iter()
         .map(|(a, b)| if b - a > 1 { format!("{}-{}", escape(*a), escape(*b)) } else { (*a..=*b).map(escape).collect() })
         .collect();
-    assert_eq!(api::consult::summaries::NOT_BLANK, format!("[^{class}]"));
+    assert_eq!(api::fields::NOT_BLANK, format!("[^{class}]"));
     // and the annotations, which must repeat it as a literal, do
     let document = api::openapi::document();
-    let escaped = serde_json::to_string(api::consult::summaries::NOT_BLANK).unwrap();
+    let escaped = serde_json::to_string(api::fields::NOT_BLANK).unwrap();
     let near_copies = document.matches("\"[^\\\\t-\\\\r").count();
     assert!(near_copies >= 4, "only {near_copies} not-blank patterns in the document");
     assert_eq!(document.matches(&format!("\"pattern\": {escaped}")).count(), near_copies);
@@ -237,7 +237,7 @@ fn the_not_blank_pattern_is_exactly_what_trim_leaves() {
 fn a_whole_number_with_a_zero_fraction_counts_as_the_integer_the_document_promises() {
     #[derive(serde::Deserialize)]
     struct Body {
-        #[serde(default, deserialize_with = "api::openapi::whole_number")]
+        #[serde(default, deserialize_with = "api::fields::whole_number")]
         n: Option<u8>,
     }
     let n = |json: &str| serde_json::from_str::<Body>(json).map(|b| b.n).map_err(|e| e.to_string());
@@ -293,7 +293,7 @@ fn the_socket_messages_are_in_the_document_as_the_socket_reads_and_writes_them()
 
 #[test]
 fn the_form_text_patterns_accept_exactly_what_the_checks_take() {
-    use api::openapi::HIDDEN;
+    use api::fields::HIDDEN;
     use domain::billing::details::{Postcode, looks_like_email};
     use domain::text::has_hidden_characters;
     let listed = |ranges: &[(u32, u32)], c: char| ranges.iter().any(|(a, b)| (*a..=*b).contains(&(c as u32)));
@@ -303,10 +303,10 @@ fn the_form_text_patterns_accept_exactly_what_the_checks_take() {
     }
     let pattern = |schema: utoipa::openapi::Object| regex::Regex::new(schema.pattern.as_deref().unwrap()).unwrap();
     let (line, optional, email, postcode) = (
-        pattern(api::openapi::one_line_text()),
-        pattern(api::openapi::optional_line_text()),
-        pattern(api::openapi::email_address()),
-        pattern(api::openapi::postcode()),
+        pattern(api::fields::one_line_text()),
+        pattern(api::fields::optional_line_text()),
+        pattern(api::fields::email_address()),
+        pattern(api::fields::postcode()),
     );
     let takes_line = |s: &str| !s.trim().is_empty() && !has_hidden_characters(s.trim());
     let takes_email = |s: &str| looks_like_email(s.trim()) && !has_hidden_characters(s.trim());

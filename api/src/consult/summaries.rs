@@ -39,7 +39,7 @@ pub struct SummaryOptions {
     #[schema(required = false)]
     pub precision: Precision,
     /// Episodes expected, 1 to 10 (1 when left out).
-    #[serde(default, deserialize_with = "crate::openapi::whole_number")]
+    #[serde(default, deserialize_with = "crate::fields::whole_number")]
     #[schema(minimum = 1, maximum = 10)]
     pub episode_count: Option<u8>,
     /// The clinician's SOEP examples (at most 5); without them their saved examples are used.
@@ -62,11 +62,6 @@ pub struct SummarizeRequest {
     #[schema(max_length = 200000)]
     pub transcript: Option<String>,
 }
-
-/// The document's pattern for text that must hold something besides white space: a character
-/// that is not white space as `str::trim` counts it (`#[schema(pattern)]` takes only a literal,
-/// so the annotations repeat it; a test checks that they do and that it is exact).
-pub const NOT_BLANK: &str = "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
 
 /// The body of `/v1/withExamples`: the options and the transcript, which it must have. On this
 /// call the model is large and the precision high whatever is sent, and the query's `flavour`,

@@ -30,7 +30,7 @@ pub struct Feedback {
     #[serde(default)]
     #[schema(max_length = 2999)]
     pub text: String,
-    #[serde(default, deserialize_with = "crate::openapi::whole_number")]
+    #[serde(default, deserialize_with = "crate::fields::whole_number")]
     #[schema(minimum = 1, maximum = 5)]
     pub rating: Option<i16>,
     /// Sent without who sent it.

@@ -69,39 +69,39 @@ pub struct TierBody {
 #[serde(rename_all = "camelCase")]
 pub struct BillingPaymentDetails {
     #[serde(default)]
-    #[schema(required = true, schema_with = crate::openapi::one_line_text)]
+    #[schema(required = true, schema_with = crate::fields::one_line_text)]
     pub contact_name: String,
     #[serde(default)]
-    #[schema(schema_with = crate::openapi::optional_line_text)]
+    #[schema(schema_with = crate::fields::optional_line_text)]
     pub practice_name: Option<String>,
     #[serde(default)]
-    #[schema(required = true, schema_with = crate::openapi::email_address)]
+    #[schema(required = true, schema_with = crate::fields::email_address)]
     pub send_invoice_to_email: String,
     #[serde(default)]
-    #[schema(required = true, schema_with = crate::openapi::one_line_text)]
+    #[schema(required = true, schema_with = crate::fields::one_line_text)]
     pub phone_number: String,
     #[serde(default)]
-    #[schema(required = true, schema_with = crate::openapi::one_line_text)]
+    #[schema(required = true, schema_with = crate::fields::one_line_text)]
     pub street_address: String,
     #[serde(default)]
-    #[schema(required = true, schema_with = crate::openapi::one_line_text)]
+    #[schema(required = true, schema_with = crate::fields::one_line_text)]
     pub house_number: String,
     #[serde(default)]
-    #[schema(schema_with = crate::openapi::optional_line_text)]
+    #[schema(schema_with = crate::fields::optional_line_text)]
     pub house_number_addition: Option<String>,
     #[serde(default)]
-    #[schema(required = true, schema_with = crate::openapi::postcode)]
+    #[schema(required = true, schema_with = crate::fields::postcode)]
     pub postcode: String,
     #[serde(default)]
-    #[schema(required = true, schema_with = crate::openapi::one_line_text)]
+    #[schema(required = true, schema_with = crate::fields::one_line_text)]
     pub city: String,
     #[serde(default)]
-    #[schema(schema_with = crate::openapi::optional_line_text)]
+    #[schema(schema_with = crate::fields::optional_line_text)]
     pub kvk_number: Option<String>,
     /// `MONTHLY` or `ANUALLY` (spelled so); `intervalMonths` decides when both are given.
     #[serde(default)]
     pub subscription_type: Option<String>,
-    #[serde(default, deserialize_with = "crate::openapi::whole_number")]
+    #[serde(default, deserialize_with = "crate::fields::whole_number")]
     pub user_amount: Option<i32>,
     /// Not taken (the server prices the choice).
     #[serde(default)]
@@ -118,7 +118,7 @@ pub struct BillingPaymentDetails {
     #[allow(dead_code)]
     pub description: Option<String>,
     /// 1 or 12.
-    #[serde(default, deserialize_with = "crate::openapi::whole_number")]
+    #[serde(default, deserialize_with = "crate::fields::whole_number")]
     pub interval_months: Option<i32>,
     #[serde(default)]
     #[schema(pattern = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")]
@@ -172,7 +172,7 @@ pub struct AddUserQuery {
     /// spec's message.
     #[serde(default)]
     #[param(required = true, inline)]
-    pub email_address: crate::openapi::EmailAddress,
+    pub email_address: crate::fields::EmailAddress,
     pub subscription_id: Uuid,
     /// The owner agreed that an address without an account gets an invitation. Without it such
     /// an address is refused with 409 `invitation_needed` and nothing is linked or sent.

@@ -79,7 +79,7 @@ impl utoipa::PartialSchema for TranscriptText {
         utoipa::openapi::schema::ObjectBuilder::new()
             .schema_type(utoipa::openapi::schema::Type::String)
             .max_length(Some(domain::summary::MAX_TRANSCRIPT_CHARS))
-            .pattern(Some(summaries::NOT_BLANK))
+            .pattern(Some(crate::fields::NOT_BLANK))
             .into()
     }
 }
@@ -214,7 +214,7 @@ pub struct ElectronicConsult {
     #[schema(max_length = 200000, pattern = "[^\\t-\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]")]
     pub text: String,
     /// Episodes expected, 1 to 10 (default 1).
-    #[serde(default, deserialize_with = "crate::openapi::whole_number")]
+    #[serde(default, deserialize_with = "crate::fields::whole_number")]
     #[schema(minimum = 1, maximum = 10)]
     pub episode_count: Option<u8>,
 }

@@ -492,7 +492,7 @@ fn read_answer(request: &SummaryRequest, content: &str) -> Result<(super::Consul
 
 /// `text` without typed speaker labels at the start of its lines and sentences.
 fn without_speaker_labels(text: &str) -> String {
-    use super::rules::register::strip_label;
+    use super::rules::labels::strip_label;
     let mut out = String::with_capacity(text.len());
     for (i, line) in text.split('\n').enumerate() {
         if i > 0 {

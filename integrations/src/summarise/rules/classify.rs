@@ -20,6 +20,7 @@ use crate::summarise::{Flavour, TranscriptLine};
 
 use super::Section;
 use super::cues;
+use super::labels;
 use super::lexicon::*;
 use super::register;
 use super::style;
@@ -45,13 +46,13 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
     let mut signed = false;
     for line in lines {
         let raw = line.sentence.trim();
-        if message && line.speaker.is_none() && register::split_label(raw).is_none() {
+        if message && line.speaker.is_none() && labels::split_label(raw).is_none() {
             let (section, text, ends) = place_message_line(raw, signed, flavour);
             signed |= ends;
             out.push(Placed { section, speaker: Speaker::Patient, text });
             continue;
         }
-        let (label, sentence) = match register::split_label(raw) {
+        let (label, sentence) = match labels::split_label(raw) {
             Some((speaker, rest)) => (Some(speaker), rest),
             None => (None, raw),
         };
@@ -236,18 +237,6 @@ fn evaluation_score(s: &str) -> u32 {
     let named = terms > 0 && (NAMES_A_DIAGNOSIS.starts_any(strip_lead(s)) || cues::has_cue(s, "is een"));
     let opens = ASSESSMENT_START.starts_any(strip_lead(s));
     3 * EVALUATION.count(s).min(2) + terms + if named || opens { 3 } else { 0 }
-}
-
-/// True when the sentence is only an acknowledgement or a bare yes/no.
-pub(crate) fn is_ack(s: &str) -> bool {
-    let mut words = 0;
-    for w in s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-        words += 1;
-        if words > 5 || !ACK_WORDS.iter().any(|a| a.eq_ignore_ascii_case(w)) {
-            return false;
-        }
-    }
-    true
 }
 
 /// True when `text` holds a measured value: a number followed by a unit ("38,5 graden",

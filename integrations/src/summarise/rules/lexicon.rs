@@ -232,6 +232,18 @@ pub(crate) static ACK_WORDS: &[&str] = &[
     "tuurlijk",
 ];
 
+/// True when the sentence is only an acknowledgement or a bare yes/no.
+pub(crate) fn is_ack(s: &str) -> bool {
+    let mut words = 0;
+    for w in s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        words += 1;
+        if words > 5 || !ACK_WORDS.iter().any(|a| a.eq_ignore_ascii_case(w)) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Patient sentences that accept or close the plan rather than tell anything.
 pub(crate) static AGREEMENT: CueList = CueList::new(&[
     "dat ga ik doen",

@@ -18,6 +18,7 @@
 pub(crate) mod classify;
 pub(crate) mod cues;
 pub(crate) mod episodes;
+pub(crate) mod labels;
 pub(crate) mod lexicon;
 pub(crate) mod register;
 mod render;

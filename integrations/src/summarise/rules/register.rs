@@ -18,7 +18,7 @@ use crate::speech::Speaker;
 
 use super::Section;
 use super::lexicon::VERBS_AFTER_ER;
-use super::style;
+use super::{labels, style};
 
 /// Fillers dropped wherever they stand (whole words, with the comma that may follow them).
 const INNER_FILLERS: &[&str] = &[
@@ -220,59 +220,10 @@ const P_PHRASES: &[(&str, &str)] = &[
 /// Conjunctions after which "ik" opens a subordinate clause (verb at the end).
 const SUBORDINATE: &[&str] = &["dat", "omdat", "als", "toen", "sinds", "of", "wanneer", "zodat", "terwijl", "nadat", "voordat", "tot"];
 
-/// Labels a typed transcript puts before a turn, with the speaker they name.
-const LABELS: &[(&str, Speaker)] = &[
-    ("patiënt", Speaker::Patient),
-    ("patiente", Speaker::Patient),
-    ("patiënte", Speaker::Patient),
-    ("patient", Speaker::Patient),
-    ("pat", Speaker::Patient),
-    ("pt", Speaker::Patient),
-    ("cliënt", Speaker::Patient),
-    ("client", Speaker::Patient),
-    ("moeder", Speaker::Patient),
-    ("vader", Speaker::Patient),
-    ("ouder", Speaker::Patient),
-    ("partner", Speaker::Patient),
-    ("huisarts", Speaker::Zorgverlener),
-    ("arts", Speaker::Zorgverlener),
-    ("dokter", Speaker::Zorgverlener),
-    ("dr", Speaker::Zorgverlener),
-    ("ha", Speaker::Zorgverlener),
-    ("zorgverlener", Speaker::Zorgverlener),
-    ("poh-ggz", Speaker::Zorgverlener),
-    ("poh ggz", Speaker::Zorgverlener),
-    ("poh", Speaker::Zorgverlener),
-    ("praktijkondersteuner", Speaker::Zorgverlener),
-    ("assistente", Speaker::Zorgverlener),
-    ("verpleegkundige", Speaker::Zorgverlener),
-];
-
-/// Whether `word` (any case) is a role a typed label can name ("huisarts", "POH", "assistente").
-pub(crate) fn is_role(word: &str) -> bool {
-    let word = word.trim().to_lowercase();
-    LABELS.iter().any(|(label, _)| *label == word)
-}
-
-/// A typed speaker label at the start of `s` ("Patiënt: …", "huisarts : …"): the speaker it
-/// names and the text after it.
-pub(crate) fn split_label(s: &str) -> Option<(Speaker, &str)> {
-    let t = s.trim_start();
-    let colon = t.find(':')?;
-    let head = t[..colon].trim().to_lowercase();
-    let (_, speaker) = LABELS.iter().find(|(l, _)| *l == head)?;
-    Some((*speaker, t[colon + 1..].trim_start()))
-}
-
-/// `s` without a typed speaker label.
-pub(crate) fn strip_label(s: &str) -> &str {
-    split_label(s).map_or(s, |(_, rest)| rest)
-}
-
 /// The sentence of `section`, spoken by `speaker`, in the clinical register, closed with a full
 /// stop. Empty when nothing is left.
 pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String {
-    let t = style::strip_leading_fillers(strip_label(text));
+    let t = style::strip_leading_fillers(labels::strip_label(text));
     let mut words = Words::of(t);
     words.drop_fillers();
     if section != Section::Subjective {
@@ -1246,14 +1197,6 @@ mod tests {
 
     fn s(t: &str) -> String {
         clinical(Section::Subjective, Speaker::Patient, t)
-    }
-
-    #[test]
-    fn labels_are_split_off() {
-        assert_eq!(split_label("Patiënt: Ik heb keelpijn."), Some((Speaker::Patient, "Ik heb keelpijn.")));
-        assert_eq!(split_label("huisarts : Hoest u?"), Some((Speaker::Zorgverlener, "Hoest u?")));
-        assert_eq!(split_label("Temperatuur: 38,5."), None);
-        assert_eq!(strip_label("POH-GGZ: Welkom."), "Welkom.");
     }
 
     #[test]

@@ -14,11 +14,11 @@ use std::collections::BTreeMap;
 
 use crate::summarise::{ConsultResult, Episode, Flavour, SummaryRequest, specialist_sections};
 
-use super::classify::{has_measurement, is_ack, word_count};
+use super::classify::{has_measurement, word_count};
 use super::cues::{self, CueList};
-use super::lexicon::{ACTION, ADDITIONAL_TESTS, ALLERGY, FOLLOW_UP, GREETING, IMAGING, RADIOLOGY_CONCLUSION, REFERRAL};
+use super::lexicon::{ACTION, ADDITIONAL_TESTS, ALLERGY, FOLLOW_UP, GREETING, IMAGING, RADIOLOGY_CONCLUSION, REFERRAL, is_ack};
 use super::style::{self, Style};
-use super::{Placement, Section, register};
+use super::{Placement, Section, labels, register};
 
 /// Who told the history when a parent speaks for a child ("Hij heeft sinds eergisteren
 /// diarree", "Dit is Noor, ze is vier"): at least [`TOLD_BY_LINES`] of the history's sentences
@@ -166,7 +166,7 @@ fn top_sentences(sentences: &[String]) -> Vec<&str> {
 /// A typed speaker label at the start of a meeting line: a role the register knows ("POH:"), or
 /// a name of at most three words ("Marieke:", "Dr. de Vries:"). The label and the rest.
 fn meeting_label(s: &str) -> Option<(&str, &str)> {
-    if let Some((_, rest)) = register::split_label(s) {
+    if let Some((_, rest)) = labels::split_label(s) {
         let label = s[..s.len() - rest.len()].trim().trim_end_matches(':').trim();
         return Some((label, rest));
     }
@@ -262,7 +262,7 @@ fn agreement(label: Option<&str>, s: &str) -> String {
     let opens_with = |w: &str| s.split_whitespace().next().is_some_and(|first| first.trim_matches(',').eq_ignore_ascii_case(w));
     // a role as a noun ("de assistente"), an abbreviation ("POH") or a name as typed
     let speaker = label.map(|label| {
-        let role = register::is_role(label);
+        let role = labels::is_role(label);
         let abbreviation = label.chars().filter(|c| c.is_alphabetic()).all(char::is_uppercase);
         if role && !abbreviation { format!("de {}", label.to_lowercase()) } else { label.to_owned() }
     });

@@ -9,7 +9,7 @@
 use crate::summarise::SoapExample;
 
 use super::cues;
-use super::register;
+use super::labels;
 
 /// Leading words that carry nothing in a note. Stripped when followed by a comma or a space.
 const FILLERS: &[&str] = &[
@@ -121,12 +121,12 @@ pub(crate) fn finish(s: &str) -> String {
 /// question's answer stands alone ("Hoe lang al?" + "Vier maanden." → "Vier maanden.").
 /// `None` when the answer says nothing (an acknowledgement without yes or no).
 pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
-    let q = strip_leading_fillers(register::strip_label(question)).trim_end_matches(['?', ' ', '.']);
-    let a_full = register::strip_label(answer).trim().trim_start_matches(|c: char| !c.is_alphanumeric());
+    let q = strip_leading_fillers(labels::strip_label(question)).trim_end_matches(['?', ' ', '.']);
+    let a_full = labels::strip_label(answer).trim().trim_start_matches(|c: char| !c.is_alphanumeric());
     let a = strip_leading_fillers(a_full);
     let Some((yes, rest)) = yes_or_no(a_full) else {
         let a = a.trim();
-        if a.is_empty() || super::classify::is_ack(a) {
+        if a.is_empty() || super::lexicon::is_ack(a) {
             return None;
         }
         return Some(finish(a));
@@ -226,7 +226,7 @@ fn says_nothing(rest: &str) -> bool {
         .filter(|w| !w.is_empty())
         .filter(|w| !["eigenlijk", "hoor", "echt", "helemaal", "absoluut", "zeker"].iter().any(|f| f.eq_ignore_ascii_case(w)))
         .collect();
-    if plain.is_empty() || super::classify::is_ack(&plain.join(" ")) {
+    if plain.is_empty() || super::lexicon::is_ack(&plain.join(" ")) {
         return true;
     }
     let first = plain[0].to_lowercase();
