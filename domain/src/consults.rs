@@ -259,7 +259,14 @@ pub async fn record_presence(
     grace: Duration,
 ) -> sqlx::Result<Vec<JoinAnswer>> {
     let (ids, users): (Vec<&str>, Vec<&str>) = joins.iter().map(|(s, u)| (s.as_str(), u.as_str())).unzip();
-    let rows: Vec<(String, String, String, bool, DateTime<Utc>, DateTime<Utc>, bool)> = sqlx::query_as(
+    /// An asked session as it is now, and whether this call joined it.
+    #[derive(sqlx::FromRow)]
+    struct Found {
+        #[sqlx(flatten)]
+        session: Session,
+        joined: bool,
+    }
+    let rows: Vec<Found> = sqlx::query_as(
         "with asked as (select distinct t.id, t.user_id from unnest($1::text[], $2::text[]) as t(id, user_id)),
               left_now as (
                 update consult_sessions s
@@ -273,7 +280,8 @@ pub async fn record_presence(
                   from asked a
                  where s.id = a.id and s.user_id = a.user_id and s.expires_at > now()
                 returning s.id, s.expires_at)
-         select s.id, s.user_id, s.consult_id, s.new_model, s.created_at, coalesce(j.expires_at, s.expires_at), j.id is not null
+         select s.id, s.user_id, s.consult_id, s.new_model, s.created_at, coalesce(j.expires_at, s.expires_at) as expires_at,
+                j.id is not null as joined
            from consult_sessions s
            left join joined j on j.id = s.id
           where s.id in (select id from asked)",
@@ -285,19 +293,12 @@ pub async fn record_presence(
     .bind(ttl.as_millis() as f64)
     .fetch_all(conn)
     .await?;
-    let found: std::collections::HashMap<&str, _> = rows.iter().map(|r| (r.0.as_str(), r)).collect();
+    let found: std::collections::HashMap<&str, &Found> = rows.iter().map(|r| (r.session.id.as_str(), r)).collect();
     Ok(joins
         .iter()
         .map(|(id, user)| match found.get(id.as_str()) {
-            Some(row) if row.1 == *user && row.6 => JoinAnswer::Joined(Session {
-                id: row.0.clone(),
-                user_id: row.1.clone(),
-                consult_id: row.2.clone(),
-                new_model: row.3,
-                created_at: row.4,
-                expires_at: row.5,
-            }),
-            Some(row) if row.1 == *user => JoinAnswer::Expired,
+            Some(row) if row.session.user_id == *user && row.joined => JoinAnswer::Joined(row.session.clone()),
+            Some(row) if row.session.user_id == *user => JoinAnswer::Expired,
             _ => JoinAnswer::NotFound,
         })
         .collect())

@@ -248,9 +248,13 @@ async fn stopped(mut stop: watch::Receiver<bool>) {
     let _ = stop.wait_for(|s| *s).await;
 }
 
-/// The kind a queue's worker runs.
-#[derive(Debug, Clone, Copy)]
-struct QueueKind(&'static str);
+/// The kind a queue's worker runs, its slots in this process, and what it yields to.
+#[derive(Clone)]
+struct Lane {
+    kind: &'static str,
+    slots: Arc<tokio::sync::Semaphore>,
+    yields: Option<Yield>,
+}
 
 /// The slots of the interactive kinds (those someone waits for: a `poll_interval` of their
 /// own) that paperwork yields to ([`jobs::Policy::yields`]): while one of them has every slot
@@ -294,20 +298,18 @@ impl Yield {
 async fn handle(
     message: Dispatch,
     runner: Data<Runner>,
-    kind: Data<QueueKind>,
-    slots: Data<Arc<tokio::sync::Semaphore>>,
-    yields: Data<Option<Yield>>,
+    lane: Data<Lane>,
     taken: Data<Taken>,
     health: Data<Arc<StreamHealth>>,
     worker: WorkerContext,
 ) -> Result<(), BoxDynError> {
-    let QueueKind(kind) = *kind;
+    let kind = lane.kind;
     let attempt = health.attempt();
-    let one_at_a_time = match yields.as_ref() {
+    let one_at_a_time = match lane.yields.as_ref() {
         Some(interactive) => interactive.wait().await,
         None => None,
     };
-    let ended = runner.run_all(kind, message.jobs(), &slots, &taken).await;
+    let ended = runner.run_all(kind, message.jobs(), &lane.slots, &taken).await;
     drop(one_at_a_time);
     drop(attempt);
     let mut wedge = false;
@@ -439,9 +441,7 @@ async fn supervise(
                 .backend(apalis::prelude::BackendExt::poll_with_strategy(storage, polling))
                 .concurrency(concurrency)
                 .data(runner.clone())
-                .data(QueueKind(kind))
-                .data(slots.clone())
-                .data(yields.clone())
+                .data(Lane { kind, slots: slots.clone(), yields: yields.clone() })
                 .data(taken.clone())
                 .data(health.clone())
                 .build(handle);
