@@ -1,7 +1,23 @@
 //! The small Dutch sign-in page of the development issuer.
 
 use super::SEED_USERS;
-use super::routes::AuthorizeParams;
+
+/// An authorization request's parameters, which the sign-in page carries in its form.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct AuthorizeParams {
+    pub client_id: Option<String>,
+    pub redirect_uri: Option<String>,
+    pub response_type: Option<String>,
+    pub scope: Option<String>,
+    pub state: Option<String>,
+    pub nonce: Option<String>,
+    pub code_challenge: Option<String>,
+    pub code_challenge_method: Option<String>,
+    /// A seeded user's button, or a hint from the client.
+    pub login_hint: Option<String>,
+    /// A typed address.
+    pub email: Option<String>,
+}
 
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

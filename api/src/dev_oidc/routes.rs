@@ -12,7 +12,8 @@ use serde::Deserialize;
 use serde_json::json;
 use url::Url;
 
-use super::{CODE_LIFETIME, DevIssuer, PendingCode, Session, page, pkce_matches};
+use super::page::{self, AuthorizeParams};
+use super::{CODE_LIFETIME, DevIssuer, PendingCode, Session, pkce_matches};
 use crate::auth::{Authenticator, bearer_token};
 use crate::state::AppState;
 
@@ -69,22 +70,6 @@ async fn discovery(State(issuer): State<Issuer>) -> Json<serde_json::Value> {
         "token_endpoint_auth_methods_supported": ["none"],
         "claims_supported": ["sub", "iss", "aud", "exp", "iat", "email", "email_verified", "preferred_username", "realm_access", "accepted-agreement"],
     }))
-}
-
-#[derive(Debug, Default, Deserialize)]
-pub struct AuthorizeParams {
-    pub client_id: Option<String>,
-    pub redirect_uri: Option<String>,
-    pub response_type: Option<String>,
-    pub scope: Option<String>,
-    pub state: Option<String>,
-    pub nonce: Option<String>,
-    pub code_challenge: Option<String>,
-    pub code_challenge_method: Option<String>,
-    /// A seeded user's button, or a hint from the client.
-    pub login_hint: Option<String>,
-    /// A typed address.
-    pub email: Option<String>,
 }
 
 /// A validated authorization request, or the response that refuses it.

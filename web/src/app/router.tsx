@@ -5,12 +5,6 @@ import { ErrorPage } from '@/features/errors/ErrorPage'
 import { NotFoundPage } from '@/features/errors/NotFoundPage'
 import { routeTree } from '@/routeTree.gen'
 
-/** What every route's `beforeLoad` and `loader` receive. */
-export interface RouterContext {
-  auth: AuthContextProps
-  queryClient: QueryClient
-}
-
 export function createAppRouter(queryClient: QueryClient) {
   return createRouter({
     routeTree,

@@ -1,6 +1,6 @@
 import { createRootRouteWithContext, Outlet, retainSearchParams } from '@tanstack/react-router'
 import { z } from 'zod'
-import type { RouterContext } from '@/app/router'
+import type { RouterContext } from '@/app/routerContext'
 import { ErrorPage } from '@/features/errors/ErrorPage'
 import { NotFoundPage } from '@/features/errors/NotFoundPage'
 
