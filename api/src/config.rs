@@ -19,7 +19,7 @@ pub struct Config {
     pub redis: RedisConfig,
     pub jobs: jobs::JobsConfig,
     pub telemetry: TelemetryConfig,
-    pub auth: AuthConfig,
+    pub auth: crate::auth::config::AuthConfig,
     /// Set when the embedded development issuer runs.
     pub dev_oidc: Option<DevOidcConfig>,
     pub web_dist: PathBuf,
@@ -40,7 +40,7 @@ pub struct Config {
     /// Connection and body timeouts, trusted proxies (`APP_HTTP_*`, `APP_TRUSTED_PROXIES`).
     pub http: crate::edge::HttpConfig,
     /// Rate limits (`APP_RATE_LIMIT_<NAME>`).
-    pub rate_limits: crate::edge::limit::RateLimits,
+    pub rate_limits: crate::edge::rates::RateLimits,
     /// The payment provider (`APP_MOLLIE_*`): Mollie with a key, the local checkout without.
     pub payments: integrations::payments::PaymentsConfig,
     /// Moneybird, or the local bookkeeping and its seller (`APP_MONEYBIRD_*`, `APP_INVOICE_*`).
@@ -51,7 +51,7 @@ pub struct Config {
     /// Accounts made before this day (Europe/Amsterdam) are early adopters (`APP_EARLY_ADOPTER_BEFORE`).
     pub early_adopter_before: Option<chrono::NaiveDate>,
     /// Who may read `/metrics` (`APP_METRICS_TOKEN`).
-    pub metrics: crate::routes::health::MetricsAccess,
+    pub metrics: crate::telemetry::MetricsAccess,
 }
 
 #[derive(Debug, Clone)]
@@ -70,19 +70,6 @@ pub struct NewEnvironment {
     pub url: Url,
     /// The first day this environment no longer works.
     pub date: chrono::NaiveDate,
-}
-
-#[derive(Debug, Clone)]
-pub struct AuthConfig {
-    /// The exact `iss` of access tokens.
-    pub issuer: Url,
-    /// Where the keys are fetched; from the issuer's discovery document when unset.
-    pub jwks_url: Option<Url>,
-    pub audience: String,
-    /// The SPA's public client id.
-    pub client_id: String,
-    pub leeway_seconds: u64,
-    pub staff_role: String,
 }
 
 #[derive(Debug, Clone)]
@@ -157,7 +144,7 @@ impl Config {
             redis: RedisConfig::from_env(env)?,
             jobs: jobs::JobsConfig::from_env(env)?,
             telemetry: TelemetryConfig::from_env(env)?,
-            auth: AuthConfig {
+            auth: crate::auth::config::AuthConfig {
                 issuer,
                 jwks_url,
                 audience: env.string("APP_AUTH_AUDIENCE", "spreekkamer-api"),
@@ -184,12 +171,12 @@ impl Config {
             new_environment: new_environment(env)?,
             keycloak_admin: keycloak_admin(env)?,
             http: crate::edge::HttpConfig::from_env(env)?,
-            rate_limits: crate::edge::limit::RateLimits::from_env(env)?,
+            rate_limits: crate::edge::rates::RateLimits::from_env(env)?,
             payments,
             payment_webhook_url,
             bookkeeping,
             early_adopter_before,
-            metrics: crate::routes::health::MetricsAccess::from_env(env, app_env)?,
+            metrics: crate::telemetry::MetricsAccess::from_env(env, app_env)?,
         })
     }
 

@@ -8,8 +8,6 @@ use utoipa::ToSchema;
 
 use domain::refusal::Refusal;
 
-use crate::auth::Rejection;
-
 /// The body of every error response: a stable machine code and a Dutch message.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorBody {
@@ -21,8 +19,9 @@ pub struct ErrorBody {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    #[error("unauthorized ({})", .0.as_str())]
-    Unauthorized(Rejection),
+    /// A refused token; the cause (`auth::Rejection`) is for the log and the metric only.
+    #[error("unauthorized ({0})")]
+    Unauthorized(&'static str),
     #[error("forbidden")]
     Forbidden,
     #[error("not found")]
@@ -162,14 +161,17 @@ fn is_pool_timeout(error: &anyhow::Error) -> bool {
 
 pub const OVERLOADED_MESSAGE: &str = "Het is op dit moment erg druk. Probeer het over een paar seconden opnieuw.";
 
+/// The Dutch message of a call refused because the user has not accepted the agreement.
+pub const AGREEMENT_REQUIRED: &str = "Accepteer eerst de gebruikersovereenkomst.";
+
 pub const UNAUTHORIZED_MESSAGE: &str = "Je bent niet ingelogd of je sessie is verlopen. Log opnieuw in.";
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code, message) = match self {
             Self::Unauthorized(reason) => {
-                tracing::debug!(reason = reason.as_str(), "token refused");
-                metrics::counter!("auth_rejections_total", "reason" => reason.as_str()).increment(1);
+                tracing::debug!(reason, "token refused");
+                metrics::counter!("auth_rejections_total", "reason" => reason).increment(1);
                 let body = ErrorBody { error: "unauthorized", message: UNAUTHORIZED_MESSAGE.to_owned() };
                 let mut response = (StatusCode::UNAUTHORIZED, Json(body)).into_response();
                 response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
@@ -197,7 +199,7 @@ impl IntoResponse for ApiError {
             Self::NotFound => (StatusCode::NOT_FOUND, "not_found", "Niet gevonden.".to_owned()),
             Self::Missing(message) => (StatusCode::NOT_FOUND, "not_found", message.to_owned()),
             Self::Denied(message) => (StatusCode::FORBIDDEN, "forbidden", message.to_owned()),
-            Self::AgreementRequired => (StatusCode::FORBIDDEN, "agreement_required", crate::auth::AGREEMENT_REQUIRED.to_owned()),
+            Self::AgreementRequired => (StatusCode::FORBIDDEN, "agreement_required", AGREEMENT_REQUIRED.to_owned()),
             Self::SubscriptionRequired => {
                 (StatusCode::PAYMENT_REQUIRED, "subscription_required", domain::billing::SUBSCRIPTION_REQUIRED.to_owned())
             }

@@ -90,12 +90,13 @@ pub fn app(state: AppState) -> Router {
         Router::new().merge(routes::router(&state)).merge(consult::router(&state)).merge(openapi::router()).merge(spa::api_not_found());
     #[cfg(feature = "dev-oidc")]
     if let Some(issuer) = &state.dev_oidc {
-        router = router.nest("/oidc", dev_oidc::router(issuer.clone(), state.auth.clone()));
+        // the sign-in calls count against their limit per address
+        let sign_in = |calls| edge::limit::Limited::limited(calls, &state, edge::limit::LimitName::SignIn);
+        router = router.nest("/oidc", dev_oidc::router(issuer.clone(), state.auth.clone(), sign_in));
     }
     let policies = Arc::new(edge::headers::Policies::new(&state.config));
     router
         .merge(spa::router(&state.config.web_dist))
-        .layer(axum::middleware::from_fn_with_state(state.clone(), edge::limit::limit))
         .layer(axum::middleware::from_fn_with_state(state.clone(), edge::guard::guard))
         .layer(axum::middleware::from_fn(edge::reject::json_errors))
         .layer(axum::middleware::from_fn_with_state(policies, edge::headers::security_headers))

@@ -213,8 +213,8 @@ pub const WITHOUT_AGREEMENT: &[&str] = &["me", "accept_agreement"];
 /// - has a body: 400 (a NUL character, a body that is not JSON), 413 (larger than the call takes);
 ///   a JSON body also 415 (not sent as `application/json`) and 422 (JSON of the wrong shape);
 /// - has parameters: 400 (a NUL character, a malformed query string or path segment);
-/// - guarded by a rate limit (`edge::limit::limit_for`, or counted by its handler,
-///   `edge::limit::counted_by_handler`): 429.
+/// - guarded by a rate limit (`edge::limit::Limited` on its route, or counted by its handler): the
+///   annotation lists `(status = 429, body = ErrorBody)` and this gives it its meaning.
 ///
 /// Each is the project's error JSON, `{error, message}` with a Dutch message.
 struct CommonResponses;
@@ -232,38 +232,25 @@ impl Modify for CommonResponses {
                 &mut item.options,
                 &mut item.trace,
             ];
-            for (method, operation) in [
-                axum::http::Method::GET,
-                axum::http::Method::PUT,
-                axum::http::Method::POST,
-                axum::http::Method::DELETE,
-                axum::http::Method::PATCH,
-                axum::http::Method::HEAD,
-                axum::http::Method::OPTIONS,
-                axum::http::Method::TRACE,
-            ]
-            .into_iter()
-            .zip(operations)
-            .filter_map(|(method, operation)| Some((method, operation.as_mut()?)))
-            {
-                add_common_responses(
-                    operation,
-                    crate::edge::limit::limit_for(&method, path)
-                        .or_else(|| crate::edge::limit::counted_by_handler(&method, path))
-                        .is_some(),
-                    crate::auth::gate::is_gated(path),
-                );
+            for operation in operations.into_iter().filter_map(Option::as_mut) {
+                add_common_responses(operation, crate::auth::gate::is_gated(path));
             }
         }
     }
 }
 
-fn add_common_responses(operation: &mut Operation, rate_limited: bool, gated: bool) {
+fn add_common_responses(operation: &mut Operation, gated: bool) {
     let signed_in = operation.security.as_ref().is_some_and(|s| !s.is_empty());
     let agreement_free = operation.operation_id.as_deref().is_some_and(|id| WITHOUT_AGREEMENT.contains(&id));
     let body = operation.request_body.as_ref().map(|b| b.content.keys().any(|c| c == "application/json"));
     let parameters = operation.parameters.as_ref().is_some_and(|p| !p.is_empty());
     let responses = &mut operation.responses.responses;
+    // a rate-limited call lists `(status = 429, body = ErrorBody)`; what it means is the same everywhere
+    if let Some(RefOr::T(response)) = responses.get_mut("429")
+        && response.description.is_empty()
+    {
+        response.description = RATE_LIMITED.to_owned();
+    }
     let mut add = |status: &str, why: &str| match responses.get_mut(status) {
         Some(RefOr::T(response)) => {
             if response.description.is_empty() {
@@ -300,11 +287,10 @@ fn add_common_responses(operation: &mut Operation, rate_limited: bool, gated: bo
     if parameters {
         add("400", "a parameter is malformed or holds a NUL character");
     }
-    if rate_limited {
-        add("429", "too many calls in the limit's period (`too_many_requests`; `Retry-After` says when to try again)");
-    }
     add("503", "every database connection stayed busy too long (`unavailable`; `Retry-After` says when to try again)");
 }
+
+const RATE_LIMITED: &str = "too many calls in the limit's period (`too_many_requests`; `Retry-After` says when to try again)";
 
 /// Request bodies whose fields are each optional but not all at once, which a struct's derive
 /// cannot say: the body must also match one of the alternatives (JSON Schema `anyOf`).

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use api::auth::AuthConfig;
 use api::auth::{Authenticator, KeySource, Rejection};
-use api::config::AuthConfig;
 use axum::routing::get;
 use axum::{Json, Router};
 use base64::Engine;

@@ -88,7 +88,7 @@ async fn a_real_issuer_may_be_reached_from_the_spa(pool: PgPool) {
     let dist = Dist::new();
     let app = TestApp::spawn_with(pool, Options { web_dist: Some(dist.0.clone()), ..Default::default() }).await;
     let config = api::config::Config {
-        auth: api::config::AuthConfig {
+        auth: api::auth::AuthConfig {
             issuer: "https://id.example.nl/realms/spreekkamer".parse().unwrap(),
             ..app.state.config.auth.clone()
         },

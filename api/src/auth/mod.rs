@@ -4,6 +4,8 @@
 //! required; only access tokens (`typ: Bearer`, as Keycloak writes them) are accepted. Every
 //! failure gets the same 401 body; the cause goes to the log at debug level and to a metric.
 
+pub mod bearer;
+pub mod config;
 pub mod gate;
 pub mod keys;
 mod staff;
@@ -16,9 +18,12 @@ use serde::Deserialize;
 
 pub use keys::{KeySource, KeyStore};
 pub use staff::{Staff, UserOrStaff};
-pub use user::{AGREEMENT_REQUIRED, CurrentUser, SignedIn, UserRegistry};
+pub use user::{CurrentUser, SignedIn, UserRegistry};
 
-use crate::config::AuthConfig;
+pub use self::bearer::bearer_token;
+pub use self::config::AuthConfig;
+pub use crate::error::AGREEMENT_REQUIRED;
+use crate::error::ApiError;
 
 /// Why a token was refused (for logs and metrics only, never for the client).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +46,13 @@ impl Rejection {
             Self::Invalid => "invalid",
             Self::NotAccessToken => "not_access_token",
         }
+    }
+}
+
+/// A refused token is a 401; the cause goes to the log and the metric only.
+impl From<Rejection> for ApiError {
+    fn from(rejection: Rejection) -> Self {
+        ApiError::Unauthorized(rejection.as_str())
     }
 }
 
@@ -122,11 +134,4 @@ impl Authenticator {
         }
         Ok(claims)
     }
-}
-
-/// The token of an `Authorization: Bearer ...` header value.
-pub fn bearer_token(header: &str) -> Option<&str> {
-    let (scheme, token) = header.split_once(' ')?;
-    let token = token.trim();
-    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }

@@ -93,9 +93,6 @@ impl UserRegistry {
     }
 }
 
-/// The Dutch message of a call refused because the user has not accepted the agreement.
-pub const AGREEMENT_REQUIRED: &str = "Accepteer eerst de gebruikersovereenkomst.";
-
 /// A signed-in user who may not have accepted the agreement yet: only for the calls the 'Welkom'
 /// screen and the app shell need before acceptance (`GET /api/user/me`,
 /// `POST /api/user/agreement`). Every other handler takes [`CurrentUser`], which refuses such a
@@ -104,7 +101,7 @@ pub const AGREEMENT_REQUIRED: &str = "Accepteer eerst de gebruikersovereenkomst.
 pub struct SignedIn(pub CurrentUser);
 
 fn header_token(parts: &Parts) -> Result<&str, ApiError> {
-    parts.headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(bearer_token).ok_or(ApiError::Unauthorized(Rejection::Missing))
+    parts.headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(bearer_token).ok_or(ApiError::from(Rejection::Missing))
 }
 
 /// The claims of the request's bearer token: those an earlier layer validated (the rate limit
@@ -113,7 +110,7 @@ async fn header_claims(parts: &Parts, state: &AppState) -> Result<AccessClaims, 
     if let Some(claims) = parts.extensions.get::<AccessClaims>() {
         return Ok(claims.clone());
     }
-    state.auth.validate(header_token(parts)?).await.map_err(ApiError::Unauthorized)
+    state.auth.validate(header_token(parts)?).await.map_err(ApiError::from)
 }
 
 impl FromRequestParts<AppState> for SignedIn {
@@ -153,7 +150,7 @@ impl CurrentUser {
     /// The user an access token speaks for, registered on first sight, whether or not they
     /// accepted the agreement.
     async fn signed_in(state: &AppState, token: &str) -> Result<Self, ApiError> {
-        let claims = state.auth.validate(token).await.map_err(ApiError::Unauthorized)?;
+        let claims = state.auth.validate(token).await.map_err(ApiError::from)?;
         Self::registered(state, claims).await
     }
 

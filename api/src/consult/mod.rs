@@ -23,6 +23,7 @@ pub mod transcripts;
 use axum::Router;
 use axum::routing::{get, post};
 
+use crate::edge::limit::{LimitName, Limited};
 use crate::state::AppState;
 
 /// The live session's calls and its socket.
@@ -32,6 +33,6 @@ pub fn router(state: &AppState) -> Router<AppState> {
     let sessions = Router::new()
         .route("/api/consult/audio/session", post(session::open_session))
         .route("/api/consult/beta", post(session::open_beta_session))
-        .route("/api/consult/audio/session/{session_id}/recording", post(session::recording));
+        .route("/api/consult/audio/session/{session_id}/recording", post(session::recording).limited(state, LimitName::Upload));
     Router::new().route("/ws/speech/{service}/{session_id}", get(socket::upgrade)).merge(crate::auth::gate::gated(sessions, state))
 }

@@ -133,7 +133,7 @@ pub struct RecordingFile(Vec<u8>);
     request_body(content = RecordingFile, content_type = "application/octet-stream", description = "The recording, at most 128 MiB"),
     responses((status = 200, body = RecordingTranscript), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
-        (status = 413, body = ErrorBody), (status = 502, body = ErrorBody)))]
+        (status = 413, body = ErrorBody), (status = 502, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn recording(
     State(state): State<AppState>,
     user: CurrentUser,

@@ -6,7 +6,7 @@ use std::time::Instant;
 use axum::extract::{FromRef, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use axum::routing::get;
+use axum::routing::{MethodRouter, get};
 use axum::{Form, Json, Router};
 use serde::Deserialize;
 use serde_json::json;
@@ -21,7 +21,7 @@ type Issuer = Arc<DevIssuer>;
 
 /// The issuer, and the api's authenticator for the userinfo endpoint.
 #[derive(Clone)]
-struct DevState {
+pub struct DevState {
     issuer: Issuer,
     auth: Arc<Authenticator>,
 }
@@ -38,11 +38,17 @@ impl FromRef<DevState> for Arc<Authenticator> {
     }
 }
 
-pub fn router(issuer: Issuer, auth: Arc<Authenticator>) -> axum::Router<AppState> {
+/// The issuer's routes; `sign_in` limits the calls that sign in (the form's post and the token
+/// call).
+pub fn router(
+    issuer: Issuer,
+    auth: Arc<Authenticator>,
+    sign_in: impl Fn(MethodRouter<DevState>) -> MethodRouter<DevState>,
+) -> axum::Router<AppState> {
     Router::new()
         .route("/.well-known/openid-configuration", get(discovery))
-        .route("/auth", get(authorize_page).post(authorize_submit))
-        .route("/token", axum::routing::post(token))
+        .route("/auth", get(authorize_page).merge(sign_in(axum::routing::post(authorize_submit))))
+        .route("/token", sign_in(axum::routing::post(token)))
         .route("/userinfo", get(userinfo).post(userinfo))
         .route("/jwks", get(jwks))
         .route("/logout", get(end_session).post(end_session))

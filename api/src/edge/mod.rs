@@ -6,7 +6,8 @@
 //!   or path, too large, method not allowed) becomes the Dutch `{error, message}` JSON;
 //! - [`headers`]: the Content-Security-Policy and the other security headers, `no-store` on
 //!   the api's answers;
-//! - [`limit`]: rate limits per user or per address, counted in Redis;
+//! - [`limit`]: rate limits per user or per address, counted in Redis ([`rates`]: which there
+//!   are and their rates);
 //! - [`client`]: the client's address, behind trusted proxies;
 //! - [`conn`]: serving connections with header, body and idle timeouts; the answers hyper
 //!   writes itself (a request line too long, a head too large or unreadable) in the same JSON.
@@ -17,6 +18,7 @@ pub mod guard;
 pub mod headers;
 pub mod limit;
 pub mod nul;
+pub mod rates;
 pub mod reject;
 
 use std::time::Duration;

@@ -10,12 +10,13 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::auth::CurrentUser;
+use crate::edge::limit::{LimitName, Limited};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::Json;
 use crate::state::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/feedback", post(send))
+pub fn router(state: &AppState) -> Router<AppState> {
+    Router::new().route("/api/feedback", post(send).limited(state, LimitName::Feedback))
 }
 
 /// Feedback: text (not only white space) or a rating, or both.
@@ -65,7 +66,7 @@ pub struct FeedbackReceived {
 /// anonymous. Text of 3000 characters or more, a rating outside 1–5, or neither text nor rating
 /// is refused with a Dutch message.
 #[utoipa::path(post, path = "/api/feedback", tag = "feedback", security(("bearer" = [])), request_body = Feedback,
-    responses((status = 201, body = FeedbackReceived), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+    responses((status = 201, body = FeedbackReceived), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn send(
     State(state): State<AppState>,
     user: CurrentUser,

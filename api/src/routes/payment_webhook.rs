@@ -36,7 +36,7 @@ pub struct WebhookForm {
 /// the sync of a real payment.
 #[utoipa::path(post, path = "/payment/webhook", tag = "subscriptions",
     request_body(content = WebhookForm, content_type = "application/x-www-form-urlencoded"),
-    responses((status = 200), (status = 400, body = ErrorBody)))]
+    responses((status = 200), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn webhook(State(state): State<AppState>, request: Request) -> Result<StatusCode, ApiError> {
     let address = client::peer(request.extensions()).map(|peer| state.config.http.trusted_proxies.client(peer, request.headers()));
     let body = axum::body::to_bytes(request.into_body(), MAX_BODY).await.map_err(|_| no_payment())?;

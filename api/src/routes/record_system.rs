@@ -21,16 +21,17 @@ use serde_json::{Value, json};
 use utoipa::ToSchema;
 
 use crate::auth::CurrentUser;
+use crate::edge::limit::{LimitName, Limited};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Path};
 use crate::routes::consults::too_large;
 use crate::state::AppState;
 
-pub fn router() -> Router<AppState> {
+pub fn router(state: &AppState) -> Router<AppState> {
     Router::new()
         .route("/api/integration/record-system/consult", post(hand_off))
         .route("/api/integration/record-system/consult/{consult_id}/episodes", get(episodes))
-        .route("/api/integration/record-system/consult/{consult_id}/redirect", get(redirect))
+        .route("/api/integration/record-system/consult/{consult_id}/redirect", get(redirect).limited(state, LimitName::Handoff))
 }
 
 /// A note to hand to the record system.
@@ -171,7 +172,7 @@ pub struct HandOffRedirect {
 /// when the hand-off has expired, does not exist, or its return address is no longer allowed.
 #[utoipa::path(get, path = "/api/integration/record-system/consult/{consult_id}/redirect", tag = "public",
     params(("consult_id" = String, Path)),
-    responses((status = 200, body = HandOffRedirect), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = HandOffRedirect), (status = 404, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn redirect(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<HandOffRedirect>, ApiError> {
     let expired = ApiError::Missing("Dit consult is verlopen.");
     let consult = match consults::get_any(&state.db, &id).await? {

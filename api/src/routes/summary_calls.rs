@@ -22,6 +22,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::auth::CurrentUser;
 use crate::auth::gate;
 use crate::consult::summaries::{self, Accepted, SummarizeWithExamples, SummaryOptions, Waited};
+use crate::edge::limit::{LimitName, Limited};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Query};
 use crate::state::AppState;
@@ -34,7 +35,8 @@ pub fn router(state: &AppState) -> Router<AppState> {
         .route("/api/audio/consult/generative/v1/withExamples", post(v1_with_examples))
         .route("/api/audio/consult/generative/v2", post(v2))
         .route("/api/audio/consult/generative/v2-turbo", post(v2_turbo))
-        .route("/api/electronic/consult/generative", post(electronic));
+        .route("/api/electronic/consult/generative", post(electronic))
+        .limited(state, LimitName::Summary);
     gate::gated(calls, state)
 }
 
@@ -141,7 +143,7 @@ async fn summarise(
 /// A SOEP note from a transcript with high precision (the large model).
 #[utoipa::path(post, path = "/api/audio/consult/generative/v1", tag = "summaries", security(("bearer" = [])),
     params(SummaryQuery), request_body(content = TranscriptText, content_type = "text/plain"),
-    responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+    responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn v1(
     State(state): State<AppState>,
     user: CurrentUser,
@@ -155,7 +157,7 @@ pub async fn v1(
 /// As v1, with the examples (and the transcript) in a JSON body.
 #[utoipa::path(post, path = "/api/audio/consult/generative/v1/withExamples", tag = "summaries", security(("bearer" = [])),
     params(SummaryQuery), request_body = SummarizeWithExamples,
-    responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+    responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn v1_with_examples(
     State(state): State<AppState>,
     user: CurrentUser,
@@ -180,7 +182,7 @@ pub async fn v1_with_examples(
 /// A SOEP note from a transcript on the medium model.
 #[utoipa::path(post, path = "/api/audio/consult/generative/v2", tag = "summaries", security(("bearer" = [])),
     params(SummaryQuery), request_body(content = TranscriptText, content_type = "text/plain"),
-    responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+    responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn v2(
     State(state): State<AppState>,
     user: CurrentUser,
@@ -194,7 +196,7 @@ pub async fn v2(
 /// A SOEP note from a transcript on the small, fast model.
 #[utoipa::path(post, path = "/api/audio/consult/generative/v2-turbo", tag = "summaries", security(("bearer" = [])),
     params(SummaryQuery), request_body(content = TranscriptText, content_type = "text/plain"),
-    responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+    responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn v2_turbo(
     State(state): State<AppState>,
     user: CurrentUser,
@@ -222,7 +224,7 @@ pub struct ElectronicConsult {
 /// A SOEP note of an e-consult; the e-consult is kept as a consult of the user.
 #[utoipa::path(post, path = "/api/electronic/consult/generative", tag = "summaries", security(("bearer" = [])),
     request_body = ElectronicConsult,
-    responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody)))]
+    responses((status = 200, body = Vec<ConsultResult>, description = "a list whose one item is the note"), (status = 202, body = Accepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 502, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn electronic(
     State(state): State<AppState>,
     user: CurrentUser,
