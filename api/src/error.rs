@@ -139,8 +139,8 @@ impl ApiError {
     }
 }
 
-impl From<domain::summary::Invalid> for ApiError {
-    fn from(e: domain::summary::Invalid) -> Self {
+impl From<domain::refusal::Invalid> for ApiError {
+    fn from(e: domain::refusal::Invalid) -> Self {
         Self::BadRequest { code: e.code, message: e.message }
     }
 }

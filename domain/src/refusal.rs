@@ -21,3 +21,17 @@ pub enum Refusal {
     #[error(transparent)]
     Db(#[from] sqlx::Error),
 }
+
+/// What a user sent that a rule cannot take, with a code of its own for the client (`too_long`,
+/// `empty_transcript`); the message is Dutch and fit to show. The api answers it with 400.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Invalid {
+    /// Stable machine code, e.g. `too_long`.
+    pub code: &'static str,
+    pub message: String,
+}
+
+pub(crate) fn invalid(code: &'static str, message: impl Into<String>) -> Invalid {
+    Invalid { code, message: message.into() }
+}

@@ -170,18 +170,9 @@ pub const MAX_TRANSCRIPT_CHARS: usize = 200_000;
 pub const MAX_EPISODES: u8 = 10;
 pub const MAX_SUGGESTION_CHARS: usize = 1_000;
 
-/// Why a summary cannot be made of a request; the message is Dutch and fit to show.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct Invalid {
-    /// Stable machine code, e.g. `empty_transcript`.
-    pub code: &'static str,
-    pub message: String,
-}
-
-fn invalid(code: &'static str, message: impl Into<String>) -> Invalid {
-    Invalid { code, message: message.into() }
-}
+/// Why a summary cannot be made of a request.
+pub use crate::refusal::Invalid;
+use crate::refusal::invalid;
 
 /// Checks a clinician's hint for a summary: at most 1000 characters.
 pub fn check_suggestion(suggestion: Option<&str>) -> Result<(), Invalid> {

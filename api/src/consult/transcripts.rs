@@ -94,19 +94,6 @@ impl Transcripts {
         speaker: Option<Speaker>,
         ttl: Duration,
     ) -> redis::RedisResult<Line> {
-        self.append_within(conn, session_id, sentence, speaker, ttl, KEEP_TRYING).await
-    }
-
-    /// [`Self::append`] trying for at most `within`.
-    pub async fn append_within(
-        &self,
-        conn: &mut ConnectionManager,
-        session_id: &str,
-        sentence: &str,
-        speaker: Option<Speaker>,
-        ttl: Duration,
-        within: Duration,
-    ) -> redis::RedisResult<Line> {
         let stored = Stored { s: sentence.to_owned(), p: speaker, k: domain::consults::new_id() };
         let body = serde_json::to_string(&stored)
             .map_err(|e| redis::RedisError::from((redis::ErrorKind::Client, "cannot encode a line", e.to_string())))?;
@@ -129,7 +116,7 @@ impl Transcripts {
                     }
                     return Ok(Line { idx, sentence: stored.s, speaker });
                 }
-                Err(e) if passing(&e) && started.elapsed() + wait < within => {
+                Err(e) if passing(&e) && started.elapsed() + wait < KEEP_TRYING => {
                     metrics::counter!("speech_transcript_retries_total").increment(1);
                     tracing::debug!(error = %e, attempts, "a sentence is tried again");
                     tokio::time::sleep(wait).await;

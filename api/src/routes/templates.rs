@@ -6,8 +6,7 @@ use axum::http::StatusCode;
 use axum::routing::get;
 use chrono::{DateTime, Utc};
 use domain::templates::{
-    self as t, Access, EntryChange, EntryFields, Filter, Grant, GroupFields, Invalid, Kind, Named, Refused, SoepType, Viewer, Visibility,
-    limits,
+    self as t, Access, EntryChange, EntryFields, Filter, Grant, GroupFields, Kind, Named, Refused, SoepType, Viewer, Visibility, limits,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -24,12 +23,6 @@ pub const DENIED: &str = "Geen toegang tot template";
 /// The owner's name for others when the owner gave no preferred name: never the login name,
 /// which is usually an e-mail address.
 pub const NEUTRAL_OWNER: &str = "Collega";
-
-impl From<Invalid> for ApiError {
-    fn from(e: Invalid) -> Self {
-        ApiError::BadRequest { code: e.code, message: e.message }
-    }
-}
 
 impl From<Refused> for ApiError {
     fn from(e: Refused) -> Self {

@@ -40,18 +40,8 @@ pub mod limits {
     pub const GROUP_PAGE: i64 = 20;
 }
 
-/// What a user wrote that a template cannot take; the message is Dutch and fit to show.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct Invalid {
-    /// Stable machine code, e.g. `too_long`.
-    pub code: &'static str,
-    pub message: String,
-}
-
-fn invalid(code: &'static str, message: impl Into<String>) -> Invalid {
-    Invalid { code, message: message.into() }
-}
+pub use crate::refusal::Invalid;
+use crate::refusal::invalid;
 
 /// Why a change was refused: what the user wrote, or the database.
 #[derive(Debug, thiserror::Error)]
