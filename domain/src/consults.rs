@@ -27,7 +27,7 @@ pub struct ConsultConfig {
     /// Consults the record system creates expire after this (`APP_RECORD_SYSTEM_CONSULT_TTL`,
     /// 1 hour).
     pub record_system_ttl: Duration,
-    /// Live sockets one api process serves at once (`APP_SPEECH_MAX_SESSIONS`, 2,000; 0 is no
+    /// Live sockets one api process serves at once (`APP_SPEECH_MAX_SESSIONS`, 1,000; 0 is no
     /// limit); one more is refused as busy, so that it reconnects, perhaps on another replica.
     pub max_live_sessions: usize,
 }
@@ -39,7 +39,7 @@ impl Default for ConsultConfig {
             session_ttl: Duration::from_secs(4 * 3600),
             resume_grace: Duration::from_secs(600),
             record_system_ttl: Duration::from_secs(3600),
-            max_live_sessions: 2_000,
+            max_live_sessions: 1_000,
         }
     }
 }
