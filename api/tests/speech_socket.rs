@@ -330,7 +330,8 @@ async fn without_a_database_connection_a_socket_is_refused_as_busy_and_joins_whe
 
 /// Redis answers nothing for longer than a reply may take (`DEBUG SLEEP` past the connection's
 /// 5 s): the sentence spoken meanwhile is tried again and kept once, after the one before it,
-/// although the attempt that timed out was carried out when Redis woke.
+/// although the attempt that timed out was carried out when Redis woke; and the transcript's life
+/// is still cut to the grace when the socket ends.
 #[tokio::test]
 async fn a_sentence_finished_while_redis_does_not_answer_is_kept_once() {
     use api::consult::transcripts::Transcripts;
@@ -360,6 +361,16 @@ async fn a_sentence_finished_while_redis_does_not_answer_is_kept_once() {
     assert_eq!(lines[1].speaker, Some(Speaker::Zorgverlener));
     let ttl_left: i64 = redis::cmd("PTTL").arg("kept-once:speech:s1:lines").query_async(&mut conn).await.unwrap();
     assert!(ttl_left > 0, "the transcript still ends: {ttl_left}");
+
+    // the socket's end pulls the transcript's life forward to the resume grace, also when Redis
+    // sleeps through the first attempt
+    let mut sleeper = server.connection().await;
+    let sleeping = tokio::spawn(async move { redis::cmd("DEBUG").arg("SLEEP").arg(6).query_async::<()>(&mut sleeper).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    transcripts.keep_for(&mut conn, "s1", Duration::from_secs(5)).await.unwrap();
+    let _ = sleeping.await;
+    let ttl_left: i64 = redis::cmd("PTTL").arg("kept-once:speech:s1:lines").query_async(&mut conn).await.unwrap();
+    assert!((1..=5_000).contains(&ttl_left), "the grace, not the session's life: {ttl_left} ms");
 }
 
 /// With every live place of the process taken, one more socket is refused as busy with a retry

@@ -27,8 +27,8 @@
 //! replica. It then joins its session before it is ready: the join is written in a batch with the other
 //! sockets' joins and leaves ([`super::presence`]), and the socket waits for that batch. When too
 //! many wait, or the batch is not written within its wait, or the database has no connection for
-//! the user's vocabulary, or Redis does not answer in time for the transcript so far, the socket is
-//! refused as busy (1013) with a retry delay, which the page honours with jitter, rather than
+//! the user's vocabulary, or Redis does not answer in time for the socket's announcement or the
+//! transcript so far, the socket is refused as busy (1013) with a retry delay, which the page honours with jitter, rather than
 //! starting half. A finished sentence that Redis does not take at once is tried again (see
 //! [`super::transcripts`]); the socket reads no more audio meanwhile.
 //!
@@ -377,19 +377,23 @@ impl Connection {
     ) -> End {
         let state = self.state.clone();
         let takeover = LiveEvent::Takeover { session_id: self.session.id.clone(), connection: connection_id.to_owned() };
-        if let Err(e) = live::publish(&mut self.conn, &state.jobs.config().namespace, &takeover).await {
-            tracing::warn!(error = %e, "cannot announce the socket to other replicas");
-        }
-        let lines = match state.consult.transcripts.all(&mut self.conn, &self.session.id).await {
+        // Another socket of the session, here or on another replica, is closed first: two
+        // sockets would write one transcript. Then the transcript so far. Where Redis is slow or
+        // away, nothing is started and the page tries again after the delay.
+        let announced = live::publish(&mut self.conn, &state.jobs.config().namespace, &takeover).await.map(|_| ());
+        let read = match announced {
+            Ok(()) => state.consult.transcripts.all(&mut self.conn, &self.session.id).await,
+            Err(e) => Err(e),
+        };
+        let lines = match read {
             Ok(lines) => lines,
             Err(e) if crate::consult::transcripts::passing(&e) => {
-                // Redis slow or away: nothing was started, and the page tries again after the delay
-                tracing::warn!(error = %e, "the transcript could not be read yet: refused as busy");
+                tracing::warn!(error = %e, "the socket could not be announced or its transcript read yet: refused as busy");
                 metrics::counter!("speech_refused_total", "code" => BUSY_CODE.to_string()).increment(1);
                 return End::Refused(busy(crate::error::OVERLOADED_RETRY_AFTER));
             }
             Err(e) => {
-                tracing::error!(error = %e, "cannot read the transcript");
+                tracing::error!(error = %e, "cannot announce the socket or read its transcript");
                 return End::Refused(INTERNAL);
             }
         };

@@ -7,6 +7,8 @@
 //! carries a key of its own and an append that finds its key among the last lines does not add it
 //! twice.
 
+use std::future::Future;
+use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 use integrations::speech::Speaker;
@@ -59,6 +61,40 @@ redis.call('PEXPIRE', key, ttl)
 return len - 1
 ";
 
+/// The append, its digest computed once (it is sent by digest, and in full when Redis has not
+/// seen it yet).
+static APPEND: LazyLock<redis::Script> = LazyLock::new(|| redis::Script::new(APPEND_ONCE));
+
+/// Runs `attempt` until it succeeds, fails in a way that will not pass, or [`KEEP_TRYING`] is
+/// spent: the waits between attempts start at [`FIRST_WAIT`] and double up to [`MAX_WAIT`].
+async fn patiently<T, F, Fut>(what: &'static str, mut attempt: F) -> redis::RedisResult<T>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = redis::RedisResult<T>>,
+{
+    let started = Instant::now();
+    let mut wait = FIRST_WAIT;
+    let mut attempts = 0u32;
+    loop {
+        attempts += 1;
+        match attempt().await {
+            Ok(done) => {
+                if attempts > 1 {
+                    tracing::info!(what, attempts, waited_ms = started.elapsed().as_millis() as u64, "Redis answered again");
+                }
+                return Ok(done);
+            }
+            Err(e) if passing(&e) && started.elapsed() + wait < KEEP_TRYING => {
+                metrics::counter!("speech_redis_retries_total", "what" => what).increment(1);
+                tracing::debug!(what, error = %e, attempts, "tried again");
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(MAX_WAIT);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// A failure that may pass: Redis slow, restarting, or the connection gone.
 pub fn passing(e: &redis::RedisError) -> bool {
     use redis::{ErrorKind, ServerErrorKind};
@@ -97,34 +133,14 @@ impl Transcripts {
         let stored = Stored { s: sentence.to_owned(), p: speaker, k: domain::consults::new_id() };
         let body = serde_json::to_string(&stored)
             .map_err(|e| redis::RedisError::from((redis::ErrorKind::Client, "cannot encode a line", e.to_string())))?;
-        let script = redis::Script::new(APPEND_ONCE);
-        let mut invocation = script.key(self.key(session_id));
+        let mut invocation = APPEND.key(self.key(session_id));
         invocation.arg(body).arg(ttl.as_millis() as u64).arg(LOOK_BACK);
-        let started = Instant::now();
-        let mut wait = FIRST_WAIT;
-        let mut attempts = 0u32;
-        loop {
-            attempts += 1;
-            match invocation.invoke_async::<usize>(conn).await {
-                Ok(idx) => {
-                    if attempts > 1 {
-                        tracing::info!(
-                            attempts,
-                            waited_ms = started.elapsed().as_millis() as u64,
-                            "a sentence was kept after Redis answered again"
-                        );
-                    }
-                    return Ok(Line { idx, sentence: stored.s, speaker });
-                }
-                Err(e) if passing(&e) && started.elapsed() + wait < KEEP_TRYING => {
-                    metrics::counter!("speech_transcript_retries_total").increment(1);
-                    tracing::debug!(error = %e, attempts, "a sentence is tried again");
-                    tokio::time::sleep(wait).await;
-                    wait = (wait * 2).min(MAX_WAIT);
-                }
-                Err(e) => return Err(e),
-            }
-        }
+        let idx = patiently("append", || {
+            let (invocation, mut conn) = (&invocation, conn.clone());
+            async move { invocation.invoke_async::<usize>(&mut conn).await }
+        })
+        .await?;
+        Ok(Line { idx, sentence: stored.s, speaker })
     }
 
     /// Every sentence so far, in order.
@@ -137,9 +153,15 @@ impl Transcripts {
             .collect())
     }
 
-    /// Keeps the transcript `ttl` from now.
+    /// Keeps the transcript `ttl` from now (tried again like an append: a transcript left to live
+    /// out the session's whole life is kept longer than it may be).
     pub async fn keep_for(&self, conn: &mut ConnectionManager, session_id: &str, ttl: Duration) -> redis::RedisResult<()> {
-        redis::cmd("PEXPIRE").arg(self.key(session_id)).arg(ttl.as_millis() as i64).query_async::<i64>(conn).await?;
+        let key = self.key(session_id);
+        patiently("keep_for", || {
+            let (key, mut conn) = (&key, conn.clone());
+            async move { redis::cmd("PEXPIRE").arg(key).arg(ttl.as_millis() as i64).query_async::<i64>(&mut conn).await }
+        })
+        .await?;
         Ok(())
     }
 
