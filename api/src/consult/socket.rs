@@ -24,13 +24,14 @@
 //!
 //! A socket first takes one of the process's places for live sockets (`APP_SPEECH_MAX_SESSIONS`);
 //! when all are taken it is refused as busy (1013), so that it reconnects, perhaps on another
-//! replica. It then joins its session before it is ready: the join is written in a batch with the other
-//! sockets' joins and leaves ([`super::presence`]), and the socket waits for that batch. When too
-//! many wait, or the batch is not written within its wait, or the database has no connection for
-//! the user's vocabulary, or Redis does not answer in time for the socket's announcement or the
-//! transcript so far, the socket is refused as busy (1013) with a retry delay, which the page honours with jitter, rather than
-//! starting half. A finished sentence that Redis does not take at once is tried again (see
-//! [`super::transcripts`]); the socket reads no more audio meanwhile.
+//! replica. It then joins its session before it is ready: the join is written in a batch with
+//! the other sockets' joins and leaves ([`super::presence`]), and the socket waits for that batch.
+//! When too many wait, or the batch is not written within its wait, or the database has no
+//! connection for the user's vocabulary, or Redis does not answer in time for the socket's
+//! announcement or the transcript so far, the socket is refused as busy (1013) with a retry delay,
+//! which the page honours with jitter, rather than starting half. A finished sentence that Redis
+//! does not take at once is tried again (see [`super::transcripts`]); the socket reads no more
+//! audio meanwhile.
 //!
 //! Back-pressure: at most [`AUDIO_QUEUE`] frames wait for the engine; while they do, the socket
 //! is not read, so a slow engine slows the sender (which keeps its audio) instead of growing
