@@ -9,6 +9,8 @@ use domain::telemetry::TelemetryConfig;
 use jobs::RedisConfig;
 use url::Url;
 
+use crate::auth::config::AuthConfig;
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub env: AppEnv,
@@ -19,7 +21,7 @@ pub struct Config {
     pub redis: RedisConfig,
     pub jobs: jobs::JobsConfig,
     pub telemetry: TelemetryConfig,
-    pub auth: crate::auth::config::AuthConfig,
+    pub auth: AuthConfig,
     /// Set when the embedded development issuer runs.
     pub dev_oidc: Option<DevOidcConfig>,
     pub web_dist: PathBuf,
@@ -144,7 +146,7 @@ impl Config {
             redis: RedisConfig::from_env(env)?,
             jobs: jobs::JobsConfig::from_env(env)?,
             telemetry: TelemetryConfig::from_env(env)?,
-            auth: crate::auth::config::AuthConfig {
+            auth: AuthConfig {
                 issuer,
                 jwks_url,
                 audience: env.string("APP_AUTH_AUDIENCE", "spreekkamer-api"),

@@ -279,8 +279,14 @@ async fn admit(state: &AppState, service: &str, session_id: &str, model: Option<
     }
 }
 
-async fn refuse(socket: WebSocket, refusal: Refusal) {
+/// Counts a refusal by its code.
+fn counted(refusal: Refusal) -> Refusal {
     metrics::counter!("speech_refused_total", "code" => refusal.code.to_string()).increment(1);
+    refusal
+}
+
+async fn refuse(socket: WebSocket, refusal: Refusal) {
+    let refusal = counted(refusal);
     let (mut sink, _) = socket.split();
     say_goodbye(&mut sink, refusal).await;
 }
@@ -340,8 +346,7 @@ impl Connection {
             Err(e) => {
                 // Redis away or too slow to connect: the page tries again after the delay
                 tracing::warn!(error = %e, "no Redis for a live session: refused as busy");
-                metrics::counter!("speech_refused_total", "code" => BUSY_CODE.to_string()).increment(1);
-                say_goodbye(&mut sink, busy(crate::error::OVERLOADED_RETRY_AFTER)).await;
+                say_goodbye(&mut sink, counted(busy(crate::error::OVERLOADED_RETRY_AFTER))).await;
                 membership.leave().await;
                 return;
             }
@@ -381,17 +386,15 @@ impl Connection {
         // Another socket of the session, here or on another replica, is closed first: two
         // sockets would write one transcript. Then the transcript so far. Where Redis is slow or
         // away, nothing is started and the page tries again after the delay.
-        let announced = live::publish(&mut self.conn, &state.jobs.config().namespace, &takeover).await.map(|_| ());
-        let read = match announced {
-            Ok(()) => state.consult.transcripts.all(&mut self.conn, &self.session.id).await,
-            Err(e) => Err(e),
+        let read = async {
+            live::publish(&mut self.conn, &state.jobs.config().namespace, &takeover).await?;
+            state.consult.transcripts.all(&mut self.conn, &self.session.id).await
         };
-        let lines = match read {
+        let lines = match read.await {
             Ok(lines) => lines,
             Err(e) if crate::consult::transcripts::passing(&e) => {
                 tracing::warn!(error = %e, "the socket could not be announced or its transcript read yet: refused as busy");
-                metrics::counter!("speech_refused_total", "code" => BUSY_CODE.to_string()).increment(1);
-                return End::Refused(busy(crate::error::OVERLOADED_RETRY_AFTER));
+                return End::Refused(counted(busy(crate::error::OVERLOADED_RETRY_AFTER)));
             }
             Err(e) => {
                 tracing::error!(error = %e, "cannot announce the socket or read its transcript");
