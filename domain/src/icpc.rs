@@ -42,11 +42,22 @@ impl Code {
 static EMBEDDED: LazyLock<Vec<Code>> =
     LazyLock::new(|| serde_json::from_str(include_str!("../data/icpc/icpc2-nl.json")).expect("the embedded ICPC list parses"));
 
+/// The embedded synonyms as written, per code.
+static WRITTEN_SYNONYMS: LazyLock<BTreeMap<String, Vec<String>>> =
+    LazyLock::new(|| serde_json::from_str(include_str!("../data/icpc/synonyms-nl.json")).expect("the embedded synonym list parses"));
+
 static SYNONYMS: LazyLock<BTreeMap<String, Vec<String>>> = LazyLock::new(|| {
-    let raw: BTreeMap<String, Vec<String>> =
-        serde_json::from_str(include_str!("../data/icpc/synonyms-nl.json")).expect("the embedded synonym list parses");
-    raw.into_iter().map(|(code, terms)| (code, terms.iter().map(|t| synonym_form(t)).collect())).collect()
+    WRITTEN_SYNONYMS.iter().map(|(code, terms)| (code.clone(), terms.iter().map(|t| synonym_form(t)).collect())).collect()
 });
+
+/// The embedded synonyms of the diagnoses (rubrics 70 to 99 of every chapter), as written
+/// ("longontsteking", "ziekte van pfeiffer"): the words a clinician names a diagnosis with.
+pub fn diagnosis_synonyms() -> impl Iterator<Item = &'static str> {
+    WRITTEN_SYNONYMS
+        .iter()
+        .filter(|(code, _)| code.get(1..).and_then(|n| n.parse::<u8>().ok()).is_some_and(|n| n >= 70))
+        .flat_map(|(_, terms)| terms.iter().map(String::as_str))
+}
 
 /// Text as [`Catalogue::predict`] compares it: normalised, punctuation as spaces
 /// (`gastro-enteritis` and `gastro enteritis` are the same phrase, `cariës` is `caries`).

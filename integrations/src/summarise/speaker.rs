@@ -5,7 +5,8 @@
 //! assesses and plans, and speaks formally ("u", "uw"); the patient speaks in the first person
 //! about complaints, their duration and what they tried.
 
-use super::rules::lexicon::{CLINICIAN_CUES, EVALUATION, OBJECTIVE, PATIENT_CUES, PLAN, QUESTION_START};
+use super::rules::classify::has_measurement;
+use super::rules::lexicon::{ASSESSMENT_START, CLINICIAN_CUES, EVALUATION, OBJECTIVE, PATIENT_CUES, PLAN, QUESTION_START};
 use crate::speech::Speaker;
 
 /// Guesses the speaker of a sentence that came without one.
@@ -27,6 +28,14 @@ pub fn guess_speaker(sentence: &str) -> Speaker {
     clinician += 2 * OBJECTIVE.count(s).min(2);
     clinician += 2 * EVALUATION.count(s).min(2);
     clinician += 2 * PLAN.count(s).min(2);
+    // "Ik denk aan een longontsteking": the clinician's assessment opens so
+    if ASSESSMENT_START.starts_any(s) {
+        clinician += 4;
+    }
+    // a value measured ("De CCQ-score is 2,1"), unless the patient tells it as theirs
+    if has_measurement(s) {
+        clinician += 2;
+    }
     patient += 2 * PATIENT_CUES.count(s);
     if clinician > patient { Speaker::Zorgverlener } else { Speaker::Patient }
 }
@@ -48,6 +57,8 @@ mod tests {
         assert_eq!(guess_speaker("Bij auscultatie hoor ik geen crepitaties."), Speaker::Zorgverlener);
         assert_eq!(guess_speaker("Ik schrijf u amoxicilline voor, drie keer per dag 500 mg."), Speaker::Zorgverlener);
         assert_eq!(guess_speaker("Dit past bij een virale infectie."), Speaker::Zorgverlener);
+        assert_eq!(guess_speaker("Ik denk aan een longontsteking rechts onder."), Speaker::Zorgverlener);
+        assert_eq!(guess_speaker("De CCQ-score is 2,1."), Speaker::Zorgverlener);
     }
 
     #[test]

@@ -20,6 +20,7 @@ use crate::summarise::{Flavour, TranscriptLine};
 
 use super::Section;
 use super::cues;
+use super::episodes;
 use super::labels;
 use super::lexicon::*;
 use super::register;
@@ -44,6 +45,7 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
     // the patient's, its greeting and signature belong nowhere, its questions are the question.
     let message = is_message(lines);
     let mut signed = false;
+    let mut phase = Phase::History;
     for line in lines {
         let raw = line.sentence.trim();
         if message && line.speaker.is_none() && labels::split_label(raw).is_none() {
@@ -57,20 +59,28 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
             None => (None, raw),
         };
         labelled = label.or(labelled);
-        let speaker = label.or(line.speaker).or(labelled).unwrap_or_else(|| guess_speaker(sentence));
+        let told = label.or(line.speaker).or(labelled);
+        let speaker = told.unwrap_or_else(|| guess_speaker(sentence));
         if sentence.is_empty() {
             out.push(Placed { section: None, speaker, text: String::new() });
             continue;
         }
         let placed = match speaker {
             Speaker::Zorgverlener => {
-                let (placed, question) = place_clinician(sentence, flavour);
+                let (placed, question) = place_clinician(sentence, flavour, phase);
+                phase = phase.after(placed.section, question.is_some() || episodes::is_topic_change(sentence), ANNOUNCE.any(sentence));
                 pending = question;
                 placed
             }
             Speaker::Patient => place_patient(sentence, pending.take(), flavour),
         };
         let text = match placed.section {
+            // the clinician's own "ik" that the register could not turn round names them, where
+            // the speaker is known to be the clinician (a guess could make the doctor the smoker):
+            // "Ik verdoof de wond" → "Huisarts verdooft de wond"
+            Some(section) if told == Some(Speaker::Zorgverlener) => {
+                register::in_own_name(&register::clinical(section, speaker, &placed.text), role(flavour))
+            }
             Some(section) => register::clinical(section, speaker, &placed.text),
             None => String::new(),
         };
@@ -79,6 +89,15 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
         out.push(Placed { section, speaker, text });
     }
     out
+}
+
+/// What the clinician of a consult of this flavour is called in the record.
+fn role(flavour: Flavour) -> &'static str {
+    match flavour {
+        Flavour::Normal => "huisarts",
+        Flavour::PohGgz => "POH",
+        Flavour::KinderartsAllergoloog | Flavour::KinderartsOrthopeed => "kinderarts",
+    }
 }
 
 /// Whether the transcript is a written message: its first unlabelled line opens with a salutation.
@@ -154,7 +173,31 @@ fn strip_lead(s: &str) -> &str {
     style::strip_leading_fillers(s)
 }
 
-fn place_clinician(s: &str, flavour: Flavour) -> (Placed, Option<&str>) {
+/// Where the consult stands, from the clinician's sentences so far: a consult runs from the
+/// history through the examination to the assessment and the plan, and back to the history when
+/// the clinician asks about the next problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    History,
+    Examination,
+    Decided,
+}
+
+impl Phase {
+    /// The phase after a clinician's sentence placed in `section`, which may have asked a
+    /// clinical question or moved to another problem (`asked`), or announced the examination.
+    fn after(self, section: Option<Section>, asked: bool, announced: bool) -> Phase {
+        match section {
+            Some(Section::Evaluation | Section::Plan) => Phase::Decided,
+            Some(Section::Objective) => Phase::Examination,
+            _ if asked => Phase::History,
+            _ if announced && self == Phase::History => Phase::Examination,
+            _ => self,
+        }
+    }
+}
+
+fn place_clinician(s: &str, flavour: Flavour, phase: Phase) -> (Placed, Option<&str>) {
     let p = plan_score(s);
     // "Neemt u contact op met de bedrijfsarts." opens like a question but is the plan.
     if s.ends_with('?') || (QUESTION_START.starts_any(strip_lead(s)) && p < 2) {
@@ -171,6 +214,16 @@ fn place_clinician(s: &str, flavour: Flavour) -> (Placed, Option<&str>) {
     let greeting = GREETING.any(s) || is_ack(s);
     let announce = if ANNOUNCE.any(s) { 3 } else { 0 };
     let best = p.max(e).max(o).max(r);
+    // A statement no cue places, made during the examination or once the clinician has decided,
+    // is a finding or the plan: "Er is putjesoedeem tot halverwege de kuit", "Kam het haar twee
+    // weken lang elke dag".
+    if best == 0 && !greeting && announce == 0 && word_count(s) >= 4 && !episodes::is_topic_change(s) {
+        match phase {
+            Phase::Examination => return (placed(Section::Objective, s), None),
+            Phase::Decided => return (placed(Section::Plan, s), None),
+            Phase::History => {}
+        }
+    }
     if best == 0 || (greeting && best < 3) || announce >= best {
         return (dropped(), None);
     }
@@ -231,18 +284,36 @@ fn objective_score(s: &str, flavour: Flavour) -> u32 {
 }
 
 fn evaluation_score(s: &str) -> u32 {
-    let terms = DIAGNOSIS_TERMS.count(s).min(2);
+    let terms = DIAGNOSIS_TERMS.count(s).max(ICPC_DIAGNOSES.count(s)).min(2);
     // "De keelpijn is een virale keelontsteking", "Dat is handeczeem": a diagnosis named as what
     // the complaint is.
     let named = terms > 0 && (NAMES_A_DIAGNOSIS.starts_any(strip_lead(s)) || cues::has_cue(s, "is een"));
     let opens = ASSESSMENT_START.starts_any(strip_lead(s));
-    3 * EVALUATION.count(s).min(2) + terms + if named || opens { 3 } else { 0 }
+    // "De bloeddruk is nog iets te hoog", "De inhalatietechniek is nog niet goed": a judgement
+    // against a norm, which is the assessment unless the sentence gives the measured value.
+    let judged = if is_judgement(s) && !has_measurement(s) { 4 } else { 0 };
+    3 * EVALUATION.count(s).min(2) + terms + judged + if named || opens { 3 } else { 0 }
+}
+
+/// Whether a clause of `s` judges its subject: a copula ("is", "zijn", "blijft" …) followed
+/// within four words, in the same clause, by a judgement ("te hoog", "niet goed ingesteld",
+/// "fors", "onschuldig").
+fn is_judgement(s: &str) -> bool {
+    s.split([',', '.', ';', ':']).any(|clause| {
+        let words: Vec<&str> = clause.split_whitespace().collect();
+        words.iter().enumerate().any(|(i, w)| {
+            COPULAS.contains(&w.to_lowercase().as_str()) && {
+                let end = (i + 6).min(words.len());
+                JUDGEMENT.any(&words[i + 1..end].join(" "))
+            }
+        })
+    })
 }
 
 /// True when `text` holds a measured value: a number followed by a unit ("38,5 graden",
 /// "98%", "7,2 mmol") or a blood-pressure-like ratio ("140/90").
 pub(crate) fn has_measurement(text: &str) -> bool {
-    if text.bytes().any(|b| b.is_ascii_digit()) && MEASURED.any(text) {
+    if measured_digits(text) && MEASURED.any(text) {
         return true;
     }
     let b = text.as_bytes();
@@ -275,6 +346,25 @@ pub(crate) fn has_measurement(text: &str) -> bool {
     false
 }
 
+/// Whether `text` holds a number that is not a norm: "onder de 140" and "streefwaarde 7" name
+/// a target, not a value measured.
+fn measured_digits(text: &str) -> bool {
+    // the last three words before the current one, trimmed of punctuation
+    let mut before: [&str; 3] = [""; 3];
+    for word in text.split_whitespace() {
+        if word.bytes().next().is_some_and(|b| b.is_ascii_digit())
+            && !before.iter().any(|w| NORM_WORDS.iter().any(|n| n.eq_ignore_ascii_case(w)))
+        {
+            return true;
+        }
+        before = [before[1], before[2], word.trim_matches(|c: char| !c.is_alphanumeric())];
+    }
+    false
+}
+
+/// Words that make the number after them a target or a limit.
+const NORM_WORDS: &[&str] = &["onder", "boven", "streefwaarde", "streef", "maximaal", "minimaal", "hooguit", "grens", "norm"];
+
 pub(crate) fn word_count(s: &str) -> usize {
     s.split_whitespace().count()
 }
@@ -303,5 +393,66 @@ mod tests {
         assert!(has_measurement("De piekstroom is 320, terwijl je beste waarde rond de 450 ligt."));
         assert!(has_measurement("Uw score op de PHQ-9 is 17."));
         assert!(!has_measurement("Over drie maanden meet de assistente de bloeddruk."));
+        // a target is not a value measured
+        assert!(!has_measurement("De bloeddruk is nog te hoog, de streefwaarde is onder de 140."));
+    }
+
+    fn line(speaker: Speaker, sentence: &str) -> TranscriptLine {
+        TranscriptLine { speaker: Some(speaker), sentence: sentence.to_owned() }
+    }
+
+    fn sections(lines: &[TranscriptLine]) -> Vec<Option<char>> {
+        place_all(lines, Flavour::Normal).iter().map(|p| p.section.map(Section::letter)).collect()
+    }
+
+    #[test]
+    fn a_statement_without_cues_follows_the_consult_s_phase() {
+        use Speaker::{Patient, Zorgverlener};
+        let lines = [
+            line(Zorgverlener, "Waar zit de pijn precies?"),
+            line(Patient, "Hier in mijn onderbenen, ze zijn zo dik."),
+            line(Zorgverlener, "Ik ga even naar uw benen kijken."),
+            line(Zorgverlener, "Er is putjesoedeem tot halverwege de kuit."),
+            line(Zorgverlener, "Dit past bij hartfalen."),
+            line(Zorgverlener, "Sla de plastablet niet meer over, ook niet als u weg moet."),
+            line(Zorgverlener, "Hoe gaat het verder met uw knie?"),
+            line(Zorgverlener, "Het weer is vandaag heel mooi geweest."),
+        ];
+        // the history's statement without cues stays out; during the examination it is a
+        // finding, once decided the plan
+        assert_eq!(sections(&lines), [None, Some('S'), None, Some('O'), Some('E'), Some('P'), None, None]);
+    }
+
+    #[test]
+    fn a_judgement_against_a_norm_is_the_assessment_unless_it_gives_the_value() {
+        use Speaker::Zorgverlener;
+        let lines = [
+            line(Zorgverlener, "De bloeddruk is nog iets te hoog."),
+            line(Zorgverlener, "De inhalatietechniek is nog niet goed, daardoor krijgt u minder medicijn binnen."),
+            line(Zorgverlener, "De bloeddruk is 152/96, dat is te hoog."),
+        ];
+        assert_eq!(sections(&lines), [Some('E'), Some('E'), Some('O')]);
+        assert!(is_judgement("De klachten zijn fors."));
+        assert!(!is_judgement("De darmgeluiden zijn wat verhoogd."));
+    }
+
+    #[test]
+    fn a_diagnosis_of_the_icpc_list_is_named() {
+        use Speaker::Zorgverlener;
+        // "hoofdluis" is in no cue list of the engine, only in the ICPC list's synonyms
+        assert_eq!(sections(&[line(Zorgverlener, "Ze heeft hoofdluis.")]), [Some('E')]);
+    }
+
+    #[test]
+    fn the_clinician_s_own_ik_names_them_only_where_the_speaker_is_known() {
+        let decided = || line(Speaker::Zorgverlener, "Dit past bij een snijwond.");
+        let known =
+            place_all(&[decided(), line(Speaker::Zorgverlener, "Ik verdoof de wond en zet er drie hechtingen in.")], Flavour::Normal);
+        assert_eq!(known[1].text, "Huisarts verdooft de wond en zet er drie hechtingen in.");
+        let poh = place_all(&[decided(), line(Speaker::Zorgverlener, "Ik leer u ook een ademhalingsoefening.")], Flavour::PohGgz);
+        assert!(poh[1].text.starts_with("POH leert"), "{}", poh[1].text);
+        // a guessed speaker is not named: the guess could make the doctor the smoker
+        let guessed = TranscriptLine { speaker: None, sentence: "Ik leer u ook een ademhalingsoefening.".to_owned() };
+        assert!(!place_all(&[decided(), guessed], Flavour::Normal)[1].text.contains("Huisarts"));
     }
 }

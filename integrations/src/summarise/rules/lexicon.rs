@@ -7,6 +7,8 @@
 //! list the engine counts or searches is a [`CueList`], which indexes itself on first use; a list
 //! it only walks is a plain slice. Adding a cue is a one-line change.
 
+use std::sync::LazyLock;
+
 use super::cues::CueList;
 
 /// Units after a number that make it a measurement (O). Dosing units ("mg") are plan cues.
@@ -616,7 +618,7 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "een beeld van",
     "klassiek",
     "typisch",
-    "onschuldig",
+    "onschuldig*",
     "niets ernstigs",
     "niet ernstig",
     "geen ernstige",
@@ -674,6 +676,37 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "is veilig",
 ]);
 
+/// Copulas after which a judgement judges the subject ([`JUDGEMENT`]).
+pub(crate) const COPULAS: &[&str] = &["is", "zijn", "blijft", "blijven", "lijkt", "lijken", "wordt", "worden", "was", "waren"];
+
+/// What a clinician calls a value, a control or a complaint when judging it against a norm.
+pub(crate) static JUDGEMENT: CueList = CueList::new(&[
+    "te hoog",
+    "te laag",
+    "te veel",
+    "te weinig",
+    "niet goed",
+    "goed ingesteld",
+    "goed geregeld",
+    "onder controle",
+    "ontregeld",
+    "fors",
+    "ernstig*",
+    "onschuldig*",
+    "gunstig",
+    "ongunstig",
+    "zorgelijk",
+    "geruststellend",
+    "redelijk*",
+    "acceptabel",
+    "voldoende",
+    "onvoldoende",
+    "aan de hoge kant",
+    "aan de lage kant",
+    "binnen de norm",
+    "in orde",
+]);
+
 /// Openings that name what the complaint is ("Dat is …"): with a diagnosis term, the assessment.
 pub(crate) static NAMES_A_DIAGNOSIS: CueList =
     CueList::new(&["dat is", "dit is", "het is", "het zijn", "dit zijn", "dat zijn", "u heeft", "ze heeft", "hij heeft"]);
@@ -706,6 +739,13 @@ pub(crate) static ASSESSMENT_START: CueList = CueList::new(&[
     "dat komt",
     "dit komt",
 ]);
+
+/// The names of the diagnoses in the embedded ICPC list ([`domain::icpc::diagnosis_synonyms`]):
+/// a weak E cue, as [`DIAGNOSIS_TERMS`], for the diagnoses that list does not name.
+pub(crate) static ICPC_DIAGNOSES: LazyLock<CueList> = LazyLock::new(|| {
+    let terms: Vec<&'static str> = domain::icpc::diagnosis_synonyms().filter(|t| t.len() >= 4).collect();
+    CueList::new(terms.leak())
+});
 
 /// Diagnosis terms (ICPC-like): a weak E cue on their own.
 pub(crate) static DIAGNOSIS_TERMS: CueList = CueList::new(&[

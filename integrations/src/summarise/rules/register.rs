@@ -17,7 +17,7 @@
 use crate::speech::Speaker;
 
 use super::Section;
-use super::lexicon::VERBS_AFTER_ER;
+use super::lexicon::{COPULAS, VERBS_AFTER_ER};
 use super::{labels, style};
 
 /// Fillers dropped wherever they stand (whole words, with the comma that may follow them).
@@ -263,12 +263,14 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
                 ("daar is geen", "geen"),
                 ("daarvoor is geen", "geen"),
                 ("ik denk dat", "waarschijnlijk"),
+                ("ik denk aan", "waarschijnlijk"),
                 ("denk ik", ""),
                 ("ik hoor geen", "geen"),
                 ("ik zie geen", "geen"),
                 ("ik vind geen", "geen"),
                 ("ik voel geen", "geen"),
             ]);
+            words.verb_second_after("waarschijnlijk");
             words.drop_dangling_voor_nodig();
             words.drop_is_of_thought();
         }
@@ -304,7 +306,17 @@ pub(crate) fn with_speaker(s: &str, speaker: &str) -> Option<String> {
     let mut words = Words::of(s);
     let i = words.words.iter().position(|w| bare(w) == "ik" && tail(w).is_empty())?;
     let name = |w: &str| format!("{speaker}{}", tail(w));
-    if i + 1 < words.words.len() && (i == 0 || !tail(&words.words[i - 1]).is_empty()) {
+    let after = |j: usize| i > 0 && tail(&words.words[i - 1]).is_empty() && bare(&words.words[i - 1]) == COORDINATORS[j];
+    let subordinate = i > 0 && tail(&words.words[i - 1]).is_empty() && SUBORDINATE.contains(&bare(&words.words[i - 1]).as_str());
+    if subordinate {
+        // "Sorry dat ik stoor" → "dat POH stoort": the verb closes the clause
+        let end = (i + 1..words.words.len()).find(|&j| !tail(&words.words[j]).is_empty()).unwrap_or(words.words.len() - 1);
+        if end <= i || first_person_verb(&bare(&words.words[end])).is_none() && !is_stem(&bare(&words.words[end])) {
+            return None;
+        }
+        words.words[end] = conjugate(&words.words[end]);
+        words.words[i] = name(&words.words[i]);
+    } else if i + 1 < words.words.len() && (i == 0 || !tail(&words.words[i - 1]).is_empty() || (0..COORDINATORS.len()).any(after)) {
         words.words[i + 1] = conjugate(&words.words[i + 1]);
         words.words[i] = name(&words.words[i]);
     } else if i > 0 && tail(&words.words[i - 1]).is_empty() {
@@ -314,6 +326,21 @@ pub(crate) fn with_speaker(s: &str, speaker: &str) -> Option<String> {
         return None;
     }
     Some(words.text())
+}
+
+/// A clinician's sentence in the record with every "ik" the register left named as `role`, its
+/// verb in the third person ("Ik verdoof de wond en zet er drie hechtingen in." → "Huisarts
+/// verdooft de wond en zet er drie hechtingen in."); the sentence as it was where an "ik" cannot
+/// be turned round.
+pub(crate) fn in_own_name(sentence: &str, role: &str) -> String {
+    let mut out = sentence.to_owned();
+    for _ in 0..3 {
+        match with_speaker(&out, role) {
+            Some(named) => out = named,
+            None => break,
+        }
+    }
+    upper_first(&out)
 }
 
 /// A sentence as words with the punctuation glued to them ("keel,", "38,5"): rewriting a phrase
@@ -723,6 +750,26 @@ impl Words {
         }
     }
 
+    /// "Waarschijnlijk de meniscus niet beschadigd is" → "Waarschijnlijk is de meniscus niet
+    /// beschadigd": a subordinate clause ("ik denk dat …") whose opening became the adverb is a
+    /// main clause, with its finite verb second.
+    fn verb_second_after(&mut self, adverb: &str) {
+        let Some(i) = self.words.iter().position(|w| bare(w) == adverb && tail(w).is_empty()) else { return };
+        if self.words.get(i + 1).is_none_or(|w| finite(&bare(w)).is_some() || COPULAS.contains(&bare(w).as_str())) {
+            return;
+        }
+        let end = self.clause_end(i + 1) - 1;
+        let verb = bare(&self.words[end]);
+        if end <= i + 2 || !(COPULAS.contains(&verb.as_str()) || finite(&verb).is_some() || CLAUSE_VERBS.contains(&verb.as_str())) {
+            return;
+        }
+        let punct = tail(&self.words[end]).to_owned();
+        let word = trimmed(&self.words[end]).to_owned();
+        self.words.remove(end);
+        self.words[end - 1].push_str(&punct);
+        self.words.insert(i + 1, word);
+    }
+
     /// One past the word at or after `from` that carries punctuation (the clause's last word), or
     /// the number of words.
     fn clause_end(&self, from: usize) -> usize {
@@ -995,6 +1042,12 @@ impl Words {
     }
 }
 
+/// Finite verbs that may close a subordinate clause, besides the copulas and [`VERBS`].
+const CLAUSE_VERBS: &[&str] = &[
+    "komt", "komen", "gaat", "gaan", "zit", "zitten", "speelt", "spelen", "past", "passen", "kan", "kunnen", "zal", "zullen", "moet",
+    "moeten",
+];
+
 /// Conjunctions after which a main clause starts.
 const COORDINATORS: &[&str] = &["en", "maar", "dus", "want", "of", "dan"];
 
@@ -1161,6 +1214,18 @@ fn first_person_verb(w: &str) -> Option<String> {
     None
 }
 
+/// Whether `w` (lowercase) may be a present-tense first person of a regular verb ("stoor",
+/// "zie"): what [`conjugate`] turns into the third person by adding a "t".
+fn is_stem(w: &str) -> bool {
+    w.len() >= 2
+        && w.chars().all(char::is_alphabetic)
+        && !w.ends_with('t')
+        && !w.ends_with('e')
+        && !w.ends_with("en")
+        && !["al", "ook", "nog", "niet", "wel", "zo", "bijna", "nu", "dan", "er", "het", "een", "de", "die", "dat", "vaak", "soms"]
+            .contains(&w)
+}
+
 /// Conjugates a word that follows or precedes "ik" to the third person, keeping its case and
 /// punctuation. Words that cannot be a present-tense first person stay.
 fn conjugate(word: &str) -> String {
@@ -1170,17 +1235,9 @@ fn conjugate(word: &str) -> String {
     let capital = core.chars().next().is_some_and(char::is_uppercase);
     let out = match first_person_verb(&lower) {
         Some(v) => v,
-        None => {
-            let verb_like = lower.len() >= 2
-                && lower.chars().all(char::is_alphabetic)
-                && !lower.ends_with('t')
-                && !lower.ends_with('e')
-                && !lower.ends_with("en")
-                && !["al", "ook", "nog", "niet", "wel", "zo", "bijna", "nu", "dan", "er", "het", "een", "de", "die", "dat", "vaak", "soms"]
-                    .contains(&lower.as_str());
-            // "slaap" → "slaapt", "word" → "wordt"
-            if verb_like { format!("{lower}t") } else { lower }
-        }
+        // "slaap" → "slaapt", "word" → "wordt"
+        None if is_stem(&lower) => format!("{lower}t"),
+        None => lower,
     };
     let out = if capital { upper_first(&out) } else { out };
     format!("{out}{t}")
@@ -1249,6 +1306,34 @@ mod tests {
     }
 
     /// The clinician's "ik", "we", "u" and "je" leave the record, each line still whole.
+    #[test]
+    fn an_ik_left_names_the_clinician_with_the_verb_in_the_third_person() {
+        assert_eq!(in_own_name("Daarnaast stel ik voor om te starten.", "huisarts"), "Daarnaast stelt huisarts voor om te starten.");
+        // after "en" or "maar" the verb follows; in a subordinate clause it closes the clause
+        assert_eq!(
+            in_own_name("De vlek is asymmetrisch en ik zie twee kleuren.", "huisarts"),
+            "De vlek is asymmetrisch en huisarts ziet twee kleuren."
+        );
+        assert_eq!(
+            in_own_name("Te hoog, maar ik noem het nog geen hypertensie.", "huisarts"),
+            "Te hoog, maar huisarts noemt het nog geen hypertensie."
+        );
+        assert_eq!(in_own_name("Sorry dat ik stoor, dokter.", "Assistente"), "Sorry dat Assistente stoort, dokter.");
+        assert_eq!(in_own_name("Geen koorts.", "huisarts"), "Geen koorts.");
+    }
+
+    #[test]
+    fn a_thought_becomes_a_main_clause() {
+        assert_eq!(
+            clinical(Section::Evaluation, Speaker::Zorgverlener, "Een kneuzing, ik denk dat de meniscus niet beschadigd is."),
+            "Kneuzing, waarschijnlijk is de meniscus niet beschadigd."
+        );
+        assert_eq!(
+            clinical(Section::Evaluation, Speaker::Zorgverlener, "Ik denk aan een longontsteking rechts onder."),
+            "Waarschijnlijk een longontsteking rechts onder."
+        );
+    }
+
     #[test]
     fn the_clinicians_voice_becomes_the_records() {
         let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
