@@ -329,9 +329,11 @@ pub(crate) fn assign(sentences: &[&str], clinical: &[bool], count: usize) -> Vec
     // Mentions and first mention per topic, over the clinical sentences.
     let mut mentions = vec![(0u32, usize::MAX); TOPICS.len()];
     for (i, t) in topics.iter().enumerate() {
-        if let (Some(t), true) = (t, clinical[i]) {
-            mentions[*t].0 += 1;
+        if let Some(t) = t {
+            // the order of the problems is the order they are raised in, by whoever raises them
+            // ("U komt voor de jaarcontrole van de suiker")
             mentions[*t].1 = mentions[*t].1.min(i);
+            mentions[*t].0 += u32::from(clinical[i]);
         }
     }
     let mut ranked: Vec<usize> = (0..TOPICS.len()).filter(|&t| mentions[t].0 > 0).collect();
@@ -392,6 +394,20 @@ mod tests {
         let clinical = [true; 6];
         assert_eq!(assign(&s, &clinical, 2), vec![0, 0, 1, 1, 0, 1]);
         assert_eq!(assign(&s, &clinical, 1), vec![0; 6]);
+    }
+
+    #[test]
+    fn problems_are_numbered_in_the_order_they_are_raised() {
+        let s = [
+            "U komt voor de controle van de suiker.",
+            "Ik heb ook last van mijn grote teen.",
+            "Mijn suikers zitten tussen de 7 en de 9.",
+            "De suiker is goed ingesteld.",
+            "De nagel van de teen groeit in.",
+        ];
+        // the opening names the sugar before the toe is raised, though it is no finding itself
+        let clinical = [false, true, true, true, true];
+        assert_eq!(assign(&s, &clinical, 2), vec![0, 1, 0, 0, 1]);
     }
 
     #[test]
