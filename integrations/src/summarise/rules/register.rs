@@ -44,7 +44,7 @@ const INNER_FILLERS: &[&str] = &[
 ];
 
 /// Small numbers written as words, turned into digits before a unit.
-const NUMBERS: &[(&str, &str)] = &[
+pub(crate) const NUMBERS: &[(&str, &str)] = &[
     ("twee", "2"),
     ("drie", "3"),
     ("vier", "4"),

@@ -14,7 +14,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::lexicon::VERBS_AFTER_ER;
-use super::{RulesSummariser, Section, classify, cues};
+use super::{RulesSummariser, Section, classify, cues, register};
 use crate::speech::Speaker;
 use crate::summarise::{Episode, Flavour, SummaryRequest, Template, TranscriptLine};
 
@@ -457,6 +457,30 @@ pub fn fields_holding(value: &str, episodes: &[Episode]) -> usize {
     episodes.iter().flat_map(|e| [&e.subjective, &e.objective, &e.diagnosis, &e.plan]).filter(|f| holds(f)).count()
 }
 
+/// Lowercase `text` with the small numbers the register writes in digits ([`register::NUMBERS`])
+/// written so wherever they stand as a word.
+fn digits(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        match register::NUMBERS.iter().find(|(w, _)| *w == word.as_str()) {
+            Some((_, d)) => out.push_str(d),
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
 /// Checks one consult's note against its expected facts and the style rules. Returns the scores
 /// and, per problem, a line saying what was amiss.
 pub fn check_note(consult: &TestConsult, episodes: &[Episode]) -> (NoteScores, Vec<String>) {
@@ -474,7 +498,11 @@ pub fn check_note(consult: &TestConsult, episodes: &[Episode]) -> (NoteScores, V
             .unwrap_or("")
             .to_lowercase()
     };
-    let holds = |t: &str, fact: &str| fact.split('|').map(|a| a.trim().to_lowercase()).any(|a| !a.is_empty() && t.contains(&a));
+    // a number is the same fact in words or in digits: "drie keer per dag" is "3 keer per dag"
+    let holds = |t: &str, fact: &str| {
+        let t = digits(t);
+        fact.split('|').map(|a| digits(&a.trim().to_lowercase())).any(|a| !a.is_empty() && t.contains(&a))
+    };
     for (e, expected) in consult.note.iter().enumerate() {
         for (f, letter) in FIELDS.iter().enumerate() {
             for fact in expected.field(f) {
@@ -639,5 +667,17 @@ impl<'a, S> SplitTable<'a, S> {
 
     pub(crate) fn finish(self) -> String {
         self.out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_number_is_the_same_fact_in_words_or_digits() {
+        assert_eq!(digits("drie keer per dag, twee weken"), "3 keer per dag, 2 weken");
+        // only whole words: "tweede" and "achter" stay
+        assert_eq!(digits("de tweede keer, achter het oor"), "de tweede keer, achter het oor");
     }
 }
