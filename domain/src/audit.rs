@@ -12,7 +12,7 @@ use chrono::{DateTime, SubsecRound, Utc};
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use sqlx::{PgConnection, PgPool, Row};
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 /// The staff member acting, and where the request came from.
@@ -244,9 +244,9 @@ fn hash_of(
 
 /// Appends an entry in `tx` (the transaction of the change it records). Answers its id.
 pub async fn record(tx: &mut PgConnection, actor: &Actor, entry: &Entry) -> sqlx::Result<i64> {
-    sqlx::query("select pg_advisory_xact_lock($1)").bind(CHAIN_LOCK).execute(&mut *tx).await?;
-    let last: Option<(i64, Vec<u8>)> =
-        sqlx::query_as("select id, hash from audit_log order by id desc limit 1").fetch_optional(&mut *tx).await?;
+    sqlx::query!("select pg_advisory_xact_lock($1)", CHAIN_LOCK).execute(&mut *tx).await?;
+    let last =
+        sqlx::query!("select id, hash from audit_log order by id desc limit 1").fetch_optional(&mut *tx).await?.map(|r| (r.id, r.hash));
     let (id, prev) = match last {
         Some((id, hash)) => (id + 1, hash),
         None => (1, vec![0; 32]),
@@ -267,26 +267,26 @@ pub async fn record(tx: &mut PgConnection, actor: &Actor, entry: &Entry) -> sqlx
         (actor.request_id.as_deref(), actor.client_addr.as_deref()),
         &log,
     );
-    sqlx::query(
+    sqlx::query!(
         "insert into audit_log (id, at, actor_id, actor_email, action, subject_type, subject_id, concerns_user_id,
                                 concerns_organisation_id, changes, request_id, client_addr, log, prev_hash, hash)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+        id,
+        at,
+        &actor.user_id,
+        &actor.email,
+        entry.action.code(),
+        entry.subject_type,
+        &entry.subject_id,
+        entry.concerns_user_id.as_deref(),
+        entry.concerns_organisation_id,
+        changes,
+        actor.request_id.as_deref(),
+        actor.client_addr.as_deref(),
+        &log,
+        &prev,
+        &hash,
     )
-    .bind(id)
-    .bind(at)
-    .bind(&actor.user_id)
-    .bind(&actor.email)
-    .bind(entry.action.code())
-    .bind(entry.subject_type)
-    .bind(&entry.subject_id)
-    .bind(&entry.concerns_user_id)
-    .bind(entry.concerns_organisation_id)
-    .bind(changes)
-    .bind(&actor.request_id)
-    .bind(&actor.client_addr)
-    .bind(&log)
-    .bind(&prev)
-    .bind(&hash)
     .execute(&mut *tx)
     .await?;
     Ok(id)
@@ -304,25 +304,30 @@ pub struct Shown {
 /// A page of entries, newest first, whose text contains `search` (any case) when given.
 pub async fn page(db: &PgPool, search: Option<&str>, page: i64, size: i64) -> sqlx::Result<(Vec<Shown>, i64)> {
     let pattern = crate::text::contains_pattern(search);
-    let rows = sqlx::query("select id, log, at from audit_log where $1::text is null or log ilike $1 order by id desc limit $2 offset $3")
-        .bind(&pattern)
-        .bind(size)
-        .bind(page * size)
-        .fetch_all(db)
-        .await?;
+    let rows = sqlx::query_as!(
+        Shown,
+        r#"select id, log, at as "timestamp" from audit_log where $1::text is null or log ilike $1 order by id desc limit $2 offset $3"#,
+        pattern.as_deref(),
+        size,
+        page * size,
+    )
+    .fetch_all(db)
+    .await?;
     let total: i64 =
-        sqlx::query_scalar("select count(*) from audit_log where $1::text is null or log ilike $1").bind(&pattern).fetch_one(db).await?;
-    Ok((rows.iter().map(|r| Shown { id: r.get("id"), log: r.get("log"), timestamp: r.get("at") }).collect(), total))
+        sqlx::query_scalar!(r#"select count(*) as "count!" from audit_log where $1::text is null or log ilike $1"#, pattern.as_deref())
+            .fetch_one(db)
+            .await?;
+    Ok((rows, total))
 }
 
 /// The entries that name `action` and `subject_id`, oldest first (tests and the CMS's history of a
 /// record).
 pub async fn of_subject(db: &PgPool, subject_type: &str, subject_id: &str) -> sqlx::Result<Vec<(String, String)>> {
-    sqlx::query_as("select action, log from audit_log where subject_type = $1 and subject_id = $2 order by id")
-        .bind(subject_type)
-        .bind(subject_id)
-        .fetch_all(db)
-        .await
+    let rows =
+        sqlx::query!("select action, log from audit_log where subject_type = $1 and subject_id = $2 order by id", subject_type, subject_id)
+            .fetch_all(db)
+            .await?;
+    Ok(rows.into_iter().map(|r| (r.action, r.log)).collect())
 }
 
 /// What checking the chain found.
@@ -337,7 +342,7 @@ pub enum Verified {
 /// Walks the whole log in order and checks ids, links and hashes.
 pub async fn verify(db: &PgPool) -> sqlx::Result<Verified> {
     use futures::TryStreamExt;
-    let mut rows = sqlx::query(
+    let mut rows = sqlx::query!(
         "select id, at, actor_id, actor_email, action, subject_type, subject_id, concerns_user_id, concerns_organisation_id,
                 changes, request_id, client_addr, log, prev_hash, hash
            from audit_log order by id",
@@ -346,26 +351,26 @@ pub async fn verify(db: &PgPool) -> sqlx::Result<Verified> {
     let mut expected_prev = vec![0u8; 32];
     let mut expected_id = 1i64;
     while let Some(r) = rows.try_next().await? {
-        let id: i64 = r.get("id");
+        let id = r.id;
         if id != expected_id {
             return Ok(Verified::Broken { id: expected_id, reason: format!("entry {expected_id} is missing (next is {id})") });
         }
-        let prev: Vec<u8> = r.get("prev_hash");
+        let prev = r.prev_hash;
         if prev != expected_prev {
             return Ok(Verified::Broken { id, reason: "does not link to the entry before it".to_owned() });
         }
-        let stored: Vec<u8> = r.get("hash");
+        let stored = r.hash;
         let computed = hash_of(
             &prev,
             id,
-            r.get("at"),
-            (r.get("actor_id"), r.get("actor_email")),
-            r.get("action"),
-            (r.get("subject_type"), r.get("subject_id")),
-            (r.get("concerns_user_id"), r.get("concerns_organisation_id")),
-            &r.get::<Value, _>("changes"),
-            (r.get("request_id"), r.get("client_addr")),
-            r.get("log"),
+            r.at,
+            (&r.actor_id, &r.actor_email),
+            &r.action,
+            (&r.subject_type, &r.subject_id),
+            (r.concerns_user_id.as_deref(), r.concerns_organisation_id),
+            &r.changes,
+            (r.request_id.as_deref(), r.client_addr.as_deref()),
+            &r.log,
         );
         if computed != stored {
             return Ok(Verified::Broken { id, reason: "its fields do not match its hash".to_owned() });

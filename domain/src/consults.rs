@@ -102,46 +102,57 @@ fn after(d: Duration) -> DateTime<Utc> {
     Utc::now() + chrono::Duration::from_std(d).unwrap_or(chrono::Duration::days(3650))
 }
 
-const CONSULT: &str = "id, user_id, source, content, created_at, updated_at, expires_at, note, note_saved_at";
-
 pub async fn create(conn: &mut PgConnection, user_id: &str, source: Source, content: &Value, keep_for: Duration) -> sqlx::Result<Consult> {
-    sqlx::query_as(&format!(
+    sqlx::query_as!(
+        Consult,
         "insert into consults (id, user_id, source, content, expires_at) values ($1, $2, $3, $4, $5)
-         returning {CONSULT}"
-    ))
-    .bind(new_id())
-    .bind(user_id)
-    .bind(source.as_str())
-    .bind(content)
-    .bind(after(keep_for))
+         returning id, user_id, source, content, created_at, updated_at, expires_at, note, note_saved_at",
+        new_id(),
+        user_id,
+        source.as_str(),
+        content,
+        after(keep_for),
+    )
     .fetch_one(conn)
     .await
 }
 
 /// The user's consult, unless it has expired.
 pub async fn get(db: &PgPool, user_id: &str, id: &str) -> sqlx::Result<Option<Consult>> {
-    sqlx::query_as(&format!("select {CONSULT} from consults where id = $1 and user_id = $2 and expires_at > now()"))
-        .bind(id)
-        .bind(user_id)
-        .fetch_optional(db)
-        .await
+    sqlx::query_as!(
+        Consult,
+        "select id, user_id, source, content, created_at, updated_at, expires_at, note, note_saved_at
+           from consults where id = $1 and user_id = $2 and expires_at > now()",
+        id,
+        user_id,
+    )
+    .fetch_optional(db)
+    .await
 }
 
 /// A consult by id alone, unless it has expired: for the record system's hand-off page, which
 /// has no signed-in user.
 pub async fn get_any(db: &PgPool, id: &str) -> sqlx::Result<Option<Consult>> {
-    sqlx::query_as(&format!("select {CONSULT} from consults where id = $1 and expires_at > now()")).bind(id).fetch_optional(db).await
+    sqlx::query_as!(
+        Consult,
+        "select id, user_id, source, content, created_at, updated_at, expires_at, note, note_saved_at
+           from consults where id = $1 and expires_at > now()",
+        id,
+    )
+    .fetch_optional(db)
+    .await
 }
 
 pub async fn update(db: &PgPool, user_id: &str, id: &str, content: &Value) -> sqlx::Result<Option<Consult>> {
-    sqlx::query_as(&format!(
+    sqlx::query_as!(
+        Consult,
         "update consults set content = $3, updated_at = now()
           where id = $1 and user_id = $2 and expires_at > now()
-         returning {CONSULT}"
-    ))
-    .bind(id)
-    .bind(user_id)
-    .bind(content)
+         returning id, user_id, source, content, created_at, updated_at, expires_at, note, note_saved_at",
+        id,
+        user_id,
+        content,
+    )
     .fetch_optional(db)
     .await
 }
@@ -150,36 +161,36 @@ pub async fn update(db: &PgPool, user_id: &str, id: &str, content: &Value) -> sq
 /// user's consult, unless it has expired; answers when it was saved, or `None` when the consult
 /// is not the user's (or gone). The content and the summaries' results stay as they are.
 pub async fn save_note(db: &PgPool, user_id: &str, id: &str, note: &Value) -> sqlx::Result<Option<DateTime<Utc>>> {
-    sqlx::query_scalar(
-        "update consults set note = $3, note_saved_at = now(), updated_at = now()
+    sqlx::query_scalar!(
+        r#"update consults set note = $3, note_saved_at = now(), updated_at = now()
           where id = $1 and user_id = $2 and expires_at > now()
-         returning note_saved_at",
+         returning note_saved_at as "note_saved_at!""#,
+        id,
+        user_id,
+        note,
     )
-    .bind(id)
-    .bind(user_id)
-    .bind(note)
     .fetch_optional(db)
     .await
 }
 
 /// Deletes the consult with its sessions and summaries. False when it is not the user's.
 pub async fn delete(db: &PgPool, user_id: &str, id: &str) -> sqlx::Result<bool> {
-    let n = sqlx::query("delete from consults where id = $1 and user_id = $2").bind(id).bind(user_id).execute(db).await?.rows_affected();
+    let n = sqlx::query!("delete from consults where id = $1 and user_id = $2", id, user_id).execute(db).await?.rows_affected();
     Ok(n > 0)
 }
 
 /// Keeps a summary's note in its consult's content under `result` (and the template under
 /// `template`), leaving the rest of the content as the client wrote it.
 pub async fn store_result(conn: &mut PgConnection, consult_id: &str, template: Template, result: &ConsultResult) -> sqlx::Result<()> {
-    sqlx::query(
+    sqlx::query!(
         "update consults
             set content = jsonb_set(jsonb_set(content, '{result}', $2), '{template}', to_jsonb($3::text)),
                 updated_at = now()
           where id = $1",
+        consult_id,
+        Json(result) as _,
+        template.as_str(),
     )
-    .bind(consult_id)
-    .bind(Json(result))
-    .bind(template.as_str())
     .execute(conn)
     .await?;
     Ok(())
@@ -201,8 +212,6 @@ impl Session {
     }
 }
 
-const SESSION: &str = "id, user_id, consult_id, new_model, created_at, expires_at";
-
 pub async fn create_session(
     conn: &mut PgConnection,
     user_id: &str,
@@ -210,22 +219,25 @@ pub async fn create_session(
     new_model: bool,
     ttl: Duration,
 ) -> sqlx::Result<Session> {
-    sqlx::query_as(&format!(
+    sqlx::query_as!(
+        Session,
         "insert into consult_sessions (id, user_id, consult_id, new_model, expires_at) values ($1, $2, $3, $4, $5)
-         returning {SESSION}"
-    ))
-    .bind(new_id())
-    .bind(user_id)
-    .bind(consult_id)
-    .bind(new_model)
-    .bind(after(ttl))
+         returning id, user_id, consult_id, new_model, created_at, expires_at",
+        new_id(),
+        user_id,
+        consult_id,
+        new_model,
+        after(ttl),
+    )
     .fetch_one(conn)
     .await
 }
 
 /// A session by id, expired or not (the caller tells the two apart, and checks the owner).
 pub async fn find_session(db: &PgPool, id: &str) -> sqlx::Result<Option<Session>> {
-    sqlx::query_as(&format!("select {SESSION} from consult_sessions where id = $1")).bind(id).fetch_optional(db).await
+    sqlx::query_as!(Session, "select id, user_id, consult_id, new_model, created_at, expires_at from consult_sessions where id = $1", id)
+        .fetch_optional(db)
+        .await
 }
 
 /// What a batch of joins found for one asked session ([`record_presence`]).
@@ -259,15 +271,9 @@ pub async fn record_presence(
     grace: Duration,
 ) -> sqlx::Result<Vec<JoinAnswer>> {
     let (ids, users): (Vec<&str>, Vec<&str>) = joins.iter().map(|(s, u)| (s.as_str(), u.as_str())).unzip();
-    /// An asked session as it is now, and whether this call joined it.
-    #[derive(sqlx::FromRow)]
-    struct Found {
-        #[sqlx(flatten)]
-        session: Session,
-        joined: bool,
-    }
-    let rows: Vec<Found> = sqlx::query_as(
-        "with asked as (select distinct t.id, t.user_id from unnest($1::text[], $2::text[]) as t(id, user_id)),
+    // Each asked session as it is now, and whether this call joined it.
+    let rows = sqlx::query!(
+        r#"with asked as (select distinct t.id, t.user_id from unnest($1::text[], $2::text[]) as t(id, user_id)),
               left_now as (
                 update consult_sessions s
                    set expires_at = least(s.expires_at, now() + $4 * interval '1 millisecond')
@@ -280,25 +286,40 @@ pub async fn record_presence(
                   from asked a
                  where s.id = a.id and s.user_id = a.user_id and s.expires_at > now()
                 returning s.id, s.expires_at)
-         select s.id, s.user_id, s.consult_id, s.new_model, s.created_at, coalesce(j.expires_at, s.expires_at) as expires_at,
-                j.id is not null as joined
+         select s.id, s.user_id, s.consult_id, s.new_model, s.created_at,
+                coalesce(j.expires_at, s.expires_at) as "expires_at!",
+                j.id is not null as "joined!"
            from consult_sessions s
            left join joined j on j.id = s.id
-          where s.id in (select id from asked)",
+          where s.id in (select id from asked)"#,
+        &ids as _,
+        &users as _,
+        leaves,
+        grace.as_millis() as f64,
+        ttl.as_millis() as f64,
     )
-    .bind(&ids)
-    .bind(&users)
-    .bind(leaves)
-    .bind(grace.as_millis() as f64)
-    .bind(ttl.as_millis() as f64)
     .fetch_all(conn)
     .await?;
-    let found: std::collections::HashMap<&str, &Found> = rows.iter().map(|r| (r.session.id.as_str(), r)).collect();
+    let rows: Vec<(Session, bool)> = rows
+        .into_iter()
+        .map(|r| {
+            let session = Session {
+                id: r.id,
+                user_id: r.user_id,
+                consult_id: r.consult_id,
+                new_model: r.new_model,
+                created_at: r.created_at,
+                expires_at: r.expires_at,
+            };
+            (session, r.joined)
+        })
+        .collect();
+    let found: std::collections::HashMap<&str, &(Session, bool)> = rows.iter().map(|r| (r.0.id.as_str(), r)).collect();
     Ok(joins
         .iter()
         .map(|(id, user)| match found.get(id.as_str()) {
-            Some(row) if row.session.user_id == *user && row.joined => JoinAnswer::Joined(row.session.clone()),
-            Some(row) if row.session.user_id == *user => JoinAnswer::Expired,
+            Some((session, joined)) if session.user_id == *user && *joined => JoinAnswer::Joined(session.clone()),
+            Some((session, _)) if session.user_id == *user => JoinAnswer::Expired,
             _ => JoinAnswer::NotFound,
         })
         .collect())
@@ -317,17 +338,17 @@ pub struct NewSummary<'a> {
 
 pub async fn create_summary(conn: &mut PgConnection, new: &NewSummary<'_>) -> sqlx::Result<String> {
     let id = new_id();
-    sqlx::query(
+    sqlx::query!(
         "insert into summaries (id, user_id, consult_id, session_id, route, request, expires_at)
          values ($1, $2, $3, $4, $5, $6, $7)",
+        &id,
+        new.user_id,
+        new.consult_id,
+        new.session_id,
+        new.route,
+        Json(new.request) as _,
+        after(new.keep_for),
     )
-    .bind(&id)
-    .bind(new.user_id)
-    .bind(new.consult_id)
-    .bind(new.session_id)
-    .bind(new.route)
-    .bind(Json(new.request))
-    .bind(after(new.keep_for))
     .execute(conn)
     .await?;
     Ok(id)
@@ -354,20 +375,23 @@ impl SummaryRow {
     }
 }
 
-const SUMMARY: &str = "id, user_id, consult_id, session_id, route, request, result, engine";
-
 /// A summary by id, unless it has expired.
 pub async fn find_summary(db: &PgPool, id: &str) -> sqlx::Result<Option<SummaryRow>> {
-    sqlx::query_as(&format!("select {SUMMARY} from summaries where id = $1 and expires_at > now()")).bind(id).fetch_optional(db).await
+    sqlx::query_as!(
+        SummaryRow,
+        r#"select id, user_id, consult_id, session_id, route, request as "request: Json<SummaryRequest>",
+                  result as "result: Json<ConsultResult>", engine
+             from summaries where id = $1 and expires_at > now()"#,
+        id,
+    )
+    .fetch_optional(db)
+    .await
 }
 
 /// Records a summary's note, and keeps it with its consult.
 pub async fn finish_summary(conn: &mut PgConnection, row: &SummaryRow, result: &ConsultResult, engine: &str) -> sqlx::Result<()> {
     let template = row.request.template;
-    sqlx::query("update summaries set result = $2, engine = $3, finished_at = now() where id = $1")
-        .bind(&row.id)
-        .bind(Json(result))
-        .bind(engine)
+    sqlx::query!("update summaries set result = $2, engine = $3, finished_at = now() where id = $1", &row.id, Json(result) as _, engine)
         .execute(&mut *conn)
         .await?;
     if let Some(consult) = &row.consult_id {
@@ -388,16 +412,16 @@ pub struct Purged {
 /// sessions and summaries with it). Sessions are deleted once they can no longer be resumed.
 pub async fn purge_expired(db: &PgPool) -> sqlx::Result<Purged> {
     let mut tx = db.begin().await?;
-    let summaries = sqlx::query("delete from summaries where expires_at <= now()").execute(&mut *tx).await?.rows_affected();
-    let sessions = sqlx::query("delete from consult_sessions where expires_at <= now()").execute(&mut *tx).await?.rows_affected();
-    let consults = sqlx::query("delete from consults where expires_at <= now()").execute(&mut *tx).await?.rows_affected();
+    let summaries = sqlx::query!("delete from summaries where expires_at <= now()").execute(&mut *tx).await?.rows_affected();
+    let sessions = sqlx::query!("delete from consult_sessions where expires_at <= now()").execute(&mut *tx).await?.rows_affected();
+    let consults = sqlx::query!("delete from consults where expires_at <= now()").execute(&mut *tx).await?.rows_affected();
     tx.commit().await?;
     Ok(Purged { consults, sessions, summaries })
 }
 
 /// Whether the user is a helper user (set by staff).
 pub async fn is_helper(db: &PgPool, user_id: &str) -> sqlx::Result<bool> {
-    let flag: Option<bool> = sqlx::query_scalar("select is_helper from users where id = $1").bind(user_id).fetch_optional(db).await?;
+    let flag: Option<bool> = sqlx::query_scalar!("select is_helper from users where id = $1", user_id).fetch_optional(db).await?;
     Ok(flag.unwrap_or(false))
 }
 
@@ -405,14 +429,15 @@ pub async fn is_helper(db: &PgPool, user_id: &str) -> sqlx::Result<bool> {
 /// Sets the user's helper flag in `tx`; answers what it was before and the user's e-mail
 /// address, or `None` when there is no such user.
 pub async fn set_helper(tx: &mut sqlx::PgConnection, user_id: &str, flag: bool) -> sqlx::Result<Option<(bool, String)>> {
-    sqlx::query_as(
+    let row = sqlx::query!(
         "update users u set is_helper = $2, updated_at = now()
            from users old
           where u.id = $1 and old.id = u.id
           returning old.is_helper, u.email",
+        user_id,
+        flag,
     )
-    .bind(user_id)
-    .bind(flag)
     .fetch_optional(tx)
-    .await
+    .await?;
+    Ok(row.map(|r| (r.is_helper, r.email)))
 }

@@ -52,19 +52,19 @@ pub async fn store(db: &PgPool, f: &NewFeedback, sender: Option<Sender<'_>>) -> 
         _ => (None, None),
     };
     let short = |v: &Option<String>| v.as_ref().map(|v| v.trim().chars().take(100).collect::<String>()).filter(|v| !v.is_empty());
-    sqlx::query(
+    sqlx::query!(
         "insert into feedback (id, kind, text, rating, anonymous, consult_id, consult_type, user_id, user_label)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        id,
+        &f.kind,
+        f.text.trim(),
+        f.rating,
+        f.anonymous,
+        short(&f.consult_id),
+        short(&f.consult_type),
+        user_id,
+        label,
     )
-    .bind(id)
-    .bind(&f.kind)
-    .bind(f.text.trim())
-    .bind(f.rating)
-    .bind(f.anonymous)
-    .bind(short(&f.consult_id))
-    .bind(short(&f.consult_type))
-    .bind(user_id)
-    .bind(label)
     .execute(db)
     .await?;
     Ok(id)

@@ -72,7 +72,7 @@ pub fn embedded() -> &'static [Code] {
 
 /// Fills `icpc_codes` from the embedded list when it is empty.
 pub async fn seed_if_empty(db: &PgPool) -> sqlx::Result<()> {
-    let empty: bool = sqlx::query_scalar("select not exists(select 1 from icpc_codes)").fetch_one(db).await?;
+    let empty: bool = sqlx::query_scalar!(r#"select not exists(select 1 from icpc_codes) as "empty!""#).fetch_one(db).await?;
     if empty {
         let mut tx = db.begin().await?;
         replace(&mut tx, embedded()).await?;
@@ -82,21 +82,21 @@ pub async fn seed_if_empty(db: &PgPool) -> sqlx::Result<()> {
 }
 
 async fn replace(conn: &mut sqlx::PgConnection, codes: &[Code]) -> sqlx::Result<()> {
-    sqlx::query("delete from icpc_codes").execute(&mut *conn).await?;
+    sqlx::query!("delete from icpc_codes").execute(&mut *conn).await?;
     let categories: Vec<&str> = codes.iter().map(|c| c.category.as_str()).collect();
     let numbers: Vec<&str> = codes.iter().map(|c| c.code.as_str()).collect();
     let patient: Vec<&str> = codes.iter().map(|c| c.patient_title.as_str()).collect();
     let official: Vec<&str> = codes.iter().map(|c| c.official_title.as_str()).collect();
     let positions: Vec<i32> = (0..codes.len() as i32).collect();
-    sqlx::query(
+    sqlx::query!(
         "insert into icpc_codes (category, code, patient_title, official_title, position)
          select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[])",
+        &categories as _,
+        &numbers as _,
+        &patient as _,
+        &official as _,
+        &positions,
     )
-    .bind(&categories)
-    .bind(&numbers)
-    .bind(&patient)
-    .bind(&official)
-    .bind(&positions)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -104,13 +104,13 @@ async fn replace(conn: &mut sqlx::PgConnection, codes: &[Code]) -> sqlx::Result<
 
 /// The list in force, in its order.
 pub async fn list(db: &PgPool) -> sqlx::Result<Vec<Code>> {
-    sqlx::query_as("select category, code, patient_title, official_title from icpc_codes order by position").fetch_all(db).await
+    sqlx::query_as!(Code, "select category, code, patient_title, official_title from icpc_codes order by position").fetch_all(db).await
 }
 
 /// The version of the list in force: a new random value whenever `icpc_codes` changes, in the same
 /// transaction (a trigger of its own), so no two databases share one.
 pub async fn version(db: &PgPool) -> sqlx::Result<Uuid> {
-    sqlx::query_scalar("select version from icpc_list_version").fetch_one(db).await
+    sqlx::query_scalar!("select version from icpc_list_version").fetch_one(db).await
 }
 
 /// A list of codes with every code's match terms made once, for [`Catalogue::predict`] and
@@ -281,11 +281,11 @@ pub async fn catalogue(db: &PgPool) -> sqlx::Result<Arc<Catalogue>> {
 
 /// Which of `ids` (`K86`) are not in the list in force.
 pub async fn unknown(db: &PgPool, ids: &[String]) -> sqlx::Result<Vec<String>> {
-    sqlx::query_scalar(
-        "select id from unnest($1::text[]) as t(id)
-          where not exists (select 1 from icpc_codes c where c.category || c.code = t.id)",
+    sqlx::query_scalar!(
+        r#"select id as "id!" from unnest($1::text[]) as t(id)
+          where not exists (select 1 from icpc_codes c where c.category || c.code = t.id)"#,
+        ids,
     )
-    .bind(ids)
     .fetch_all(db)
     .await
 }

@@ -491,32 +491,34 @@ pub fn parse_shortages(text: &str) -> Result<Vec<Shortage>, Vec<LineError>> {
 /// The list in force and when it was uploaded (none before the first upload).
 pub async fn shortages(db: &PgPool) -> sqlx::Result<(Vec<Shortage>, Option<DateTime<Utc>>)> {
     let entries: Vec<Shortage> =
-        sqlx::query_as("select name, atc, status, since, advice from medicine_shortages order by position").fetch_all(db).await?;
-    let uploaded_at: Option<DateTime<Utc>> = sqlx::query_scalar("select max(uploaded_at) from medicine_shortages").fetch_one(db).await?;
+        sqlx::query_as!(Shortage, "select name, atc, status, since, advice from medicine_shortages order by position")
+            .fetch_all(db)
+            .await?;
+    let uploaded_at: Option<DateTime<Utc>> = sqlx::query_scalar!("select max(uploaded_at) from medicine_shortages").fetch_one(db).await?;
     Ok((entries, uploaded_at))
 }
 
 /// Replaces the whole list in one transaction.
 pub async fn replace_shortages(tx: &mut sqlx::PgConnection, entries: &[Shortage], uploaded_by: &str) -> sqlx::Result<()> {
-    sqlx::query("delete from medicine_shortages").execute(&mut *tx).await?;
+    sqlx::query!("delete from medicine_shortages").execute(&mut *tx).await?;
     let positions: Vec<i32> = (1..=entries.len() as i32).collect();
     let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
     let atcs: Vec<Option<&str>> = entries.iter().map(|e| e.atc.as_deref()).collect();
     let statuses: Vec<&str> = entries.iter().map(|e| e.status.as_str()).collect();
     let since: Vec<NaiveDate> = entries.iter().map(|e| e.since).collect();
     let advice: Vec<&str> = entries.iter().map(|e| e.advice.as_str()).collect();
-    sqlx::query(
+    sqlx::query!(
         "insert into medicine_shortages (position, name, atc, status, since, advice, uploaded_by)
          select p, n, a, s, d, v, $7 from unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::date[], $6::text[])
              as t(p, n, a, s, d, v)",
+        &positions,
+        &names as _,
+        &atcs as _,
+        &statuses as _,
+        &since,
+        &advice as _,
+        uploaded_by,
     )
-    .bind(&positions)
-    .bind(&names)
-    .bind(&atcs)
-    .bind(&statuses)
-    .bind(&since)
-    .bind(&advice)
-    .bind(uploaded_by)
     .execute(&mut *tx)
     .await?;
     Ok(())

@@ -71,12 +71,14 @@ impl Profile {
 }
 
 pub async fn find(db: &PgPool, user_id: &str) -> sqlx::Result<Profile> {
-    let found: Option<Profile> = sqlx::query_as(
-        "select u.preferred_name, p.phone_number, p.agb_code, p.organisation_name, p.user_kind, p.practitioner_kind
-           from users u left join user_profiles p on p.user_id = u.id
-          where u.id = $1",
+    let found: Option<Profile> = sqlx::query_as!(
+        Profile,
+        r#"select u.preferred_name, p.phone_number as "phone_number?", p.agb_code as "agb_code?",
+                  p.organisation_name as "organisation_name?", p.user_kind as "user_kind?", p.practitioner_kind as "practitioner_kind?"
+             from users u left join user_profiles p on p.user_id = u.id
+            where u.id = $1"#,
+        user_id,
     )
-    .bind(user_id)
     .fetch_optional(db)
     .await?;
     Ok(found.unwrap_or_default())
@@ -85,25 +87,23 @@ pub async fn find(db: &PgPool, user_id: &str) -> sqlx::Result<Profile> {
 /// Saves a checked profile: the preferred name on the user, the rest in the profile.
 pub async fn save(db: &PgPool, user_id: &str, profile: &Profile) -> sqlx::Result<()> {
     let mut tx = db.begin().await?;
-    sqlx::query("update users set preferred_name = $2, updated_at = now() where id = $1")
-        .bind(user_id)
-        .bind(&profile.preferred_name)
+    sqlx::query!("update users set preferred_name = $2, updated_at = now() where id = $1", user_id, profile.preferred_name.as_deref())
         .execute(&mut *tx)
         .await?;
-    sqlx::query(
+    sqlx::query!(
         "insert into user_profiles (user_id, phone_number, agb_code, organisation_name, user_kind, practitioner_kind)
          values ($1, $2, $3, $4, $5, $6)
          on conflict (user_id) do update
            set phone_number = excluded.phone_number, agb_code = excluded.agb_code,
                organisation_name = excluded.organisation_name, user_kind = excluded.user_kind,
                practitioner_kind = excluded.practitioner_kind, updated_at = now()",
+        user_id,
+        profile.phone_number.as_deref(),
+        profile.agb_code.as_deref(),
+        profile.organisation_name.as_deref(),
+        profile.user_kind.as_deref(),
+        profile.practitioner_kind.as_deref(),
     )
-    .bind(user_id)
-    .bind(&profile.phone_number)
-    .bind(&profile.agb_code)
-    .bind(&profile.organisation_name)
-    .bind(&profile.user_kind)
-    .bind(&profile.practitioner_kind)
     .execute(&mut *tx)
     .await?;
     tx.commit().await

@@ -50,49 +50,52 @@ impl Parts {
     }
 }
 
-const COLUMNS: &str = "id, subjective, objective, evaluation, plan, source, created_at, updated_at";
-
 pub async fn list(db: &PgPool, user_id: &str) -> sqlx::Result<Vec<SoapExample>> {
-    sqlx::query_as(&format!("select {COLUMNS} from soap_examples where user_id = $1 order by created_at, id"))
-        .bind(user_id)
-        .fetch_all(db)
-        .await
+    sqlx::query_as!(
+        SoapExample,
+        "select id, subjective, objective, evaluation, plan, source, created_at, updated_at from soap_examples where user_id = $1 order by created_at, id",
+        user_id,
+    )
+    .fetch_all(db)
+    .await
 }
 
 pub async fn add(db: &PgPool, user_id: &str, parts: &Parts, source: &str, consult_id: Option<&str>) -> sqlx::Result<SoapExample> {
-    sqlx::query_as(&format!(
+    sqlx::query_as!(
+        SoapExample,
         "insert into soap_examples (id, user_id, subjective, objective, evaluation, plan, source, consult_id)
-         values ($1, $2, $3, $4, $5, $6, $7, $8) returning {COLUMNS}"
-    ))
-    .bind(Uuid::new_v4())
-    .bind(user_id)
-    .bind(&parts.subjective)
-    .bind(&parts.objective)
-    .bind(&parts.evaluation)
-    .bind(&parts.plan)
-    .bind(source)
-    .bind(consult_id)
+         values ($1, $2, $3, $4, $5, $6, $7, $8) returning id, subjective, objective, evaluation, plan, source, created_at, updated_at",
+        Uuid::new_v4(),
+        user_id,
+        &parts.subjective,
+        &parts.objective,
+        &parts.evaluation,
+        &parts.plan,
+        source,
+        consult_id,
+    )
     .fetch_one(db)
     .await
 }
 
 /// Changes the user's own example; `None` when they have none with this id.
 pub async fn update(db: &PgPool, user_id: &str, id: Uuid, parts: &Parts) -> sqlx::Result<Option<SoapExample>> {
-    sqlx::query_as(&format!(
+    sqlx::query_as!(
+        SoapExample,
         "update soap_examples set subjective = $3, objective = $4, evaluation = $5, plan = $6, updated_at = now()
-          where id = $1 and user_id = $2 returning {COLUMNS}"
-    ))
-    .bind(id)
-    .bind(user_id)
-    .bind(&parts.subjective)
-    .bind(&parts.objective)
-    .bind(&parts.evaluation)
-    .bind(&parts.plan)
+          where id = $1 and user_id = $2 returning id, subjective, objective, evaluation, plan, source, created_at, updated_at",
+        id,
+        user_id,
+        &parts.subjective,
+        &parts.objective,
+        &parts.evaluation,
+        &parts.plan,
+    )
     .fetch_optional(db)
     .await
 }
 
 pub async fn delete(db: &PgPool, user_id: &str, id: Uuid) -> sqlx::Result<bool> {
-    let done = sqlx::query("delete from soap_examples where id = $1 and user_id = $2").bind(id).bind(user_id).execute(db).await?;
+    let done = sqlx::query!("delete from soap_examples where id = $1 and user_id = $2", id, user_id).execute(db).await?;
     Ok(done.rows_affected() == 1)
 }

@@ -29,44 +29,43 @@ pub struct TokenIdentity {
 /// when the user was last seen (the caller calls this at most every few minutes per user).
 /// Returns whether the user is new.
 pub async fn upsert_from_token(conn: &mut PgConnection, who: &TokenIdentity) -> sqlx::Result<bool> {
-    let inserted: Option<bool> = sqlx::query_scalar(
-        "insert into users (id, email, preferred_username, last_seen_at) values ($1, $2, $3, now())
+    let inserted: Option<bool> = sqlx::query_scalar!(
+        r#"insert into users (id, email, preferred_username, last_seen_at) values ($1, $2, $3, now())
          on conflict (id) do update
            set email = excluded.email, preferred_username = excluded.preferred_username, last_seen_at = now(),
                updated_at = case when users.email is distinct from excluded.email
                                    or users.preferred_username is distinct from excluded.preferred_username
                                  then now() else users.updated_at end
-         returning (xmax = 0)",
+         returning (xmax = 0) as "inserted!""#,
+        &who.sub,
+        &who.email,
+        &who.preferred_username,
     )
-    .bind(&who.sub)
-    .bind(&who.email)
-    .bind(&who.preferred_username)
     .fetch_optional(conn)
     .await?;
     Ok(inserted.unwrap_or(false))
 }
 
 pub async fn find(pool: &PgPool, id: &str) -> sqlx::Result<Option<User>> {
-    sqlx::query_as("select id, email, preferred_username, preferred_name, is_helper, created_at from users where id = $1")
-        .bind(id)
+    sqlx::query_as!(User, "select id, email, preferred_username, preferred_name, is_helper, created_at from users where id = $1", id)
         .fetch_optional(pool)
         .await
 }
 
 /// Whether the user accepted the agreement version in force.
 pub async fn has_accepted_agreement(pool: &PgPool, id: &str) -> sqlx::Result<bool> {
-    sqlx::query_scalar("select exists(select 1 from agreement_acceptances where user_id = $1 and version = $2)")
-        .bind(id)
-        .bind(AGREEMENT_VERSION)
-        .fetch_one(pool)
-        .await
+    sqlx::query_scalar!(
+        r#"select exists(select 1 from agreement_acceptances where user_id = $1 and version = $2) as "exists!""#,
+        id,
+        AGREEMENT_VERSION,
+    )
+    .fetch_one(pool)
+    .await
 }
 
 /// Records that the user accepted the agreement version in force; accepting twice keeps the first.
 pub async fn record_agreement(pool: &PgPool, id: &str) -> sqlx::Result<()> {
-    sqlx::query("insert into agreement_acceptances (user_id, version) values ($1, $2) on conflict do nothing")
-        .bind(id)
-        .bind(AGREEMENT_VERSION)
+    sqlx::query!("insert into agreement_acceptances (user_id, version) values ($1, $2) on conflict do nothing", id, AGREEMENT_VERSION)
         .execute(pool)
         .await?;
     Ok(())

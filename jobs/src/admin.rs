@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
-use sqlx::{PgConnection, PgPool, Row};
+use sqlx::{PgConnection, PgPool};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -44,9 +44,6 @@ pub struct JobProblem {
     pub retryable: bool,
 }
 
-/// The states staff see as problems.
-const PROBLEM_STATES: &str = "('retrying', 'failed', 'dead')";
-
 /// What a job is for, in Dutch ([`crate::kind::Job::describe`]), or its label.
 fn text_of(kind: &str, payload: &Value, caused_by: Option<&str>, names: &Names) -> String {
     kinds::named(kind).map_or_else(|| UNKNOWN_KIND.to_owned(), |k| k.describe(payload, caused_by, names))
@@ -64,24 +61,51 @@ async fn names(db: &PgPool, rows: &[(String, Value, Option<String>)]) -> sqlx::R
     Names::look_up(db, &wanted).await
 }
 
-const PROBLEM_COLUMNS: &str = "id, kind, state, attempts, max_attempts, last_error, run_at, updated_at, payload, caused_by";
+/// A job's row as [`told`] reads it.
+struct ProblemRow {
+    id: Uuid,
+    kind: String,
+    state: String,
+    attempts: i32,
+    max_attempts: i32,
+    last_error: Option<String>,
+    run_at: DateTime<Utc>,
+    updated_at: DateTime<Utc>,
+    payload: Value,
+    caused_by: Option<String>,
+}
+
+/// A compile-checked statement answering [`ProblemRow`]s from the jobs that went wrong (the
+/// states staff see as problems: retrying, failed, dead), followed by `$tail` (a string literal:
+/// further conditions and the order) and the statement's arguments.
+macro_rules! problem_jobs {
+    ($tail:literal $(, $arg:expr)* $(,)?) => {
+        sqlx::query_as!(
+            ProblemRow,
+            "select id, kind, state, attempts, max_attempts, last_error, run_at, updated_at, payload, caused_by
+               from jobs where state in ('retrying', 'failed', 'dead') " + $tail
+            $(, $arg)*
+        )
+    };
+}
 
 /// Jobs' rows told in words, with what their payloads name looked up once for all.
-async fn told(db: &PgPool, rows: &[sqlx::postgres::PgRow]) -> sqlx::Result<Vec<JobProblem>> {
-    let keys: Vec<(String, Value, Option<String>)> = rows.iter().map(|r| (r.get("kind"), r.get("payload"), r.get("caused_by"))).collect();
+async fn told(db: &PgPool, rows: Vec<ProblemRow>) -> sqlx::Result<Vec<JobProblem>> {
+    let keys: Vec<(String, Value, Option<String>)> =
+        rows.iter().map(|r| (r.kind.clone(), r.payload.clone(), r.caused_by.clone())).collect();
     let names = names(db, &keys).await?;
     Ok(rows
-        .iter()
+        .into_iter()
         .zip(&keys)
         .map(|(r, (kind, payload, caused_by))| JobProblem {
-            id: r.get("id"),
+            id: r.id,
             kind: kind.clone(),
-            state: JobState::from_stored(r.get::<&str, _>("state")).unwrap_or(JobState::Failed),
-            attempts: r.get("attempts"),
-            max_attempts: r.get("max_attempts"),
-            last_error: r.get("last_error"),
-            run_at: r.get("run_at"),
-            updated_at: r.get("updated_at"),
+            state: JobState::from_stored(&r.state).unwrap_or(JobState::Failed),
+            attempts: r.attempts,
+            max_attempts: r.max_attempts,
+            last_error: r.last_error,
+            run_at: r.run_at,
+            updated_at: r.updated_at,
             description: text_of(kind, payload, caused_by.as_deref(), &names),
             retryable: kind != "probe",
         })
@@ -91,36 +115,28 @@ async fn told(db: &PgPool, rows: &[sqlx::postgres::PgRow]) -> sqlx::Result<Vec<J
 /// A page of jobs that are retrying, failed or dead, the latest change first, and how many there
 /// are in all.
 pub async fn problems(db: &PgPool, page: i64, size: i64) -> sqlx::Result<(Vec<JobProblem>, i64)> {
-    let rows = sqlx::query(&format!(
-        "select {PROBLEM_COLUMNS} from jobs where state in {PROBLEM_STATES} order by updated_at desc, id limit $1 offset $2"
-    ))
-    .bind(size)
-    .bind(page * size)
-    .fetch_all(db)
-    .await?;
-    let total: i64 = sqlx::query_scalar(&format!("select count(*) from jobs where state in {PROBLEM_STATES}")).fetch_one(db).await?;
-    Ok((told(db, &rows).await?, total))
+    let rows = problem_jobs!("order by updated_at desc, id limit $1 offset $2", size, page * size).fetch_all(db).await?;
+    let total: i64 =
+        sqlx::query_scalar!(r#"select count(*) as "count!" from jobs where state in ('retrying', 'failed', 'dead')"#).fetch_one(db).await?;
+    Ok((told(db, rows).await?, total))
 }
 
 /// One problem job, as [`problems`] tells it.
 pub async fn problem(db: &PgPool, id: Uuid) -> sqlx::Result<Option<JobProblem>> {
-    let rows = sqlx::query(&format!("select {PROBLEM_COLUMNS} from jobs where id = $1 and state in {PROBLEM_STATES}"))
-        .bind(id)
-        .fetch_all(db)
-        .await?;
-    Ok(told(db, &rows).await?.pop())
+    let rows = problem_jobs!("and id = $1", id).fetch_all(db).await?;
+    Ok(told(db, rows).await?.pop())
 }
 
 /// Queues a job that went wrong again, in `tx`: waiting, due now, with a fresh count of attempts
 /// (its last error stays until the next attempt ends). `false` when it is no longer retrying,
 /// failed or dead (someone retried it already, or it ran).
 pub async fn retry(tx: &mut PgConnection, id: Uuid) -> sqlx::Result<bool> {
-    let done = sqlx::query(&format!(
+    let done = sqlx::query!(
         "update jobs set state = 'queued', attempts = 0, run_at = now(), dispatched_at = null, dispatch_count = 0, task_id = null,
                 finished_at = null, updated_at = now()
-          where id = $1 and state in {PROBLEM_STATES} and kind <> 'probe'"
-    ))
-    .bind(id)
+          where id = $1 and state in ('retrying', 'failed', 'dead') and kind <> 'probe'",
+        id,
+    )
     .execute(tx)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -165,48 +181,45 @@ pub fn sweep_summary(kind: &str, result: &Value) -> Option<String> {
 
 /// The queues with work, by kind, and each sweep's last run.
 pub async fn overview(db: &PgPool) -> sqlx::Result<Overview> {
-    let queues = sqlx::query(
-        "select kind, count(*) filter (where state = 'queued') as queued, count(*) filter (where state = 'running') as running,
-                count(*) filter (where state = 'retrying') as retrying,
+    let queues = sqlx::query!(
+        r#"select kind, count(*) filter (where state = 'queued') as "queued!", count(*) filter (where state = 'running') as "running!",
+                count(*) filter (where state = 'retrying') as "retrying!",
                 min(run_at) filter (where state in ('queued', 'retrying') and run_at <= now()) as oldest
-           from jobs where state in ('queued', 'running', 'retrying') group by kind order by kind",
+           from jobs where state in ('queued', 'running', 'retrying') group by kind order by kind"#,
     )
     .fetch_all(db)
     .await?
-    .iter()
-    .map(|r| {
-        let kind: String = r.get("kind");
-        Queue {
-            label: label(&kind).to_owned(),
-            kind,
-            queued: r.get("queued"),
-            running: r.get("running"),
-            retrying: r.get("retrying"),
-            oldest_waiting_since: r.get("oldest"),
-        }
+    .into_iter()
+    .map(|r| Queue {
+        label: label(&r.kind).to_owned(),
+        kind: r.kind,
+        queued: r.queued,
+        running: r.running,
+        retrying: r.retrying,
+        oldest_waiting_since: r.oldest,
     })
     .collect();
-    let last = sqlx::query(
-        "select distinct on (kind) kind, state, coalesce(finished_at, updated_at) as at, result
-           from jobs where kind = any($1) order by kind, created_at desc",
+    let last = sqlx::query!(
+        r#"select distinct on (kind) kind, state, coalesce(finished_at, updated_at) as "at!", result
+           from jobs where kind = any($1) order by kind, created_at desc"#,
+        &SWEEPS[..] as _,
     )
-    .bind(SWEEPS.as_slice())
     .fetch_all(db)
     .await?;
     let sweeps = SWEEPS
         .iter()
         .map(|kind| {
-            let run = last.iter().find(|r| r.get::<&str, _>("kind") == *kind);
-            let state = run.and_then(|r| JobState::from_stored(r.get::<&str, _>("state")));
+            let run = last.iter().find(|r| r.kind == *kind);
+            let state = run.and_then(|r| JobState::from_stored(&r.state));
             SweepRun {
                 name: (*kind).to_owned(),
                 label: label(kind).to_owned(),
-                last_run_at: run.map(|r| r.get("at")),
+                last_run_at: run.map(|r| r.at),
                 state,
                 summary: run
                     .filter(|_| state == Some(JobState::Succeeded))
-                    .and_then(|r| r.get::<Option<Value>, _>("result"))
-                    .and_then(|v| sweep_summary(kind, &v)),
+                    .and_then(|r| r.result.as_ref())
+                    .and_then(|v| sweep_summary(kind, v)),
             }
         })
         .collect();

@@ -87,7 +87,6 @@ struct Inner {
 /// How long a backlog reading may stand in for asking Redis again.
 const READING_FRESH: Duration = Duration::from_secs(1);
 
-#[derive(sqlx::FromRow)]
 struct Claim {
     id: Uuid,
     kind: String,
@@ -96,13 +95,10 @@ struct Claim {
     task_id: String,
 }
 
-/// The push's mark of [`Dispatcher::dispatch`]: $1 ids, $2 the task id of each one's message.
-pub(crate) const MARK: &str = "update jobs j
-        set dispatched_at = now(), dispatch_count = j.dispatch_count + 1, task_id = t.task_id
-       from unnest($1::uuid[], $2::text[]) as t(id, task_id),
-            (select set_config('synchronous_commit', 'off', true)) as async_commit
-      where j.id = t.id and (j.dispatched_at is null and j.state in ('queued', 'retrying')) is true
-      returning j.id, j.kind, j.run_at, j.dispatch_count, j.task_id";
+/// The push's mark of [`Dispatcher::dispatch`], `queries/mark.sql` (a test explains it): $1 ids,
+/// $2 the task id of each one's message.
+#[cfg(test)]
+pub(crate) const MARK: &str = include_str!("../queries/mark.sql");
 
 impl Dispatcher {
     pub fn new(db: PgPool, redis: redis::Client, config: JobsConfig) -> Self {
@@ -203,7 +199,7 @@ impl Dispatcher {
         // mark, the relay pushes the job again and the claim makes the second message a no-op.
         // A row another push marked meanwhile drops out of its group. Its state is checked
         // `is true`, so the planner looks each id up by its key (see `record`).
-        let claims: Vec<Claim> = sqlx::query_as(MARK).bind(ids).bind(&task_ids).fetch_all(&self.inner.db).await?;
+        let claims: Vec<Claim> = sqlx::query_file_as!(Claim, "queries/mark.sql", ids, &task_ids).fetch_all(&self.inner.db).await?;
         let mut by_kind: BTreeMap<String, Vec<Claim>> = BTreeMap::new();
         for claim in claims {
             by_kind.entry(claim.kind.clone()).or_default().push(claim);
@@ -242,15 +238,17 @@ impl Dispatcher {
         }
         // by the primary key alone: a condition beside it can lead the planner down a partial
         // index of every waiting row
-        let rows: Vec<(Uuid, String, i64, bool)> = sqlx::query_as(&format!(
-            "select id, kind, extract(epoch from run_at)::bigint, {} from jobs where id = any($1)",
-            crate::record::AWAITING_PUSH
-        ))
-        .bind(ids)
+        // whether it waits: the predicate of `jobs_undispatched_idx` ([`crate::record::AWAITING_PUSH`])
+        let rows = sqlx::query!(
+            r#"select id, kind, extract(epoch from run_at)::bigint as "at!",
+                      (dispatched_at is null and state in ('queued', 'retrying')) as "waiting!"
+                 from jobs where id = any($1)"#,
+            ids,
+        )
         .fetch_all(&self.inner.db)
         .await?;
         let rows: std::collections::HashMap<Uuid, (String, i64)> =
-            rows.into_iter().filter(|(.., waiting)| *waiting).map(|(id, kind, at, _)| (id, (kind, at))).collect();
+            rows.into_iter().filter(|r| r.waiting).map(|r| (r.id, (r.kind, r.at))).collect();
         // per kind and second: the open group's task id and its size
         let mut open: std::collections::HashMap<(&str, i64), (String, usize)> = std::collections::HashMap::new();
         Ok(ids
@@ -342,13 +340,13 @@ impl Dispatcher {
     async fn release(&self, claims: &[Claim]) -> sqlx::Result<()> {
         let ids: Vec<Uuid> = claims.iter().map(|c| c.id).collect();
         let task_ids: Vec<&str> = claims.iter().map(|c| c.task_id.as_str()).collect();
-        sqlx::query(
+        sqlx::query!(
             "update jobs j set dispatched_at = null, task_id = null
                from unnest($1::uuid[], $2::text[]) as t(id, task_id)
               where j.id = t.id and j.task_id = t.task_id",
+            &ids,
+            &task_ids as _,
         )
-        .bind(&ids)
-        .bind(&task_ids)
         .execute(&self.inner.db)
         .await?;
         Ok(())

@@ -119,21 +119,27 @@ pub fn stalled(
 /// waiting for a push, however many, cost one index probe per kind; rows pushed and not started
 /// are few (each queue's backlog limit) and read as they are.
 pub async fn oldest_waiting(db: &PgPool) -> sqlx::Result<BTreeMap<String, Duration>> {
-    let rows: Vec<(String, f64)> = sqlx::query_as(&format!(
-        "with kinds as ({kinds})
-         select kind, extract(epoch from now() - min(run_at))::float8 from (
-             select kinds.kind, (select min(run_at) from jobs where kind = kinds.kind and {awaiting}) as run_at
+    // `kinds` is `queries/kinds_awaiting_push.sql`, and the predicate of `jobs_undispatched_idx`
+    // stands in it word for word ([`crate::record::AWAITING_PUSH`])
+    let rows = sqlx::query!(
+        r#"with kinds as (
+             with recursive k(kind) as (
+                 (select kind from jobs where dispatched_at is null and state in ('queued', 'retrying') order by kind limit 1)
+                 union all
+                 select (select kind from jobs where dispatched_at is null and state in ('queued', 'retrying') and kind > k.kind order by kind limit 1)
+                   from k where k.kind is not null)
+             select kind from k where kind is not null)
+         select kind as "kind!", extract(epoch from now() - min(run_at))::float8 as "waited!" from (
+             select kinds.kind, (select min(run_at) from jobs where kind = kinds.kind and dispatched_at is null and state in ('queued', 'retrying')) as run_at
                from kinds
              union all
              select kind, run_at from jobs where dispatched_at is not null and state in ('queued', 'retrying')
          ) waiting
-         where run_at <= now() group by kind",
-        kinds = crate::record::kinds_awaiting_push(),
-        awaiting = crate::record::AWAITING_PUSH,
-    ))
+         where run_at <= now() group by kind"#,
+    )
     .fetch_all(db)
     .await?;
-    Ok(rows.into_iter().map(|(kind, s)| (kind, Duration::from_secs_f64(s.max(0.0)))).collect())
+    Ok(rows.into_iter().map(|r| (r.kind, Duration::from_secs_f64(r.waited.max(0.0)))).collect())
 }
 
 /// Keeps the later of the stored and the given fetch time (hashed once, sent by its digest).

@@ -21,7 +21,7 @@ const CHECK_TIMEOUT: Duration = Duration::from_secs(2);
 /// not. A stalled queue (see [`crate::health`]) is named `queue:<kind>`.
 pub async fn readiness(db: &PgPool, redis: &redis::Client, jobs: &JobsConfig) -> (bool, BTreeMap<String, String>) {
     let postgres = async {
-        tokio::time::timeout(CHECK_TIMEOUT, sqlx::query("select 1").execute(db))
+        tokio::time::timeout(CHECK_TIMEOUT, sqlx::query!("select 1 as ping").fetch_one(db))
             .await
             .map_err(|_| "no reply within 2 s".to_owned())
             .and_then(|r| r.map(|_| ()).map_err(|_| "unreachable".to_owned()))

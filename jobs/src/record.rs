@@ -47,14 +47,17 @@ pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<JobR
 
 /// Rows waiting for a push, due or not: the predicate of the partial index
 /// `jobs_undispatched_idx` `(kind, run_at)`, which a query must repeat word for word for the
-/// planner to use that index (`queries/kinds_awaiting_push.sql` spells it out twice; a test
-/// holds the two to this text).
+/// planner to use that index. The compile-checked statements spell it out (a statement is one
+/// literal): `queries/kinds_awaiting_push.sql` twice, the relay's push and backlog, the
+/// dispatcher's grouping and the queue ages in `health`; a test holds them to this text.
+#[cfg(test)]
 pub(crate) const AWAITING_PUSH: &str = "dispatched_at is null and state in ('queued', 'retrying')";
 
 /// The kinds that have rows waiting for a push (due or not), as a skip scan over
 /// `jobs_undispatched_idx`: one index probe per kind, however long the backlog. The statement is
-/// `queries/kinds_awaiting_push.sql` (no alias on its column: callers wrap it in a `with` and
-/// read `kind`); its test runs it through `query_file_scalar!`, checked at compile time.
+/// `queries/kinds_awaiting_push.sql` (no alias on its column: `health` writes it out in a `with`
+/// and reads `kind`), run by the relay and its test through `query_file_scalar!`.
+#[cfg(test)]
 pub(crate) fn kinds_awaiting_push() -> String {
     include_str!("../queries/kinds_awaiting_push.sql").to_owned()
 }
@@ -352,7 +355,7 @@ mod tests {
     #[sqlx::test(migrations = "../migrations")]
     async fn statements_by_id_look_jobs_up_by_key_without_statistics(db: sqlx::PgPool) {
         // 20,000 jobs, never analysed: a quarter running, a quarter waiting for a push, half pushed
-        sqlx::query(
+        sqlx::query!(
             "insert into jobs (id, kind, payload, max_attempts, state, locked_by, lease_until, dispatched_at)
              select gen_random_uuid(), 'probe', '{}', 3,
                     case when i % 4 = 0 then 'running' else 'queued' end,
@@ -367,9 +370,7 @@ mod tests {
         let ids = |state: &'static str, pushed: bool| {
             let db = db.clone();
             async move {
-                sqlx::query_scalar::<_, Uuid>("select id from jobs where state = $1 and (dispatched_at is not null) = $2 limit 50")
-                    .bind(state)
-                    .bind(pushed)
+                sqlx::query_scalar!("select id from jobs where state = $1 and (dispatched_at is not null) = $2 limit 50", state, pushed)
                     .fetch_all(&db)
                     .await
                     .unwrap()
@@ -416,11 +417,11 @@ mod tests {
     async fn a_wait_gives_the_attempt_back_where_a_retry_uses_it_up(db: sqlx::PgPool) {
         let insert = || async {
             let id = Uuid::new_v4();
-            sqlx::query(
+            sqlx::query!(
                 "insert into jobs (id, kind, payload, attempts, max_attempts, state, locked_by, lease_until)
                  values ($1, 'probe', '{}', 1, 1, 'running', 'w', now() + interval '1 minute')",
+                id,
             )
-            .bind(id)
             .execute(&db)
             .await
             .unwrap();
@@ -436,15 +437,16 @@ mod tests {
         let row = |id: Uuid| {
             let db = db.clone();
             async move {
-                sqlx::query_as::<_, (String, i32, Option<String>, f64, bool, bool)>(
-                    "select state, attempts, last_error, extract(epoch from run_at - now())::float8, finished_at is null,
-                            locked_by is null
-                       from jobs where id = $1",
+                let r = sqlx::query!(
+                    r#"select state, attempts, last_error, extract(epoch from run_at - now())::float8 as "due_in!",
+                              finished_at is null as "unfinished!", locked_by is null as "unlocked!"
+                         from jobs where id = $1"#,
+                    id,
                 )
-                .bind(id)
                 .fetch_one(&db)
                 .await
-                .unwrap()
+                .unwrap();
+                (r.state, r.attempts, r.last_error, r.due_in, r.unfinished, r.unlocked)
             }
         };
         let (state, attempts, error, due_in, unfinished, unlocked) = row(waiting).await;
@@ -454,7 +456,7 @@ mod tests {
         assert_eq!((state.as_str(), attempts, unfinished), ("dead", 1, false));
 
         // due now: the next claim is attempt 1 again, the one that waited
-        sqlx::query("update jobs set run_at = now() where id = $1").bind(waiting).execute(&db).await.unwrap();
+        sqlx::query!("update jobs set run_at = now() where id = $1", waiting).execute(&db).await.unwrap();
         let request = ClaimRequest { id: waiting, kind: "probe".into(), lease: Duration::from_secs(60) };
         let claimed = claim_many(&db, "w", &[request]).await.unwrap().remove(0).expect("claimed");
         assert_eq!((claimed.attempts, claimed.max_attempts), (1, 1));
@@ -470,30 +472,36 @@ mod tests {
         let job = crate::kinds::Probe::job(&crate::kinds::probe::ProbePayload::default());
         let ids = enqueue_many(&mut db.acquire().await.unwrap(), &vec![job; 200]).await.unwrap();
         let pages = || async {
-            let rows: Vec<(Uuid, i32)> = sqlx::query_as("select id, (ctid::text::point)[0]::int from jobs").fetch_all(&db).await.unwrap();
-            rows.into_iter().collect::<std::collections::HashMap<_, _>>()
+            let rows = sqlx::query!(r#"select id, (ctid::text::point)[0]::int as "page!" from jobs"#).fetch_all(&db).await.unwrap();
+            rows.into_iter().map(|r| (r.id, r.page)).collect::<std::collections::HashMap<_, _>>()
         };
         let written = pages().await;
         assert!(written.values().collect::<std::collections::HashSet<_>>().len() > 1, "the rows fill several pages");
         let task_ids = vec!["t"; ids.len()];
-        let marked = sqlx::query(crate::dispatch::MARK).bind(&ids).bind(&task_ids).execute(&db).await.unwrap();
-        assert_eq!(marked.rows_affected(), 200);
+        let marked = sqlx::query_file!("queries/mark.sql", &ids, &task_ids as _).fetch_all(&db).await.unwrap();
+        assert_eq!(marked.len(), 200);
         let moved: Vec<_> = pages().await.into_iter().filter(|(id, page)| written[id] != *page).collect();
         assert!(moved.is_empty(), "{} of 200 jobs moved off their page", moved.len());
     }
 
-    /// The predicate of `jobs_undispatched_idx` stands in the kinds' skip scan word for word,
-    /// twice, as [`AWAITING_PUSH`] gives it to the statements built around it elsewhere.
+    /// The predicate of `jobs_undispatched_idx` stands word for word in the kinds' skip scan,
+    /// twice, and in the statements that read waiting rows elsewhere: the relay's push and
+    /// backlog, the dispatcher's grouping, and the queue ages (the skip scan written out again
+    /// and the earliest waiting row per kind).
     #[test]
     fn the_kinds_skip_scan_repeats_the_index_predicate_word_for_word() {
         assert_eq!(kinds_awaiting_push().matches(AWAITING_PUSH).count(), 2);
+        assert_eq!(include_str!("relay.rs").matches(AWAITING_PUSH).count(), 2);
+        assert_eq!(include_str!("dispatch.rs").matches(AWAITING_PUSH).count(), 1);
+        assert_eq!(include_str!("health.rs").matches(AWAITING_PUSH).count(), 3);
+        assert!(include_str!("health.rs").contains(kinds_awaiting_push().trim_end().lines().nth(1).unwrap().trim()));
     }
 
     /// The kinds with rows waiting for a push, due or not, each once and in order; pushed,
     /// running and finished rows do not count.
     #[sqlx::test(migrations = "../migrations")]
     async fn the_kinds_awaiting_a_push_are_those_with_unpushed_waiting_rows(db: sqlx::PgPool) {
-        sqlx::query(
+        sqlx::query!(
             "insert into jobs (id, kind, payload, max_attempts, state, run_at, dispatched_at)
              values (gen_random_uuid(), 'b', '{}', 3, 'queued', now(), null),
                     (gen_random_uuid(), 'b', '{}', 3, 'retrying', now() + interval '1 hour', null),

@@ -94,7 +94,7 @@ impl Relay {
     }
 
     async fn rescue(&self) -> sqlx::Result<u64> {
-        let rows: Vec<(Uuid, String, String)> = sqlx::query_as(
+        let rows: Vec<(Uuid, String, String)> = sqlx::query!(
             "update jobs
                 set state = case when attempts >= max_attempts then 'dead' else 'retrying' end,
                     last_error = 'De worker stopte tijdens poging ' || attempts || ' zonder die af te ronden.',
@@ -105,7 +105,10 @@ impl Relay {
               returning id, kind, state",
         )
         .fetch_all(self.dispatcher.db())
-        .await?;
+        .await?
+        .into_iter()
+        .map(|r| (r.id, r.kind, r.state))
+        .collect();
         for (id, kind, state) in &rows {
             tracing::warn!(job.id = %id, job.kind = %kind, job.state = %state, "attempt abandoned by its worker");
             crate::metrics::finished(kind, state, Duration::ZERO);
@@ -121,7 +124,7 @@ impl Relay {
     /// Jobs pushed more than `repush_after` ago that still wait: pushed again.
     async fn repush_overdue(&self) -> sqlx::Result<u64> {
         let after = self.dispatcher.config().repush_after.as_millis() as f64;
-        let rows: Vec<(Uuid, String)> = sqlx::query_as(
+        let rows: Vec<(Uuid, String)> = sqlx::query!(
             "update jobs set dispatched_at = null, task_id = null
               where id in (select id from jobs
                             where dispatched_at is not null and state in ('queued', 'retrying')
@@ -130,10 +133,13 @@ impl Relay {
                             order by dispatched_at limit 500)
                 and dispatched_at is not null and state in ('queued', 'retrying')
               returning id, kind",
+            after,
         )
-        .bind(after)
         .fetch_all(self.dispatcher.db())
-        .await?;
+        .await?
+        .into_iter()
+        .map(|r| (r.id, r.kind))
+        .collect();
         // one line per sweep, not per job: a long backlog can bring hundreds at once
         if let Some((first, _)) = rows.first() {
             let mut kinds: Vec<&str> = rows.iter().map(|(_, kind)| kind.as_str()).collect();
@@ -146,16 +152,19 @@ impl Relay {
 
     async fn find_missing(&self) -> anyhow::Result<u64> {
         let stale = self.dispatcher.config().stale_after.as_millis() as f64;
-        let candidates: Vec<(Uuid, String, String)> = sqlx::query_as(
-            "select id, kind, task_id from jobs
+        let candidates: Vec<(Uuid, String, String)> = sqlx::query!(
+            r#"select id, kind, task_id as "task_id!" from jobs
               where dispatched_at is not null and state in ('queued', 'retrying')
                 and dispatched_at < now() - $1 * interval '1 millisecond'
                 and run_at < now() - $1 * interval '1 millisecond'
-              order by dispatched_at limit 500",
+              order by dispatched_at limit 500"#,
+            stale,
         )
-        .bind(stale)
         .fetch_all(self.dispatcher.db())
-        .await?;
+        .await?
+        .into_iter()
+        .map(|r| (r.id, r.kind, r.task_id))
+        .collect();
         if candidates.is_empty() {
             return Ok(0);
         }
@@ -187,13 +196,13 @@ impl Relay {
         }
         let ids: Vec<Uuid> = lost.iter().map(|(id, _)| *id).collect();
         let task_ids: Vec<&str> = lost.iter().map(|(_, t)| t.as_str()).collect();
-        let n = sqlx::query(
+        let n = sqlx::query!(
             "update jobs j set dispatched_at = null, task_id = null
                from unnest($1::uuid[], $2::text[]) as t(id, task_id)
               where j.id = t.id and j.task_id = t.task_id and j.state in ('queued', 'retrying')",
+            &ids,
+            &task_ids as _,
         )
-        .bind(&ids)
-        .bind(&task_ids)
         .execute(self.dispatcher.db())
         .await?
         .rows_affected();
@@ -202,15 +211,21 @@ impl Relay {
     }
 
     async fn push_due(&self) -> sqlx::Result<u64> {
-        let kinds: Vec<String> = sqlx::query_scalar(&crate::record::kinds_awaiting_push()).fetch_all(self.dispatcher.db()).await?;
-        let due = format!(
-            "select id from jobs where kind = $1 and {} and run_at <= now() + interval '1 second' order by run_at limit $2",
-            crate::record::AWAITING_PUSH
-        );
+        // never null: the statement leaves the end of its recursion out
+        let kinds: Vec<Option<String>> =
+            sqlx::query_file_scalar!("queries/kinds_awaiting_push.sql").fetch_all(self.dispatcher.db()).await?;
         let mut total = 0;
-        for kind in kinds {
+        for kind in kinds.into_iter().flatten() {
             loop {
-                let ids: Vec<Uuid> = sqlx::query_scalar(&due).bind(&kind).bind(PUSH_BATCH).fetch_all(self.dispatcher.db()).await?;
+                // the predicate of `jobs_undispatched_idx` word for word ([`crate::record::AWAITING_PUSH`])
+                let ids: Vec<Uuid> = sqlx::query_scalar!(
+                    "select id from jobs where kind = $1 and dispatched_at is null and state in ('queued', 'retrying')
+                        and run_at <= now() + interval '1 second' order by run_at limit $2",
+                    &kind,
+                    PUSH_BATCH,
+                )
+                .fetch_all(self.dispatcher.db())
+                .await?;
                 if ids.is_empty() {
                     break;
                 }
@@ -232,13 +247,19 @@ impl Relay {
     }
 
     async fn gauges(&self) -> sqlx::Result<()> {
-        let backlog: i64 =
-            sqlx::query_scalar(&format!("select count(*) from jobs where {} and run_at <= now()", crate::record::AWAITING_PUSH))
-                .fetch_one(self.dispatcher.db())
-                .await?;
+        // the predicate of `jobs_undispatched_idx` word for word ([`crate::record::AWAITING_PUSH`])
+        let backlog: i64 = sqlx::query_scalar!(
+            r#"select count(*) as "count!" from jobs where dispatched_at is null and state in ('queued', 'retrying') and run_at <= now()"#
+        )
+        .fetch_one(self.dispatcher.db())
+        .await?;
         crate::metrics::relay_backlog(backlog);
-        let dead: Vec<(String, i64)> =
-            sqlx::query_as("select kind, count(*) from jobs where state = 'dead' group by kind").fetch_all(self.dispatcher.db()).await?;
+        let dead: Vec<(String, i64)> = sqlx::query!(r#"select kind, count(*) as "count!" from jobs where state = 'dead' group by kind"#)
+            .fetch_all(self.dispatcher.db())
+            .await?
+            .into_iter()
+            .map(|r| (r.kind, r.count))
+            .collect();
         for kind in &self.kinds {
             let n = dead.iter().find(|(k, _)| k == kind).map_or(0, |(_, n)| *n);
             crate::metrics::dead(kind, n);

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use domain::billing::Cents;
 use domain::billing::invoices::euros;
 use serde_json::Value;
-use sqlx::{PgPool, Row};
+use sqlx::PgPool;
 use uuid::Uuid;
 
 /// What the payloads of a page of jobs point at ([`crate::kind::Job::wants`] adds to it).
@@ -71,31 +71,32 @@ impl Names {
     /// Looks up everything wanted, one statement per table.
     pub async fn look_up(db: &PgPool, wanted: &Wanted) -> sqlx::Result<Names> {
         let mut out = Names::default();
-        for r in sqlx::query(
-            "select p.id::text as id, p.provider_payment_id, u.email, p.description, p.amount_cents::int8 as amount
-               from payments p join users u on u.id = p.user_id where p.id::text = any($1) or p.provider_payment_id = any($2)",
+        for r in sqlx::query!(
+            r#"select p.id::text as "id!", p.provider_payment_id, u.email, p.description, p.amount_cents::int8 as "amount!: Cents"
+               from payments p join users u on u.id = p.user_id where p.id::text = any($1) or p.provider_payment_id = any($2)"#,
+            &wanted.payments,
+            &wanted.provider_payments,
         )
-        .bind(&wanted.payments)
-        .bind(&wanted.provider_payments)
         .fetch_all(db)
         .await?
         {
-            let line = || PaymentLine { email: r.get("email"), description: r.get("description"), amount_cents: r.get("amount") };
-            if let Some(provider) = r.get::<Option<String>, _>("provider_payment_id") {
-                out.payments.insert(provider, line());
+            let line = PaymentLine { email: r.email, description: r.description, amount_cents: r.amount };
+            if let Some(provider) = r.provider_payment_id {
+                out.payments.insert(provider, line.clone());
             }
-            out.payments.insert(r.get("id"), line());
+            out.payments.insert(r.id, line);
         }
-        for r in
-            sqlx::query("select s.id, s.description, u.email from subscriptions s join users u on u.id = s.user_id where s.id = any($1)")
-                .bind(&wanted.subscriptions)
-                .fetch_all(db)
-                .await?
+        for r in sqlx::query!(
+            "select s.id, s.description, u.email from subscriptions s join users u on u.id = s.user_id where s.id = any($1)",
+            &wanted.subscriptions,
+        )
+        .fetch_all(db)
+        .await?
         {
-            out.subscriptions.insert(r.get("id"), (r.get("description"), r.get("email")));
+            out.subscriptions.insert(r.id, (r.description, r.email));
         }
-        for r in sqlx::query("select id, email from users where id = any($1)").bind(&wanted.users).fetch_all(db).await? {
-            out.users.insert(r.get("id"), r.get("email"));
+        for r in sqlx::query!("select id, email from users where id = any($1)", &wanted.users).fetch_all(db).await? {
+            out.users.insert(r.id, r.email);
         }
         Ok(out)
     }

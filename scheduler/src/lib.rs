@@ -162,11 +162,9 @@ pub async fn check(
 ) -> anyhow::Result<Option<Uuid>> {
     let name = scheduled.sweep.name;
     let last: Option<DateTime<Utc>> =
-        sqlx::query_scalar("select last_tick_at from schedule_ticks where sweep = $1").bind(name).fetch_optional(db).await?;
+        sqlx::query_scalar!("select last_tick_at from schedule_ticks where sweep = $1", name).fetch_optional(db).await?;
     let Some(last) = last else {
-        sqlx::query("insert into schedule_ticks (sweep, last_tick_at) values ($1, $2) on conflict do nothing")
-            .bind(name)
-            .bind(now)
+        sqlx::query!("insert into schedule_ticks (sweep, last_tick_at) values ($1, $2) on conflict do nothing", name, now)
             .execute(db)
             .await?;
         return Ok(None);
@@ -177,9 +175,7 @@ pub async fn check(
     let mut tx = db.begin().await?;
     let job = (scheduled.sweep.job)().dedupe_key(format!("sweep:{name}:{}", tick.to_rfc3339()));
     let id = jobs::enqueue(&mut tx, job).await?;
-    sqlx::query("update schedule_ticks set last_tick_at = greatest(last_tick_at, $2), updated_at = now() where sweep = $1")
-        .bind(name)
-        .bind(tick)
+    sqlx::query!("update schedule_ticks set last_tick_at = greatest(last_tick_at, $2), updated_at = now() where sweep = $1", name, tick)
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;

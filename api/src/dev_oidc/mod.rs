@@ -222,19 +222,19 @@ impl DevIssuer {
         }
         merge(&mut id, &profile);
         let refresh = random_token();
-        sqlx::query(
+        sqlx::query!(
             "insert into dev_oidc_refresh_tokens
                (token_hash, user_id, email, client_id, scope, session_id, auth_time, expires_at)
              values ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))",
+            sha256_hex(&refresh),
+            &who.sub,
+            &who.email,
+            &self.client_id,
+            scope,
+            &session.id,
+            session.auth_time,
+            REFRESH_TOKEN_SECONDS as f64,
         )
-        .bind(sha256_hex(&refresh))
-        .bind(&who.sub)
-        .bind(&who.email)
-        .bind(&self.client_id)
-        .bind(scope)
-        .bind(&session.id)
-        .bind(session.auth_time)
-        .bind(REFRESH_TOKEN_SECONDS as f64)
         .execute(&self.db)
         .await?;
         Ok(TokenResponse {
@@ -250,29 +250,31 @@ impl DevIssuer {
 
     /// Uses up a refresh token; returns who it was for, its session and its scope.
     async fn redeem_refresh_token(&self, token: &str) -> anyhow::Result<Option<(DevIdentity, Session, String)>> {
-        let row: Option<(String, String, String, i64)> = sqlx::query_as(
+        let row: Option<(String, String, String, i64)> = sqlx::query!(
             "update dev_oidc_refresh_tokens set revoked_at = now()
              where token_hash = $1 and revoked_at is null and expires_at > now() and client_id = $2
              returning email, scope, session_id, auth_time",
+            sha256_hex(token),
+            &self.client_id,
         )
-        .bind(sha256_hex(token))
-        .bind(&self.client_id)
         .fetch_optional(&self.db)
-        .await?;
+        .await?
+        .map(|r| (r.email, r.scope, r.session_id, r.auth_time));
         Ok(row.map(|(email, scope, id, auth_time)| (self.identity(&email), Session { id, auth_time }, scope)))
     }
 
     async fn revoke_refresh_token(&self, token: &str) -> anyhow::Result<()> {
-        sqlx::query("update dev_oidc_refresh_tokens set revoked_at = now() where token_hash = $1 and revoked_at is null")
-            .bind(sha256_hex(token))
-            .execute(&self.db)
-            .await?;
+        sqlx::query!(
+            "update dev_oidc_refresh_tokens set revoked_at = now() where token_hash = $1 and revoked_at is null",
+            sha256_hex(token)
+        )
+        .execute(&self.db)
+        .await?;
         Ok(())
     }
 
     async fn revoke_all_for(&self, sub: &str) -> anyhow::Result<()> {
-        sqlx::query("update dev_oidc_refresh_tokens set revoked_at = now() where user_id = $1 and revoked_at is null")
-            .bind(sub)
+        sqlx::query!("update dev_oidc_refresh_tokens set revoked_at = now() where user_id = $1 and revoked_at is null", sub)
             .execute(&self.db)
             .await?;
         Ok(())
@@ -314,20 +316,18 @@ pub fn pkce_matches(verifier: &str, challenge: &str) -> bool {
 }
 
 async fn load_or_create_key(db: &PgPool) -> anyhow::Result<(String, String)> {
-    let select = "select kid, private_key_pem from dev_oidc_keys order by created_at, kid limit 1";
-    if let Some(found) = sqlx::query_as::<_, (String, String)>(select).fetch_optional(db).await? {
-        return Ok(found);
+    // the first key (the same statement twice)
+    let first = || sqlx::query!("select kid, private_key_pem from dev_oidc_keys order by created_at, kid limit 1");
+    if let Some(found) = first().fetch_optional(db).await? {
+        return Ok((found.kid, found.private_key_pem));
     }
     let private = tokio::task::spawn_blocking(|| rsa::RsaPrivateKey::new(&mut rand::thread_rng(), 2048)).await??;
     let pem = private.to_pkcs1_pem(LineEnding::LF)?.to_string();
     let kid = URL_SAFE_NO_PAD.encode(Sha256::digest(private.n().to_bytes_be()))[..16].to_owned();
-    sqlx::query("insert into dev_oidc_keys (kid, private_key_pem) values ($1, $2) on conflict do nothing")
-        .bind(&kid)
-        .bind(&pem)
-        .execute(db)
-        .await?;
+    sqlx::query!("insert into dev_oidc_keys (kid, private_key_pem) values ($1, $2) on conflict do nothing", &kid, &pem).execute(db).await?;
     // Two api processes starting at once: both read back the first key.
-    Ok(sqlx::query_as(select).fetch_one(db).await?)
+    let found = first().fetch_one(db).await?;
+    Ok((found.kid, found.private_key_pem))
 }
 
 #[cfg(test)]

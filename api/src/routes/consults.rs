@@ -207,11 +207,10 @@ pub async fn save_note(
     params(("consult_id" = String, Path)),
     responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn delete_consult(State(state): State<AppState>, user: CurrentUser, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
-    let sessions: Vec<String> = sqlx::query_scalar("select id from consult_sessions where consult_id = $1 and user_id = $2")
-        .bind(&id)
-        .bind(&user.id)
-        .fetch_all(&state.db)
-        .await?;
+    let sessions: Vec<String> =
+        sqlx::query_scalar!("select id from consult_sessions where consult_id = $1 and user_id = $2", &id, &user.id)
+            .fetch_all(&state.db)
+            .await?;
     if !consults::delete(&state.db, &user.id, &id).await? {
         return Err(ApiError::NotFound);
     }

@@ -55,9 +55,9 @@ pub async fn get_invoice_download(
 ) -> Result<Json<InvoiceDownload>, ApiError> {
     let user = &caller.user;
     let id = id.trim();
-    #[allow(clippy::type_complexity)]
-    let row: Option<(String, Option<String>, Option<String>, i64, uuid::Uuid, String, Option<String>)> = sqlx::query_as(
-        "select p.status, i.provider, i.provider_invoice_id, p.amount_cents::int8, p.id, p.user_id, u.email
+    let row = sqlx::query!(
+        r#"select p.status, i.provider as "provider?", i.provider_invoice_id as "provider_invoice_id?", p.amount_cents::int8 as "amount!",
+                  p.id, p.user_id, u.email as "email?"
            from payments p
            left join users u on u.id = p.user_id
            left join invoices i on i.payment_id = p.id
@@ -65,13 +65,14 @@ pub async fn get_invoice_download(
           where (p.user_id = $1 or $3)
             and (p.id::text = $2 or i.id is not null)
           order by i.created_at nulls last
-          limit 1",
+          limit 1"#,
+        &user.id,
+        id,
+        user.is_staff,
     )
-    .bind(&user.id)
-    .bind(id)
-    .bind(user.is_staff)
     .fetch_optional(&state.db)
-    .await?;
+    .await?
+    .map(|r| (r.status, r.provider, r.provider_invoice_id, r.amount, r.id, r.user_id, r.email));
     let Some((status, provider, provider_invoice_id, amount, payment_id, owner_id, owner_email)) = row else {
         return Err(ApiError::Missing(INVOICE_NOT_FOUND));
     };

@@ -101,7 +101,7 @@ pub async fn job(State(state): State<AppState>, caller: UserOrStaff, Path(id): P
         return Err(ApiError::NotFound);
     }
     if let (Some(actor), Some(owner), false) = (&caller.staff, &record.caused_by, own) {
-        let email = sqlx::query_scalar::<_, String>("select email from users where id = $1").bind(owner).fetch_optional(&state.db).await?;
+        let email = sqlx::query_scalar!("select email from users where id = $1", owner).fetch_optional(&state.db).await?;
         let mut tx = state.db.begin().await?;
         let entry = domain::audit::Entry {
             action: domain::audit::Action::ReadUserJob,

@@ -216,7 +216,7 @@ pub async fn upload_shortages(State(state): State<AppState>, staff: Staff, body:
         Err(errors) => return Ok(upload_refused(errors)),
     };
     let mut tx = state.db.begin().await?;
-    let before: i64 = sqlx::query_scalar("select count(*) from medicine_shortages").fetch_one(&mut *tx).await?;
+    let before: i64 = sqlx::query_scalar!(r#"select count(*) as "count!" from medicine_shortages"#).fetch_one(&mut *tx).await?;
     medcat::replace_shortages(&mut tx, &entries, &user.id).await?;
     let entry = domain::audit::Entry {
         action: domain::audit::Action::ReplaceShortageList,

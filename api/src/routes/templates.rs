@@ -644,10 +644,10 @@ pub async fn update_group(
     let (group, _) = readable_group(&state, &viewer, &id, Access::Write).await?;
     let (visibility, grants) =
         requested_sharing(&state, &viewer, group.visibility, input.visibility_type.as_deref(), input.permissions.as_deref()).await?;
-    let current: Vec<Uuid> = sqlx::query_scalar("select entry_id from template_group_entries where group_id = $1 order by position")
-        .bind(group.id)
-        .fetch_all(&state.db)
-        .await?;
+    let current: Vec<Uuid> =
+        sqlx::query_scalar!("select entry_id from template_group_entries where group_id = $1 order by position", group.id)
+            .fetch_all(&state.db)
+            .await?;
     // entries the caller cannot see (someone's private entry in a shared group) are not in what
     // the page sends back: they stay, after the ones it sent
     let visible: Vec<Uuid> = t::group_entries(&state.db, &viewer, group.id).await?.iter().map(|e| e.id).collect();

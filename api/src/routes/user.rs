@@ -74,12 +74,13 @@ pub const AGREEMENT_NOT_FORWARDED: &str = "Je akkoord is opgeslagen, maar kon no
 )]
 pub async fn accept_agreement(State(state): State<AppState>, SignedIn(user): SignedIn) -> Result<Response, ApiError> {
     domain::users::record_agreement(&state.db, &user.id).await?;
-    let accepted_at: chrono::DateTime<chrono::Utc> =
-        sqlx::query_scalar("select accepted_at from agreement_acceptances where user_id = $1 and version = $2")
-            .bind(&user.id)
-            .bind(domain::users::AGREEMENT_VERSION)
-            .fetch_one(&state.db)
-            .await?;
+    let accepted_at: chrono::DateTime<chrono::Utc> = sqlx::query_scalar!(
+        "select accepted_at from agreement_acceptances where user_id = $1 and version = $2",
+        &user.id,
+        domain::users::AGREEMENT_VERSION,
+    )
+    .fetch_one(&state.db)
+    .await?;
     if let Some(keycloak) = &state.config.keycloak_admin
         && let Err(error) = keycloak.set_user_attribute(&user.id, "accepted-agreement", &[KEYCLOAK_AGREEMENT_VALUE]).await
     {

@@ -3,7 +3,7 @@
 
 use chrono::NaiveDate;
 use serde::Serialize;
-use sqlx::{PgConnection, PgPool, Row};
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::users::{His, UserInfo};
@@ -25,12 +25,12 @@ pub struct HisEdit {
 
 /// Every HIS with its number of users, by name.
 pub async fn list_edit(db: &PgPool) -> sqlx::Result<Vec<HisEdit>> {
-    let rows = sqlx::query(
-        "select h.id, h.name, (select count(*) from users u where u.his_id = h.id) as users from his h order by lower(h.name), h.id",
+    sqlx::query_as!(
+        HisEdit,
+        r#"select h.id, h.name, (select count(*) from users u where u.his_id = h.id) as "users!" from his h order by lower(h.name), h.id"#,
     )
     .fetch_all(db)
-    .await?;
-    Ok(rows.iter().map(|r| HisEdit { id: r.get("id"), name: r.get("name"), users: r.get("users") }).collect())
+    .await
 }
 
 /// A HIS name as typed: spaces around it dropped and runs of spaces inside it made one, not
@@ -53,32 +53,30 @@ pub fn checked_name(raw: &str) -> Result<String, Refusal> {
 pub async fn add(tx: &mut PgConnection, raw: &str) -> Result<His, Refusal> {
     let name = checked_name(raw)?;
     // the unique index on the lower-case name decides, also between two adds at once
-    let id: Option<Uuid> = sqlx::query_scalar("insert into his (id, name) values ($1, $2) on conflict do nothing returning id")
-        .bind(Uuid::new_v4())
-        .bind(&name)
-        .fetch_optional(&mut *tx)
-        .await?;
+    let id: Option<Uuid> =
+        sqlx::query_scalar!("insert into his (id, name) values ($1, $2) on conflict do nothing returning id", Uuid::new_v4(), &name)
+            .fetch_optional(&mut *tx)
+            .await?;
     let id = id.ok_or(Refusal::Conflict(HIS_EXISTS))?;
     Ok(His { id, name })
 }
 
 /// Deletes a HIS no user and no sub-organisation is linked to.
 pub async fn delete(tx: &mut PgConnection, id: Uuid) -> Result<His, Refusal> {
-    let his: His = sqlx::query_as("select id, name from his where id = $1 for update")
-        .bind(id)
+    let his: His = sqlx::query_as!(His, "select id, name from his where id = $1 for update", id)
         .fetch_optional(&mut *tx)
         .await?
         .ok_or(Refusal::NotFound(super::users::HIS_NOT_FOUND))?;
-    let linked: bool = sqlx::query_scalar(
-        "select exists (select 1 from users where his_id = $1) or exists (select 1 from organisation_levels where his_id = $1)",
+    let linked: bool = sqlx::query_scalar!(
+        r#"select exists (select 1 from users where his_id = $1) or exists (select 1 from organisation_levels where his_id = $1) as "linked!""#,
+        id,
     )
-    .bind(id)
     .fetch_one(&mut *tx)
     .await?;
     if linked {
         return Err(Refusal::Conflict(HIS_IN_USE));
     }
-    sqlx::query("delete from his where id = $1").bind(id).execute(&mut *tx).await?;
+    sqlx::query!("delete from his where id = $1", id).execute(&mut *tx).await?;
     Ok(his)
 }
 
@@ -129,8 +127,8 @@ pub struct HisUser {
 /// at a time, and how many there are.
 pub async fn users_of(db: &PgPool, his_id: Uuid, today: NaiveDate, page: i64, size: i64) -> sqlx::Result<(Vec<HisUser>, i64)> {
     // per user the best access today, in AccessType's order, with its last day
-    let rows = sqlx::query(
-        "with access as (
+    let rows = sqlx::query!(
+        r#"with access as (
            select u.id, u.email, u.created_at,
                   exists (select 1 from organisation_members m where m.user_id = u.id) as linked,
                   exists (select 1 from organisation_subscriptions_of(u.id, u.email) o where organisation_subscription_active(o.is_active, o.start_date, o.valid_until, $2)) as organisation,
@@ -147,24 +145,26 @@ pub async fn users_of(db: &PgPool, his_id: Uuid, today: NaiveDate, page: i64, si
                            (select max(s.valid_until) from linked_subscriptions l join subscriptions s on s.id = l.subscription_id
                              where l.user_id = u.id or l.email = lower(u.email))) as ever
              from users u where u.his_id = $1)
-         select *, case when organisation then 'ORGANISATION' when paid is not null then 'PAID'
-                        when seat is not null then 'LINKED' when trial is not null then 'TRIAL'
-                        when ever is not null then 'EXPIRED' else 'NONE' end as kind
+         select id as "id!", email as "email!", created_at as "created_at!", linked as "linked!",
+                organisation_until as "organisation_until?", paid as "paid?", seat as "seat?", trial as "trial?", ever as "ever?",
+                case when organisation then 'ORGANISATION' when paid is not null then 'PAID'
+                     when seat is not null then 'LINKED' when trial is not null then 'TRIAL'
+                     when ever is not null then 'EXPIRED' else 'NONE' end as "kind!"
            from access
           order by (not organisation and paid is null and seat is null and trial is null) desc, lower(email), id
-          limit $3 offset $4",
+          limit $3 offset $4"#,
+        his_id,
+        today,
+        size,
+        page * size,
     )
-    .bind(his_id)
-    .bind(today)
-    .bind(size)
-    .bind(page * size)
     .fetch_all(db)
     .await?;
-    let total: i64 = sqlx::query_scalar("select count(*) from users where his_id = $1").bind(his_id).fetch_one(db).await?;
+    let total: i64 = sqlx::query_scalar!(r#"select count(*) as "count!" from users where his_id = $1"#, his_id).fetch_one(db).await?;
     let users = rows
-        .iter()
+        .into_iter()
         .map(|r| {
-            let kind = match r.get::<&str, _>("kind") {
+            let kind = match r.kind.as_str() {
                 "ORGANISATION" => AccessType::Organisation,
                 "PAID" => AccessType::Paid,
                 "LINKED" => AccessType::Linked,
@@ -173,17 +173,16 @@ pub async fn users_of(db: &PgPool, his_id: Uuid, today: NaiveDate, page: i64, si
                 _ => AccessType::None,
             };
             let end_date: Option<NaiveDate> = match kind {
-                AccessType::Organisation => r.get("organisation_until"),
-                AccessType::Paid => r.get("paid"),
-                AccessType::Linked => r.get("seat"),
-                AccessType::Trial => r.get("trial"),
-                AccessType::Expired => r.get("ever"),
+                AccessType::Organisation => r.organisation_until,
+                AccessType::Paid => r.paid,
+                AccessType::Linked => r.seat,
+                AccessType::Trial => r.trial,
+                AccessType::Expired => r.ever,
                 AccessType::None => None,
             };
-            let id: String = r.get("id");
             HisUser {
-                user_info: UserInfo::new(id, r.get("email"), r.get("created_at"), kind == AccessType::Organisation),
-                user_subscription_information: UserAccess { linked_to_organization: r.get("linked"), end_date, subscription_type: kind },
+                user_info: UserInfo::new(r.id, r.email, r.created_at, kind == AccessType::Organisation),
+                user_subscription_information: UserAccess { linked_to_organization: r.linked, end_date, subscription_type: kind },
             }
         })
         .collect();

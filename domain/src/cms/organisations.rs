@@ -12,8 +12,7 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
-use sqlx::postgres::PgRow;
-use sqlx::{PgConnection, PgPool, Row};
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::has_date_format;
@@ -233,24 +232,19 @@ pub struct MainOrganisation {
     pub created_at: DateTime<Utc>,
 }
 
-const MAIN_COLUMNS: &str = "o.id, o.name, coalesce(o.agb_code, '') as agb_code, o.type, o.product_type, o.start_date, o.valid_until,
-    o.valid_date_main_level, o.is_active, o.created_at,
-    (select count(*) from organisation_levels l where l.organisation_id = o.id) as levels";
-
-fn main_of(r: &PgRow) -> MainOrganisation {
-    MainOrganisation {
-        id: r.get("id"),
-        organization_name: r.get("name"),
-        agb_code: r.get("agb_code"),
-        kind: r.get("type"),
-        product_type: r.get("product_type"),
-        start_date: r.get("start_date"),
-        valid_until: r.get("valid_until"),
-        valid_date_main_level: r.get("valid_date_main_level"),
-        is_active: r.get("is_active"),
-        sub_organizations: r.get("levels"),
-        created_at: r.get("created_at"),
-    }
+/// A compile-checked statement answering [`MainOrganisation`]s from `organisations o`, followed
+/// by `$tail` (a string literal: the conditions and order) and the statement's arguments.
+macro_rules! main_organisations {
+    ($tail:literal $(, $arg:expr)* $(,)?) => {
+        sqlx::query_as!(
+            MainOrganisation,
+            r#"select o.id, o.name as organization_name, coalesce(o.agb_code, '') as "agb_code!", o.type as kind, o.product_type,
+                      o.start_date, o.valid_until, o.valid_date_main_level, o.is_active, o.created_at,
+                      (select count(*) from organisation_levels l where l.organisation_id = o.id) as "sub_organizations!"
+                 from organisations o "# + $tail
+            $(, $arg)*
+        )
+    };
 }
 
 /// The Alle/Actieve/Inactieve filter.
@@ -277,31 +271,30 @@ pub async fn page(
         ActiveFilter::Inactive => Some(false),
     };
     let pattern = crate::text::contains_pattern(search);
-    let condition = "($1::bool is null or o.is_active = $1) and ($2::text is null or lower(o.name) like $2 or lower(o.agb_code) like $2)";
-    let rows = sqlx::query(&format!(
-        "select {MAIN_COLUMNS} from organisations o where {condition} order by lower(o.name), o.id limit $3 offset $4"
-    ))
-    .bind(active)
-    .bind(&pattern)
-    .bind(size)
-    .bind(page * size)
+    // the page's and the count's condition are the same: active or not ($1) and a search ($2)
+    let rows = main_organisations!(
+        "where ($1::bool is null or o.is_active = $1) and ($2::text is null or lower(o.name) like $2 or lower(o.agb_code) like $2)
+         order by lower(o.name), o.id limit $3 offset $4",
+        active,
+        pattern.as_deref(),
+        size,
+        page * size,
+    )
     .fetch_all(db)
     .await?;
-    let total: i64 = sqlx::query_scalar(&format!("select count(*) from organisations o where {condition}"))
-        .bind(active)
-        .bind(&pattern)
-        .fetch_one(db)
-        .await?;
-    Ok((rows.iter().map(main_of).collect(), total))
+    let total: i64 = sqlx::query_scalar!(
+        r#"select count(*) as "count!" from organisations o
+            where ($1::bool is null or o.is_active = $1) and ($2::text is null or lower(o.name) like $2 or lower(o.agb_code) like $2)"#,
+        active,
+        pattern.as_deref(),
+    )
+    .fetch_one(db)
+    .await?;
+    Ok((rows, total))
 }
 
 async fn main_one(conn: &mut PgConnection, id: Uuid) -> Result<MainOrganisation, Refusal> {
-    let row = sqlx::query(&format!("select {MAIN_COLUMNS} from organisations o where o.id = $1"))
-        .bind(id)
-        .fetch_optional(conn)
-        .await?
-        .ok_or(Refusal::NotFound(ORGANISATION_NOT_FOUND))?;
-    Ok(main_of(&row))
+    main_organisations!("where o.id = $1", id).fetch_optional(conn).await?.ok_or(Refusal::NotFound(ORGANISATION_NOT_FOUND))
 }
 
 /// A user of a sub-organisation with an account.
@@ -343,36 +336,36 @@ pub struct SubOrganisation {
 
 /// The sub-organisations of a main organisation (or one, by id), by name, with their users.
 async fn subs(conn: &mut PgConnection, organisation: Option<Uuid>, level: Option<Uuid>) -> sqlx::Result<Vec<SubOrganisation>> {
-    let rows = sqlx::query(
-        "select l.id, l.organisation_id, l.name, coalesce(l.agb_code, '') as agb_code, l.type, l.product_type, l.start_date,
-                l.valid_until, l.is_active, h.id as his_id, h.name as his_name,
+    let rows = sqlx::query!(
+        r#"select l.id, l.organisation_id, l.name, coalesce(l.agb_code, '') as "agb_code!", l.type as kind, l.product_type, l.start_date,
+                l.valid_until, l.is_active, h.id as "his_id?", h.name as "his_name?",
                 coalesce((select jsonb_agg(jsonb_build_object('id', u.id, 'email', u.email, 'isAdminUser', m.is_admin) order by lower(u.email))
-                            from organisation_members m join users u on u.id = m.user_id where m.level_id = l.id), '[]') as users,
+                            from organisation_members m join users u on u.id = m.user_id where m.level_id = l.id), '[]') as "users!",
                 coalesce((select jsonb_agg(jsonb_build_object('email', e.email, 'isAdminUser', e.is_admin) order by e.email)
-                            from organisation_level_emails e where e.level_id = l.id), '[]') as emails
+                            from organisation_level_emails e where e.level_id = l.id), '[]') as "emails!"
            from organisation_levels l left join his h on h.id = l.his_id
           where ($1::uuid is null or l.organisation_id = $1) and ($2::uuid is null or l.id = $2)
-          order by lower(l.name), l.id",
+          order by lower(l.name), l.id"#,
+        organisation,
+        level,
     )
-    .bind(organisation)
-    .bind(level)
     .fetch_all(conn)
     .await?;
     Ok(rows
-        .iter()
+        .into_iter()
         .map(|r| SubOrganisation {
-            id: r.get("id"),
-            organisation_id: r.get("organisation_id"),
-            organization_name: r.get("name"),
-            agb_code: r.get("agb_code"),
-            kind: r.get("type"),
-            product_type: r.get("product_type"),
-            start_date: r.get("start_date"),
-            valid_until: r.get("valid_until"),
-            is_active: r.get("is_active"),
-            his: r.get::<Option<Uuid>, _>("his_id").map(|id| His { id, name: r.get("his_name") }),
-            users: serde_json::from_value(r.get("users")).unwrap_or_default(),
-            user_emails: serde_json::from_value(r.get("emails")).unwrap_or_default(),
+            id: r.id,
+            organisation_id: r.organisation_id,
+            organization_name: r.name,
+            agb_code: r.agb_code,
+            kind: r.kind,
+            product_type: r.product_type,
+            start_date: r.start_date,
+            valid_until: r.valid_until,
+            is_active: r.is_active,
+            his: r.his_id.zip(r.his_name).map(|(id, name)| His { id, name }),
+            users: serde_json::from_value(r.users).unwrap_or_default(),
+            user_emails: serde_json::from_value(r.emails).unwrap_or_default(),
         })
         .collect())
 }
@@ -407,28 +400,30 @@ pub async fn save_main(tx: &mut PgConnection, input: &OrganisationInput, today: 
     };
     let id = input.id.unwrap_or_else(Uuid::new_v4);
     let valid_until = c.term.end.unwrap_or(NaiveDate::from_ymd_opt(1970, 1, 1).expect("a date"));
-    sqlx::query(
+    sqlx::query!(
         "insert into organisations (id, name, agb_code, type, product_type, start_date, valid_until, valid_date_main_level)
          values ($1, $2, $3, $4, $5, $6, $7, $8)
          on conflict (id) do update set name = excluded.name, agb_code = excluded.agb_code, type = excluded.type,
                 product_type = excluded.product_type, start_date = excluded.start_date, valid_until = excluded.valid_until,
                 valid_date_main_level = excluded.valid_date_main_level, updated_at = now()",
+        id,
+        &c.name,
+        &c.agb_code,
+        &c.kind,
+        c.product_type.as_deref(),
+        c.term.start,
+        valid_until,
+        input.valid_date_main_level,
     )
-    .bind(id)
-    .bind(&c.name)
-    .bind(&c.agb_code)
-    .bind(&c.kind)
-    .bind(&c.product_type)
-    .bind(c.term.start)
-    .bind(valid_until)
-    .bind(input.valid_date_main_level)
     .execute(&mut *tx)
     .await?;
-    sqlx::query("update organisation_subscriptions set description = $2 where organisation_id = $1")
-        .bind(id)
-        .bind(format!("{DESCRIPTION_PREFIX}{}", c.name))
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "update organisation_subscriptions set description = $2 where organisation_id = $1",
+        id,
+        format!("{DESCRIPTION_PREFIX}{}", c.name)
+    )
+    .execute(&mut *tx)
+    .await?;
     refresh(tx, Some(id), today).await?;
     Ok(MainChanged { before, after: main_one(tx, id).await? })
 }
@@ -437,18 +432,20 @@ pub async fn save_main(tx: &mut PgConnection, input: &OrganisationInput, today: 
 /// subscriptions. Answers what it was.
 pub async fn delete_main(tx: &mut PgConnection, id: Uuid) -> Result<MainOrganisation, Refusal> {
     let before = main_one(tx, id).await?;
-    sqlx::query("delete from organisations where id = $1").bind(id).execute(&mut *tx).await?;
+    sqlx::query!("delete from organisations where id = $1", id).execute(&mut *tx).await?;
     Ok(before)
 }
 
 /// The main organisation of a sub-organisation, checked.
 async fn main_of_sub(conn: &mut PgConnection, main: Uuid, level: Uuid) -> Result<MainOrganisation, Refusal> {
     let organisation = main_one(conn, main).await?;
-    let belongs: bool = sqlx::query_scalar("select exists (select 1 from organisation_levels where id = $1 and organisation_id = $2)")
-        .bind(level)
-        .bind(main)
-        .fetch_one(&mut *conn)
-        .await?;
+    let belongs: bool = sqlx::query_scalar!(
+        r#"select exists (select 1 from organisation_levels where id = $1 and organisation_id = $2) as "belongs!""#,
+        level,
+        main,
+    )
+    .fetch_one(&mut *conn)
+    .await?;
     if !belongs {
         return Err(Refusal::NotFound(SUB_NOT_FOUND));
     }
@@ -463,21 +460,21 @@ pub async fn save_sub(tx: &mut PgConnection, main: Uuid, input: &OrganisationInp
     }
     let c = check_sub(input, organisation.valid_date_main_level)?;
     let id = input.id.unwrap_or_else(Uuid::new_v4);
-    sqlx::query(
+    sqlx::query!(
         "insert into organisation_levels (id, organisation_id, name, agb_code, type, product_type, start_date, valid_until)
          values ($1, $2, $3, $4, $5, $6, $7, $8)
          on conflict (id) do update set name = excluded.name, agb_code = excluded.agb_code, type = excluded.type,
                 product_type = excluded.product_type, start_date = excluded.start_date, valid_until = excluded.valid_until,
                 updated_at = now()",
+        id,
+        main,
+        &c.name,
+        &c.agb_code,
+        &c.kind,
+        c.product_type.as_deref(),
+        c.term.start,
+        c.term.end,
     )
-    .bind(id)
-    .bind(main)
-    .bind(&c.name)
-    .bind(&c.agb_code)
-    .bind(&c.kind)
-    .bind(&c.product_type)
-    .bind(c.term.start)
-    .bind(c.term.end)
     .execute(&mut *tx)
     .await?;
     refresh(tx, Some(main), today).await?;
@@ -489,7 +486,7 @@ pub async fn save_sub(tx: &mut PgConnection, main: Uuid, input: &OrganisationInp
 pub async fn delete_sub(tx: &mut PgConnection, main: Uuid, level: Uuid, today: NaiveDate) -> Result<SubOrganisation, Refusal> {
     main_of_sub(tx, main, level).await?;
     let before = sub(tx, level).await?;
-    sqlx::query("delete from organisation_levels where id = $1").bind(level).execute(&mut *tx).await?;
+    sqlx::query!("delete from organisation_levels where id = $1", level).execute(&mut *tx).await?;
     refresh(tx, Some(main), today).await?;
     Ok(before)
 }
@@ -508,12 +505,12 @@ pub struct TermChanged {
 /// Sets the term of a main organisation: from now on it is kept on the main level.
 pub async fn set_main_term(tx: &mut PgConnection, main: Uuid, term: Term, today: NaiveDate) -> Result<TermChanged, Refusal> {
     let before = main_one(tx, main).await?;
-    sqlx::query(
+    sqlx::query!(
         "update organisations set start_date = $2, valid_until = $3, valid_date_main_level = true, updated_at = now() where id = $1",
+        main,
+        term.start,
+        term.end,
     )
-    .bind(main)
-    .bind(term.start)
-    .bind(term.end)
     .execute(&mut *tx)
     .await?;
     let subscriptions = refresh(tx, Some(main), today).await?;
@@ -528,12 +525,14 @@ pub async fn set_sub_term(tx: &mut PgConnection, level: Uuid, term: Term, today:
     if organisation.valid_date_main_level {
         return Err(Refusal::Conflict(TERM_ON_MAIN));
     }
-    sqlx::query("update organisation_levels set start_date = $2, valid_until = $3, updated_at = now() where id = $1")
-        .bind(level)
-        .bind(term.start)
-        .bind(term.end)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!(
+        "update organisation_levels set start_date = $2, valid_until = $3, updated_at = now() where id = $1",
+        level,
+        term.start,
+        term.end
+    )
+    .execute(&mut *tx)
+    .await?;
     let subscriptions = refresh(tx, Some(before.organisation_id), today).await?;
     Ok(TermChanged {
         name: before.organization_name,
@@ -548,16 +547,13 @@ pub async fn set_sub_term(tx: &mut PgConnection, level: Uuid, term: Term, today:
 pub async fn set_his(tx: &mut PgConnection, level: Uuid, his: Option<Uuid>) -> Result<(SubOrganisation, Option<His>), Refusal> {
     let before = sub(tx, level).await?;
     if let Some(id) = his {
-        let known: bool = sqlx::query_scalar("select exists (select 1 from his where id = $1)").bind(id).fetch_one(&mut *tx).await?;
+        let known: bool =
+            sqlx::query_scalar!(r#"select exists (select 1 from his where id = $1) as "known!""#, id).fetch_one(&mut *tx).await?;
         if !known {
             return Err(Refusal::NotFound(super::users::HIS_NOT_FOUND));
         }
     }
-    sqlx::query("update organisation_levels set his_id = $2, updated_at = now() where id = $1")
-        .bind(level)
-        .bind(his)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!("update organisation_levels set his_id = $2, updated_at = now() where id = $1", level, his).execute(&mut *tx).await?;
     Ok((sub(tx, level).await?, before.his))
 }
 
@@ -583,19 +579,18 @@ pub async fn add_user(
 ) -> Result<(Added, String), Refusal> {
     let email = check_email(raw_email)?;
     let organisation = main_of_sub(tx, main, level).await?;
-    let present: bool = sqlx::query_scalar(
-        "select exists (select 1 from organisation_members m join users u on u.id = m.user_id where m.level_id = $1 and lower(u.email) = $2)
-             or exists (select 1 from organisation_level_emails where level_id = $1 and email = $2)",
+    let present: bool = sqlx::query_scalar!(
+        r#"select exists (select 1 from organisation_members m join users u on u.id = m.user_id where m.level_id = $1 and lower(u.email) = $2)
+             or exists (select 1 from organisation_level_emails where level_id = $1 and email = $2) as "present!""#,
+        level,
+        &email,
     )
-    .bind(level)
-    .bind(&email)
     .fetch_one(&mut *tx)
     .await?;
     if present {
         return Err(Refusal::Conflict(ALREADY_ADDED));
     }
-    let account: Option<String> = sqlx::query_scalar("select id from users where lower(email) = $1 order by created_at limit 1")
-        .bind(&email)
+    let account: Option<String> = sqlx::query_scalar!("select id from users where lower(email) = $1 order by created_at limit 1", &email)
         .fetch_optional(&mut *tx)
         .await?;
     let added = match account {
@@ -604,10 +599,7 @@ pub async fn add_user(
             Added::Account(user_id)
         }
         None => {
-            sqlx::query("insert into organisation_level_emails (level_id, email, is_admin) values ($1, $2, $3)")
-                .bind(level)
-                .bind(&email)
-                .bind(admin)
+            sqlx::query!("insert into organisation_level_emails (level_id, email, is_admin) values ($1, $2, $3)", level, &email, admin)
                 .execute(&mut *tx)
                 .await?;
             Added::Address(email.clone())
@@ -617,16 +609,16 @@ pub async fn add_user(
         Added::Account(id) => (Some(id.clone()), None),
         Added::Address(e) => (None, Some(e.clone())),
     };
-    sqlx::query(
+    sqlx::query!(
         "insert into organisation_subscriptions (id, description, user_id, user_email, organisation_id, level_id, product_type, is_active)
          select gen_random_uuid(), $1, $2, $3, $4, l.id, coalesce(l.product_type, o.product_type), false
            from organisation_levels l join organisations o on o.id = l.organisation_id where l.id = $5",
+        format!("{DESCRIPTION_PREFIX}{}", organisation.organization_name),
+        user_id,
+        user_email,
+        main,
+        level,
     )
-    .bind(format!("{DESCRIPTION_PREFIX}{}", organisation.organization_name))
-    .bind(user_id)
-    .bind(user_email)
-    .bind(main)
-    .bind(level)
     .execute(&mut *tx)
     .await?;
     refresh(tx, Some(main), today).await?;
@@ -636,18 +628,16 @@ pub async fn add_user(
 /// Gives or takes the admin flag of a user (an account) of a sub-organisation. Answers the
 /// address and whether it changed.
 pub async fn set_admin(tx: &mut PgConnection, level: Uuid, user_id: &str, admin: bool) -> Result<(String, bool), Refusal> {
-    let row: Option<(String, bool)> = sqlx::query_as(
+    let row: Option<(String, bool)> = sqlx::query!(
         "select u.email, m.is_admin from organisation_members m join users u on u.id = m.user_id where m.level_id = $1 and m.user_id = $2",
+        level,
+        user_id,
     )
-    .bind(level)
-    .bind(user_id)
     .fetch_optional(&mut *tx)
-    .await?;
+    .await?
+    .map(|r| (r.email, r.is_admin));
     let (email, was) = row.ok_or(Refusal::NotFound(MEMBER_NOT_FOUND))?;
-    sqlx::query("update organisation_members set is_admin = $3 where level_id = $1 and user_id = $2")
-        .bind(level)
-        .bind(user_id)
-        .bind(admin)
+    sqlx::query!("update organisation_members set is_admin = $3 where level_id = $1 and user_id = $2", level, user_id, admin)
         .execute(&mut *tx)
         .await?;
     Ok((email, was != admin))
@@ -655,37 +645,29 @@ pub async fn set_admin(tx: &mut PgConnection, level: Uuid, user_id: &str, admin:
 
 /// Removes an account from a sub-organisation, with its organisation subscription of it.
 pub async fn remove_user(tx: &mut PgConnection, level: Uuid, user_id: &str) -> Result<String, Refusal> {
-    let email: String = sqlx::query_scalar(
+    let email: String = sqlx::query_scalar!(
         "delete from organisation_members m using users u where m.level_id = $1 and m.user_id = $2 and u.id = m.user_id returning u.email",
+        level,
+        user_id,
     )
-    .bind(level)
-    .bind(user_id)
     .fetch_optional(&mut *tx)
     .await?
     .ok_or(Refusal::NotFound(MEMBER_NOT_FOUND))?;
-    sqlx::query("delete from organisation_subscriptions where level_id = $1 and user_id = $2")
-        .bind(level)
-        .bind(user_id)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!("delete from organisation_subscriptions where level_id = $1 and user_id = $2", level, user_id).execute(&mut *tx).await?;
     Ok(email)
 }
 
 /// Removes a waiting address from a sub-organisation, with its organisation subscription of it.
 pub async fn remove_email(tx: &mut PgConnection, level: Uuid, raw_email: &str) -> Result<String, Refusal> {
     let email = raw_email.trim().to_lowercase();
-    let removed = sqlx::query("delete from organisation_level_emails where level_id = $1 and email = $2")
-        .bind(level)
-        .bind(&email)
+    let removed = sqlx::query!("delete from organisation_level_emails where level_id = $1 and email = $2", level, &email)
         .execute(&mut *tx)
         .await?
         .rows_affected();
     if removed == 0 {
         return Err(Refusal::NotFound(MEMBER_NOT_FOUND));
     }
-    sqlx::query("delete from organisation_subscriptions where level_id = $1 and user_email = $2 and user_id is null")
-        .bind(level)
-        .bind(&email)
+    sqlx::query!("delete from organisation_subscriptions where level_id = $1 and user_email = $2 and user_id is null", level, &email)
         .execute(&mut *tx)
         .await?;
     Ok(email)
@@ -831,25 +813,54 @@ pub fn organisation_name(description: &str) -> String {
     description.chars().skip(DESCRIPTION_PREFIX.chars().count()).collect()
 }
 
-const SUBSCRIPTION_COLUMNS: &str = "s.id, s.description, s.user_id, coalesce(u.email, s.user_email) as user_email, s.level_id,
-    l.name as level_name, s.start_date, s.valid_until, s.is_active, s.switched_off, s.own_valid_until";
+/// An organisation subscription as `cms_subscriptions!` reads it.
+struct SubscriptionRow {
+    id: Uuid,
+    description: String,
+    user_id: Option<String>,
+    user_email: Option<String>,
+    level_id: Option<Uuid>,
+    level_name: Option<String>,
+    start_date: Option<NaiveDate>,
+    valid_until: Option<NaiveDate>,
+    is_active: bool,
+    switched_off: bool,
+    own_valid_until: Option<NaiveDate>,
+}
 
-fn subscription_of(r: &PgRow) -> CmsOrganisationSubscription {
-    let description: String = r.get("description");
-    CmsOrganisationSubscription {
-        organization_name: organisation_name(&description),
-        description,
-        id: r.get("id"),
-        user_id: r.get("user_id"),
-        user_email: r.get("user_email"),
-        sub_organization_id: r.get("level_id"),
-        sub_organization_name: r.get("level_name"),
-        start_date: r.get("start_date"),
-        valid_until: r.get("valid_until"),
-        active: r.get("is_active"),
-        switched_off: r.get("switched_off"),
-        own_valid_until: r.get("own_valid_until"),
+impl From<SubscriptionRow> for CmsOrganisationSubscription {
+    fn from(r: SubscriptionRow) -> Self {
+        CmsOrganisationSubscription {
+            organization_name: organisation_name(&r.description),
+            description: r.description,
+            id: r.id,
+            user_id: r.user_id,
+            user_email: r.user_email,
+            sub_organization_id: r.level_id,
+            sub_organization_name: r.level_name,
+            start_date: r.start_date,
+            valid_until: r.valid_until,
+            active: r.is_active,
+            switched_off: r.switched_off,
+            own_valid_until: r.own_valid_until,
+        }
     }
+}
+
+/// A compile-checked statement answering [`SubscriptionRow`]s from `organisation_subscriptions s`
+/// with its user `u` and sub-organisation `l`, followed by `$tail` (a string literal: the
+/// conditions) and the statement's arguments.
+macro_rules! cms_subscriptions {
+    ($tail:literal $(, $arg:expr)* $(,)?) => {
+        sqlx::query_as!(
+            SubscriptionRow,
+            r#"select s.id, s.description, s.user_id, coalesce(u.email, s.user_email) as "user_email?", s.level_id,
+                      l.name as "level_name?", s.start_date, s.valid_until, s.is_active, s.switched_off, s.own_valid_until
+                 from organisation_subscriptions s left join users u on u.id = s.user_id
+                 left join organisation_levels l on l.id = s.level_id "# + $tail
+            $(, $arg)*
+        )
+    };
 }
 
 /// A page of organisation subscriptions in the spec's order (description, then sub-organisation
@@ -860,35 +871,29 @@ pub async fn subscriptions_page(
     page: i64,
     size: i64,
 ) -> sqlx::Result<(Vec<CmsOrganisationSubscription>, i64)> {
-    let rows = sqlx::query(&format!(
-        "select {SUBSCRIPTION_COLUMNS} from organisation_subscriptions s left join users u on u.id = s.user_id
-           left join organisation_levels l on l.id = s.level_id
-          where not $1 or s.is_active
-          order by s.description, lower(l.name), s.valid_until desc nulls last, s.id limit $2 offset $3"
-    ))
-    .bind(active_only)
-    .bind(size)
-    .bind(page * size)
+    let rows = cms_subscriptions!(
+        "where not $1 or s.is_active
+         order by s.description, lower(l.name), s.valid_until desc nulls last, s.id limit $2 offset $3",
+        active_only,
+        size,
+        page * size,
+    )
     .fetch_all(db)
     .await?;
-    let total: i64 = sqlx::query_scalar("select count(*) from organisation_subscriptions s where not $1 or s.is_active")
-        .bind(active_only)
-        .fetch_one(db)
-        .await?;
-    Ok((rows.iter().map(subscription_of).collect(), total))
+    let total: i64 =
+        sqlx::query_scalar!(r#"select count(*) as "count!" from organisation_subscriptions s where not $1 or s.is_active"#, active_only)
+            .fetch_one(db)
+            .await?;
+    Ok((rows.into_iter().map(CmsOrganisationSubscription::from).collect(), total))
 }
 
 /// One organisation subscription, locked for a change in `tx`.
 async fn locked_subscription(tx: &mut PgConnection, id: Uuid) -> Result<CmsOrganisationSubscription, Refusal> {
-    let row = sqlx::query(&format!(
-        "select {SUBSCRIPTION_COLUMNS} from organisation_subscriptions s left join users u on u.id = s.user_id
-           left join organisation_levels l on l.id = s.level_id where s.id = $1 for update of s"
-    ))
-    .bind(id)
-    .fetch_optional(&mut *tx)
-    .await?
-    .ok_or(Refusal::NotFound(SUBSCRIPTION_NOT_FOUND))?;
-    Ok(subscription_of(&row))
+    let row = cms_subscriptions!("where s.id = $1 for update of s", id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(Refusal::NotFound(SUBSCRIPTION_NOT_FOUND))?;
+    Ok(row.into())
 }
 
 /// An organisation subscription before and after a change (for the answer and the audit log).
@@ -908,11 +913,7 @@ pub async fn set_subscription_active(
     today: NaiveDate,
 ) -> Result<SubscriptionChanged, Refusal> {
     let before = locked_subscription(tx, id).await?;
-    sqlx::query("update organisation_subscriptions set switched_off = not $2 where id = $1")
-        .bind(id)
-        .bind(active)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!("update organisation_subscriptions set switched_off = not $2 where id = $1", id, active).execute(&mut *tx).await?;
     apply_own_settings(tx, id, today).await?;
     Ok(SubscriptionChanged { before, after: locked_subscription(tx, id).await? })
 }
@@ -927,11 +928,7 @@ pub async fn set_subscription_valid_until(
     today: NaiveDate,
 ) -> Result<SubscriptionChanged, Refusal> {
     let before = locked_subscription(tx, id).await?;
-    sqlx::query("update organisation_subscriptions set own_valid_until = $2 where id = $1")
-        .bind(id)
-        .bind(valid_until)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query!("update organisation_subscriptions set own_valid_until = $2 where id = $1", id, valid_until).execute(&mut *tx).await?;
     apply_own_settings(tx, id, today).await?;
     Ok(SubscriptionChanged { before, after: locked_subscription(tx, id).await? })
 }
@@ -940,10 +937,10 @@ pub async fn set_subscription_valid_until(
 /// its organisation's terms again ([`refresh`] keeps the own settings), or, for one of no
 /// sub-organisation, its own last day.
 async fn apply_own_settings(tx: &mut PgConnection, id: Uuid, today: NaiveDate) -> sqlx::Result<()> {
-    let organisation: Option<Uuid> = sqlx::query_scalar(
+    let organisation: Option<Uuid> = sqlx::query_scalar!(
         "select l.organisation_id from organisation_subscriptions s join organisation_levels l on l.id = s.level_id where s.id = $1",
+        id,
     )
-    .bind(id)
     .fetch_optional(&mut *tx)
     .await?;
     match organisation {
@@ -951,13 +948,13 @@ async fn apply_own_settings(tx: &mut PgConnection, id: Uuid, today: NaiveDate) -
             refresh(tx, Some(organisation), today).await?;
         }
         None => {
-            sqlx::query(
+            sqlx::query!(
                 "update organisation_subscriptions set valid_until = coalesce(own_valid_until, valid_until),
                         is_active = organisation_subscription_active(not switched_off, start_date, coalesce(own_valid_until, valid_until), $2)
                   where id = $1",
+                id,
+                today,
             )
-            .bind(id)
-            .bind(today)
             .execute(&mut *tx)
             .await?;
         }
@@ -969,21 +966,21 @@ async fn apply_own_settings(tx: &mut PgConnection, id: Uuid, today: NaiveDate) -
 /// (account or address) and sub-organisation. Anything else is refused with the spec's warning.
 pub async fn delete_duplicate(tx: &mut PgConnection, id: Uuid) -> Result<CmsOrganisationSubscription, Refusal> {
     let subscription = locked_subscription(tx, id).await?;
-    let others: i64 = sqlx::query_scalar(
-        "select count(*) from organisation_subscriptions s left join users u on u.id = s.user_id
+    let others: i64 = sqlx::query_scalar!(
+        r#"select count(*) as "count!" from organisation_subscriptions s left join users u on u.id = s.user_id
           where s.id <> $1 and s.level_id is not distinct from $2
-            and ((s.user_id is not null and s.user_id = $3) or lower(coalesce(u.email, s.user_email)) = lower($4))",
+            and ((s.user_id is not null and s.user_id = $3) or lower(coalesce(u.email, s.user_email)) = lower($4))"#,
+        id,
+        subscription.sub_organization_id,
+        subscription.user_id.as_deref(),
+        subscription.user_email.as_deref(),
     )
-    .bind(id)
-    .bind(subscription.sub_organization_id)
-    .bind(&subscription.user_id)
-    .bind(&subscription.user_email)
     .fetch_one(&mut *tx)
     .await?;
     if others == 0 {
         return Err(Refusal::Conflict(NOT_A_DUPLICATE));
     }
-    sqlx::query("delete from organisation_subscriptions where id = $1").bind(id).execute(&mut *tx).await?;
+    sqlx::query!("delete from organisation_subscriptions where id = $1", id).execute(&mut *tx).await?;
     Ok(subscription)
 }
 
@@ -1003,26 +1000,28 @@ pub const PROBLEMS_SHOWN: i64 = 200;
 /// Addresses waiting in a sub-organisation although an account with that address exists (the
 /// link on sign-in did not happen; `POST tribe` makes it).
 pub async fn waiting_with_account(db: &PgPool) -> sqlx::Result<Vec<OrganisationProblem>> {
-    sqlx::query_as(
-        "select e.email, u.id as user_id, l.id as sub_organization_id, l.name as sub_organization_name
+    sqlx::query_as!(
+        OrganisationProblem,
+        r#"select e.email, u.id as "user_id?", l.id as sub_organization_id, l.name as sub_organization_name
            from organisation_level_emails e join users u on lower(u.email) = e.email join organisation_levels l on l.id = e.level_id
-          order by e.email, l.name limit $1",
+          order by e.email, l.name limit $1"#,
+        PROBLEMS_SHOWN,
     )
-    .bind(PROBLEMS_SHOWN)
     .fetch_all(db)
     .await
 }
 
 /// Accounts of an active sub-organisation without an active organisation subscription of it.
 pub async fn members_without_subscription(db: &PgPool) -> sqlx::Result<Vec<OrganisationProblem>> {
-    sqlx::query_as(
-        "select u.email, u.id as user_id, l.id as sub_organization_id, l.name as sub_organization_name
+    sqlx::query_as!(
+        OrganisationProblem,
+        r#"select u.email, u.id as "user_id?", l.id as sub_organization_id, l.name as sub_organization_name
            from organisation_members m join users u on u.id = m.user_id join organisation_levels l on l.id = m.level_id
           where l.is_active
             and not exists (select 1 from organisation_subscriptions s where s.level_id = l.id and s.user_id = u.id and s.is_active)
-          order by lower(u.email), l.name limit $1",
+          order by lower(u.email), l.name limit $1"#,
+        PROBLEMS_SHOWN,
     )
-    .bind(PROBLEMS_SHOWN)
     .fetch_all(db)
     .await
 }

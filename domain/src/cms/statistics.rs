@@ -2,7 +2,7 @@
 
 use chrono::NaiveDate;
 use serde::Serialize;
-use sqlx::{PgPool, Row};
+use sqlx::PgPool;
 
 /// Days the charts show.
 pub const CHART_DAYS: i32 = 90;
@@ -29,56 +29,47 @@ pub enum Counter {
     RecordSystemConsultsToday,
 }
 
-impl Counter {
-    /// Every counter, in the order of the Statistieken tab.
-    pub const ALL: [Counter; 12] = [
-        Counter::ActiveUsers,
-        Counter::ConsultsNow,
-        Counter::NewUsersToday,
-        Counter::Users,
-        Counter::PaidSubscriptions,
-        Counter::PaidSubscriptionsActive,
-        Counter::TrialSubscriptions,
-        Counter::TrialSubscriptionsActive,
-        Counter::OrganisationSubscriptions,
-        Counter::OrganisationSubscriptionsActive,
-        Counter::ConsultsToday,
-        Counter::RecordSystemConsultsToday,
-    ];
+/// The counters with their statements (`$1` is today, Europe/Amsterdam), in the order of the
+/// Statistieken tab: `Counter::ALL`, [`count`] (one counter) and `all_counts` (every counter in
+/// one statement, in this order) are made from this one list, so each statement is written once.
+macro_rules! counters {
+    ($first:ident => $first_sql:literal, $($counter:ident => $sql:literal),+ $(,)?) => {
+        impl Counter {
+            /// Every counter, in the order of the Statistieken tab.
+            pub const ALL: [Counter; 12] = [Counter::$first, $(Counter::$counter),+];
+        }
 
-    /// Its query; `$1` is today (Europe/Amsterdam).
-    fn sql(self) -> &'static str {
-        match self {
-            Self::ActiveUsers => {
-                "select count(*) from users where last_seen_at > now() - make_interval(mins => 15) and $1::date is not null"
-            }
-            Self::ConsultsNow => "select count(*) from consult_sessions where expires_at > now() and $1::date is not null",
-            Self::NewUsersToday => "select count(*) from users where created_at >= $1::timestamp at time zone 'Europe/Amsterdam'",
-            Self::Users => "select count(*) from users where $1::date is not null",
-            Self::PaidSubscriptions => "select count(*) from subscriptions where not is_trial and $1::date is not null",
-            Self::PaidSubscriptionsActive => {
-                "select count(*) from subscriptions where not is_trial and subscription_active(is_active, valid_until, $1)"
-            }
-            Self::TrialSubscriptions => "select count(*) from subscriptions where is_trial and $1::date is not null",
-            Self::TrialSubscriptionsActive => {
-                "select count(*) from subscriptions where is_trial and subscription_active(is_active, valid_until, $1)"
-            }
-            Self::OrganisationSubscriptions => "select count(*) from organisation_subscriptions where $1::date is not null",
-            Self::OrganisationSubscriptionsActive => {
-                "select count(*) from organisation_subscriptions o
-                  where organisation_subscription_active(o.is_active, o.start_date, o.valid_until, $1)"
-            }
-            Self::ConsultsToday => "select coalesce(sum(n), 0)::int8 from consult_days where day = $1",
-            Self::RecordSystemConsultsToday => {
-                "select coalesce(sum(n), 0)::int8 from consult_days where day = $1 and source = 'record_system'"
+        /// A counter's value today.
+        pub async fn count(db: &PgPool, counter: Counter, today: NaiveDate) -> sqlx::Result<i64> {
+            match counter {
+                Counter::$first => sqlx::query_scalar!(r#"select ("# + $first_sql + r#") as "n!""#, today).fetch_one(db).await,
+                $(Counter::$counter => sqlx::query_scalar!(r#"select ("# + $sql + r#") as "n!""#, today).fetch_one(db).await,)+
             }
         }
-    }
+
+        /// Every counter's value today, in the order of `Counter::ALL`, in one statement.
+        async fn all_counts(db: &PgPool, today: NaiveDate) -> sqlx::Result<Vec<i64>> {
+            sqlx::query_scalar!("select array[(" + $first_sql + ")" $(+ ", (" + $sql + ")")+ + r#"] as "counts!""#, today)
+                .fetch_one(db)
+                .await
+        }
+    };
 }
 
-/// A counter's value today.
-pub async fn count(db: &PgPool, counter: Counter, today: NaiveDate) -> sqlx::Result<i64> {
-    sqlx::query_scalar(counter.sql()).bind(today).fetch_one(db).await
+counters! {
+    ActiveUsers => "select count(*) from users where last_seen_at > now() - make_interval(mins => 15) and $1::date is not null",
+    ConsultsNow => "select count(*) from consult_sessions where expires_at > now() and $1::date is not null",
+    NewUsersToday => "select count(*) from users where created_at >= $1::date::timestamp at time zone 'Europe/Amsterdam'",
+    Users => "select count(*) from users where $1::date is not null",
+    PaidSubscriptions => "select count(*) from subscriptions where not is_trial and $1::date is not null",
+    PaidSubscriptionsActive => "select count(*) from subscriptions where not is_trial and subscription_active(is_active, valid_until, $1)",
+    TrialSubscriptions => "select count(*) from subscriptions where is_trial and $1::date is not null",
+    TrialSubscriptionsActive => "select count(*) from subscriptions where is_trial and subscription_active(is_active, valid_until, $1)",
+    OrganisationSubscriptions => "select count(*) from organisation_subscriptions where $1::date is not null",
+    OrganisationSubscriptionsActive => "select count(*) from organisation_subscriptions o
+                                         where organisation_subscription_active(o.is_active, o.start_date, o.valid_until, $1)",
+    ConsultsToday => "select coalesce(sum(n), 0)::int8 from consult_days where day = $1",
+    RecordSystemConsultsToday => "select coalesce(sum(n), 0)::int8 from consult_days where day = $1 and source = 'record_system'",
 }
 
 /// Every tile at once.
@@ -99,12 +90,11 @@ pub struct Statistics {
     pub record_system_consults_today: i64,
 }
 
-/// Every tile in one statement: the counters' own queries as its columns, so a look at the tab
+/// Every tile in one statement: the counters' own queries as its elements, so a look at the tab
 /// takes one connection, not twelve.
 pub async fn statistics(db: &PgPool, today: NaiveDate) -> sqlx::Result<Statistics> {
-    let columns: Vec<String> = Counter::ALL.iter().enumerate().map(|(i, c)| format!("({}) as c{i}", c.sql())).collect();
-    let row = sqlx::query(&format!("select {}", columns.join(", "))).bind(today).fetch_one(db).await?;
-    let n = |i: usize| row.get::<i64, _>(i);
+    let counts = all_counts(db, today).await?;
+    let n = |i: usize| counts[i];
     Ok(Statistics {
         active_users: n(0),
         consults_now: n(1),
@@ -134,21 +124,22 @@ pub struct Day {
 
 /// The last [`CHART_DAYS`] days up to `today`, oldest first, each day present.
 pub async fn daily(db: &PgPool, today: NaiveDate) -> sqlx::Result<Vec<Day>> {
-    sqlx::query_as(
-        "with days as (select generate_series($1::date - ($2 - 1), $1::date, interval '1 day')::date as day),
+    sqlx::query_as!(
+        Day,
+        r#"with days as (select generate_series($1::date - ($2 - 1), $1::date, interval '1 day')::date as day),
               since as (select ($1::date - ($2 - 1))::timestamp at time zone 'Europe/Amsterdam' as at),
               new_users as (select (created_at at time zone 'Europe/Amsterdam')::date as day, count(*) as n
                               from users where created_at >= (select at from since) group by 1),
               consults as (select day, sum(n)::int8 as n from consult_days where day >= $1::date - ($2 - 1) group by 1),
               paid as (select (paid_at at time zone 'Europe/Amsterdam')::date as day, count(*) as n from payments
                         where status = 'PAID' and is_first_payment and paid_at >= (select at from since) group by 1)
-         select days.day, coalesce(new_users.n, 0) as new_users, coalesce(consults.n, 0) as consults,
-                coalesce(paid.n, 0) as paid_subscriptions
+         select days.day as "day!", coalesce(new_users.n, 0) as "new_users!", coalesce(consults.n, 0) as "consults!",
+                coalesce(paid.n, 0) as "paid_subscriptions!"
            from days left join new_users using (day) left join consults using (day) left join paid using (day)
-          order by days.day",
+          order by days.day"#,
+        today,
+        CHART_DAYS,
     )
-    .bind(today)
-    .bind(CHART_DAYS)
     .fetch_all(db)
     .await
 }

@@ -157,35 +157,54 @@ fn page_query<'a>(kind: Kind, viewer: &Viewer, filter: &Filter, limit: i64, offs
 }
 
 pub async fn entry(db: &PgPool, id: Uuid) -> sqlx::Result<Option<Entry>> {
-    sqlx::query_as(&format!(
-        "select {} from template_entries t left join users u on u.id = t.owner_id where t.id = $1",
-        Kind::Entry.columns()
-    ))
-    .bind(id)
+    sqlx::query_as!(
+        Entry,
+        r#"select t.id, t.owner_id, u.preferred_name as "owner_name?", u.preferred_username as "owner_login?", t.title, t.text,
+                  t.description, t.soep_type as "soep_type: SoepType", t.kind, t.visibility as "visibility: Visibility", t.codes,
+                  t.created_at, t.updated_at
+             from template_entries t left join users u on u.id = t.owner_id where t.id = $1"#,
+        id,
+    )
     .fetch_optional(db)
     .await
 }
 
 pub async fn group(db: &PgPool, id: Uuid) -> sqlx::Result<Option<Group>> {
-    sqlx::query_as(&format!(
-        "select {} from template_groups t left join users u on u.id = t.owner_id where t.id = $1",
-        Kind::Group.columns()
-    ))
-    .bind(id)
+    sqlx::query_as!(
+        Group,
+        r#"select t.id, t.owner_id, u.preferred_name as "owner_name?", u.preferred_username as "owner_login?", t.title,
+                  t.description, t.visibility as "visibility: Visibility", t.created_at, t.updated_at
+             from template_groups t left join users u on u.id = t.owner_id where t.id = $1"#,
+        id,
+    )
     .fetch_optional(db)
     .await
 }
 
 /// The entries of a group in their order, as far as the viewer may see them.
 pub async fn group_entries(db: &PgPool, viewer: &Viewer, group: Uuid) -> sqlx::Result<Vec<Entry>> {
-    let mut qb = QueryBuilder::new(format!(
-        "select {} from template_group_entries ge join template_entries t on t.id = ge.entry_id \
-         left join users u on u.id = t.owner_id",
-        Kind::Entry.columns()
-    ));
-    push_visible_and_filter(&mut qb, Kind::Entry, viewer, &Filter::default());
-    qb.push(" and ge.group_id = ").push_bind(group).push(" order by ge.position");
-    qb.build_query_as().fetch_all(db).await
+    // what the viewer sees: [`push_visible_and_filter`]'s condition without a filter
+    let m = &viewer.membership;
+    sqlx::query_as!(
+        Entry,
+        r#"select t.id, t.owner_id, u.preferred_name as "owner_name?", u.preferred_username as "owner_login?", t.title, t.text,
+                  t.description, t.soep_type as "soep_type: SoepType", t.kind, t.visibility as "visibility: Visibility", t.codes,
+                  t.created_at, t.updated_at
+             from template_group_entries ge join template_entries t on t.id = ge.entry_id
+             left join users u on u.id = t.owner_id
+            where (t.visibility = 'PUBLIC' or t.owner_id = $1
+                   or t.id in (select p.entry_id from template_permissions p
+                                where p.entry_id is not null
+                                  and (p.user_id = $1 or p.level_id = any($2) or p.organisation_id = any($3))))
+              and ge.group_id = $4
+            order by ge.position"#,
+        &viewer.user_id,
+        &m.levels,
+        &m.organisations,
+        group,
+    )
+    .fetch_all(db)
+    .await
 }
 
 /// Whom a template is shared with.
@@ -197,17 +216,37 @@ pub async fn grants(db: &PgPool, kind: Kind, id: Uuid) -> sqlx::Result<Vec<Grant
 pub async fn grants_of(db: &PgPool, kind: Kind, ids: &[Uuid]) -> sqlx::Result<HashMap<Uuid, Vec<Grant>>> {
     /// template, then user, level id and name, organisation id and name: one of the three is set
     type Row = (Uuid, Option<String>, Option<Uuid>, Option<String>, Option<Uuid>, Option<String>);
-    let column = kind.permission_column();
-    let rows: Vec<Row> = sqlx::query_as(&format!(
-        "select p.{column}, p.user_id, l.id, l.name, o.id, o.name
-           from template_permissions p
-           left join organisation_levels l on l.id = p.level_id
-           left join organisations o on o.id = p.organisation_id
-          where p.{column} = any($1) order by p.id"
-    ))
-    .bind(ids)
-    .fetch_all(db)
-    .await?;
+    // the same statement on `entry_id` or on `group_id`
+    let rows: Vec<Row> = match kind {
+        Kind::Entry => sqlx::query!(
+            r#"select p.entry_id as "template!", p.user_id, l.id as "level_id?", l.name as "level_name?",
+                      o.id as "organisation_id?", o.name as "organisation_name?"
+                 from template_permissions p
+                 left join organisation_levels l on l.id = p.level_id
+                 left join organisations o on o.id = p.organisation_id
+                where p.entry_id = any($1) order by p.id"#,
+            ids,
+        )
+        .fetch_all(db)
+        .await?
+        .into_iter()
+        .map(|r| (r.template, r.user_id, r.level_id, r.level_name, r.organisation_id, r.organisation_name))
+        .collect(),
+        Kind::Group => sqlx::query!(
+            r#"select p.group_id as "template!", p.user_id, l.id as "level_id?", l.name as "level_name?",
+                      o.id as "organisation_id?", o.name as "organisation_name?"
+                 from template_permissions p
+                 left join organisation_levels l on l.id = p.level_id
+                 left join organisations o on o.id = p.organisation_id
+                where p.group_id = any($1) order by p.id"#,
+            ids,
+        )
+        .fetch_all(db)
+        .await?
+        .into_iter()
+        .map(|r| (r.template, r.user_id, r.level_id, r.level_name, r.organisation_id, r.organisation_name))
+        .collect(),
+    };
     let mut out: HashMap<Uuid, Vec<Grant>> = HashMap::new();
     for (template, user, level, level_name, organisation, organisation_name) in rows {
         let grant = match (user, level, level_name, organisation, organisation_name) {
@@ -233,21 +272,21 @@ pub async fn create_entry(
     grants: &[Grant],
 ) -> sqlx::Result<Uuid> {
     let id = Uuid::new_v4();
-    sqlx::query(
+    sqlx::query!(
         "insert into template_entries (id, owner_id, title, text, description, soep_type, kind, visibility, codes, search, sort_title)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        id,
+        owner,
+        &fields.title,
+        &fields.text,
+        &fields.description,
+        fields.soep_type.as_str(),
+        fields.kind.as_deref(),
+        visibility.as_str(),
+        &dedupe(&fields.codes),
+        entry_search(fields),
+        normalize(&fields.title),
     )
-    .bind(id)
-    .bind(owner)
-    .bind(&fields.title)
-    .bind(&fields.text)
-    .bind(&fields.description)
-    .bind(fields.soep_type)
-    .bind(&fields.kind)
-    .bind(visibility)
-    .bind(dedupe(&fields.codes))
-    .bind(entry_search(fields))
-    .bind(normalize(&fields.title))
     .execute(&mut *conn)
     .await?;
     replace_grants(conn, Kind::Entry, id, grants).await?;
@@ -261,22 +300,22 @@ pub async fn update_entry(
     fields: &EntryFields,
     grants: Option<&[Grant]>,
 ) -> sqlx::Result<()> {
-    sqlx::query(
+    sqlx::query!(
         "update template_entries
             set title = $2, text = $3, description = $4, soep_type = $5, kind = $6, visibility = $7, codes = $8,
                 search = $9, sort_title = $10, updated_at = now()
           where id = $1",
+        id,
+        &fields.title,
+        &fields.text,
+        &fields.description,
+        fields.soep_type.as_str(),
+        fields.kind.as_deref(),
+        visibility.as_str(),
+        &dedupe(&fields.codes),
+        entry_search(fields),
+        normalize(&fields.title),
     )
-    .bind(id)
-    .bind(&fields.title)
-    .bind(&fields.text)
-    .bind(&fields.description)
-    .bind(fields.soep_type)
-    .bind(&fields.kind)
-    .bind(visibility)
-    .bind(dedupe(&fields.codes))
-    .bind(entry_search(fields))
-    .bind(normalize(&fields.title))
     .execute(&mut *conn)
     .await?;
     if let Some(grants) = grants {
@@ -293,17 +332,17 @@ pub async fn create_group(
     grants: &[Grant],
 ) -> sqlx::Result<Uuid> {
     let id = Uuid::new_v4();
-    sqlx::query(
+    sqlx::query!(
         "insert into template_groups (id, owner_id, title, description, visibility, search, sort_title)
          values ($1, $2, $3, $4, $5, $6, $7)",
+        id,
+        owner,
+        &fields.title,
+        &fields.description,
+        visibility.as_str(),
+        normalize(&format!("{} {}", fields.title, fields.description)),
+        normalize(&fields.title),
     )
-    .bind(id)
-    .bind(owner)
-    .bind(&fields.title)
-    .bind(&fields.description)
-    .bind(visibility)
-    .bind(normalize(&format!("{} {}", fields.title, fields.description)))
-    .bind(normalize(&fields.title))
     .execute(&mut *conn)
     .await?;
     replace_group_entries(conn, id, &fields.entries).await?;
@@ -318,17 +357,17 @@ pub async fn update_group(
     fields: &GroupFields,
     grants: Option<&[Grant]>,
 ) -> sqlx::Result<()> {
-    sqlx::query(
+    sqlx::query!(
         "update template_groups
             set title = $2, description = $3, visibility = $4, search = $5, sort_title = $6, updated_at = now()
           where id = $1",
+        id,
+        &fields.title,
+        &fields.description,
+        visibility.as_str(),
+        normalize(&format!("{} {}", fields.title, fields.description)),
+        normalize(&fields.title),
     )
-    .bind(id)
-    .bind(&fields.title)
-    .bind(&fields.description)
-    .bind(visibility)
-    .bind(normalize(&format!("{} {}", fields.title, fields.description)))
-    .bind(normalize(&fields.title))
     .execute(&mut *conn)
     .await?;
     replace_group_entries(conn, id, &fields.entries).await?;
@@ -341,41 +380,64 @@ pub async fn update_group(
 async fn replace_group_entries(conn: &mut PgConnection, group: Uuid, entries: &[Uuid]) -> sqlx::Result<()> {
     let entries = dedupe(entries);
     let positions: Vec<i32> = (0..entries.len() as i32).collect();
-    sqlx::query("delete from template_group_entries where group_id = $1").bind(group).execute(&mut *conn).await?;
-    sqlx::query(
+    sqlx::query!("delete from template_group_entries where group_id = $1", group).execute(&mut *conn).await?;
+    sqlx::query!(
         "insert into template_group_entries (group_id, entry_id, position)
          select $1, e, p from unnest($2::uuid[], $3::int[]) as t(e, p)",
+        group,
+        &entries,
+        &positions,
     )
-    .bind(group)
-    .bind(&entries)
-    .bind(&positions)
     .execute(&mut *conn)
     .await?;
     Ok(())
 }
 
 async fn replace_grants(conn: &mut PgConnection, kind: Kind, id: Uuid, grants: &[Grant]) -> sqlx::Result<()> {
-    let column = kind.permission_column();
-    sqlx::query(&format!("delete from template_permissions where {column} = $1")).bind(id).execute(&mut *conn).await?;
+    // the same statements on `entry_id` or on `group_id`
+    match kind {
+        Kind::Entry => sqlx::query!("delete from template_permissions where entry_id = $1", id).execute(&mut *conn).await?,
+        Kind::Group => sqlx::query!("delete from template_permissions where group_id = $1", id).execute(&mut *conn).await?,
+    };
     for grant in dedupe(grants) {
         let (user, level, organisation) = match grant {
             Grant::User(u) => (Some(u), None, None),
             Grant::Level { id, .. } => (None, Some(id), None),
             Grant::Organisation { id, .. } => (None, None, Some(id)),
         };
-        sqlx::query(&format!("insert into template_permissions ({column}, user_id, level_id, organisation_id) values ($1, $2, $3, $4)"))
-            .bind(id)
-            .bind(user)
-            .bind(level)
-            .bind(organisation)
-            .execute(&mut *conn)
-            .await?;
+        match kind {
+            Kind::Entry => {
+                sqlx::query!(
+                    "insert into template_permissions (entry_id, user_id, level_id, organisation_id) values ($1, $2, $3, $4)",
+                    id,
+                    user,
+                    level,
+                    organisation,
+                )
+                .execute(&mut *conn)
+                .await?
+            }
+            Kind::Group => {
+                sqlx::query!(
+                    "insert into template_permissions (group_id, user_id, level_id, organisation_id) values ($1, $2, $3, $4)",
+                    id,
+                    user,
+                    level,
+                    organisation,
+                )
+                .execute(&mut *conn)
+                .await?
+            }
+        };
     }
     Ok(())
 }
 
 pub async fn delete(db: &PgPool, kind: Kind, id: Uuid) -> sqlx::Result<bool> {
-    let done = sqlx::query(&format!("delete from {} where id = $1", kind.table())).bind(id).execute(db).await?;
+    let done = match kind {
+        Kind::Entry => sqlx::query!("delete from template_entries where id = $1", id).execute(db).await?,
+        Kind::Group => sqlx::query!("delete from template_groups where id = $1", id).execute(db).await?,
+    };
     Ok(done.rows_affected() == 1)
 }
 
@@ -389,29 +451,32 @@ pub async fn resolve_grant(
     organisation_name: Option<&str>,
 ) -> sqlx::Result<Option<Grant>> {
     if let Some(user) = user {
-        let exists: bool = sqlx::query_scalar("select exists(select 1 from users where id = $1)").bind(user).fetch_one(db).await?;
+        let exists: bool =
+            sqlx::query_scalar!(r#"select exists(select 1 from users where id = $1) as "exists!""#, user).fetch_one(db).await?;
         return Ok(exists.then(|| Grant::User(user.to_owned())));
     }
     if let Some(name) = level_name {
-        let found: Option<(Uuid, String)> = sqlx::query_as(
+        let found = sqlx::query!(
             "select id, name from organisation_levels where lower(name) = lower($1) and ($2 or id = any($3)) order by created_at limit 1",
+            name,
+            viewer.is_staff,
+            &viewer.membership.levels,
         )
-        .bind(name)
-        .bind(viewer.is_staff)
-        .bind(&viewer.membership.levels)
         .fetch_optional(db)
-        .await?;
+        .await?
+        .map(|r| (r.id, r.name));
         return Ok(found.map(|(id, name)| Grant::Level { id, name }));
     }
     if let Some(name) = organisation_name {
-        let found: Option<(Uuid, String)> = sqlx::query_as(
+        let found = sqlx::query!(
             "select id, name from organisations where lower(name) = lower($1) and ($2 or id = any($3)) order by created_at limit 1",
+            name,
+            viewer.is_staff,
+            &viewer.membership.organisations,
         )
-        .bind(name)
-        .bind(viewer.is_staff)
-        .bind(&viewer.membership.organisations)
         .fetch_optional(db)
-        .await?;
+        .await?
+        .map(|r| (r.id, r.name));
         return Ok(found.map(|(id, name)| Grant::Organisation { id, name }));
     }
     Ok(None)
@@ -420,15 +485,15 @@ pub async fn resolve_grant(
 /// Words the user's speech engine should expect: the titles of the user's own template entries,
 /// newest first, at most `limit`.
 pub async fn vocabulary(db: &PgPool, user_id: &str, limit: i64) -> sqlx::Result<Vec<String>> {
-    sqlx::query_scalar(
-        "select title from (
+    sqlx::query_scalar!(
+        r#"select title as "title!" from (
              select distinct on (lower(title)) title, updated_at from template_entries
               where owner_id = $1 and length(trim(title)) between 2 and 60
               order by lower(title), updated_at desc) t
-          order by updated_at desc limit $2",
+          order by updated_at desc limit $2"#,
+        user_id,
+        limit,
     )
-    .bind(user_id)
-    .bind(limit)
     .fetch_all(db)
     .await
 }

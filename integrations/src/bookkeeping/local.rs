@@ -22,7 +22,7 @@ use domain::billing::numbering::{self, Next};
 use futures::future::BoxFuture;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
-use sqlx::{PgPool, Row};
+use sqlx::PgPool;
 
 use super::{Bookkeeping, BookkeepingError, ProviderInvoice};
 
@@ -58,29 +58,28 @@ impl LocalBookkeeping {
         let year = draft.date.year();
         let mut tx = self.db.begin().await.map_err(unavailable)?;
         let next = numbering::lock_next(&mut tx, year).await.map_err(unavailable)?;
-        let found = sqlx::query("select id, number from local_invoices where reference = $1")
-            .bind(&draft.reference)
+        let found = sqlx::query!("select id, number from local_invoices where reference = $1", &draft.reference)
             .fetch_optional(&mut *tx)
             .await
             .map_err(unavailable)?;
         if let Some(row) = found {
             tx.commit().await.map_err(unavailable)?;
-            return Ok((ProviderInvoice { id: row.get("id"), number: row.get("number"), url: None }, None));
+            return Ok((ProviderInvoice { id: row.id, number: row.number, url: None }, None));
         }
         let Next { sequence, number, .. } = next.clone();
         let id = new_id("li");
         let document = InvoiceDocument { number: number.clone(), seller: self.seller.clone(), draft: draft.clone() };
-        sqlx::query(
+        sqlx::query!(
             "insert into local_invoices (id, reference, contact_id, year, sequence, number, document)
              values ($1, $2, $3, $4, $5, $6, $7)",
+            &id,
+            &draft.reference,
+            contact_id,
+            year,
+            sequence,
+            &number,
+            sqlx::types::Json(&document) as _,
         )
-        .bind(&id)
-        .bind(&draft.reference)
-        .bind(contact_id)
-        .bind(year)
-        .bind(sequence)
-        .bind(&number)
-        .bind(sqlx::types::Json(&document))
         .execute(&mut *tx)
         .await
         .map_err(|e| match &e {
@@ -110,33 +109,30 @@ pub struct InvoicePdf {
 /// The PDF of the local invoice `id`: the one kept, or made from the kept document (and then
 /// kept). `None`: no such invoice.
 pub async fn pdf(db: &PgPool, id: &str) -> Result<Option<InvoicePdf>, BookkeepingError> {
-    let Some(row) = sqlx::query("select number, document, pdf from local_invoices where id = $1")
-        .bind(id)
-        .fetch_optional(db)
-        .await
-        .map_err(unavailable)?
+    // the document is read (and decoded) only when there is no PDF yet
+    let Some(row) = sqlx::query!(
+        r#"select number, pdf, case when pdf is null then document end as "document?: sqlx::types::Json<InvoiceDocument>"
+             from local_invoices where id = $1"#,
+        id,
+    )
+    .fetch_optional(db)
+    .await
+    .map_err(unavailable)?
     else {
         return Ok(None);
     };
-    let number = row.get("number");
-    let bytes = match row.get::<Option<Vec<u8>>, _>("pdf") {
-        Some(pdf) => pdf,
-        None => {
-            let sqlx::types::Json(document): sqlx::types::Json<InvoiceDocument> = row.get("document");
-            store_pdf(db, id, &document).await?
-        }
+    let bytes = match (row.pdf, row.document) {
+        (Some(pdf), _) => pdf,
+        (None, Some(sqlx::types::Json(document))) => store_pdf(db, id, &document).await?,
+        // a row has a document (the column is not null)
+        (None, None) => return Err(unavailable(sqlx::Error::RowNotFound)),
     };
-    Ok(Some(InvoicePdf { number, bytes }))
+    Ok(Some(InvoicePdf { number: row.number, bytes }))
 }
 
 async fn store_pdf(db: &PgPool, id: &str, document: &InvoiceDocument) -> Result<Vec<u8>, BookkeepingError> {
     let bytes = domain::billing::invoice_pdf::pdf(document);
-    sqlx::query("update local_invoices set pdf = $2 where id = $1 and pdf is null")
-        .bind(id)
-        .bind(&bytes)
-        .execute(db)
-        .await
-        .map_err(unavailable)?;
+    sqlx::query!("update local_invoices set pdf = $2 where id = $1 and pdf is null", id, &bytes).execute(db).await.map_err(unavailable)?;
     Ok(bytes)
 }
 
@@ -147,14 +143,14 @@ impl Bookkeeping for LocalBookkeeping {
 
     fn ensure_contact<'a>(&'a self, buyer: &'a Buyer) -> BoxFuture<'a, Result<String, BookkeepingError>> {
         Box::pin(async move {
-            sqlx::query_scalar(
+            sqlx::query_scalar!(
                 "insert into local_bookkeeping_contacts (id, customer_id, details) values ($1, $2, $3)
                  on conflict (customer_id) do update set details = excluded.details, updated_at = now()
                  returning id",
+                new_id("lc"),
+                &buyer.customer_id,
+                sqlx::types::Json(buyer) as _,
             )
-            .bind(new_id("lc"))
-            .bind(&buyer.customer_id)
-            .bind(sqlx::types::Json(buyer))
             .fetch_one(&self.db)
             .await
             .map_err(unavailable)
@@ -177,8 +173,7 @@ impl Bookkeeping for LocalBookkeeping {
 
     fn download_link<'a>(&'a self, invoice_id: &'a str) -> BoxFuture<'a, Result<String, BookkeepingError>> {
         Box::pin(async move {
-            let known: Option<bool> = sqlx::query_scalar("select true from local_invoices where id = $1")
-                .bind(invoice_id)
+            let known: Option<bool> = sqlx::query_scalar!(r#"select true as "known!" from local_invoices where id = $1"#, invoice_id)
                 .fetch_optional(&self.db)
                 .await
                 .map_err(unavailable)?;

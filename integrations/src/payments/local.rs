@@ -8,39 +8,18 @@
 //! system cannot tell the two apart. A `first` payment that is paid gets a mandate;
 //! a `recurring` payment on a mandate is charged (paid) at once.
 //!
-//! As at Mollie, an open payment expires: 15 minutes after it was made (`expires_at!`) it reads
-//! as `expired` and the page no longer takes a choice; until then it can be canceled
-//! ([`PaymentProvider::cancel_payment`]). Every statement that reads or changes a payment's status
-//! uses the same two fragments, `status_now!` and `open_now!`.
+//! As at Mollie, an open payment expires: 15 minutes after it was made
+//! (`local_checkout_expires_at`) it reads as `expired` and the page no longer takes a choice;
+//! until then it can be canceled ([`PaymentProvider::cancel_payment`]). Every statement that
+//! reads or changes a payment's status uses the same two SQL functions (a migration's),
+//! `local_checkout_status` and `local_checkout_open`.
 
 use domain::billing::Cents;
 use futures::future::BoxFuture;
 use serde_json::json;
-use sqlx::{PgPool, Row};
+use sqlx::PgPool;
 
 use super::{NewCustomer, NewPayment, PaymentError, PaymentProvider, ProviderPayment, SequenceType};
-
-/// When an open payment stops being payable: 15 minutes after it was made (Mollie's checkout
-/// session for cards is 15 minutes). A SQL expression over a `local_checkout_payments` row.
-macro_rules! expires_at {
-    () => {
-        "(created_at + interval '15 minutes')"
-    };
-}
-
-/// A payment's status as it is now: an open payment past its expiry reads as `expired`.
-macro_rules! status_now {
-    () => {
-        concat!("case when status = 'open' and ", expires_at!(), " <= now() then 'expired' else status end")
-    };
-}
-
-/// The condition under which a payment still takes a choice or a cancel: open and not expired.
-macro_rules! open_now {
-    () => {
-        concat!("status = 'open' and ", expires_at!(), " > now()")
-    };
-}
 
 /// The outcomes the checkout page offers.
 pub const OUTCOMES: [&str; 4] = ["paid", "failed", "expired", "canceled"];
@@ -77,36 +56,30 @@ impl LocalCheckout {
     }
 
     async fn read(&self, id: &str) -> Result<ProviderPayment, PaymentError> {
-        let row = sqlx::query(concat!(
-            "select id, ",
-            status_now!(),
-            " as status,
-                    amount_cents::int8 as amount, customer_id, mandate_id, metadata->>'paymentId' as payment_id,
-                    amount_refunded_cents::int8 as refunded, amount_charged_back_cents::int8 as charged_back,
-                    coalesce(checkout_key, '') as checkout_key, ",
-            expires_at!(),
-            " as expires_at
-               from local_checkout_payments where id = $1",
-        ))
-        .bind(id)
+        let row = sqlx::query!(
+            r#"select id, local_checkout_status(status, created_at) as "status!",
+                      amount_cents::int8 as "amount!: Cents", customer_id, mandate_id, metadata->>'paymentId' as payment_id,
+                      amount_refunded_cents::int8 as "refunded!: Cents", amount_charged_back_cents::int8 as "charged_back!: Cents",
+                      coalesce(checkout_key, '') as "checkout_key!", local_checkout_expires_at(created_at) as "expires_at!"
+                 from local_checkout_payments where id = $1"#,
+            id,
+        )
         .fetch_optional(&self.db)
         .await
         .map_err(unavailable)?
         .ok_or(PaymentError::NotFound)?;
-        let status: String = row.get("status");
-        let id: String = row.get("id");
-        let key: String = row.get("checkout_key");
+        let status = row.status;
         Ok(ProviderPayment {
-            checkout_url: (status == "open").then(|| self.checkout_url(&id, &key)),
-            id,
-            amount_cents: row.get("amount"),
-            customer_id: row.get("customer_id"),
-            mandate_id: row.get("mandate_id"),
-            payment_id: row.get("payment_id"),
-            amount_refunded_cents: row.get("refunded"),
-            amount_charged_back_cents: row.get("charged_back"),
+            checkout_url: (status == "open").then(|| self.checkout_url(&row.id, &row.checkout_key)),
+            id: row.id,
+            amount_cents: row.amount,
+            customer_id: Some(row.customer_id),
+            mandate_id: row.mandate_id,
+            payment_id: row.payment_id,
+            amount_refunded_cents: row.refunded,
+            amount_charged_back_cents: row.charged_back,
             is_cancelable: status == "open",
-            expires_at: (status == "open").then(|| row.get("expires_at")),
+            expires_at: (status == "open").then_some(row.expires_at),
             status,
         })
     }
@@ -127,24 +100,16 @@ pub struct CheckoutPayment {
 /// The payment the page `/payment/checkout/{id}?key=...` shows: `None` for an unknown id or a
 /// key that is not the payment's.
 pub async fn find(db: &PgPool, id: &str, key: &str) -> sqlx::Result<Option<CheckoutPayment>> {
-    let row = sqlx::query(concat!(
-        "select id, amount_cents::int8 as amount, description, redirect_url, checkout_key, ",
-        status_now!(),
-        " as status
-           from local_checkout_payments where id = $1 and checkout_key = $2",
-    ))
-    .bind(id)
-    .bind(key)
+    sqlx::query_as!(
+        CheckoutPayment,
+        r#"select id, amount_cents::int8 as "amount_cents!: Cents", description, redirect_url, checkout_key as "key!",
+                  local_checkout_status(status, created_at) as "status!"
+             from local_checkout_payments where id = $1 and checkout_key = $2"#,
+        id,
+        key,
+    )
     .fetch_optional(db)
-    .await?;
-    Ok(row.map(|r| CheckoutPayment {
-        key: r.get("checkout_key"),
-        id: r.get("id"),
-        amount_cents: r.get("amount"),
-        description: r.get("description"),
-        status: r.get("status"),
-        redirect_url: r.get("redirect_url"),
-    }))
+    .await
 }
 
 /// The user's choice on the page: an open payment that has not expired takes `outcome` (a paid
@@ -153,20 +118,18 @@ pub async fn find(db: &PgPool, id: &str, key: &str) -> sqlx::Result<Option<Check
 pub async fn choose(db: &PgPool, id: &str, outcome: &str) -> sqlx::Result<Option<Option<String>>> {
     debug_assert!(OUTCOMES.contains(&outcome));
     let mandate = format!("lmdt_{}", ulid::Ulid::generate().to_string().to_lowercase());
-    let row = sqlx::query(concat!(
+    sqlx::query_scalar!(
         "update local_checkout_payments
             set status = $2, updated_at = now(),
                 mandate_id = case when $2 = 'paid' and sequence_type = 'first' then $3 else mandate_id end
-          where id = $1 and ",
-        open_now!(),
-        " returning webhook_url",
-    ))
-    .bind(id)
-    .bind(outcome)
-    .bind(mandate)
+          where id = $1 and local_checkout_open(status, created_at)
+         returning webhook_url",
+        id,
+        outcome,
+        mandate,
+    )
     .fetch_optional(db)
-    .await?;
-    Ok(row.map(|r| r.get("webhook_url")))
+    .await
 }
 
 impl PaymentProvider for LocalCheckout {
@@ -196,34 +159,33 @@ impl PaymentProvider for LocalCheckout {
                     ("paid", p.mandate_id.clone())
                 }
             };
-            let inserted: Option<String> = sqlx::query_scalar(
+            let inserted: Option<String> = sqlx::query_scalar!(
                 "insert into local_checkout_payments
                     (id, customer_id, amount_cents, description, sequence_type, status, redirect_url, webhook_url, metadata, idempotency_key, mandate_id,
                      checkout_key)
                  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
                  on conflict (idempotency_key) do nothing
                  returning id",
+                &id,
+                &p.customer_id,
+                p.amount_cents.to_column(),
+                &p.description,
+                p.sequence_type.as_str(),
+                status,
+                p.redirect_url.as_deref(),
+                p.webhook_url.as_deref(),
+                json!({"paymentId": p.payment_id}),
+                &p.idempotency_key,
+                mandate,
+                new_key(),
             )
-            .bind(&id)
-            .bind(&p.customer_id)
-            .bind(p.amount_cents.to_column())
-            .bind(&p.description)
-            .bind(p.sequence_type.as_str())
-            .bind(status)
-            .bind(&p.redirect_url)
-            .bind(&p.webhook_url)
-            .bind(json!({"paymentId": p.payment_id}))
-            .bind(&p.idempotency_key)
-            .bind(mandate)
-            .bind(new_key())
             .fetch_optional(&self.db)
             .await
             .map_err(unavailable)?;
             let id = match inserted {
                 Some(id) => id,
                 // the same key again: the payment made the first time, as Mollie's replay
-                None => sqlx::query_scalar("select id from local_checkout_payments where idempotency_key = $1")
-                    .bind(&p.idempotency_key)
+                None => sqlx::query_scalar!("select id from local_checkout_payments where idempotency_key = $1", &p.idempotency_key)
                     .fetch_one(&self.db)
                     .await
                     .map_err(unavailable)?,
@@ -238,11 +200,10 @@ impl PaymentProvider for LocalCheckout {
 
     fn cancel_payment<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<ProviderPayment, PaymentError>> {
         Box::pin(async move {
-            let canceled = sqlx::query(concat!(
-                "update local_checkout_payments set status = 'canceled', updated_at = now() where id = $1 and ",
-                open_now!()
-            ))
-            .bind(id)
+            let canceled = sqlx::query!(
+                "update local_checkout_payments set status = 'canceled', updated_at = now() where id = $1 and local_checkout_open(status, created_at)",
+                id,
+            )
             .execute(&self.db)
             .await
             .map_err(unavailable)?

@@ -46,15 +46,15 @@ impl Job for PruneJobs {
         let retention_ms = self.retention.as_millis() as f64;
         let mut rows = 0;
         loop {
-            let n = sqlx::query(
+            let n = sqlx::query!(
                 "delete from jobs where id in (
                     select id from jobs
                      where state in ('succeeded', 'failed', 'dead')
                        and finished_at < now() - $1 * interval '1 millisecond'
                      limit $2)",
+                retention_ms,
+                DELETE_BATCH,
             )
-            .bind(retention_ms)
-            .bind(DELETE_BATCH)
             .execute(&ctx.db)
             .await?
             .rows_affected();

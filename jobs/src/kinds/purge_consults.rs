@@ -42,13 +42,13 @@ impl Job for PurgeConsults {
         let purged = domain::consults::purge_expired(&ctx.db).await?;
         // A summary job's result names the summary and its consult, never their content; it is
         // cleared anyway once the summary is gone, so nothing points at deleted data.
-        let jobs = sqlx::query(
+        let jobs = sqlx::query!(
             "update jobs set result = null
               where kind = $1 and result is not null
                 and created_at < now() - $2 * interval '1 millisecond'",
+            <SummariseConsult as Job>::KIND,
+            self.retention.as_millis() as f64,
         )
-        .bind(<SummariseConsult as Job>::KIND)
-        .bind(self.retention.as_millis() as f64)
         .execute(&ctx.db)
         .await?
         .rows_affected();

@@ -179,18 +179,18 @@ impl Job for SendEmail {
         let name = job.id.to_string();
 
         // the delivery record makes a second attempt of this job find the first's delivery
-        let first: Option<String> = sqlx::query_scalar(
+        let first: Option<String> = sqlx::query_scalar!(
             "insert into email_deliveries (job_id, state, recipient, message_id) values ($1, 'sending', $2, $3)
              on conflict (job_id) do nothing returning state",
+            job.id,
+            &recipient,
+            &message_id,
         )
-        .bind(job.id)
-        .bind(&recipient)
-        .bind(&message_id)
         .fetch_optional(&ctx.db)
         .await?;
         if first.is_none() {
             let state: String =
-                sqlx::query_scalar("select state from email_deliveries where job_id = $1").bind(job.id).fetch_one(&ctx.db).await?;
+                sqlx::query_scalar!("select state from email_deliveries where job_id = $1", job.id).fetch_one(&ctx.db).await?;
             if state == "sent" || self.mailer.in_outbox(&name) {
                 mark_sent(ctx, job).await?;
                 return Ok(done());
@@ -216,7 +216,7 @@ impl Job for SendEmail {
                 "{e}. Of de e-mail is aangekomen is onbekend; niet opnieuw verzonden, om een dubbele e-mail te voorkomen."
             ))),
             Err(e) => {
-                sqlx::query("delete from email_deliveries where job_id = $1 and state = 'sending'").bind(job.id).execute(&ctx.db).await?;
+                sqlx::query!("delete from email_deliveries where job_id = $1 and state = 'sending'", job.id).execute(&ctx.db).await?;
                 Err(match e {
                     SendError::Refused(e) => JobError::Permanent(e),
                     other => JobError::Retryable(other.to_string()),
@@ -312,8 +312,7 @@ impl SendEmail {
 }
 
 async fn mark_sent(ctx: &JobContext, job: &Claimed) -> sqlx::Result<()> {
-    sqlx::query("update email_deliveries set state = 'sent', sent_at = coalesce(sent_at, now()) where job_id = $1")
-        .bind(job.id)
+    sqlx::query!("update email_deliveries set state = 'sent', sent_at = coalesce(sent_at, now()) where job_id = $1", job.id)
         .execute(&ctx.db)
         .await?;
     Ok(())

@@ -206,11 +206,13 @@ impl Job for SyncPayment {
 
     async fn run(&self, ctx: &JobContext, _job: &Claimed, payload: SyncPaymentPayload) -> Result<Value, JobError> {
         let id = payload.provider_payment_id.as_str();
-        let ours: Option<(Cents, String)> =
-            sqlx::query_as("select amount_cents::int8, provider from payments where provider_payment_id = $1")
-                .bind(id)
-                .fetch_optional(&ctx.db)
-                .await?;
+        let ours: Option<(Cents, String)> = sqlx::query!(
+            r#"select amount_cents::int8 as "amount_cents!: Cents", provider from payments where provider_payment_id = $1"#,
+            id,
+        )
+        .fetch_optional(&ctx.db)
+        .await?
+        .map(|r| (r.amount_cents, r.provider));
         let Some((amount, provider)) = ours else {
             return Err(JobError::Permanent(format!("no payment of ours has the id {id}")));
         };
@@ -275,5 +277,5 @@ pub fn key_refused(provider: &str, status: u16) -> String {
 
 /// Whether a payment is a renewal (not a first payment).
 async fn renewal(db: &sqlx::PgPool, payment_id: Uuid) -> sqlx::Result<bool> {
-    sqlx::query_scalar("select not is_first_payment from payments where id = $1").bind(payment_id).fetch_one(db).await
+    sqlx::query_scalar!(r#"select not is_first_payment as "renewal!" from payments where id = $1"#, payment_id).fetch_one(db).await
 }

@@ -163,7 +163,8 @@ pub async fn his_users(
     Query(q): Query<HisUsersQuery>,
 ) -> Result<Json<HisUserPage>, ApiError> {
     let page = checked_page(q.page)?;
-    let known: bool = sqlx::query_scalar("select exists (select 1 from his where id = $1)").bind(q.his).fetch_one(&state.db).await?;
+    let known: bool =
+        sqlx::query_scalar!(r#"select exists (select 1 from his where id = $1) as "known!""#, q.his).fetch_one(&state.db).await?;
     if !known {
         return Err(ApiError::Missing(users::HIS_NOT_FOUND));
     }
