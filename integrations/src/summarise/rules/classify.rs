@@ -296,7 +296,7 @@ fn evaluation_score(s: &str) -> u32 {
 }
 
 /// Whether a clause of `s` judges its subject: a copula ("is", "zijn", "blijft" …) followed
-/// within four words, in the same clause, by a judgement ("te hoog", "niet goed ingesteld",
+/// within five words, in the same clause, by a judgement ("te hoog", "niet goed ingesteld",
 /// "fors", "onschuldig").
 fn is_judgement(s: &str) -> bool {
     s.split([',', '.', ';', ':']).any(|clause| {

@@ -1526,6 +1526,8 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &OBJECTIVE,
         &EVALUATION,
         &DIAGNOSIS_TERMS,
+        LazyLock::force(&ICPC_DIAGNOSES),
+        &JUDGEMENT,
         &NAMES_A_DIAGNOSIS,
         &ASSESSMENT_START,
         &PLAN,
