@@ -140,7 +140,11 @@ describe('on a phone', () => {
       }
       await assertNoSidewaysScroll(page, viewport.width)
       const feedback = page.getByRole('button', { name: 'Feedback geven' })
-      // scrolled to the end, where the last fields and buttons of the note are
+      // the page settled (the note kept, every notice that loads in shown), so that nothing
+      // moves the fields after the scroll; then scrolled to the end, where the last fields and
+      // buttons of the note are
+      await page.locator('[data-testid="note-status"][data-state="saved"]').waitFor()
+      await page.waitForLoadState('networkidle')
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
       await page.screenshot({ path: shot(`consult-end-${name}`) })
       await page.screenshot({ path: shot(`consult-${name}`), fullPage: true })
