@@ -102,11 +102,25 @@ fn after(d: Duration) -> DateTime<Utc> {
     Utc::now() + chrono::Duration::from_std(d).unwrap_or(chrono::Duration::days(3650))
 }
 
+/// A statement on consults that reads the consult's columns, written once: `$head` comes
+/// before them (`select`, `... returning`), `$tail` after them.
+macro_rules! consult_row {
+    ($head:literal, $tail:literal, $($arg:expr),+ $(,)?) => {
+        sqlx::query_as!(Consult, $head + " id, user_id, source, content, created_at, updated_at, expires_at, note, note_saved_at " + $tail, $($arg),+)
+    };
+}
+
+/// [`consult_row!`] for a consult's sessions.
+macro_rules! session_row {
+    ($head:literal, $tail:literal, $($arg:expr),+ $(,)?) => {
+        sqlx::query_as!(Session, $head + " id, user_id, consult_id, new_model, created_at, expires_at " + $tail, $($arg),+)
+    };
+}
+
 pub async fn create(conn: &mut PgConnection, user_id: &str, source: Source, content: &Value, keep_for: Duration) -> sqlx::Result<Consult> {
-    sqlx::query_as!(
-        Consult,
-        "insert into consults (id, user_id, source, content, expires_at) values ($1, $2, $3, $4, $5)
-         returning id, user_id, source, content, created_at, updated_at, expires_at, note, note_saved_at",
+    consult_row!(
+        "insert into consults (id, user_id, source, content, expires_at) values ($1, $2, $3, $4, $5) returning",
+        "",
         new_id(),
         user_id,
         source.as_str(),
@@ -119,36 +133,19 @@ pub async fn create(conn: &mut PgConnection, user_id: &str, source: Source, cont
 
 /// The user's consult, unless it has expired.
 pub async fn get(db: &PgPool, user_id: &str, id: &str) -> sqlx::Result<Option<Consult>> {
-    sqlx::query_as!(
-        Consult,
-        "select id, user_id, source, content, created_at, updated_at, expires_at, note, note_saved_at
-           from consults where id = $1 and user_id = $2 and expires_at > now()",
-        id,
-        user_id,
-    )
-    .fetch_optional(db)
-    .await
+    consult_row!("select", "from consults where id = $1 and user_id = $2 and expires_at > now()", id, user_id,).fetch_optional(db).await
 }
 
 /// A consult by id alone, unless it has expired: for the record system's hand-off page, which
 /// has no signed-in user.
 pub async fn get_any(db: &PgPool, id: &str) -> sqlx::Result<Option<Consult>> {
-    sqlx::query_as!(
-        Consult,
-        "select id, user_id, source, content, created_at, updated_at, expires_at, note, note_saved_at
-           from consults where id = $1 and expires_at > now()",
-        id,
-    )
-    .fetch_optional(db)
-    .await
+    consult_row!("select", "from consults where id = $1 and expires_at > now()", id,).fetch_optional(db).await
 }
 
 pub async fn update(db: &PgPool, user_id: &str, id: &str, content: &Value) -> sqlx::Result<Option<Consult>> {
-    sqlx::query_as!(
-        Consult,
-        "update consults set content = $3, updated_at = now()
-          where id = $1 and user_id = $2 and expires_at > now()
-         returning id, user_id, source, content, created_at, updated_at, expires_at, note, note_saved_at",
+    consult_row!(
+        "update consults set content = $3, updated_at = now() where id = $1 and user_id = $2 and expires_at > now() returning",
+        "",
         id,
         user_id,
         content,
@@ -219,10 +216,9 @@ pub async fn create_session(
     new_model: bool,
     ttl: Duration,
 ) -> sqlx::Result<Session> {
-    sqlx::query_as!(
-        Session,
-        "insert into consult_sessions (id, user_id, consult_id, new_model, expires_at) values ($1, $2, $3, $4, $5)
-         returning id, user_id, consult_id, new_model, created_at, expires_at",
+    session_row!(
+        "insert into consult_sessions (id, user_id, consult_id, new_model, expires_at) values ($1, $2, $3, $4, $5) returning",
+        "",
         new_id(),
         user_id,
         consult_id,
@@ -235,9 +231,7 @@ pub async fn create_session(
 
 /// A session by id, expired or not (the caller tells the two apart, and checks the owner).
 pub async fn find_session(db: &PgPool, id: &str) -> sqlx::Result<Option<Session>> {
-    sqlx::query_as!(Session, "select id, user_id, consult_id, new_model, created_at, expires_at from consult_sessions where id = $1", id)
-        .fetch_optional(db)
-        .await
+    session_row!("select", "from consult_sessions where id = $1", id).fetch_optional(db).await
 }
 
 /// What a batch of joins found for one asked session ([`record_presence`]).

@@ -214,48 +214,33 @@ pub async fn grants(db: &PgPool, kind: Kind, id: Uuid) -> sqlx::Result<Vec<Grant
 
 /// Whom each of these templates is shared with, in one query.
 pub async fn grants_of(db: &PgPool, kind: Kind, ids: &[Uuid]) -> sqlx::Result<HashMap<Uuid, Vec<Grant>>> {
-    /// template, then user, level id and name, organisation id and name: one of the three is set
-    type Row = (Uuid, Option<String>, Option<Uuid>, Option<String>, Option<Uuid>, Option<String>);
-    // the same statement on `entry_id` or on `group_id`
-    let rows: Vec<Row> = match kind {
-        Kind::Entry => sqlx::query!(
-            r#"select p.entry_id as "template!", p.user_id, l.id as "level_id?", l.name as "level_name?",
-                      o.id as "organisation_id?", o.name as "organisation_name?"
-                 from template_permissions p
-                 left join organisation_levels l on l.id = p.level_id
-                 left join organisations o on o.id = p.organisation_id
-                where p.entry_id = any($1) order by p.id"#,
-            ids,
-        )
-        .fetch_all(db)
-        .await?
-        .into_iter()
-        .map(|r| (r.template, r.user_id, r.level_id, r.level_name, r.organisation_id, r.organisation_name))
-        .collect(),
-        Kind::Group => sqlx::query!(
-            r#"select p.group_id as "template!", p.user_id, l.id as "level_id?", l.name as "level_name?",
-                      o.id as "organisation_id?", o.name as "organisation_name?"
-                 from template_permissions p
-                 left join organisation_levels l on l.id = p.level_id
-                 left join organisations o on o.id = p.organisation_id
-                where p.group_id = any($1) order by p.id"#,
-            ids,
-        )
-        .fetch_all(db)
-        .await?
-        .into_iter()
-        .map(|r| (r.template, r.user_id, r.level_id, r.level_name, r.organisation_id, r.organisation_name))
-        .collect(),
+    // a permission names an entry or a group: the ids asked for go in the array of their kind,
+    // the other stays empty (the partial index of each kind serves its half)
+    let (entries, groups): (&[Uuid], &[Uuid]) = match kind {
+        Kind::Entry => (ids, &[]),
+        Kind::Group => (&[], ids),
     };
+    let rows = sqlx::query!(
+        r#"select coalesce(p.entry_id, p.group_id) as "template!", p.user_id, l.id as "level_id?", l.name as "level_name?",
+                  o.id as "organisation_id?", o.name as "organisation_name?"
+             from template_permissions p
+             left join organisation_levels l on l.id = p.level_id
+             left join organisations o on o.id = p.organisation_id
+            where p.entry_id = any($1) or p.group_id = any($2) order by p.id"#,
+        entries,
+        groups,
+    )
+    .fetch_all(db)
+    .await?;
     let mut out: HashMap<Uuid, Vec<Grant>> = HashMap::new();
-    for (template, user, level, level_name, organisation, organisation_name) in rows {
-        let grant = match (user, level, level_name, organisation, organisation_name) {
+    for r in rows {
+        let grant = match (r.user_id, r.level_id, r.level_name, r.organisation_id, r.organisation_name) {
             (Some(user), ..) => Grant::User(user),
             (_, Some(id), Some(name), ..) => Grant::Level { id, name },
             (_, _, _, Some(id), Some(name)) => Grant::Organisation { id, name },
             _ => continue,
         };
-        out.entry(template).or_default().push(grant);
+        out.entry(r.template).or_default().push(grant);
     }
     Ok(out)
 }

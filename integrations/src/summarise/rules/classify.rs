@@ -67,8 +67,9 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
         }
         let placed = match speaker {
             Speaker::Zorgverlener => {
-                let (placed, question) = place_clinician(sentence, flavour, phase);
-                phase = phase.after(placed.section, question.is_some() || episodes::is_topic_change(sentence), ANNOUNCE.any(sentence));
+                let topic_change = episodes::is_topic_change(sentence);
+                let (placed, question) = place_clinician(sentence, flavour, phase, topic_change);
+                phase = phase.after(placed.section, question.is_some() || topic_change, ANNOUNCE.any(sentence));
                 pending = question;
                 placed
             }
@@ -197,7 +198,9 @@ impl Phase {
     }
 }
 
-fn place_clinician(s: &str, flavour: Flavour, phase: Phase) -> (Placed, Option<&str>) {
+/// A clinician's sentence placed in the note; `topic_change` says it moves to another problem
+/// ([`episodes::is_topic_change`]), which keeps a cue-less statement out of the phase's field.
+fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) -> (Placed, Option<&str>) {
     let p = plan_score(s);
     // "Neemt u contact op met de bedrijfsarts." opens like a question but is the plan.
     if s.ends_with('?') || (QUESTION_START.starts_any(strip_lead(s)) && p < 2) {
@@ -217,7 +220,7 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase) -> (Placed, Option<&
     // A statement no cue places, made during the examination or once the clinician has decided,
     // is a finding or the plan: "Er is putjesoedeem tot halverwege de kuit", "Kam het haar twee
     // weken lang elke dag".
-    if best == 0 && !greeting && announce == 0 && word_count(s) >= 4 && !episodes::is_topic_change(s) {
+    if best == 0 && !greeting && announce == 0 && word_count(s) >= 4 && !topic_change {
         match phase {
             Phase::Examination => return (placed(Section::Objective, s), None),
             Phase::Decided => return (placed(Section::Plan, s), None),
@@ -300,11 +303,16 @@ fn evaluation_score(s: &str) -> u32 {
 /// "fors", "onschuldig").
 fn is_judgement(s: &str) -> bool {
     s.split([',', '.', ';', ':']).any(|clause| {
-        let words: Vec<&str> = clause.split_whitespace().collect();
-        words.iter().enumerate().any(|(i, w)| {
-            COPULAS.contains(&w.to_lowercase().as_str()) && {
-                let end = (i + 6).min(words.len());
-                JUDGEMENT.any(&words[i + 1..end].join(" "))
+        // each word with its byte offset in the clause, so the five words after a copula are a
+        // slice of the clause (nothing allocated)
+        let words = || clause.split_whitespace().map(|w| (w.as_ptr() as usize - clause.as_ptr() as usize, w));
+        words().enumerate().any(|(i, (_, w))| {
+            COPULAS.iter().any(|c| c.eq_ignore_ascii_case(w)) && {
+                let mut next = words().skip(i + 1).take(5);
+                next.next().is_some_and(|first| {
+                    let (at, last) = next.last().unwrap_or(first);
+                    JUDGEMENT.any(&clause[first.0..at + last.len()])
+                })
             }
         })
     })

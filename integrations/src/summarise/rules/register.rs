@@ -306,8 +306,10 @@ pub(crate) fn with_speaker(s: &str, speaker: &str) -> Option<String> {
     let mut words = Words::of(s);
     let i = words.words.iter().position(|w| bare(w) == "ik" && tail(w).is_empty())?;
     let name = |w: &str| format!("{speaker}{}", tail(w));
-    let after = |j: usize| i > 0 && tail(&words.words[i - 1]).is_empty() && bare(&words.words[i - 1]) == COORDINATORS[j];
-    let subordinate = i > 0 && tail(&words.words[i - 1]).is_empty() && SUBORDINATE.contains(&bare(&words.words[i - 1]).as_str());
+    // the word before "ik", where no punctuation parts them
+    let joined = (i > 0 && tail(&words.words[i - 1]).is_empty()).then(|| bare(&words.words[i - 1]));
+    let subordinate = joined.as_deref().is_some_and(|w| SUBORDINATE.contains(&w));
+    let coordinated = joined.as_deref().is_some_and(|w| COORDINATORS.contains(&w));
     if subordinate {
         // "Sorry dat ik stoor" → "dat POH stoort": the verb closes the clause
         let end = (i + 1..words.words.len()).find(|&j| !tail(&words.words[j]).is_empty()).unwrap_or(words.words.len() - 1);
@@ -316,7 +318,7 @@ pub(crate) fn with_speaker(s: &str, speaker: &str) -> Option<String> {
         }
         words.words[end] = conjugate(&words.words[end]);
         words.words[i] = name(&words.words[i]);
-    } else if i + 1 < words.words.len() && (i == 0 || !tail(&words.words[i - 1]).is_empty() || (0..COORDINATORS.len()).any(after)) {
+    } else if i + 1 < words.words.len() && (i == 0 || !tail(&words.words[i - 1]).is_empty() || coordinated) {
         words.words[i + 1] = conjugate(&words.words[i + 1]);
         words.words[i] = name(&words.words[i]);
     } else if i > 0 && tail(&words.words[i - 1]).is_empty() {
