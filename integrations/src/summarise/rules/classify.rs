@@ -263,10 +263,18 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
     if s.ends_with('?') && clinical == 0 {
         return dropped();
     }
+    if clinical == 0 && opens_with_reaction(s) && episodes::topic_of(s).is_none() {
+        return dropped();
+    }
     if clinical == 0 && word_count(s) <= 3 {
         return dropped();
     }
     placed(Section::Subjective, s)
+}
+
+/// Whether `s` opens with a reaction word set off by a comma ([`REACTIONS`]).
+fn opens_with_reaction(s: &str) -> bool {
+    s.trim_start().split_once(',').is_some_and(|(first, _)| REACTIONS.iter().any(|r| first.trim().eq_ignore_ascii_case(r)))
 }
 
 fn plan_score(s: &str) -> u32 {
@@ -429,6 +437,21 @@ mod tests {
         // the history's statement without cues stays out; during the examination it is a
         // finding, once decided the plan
         assert_eq!(sections(&lines), [None, Some('S'), None, Some('O'), Some('E'), Some('P'), None, None]);
+    }
+
+    #[test]
+    fn a_patient_s_reaction_without_anything_clinical_stays_out() {
+        use Speaker::{Patient, Zorgverlener};
+        let lines = [
+            line(Zorgverlener, "Neem de paracetamol drie keer per dag."),
+            line(Patient, "Goed, dan gaan we nu naar de apotheek."),
+            line(Patient, "Fijn, ik schrijf het op."),
+            line(Patient, "Goed, maar de hoofdpijn is er elke ochtend weer."),
+            line(Patient, "Nou, eerlijk gezegd niet zo best."),
+        ];
+        // a reaction with a complaint or a body part after it is told; "nou" opens an answer as
+        // often
+        assert_eq!(sections(&lines), [Some('P'), None, None, Some('S'), Some('S')]);
     }
 
     #[test]

@@ -246,6 +246,11 @@ pub(crate) fn is_ack(s: &str) -> bool {
     true
 }
 
+/// A patient's reaction that opens a sentence, set off by a comma ("Goed, ik schrijf het op",
+/// "Fijn, dan weet ik dat"): with no clinical cue and no problem's word after it
+/// (`episodes::TOPICS`), the sentence answers the consult rather than tells anything.
+pub(crate) const REACTIONS: &[&str] = &["goed", "fijn", "oké", "oke", "prima", "zeker", "mooi", "top", "gelukkig", "schat"];
+
 /// Patient sentences that accept or close the plan rather than tell anything.
 pub(crate) static AGREEMENT: CueList = CueList::new(&[
     "dat ga ik doen",
