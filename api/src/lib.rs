@@ -150,8 +150,7 @@ pub async fn serve(config: Config, shutdown: impl Future<Output = ()> + Send + '
     let pool = connect_and_migrate(&config).await?;
     let state = state(config, pool.clone()).await?;
     let public_url = state.config.public_url.clone();
-    let listener =
-        tokio::net::TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr} (APP_HTTP_ADDR): {e}"))?;
+    let listener = edge::conn::listen(addr).map_err(|e| anyhow::anyhow!("cannot listen on {addr} (APP_HTTP_ADDR): {e}"))?;
     tracing::info!(%addr, url = %public_url, "api listening");
     let http = state.config.http.clone();
     edge::conn::serve(listener, app(state), http, shutdown).await?;

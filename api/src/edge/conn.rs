@@ -13,6 +13,11 @@
 //!   headers ([`automatic_answer`]).
 //!
 //! Each request carries the peer's address as `ConnectInfo<SocketAddr>`.
+//!
+//! The socket listens with a queue of [`BACKLOG`] connections waiting to be accepted ([`listen`]),
+//! not the 128 of `TcpListener::bind`: a burst of new connections (a thousand payment webhooks
+//! at once) overflowed 128, and every connection the kernel dropped waited a second for its
+//! client to try again.
 
 use std::future::Future;
 use std::io;
@@ -35,6 +40,19 @@ use tokio::time::Sleep;
 use tower::ServiceExt;
 
 use super::HttpConfig;
+
+/// Connections the kernel keeps waiting for the api to accept; Linux caps it at
+/// `net.core.somaxconn` (4096 by default since Linux 5.4).
+pub const BACKLOG: u32 = 4096;
+
+/// A socket listening on `addr` with a queue of [`BACKLOG`] connections.
+pub fn listen(addr: std::net::SocketAddr) -> io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+    // as `TcpListener::bind`: a restarted api takes its port back at once
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(BACKLOG)
+}
 
 /// What the connection and its requests share.
 #[derive(Default)]
@@ -282,6 +300,21 @@ pub async fn serve(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// With nothing accepted, the queue holds 600 connections: each is made in the kernel at once.
+    /// With `TcpListener::bind`'s 128, the 130th connection's SYN is dropped and its client waits
+    /// a second before it tries again, which the 900 ms bound of each connection catches.
+    #[tokio::test]
+    async fn the_listening_queue_holds_a_burst_of_connections() {
+        let listener = listen("127.0.0.1:0".parse().unwrap()).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut held = Vec::new();
+        for n in 0..600 {
+            let made = tokio::time::timeout(Duration::from_millis(900), TcpStream::connect(addr)).await;
+            held.push(made.unwrap_or_else(|_| panic!("connection {n} was not made at once")).unwrap());
+        }
+        drop(listener);
+    }
 
     #[test]
     fn hypers_own_bodiless_answers_become_json_and_the_apis_own_pass() {

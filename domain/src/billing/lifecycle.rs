@@ -95,8 +95,31 @@ pub async fn apply_provider_status_in(
     mandate_id: Option<&str>,
     today: NaiveDate,
 ) -> sqlx::Result<Option<Applied>> {
+    Ok(transition(tx, provider_payment_id, status, mandate_id, today).await?.map(|(applied, _)| applied))
+}
+
+/// What the locked payment row held that [`apply`] decides its follow-ups on.
+struct Held {
+    is_first_payment: bool,
+    amount: Cents,
+    refunded: Cents,
+    charged_back: Cents,
+}
+
+/// [`apply_provider_status_in`], answering also what the locked row held. The PAID transition is
+/// two reads under lock (the payment, then its subscription, in that order everywhere) and one
+/// statement that writes the payment, activates or extends the subscription and keeps the mandate.
+async fn transition(
+    tx: &mut PgConnection,
+    provider_payment_id: &str,
+    status: PaymentStatus,
+    mandate_id: Option<&str>,
+    today: NaiveDate,
+) -> sqlx::Result<Option<(Applied, Held)>> {
     let Some(row) = sqlx::query!(
-        r#"select id, status as "status: PaymentStatus", subscription_id, user_id, provider, is_first_payment, interval_months
+        r#"select id, status as "status: PaymentStatus", subscription_id, user_id, provider, is_first_payment, interval_months,
+                  amount_cents::int8 as "amount!: Cents", amount_refunded_cents::int8 as "refunded!: Cents",
+                  amount_charged_back_cents::int8 as "charged_back!: Cents"
              from payments where provider_payment_id = $1 for update"#,
         provider_payment_id
     )
@@ -107,60 +130,59 @@ pub async fn apply_provider_status_in(
     };
     let payment_id = row.id;
     let from = row.status;
+    let held = Held { is_first_payment: row.is_first_payment, amount: row.amount, refunded: row.refunded, charged_back: row.charged_back };
     let Some(to) = status::transition(from, status) else {
-        return Ok(Some(Applied { payment_id, from, to: from, changed: false, activated: false, valid_until: None }));
+        return Ok(Some((Applied { payment_id, from, to: from, changed: false, activated: false, valid_until: None }, held)));
     };
-    sqlx::query!(
-        "update payments set status = $2, mandate_id = coalesce($3, mandate_id), updated_at = now() where id = $1",
-        payment_id,
-        to.as_str(),
-        mandate_id
-    )
-    .execute(&mut *tx)
-    .await?;
-    let mut applied = Applied { payment_id, from, to, changed: true, activated: false, valid_until: None };
-    if to == PaymentStatus::Paid {
-        let subscription_id = row.subscription_id;
-        let first = row.is_first_payment;
-        let months = row.interval_months as u32;
-        let sub = sqlx::query!("select valid_until, canceled_at, discount_id from subscriptions where id = $1 for update", subscription_id)
-            .fetch_one(&mut *tx)
-            .await?;
-        let start = match (first, sub.valid_until) {
-            (false, Some(until)) if until >= today => until.checked_add_days(Days::new(1)).unwrap_or(today),
-            _ => today,
-        };
-        let end = period_end(start, months);
+    if to != PaymentStatus::Paid {
         sqlx::query!(
-            "update subscriptions set is_active = true, valid_until = $2,
-                    next_payment_date = case when canceled_at is null then $3::date else null end,
-                    renew_without_discount_date = case when $4 and discount_id is not null then $3::date else renew_without_discount_date end,
-                    updated_at = now()
-              where id = $1",
-            subscription_id,
-            end,
-            if sub.canceled_at.is_none() { end.checked_add_days(Days::new(1)) } else { None },
-            first && sub.discount_id.is_some()
+            "update payments set status = $2, mandate_id = coalesce($3, mandate_id), updated_at = now() where id = $1",
+            payment_id,
+            to.as_str(),
+            mandate_id
         )
         .execute(&mut *tx)
         .await?;
-        sqlx::query!("update payments set period_start = $2, period_end = $3, paid_at = now() where id = $1", payment_id, start, end)
-            .execute(&mut *tx)
-            .await?;
-        if let Some(mandate) = mandate_id {
-            sqlx::query!(
-                "update payment_customers set mandate_id = $3 where user_id = $1 and provider = $2",
-                row.user_id,
-                row.provider,
-                mandate
-            )
-            .execute(&mut *tx)
-            .await?;
-        }
-        applied.activated = true;
-        applied.valid_until = Some(end);
+        return Ok(Some((Applied { payment_id, from, to, changed: true, activated: false, valid_until: None }, held)));
     }
-    Ok(Some(applied))
+    let first = row.is_first_payment;
+    let sub = sqlx::query!("select valid_until, canceled_at, discount_id from subscriptions where id = $1 for update", row.subscription_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    let start = match (first, sub.valid_until) {
+        (false, Some(until)) if until >= today => until.checked_add_days(Days::new(1)).unwrap_or(today),
+        _ => today,
+    };
+    let end = period_end(start, row.interval_months as u32);
+    // the subscription active until `end`, the mandate kept with the customer (when the provider
+    // gave one), and the payment PAID for its period: one statement, as data-modifying parts of a
+    // `with` all run to completion
+    sqlx::query!(
+        "with subscription as (
+           update subscriptions set is_active = true, valid_until = $5,
+                  next_payment_date = case when canceled_at is null then $6::date else null end,
+                  renew_without_discount_date = case when $7 and discount_id is not null then $6::date else renew_without_discount_date end,
+                  updated_at = now()
+            where id = $8),
+         customer as (
+           update payment_customers set mandate_id = $3 where $3::text is not null and user_id = $9 and provider = $10)
+         update payments set status = $2, mandate_id = coalesce($3, mandate_id), period_start = $4, period_end = $5,
+                paid_at = now(), updated_at = now()
+          where id = $1",
+        payment_id,
+        to.as_str(),
+        mandate_id,
+        start,
+        end,
+        if sub.canceled_at.is_none() { end.checked_add_days(Days::new(1)) } else { None },
+        first && sub.discount_id.is_some(),
+        row.subscription_id,
+        row.user_id,
+        row.provider,
+    )
+    .execute(&mut *tx)
+    .await?;
+    Ok(Some((Applied { payment_id, from, to, changed: true, activated: true, valid_until: Some(end) }, held)))
 }
 
 /// 'Annuleren' on a payment that is no longer open at us.
@@ -230,19 +252,25 @@ pub async fn apply(
     status: PaymentStatus,
     today: NaiveDate,
 ) -> Result<Option<(Applied, Vec<FollowUp>)>, Refusal> {
-    let Some(applied) = apply_provider_status_in(tx, theirs.id, status, theirs.mandate_id, today).await? else {
+    let Some((applied, held)) = transition(tx, theirs.id, status, theirs.mandate_id, today).await? else {
         return Ok(None);
     };
     let mut follow_ups = Vec::new();
     if applied.to == PaymentStatus::Paid {
-        let payment = books::payment(&mut *tx, applied.payment_id).await?.ok_or(Refusal::NotFound(PAYMENT_NOT_FOUND))?;
-        if payment.is_first_payment {
-            follow_ups.push(FollowUp::Contact { payment_id: payment.id });
+        let payment_id = applied.payment_id;
+        if held.is_first_payment {
+            follow_ups.push(FollowUp::Contact { payment_id });
         }
-        if payment.needs_invoice() {
-            follow_ups.push(FollowUp::Invoice { payment_id: payment.id });
+        // as [`books::BillablePayment::needs_invoice`]: paid, with an amount
+        if held.amount > Cents::ZERO {
+            follow_ups.push(FollowUp::Invoice { payment_id });
         }
-        if let Some(change) = books::record_refunds(tx, theirs.id, theirs.amount_refunded_cents, theirs.amount_charged_back_cents).await? {
+        // the totals as the locked row holds them: unchanged, there is nothing to record
+        let news = (theirs.amount_refunded_cents, theirs.amount_charged_back_cents) != (held.refunded, held.charged_back);
+        if news
+            && let Some(change) =
+                books::record_refunds(tx, theirs.id, theirs.amount_refunded_cents, theirs.amount_charged_back_cents).await?
+        {
             follow_ups.push(FollowUp::Credit { payment_id: change.payment_id, version: change.version });
         }
     }
