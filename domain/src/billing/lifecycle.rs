@@ -107,7 +107,7 @@ struct Held {
 }
 
 /// [`apply_provider_status_in`], answering also what the locked row held. The PAID transition is
-/// two reads under lock (the payment, then its subscription, in that order everywhere) and one
+/// two reads under lock (the payment first, then its subscription, as before) and one
 /// statement that writes the payment, activates or extends the subscription and keeps the mandate.
 async fn transition(
     tx: &mut PgConnection,
