@@ -133,13 +133,13 @@ pub async fn create(conn: &mut PgConnection, user_id: &str, source: Source, cont
 
 /// The user's consult, unless it has expired.
 pub async fn get(db: &PgPool, user_id: &str, id: &str) -> sqlx::Result<Option<Consult>> {
-    consult_row!("select", "from consults where id = $1 and user_id = $2 and expires_at > now()", id, user_id,).fetch_optional(db).await
+    consult_row!("select", "from consults where id = $1 and user_id = $2 and expires_at > now()", id, user_id).fetch_optional(db).await
 }
 
 /// A consult by id alone, unless it has expired: for the record system's hand-off page, which
 /// has no signed-in user.
 pub async fn get_any(db: &PgPool, id: &str) -> sqlx::Result<Option<Consult>> {
-    consult_row!("select", "from consults where id = $1 and expires_at > now()", id,).fetch_optional(db).await
+    consult_row!("select", "from consults where id = $1 and expires_at > now()", id).fetch_optional(db).await
 }
 
 pub async fn update(db: &PgPool, user_id: &str, id: &str, content: &Value) -> sqlx::Result<Option<Consult>> {

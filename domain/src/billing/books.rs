@@ -36,10 +36,16 @@ pub struct BillablePayment {
     pub buyer: Buyer,
 }
 
+/// A payment with this status and amount gets an invoice: paid, with an amount (zero amounts
+/// never do).
+pub fn needs_invoice(status: PaymentStatus, amount: Cents) -> bool {
+    status == PaymentStatus::Paid && amount > Cents::ZERO
+}
+
 impl BillablePayment {
-    /// Paid with an amount: it gets an invoice (zero amounts never do).
+    /// Paid with an amount: it gets an invoice ([`needs_invoice`]).
     pub fn needs_invoice(&self) -> bool {
-        self.status == PaymentStatus::Paid && self.amount_cents > Cents::ZERO
+        needs_invoice(self.status, self.amount_cents)
     }
 
     /// Refunded and charged back together, at most the amount paid.

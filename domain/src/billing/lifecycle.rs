@@ -145,7 +145,7 @@ async fn transition(
         .await?;
         return Ok(Some((Applied { payment_id, from, to, changed: true, activated: false, valid_until: None }, held)));
     }
-    let first = row.is_first_payment;
+    let first = held.is_first_payment;
     let sub = sqlx::query!("select valid_until, canceled_at, discount_id from subscriptions where id = $1 for update", row.subscription_id)
         .fetch_one(&mut *tx)
         .await?;
@@ -261,8 +261,7 @@ pub async fn apply(
         if held.is_first_payment {
             follow_ups.push(FollowUp::Contact { payment_id });
         }
-        // as [`books::BillablePayment::needs_invoice`]: paid, with an amount
-        if held.amount > Cents::ZERO {
+        if books::needs_invoice(applied.to, held.amount) {
             follow_ups.push(FollowUp::Invoice { payment_id });
         }
         // the totals as the locked row holds them: unchanged, there is nothing to record

@@ -318,10 +318,10 @@ pub(crate) fn with_speaker(s: &str, speaker: &str) -> Option<String> {
         }
         words.words[end] = conjugate(&words.words[end]);
         words.words[i] = name(&words.words[i]);
-    } else if i + 1 < words.words.len() && (i == 0 || !tail(&words.words[i - 1]).is_empty() || coordinated) {
+    } else if i + 1 < words.words.len() && (joined.is_none() || coordinated) {
         words.words[i + 1] = conjugate(&words.words[i + 1]);
         words.words[i] = name(&words.words[i]);
-    } else if i > 0 && tail(&words.words[i - 1]).is_empty() {
+    } else if joined.is_some() {
         words.words[i - 1] = conjugate(&words.words[i - 1]);
         words.words[i] = name(&words.words[i]);
     } else {
