@@ -8,7 +8,8 @@
 //!    job waits for a push again; a job still waiting `APP_JOBS_REPUSH_AFTER` after its push gets
 //!    a second message whatever Redis says (its first may sit with a stream that stopped
 //!    fetching; whichever message comes second finds the job claimed and does nothing);
-//! 3. pushes due jobs that wait for a push, within each queue's backlog limit;
+//! 3. pushes due jobs that wait for a push, within each queue's backlog limit (a job not yet
+//!    tried only once its writer had [`WRITER_PUSHES_WITHIN`] to push it);
 //! 4. updates the gauges (every [`GAUGE_EVERY`]): queue depth, relay backlog, dead jobs, each
 //!    kind's oldest waiting job.
 //!
@@ -22,6 +23,11 @@ use uuid::Uuid;
 use crate::dispatch::{Dispatcher, apalis_config};
 
 const PUSH_BATCH: i64 = 1_000;
+
+/// A job not yet tried is its writer's to push for this long after it was written: writers push
+/// after commit, and the payment news holds a burst's syncs until the burst is answered
+/// ([`crate::kinds::sync_payment::NEWS_HOLD_MAX`]). The relay pushes what a writer never pushed.
+pub const WRITER_PUSHES_WITHIN: Duration = Duration::from_secs(1);
 
 /// How often a relay sets the gauges. Their counts read every waiting row (each kind's oldest
 /// job took 23 to 35 ms with 40,000 pushed jobs waiting), and a scrape comes every 15 s or so.
@@ -220,9 +226,12 @@ impl Relay {
                 // the predicate of `jobs_undispatched_idx` word for word ([`crate::record::AWAITING_PUSH`])
                 let ids: Vec<Uuid> = sqlx::query_scalar!(
                     "select id from jobs where kind = $1 and dispatched_at is null and state in ('queued', 'retrying')
-                        and run_at <= now() + interval '1 second' order by run_at limit $2",
+                        and run_at <= now() + interval '1 second'
+                        and (attempts > 0 or created_at < now() - $3 * interval '1 millisecond')
+                      order by run_at limit $2",
                     &kind,
                     PUSH_BATCH,
+                    WRITER_PUSHES_WITHIN.as_secs_f64() * 1000.0,
                 )
                 .fetch_all(self.dispatcher.db())
                 .await?;

@@ -333,13 +333,24 @@ async fn queues_are_named_by_configuration(db: PgPool) {
 async fn the_relay_pushes_every_waiting_kind_and_the_gauge_ages_each_kinds_oldest_job(db: PgPool) {
     let h = Harness::new(db).await;
     let at = |secs: i64| chrono::Utc::now() + chrono::Duration::seconds(secs);
-    // rows written without a push: the relay's
+    // rows written a minute ago whose writer never pushed them: the relay's
     let write = |job: NewJob| {
         let db = h.db.clone();
         async move {
             let mut conn = db.acquire().await.unwrap();
-            jobs::enqueue_many(&mut conn, &[job]).await.unwrap()[0]
+            let id = jobs::enqueue_many(&mut conn, &[job]).await.unwrap()[0];
+            sqlx::query("update jobs set created_at = now() - interval '1 minute' where id = $1")
+                .bind(id)
+                .execute(&mut *conn)
+                .await
+                .unwrap();
+            id
         }
+    };
+    // written just now: its writer's to push, for a while
+    let fresh = {
+        let mut conn = h.db.acquire().await.unwrap();
+        jobs::enqueue_many(&mut conn, &[probe(ProbePayload::default())]).await.unwrap()[0]
     };
     // waiting for a push: probes due 90 and 10 s ago, a prune due in an hour
     let old_probe = write(probe(ProbePayload::default()).run_at(at(-90))).await;
@@ -369,9 +380,14 @@ async fn the_relay_pushes_every_waiting_kind_and_the_gauge_ages_each_kinds_oldes
             sqlx::query_scalar("select dispatched_at is not null from jobs where id = $1").bind(id).fetch_one(&h.db).await.unwrap();
         assert!(pushed, "probe {id} pushed");
     }
-    let waits: bool =
-        sqlx::query_scalar("select dispatched_at is null from jobs where id = $1").bind(later).fetch_one(&h.db).await.unwrap();
-    assert!(waits, "the prune due in an hour waits for its time");
+    let waits = |id: Uuid| {
+        let db = h.db.clone();
+        async move {
+            sqlx::query_scalar::<_, bool>("select dispatched_at is null from jobs where id = $1").bind(id).fetch_one(&db).await.unwrap()
+        }
+    };
+    assert!(waits(later).await, "the prune due in an hour waits for its time");
+    assert!(waits(fresh).await, "the probe written just now waits for its writer's push");
     for (kind, messages) in [("probe", 2), ("summarise_consult", 1), ("prune_jobs", 0)] {
         let (scheduled, active) = h.dispatcher.backlog(kind).await.unwrap();
         assert_eq!(scheduled + active, messages, "{kind}");

@@ -80,6 +80,10 @@ const NEWS_BATCH: usize = 200;
 const NEWS_WRITERS: usize = 4;
 /// News waiting for a batch before a delivery waits to be taken.
 const NEWS_WAITING: usize = 10_000;
+/// How long no delivery must arrive before the committed syncs are pushed.
+pub const NEWS_QUIET: Duration = Duration::from_millis(20);
+/// The longest a committed sync waits for its push while deliveries keep arriving.
+pub const NEWS_HOLD_MAX: Duration = Duration::from_millis(500);
 
 /// Why news could not be taken: the caller answers so that the provider delivers it again.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -96,18 +100,47 @@ type Waiting = (String, tokio::sync::oneshot::Sender<Result<bool, NewsError>>);
 /// The payment provider's news (webhook deliveries), queued in batches: a delivery joins the
 /// next batch and is answered once that batch is written ([`queue`]: one statement and one commit
 /// for all of its ids), so a burst of deliveries costs a few round trips rather than some for
-/// each, and none is answered before its sync is committed. The batch's syncs are pushed after
-/// the answers. A batch takes what arrived while the others were written (up to 200 ids); up to
-/// 4 are written at once. A delivery alone is written at once.
+/// each, and none is answered before its sync is committed. A batch takes what arrived while the
+/// others were written (up to 200 ids); up to 4 are written at once. A delivery alone is written
+/// at once.
+///
+/// The committed syncs are pushed to the workers once deliveries stop arriving for
+/// [`NEWS_QUIET`] (or [`NEWS_HOLD_MAX`] after the first of them, should they never stop): a burst
+/// is answered first and synced after, rather than the first syncs taking the CPU and the
+/// database from the answers still to come. A delivery alone waits [`NEWS_QUIET`] for its push.
+/// Should the api stop while holding them, the relay pushes the committed syncs.
 #[derive(Clone)]
 pub struct News {
     waiting: tokio::sync::mpsc::Sender<Waiting>,
+    arrivals: std::sync::Arc<Arrivals>,
+}
+
+/// When the last delivery arrived, as time since the news started.
+struct Arrivals {
+    epoch: std::time::Instant,
+    last_micros: std::sync::atomic::AtomicU64,
+}
+
+impl Arrivals {
+    fn arrived(&self) {
+        let now = self.epoch.elapsed().as_micros() as u64;
+        self.last_micros.store(now, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// How long no delivery has arrived.
+    fn quiet_for(&self) -> Duration {
+        let last = Duration::from_micros(self.last_micros.load(std::sync::atomic::Ordering::Relaxed));
+        self.epoch.elapsed().saturating_sub(last)
+    }
 }
 
 impl News {
     /// Starts the batching task on the current runtime.
     pub fn start(db: sqlx::PgPool, dispatcher: crate::Dispatcher) -> Self {
         let (waiting, mut arriving) = tokio::sync::mpsc::channel::<Waiting>(NEWS_WAITING);
+        let arrivals = std::sync::Arc::new(Arrivals { epoch: std::time::Instant::now(), last_micros: Default::default() });
+        let (committed, to_push) = tokio::sync::mpsc::unbounded_channel::<Vec<Uuid>>();
+        tokio::spawn(push_when_quiet(to_push, arrivals.clone(), dispatcher));
         tokio::spawn(async move {
             let writers = std::sync::Arc::new(tokio::sync::Semaphore::new(NEWS_WRITERS));
             loop {
@@ -120,14 +153,14 @@ impl News {
                         Err(_) => break,
                     }
                 }
-                let (db, dispatcher) = (db.clone(), dispatcher.clone());
+                let (db, committed) = (db.clone(), committed.clone());
                 tokio::spawn(async move {
-                    write_news(&db, &dispatcher, batch).await;
+                    write_news(&db, &committed, batch).await;
                     drop(writer);
                 });
             }
         });
-        Self { waiting }
+        Self { waiting, arrivals }
     }
 
     /// The provider's payment `provider_payment_id` changed: whether it is ours, once its sync
@@ -135,12 +168,13 @@ impl News {
     pub async fn hear(&self, provider_payment_id: String) -> Result<bool, NewsError> {
         let (answer, answered) = tokio::sync::oneshot::channel();
         let stopped = || NewsError::Failed("the payment news stopped".into());
+        self.arrivals.arrived();
         self.waiting.send((provider_payment_id, answer)).await.map_err(|_| stopped())?;
         answered.await.map_err(|_| stopped())?
     }
 }
 
-async fn write_news(db: &sqlx::PgPool, dispatcher: &crate::Dispatcher, batch: Vec<Waiting>) {
+async fn write_news(db: &sqlx::PgPool, committed: &tokio::sync::mpsc::UnboundedSender<Vec<Uuid>>, batch: Vec<Waiting>) {
     let ids: Vec<String> = batch.iter().map(|(id, _)| id.clone()).collect();
     let heard = async {
         let mut conn = db.acquire().await?;
@@ -149,13 +183,15 @@ async fn write_news(db: &sqlx::PgPool, dispatcher: &crate::Dispatcher, batch: Ve
     .await;
     match heard {
         Ok(heard) => {
-            // the statement committed the syncs: the deliveries are answered, then the syncs
-            // pushed (a push that fails is the relay's, like any other)
+            // the statement committed the syncs: the deliveries are answered, and the syncs
+            // pushed once the news is quiet
             let ours: std::collections::HashSet<&str> = heard.ours.iter().map(String::as_str).collect();
             for (id, answer) in batch {
                 let _ = answer.send(Ok(ours.contains(id.as_str())));
             }
-            dispatcher.push_committed(&heard.queued, "payment syncs").await;
+            if !heard.queued.is_empty() {
+                let _ = committed.send(heard.queued);
+            }
         }
         Err(e) => {
             tracing::warn!(deliveries = batch.len(), error = %e, "payment news not taken; the provider delivers it again");
@@ -168,6 +204,40 @@ async fn write_news(db: &sqlx::PgPool, dispatcher: &crate::Dispatcher, batch: Ve
             }
         }
     }
+}
+
+/// Pushes the committed syncs once no delivery has arrived for [`NEWS_QUIET`], or
+/// [`NEWS_HOLD_MAX`] after the first of them was committed (a push that fails is the relay's,
+/// like any other).
+async fn push_when_quiet(
+    mut committed: tokio::sync::mpsc::UnboundedReceiver<Vec<Uuid>>,
+    arrivals: std::sync::Arc<Arrivals>,
+    dispatcher: crate::Dispatcher,
+) {
+    while let Some(mut held) = committed.recv().await {
+        let since = tokio::time::Instant::now();
+        while let Some(wait) = hold_left(arrivals.quiet_for(), since.elapsed()) {
+            tokio::select! {
+                more = committed.recv() => match more {
+                    Some(ids) => held.extend(ids),
+                    None => break,
+                },
+                () = tokio::time::sleep(wait) => {}
+            }
+        }
+        while let Ok(ids) = committed.try_recv() {
+            held.extend(ids);
+        }
+        dispatcher.push_committed(&held, "payment syncs").await;
+    }
+}
+
+/// How much longer committed syncs wait for their push, the news quiet for `quiet_for` and the
+/// syncs held for `held_for`: none once either bound is reached.
+fn hold_left(quiet_for: Duration, held_for: Duration) -> Option<Duration> {
+    let quiet_left = NEWS_QUIET.checked_sub(quiet_for).filter(|d| !d.is_zero())?;
+    let max_left = NEWS_HOLD_MAX.checked_sub(held_for).filter(|d| !d.is_zero())?;
+    Some(quiet_left.min(max_left))
 }
 
 const POLICY: Policy = Policy {
@@ -278,4 +348,25 @@ pub fn key_refused(provider: &str, status: u16) -> String {
 /// Whether a payment is a renewal (not a first payment).
 async fn renewal(db: &sqlx::PgPool, payment_id: Uuid) -> sqlx::Result<bool> {
     sqlx::query_scalar!(r#"select not is_first_payment as "renewal!" from payments where id = $1"#, payment_id).fetch_one(db).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Duration = Duration::from_millis(1);
+
+    #[test]
+    fn committed_syncs_wait_until_the_news_is_quiet_or_held_long_enough() {
+        // a delivery just arrived: wait for the quiet
+        assert_eq!(hold_left(Duration::ZERO, Duration::ZERO), Some(NEWS_QUIET));
+        assert_eq!(hold_left(5 * MS, 100 * MS), Some(NEWS_QUIET - 5 * MS));
+        // quiet long enough: push
+        assert_eq!(hold_left(NEWS_QUIET, Duration::ZERO), None);
+        assert_eq!(hold_left(NEWS_QUIET + MS, 10 * MS), None);
+        // deliveries keep coming: no longer than the bound
+        assert_eq!(hold_left(Duration::ZERO, NEWS_HOLD_MAX - 3 * MS), Some(3 * MS));
+        assert_eq!(hold_left(Duration::ZERO, NEWS_HOLD_MAX), None);
+        assert_eq!(hold_left(MS, NEWS_HOLD_MAX + 40 * MS), None);
+    }
 }
