@@ -217,8 +217,13 @@ const P_PHRASES: &[(&str, &str)] = &[
     ("laat u", ""),
 ];
 
-/// Conjunctions after which "ik" opens a subordinate clause (verb at the end).
-const SUBORDINATE: &[&str] = &["dat", "omdat", "als", "toen", "sinds", "of", "wanneer", "zodat", "terwijl", "nadat", "voordat", "tot"];
+/// Conjunctions, and question words, after which "ik" opens a subordinate clause (verb at the
+/// end): a question word straight before "ik" never asks (the question would put the verb
+/// first: "waarom kom ik?"), it opens an indirect question ("dat is waarom ik kom").
+const SUBORDINATE: &[&str] = &[
+    "dat", "omdat", "als", "toen", "sinds", "of", "wanneer", "zodat", "terwijl", "nadat", "voordat", "tot", "totdat", "zodra", "doordat",
+    "hoewel", "alsof", "zolang", "zoals", "waarom", "hoe", "waar", "wat", "wie", "waardoor", "waarvoor",
+];
 
 /// The sentence of `section`, spoken by `speaker`, in the clinical register, closed with a full
 /// stop. Empty when nothing is left.
@@ -668,6 +673,19 @@ impl Words {
             }
             if addressee
                 && !opens
+                && !subordinate
+                && tail(&self.words[i - 1]).is_empty()
+                && let Some(third) = prev.as_deref().and_then(second_person_third)
+            {
+                // a verb only "u" or "je" goes with, before it: its subject, after a time or
+                // place fronted ("De eerste week bent u overdag slaperiger" → "De eerste week is
+                // overdag slaperiger")
+                self.words[i - 1] = keep_tail(&self.words[i - 1], third);
+                self.remove(i, 1);
+                continue;
+            }
+            if addressee
+                && !opens
                 && !inverted
                 && tail(&self.words[i - 1]).is_empty()
                 && !matches!(prev.as_deref(), Some("ik" | "we" | "wij"))
@@ -747,9 +765,70 @@ impl Words {
             return;
         }
         let end = (at + 1..self.words.len()).find(|&k| !tail(&self.words[k]).is_empty() || self.clause_follows(k + 1));
-        if let Some(end) = end {
-            self.move_word(at, end);
+        let Some(end) = end else { return };
+        // an "om te" clause is the next clause's; an auxiliary or modal has no particle ("weg
+        // moeten", "zo terug zijn")
+        let own = (at + 1..=end).find(|&k| matches!(bare(&self.words[k]).as_str(), "om" | "te")).map_or(end, |k| k - 1);
+        let auxiliary = matches!(
+            bare(&self.words[at]).as_str(),
+            "zijn" | "worden" | "hebben" | "moeten" | "willen" | "kunnen" | "mogen" | "hoeven" | "zullen" | "laten"
+        );
+        if let Some(k) = (at + 1..=own).find(|&k| !auxiliary && self.is_particle(k, end)) {
+            // a separable verb: the infinitive stands where its particle stood ("kom je terug bij
+            // de praktijkondersteuner" → "terugkomen bij de praktijkondersteuner")
+            let particle = &self.words[k];
+            self.words[k] = format!("{}{}{}", bare(particle), bare(&self.words[at]), tail(particle));
+            self.words.remove(at);
+            return;
         }
+        self.move_word(at, self.list_end(end));
+    }
+
+    /// Whether the word at `k`, in a clause ending at `end`, is the particle of a separable verb
+    /// ("terug", "mee", "op"): one that is never a preposition anywhere in the clause, or one
+    /// that may be a preposition only at the clause's end ("stuur de urine op").
+    fn is_particle(&self, k: usize, end: usize) -> bool {
+        let w = bare(&self.words[k]);
+        let next = self.words.get(k + 1).map(|n| bare(n));
+        match w.as_str() {
+            "terug" | "mee" | "weg" | "langs" => true,
+            "af" | "toe" => next.as_deref() != Some("en"),
+            // "het rustig aan doen" is no "aandoen"
+            "aan" => k == end && !matches!(bare(&self.words[k - 1]).as_str(), "rustig" | "kalm"),
+            "op" | "uit" | "door" | "na" => k == end,
+            _ => false,
+        }
+    }
+
+    /// The last word of the list a clause ending at `end` with a comma opens ("bloed voor
+    /// cholesterol, suiker en nierfunctie"): the verb moved to the clause's end goes after the
+    /// list, not into it. `end` itself when no list follows: its items are up to six words without a
+    /// verb, the last one joined by "en" or "of".
+    fn list_end(&self, end: usize) -> usize {
+        let mut last = end;
+        while tail(&self.words[last]) == "," {
+            let item_end = self.clause_end(last + 1);
+            let item: Vec<String> = self.words[last + 1..item_end].iter().map(|w| bare(w)).collect();
+            let verbless = !item.is_empty()
+                && item.len() <= 6
+                && item.iter().all(|w| {
+                    finite(w).is_none()
+                        && first_person_verb(w).is_none()
+                        && !COPULAS.contains(&w.as_str())
+                        && !CLAUSE_VERBS.contains(&w.as_str())
+                        && !SUBORDINATE.contains(&w.as_str())
+                        && !LIST_BREAKERS.contains(&w.as_str())
+                });
+            if !verbless {
+                break;
+            }
+            last = item_end - 1;
+            if item.iter().any(|w| matches!(w.as_str(), "en" | "of")) {
+                // the list's last item: it ends here
+                return last;
+            }
+        }
+        end
     }
 
     /// "Waarschijnlijk de meniscus niet beschadigd is" → "Waarschijnlijk is de meniscus niet
@@ -1138,6 +1217,14 @@ fn finite(w: &str) -> Option<Finite> {
     )
 }
 
+/// Words a list of things ("cholesterol, suiker en nierfunctie") does not hold: subjects,
+/// conjunctions of clauses, and the prepositions and time words of a clause's adverbials ("en bij
+/// bewegen kraakt hij", "'s ochtends en 's avonds").
+const LIST_BREAKERS: &[&str] = &[
+    "maar", "dus", "want", "ik", "we", "wij", "u", "je", "jij", "hij", "zij", "ze", "er", "men", "bij", "met", "in", "op", "aan", "voor",
+    "na", "door", "van", "naar", "om", "over", "tegen", "tot", "uit", "zonder", "tijdens", "'s", "dan", "daarna", "nu",
+];
+
 /// The third person of a second-person form that differs from it ("bent" → "is").
 fn second_person_third(w: &str) -> Option<&'static str> {
     match w {
@@ -1267,6 +1354,9 @@ mod tests {
         assert_eq!(s("Mijn linkerknie is dik sinds ik vorige week ben gevallen."), "Linkerknie is dik sinds vorige week is gevallen.");
         assert_eq!(s("Ik voel me moe."), "Moe.");
         assert_eq!(s("Slikken doet echt zeer, vooral 's ochtends."), "Slikken doet zeer, vooral 's ochtends.");
+        // after a question word "ik" opens an indirect question: its verb is at the end
+        assert_eq!(s("Het jeukt zo, en dat is ook waarom ik kom."), "Het jeukt zo, en dat is ook waarom komt.");
+        assert_eq!(s("Ik weet niet hoe ik moet slapen."), "Weet niet hoe moet slapen.");
     }
 
     /// The broken lines the note once wrote, each now a whole Dutch line.
@@ -1379,10 +1469,33 @@ mod tests {
             ("U moet elke dag een half uur wandelen.", "Elke dag een half uur wandelen."),
             ("De praktijkondersteuner kan u daarbij begeleiden.", "De praktijkondersteuner kan daarbij begeleiden."),
             ("Over drie maanden weeg ik u opnieuw.", "Over 3 maanden opnieuw wegen."),
+            // the verb goes after the list its clause opens, not into it
+            ("We prikken ook bloed voor cholesterol, suiker en nierfunctie.", "Ook bloed voor cholesterol, suiker en nierfunctie prikken."),
+            (
+                "We prikken bloed voor de nierfunctie, het kalium en het cholesterol, en over een week bel ik u.",
+                "Bloed voor de nierfunctie, het kalium en het cholesterol prikken, en over een week telefonisch contact.",
+            ),
+            // a separable verb's infinitive stands where its particle stood
+            (
+                "Over vier weken kom je terug bij de praktijkondersteuner om te kijken hoe het gaat.",
+                "Over 4 weken terugkomen bij de praktijkondersteuner om te kijken hoe het gaat.",
+            ),
+            ("We sturen de urine op.", "De urine opsturen."),
+            ("Excuses, ik moet even weg, ik ben zo terug.", "Excuses, weg moeten, zo terug zijn."),
+            ("U doet het heel rustig aan.", "Doe het heel rustig aan."),
+            // a clause after the comma is no list
+            (
+                "Ik voel wat benige verdikking aan de binnenkant van de knie, en bij bewegen kraakt hij.",
+                "Wat benige verdikking aan de binnenkant van de knie voelen, en bij bewegen kraakt hij.",
+            ),
         ] {
             assert_eq!(p(spoken), record, "{spoken}");
         }
         assert_eq!(o("U weegt 97 kilo."), "Weegt 97 kilo.");
+        assert_eq!(
+            p("De eerste week bent u overdag wat slaperiger, wees daarom voorzichtig met autorijden."),
+            "De eerste week is overdag wat slaperiger, wees daarom voorzichtig met autorijden."
+        );
         assert_eq!(
             e("Ik hoor geen alarmsignalen, dus u hoeft nu niet langs te komen."),
             "Geen alarmsignalen, dus hoeft nu niet langs te komen."
