@@ -114,7 +114,20 @@ const S_OPENINGS: &[&str] = &[
 ];
 
 /// Openings of what was examined, dropped whole.
-const O_OPENINGS: &[&str] = &["ik zie", "ik hoor", "ik voel", "ik vind", "ik meet", "ik zie wel", "u bent", "hier"];
+const O_OPENINGS: &[&str] = &[
+    "ik zie",
+    "ik hoor",
+    "ik voel",
+    "ik vind",
+    "ik meet",
+    "ik zie wel",
+    "we zien",
+    "we horen",
+    "we voelen",
+    "we vinden",
+    "u bent",
+    "hier",
+];
 
 /// Openings of the clinician's assessment, dropped whole (longest first). "Waarschijnlijk" stays:
 /// the uncertainty belongs in the record.
@@ -269,6 +282,8 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
                 ("daarvoor is geen", "geen"),
                 ("ik denk dat", "waarschijnlijk"),
                 ("ik denk aan", "waarschijnlijk"),
+                ("we denken dat", "waarschijnlijk"),
+                ("we denken aan", "waarschijnlijk"),
                 ("denk ik", ""),
                 ("ik hoor geen", "geen"),
                 ("ik zie geen", "geen"),
@@ -727,6 +742,8 @@ impl Words {
                 | "zullen"
                 | "wil"
                 | "willen"
+                | "zou"
+                | "zouden"
         ) {
             return None;
         }
@@ -1199,6 +1216,7 @@ const VERBS: &[(&str, &str, &str, &str)] = &[
     ("lopen", "loop", "loopt", "loop"),
     ("wachten", "wacht", "wacht", "wacht"),
     ("hoeven", "hoef", "hoeft", "hoef"),
+    ("schuiven", "schuif", "schuift", "schuif"),
 ];
 
 /// The finite verb `w` (lowercase), if it is one the record voice rewrites: a first or third
@@ -1210,6 +1228,8 @@ fn finite(w: &str) -> Option<Finite> {
         "kunt" | "kun" => Some("kunnen"),
         "wilt" => Some("willen"),
         "zult" => Some("zullen"),
+        // the past of the plan already made ("we zouden vandaag kijken …")
+        "zou" | "zouden" => Some("zullen"),
         _ => None,
     };
     VERBS.iter().find(|(inf, first, third, _)| second == Some(*inf) || *inf == w || *first == w || *third == w).map(
@@ -1481,6 +1501,11 @@ mod tests {
                 "Over 4 weken terugkomen bij de praktijkondersteuner om te kijken hoe het gaat.",
             ),
             ("We sturen de urine op.", "De urine opsturen."),
+            ("We zouden vandaag kijken wat de tabletten doen.", "Vandaag kijken wat de tabletten doen."),
+            (
+                "Over twee weken bel ik u, en als het goed gaat schuiven we de bedtijd een kwartier op.",
+                "Over 2 weken telefonisch contact, en als het goed gaat de bedtijd een kwartier opschuiven.",
+            ),
             ("Excuses, ik moet even weg, ik ben zo terug.", "Excuses, weg moeten, zo terug zijn."),
             ("U doet het heel rustig aan.", "Doe het heel rustig aan."),
             // a clause after the comma is no list
@@ -1492,6 +1517,8 @@ mod tests {
             assert_eq!(p(spoken), record, "{spoken}");
         }
         assert_eq!(o("U weegt 97 kilo."), "Weegt 97 kilo.");
+        assert_eq!(o("We zien een rode keel met beslag op de amandelen."), "Rode keel met beslag op de amandelen.");
+        assert_eq!(e("We denken aan een blaasontsteking."), "Waarschijnlijk een blaasontsteking.");
         assert_eq!(
             p("De eerste week bent u overdag wat slaperiger, wees daarom voorzichtig met autorijden."),
             "De eerste week is overdag wat slaperiger, wees daarom voorzichtig met autorijden."
