@@ -117,7 +117,7 @@ pub struct News {
 
 /// When the last delivery arrived, as time since the news started.
 struct Arrivals {
-    epoch: std::time::Instant,
+    epoch: tokio::time::Instant,
     last_micros: std::sync::atomic::AtomicU64,
 }
 
@@ -138,7 +138,7 @@ impl News {
     /// Starts the batching task on the current runtime.
     pub fn start(db: sqlx::PgPool, dispatcher: crate::Dispatcher) -> Self {
         let (waiting, mut arriving) = tokio::sync::mpsc::channel::<Waiting>(NEWS_WAITING);
-        let arrivals = std::sync::Arc::new(Arrivals { epoch: std::time::Instant::now(), last_micros: Default::default() });
+        let arrivals = std::sync::Arc::new(Arrivals { epoch: tokio::time::Instant::now(), last_micros: Default::default() });
         let (committed, to_push) = tokio::sync::mpsc::unbounded_channel::<Vec<Uuid>>();
         tokio::spawn(push_when_quiet(to_push, arrivals.clone(), dispatcher));
         tokio::spawn(async move {

@@ -829,10 +829,8 @@ impl Words {
             let verbless = !item.is_empty()
                 && item.len() <= 6
                 && item.iter().all(|w| {
-                    finite(w).is_none()
+                    !is_verb(w)
                         && first_person_verb(w).is_none()
-                        && !COPULAS.contains(&w.as_str())
-                        && !CLAUSE_VERBS.contains(&w.as_str())
                         && !SUBORDINATE.contains(&w.as_str())
                         && !LIST_BREAKERS.contains(&w.as_str())
                 });
@@ -858,7 +856,7 @@ impl Words {
         }
         let end = self.clause_end(i + 1) - 1;
         let verb = bare(&self.words[end]);
-        if end <= i + 2 || !(COPULAS.contains(&verb.as_str()) || finite(&verb).is_some() || CLAUSE_VERBS.contains(&verb.as_str())) {
+        if end <= i + 2 || !is_verb(&verb) {
             return;
         }
         let punct = tail(&self.words[end]).to_owned();
@@ -1235,6 +1233,12 @@ fn finite(w: &str) -> Option<Finite> {
     VERBS.iter().find(|(inf, first, third, _)| second == Some(*inf) || *inf == w || *first == w || *third == w).map(
         |(inf, _, third, imperative)| Finite { inf: (*inf).to_owned(), third: (*third).to_owned(), imperative: (*imperative).to_owned() },
     )
+}
+
+/// Whether `w` (lowercase) is a verb the register knows: a copula, a finite form of [`VERBS`], or
+/// a verb that closes a clause ([`CLAUSE_VERBS`]).
+fn is_verb(w: &str) -> bool {
+    COPULAS.contains(&w) || finite(w).is_some() || CLAUSE_VERBS.contains(&w)
 }
 
 /// Words a list of things ("cholesterol, suiker en nierfunctie") does not hold: subjects,
