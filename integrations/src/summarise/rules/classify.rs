@@ -260,7 +260,7 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
     if (GREETING.any(s) || AGREEMENT.any(s)) && clinical < 2 {
         return dropped();
     }
-    if s.ends_with('?') && clinical == 0 {
+    if s.ends_with('?') && clinical == 0 && !is_worry(s) {
         return dropped();
     }
     if clinical == 0 && opens_with_reaction(s) && episodes::topic_of(s).is_none() {
@@ -270,6 +270,16 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
         return dropped();
     }
     placed(Section::Subjective, s)
+}
+
+/// Whether the patient's question `s` voices a worry about the problem or its treatment, which
+/// the history keeps ("Moet er geen foto gemaakt worden?", "Is dat geen zware zalf voor zo'n
+/// kleintje?"): it opens with a verb other than "mag" and has four words or more. Asking leave
+/// ("Mag ik straks autorijden?") or following up the last sentence ("En als het niet helpt?") is
+/// no history.
+fn is_worry(s: &str) -> bool {
+    let first = style::strip_leading_fillers(labels::strip_label(s)).split_whitespace().next().unwrap_or("").to_lowercase();
+    word_count(s) >= 4 && register::opens_question(&first)
 }
 
 /// Whether `s` opens with a reaction word set off by a comma ([`REACTIONS`]).
@@ -452,6 +462,20 @@ mod tests {
         // a reaction with a complaint or a body part after it is told; "nou" opens an answer as
         // often
         assert_eq!(sections(&lines), [Some('P'), None, None, Some('S'), Some('S')]);
+    }
+
+    #[test]
+    fn a_patient_s_worry_is_history_asking_leave_is_not() {
+        use Speaker::{Patient, Zorgverlener};
+        let lines = [
+            line(Zorgverlener, "Het is artrose van de knie."),
+            line(Patient, "Moet er dan geen foto gemaakt worden?"),
+            line(Patient, "Is dat geen zware zalf voor zo'n kleintje?"),
+            line(Patient, "Mag ik straks gewoon naar huis rijden?"),
+            line(Patient, "En die kat?"),
+            line(Patient, "Kan dat?"),
+        ];
+        assert_eq!(sections(&lines), [Some('E'), Some('S'), Some('S'), None, None, None]);
     }
 
     #[test]

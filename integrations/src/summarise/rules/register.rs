@@ -141,7 +141,6 @@ const E_OPENINGS: &[&str] = &[
     "past bij",
     "ik denk dat het",
     "ik denk dat dit",
-    "ik denk dat",
     "het gaat om",
     "het lijkt op",
     "het klinkt als",
@@ -244,6 +243,9 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
     let t = style::strip_leading_fillers(labels::strip_label(text));
     let mut words = Words::of(t);
     words.drop_fillers();
+    if section == Section::Subjective && speaker == Speaker::Patient && t.trim_end().ends_with('?') {
+        return words.patient_question();
+    }
     if section != Section::Subjective {
         // The clinician answering the patient: "Nee, dat kan zonder verwijzing."
         words.drop_opening(&["nee", "ja", "jawel"]);
@@ -274,6 +276,7 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
         }
         Section::Evaluation => {
             words.drop_opening(E_OPENINGS);
+            words.named_as();
             words.existential();
             words.drop_through_past_bij();
             words.copula_with_article();
@@ -390,6 +393,34 @@ fn tail(w: &str) -> &str {
 impl Words {
     fn of(s: &str) -> Self {
         Words { words: s.split_whitespace().map(str::to_owned).collect() }
+    }
+
+    /// The patient's question as the record tells it: an indirect question where the subject is a
+    /// third person ("Moet er geen foto gemaakt worden?" → "Vraagt of er geen foto gemaakt moet
+    /// worden."), the question itself marked as a quote where it speaks as "ik", "we", "je" or "u"
+    /// or is more than one clause (`Vraagt: "Moet ik dan stoppen met de borstvoeding?"`): turning
+    /// those round would need the speaker's name or gender, and a quote loses nothing.
+    fn patient_question(&self) -> String {
+        let words: Vec<&str> = self.words.iter().map(String::as_str).filter(|w| !w.is_empty()).collect();
+        let quoted = || format!("Vraagt: \"{}\"", upper_first(&words.join(" ")));
+        let [verb, subject, rest @ ..] = words.as_slice() else { return quoted() };
+        // "Kan hij dan niet beter …": the "dan" of the question has no place in the report
+        let rest: Vec<&str> = rest.iter().copied().filter(|w| bare(w) != "dan").collect();
+        let personal = words.iter().any(|w| PERSONAL.contains(&bare(w).as_str()));
+        let one_clause = words[..words.len() - 1].iter().all(|w| tail(w).is_empty())
+            && rest.iter().all(|w| !SUBORDINATE.contains(&bare(w).as_str()) && !COORDINATORS.contains(&bare(w).as_str()));
+        let v = bare(verb);
+        if personal || !one_clause || !is_verb(&v) || !tail(subject).is_empty() || rest.is_empty() {
+            return quoted();
+        }
+        let rest: Vec<String> = rest.iter().map(|w| trimmed(w).to_owned()).collect();
+        // the finite verb goes to the clause's end, before its infinitives ("gemaakt moet worden")
+        let end = rest.iter().rposition(|w| !is_infinitive(&w.to_lowercase())).map_or(0, |i| i + 1);
+        let mut clause = vec![bare(subject)];
+        clause.extend(rest[..end].iter().cloned());
+        clause.push(v);
+        clause.extend(rest[end..].iter().cloned());
+        format!("Vraagt of {}.", clause.join(" "))
     }
 
     fn text(&self) -> String {
@@ -854,7 +885,24 @@ impl Words {
         if self.words.get(i + 1).is_none_or(|w| finite(&bare(w)).is_some() || COPULAS.contains(&bare(w).as_str())) {
             return;
         }
-        let end = self.clause_end(i + 1) - 1;
+        let mut end = self.clause_end(i + 1) - 1;
+        // "waarschijnlijk u overspannen bent": of the patient, the state is the assessment
+        if matches!(bare(&self.words[i + 1]).as_str(), "u" | "je" | "jij")
+            && let Some(c) = (i + 2..=end).find(|&k| matches!(bare(&self.words[k]).as_str(), "bent" | "is" | "wordt"))
+        {
+            self.remove(c, 1);
+            self.words.remove(i + 1);
+            return;
+        }
+        // "… een infectie heeft en daardoor in de war is geraakt": two clauses that share the
+        // subject; the first ends at its finite verb before "en"
+        let joined = (i + 2..end).find(|&k| {
+            let before = bare(&self.words[k - 1]);
+            bare(&self.words[k]) == "en" && is_verb(&before) && !is_infinitive(&before)
+        });
+        if let Some(k) = joined {
+            end = k - 1;
+        }
         let verb = bare(&self.words[end]);
         if end <= i + 2 || !is_verb(&verb) {
             return;
@@ -864,6 +912,43 @@ impl Words {
         self.words.remove(end);
         self.words[end - 1].push_str(&punct);
         self.words.insert(i + 1, word);
+        if let Some(k) = joined {
+            // the second clause's finite verb follows "en": "en is daardoor in de war geraakt"
+            let close = self.clause_end(k + 1) - 1;
+            let finite_at = if is_verb(&bare(&self.words[close])) { close } else { close - 1 };
+            if finite_at > k + 1 && is_verb(&bare(&self.words[finite_at])) {
+                let punct = tail(&self.words[finite_at]).to_owned();
+                let word = trimmed(&self.words[finite_at]).to_owned();
+                self.words.remove(finite_at);
+                self.words[finite_at - 1].push_str(&punct);
+                self.words.insert(k + 1, word);
+            }
+        }
+    }
+
+    /// E: "Dit noemen we etalagebenen: …" → "Etalagebenen: …", "De schildklier werkt te traag,
+    /// dat noemen we hypothyreoïdie." → "… te traag: hypothyreoïdie.": the name the clinician
+    /// gives is the assessment.
+    fn named_as(&mut self) {
+        let Some(i) = (0..self.words.len()).find(|&i| {
+            matches!(bare(&self.words[i]).as_str(), "dat" | "dit")
+                && (self.matches(i + 1, &["noemen", "we"]) || self.matches(i + 1, &["noem", "ik"]))
+        }) else {
+            return;
+        };
+        if i > 0 && !tail(&self.words[i - 1]).is_empty() {
+            let w = &mut self.words[i - 1];
+            w.truncate(w.len() - tail(w).len());
+            w.push(':');
+        } else if i > 0 {
+            return;
+        }
+        self.words.drain(i..i + 3);
+        if self.words.get(i).is_some_and(|w| matches!(bare(w).as_str(), "een" | "de" | "het") && tail(w).is_empty())
+            && self.words.len() > i + 1
+        {
+            self.words.remove(i);
+        }
     }
 
     /// One past the word at or after `from` that carries punctuation (the clause's last word), or
@@ -1241,6 +1326,21 @@ fn is_verb(w: &str) -> bool {
     COPULAS.contains(&w) || finite(w).is_some() || CLAUSE_VERBS.contains(&w)
 }
 
+/// Whether `w` (lowercase), the first word of a question, is a verb that opens a yes-or-no
+/// question other than asking leave ("mag", "mogen").
+pub(crate) fn opens_question(w: &str) -> bool {
+    !matches!(w, "mag" | "mogen") && is_verb(w)
+}
+
+/// Whether `w` (lowercase) is an infinitive the register knows ("krijgen", "worden", "laten").
+fn is_infinitive(w: &str) -> bool {
+    matches!(w, "worden" | "zijn" | "laten" | "krijgen") || finite(w).is_some_and(|f| f.inf == w)
+}
+
+/// The words by which a speaker speaks as themselves or to the other: a question holding one is
+/// quoted rather than turned round.
+const PERSONAL: &[&str] = &["ik", "mijn", "me", "mij", "we", "wij", "ons", "onze", "je", "jij", "jou", "jouw", "u", "uw"];
+
 /// Words a list of things ("cholesterol, suiker en nierfunctie") does not hold: subjects,
 /// conjunctions of clauses, and the prepositions and time words of a clause's adverbials ("en bij
 /// bewegen kraakt hij", "'s ochtends en 's avonds").
@@ -1448,6 +1548,57 @@ mod tests {
             clinical(Section::Evaluation, Speaker::Zorgverlener, "Ik denk aan een longontsteking rechts onder."),
             "Waarschijnlijk een longontsteking rechts onder."
         );
+        assert_eq!(
+            clinical(Section::Evaluation, Speaker::Zorgverlener, "Ik denk dat de meniscus niet beschadigd is."),
+            "Waarschijnlijk is de meniscus niet beschadigd."
+        );
+        // two clauses sharing the subject: each verb in its place
+        assert_eq!(
+            clinical(
+                Section::Evaluation,
+                Speaker::Zorgverlener,
+                "Ik denk dat uw vader een urineweginfectie met koorts heeft en daardoor in de war is geraakt, dat noemen we een delier."
+            ),
+            "Waarschijnlijk heeft vader een urineweginfectie met koorts en is daardoor in de war geraakt: delier."
+        );
+        // of the patient: the state
+        assert_eq!(
+            clinical(Section::Evaluation, Speaker::Zorgverlener, "Ik denk dat u overbelast bent door de zorg voor uw moeder."),
+            "Waarschijnlijk overbelast door de zorg voor moeder."
+        );
+        // an infinitive before "en" ends no clause
+        assert_eq!(
+            clinical(Section::Evaluation, Speaker::Zorgverlener, "Verstopping, waarschijnlijk door te weinig drinken en weinig bewegen."),
+            "Verstopping, waarschijnlijk door te weinig drinken en weinig bewegen."
+        );
+    }
+
+    #[test]
+    fn the_name_the_clinician_gives_is_the_assessment() {
+        let e = |s: &str| clinical(Section::Evaluation, Speaker::Zorgverlener, s);
+        assert_eq!(e("Uw schildklier werkt te traag, dat noemen we hypothyreoïdie."), "Schildklier werkt te traag: hypothyreoïdie.");
+        assert_eq!(
+            e("Dit noemen we etalagebenen: door slagaderverkalking krijgen uw kuitspieren te weinig bloed."),
+            "Etalagebenen: door slagaderverkalking krijgen kuitspieren te weinig bloed."
+        );
+        // "dat" after a word inside the clause names nothing
+        assert!(!e("Ik weet dat dat noemen we vaak zo.").contains(':'));
+    }
+
+    #[test]
+    fn a_patients_question_is_told_not_asked() {
+        let s = |q: &str| clinical(Section::Subjective, Speaker::Patient, q);
+        assert_eq!(s("Moet er dan geen foto gemaakt worden?"), "Vraagt of er geen foto gemaakt moet worden.");
+        assert_eq!(
+            s("Kan hij dan niet beter meteen een gehoorapparaat krijgen?"),
+            "Vraagt of hij niet beter meteen een gehoorapparaat kan krijgen."
+        );
+        assert_eq!(s("Is dat geen zware hormoonzalf voor zo'n kleintje?"), "Vraagt of dat geen zware hormoonzalf voor zo'n kleintje is.");
+        // speaking as "ik", or more than one clause: the question quoted as asked
+        assert_eq!(s("Eh, moet ik dat dan de rest van mijn leven slikken?"), "Vraagt: \"Moet ik dat dan de rest van mijn leven slikken?\"");
+        assert_eq!(s("Is het erg, nu het al weken duurt?"), "Vraagt: \"Is het erg, nu het al weken duurt?\"");
+        let style = super::super::testset::style_violations(&s("Moet ik dat dan de rest van mijn leven slikken?"));
+        assert_eq!((style.first_person, style.questions), (0, 0));
     }
 
     #[test]
