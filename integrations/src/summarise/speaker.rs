@@ -9,12 +9,24 @@ use super::rules::classify::has_measurement;
 use super::rules::lexicon::{ASSESSMENT_START, CLINICIAN_CUES, EVALUATION, OBJECTIVE, PATIENT_CUES, PLAN, QUESTION_START};
 use crate::speech::Speaker;
 
+/// How far a question leans the next sentence to the other speaker: as much as a measured value
+/// and an examination word together, less than an assessment's opening.
+const ANSWER_LEAN: u32 = 3;
+
 /// Guesses the speaker of a sentence that came without one.
 ///
 /// Questions and examination, assessment or plan language count for the clinician;
 /// first-person complaints for the patient. On a tie (bare "Ja.", "Nee.") the patient is the
 /// more likely speaker: the clinician's sentences carry the stronger cues.
 pub fn guess_speaker(sentence: &str) -> Speaker {
+    guess_in_turn(sentence, None)
+}
+
+/// Guesses the speaker of a sentence that came without one, after a question by `asked_by` (the
+/// sentence before it, whoever said it): a sentence that asks nothing itself leans to the other
+/// speaker, who answers ("Heeft u de temperatuur opgenomen? — Ik heb net zijn temperatuur
+/// opgenomen, die is 38,7." is the carer's, not the doctor's measurement).
+pub fn guess_in_turn(sentence: &str, asked_by: Option<Speaker>) -> Speaker {
     let s = sentence.trim();
     let mut clinician = 0u32;
     let mut patient = 0u32;
@@ -37,6 +49,15 @@ pub fn guess_speaker(sentence: &str) -> Speaker {
         clinician += 2;
     }
     patient += 2 * PATIENT_CUES.count(s);
+    // the lean is only a lean: a sentence that addresses the other as "u" is the clinician's
+    let addresses = s.split(|c: char| !c.is_alphanumeric()).any(|w| w.eq_ignore_ascii_case("u") || w.eq_ignore_ascii_case("uw"));
+    if !s.ends_with('?') && !addresses {
+        match asked_by {
+            Some(Speaker::Zorgverlener) => patient += ANSWER_LEAN,
+            Some(Speaker::Patient) => clinician += ANSWER_LEAN,
+            None => {}
+        }
+    }
     if clinician > patient { Speaker::Zorgverlener } else { Speaker::Patient }
 }
 
@@ -66,6 +87,20 @@ mod tests {
         assert_eq!(guess_speaker("Ik heb sinds drie dagen keelpijn."), Speaker::Patient);
         assert_eq!(guess_speaker("Mijn knie is dik en het doet pijn."), Speaker::Patient);
         assert_eq!(guess_speaker("Nou, ik slaap heel slecht de laatste tijd."), Speaker::Patient);
+    }
+
+    #[test]
+    fn an_answer_is_the_other_speaker_s() {
+        let carer = "Ik heb net zijn temperatuur opgenomen, die is 38,7.";
+        assert_eq!(guess_speaker(carer), Speaker::Zorgverlener);
+        assert_eq!(guess_in_turn(carer, Some(Speaker::Zorgverlener)), Speaker::Patient);
+        assert_eq!(guess_in_turn("Alleen iets voor de bloeddruk en een maagtablet.", Some(Speaker::Zorgverlener)), Speaker::Patient);
+        // a question answers nothing, and "u" stays the clinician's
+        assert_eq!(guess_in_turn("Heeft u koorts?", Some(Speaker::Zorgverlener)), Speaker::Zorgverlener);
+        assert_eq!(
+            guess_in_turn("U ademt vooraf niet uit en u houdt de adem maar één tel vast.", Some(Speaker::Zorgverlener)),
+            Speaker::Zorgverlener
+        );
     }
 
     #[test]

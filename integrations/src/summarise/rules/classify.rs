@@ -1,7 +1,7 @@
 //! Sentence placement: which SOEP field (or none) each transcript sentence belongs to.
 //!
 //! Per sentence, in order:
-//! 1. The speaker is the engine's, or [`guess_speaker`]'s when the engine could not tell.
+//! 1. The speaker is the engine's, or [`guess_in_turn`]'s when the engine could not tell.
 //! 2. The clinician's questions are dropped, but remembered: the patient's answer to a clinical
 //!    question becomes S, and a bare yes or no is rewritten ("Heeft u koorts? — Nee." → "Geen
 //!    koorts."). A question that proposes the plan ("Zullen we afspreken dat u over twee weken
@@ -15,7 +15,7 @@
 //!    ("ik ga even luisteren") is no finding and is dropped unless a finding cue outweighs it.
 
 use crate::speech::Speaker;
-use crate::summarise::speaker::guess_speaker;
+use crate::summarise::speaker::guess_in_turn;
 use crate::summarise::{Flavour, TranscriptLine};
 
 use super::Section;
@@ -46,6 +46,8 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
     let message = is_message(lines);
     let mut signed = false;
     let mut phase = Phase::History;
+    // Who asked the question the last sentence was, if it was one: the answer is the other's.
+    let mut asked_by: Option<Speaker> = None;
     for line in lines {
         let raw = line.sentence.trim();
         if message && line.speaker.is_none() && labels::split_label(raw).is_none() {
@@ -60,7 +62,8 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
         };
         labelled = label.or(labelled);
         let told = label.or(line.speaker).or(labelled);
-        let speaker = told.unwrap_or_else(|| guess_speaker(sentence));
+        let speaker = told.unwrap_or_else(|| guess_in_turn(sentence, asked_by));
+        asked_by = sentence.ends_with('?').then_some(speaker);
         if sentence.is_empty() {
             out.push(Placed { section: None, speaker, text: String::new() });
             continue;
