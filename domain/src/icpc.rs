@@ -171,19 +171,22 @@ impl Catalogue {
             let (evaluation, subjective) = (Haystack::new(&episode.diagnosis), Haystack::new(&episode.subjective));
             // Each candidate scored once: its score, whether E names it as a diagnosis, and the
             // synonyms and titles E and S mention of it.
-            let mut ranked: Vec<(f64, bool, Vec<&str>, &Terms)> = self
+            let mut ranked: Vec<(f64, (bool, bool), Vec<&str>, &Terms)> = self
                 .terms
                 .iter()
                 .filter_map(|t| {
                     let in_evaluation = t.score(&evaluation);
                     let score = 2.0 * in_evaluation + t.score(&subjective);
                     (score >= EPISODE_CODE_FLOOR).then(|| {
-                        let named = in_evaluation > 0.0 && component(&self.codes[t.index]) == Component::Diagnosis;
-                        (score, named, t.matched(&evaluation).chain(t.matched(&subjective)).collect(), t)
+                        let assessed = in_evaluation > 0.0;
+                        let named = assessed && component(&self.codes[t.index]) == Component::Diagnosis;
+                        (score, (named, assessed), t.matched(&evaluation).chain(t.matched(&subjective)).collect(), t)
                     })
                 })
                 .collect();
-            // The diagnosis the clinician named comes first, then the rest by score.
+            // The diagnosis the clinician named comes first, then what else the assessment names
+            // ("overspannen", a complaint's code: the clinician's word for the problem), then the
+            // rest by score.
             ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.total_cmp(&a.0)));
             // A code whose every mention lies within a higher one's more specific phrase of the
             // same chapter is that one ("artrose" within "artrose+knie": L91 within L90).
@@ -391,16 +394,35 @@ const RELATIVES: [&str; 15] = [
 /// See [`RELATIVES`].
 const RELATIVE_VERBS: [&str; 10] = ["had", "heeft", "hadden", "hebben", "kreeg", "kregen", "overleed", "overleden", "met", "gehad"];
 
+/// The past of [`RELATIVE_VERBS`]: a relative's history is told in it.
+const PAST: [&str; 7] = ["had", "hadden", "kreeg", "kregen", "overleed", "overleden", "gehad"];
+
 /// Whether a sentence tells a relative's illness rather than the patient's (see [`RELATIVES`]).
 fn tells_a_relative(sentence: &str) -> bool {
     let words: Vec<String> = sentence.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
     words.iter().enumerate().any(|(i, w)| {
         RELATIVES.contains(&w.as_str())
-            // the verb right after ("moeder had") or right before ("heeft mijn vader … gehad")
+            // the verb right after ("moeder had") or right before in the past ("heeft mijn vader
+            // … gehad"; "waarschijnlijk heeft vader een blaasontsteking" is the patient's, said
+            // to a carer)
             && (words[i + 1..].iter().take(2).any(|n| RELATIVE_VERBS.contains(&n.as_str()))
-                || words[..i].iter().rev().take(2).any(|p| RELATIVE_VERBS.contains(&p.as_str())))
+                || (words[..i].iter().rev().take(2).any(|p| RELATIVE_VERBS.contains(&p.as_str()))
+                    && words.iter().any(|w| PAST.contains(&w.as_str()))))
             && !words[..i].iter().rev().take(2).any(|p| matches!(p.as_str(), "volgens" | "via" | "zegt"))
     })
+}
+
+/// `clause` with a compound of "klachten" written apart ("refluxklachten" → "reflux klachten",
+/// "plasklachten" → "plas klachten"), so the complaint's own word is found.
+fn complaints_apart(clause: &str) -> String {
+    clause
+        .split(' ')
+        .map(|w| match w.strip_suffix("klachten") {
+            Some(stem) if stem.chars().count() >= 3 => format!("{stem} klachten"),
+            _ => w.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// How many words before a phrase a negation reaches within its clause: "geen aanwijzingen voor
@@ -414,9 +436,10 @@ const CLAUSE_TURNS: [&str; 3] = ["maar", "wel", "behalve"];
 /// knie" is "artrose knie" and "pijn in het hoofd" is "pijn in hoofd" wherever it is written.
 const FUNCTION_WORDS: [&str; 10] = ["de", "het", "een", "van", "mijn", "uw", "zijn", "haar", "hun", "je"];
 
-/// A phrase as [`Haystack::mentions`] looks for it: phrase form without [`FUNCTION_WORDS`].
+/// A phrase as [`Haystack::mentions`] looks for it: phrase form without [`FUNCTION_WORDS`], a
+/// compound of "klachten" written apart ([`complaints_apart`]).
 fn match_form(s: &str) -> String {
-    phrase_form(s).split(' ').filter(|w| !w.is_empty() && !FUNCTION_WORDS.contains(w)).collect::<Vec<_>>().join(" ")
+    complaints_apart(&phrase_form(s).split(' ').filter(|w| !w.is_empty() && !FUNCTION_WORDS.contains(w)).collect::<Vec<_>>().join(" "))
 }
 
 /// A synonym in [`match_form`]; a synonym of parts joined by `+` ("artrose+knie") matches where
@@ -490,6 +513,8 @@ impl Haystack {
             let denied_after = match after.as_slice() {
                 ["is", "niet", next, ..] => !NOT_QUALIFIERS.contains(next),
                 ["is", "niet"] | ["is", "het", "niet"] => true,
+                // "een beroerte past hier niet bij"
+                ["past", rest @ ..] => rest.contains(&"niet"),
                 words => words.iter().any(|w| DENIED_AFTER.contains(w)),
             };
             if !before && !denied_after {
@@ -714,6 +739,12 @@ mod tests {
         assert!(ids("Vader met een beroerte? Nee. Sinds vanochtend een beroerte, scheve mond.").contains(&"K90".to_owned()));
         assert!(!ids("Soms gedachten aan de dood, geen plannen.").contains(&"A96".to_owned()));
         assert!(!ids("Wel heeft mijn vader op zijn vijftigste een beroerte gehad.").contains(&"K90".to_owned()));
+        // an assessment that rules out
+        assert!(!ids("Een beroerte past hier niet bij.").contains(&"K90".to_owned()));
+        // the complaint inside a compound
+        assert!(ids("Refluxklachten, maagzuur dat terugstroomt.").contains(&"D84".to_owned()));
+        // said to a carer, of the patient
+        assert!(ids("Waarschijnlijk heeft vader een urineweginfectie met koorts.").contains(&"U71".to_owned()));
         assert!(!ids("Geen aanwijzingen voor een ritmestoornis zoals boezemfibrilleren.").contains(&"K78".to_owned()));
     }
 
@@ -814,6 +845,9 @@ mod tests {
         // with no diagnosis, the symptoms are what there is
         let codes = codes_for("Koorts en hoesten sinds een week, en hoofdpijn.", "");
         assert!(codes.len() >= 2, "{codes:?}");
+        // the complaint the assessment names comes before those only the history tells
+        let codes = codes_for("Hartkloppingen en hoofdpijn, slaapt slecht.", "Overspannen door het werk.");
+        assert_eq!(codes.first().map(String::as_str), Some("P02"), "{codes:?}");
     }
 
     #[test]

@@ -288,6 +288,9 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
                 ("we denken dat", "waarschijnlijk"),
                 ("we denken aan", "waarschijnlijk"),
                 ("denk ik", ""),
+                // "Eczeem, dat zien we vaak bij kleine kinderen" → "Eczeem, vaak bij …"
+                ("dat zien we", ""),
+                ("dit zien we", ""),
                 ("ik hoor geen", "geen"),
                 ("ik zie geen", "geen"),
                 ("ik vind geen", "geen"),
@@ -309,7 +312,7 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
         // a "u" or "je" in an O, E or P sentence is the clinician's, whoever the speaker seemed
         words.record_voice(false);
     } else if section != Section::Subjective {
-        words.record_voice(section == Section::Plan);
+        words.record_voice_of(section == Section::Plan, section == Section::Evaluation);
     }
     words.reattach_er();
     words.drop_word("uw");
@@ -628,11 +631,28 @@ impl Words {
     /// subordinate clause "als u benauwder wordt" → "als benauwder wordt"; "bij u thuis" →
     /// "thuis"; a possessive "je" goes. A pronoun whose clause cannot be rewritten stays.
     fn record_voice(&mut self, plan: bool) {
+        self.record_voice_of(plan, false);
+    }
+
+    /// [`Words::record_voice`], and where `assessing` (E) the clinician's "we" or "ik" with a
+    /// modal and its infinitive: "Bloeddruk nog te hoog, we willen onder de 140 uitkomen" → "…,
+    /// onder de 140 uitkomen"; "maar we willen voorkomen dat …" → "maar voorkomen dat …". Any
+    /// other verb of theirs stays: "we noemen dat X" made "dat X noemen" would lose the sense.
+    fn record_voice_of(&mut self, plan: bool, assessing: bool) {
         let mut i = 0;
         while i < self.words.len() {
             let w = bare(&self.words[i]);
             let speaker_word = matches!(w.as_str(), "ik" | "we" | "wij");
             let addressee = matches!(w.as_str(), "u" | "je" | "jij");
+            if assessing && !plan && speaker_word {
+                let opens = i == 0 || !tail(&self.words[i - 1]).is_empty() || COORDINATORS.contains(&bare(&self.words[i - 1]).as_str());
+                if opens && tail(&self.words[i]).is_empty() && self.modal_with_infinitive(i + 1).is_some() {
+                    self.words.drain(i..i + 2);
+                } else {
+                    i += 1;
+                }
+                continue;
+            }
             if !(addressee || (speaker_word && plan)) {
                 i += 1;
                 continue;
@@ -1674,6 +1694,10 @@ mod tests {
         assert_eq!(o("U weegt 97 kilo."), "Weegt 97 kilo.");
         assert_eq!(o("We zien een rode keel met beslag op de amandelen."), "Rode keel met beslag op de amandelen.");
         assert_eq!(e("We denken aan een blaasontsteking."), "Waarschijnlijk een blaasontsteking.");
+        assert_eq!(e("De bloeddruk is nog te hoog, we willen onder de 140 uitkomen."), "Bloeddruk nog te hoog, onder de 140 uitkomen.");
+        assert_eq!(e("Eczeem, dat zien we vaak bij kleine kinderen."), "Eczeem, vaak bij kleine kinderen.");
+        // another verb of the clinician's stays whole
+        assert_eq!(e("We noemen dat een burn-out."), "We noemen dat een burn-out.");
         assert_eq!(
             p("De eerste week bent u overdag wat slaperiger, wees daarom voorzichtig met autorijden."),
             "De eerste week is overdag wat slaperiger, wees daarom voorzichtig met autorijden."

@@ -22,19 +22,23 @@ use super::{Placement, Section, labels, register};
 
 /// Who told the history when a parent speaks for a child ("Hij heeft sinds eergisteren
 /// diarree", "Dit is Noor, ze is vier"): at least [`TOLD_BY_LINES`] of the history's sentences
-/// open with "hij", "ze" or "zij" or speak of "mijn zoon" or "mijn dochter", more than open with
-/// "ik". The parent is the mother or the father when the conversation says so ("mevrouw",
-/// "mama"; "meneer", "papa"), else "ouder". The history then opens with "Anamnese via …".
+/// speak of "hij", "ze", "zij" or "haar" before any "ik", or of "mijn zoon" or "mijn dochter",
+/// more than speak as "ik". The parent is the mother or the father when the conversation says so ("mevrouw",
+/// "mama"; "meneer", "papa"), else "ouder"; where a son or daughter speaks of "mijn vader" or is
+/// asked about "uw moeder", the history is theirs ("dochter", "zoon", else "familie"). The history
+/// then opens with "Anamnese via …".
 pub(crate) fn told_by(request: &SummaryRequest, placements: &[Placement]) -> Option<&'static str> {
-    // the subject among the first three words: "Ze huilt", "Gisteren heeft hij", "Vannacht had ik"
+    // whom the sentence is about: the first "ik", "hij", "ze", "zij" or "haar" among its first ten
+    // words ("Ze huilt", "Gisteren heeft hij", "Vannacht had ik", "Vijf maanden, en sinds een
+    // maand of twee heeft ze …", "Nu zit het ook in haar nek")
     let subject = |s: &str| {
         let s = style::strip_leading_fillers(s.trim_start_matches(|c: char| !c.is_alphanumeric()));
         let s = s.strip_prefix("Ja, ").or_else(|| s.strip_prefix("Nee, ")).unwrap_or(s);
         s.split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
-            .take(3)
+            .take(10)
             .map(str::to_lowercase)
-            .find(|w| matches!(w.as_str(), "ik" | "hij" | "ze" | "zij"))
+            .find(|w| matches!(w.as_str(), "ik" | "hij" | "ze" | "zij" | "haar"))
     };
     let (mut third, mut first) = (0, 0);
     for p in placements.iter().filter(|p| p.section == Some(Section::Subjective)) {
@@ -49,8 +53,17 @@ pub(crate) fn told_by(request: &SummaryRequest, placements: &[Placement]) -> Opt
     if third < TOLD_BY_LINES || third <= first {
         return None;
     }
-    let all = request.transcript.iter().map(|l| l.sentence.as_str());
-    let (mother, father) = all.fold((false, false), |(m, f), s| (m || MOTHER.any(s), f || FATHER.any(s)));
+    let all = || request.transcript.iter().map(|l| l.sentence.as_str());
+    // a son or daughter telling a parent's history ("mijn vader hoort slecht", "hoe is het met uw
+    // vader?"): the patient is the parent
+    if all().any(|s| PARENT_OF_SPEAKER.any(s)) && !all().any(|s| CHILD_OF_SPEAKER.any(s)) {
+        return Some(match (all().any(|s| DAUGHTER.any(s)), all().any(|s| SON.any(s))) {
+            (true, false) => "Anamnese via dochter.",
+            (false, true) => "Anamnese via zoon.",
+            _ => "Anamnese via familie.",
+        });
+    }
+    let (mother, father) = all().fold((false, false), |(m, f), s| (m || addresses(s, MOTHER), f || addresses(s, FATHER)));
     Some(match (mother, father) {
         (true, false) => "Anamnese via moeder.",
         (false, true) => "Anamnese via vader.",
@@ -63,8 +76,21 @@ const TOLD_BY_LINES: usize = 2;
 
 static CHILD_OF_SPEAKER: CueList =
     CueList::new(&["mijn zoon", "mijn zoontje", "mijn dochter", "mijn dochtertje", "ons kind", "onze zoon", "onze dochter"]);
-static MOTHER: CueList = CueList::new(&["mevrouw", "mama", "moeder", "mam"]);
-static FATHER: CueList = CueList::new(&["meneer", "papa", "vader", "pap"]);
+static PARENT_OF_SPEAKER: CueList = CueList::new(&["mijn vader", "mijn moeder", "uw vader", "uw moeder", "je vader", "je moeder"]);
+static DAUGHTER: CueList = CueList::new(&["dochter"]);
+static SON: CueList = CueList::new(&["zoon"]);
+const MOTHER: &[&str] = &["mevrouw", "mama", "moeder", "mam"];
+const FATHER: &[&str] = &["meneer", "papa", "vader", "pap"];
+
+/// Whether `s` calls the one who speaks for the child by one of `words` ("Goedemorgen mevrouw",
+/// "bent u de moeder?", "ik ben zijn vader"); "haar vader heeft hooikoorts" speaks of someone
+/// else.
+fn addresses(s: &str, words: &[&str]) -> bool {
+    let w: Vec<String> = s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    let of_another =
+        |i: usize| i > 0 && matches!(w[i - 1].as_str(), "haar" | "zijn" | "mijn" | "hun" | "je" | "jouw") && !(i > 1 && w[i - 2] == "ben");
+    w.iter().enumerate().any(|(i, word)| words.contains(&word.as_str()) && !of_another(i))
+}
 
 /// The SOEP episodes; within a field, the sentences problem by problem (see [`Placement::problem`]).
 /// `told_by` opens the first history ([`told_by`]).
