@@ -171,16 +171,17 @@ impl Catalogue {
             let (evaluation, subjective) = (Haystack::new(&episode.diagnosis), Haystack::new(&episode.subjective));
             // Each candidate scored once: its score, whether E names it as a diagnosis, and the
             // synonyms and titles E and S mention of it.
-            let mut ranked: Vec<(f64, (bool, bool), Vec<&str>, &Terms)> = self
+            let mut ranked: Vec<(f64, u8, Vec<&str>, &Terms)> = self
                 .terms
                 .iter()
                 .filter_map(|t| {
                     let in_evaluation = t.score(&evaluation);
                     let score = 2.0 * in_evaluation + t.score(&subjective);
                     (score >= EPISODE_CODE_FLOOR).then(|| {
+                        // 2: a diagnosis the assessment names, 1: another code it names
                         let assessed = in_evaluation > 0.0;
-                        let named = assessed && component(&self.codes[t.index]) == Component::Diagnosis;
-                        (score, (named, assessed), t.matched(&evaluation).chain(t.matched(&subjective)).collect(), t)
+                        let rank = u8::from(assessed) + u8::from(assessed && component(&self.codes[t.index]) == Component::Diagnosis);
+                        (score, rank, t.matched(&evaluation).chain(t.matched(&subjective)).collect(), t)
                     })
                 })
                 .collect();
