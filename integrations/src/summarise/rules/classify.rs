@@ -299,7 +299,9 @@ fn plan_score(s: &str) -> u32 {
 fn objective_score(s: &str, flavour: Flavour) -> u32 {
     let mut o = 2 * OBJECTIVE.count(s).min(3);
     if has_measurement(s) {
-        o += 4;
+        // the value and its judgement together are the finding: "Het TSH is 24, dat is duidelijk
+        // te hoog" (the assessment names what it means)
+        o += if is_judgement(s) { 8 } else { 4 };
     }
     if flavour == Flavour::PohGgz {
         o += 2 * GGZ_OBJECTIVE.count(s).min(3);
