@@ -276,14 +276,28 @@ pub(crate) static TOPICS: [(&str, CueList); 17] = [
 
 /// The topic index of a sentence: the topic with most cue hits, `None` without hits.
 pub(crate) fn topic_of(sentence: &str) -> Option<usize> {
-    let mut best: Option<(usize, u32)> = None;
-    for (i, (_, list)) in TOPICS.iter().enumerate() {
-        let n = list.count(sentence);
-        if n > 0 && best.is_none_or(|(_, b)| n > b) {
-            best = Some((i, n));
-        }
+    topics_of(sentence).first().copied()
+}
+
+/// The topics a sentence names most often, tied (the first of [`TOPICS`] first); empty without
+/// hits.
+fn topics_of(sentence: &str) -> Vec<usize> {
+    let counts: Vec<u32> = TOPICS.iter().map(|(_, list)| list.count(sentence)).collect();
+    let most = counts.iter().copied().max().unwrap_or(0);
+    if most == 0 {
+        return Vec::new();
     }
-    best.map(|(i, _)| i)
+    (0..TOPICS.len()).filter(|&i| counts[i] == most).collect()
+}
+
+/// The sentence without a clause that gives a reason or a side effect after a comma
+/// ("Ontstekingsremmers liever niet, die verhogen uw bloeddruk"): what it is about is said first.
+fn main_clause(sentence: &str) -> &str {
+    [", die ", ", want ", ", omdat ", ", zodat ", ", dat "]
+        .iter()
+        .filter_map(|m| sentence.find(m))
+        .min()
+        .map_or(sentence, |at| &sentence[..at])
 }
 
 /// Clinical sentences a topic needs before it counts as a problem of its own in [`problems`].
@@ -356,7 +370,13 @@ pub(crate) fn assign(sentences: &[&str], clinical: &[bool], count: usize) -> Vec
             .collect();
     }
 
-    let mut out: Vec<Option<usize>> = topics.iter().map(|t| t.and_then(|t| ranked.iter().position(|&r| r == t))).collect();
+    // Per sentence, the chosen topics its main clause names most often: one is its episode; two
+    // tied ("afvallen helpt voor de knie én voor de bloeddruk") keep the episode it is in.
+    let named: Vec<Vec<usize>> = sentences
+        .iter()
+        .map(|s| topics_of(main_clause(s)).into_iter().filter_map(|t| ranked.iter().position(|&r| r == t)).collect())
+        .collect();
+    let mut out: Vec<Option<usize>> = named.iter().map(|n| (n.len() == 1).then(|| n[0])).collect();
     // A sentence that moves on ("Dan mijn handen, …") without a chosen topic of its own opens the
     // episode of the next few sentences, not the one before.
     for i in 0..n {
@@ -364,11 +384,16 @@ pub(crate) fn assign(sentences: &[&str], clinical: &[bool], count: usize) -> Vec
             out[i] = out[i + 1..n.min(i + 4)].iter().flatten().next().copied();
         }
     }
-    // Carry the episode forward over sentences without one of the chosen topics.
+    // Carry the episode forward over sentences without one of the chosen topics, and over those
+    // that name the current one among others; another tie opens the first it names.
     let mut current = None;
-    for e in out.iter_mut() {
+    for (e, named) in out.iter_mut().zip(&named) {
         match e {
             Some(x) => current = Some(*x),
+            None if named.len() > 1 && !current.is_some_and(|c| named.contains(&c)) => {
+                *e = named.first().copied();
+                current = *e;
+            }
             None => *e = current,
         }
     }
@@ -408,6 +433,21 @@ mod tests {
         // the opening names the sugar before the toe is raised, though it is no finding itself
         let clinical = [false, true, true, true, true];
         assert_eq!(assign(&s, &clinical, 2), vec![0, 1, 0, 0, 1]);
+    }
+
+    #[test]
+    fn a_reason_or_a_shared_advice_stays_with_the_problem_at_hand() {
+        let s = [
+            "De bloeddruk is 150/92.",
+            "De bloeddruk is nog te hoog.",
+            "Mijn knie doet pijn bij traplopen.",
+            "De knie kraakt bij bewegen.",
+            "Dit is artrose van de knie.",
+            "Ontstekingsremmers liever niet, die verhogen uw bloeddruk.",
+            "Ik verwijs u naar de fysiotherapeut.",
+            "En afvallen helpt voor de knie en voor de bloeddruk.",
+        ];
+        assert_eq!(assign(&s, &[true; 8], 2), vec![0, 0, 1, 1, 1, 1, 1, 1]);
     }
 
     #[test]
