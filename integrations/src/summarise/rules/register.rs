@@ -405,6 +405,9 @@ impl Words {
     /// those round would need the speaker's name or gender, and a quote loses nothing.
     fn patient_question(&self) -> String {
         let words: Vec<&str> = self.words.iter().map(String::as_str).filter(|w| !w.is_empty()).collect();
+        if words.is_empty() {
+            return String::new();
+        }
         let quoted = || format!("Vraagt: \"{}\"", upper_first(&words.join(" ")));
         let [verb, subject, rest @ ..] = words.as_slice() else { return quoted() };
         // "Kan hij dan niet beter …": the "dan" of the question has no place in the report
@@ -644,8 +647,13 @@ impl Words {
             let w = bare(&self.words[i]);
             let speaker_word = matches!(w.as_str(), "ik" | "we" | "wij");
             let addressee = matches!(w.as_str(), "u" | "je" | "jij");
-            if assessing && !plan && speaker_word {
-                let opens = i == 0 || !tail(&self.words[i - 1]).is_empty() || COORDINATORS.contains(&bare(&self.words[i - 1]).as_str());
+            if !(addressee || (speaker_word && (plan || assessing))) {
+                i += 1;
+                continue;
+            }
+            let prev = (i > 0).then(|| bare(&self.words[i - 1]));
+            let opens = i == 0 || !tail(&self.words[i - 1]).is_empty() || prev.as_deref().is_some_and(|p| COORDINATORS.contains(&p));
+            if speaker_word && !plan {
                 if opens && tail(&self.words[i]).is_empty() && self.modal_with_infinitive(i + 1).is_some() {
                     self.words.drain(i..i + 2);
                 } else {
@@ -653,12 +661,6 @@ impl Words {
                 }
                 continue;
             }
-            if !(addressee || (speaker_word && plan)) {
-                i += 1;
-                continue;
-            }
-            let prev = (i > 0).then(|| bare(&self.words[i - 1]));
-            let opens = i == 0 || !tail(&self.words[i - 1]).is_empty() || prev.as_deref().is_some_and(|p| COORDINATORS.contains(&p));
             let subordinate = prev.as_deref().is_some_and(|p| SUBORDINATE.contains(&p)) && tail(&self.words[i - 1]).is_empty();
             let next = self.words.get(i + 1).filter(|_| tail(&self.words[i]).is_empty()).map(|n| bare(n));
             // "over een week prikken we", "dan heb je": the verb before the subject, after a
@@ -927,23 +929,27 @@ impl Words {
         if end <= i + 2 || !is_verb(&verb) {
             return;
         }
-        let punct = tail(&self.words[end]).to_owned();
-        let word = trimmed(&self.words[end]).to_owned();
-        self.words.remove(end);
-        self.words[end - 1].push_str(&punct);
+        let word = self.take_word(end);
         self.words.insert(i + 1, word);
         if let Some(k) = joined {
             // the second clause's finite verb follows "en": "en is daardoor in de war geraakt"
             let close = self.clause_end(k + 1) - 1;
             let finite_at = if is_verb(&bare(&self.words[close])) { close } else { close - 1 };
             if finite_at > k + 1 && is_verb(&bare(&self.words[finite_at])) {
-                let punct = tail(&self.words[finite_at]).to_owned();
-                let word = trimmed(&self.words[finite_at]).to_owned();
-                self.words.remove(finite_at);
-                self.words[finite_at - 1].push_str(&punct);
+                let word = self.take_word(finite_at);
                 self.words.insert(k + 1, word);
             }
         }
+    }
+
+    /// Takes the word at `at` (`at > 0`) out of the sentence, leaving its punctuation to the word
+    /// before it, and gives it back bare of punctuation.
+    fn take_word(&mut self, at: usize) -> String {
+        let punct = tail(&self.words[at]).to_owned();
+        let word = trimmed(&self.words[at]).to_owned();
+        self.words.remove(at);
+        self.words[at - 1].push_str(&punct);
+        word
     }
 
     /// E: "Dit noemen we etalagebenen: …" → "Etalagebenen: …", "De schildklier werkt te traag,
@@ -1560,37 +1566,25 @@ mod tests {
 
     #[test]
     fn a_thought_becomes_a_main_clause() {
-        assert_eq!(
-            clinical(Section::Evaluation, Speaker::Zorgverlener, "Een kneuzing, ik denk dat de meniscus niet beschadigd is."),
-            "Kneuzing, waarschijnlijk is de meniscus niet beschadigd."
-        );
-        assert_eq!(
-            clinical(Section::Evaluation, Speaker::Zorgverlener, "Ik denk aan een longontsteking rechts onder."),
-            "Waarschijnlijk een longontsteking rechts onder."
-        );
-        assert_eq!(
-            clinical(Section::Evaluation, Speaker::Zorgverlener, "Ik denk dat de meniscus niet beschadigd is."),
-            "Waarschijnlijk is de meniscus niet beschadigd."
-        );
-        // two clauses sharing the subject: each verb in its place
-        assert_eq!(
-            clinical(
-                Section::Evaluation,
-                Speaker::Zorgverlener,
-                "Ik denk dat uw vader een urineweginfectie met koorts heeft en daardoor in de war is geraakt, dat noemen we een delier."
+        for (spoken, record) in [
+            ("Een kneuzing, ik denk dat de meniscus niet beschadigd is.", "Kneuzing, waarschijnlijk is de meniscus niet beschadigd."),
+            ("Ik denk aan een longontsteking rechts onder.", "Waarschijnlijk een longontsteking rechts onder."),
+            ("Ik denk dat de meniscus niet beschadigd is.", "Waarschijnlijk is de meniscus niet beschadigd."),
+            // two clauses sharing the subject: each verb in its place
+            (
+                "Ik denk dat uw vader een urineweginfectie met koorts heeft en daardoor in de war is geraakt, dat noemen we een delier.",
+                "Waarschijnlijk heeft vader een urineweginfectie met koorts en is daardoor in de war geraakt: delier.",
             ),
-            "Waarschijnlijk heeft vader een urineweginfectie met koorts en is daardoor in de war geraakt: delier."
-        );
-        // of the patient: the state
-        assert_eq!(
-            clinical(Section::Evaluation, Speaker::Zorgverlener, "Ik denk dat u overbelast bent door de zorg voor uw moeder."),
-            "Waarschijnlijk overbelast door de zorg voor moeder."
-        );
-        // an infinitive before "en" ends no clause
-        assert_eq!(
-            clinical(Section::Evaluation, Speaker::Zorgverlener, "Verstopping, waarschijnlijk door te weinig drinken en weinig bewegen."),
-            "Verstopping, waarschijnlijk door te weinig drinken en weinig bewegen."
-        );
+            // of the patient: the state
+            ("Ik denk dat u overbelast bent door de zorg voor uw moeder.", "Waarschijnlijk overbelast door de zorg voor moeder."),
+            // an infinitive before "en" ends no clause
+            (
+                "Verstopping, waarschijnlijk door te weinig drinken en weinig bewegen.",
+                "Verstopping, waarschijnlijk door te weinig drinken en weinig bewegen.",
+            ),
+        ] {
+            assert_eq!(clinical(Section::Evaluation, Speaker::Zorgverlener, spoken), record, "{spoken}");
+        }
     }
 
     #[test]
