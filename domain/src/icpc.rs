@@ -415,7 +415,10 @@ fn tells_a_relative(sentence: &str) -> bool {
 
 /// `clause` with a compound of "klachten" written apart ("refluxklachten" → "reflux klachten",
 /// "plasklachten" → "plas klachten"), so the complaint's own word is found.
-fn complaints_apart(clause: &str) -> String {
+fn complaints_apart(clause: String) -> String {
+    if !clause.contains("klachten") {
+        return clause;
+    }
     clause
         .split(' ')
         .map(|w| match w.strip_suffix("klachten") {
@@ -440,7 +443,7 @@ const FUNCTION_WORDS: [&str; 10] = ["de", "het", "een", "van", "mijn", "uw", "zi
 /// A phrase as [`Haystack::mentions`] looks for it: phrase form without [`FUNCTION_WORDS`], a
 /// compound of "klachten" written apart ([`complaints_apart`]).
 fn match_form(s: &str) -> String {
-    complaints_apart(&phrase_form(s).split(' ').filter(|w| !w.is_empty() && !FUNCTION_WORDS.contains(w)).collect::<Vec<_>>().join(" "))
+    complaints_apart(phrase_form(s).split(' ').filter(|w| !w.is_empty() && !FUNCTION_WORDS.contains(w)).collect::<Vec<_>>().join(" "))
 }
 
 /// A synonym in [`match_form`]; a synonym of parts joined by `+` ("artrose+knie") matches where

@@ -6,6 +6,7 @@
 //! about complaints, their duration and what they tried.
 
 use super::rules::classify::has_measurement;
+use super::rules::cues::has_cue;
 use super::rules::lexicon::{ASSESSMENT_START, CLINICIAN_CUES, EVALUATION, OBJECTIVE, PATIENT_CUES, PLAN, QUESTION_START};
 use crate::speech::Speaker;
 
@@ -50,7 +51,7 @@ pub fn guess_in_turn(sentence: &str, asked_by: Option<Speaker>) -> Speaker {
     }
     patient += 2 * PATIENT_CUES.count(s);
     // the lean is only a lean: a sentence that addresses the other as "u" is the clinician's
-    let addresses = s.split(|c: char| !c.is_alphanumeric()).any(|w| w.eq_ignore_ascii_case("u") || w.eq_ignore_ascii_case("uw"));
+    let addresses = has_cue(s, "u") || has_cue(s, "uw");
     if !s.ends_with('?') && !addresses {
         match asked_by {
             Some(Speaker::Zorgverlener) => patient += ANSWER_LEAN,

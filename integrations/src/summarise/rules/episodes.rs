@@ -276,18 +276,18 @@ pub(crate) static TOPICS: [(&str, CueList); 17] = [
 
 /// The topic index of a sentence: the topic with most cue hits, `None` without hits.
 pub(crate) fn topic_of(sentence: &str) -> Option<usize> {
-    topics_of(sentence).first().copied()
+    most_named(&topic_counts(sentence)).next()
 }
 
-/// The topics a sentence names most often, tied (the first of [`TOPICS`] first); empty without
-/// hits.
-fn topics_of(sentence: &str) -> Vec<usize> {
-    let counts: Vec<u32> = TOPICS.iter().map(|(_, list)| list.count(sentence)).collect();
+/// Each topic's cue hits in `sentence`.
+fn topic_counts(sentence: &str) -> [u32; TOPICS.len()] {
+    std::array::from_fn(|i| TOPICS[i].1.count(sentence))
+}
+
+/// The topics named most often, tied (the first of [`TOPICS`] first); none without hits.
+fn most_named(counts: &[u32; TOPICS.len()]) -> impl Iterator<Item = usize> + '_ {
     let most = counts.iter().copied().max().unwrap_or(0);
-    if most == 0 {
-        return Vec::new();
-    }
-    (0..TOPICS.len()).filter(|&i| counts[i] == most).collect()
+    (0..TOPICS.len()).filter(move |&i| most > 0 && counts[i] == most)
 }
 
 /// The sentence without a clause that gives a reason or a side effect after a comma
@@ -339,7 +339,15 @@ pub(crate) fn assign(sentences: &[&str], clinical: &[bool], count: usize) -> Vec
     if count <= 1 || n == 0 {
         return vec![0; n];
     }
-    let topics: Vec<Option<usize>> = sentences.iter().map(|s| topic_of(s)).collect();
+    // each sentence's topic counts, and its main clause's where a reason follows it
+    let counts: Vec<([u32; TOPICS.len()], Option<[u32; TOPICS.len()]>)> = sentences
+        .iter()
+        .map(|s| {
+            let main = main_clause(s);
+            (topic_counts(s), (main.len() < s.len()).then(|| topic_counts(main)))
+        })
+        .collect();
+    let topics: Vec<Option<usize>> = counts.iter().map(|(whole, _)| most_named(whole).next()).collect();
     // Mentions and first mention per topic, over the clinical sentences.
     let mut mentions = vec![(0u32, usize::MAX); TOPICS.len()];
     for (i, t) in topics.iter().enumerate() {
@@ -372,9 +380,9 @@ pub(crate) fn assign(sentences: &[&str], clinical: &[bool], count: usize) -> Vec
 
     // Per sentence, the chosen topics its main clause names most often: one is its episode; two
     // tied ("afvallen helpt voor de knie én voor de bloeddruk") keep the episode it is in.
-    let named: Vec<Vec<usize>> = sentences
+    let named: Vec<Vec<usize>> = counts
         .iter()
-        .map(|s| topics_of(main_clause(s)).into_iter().filter_map(|t| ranked.iter().position(|&r| r == t)).collect())
+        .map(|(whole, main)| most_named(main.as_ref().unwrap_or(whole)).filter_map(|t| ranked.iter().position(|&r| r == t)).collect())
         .collect();
     let mut out: Vec<Option<usize>> = named.iter().map(|n| (n.len() == 1).then(|| n[0])).collect();
     // A sentence that moves on ("Dan mijn handen, …") without a chosen topic of its own opens the

@@ -310,9 +310,9 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
     if speaker == Speaker::Patient && section != Section::Subjective {
         words.third_person();
         // a "u" or "je" in an O, E or P sentence is the clinician's, whoever the speaker seemed
-        words.record_voice(false);
+        words.record_voice(false, false);
     } else if section != Section::Subjective {
-        words.record_voice_of(section == Section::Plan, section == Section::Evaluation);
+        words.record_voice(section == Section::Plan, section == Section::Evaluation);
     }
     words.reattach_er();
     words.drop_word("uw");
@@ -633,15 +633,12 @@ impl Words {
     /// wandelen" → "elke dag wandelen"; elsewhere "u weegt 97 kilo" → "weegt 97 kilo"; in a
     /// subordinate clause "als u benauwder wordt" → "als benauwder wordt"; "bij u thuis" →
     /// "thuis"; a possessive "je" goes. A pronoun whose clause cannot be rewritten stays.
-    fn record_voice(&mut self, plan: bool) {
-        self.record_voice_of(plan, false);
-    }
-
-    /// [`Words::record_voice`], and where `assessing` (E) the clinician's "we" or "ik" with a
-    /// modal and its infinitive: "Bloeddruk nog te hoog, we willen onder de 140 uitkomen" → "…,
-    /// onder de 140 uitkomen"; "maar we willen voorkomen dat …" → "maar voorkomen dat …". Any
-    /// other verb of theirs stays: "we noemen dat X" made "dat X noemen" would lose the sense.
-    fn record_voice_of(&mut self, plan: bool, assessing: bool) {
+    ///
+    /// Where `assessing` (E), the clinician's "we" or "ik" goes only with a modal and its
+    /// infinitive: "Bloeddruk nog te hoog, we willen onder de 140 uitkomen" → "…, onder de 140
+    /// uitkomen"; "maar we willen voorkomen dat …" → "maar voorkomen dat …". Any other verb of
+    /// theirs stays: "we noemen dat X" made "dat X noemen" would lose the sense.
+    fn record_voice(&mut self, plan: bool, assessing: bool) {
         let mut i = 0;
         while i < self.words.len() {
             let w = bare(&self.words[i]);

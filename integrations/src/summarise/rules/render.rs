@@ -23,10 +23,10 @@ use super::{Placement, Section, labels, register};
 /// Who told the history when a parent speaks for a child ("Hij heeft sinds eergisteren
 /// diarree", "Dit is Noor, ze is vier"): at least [`TOLD_BY_LINES`] of the history's sentences
 /// speak of "hij", "ze", "zij" or "haar" before any "ik", or of "mijn zoon" or "mijn dochter",
-/// more than speak as "ik". The parent is the mother or the father when the conversation says so ("mevrouw",
-/// "mama"; "meneer", "papa"), else "ouder"; where a son or daughter speaks of "mijn vader" or is
-/// asked about "uw moeder", the history is theirs ("dochter", "zoon", else "familie"). The history
-/// then opens with "Anamnese via …".
+/// more than speak as "ik". The parent is the mother or the father when the conversation says so
+/// ("mevrouw", "mama"; "meneer", "papa"), else "ouder"; where a son or daughter speaks of "mijn
+/// vader" or is asked about "uw moeder", the history is theirs ("dochter", "zoon", else
+/// "familie"). The history then opens with "Anamnese via …".
 pub(crate) fn told_by(request: &SummaryRequest, placements: &[Placement]) -> Option<&'static str> {
     // whom the sentence is about: the first "ik", "hij", "ze", "zij" or "haar" among its first ten
     // words ("Ze huilt", "Gisteren heeft hij", "Vannacht had ik", "Vijf maanden, en sinds een
@@ -63,7 +63,10 @@ pub(crate) fn told_by(request: &SummaryRequest, placements: &[Placement]) -> Opt
             _ => "Anamnese via familie.",
         });
     }
-    let (mother, father) = all().fold((false, false), |(m, f), s| (m || addresses(s, MOTHER), f || addresses(s, FATHER)));
+    let (mother, father) = all().fold((false, false), |(m, f), s| {
+        let (mother, father) = addressed(s);
+        (m || mother, f || father)
+    });
     Some(match (mother, father) {
         (true, false) => "Anamnese via moeder.",
         (false, true) => "Anamnese via vader.",
@@ -82,14 +85,15 @@ static SON: CueList = CueList::new(&["zoon"]);
 const MOTHER: &[&str] = &["mevrouw", "mama", "moeder", "mam"];
 const FATHER: &[&str] = &["meneer", "papa", "vader", "pap"];
 
-/// Whether `s` calls the one who speaks for the child by one of `words` ("Goedemorgen mevrouw",
-/// "bent u de moeder?", "ik ben zijn vader"); "haar vader heeft hooikoorts" speaks of someone
-/// else.
-fn addresses(s: &str, words: &[&str]) -> bool {
+/// Whether `s` calls the one who speaks for the child a mother or a father ([`MOTHER`],
+/// [`FATHER`]: "Goedemorgen mevrouw", "bent u de moeder?", "ik ben zijn vader"); "haar vader heeft
+/// hooikoorts" speaks of someone else.
+fn addressed(s: &str) -> (bool, bool) {
     let w: Vec<String> = s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
     let of_another =
         |i: usize| i > 0 && matches!(w[i - 1].as_str(), "haar" | "zijn" | "mijn" | "hun" | "je" | "jouw") && !(i > 1 && w[i - 2] == "ben");
-    w.iter().enumerate().any(|(i, word)| words.contains(&word.as_str()) && !of_another(i))
+    let called = |words: &[&str]| w.iter().enumerate().any(|(i, word)| words.contains(&word.as_str()) && !of_another(i));
+    (called(MOTHER), called(FATHER))
 }
 
 /// The SOEP episodes; within a field, the sentences problem by problem (see [`Placement::problem`]).
