@@ -40,9 +40,13 @@ pub struct TestConsult {
 /// afterwards by others, for measuring how the rules generalise.
 pub const FIRST_SET: u32 = 33;
 
-/// The last consult of the second batch (34 to 101); the third (102 on) was written by two more
-/// writers after the rules had been tuned on the first two, and first run unseen.
+/// The last consult of the second batch (34 to 101); the third (102 to 133) was written by two
+/// more writers after the rules had been tuned on the first two, and first run unseen.
 pub const SECOND_BATCH: u32 = 101;
+
+/// The last consult of the third batch; the fourth (134 on) was written, like the third, by two
+/// more writers after the rules had been tuned on the batches before it, and first run unseen.
+pub const THIRD_BATCH: u32 = 133;
 
 impl TestConsult {
     /// The consult's number, from its id ("34-hypertensie-controle" → 34).
@@ -52,12 +56,13 @@ impl TestConsult {
 }
 
 /// The consults of `consults` that `selection` names: `first` (01 to 33), `new` (34 on), `third`
-/// (102 on) or anything else for all.
+/// (102 to 133), `fourth` (134 on) or anything else for all.
 pub fn select(consults: Vec<TestConsult>, selection: &str) -> Vec<TestConsult> {
     match selection {
         "first" => consults.into_iter().filter(|c| c.number() <= FIRST_SET).collect(),
         "new" => consults.into_iter().filter(|c| c.number() > FIRST_SET).collect(),
-        "third" => consults.into_iter().filter(|c| c.number() > SECOND_BATCH).collect(),
+        "third" => consults.into_iter().filter(|c| (SECOND_BATCH + 1..=THIRD_BATCH).contains(&c.number())).collect(),
+        "fourth" => consults.into_iter().filter(|c| c.number() > THIRD_BATCH).collect(),
         _ => consults,
     }
 }
