@@ -1,7 +1,8 @@
 //! A guess at who said a sentence, for speech engines that cannot tell speakers apart.
 //!
 //! Cheap by design (the live session calls it for every sentence): a handful of cue lists
-//! matched in place, no allocation, no regular expressions. The clinician asks, examines,
+//! matched in place, no regular expressions; only a sentence with numbers in words is copied,
+//! once, with them in digits. The clinician asks, examines,
 //! assesses and plans, and speaks formally ("u", "uw"); the patient speaks in the first person
 //! about complaints, their duration and what they tried.
 

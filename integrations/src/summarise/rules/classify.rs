@@ -23,6 +23,7 @@ use super::cues;
 use super::episodes;
 use super::labels;
 use super::lexicon::*;
+use super::numbers;
 use super::register;
 use super::style;
 
@@ -341,10 +342,13 @@ fn is_judgement(s: &str) -> bool {
     })
 }
 
-/// True when `text` holds a measured value: a number followed by a unit ("38,5 graden",
-/// "98%", "7,2 mmol") or a blood-pressure-like ratio ("140/90").
+/// True when `text` holds a measured value, in digits or in words: a number followed by a unit
+/// ("38,5 graden", "98%", "7,2 mmol"), a blood-pressure-like ratio ("140/90", "honderdveertig
+/// over negentig") or a number beside what is measured ("pols zesenzeventig").
 pub(crate) fn has_measurement(text: &str) -> bool {
-    if measured_digits(text) && MEASURED.any(text) {
+    // "pols zesenzeventig" is "pols 76"
+    let text = &*numbers::in_digits(text);
+    if measured_digits(text) {
         return true;
     }
     let b = text.as_bytes();
@@ -377,21 +381,35 @@ pub(crate) fn has_measurement(text: &str) -> bool {
     false
 }
 
-/// Whether `text` holds a number that is not a norm: "onder de 140" and "streefwaarde 7" name
-/// a target, not a value measured.
+/// Whether `text` holds a number beside what is measured ([`MEASURED`], within the six words
+/// before it or the two after it): "de pols is regelmatig, 72", "uw score op de PHQ-9 is 17".
+/// Not a number that names a target ("onder de 140", "streefwaarde 7"), nor one that counts the
+/// word after it ("over 4 weken meet de assistente de bloeddruk", "2 vliegen in één klap"): a
+/// value stands last in its clause, before a unit, or before "en" ("pols 90 en regelmatig").
 fn measured_digits(text: &str) -> bool {
-    // the last three words before the current one, trimmed of punctuation
-    let mut before: [&str; 3] = [""; 3];
-    for word in text.split_whitespace() {
-        if word.bytes().next().is_some_and(|b| b.is_ascii_digit())
-            && !before.iter().any(|w| NORM_WORDS.iter().any(|n| n.eq_ignore_ascii_case(w)))
-        {
-            return true;
-        }
-        before = [before[1], before[2], word.trim_matches(|c: char| !c.is_alphanumeric())];
+    fn bare(w: &str) -> &str {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
     }
-    false
+    let words: Vec<(usize, &str)> = text.split_whitespace().map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w)).collect();
+    (0..words.len()).any(|k| {
+        let (at, word) = words[k];
+        let norm = words[k.saturating_sub(3)..k].iter().any(|(_, w)| NORM_WORDS.iter().any(|n| n.eq_ignore_ascii_case(bare(w))));
+        let counts = word.ends_with(|c: char| c.is_alphanumeric())
+            && words.get(k + 1).is_some_and(|(_, next)| {
+                let rest = &text[at + word.len()..];
+                !VALUE_FOLLOWERS.iter().any(|f| f.eq_ignore_ascii_case(bare(next))) && !UNITS.iter().any(|u| cues::starts_with_cue(rest.trim_start(), u))
+            });
+        let near = || {
+            let from = words[k.saturating_sub(6)].0;
+            let (last_at, last) = words[(k + 2).min(words.len() - 1)];
+            MEASURED.any(&text[from..last_at + last.len()])
+        };
+        word.bytes().next().is_some_and(|b| b.is_ascii_digit()) && !norm && !counts && near()
+    })
 }
+
+/// Words that may follow a measured value in its clause ("pols 90 en regelmatig").
+const VALUE_FOLLOWERS: &[&str] = &["en", "of", "over", "tot", "bij", "nu", "vandaag", "maar", "dus"];
 
 /// Words that make the number after them a target or a limit.
 const NORM_WORDS: &[&str] = &["onder", "boven", "streefwaarde", "streef", "maximaal", "minimaal", "hooguit", "grens", "norm"];
@@ -508,7 +526,7 @@ mod tests {
         let decided = || line(Speaker::Zorgverlener, "Dit past bij een snijwond.");
         let known =
             place_all(&[decided(), line(Speaker::Zorgverlener, "Ik verdoof de wond en zet er drie hechtingen in.")], Flavour::Normal);
-        assert_eq!(known[1].text, "Huisarts verdooft de wond en zet er drie hechtingen in.");
+        assert_eq!(known[1].text, "Huisarts verdooft de wond en zet er 3 hechtingen in.");
         let poh = place_all(&[decided(), line(Speaker::Zorgverlener, "Ik leer u ook een ademhalingsoefening.")], Flavour::PohGgz);
         assert!(poh[1].text.starts_with("POH leert"), "{}", poh[1].text);
         // a guessed speaker is not named: the guess could make the doctor the smoker

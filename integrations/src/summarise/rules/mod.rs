@@ -20,6 +20,7 @@ pub(crate) mod cues;
 pub(crate) mod episodes;
 pub(crate) mod labels;
 pub(crate) mod lexicon;
+pub(crate) mod numbers;
 pub(crate) mod register;
 mod render;
 pub(crate) mod style;

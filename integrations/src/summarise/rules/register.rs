@@ -18,7 +18,7 @@ use crate::speech::Speaker;
 
 use super::Section;
 use super::lexicon::{COPULAS, VERBS_AFTER_ER};
-use super::{labels, style};
+use super::{labels, numbers, style};
 
 /// Fillers dropped wherever they stand (whole words, with the comma that may follow them).
 const INNER_FILLERS: &[&str] = &[
@@ -43,24 +43,7 @@ const INNER_FILLERS: &[&str] = &[
     "ik weet het",
 ];
 
-/// Small numbers written as words, turned into digits before a unit.
-pub(crate) const NUMBERS: &[(&str, &str)] = &[
-    ("twee", "2"),
-    ("drie", "3"),
-    ("vier", "4"),
-    ("vijf", "5"),
-    ("zes", "6"),
-    ("zeven", "7"),
-    ("acht", "8"),
-    ("negen", "9"),
-    ("tien", "10"),
-    ("elf", "11"),
-    ("twaalf", "12"),
-    ("veertien", "14"),
-    ("twintig", "20"),
-];
-
-/// Units after which a number word becomes digits.
+/// Units after which "een" is a number ("een week hoofdpijn" keeps its article).
 const NUMBER_UNITS: &[&str] = &[
     "dag",
     "dagen",
@@ -241,7 +224,8 @@ const SUBORDINATE: &[&str] = &[
 /// stop. Empty when nothing is left.
 pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String {
     let t = style::strip_leading_fillers(labels::strip_label(text));
-    let mut words = Words::of(t);
+    // the record writes numbers in digits: "zesenzeventig" → "76"
+    let mut words = Words::of(&numbers::in_digits(t));
     words.drop_fillers();
     if section == Section::Subjective && speaker == Speaker::Patient && t.trim_end().ends_with('?') {
         return words.patient_question();
@@ -532,16 +516,6 @@ impl Words {
     }
 
     fn numbers(&mut self) {
-        for i in 0..self.words.len() {
-            let Some(next) = self.words.get(i + 1).map(|w| bare(w)) else { continue };
-            if !NUMBER_UNITS.contains(&next.as_str()) || !tail(&self.words[i]).is_empty() {
-                continue;
-            }
-            let b = bare(&self.words[i]);
-            if let Some((_, d)) = NUMBERS.iter().find(|(w, _)| *w == b) {
-                self.words[i] = (*d).to_owned();
-            }
-        }
         // "148 over 92" → "148/92", "98 procent" → "98%".
         let mut i = 0;
         while i + 2 < self.words.len() + 1 {
@@ -1514,7 +1488,7 @@ mod tests {
         assert_eq!(clinical(Section::Subjective, Speaker::Patient, "Ik heb er ijs op gedaan."), "IJs erop gedaan.");
         assert_eq!(
             clinical(Section::Plan, Speaker::Zorgverlener, "Ik schrijf er amlodipine bij, vijf milligram."),
-            "Amlodipine erbij schrijven, vijf milligram."
+            "Amlodipine erbij schrijven, 5 milligram."
         );
         // the clinician's "ik" and "je" of a finding go
         assert_eq!(o("Huid heel en ik zie geen wondjes of drukplekken."), "Huid heel en geen wondjes of drukplekken.");
@@ -1650,7 +1624,7 @@ mod tests {
             ("Over drie maanden wil ik je bloeddruk nog een keer meten.", "Over 3 maanden bloeddruk nog een keer meten."),
             (
                 "In plaats daarvan neemt u paracetamol, drie keer per dag duizend milligram.",
-                "In plaats daarvan paracetamol nemen, 3 keer per dag duizend milligram.",
+                "In plaats daarvan paracetamol nemen, 3 keer per dag 1000 milligram.",
             ),
             ("U moet elke dag een half uur wandelen.", "Elke dag een half uur wandelen."),
             ("De praktijkondersteuner kan u daarbij begeleiden.", "De praktijkondersteuner kan daarbij begeleiden."),

@@ -14,7 +14,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::lexicon::VERBS_AFTER_ER;
-use super::{RulesSummariser, Section, classify, cues, register};
+use super::{RulesSummariser, Section, classify, cues, numbers};
 use crate::speech::Speaker;
 use crate::summarise::{Episode, Flavour, SummaryRequest, Template, TranscriptLine};
 
@@ -431,11 +431,14 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
 }
 
 /// The measured values a sentence holds, as a note writes them: "152/94" (also from "152 over
-/// 94"), "38,4", "17" of "de PHQ-9 is 17". Empty when the sentence measures nothing.
+/// 94" and "honderdtweeënvijftig over vierennegentig"), "38,4", "17" of "de PHQ-9 is 17". Empty
+/// when the sentence measures nothing.
 pub fn measured_values(sentence: &str) -> Vec<String> {
     if !classify::has_measurement(sentence) {
         return Vec::new();
     }
+    // "pols zesenzeventig" is the note's "76"
+    let sentence = &*numbers::in_digits(sentence);
     let number = |w: &str| w.trim_matches(|c: char| !c.is_ascii_digit()).to_owned();
     let words: Vec<&str> = sentence.split_whitespace().collect();
     let mut values = Vec::new();
@@ -474,14 +477,14 @@ pub fn fields_holding(value: &str, episodes: &[Episode]) -> usize {
     episodes.iter().flat_map(|e| [&e.subjective, &e.objective, &e.diagnosis, &e.plan]).filter(|f| holds(f)).count()
 }
 
-/// Lowercase `text` with the small numbers the register writes in digits ([`register::NUMBERS`])
+/// Lowercase `text` with the numbers the register writes in digits ([`numbers::spelled`])
 /// written so wherever they stand as a word.
 fn digits(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
-        match register::NUMBERS.iter().find(|(w, _)| *w == word.as_str()) {
-            Some((_, d)) => out.push_str(d),
+        match numbers::spelled(word) {
+            Some(n) => out.push_str(&n.to_string()),
             None => out.push_str(word),
         }
         word.clear();

@@ -1,0 +1,164 @@
+//! Numbers spoken in words, as the record writes them: in digits.
+//!
+//! A speech engine writes what it hears: "bloeddruk honderdachtendertig over tweeëntachtig",
+//! "temperatuur achtendertig komma vier", "uw PHQ-9-score is nu twaalf". A GP writes "138/82",
+//! "38,4", "12". [`in_digits`] turns every spoken number of a sentence into digits (the article
+//! "een" aside), so that a measurement said in words is found as one and reaches the note as a
+//! GP writes it.
+
+use std::borrow::Cow;
+
+/// The value of a Dutch number word ("twaalf", "tweeëntachtig", "honderdachtendertig",
+/// "tweeduizend"), matched case-insensitively; `None` for any other word. "een" alone is the
+/// article and no number here.
+pub(crate) fn spelled(word: &str) -> Option<u32> {
+    if word.eq_ignore_ascii_case("een") || word.is_empty() || !word.chars().all(char::is_alphabetic) {
+        return None;
+    }
+    let lower = word.to_lowercase();
+    below_ten_thousand(&lower)
+}
+
+fn below_ten_thousand(w: &str) -> Option<u32> {
+    if let Some(at) = w.find("duizend") {
+        let thousands = if at == 0 { 1 } else { unit(&w[..at]).filter(|n| *n > 1)? };
+        let rest = &w[at + "duizend".len()..];
+        let rest = if rest.is_empty() { 0 } else { below_thousand(rest.strip_prefix("en").unwrap_or(rest))? };
+        return Some(thousands * 1000 + rest);
+    }
+    below_thousand(w)
+}
+
+fn below_thousand(w: &str) -> Option<u32> {
+    if let Some(at) = w.find("honderd") {
+        let hundreds = if at == 0 { 1 } else { unit(&w[..at]).filter(|n| *n > 1)? };
+        let rest = &w[at + "honderd".len()..];
+        let rest = if rest.is_empty() { 0 } else { below_hundred(rest.strip_prefix("en").unwrap_or(rest))? };
+        return Some(hundreds * 100 + rest);
+    }
+    below_hundred(w)
+}
+
+fn below_hundred(w: &str) -> Option<u32> {
+    if let Some(n) = unit(w).or_else(|| TEENS.iter().position(|t| *t == w).map(|i| i as u32 + 10)) {
+        return Some(n);
+    }
+    if let Some(n) = tens(w) {
+        return Some(n);
+    }
+    // "vijfenzeventig", "tweeëntachtig", "drieëndertig"
+    ["ën", "en"].iter().find_map(|join| {
+        w.match_indices(join).find_map(|(at, _)| Some(unit(&w[..at])? + tens(&w[at + join.len()..])?))
+    })
+}
+
+fn unit(w: &str) -> Option<u32> {
+    UNITS.iter().position(|u| *u == w).map(|i| i as u32 + 1)
+}
+
+fn tens(w: &str) -> Option<u32> {
+    TENS.iter().position(|t| *t == w).map(|i| (i as u32 + 2) * 10)
+}
+
+const UNITS: &[&str] = &["een", "twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen"];
+const TEENS: &[&str] = &["tien", "elf", "twaalf", "dertien", "veertien", "vijftien", "zestien", "zeventien", "achttien", "negentien"];
+const TENS: &[&str] = &["twintig", "dertig", "veertig", "vijftig", "zestig", "zeventig", "tachtig", "negentig"];
+
+/// `text` with its spoken numbers in digits, each keeping its punctuation: "Pols zesenzeventig,
+/// temperatuur achtendertig komma vier." → "Pols 76, temperatuur 38,4.". The words are joined by
+/// single spaces where anything changed; `text` itself where nothing did. Not a number: "een",
+/// and "acht" in "in acht nemen".
+pub(crate) fn in_digits(text: &str) -> Cow<'_, str> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let value = |i: usize| -> Option<u32> {
+        let w = trimmed(words.get(i)?);
+        let n = spelled(w)?;
+        let idiom = n == 8 && i > 0 && trimmed(words[i - 1]).eq_ignore_ascii_case("in");
+        (!idiom).then_some(n)
+    };
+    if !(0..words.len()).any(|i| value(i).is_some()) {
+        return Cow::Borrowed(text);
+    }
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let Some(n) = value(i) else {
+            out.push(words[i].to_owned());
+            i += 1;
+            continue;
+        };
+        let w = words[i];
+        let lead = &w[..w.len() - w.trim_start_matches(|c: char| !c.is_alphanumeric()).len()];
+        // "achtendertig komma vier": one decimal number, when nothing parts the words
+        let decimal = (tail(w).is_empty() && words.get(i + 1).is_some_and(|k| *k == "komma"))
+            .then(|| words.get(i + 2).and_then(|d| Some((spelled(trimmed(d)).or_else(|| trimmed(d).parse().ok())?, tail(d)))))
+            .flatten();
+        match decimal {
+            Some((d, punct)) => {
+                out.push(format!("{lead}{n},{d}{punct}"));
+                i += 3;
+            }
+            None => {
+                out.push(format!("{lead}{n}{}", tail(w)));
+                i += 1;
+            }
+        }
+    }
+    Cow::Owned(out.join(" "))
+}
+
+/// A word without the punctuation around it.
+fn trimmed(w: &str) -> &str {
+    w.trim_matches(|c: char| !c.is_alphanumeric())
+}
+
+/// The punctuation after a word ("twaalf," → ",").
+fn tail(w: &str) -> &str {
+    &w[w.trim_end_matches(|c: char| !c.is_alphanumeric()).len()..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn number_words() {
+        for (word, n) in [
+            ("twee", 2),
+            ("Twaalf", 12),
+            ("negentien", 19),
+            ("twintig", 20),
+            ("vijfenzeventig", 75),
+            ("tweeëntachtig", 82),
+            ("drieëndertig", 33),
+            ("eenentwintig", 21),
+            ("honderd", 100),
+            ("honderdtwintig", 120),
+            ("honderdachtendertig", 138),
+            ("honderdenvijf", 105),
+            ("vijfhonderd", 500),
+            ("tweehonderdvijftig", 250),
+            ("duizend", 1000),
+            ("tweeduizend", 2000),
+            ("anderhalf", 0),
+        ] {
+            assert_eq!(spelled(word), (n > 0).then_some(n), "{word}");
+        }
+        for word in ["een", "Een", "tweeën", "eens", "twee-", "zeventigste", "honderden", "tien5", ""] {
+            assert_eq!(spelled(word), None, "{word}");
+        }
+    }
+
+    #[test]
+    fn a_sentence_in_digits() {
+        assert_eq!(
+            in_digits("Bloeddruk honderdachtendertig over tweeëntachtig, pols zesenzeventig."),
+            "Bloeddruk 138 over 82, pols 76."
+        );
+        assert_eq!(in_digits("Temperatuur achtendertig komma vier."), "Temperatuur 38,4.");
+        assert_eq!(in_digits("Uw PHQ-9-score is nu twaalf, de vorige keer was het negentien."), "Uw PHQ-9-score is nu 12, de vorige keer was het 19.");
+        assert_eq!(in_digits("Een tablet van vijfhonderd milligram, (twee keer) per dag."), "Een tablet van 500 milligram, (2 keer) per dag.");
+        // nothing to change: the text itself, spacing and all
+        assert!(matches!(in_digits("Een  paar dagen, dat neem ik in acht."), Cow::Borrowed(_)));
+    }
+}
