@@ -464,17 +464,27 @@ pub fn measured_values(sentence: &str) -> Vec<String> {
 
 /// How many fields of a note hold `value` as a whole number (not inside a longer one).
 pub fn fields_holding(value: &str, episodes: &[Episode]) -> usize {
-    let holds = |text: &str| {
-        text.match_indices(value).any(|(i, _)| {
-            let before = text[..i].chars().next_back();
-            let after = text[i + value.len()..].chars().next();
-            !before.is_some_and(|c| c.is_ascii_digit() || c == ',' || c == '/')
-                && !after.is_some_and(|c| {
-                    c.is_ascii_digit() || c == '/' || (c == ',' && text[i + value.len() + 1..].starts_with(|d: char| d.is_ascii_digit()))
-                })
-        })
-    };
-    episodes.iter().flat_map(|e| [&e.subjective, &e.objective, &e.diagnosis, &e.plan]).filter(|f| holds(f)).count()
+    episodes.iter().flat_map(|e| [&e.subjective, &e.objective, &e.diagnosis, &e.plan]).filter(|f| holds_number(f, value)).count()
+}
+
+/// Whether a line of `consult` other than its `line`th says `value` too, in digits or in words
+/// ("veertig kilometer per week" beside "salicylzuur, 40 procent"): the note may then hold it in
+/// two fields.
+pub fn said_elsewhere(consult: &TestConsult, line: usize, value: &str) -> bool {
+    consult.lines.iter().enumerate().any(|(i, l)| i != line && holds_number(&numbers::in_digits(&l.sentence), value))
+}
+
+/// Whether `text` holds `value` as a whole number (not inside a longer one: "40" is not in "140",
+/// "1,40" or "40/90").
+fn holds_number(text: &str, value: &str) -> bool {
+    text.match_indices(value).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + value.len()..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_digit() || c == ',' || c == '/')
+            && !after.is_some_and(|c| {
+                c.is_ascii_digit() || c == '/' || (c == ',' && text[i + value.len() + 1..].starts_with(|d: char| d.is_ascii_digit()))
+            })
+    })
 }
 
 /// Lowercase `text` with the numbers the register writes in digits ([`numbers::spelled`])
