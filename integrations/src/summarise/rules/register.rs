@@ -646,6 +646,9 @@ impl Words {
                 if self.modal_with_infinitive(i + 1).is_some() && (plan || speaker_word) {
                     // "u moet elke dag wandelen" → "elke dag wandelen"
                     self.words.drain(i..i + 2);
+                } else if addressee && plan && verb.inf == "zijn" {
+                    // "u bent flink ziek, maar …" → "flink ziek, maar …": a state, no "wees"
+                    self.words.drain(i..i + 2);
                 } else if addressee && plan {
                     // "u blijft elke ochtend wegen" → "blijf elke ochtend wegen"
                     self.words[i + 1] = keep_tail(&self.words[i + 1], &verb.imperative);
