@@ -205,6 +205,9 @@ impl Phase {
 /// A clinician's sentence placed in the note; `topic_change` says it moves to another problem
 /// ([`episodes::is_topic_change`]), which keeps a cue-less statement out of the phase's field.
 fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) -> (Placed, Option<&str>) {
+    if INTERRUPTION.any(s) {
+        return (dropped(), None);
+    }
     let p = plan_score(s);
     // "Neemt u contact op met de bedrijfsarts." opens like a question but is the plan.
     if s.ends_with('?') || (QUESTION_START.starts_any(strip_lead(s)) && p < 2) {
@@ -219,7 +222,13 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) 
     let e = evaluation_score(s);
     let r = 2 * RESTATE.count(s);
     let greeting = GREETING.any(s) || is_ack(s);
-    let announce = if ANNOUNCE.any(s) { 3 } else { 0 };
+    // an announcement names what will be examined, so it outweighs the finding words it holds,
+    // but not a value measured: "ik ga u goed onderzoeken, eerst de bloeddruk en de pols"
+    let announce = match ANNOUNCE.any(s) {
+        true if has_measurement(s) => 3,
+        true => 5,
+        false => 0,
+    };
     let best = p.max(e).max(o).max(r);
     // A statement no cue places, made during the examination or once the clinician has decided,
     // is a finding or the plan: "Er is putjesoedeem tot halverwege de kuit", "Kam het haar twee
@@ -247,6 +256,10 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) 
 }
 
 fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
+    // a guessed speaker may be wrong: the clinician turning to a colleague is nobody's history
+    if INTERRUPTION.any(s) {
+        return dropped();
+    }
     if is_ack(s) {
         return match question.and_then(|q| style::answer_to_note(q, s)) {
             Some(text) => Placed { section: Some(Section::Subjective), speaker: Speaker::Patient, text },

@@ -184,6 +184,31 @@ pub(crate) static GREETING: CueList = CueList::new(&[
     "potje",
 ]);
 
+/// The clinician turning to someone else for a moment (the assistant at the door, a colleague,
+/// the phone): nothing of the consult, whatever else the sentence says ("Leg die recepten maar
+/// neer, Sandra, ik teken ze straks.").
+pub(crate) static INTERRUPTION: CueList = CueList::new(&[
+    "er wordt geklopt",
+    "ik kom zo",
+    "ik kom eraan",
+    "ik neem even op",
+    "ik neem heel even op",
+    "ik zit nog in een gesprek",
+    "ik zit in een gesprek",
+    "ik ben nog met een patiënt",
+    "dat was mijn collega",
+    "dat was de assistente",
+    "dat is de assistente",
+    "dat is mijn collega",
+    "ik teken ze straks",
+    "ik teken het straks",
+    "zet het maar in de agenda",
+    "zet het maar voor morgen",
+    "leg het recept maar",
+    "leg die recepten maar",
+    "leg het maar neer",
+]);
+
 /// Words that on their own (with fillers) are only an acknowledgement or a bare answer.
 pub(crate) static ACK_WORDS: &[&str] = &[
     "ja",
@@ -410,6 +435,21 @@ pub(crate) static ANNOUNCE: CueList = CueList::new(&[
     "mag ik uw",
     "ik voel even",
     "we gaan even",
+    // the examination or a test announced, not yet done: "ik wil u eerst even onderzoeken", "ik
+    // ga u goed onderzoeken, eerst de bloeddruk en de pols", "ik prik nog even een CRP"
+    "u eerst even onderzoeken",
+    "u eerst onderzoeken",
+    "u even onderzoeken",
+    "u goed onderzoeken",
+    "hem eerst goed onderzoeken",
+    "haar eerst goed onderzoeken",
+    "ik ga u onderzoeken",
+    "ik ga hem onderzoeken",
+    "ik ga haar onderzoeken",
+    "ik wil ook nog even",
+    "ik wil nog even",
+    "ik prik nog even",
+    "ik prik even",
 ]);
 
 /// The doctor restating the history ("u heeft dus..."): S.
@@ -1526,6 +1566,7 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &SIGN_OFF,
         &MEASURED,
         &GREETING,
+        &INTERRUPTION,
         &AGREEMENT,
         &QUESTION_START,
         &PROPOSAL,
