@@ -210,7 +210,9 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) 
     }
     let p = plan_score(s);
     // "Neemt u contact op met de bedrijfsarts." opens like a question but is the plan.
-    if s.ends_with('?') || (QUESTION_START.starts_any(strip_lead(s)) && p < 2) {
+    // a question without its question mark only where the transcript has no punctuation: "Wat u
+    // beschrijft past bij een gegeneraliseerde angststoornis." opens like one but is a statement
+    if s.ends_with('?') || (!s.ends_with(['.', '!']) && QUESTION_START.starts_any(strip_lead(s)) && p < 2) {
         // A proposal phrased as a question is the plan.
         if p >= 2 && PROPOSAL.starts_any(strip_lead(s)) {
             return (placed(Section::Plan, s), None);
