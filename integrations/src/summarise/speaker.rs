@@ -8,7 +8,10 @@
 
 use super::rules::classify::has_measurement;
 use super::rules::cues::has_cue;
-use super::rules::lexicon::{ASSESSMENT_START, CLINICIAN_CUES, EVALUATION, OBJECTIVE, PATIENT_CUES, PLAN, QUESTION_START};
+use super::rules::lexicon::{
+    ASSESSMENT_START, CLINICIAN_CUES, EVALUATION, IMPERATIVE_START, OBJECTIVE, PATIENT_CUES, PATIENT_QUESTION, PLAN, QUESTION_START,
+};
+use super::rules::style::strip_leading_fillers;
 use crate::speech::Speaker;
 
 /// How far a question leans the next sentence to the other speaker: as much as a measured value
@@ -51,6 +54,15 @@ pub fn guess_in_turn(sentence: &str, asked_by: Option<Speaker>) -> Speaker {
         clinician += 2;
     }
     patient += 2 * PATIENT_CUES.count(s);
+    // "Moet ik nu aan de insuline?": the patient asks about themselves
+    if s.ends_with('?') && PATIENT_QUESTION.starts_any(strip_leading_fillers(s)) {
+        patient += 4;
+    }
+    // "Lees voortaan goed de etiketten.": advice is the clinician's ("Doe maar, …" is consent)
+    let opening = strip_leading_fillers(s);
+    if IMPERATIVE_START.starts_any(opening) && !s.ends_with('?') && !opening.to_lowercase().starts_with("doe maar,") {
+        clinician += 3;
+    }
     // the lean is only a lean: a sentence that addresses the other as "u" is the clinician's
     let addresses = has_cue(s, "u") || has_cue(s, "uw");
     if !s.ends_with('?') && !addresses {
@@ -103,6 +115,15 @@ mod tests {
             guess_in_turn("U ademt vooraf niet uit en u houdt de adem maar één tel vast.", Some(Speaker::Zorgverlener)),
             Speaker::Zorgverlener
         );
+    }
+
+    #[test]
+    fn advice_is_the_clinician_s_a_question_about_oneself_the_patient_s() {
+        assert_eq!(guess_speaker("Lees voortaan goed de etiketten, ook van koekjes en sauzen."), Speaker::Zorgverlener);
+        assert_eq!(guess_speaker("Sla daarom ook geen maaltijd over."), Speaker::Zorgverlener);
+        assert_eq!(guess_speaker("Doe maar, liever even pijn dan nog een jaar dat ding."), Speaker::Patient);
+        assert_eq!(guess_speaker("Moet ik nu aan de insuline, want daar ben ik echt bang voor?"), Speaker::Patient);
+        assert_eq!(guess_speaker("Mag ik even naar uw keel kijken?"), Speaker::Zorgverlener);
     }
 
     #[test]

@@ -75,6 +75,14 @@ pub(crate) static MEASURED: CueList = CueList::new(&[
 pub(crate) static IMPERATIVE_START: CueList = CueList::new(&[
     "haal", "zet", "plan", "leg", "doe", "ga", "houd", "neem", "drink", "eet", "smeer", "gebruik", "stop", "begin", "bel", "kom",
     "probeer", "blijf", "vermijd", "zorg", "let op", "draag", "koel", "week", "was", "beweeg", "sta", "schrijf", "meet", "weeg",
+    "lees", "sla", "masseer", "spoel", "knijp", "krab", "wrijf", "til", "beperk", "volg", "noteer", "geef", "oefen", "wandel", "fiets",
+]);
+
+/// A question the patient asks about themselves ("Moet ik nu aan de insuline?", "Is het
+/// gevaarlijk?"): the clinician asks "heeft u", the patient "heb ik".
+pub(crate) static PATIENT_QUESTION: CueList = CueList::new(&[
+    "moet ik", "kan ik", "kun ik", "ben ik", "krijg ik", "hoef ik", "word ik", "zou ik", "mag ik gewoon", "is het erg", "is het gevaarlijk",
+    "is het ernstig", "kan het kwaad", "dus u denkt",
 ]);
 
 /// How a written message opens.
@@ -1567,6 +1575,7 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &MEASURED,
         &GREETING,
         &INTERRUPTION,
+        &PATIENT_QUESTION,
         &AGREEMENT,
         &QUESTION_START,
         &PROPOSAL,
