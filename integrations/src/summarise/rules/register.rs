@@ -267,9 +267,9 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
             words.replace(&[
                 ("daar is geen", "geen"),
                 ("daarvoor is geen", "geen"),
-                ("ik denk dat", "waarschijnlijk"),
+                ("ik denk dat", "waarschijnlijk dat"),
                 ("ik denk aan", "waarschijnlijk"),
-                ("we denken dat", "waarschijnlijk"),
+                ("we denken dat", "waarschijnlijk dat"),
                 ("we denken aan", "waarschijnlijk"),
                 ("denk ik", ""),
                 // "Eczeem, dat zien we vaak bij kleine kinderen" → "Eczeem, vaak bij …"
@@ -751,27 +751,7 @@ impl Words {
     /// later in its clause: then subject and modal can go ("u moet elke dag wandelen" → "elke dag
     /// wandelen").
     fn modal_with_infinitive(&self, at: usize) -> Option<usize> {
-        let verb = bare(self.words.get(at)?);
-        if !matches!(
-            verb.as_str(),
-            "moet"
-                | "moeten"
-                | "kunt"
-                | "kun"
-                | "kan"
-                | "kunnen"
-                | "mag"
-                | "mogen"
-                | "gaat"
-                | "gaan"
-                | "ga"
-                | "zal"
-                | "zullen"
-                | "wil"
-                | "willen"
-                | "zou"
-                | "zouden"
-        ) {
+        if !is_modal(&bare(self.words.get(at)?)) {
             return None;
         }
         let end = (at..self.words.len()).find(|&k| k > at && !tail(&self.words[k]).is_empty()).unwrap_or(self.words.len() - 1);
@@ -873,18 +853,27 @@ impl Words {
         end
     }
 
-    /// "Waarschijnlijk de meniscus niet beschadigd is" → "Waarschijnlijk is de meniscus niet
+    /// "Waarschijnlijk dat de meniscus niet beschadigd is" → "Waarschijnlijk is de meniscus niet
     /// beschadigd": a subordinate clause ("ik denk dat …") whose opening became the adverb is a
-    /// main clause, with its finite verb second.
+    /// main clause, with its finite verb second; where the register knows no verb of the clause,
+    /// it stays a clause after "De indruk is dat".
     fn verb_second_after(&mut self, adverb: &str) {
         let Some(i) = self.words.iter().position(|w| bare(w) == adverb && tail(w).is_empty()) else { return };
+        // "waarschijnlijk dat …" is the thought's clause ("ik denk dat …"); without "dat" a name
+        // follows ("ik denk aan een longontsteking")
+        if self.words.get(i + 1).is_none_or(|w| bare(w) != "dat" || !tail(w).is_empty()) || i + 2 >= self.words.len() {
+            return;
+        }
+        self.words.remove(i + 1);
         if self.words.get(i + 1).is_none_or(|w| finite(&bare(w)).is_some() || COPULAS.contains(&bare(w).as_str())) {
             return;
         }
         let mut end = self.clause_end(i + 1) - 1;
-        // "waarschijnlijk u overspannen bent": of the patient, the state is the assessment
+        // "waarschijnlijk u overspannen bent", "waarschijnlijk u een niersteen heeft": of the
+        // patient, the state or what they have is the assessment
         if matches!(bare(&self.words[i + 1]).as_str(), "u" | "je" | "jij")
-            && let Some(c) = (i + 2..=end).find(|&k| matches!(bare(&self.words[k]).as_str(), "bent" | "is" | "wordt"))
+            && let Some(c) =
+                (i + 2..=end).find(|&k| matches!(bare(&self.words[k]).as_str(), "bent" | "is" | "wordt" | "heeft" | "hebt"))
         {
             self.remove(c, 1);
             self.words.remove(i + 1);
@@ -899,11 +888,18 @@ impl Words {
         if let Some(k) = joined {
             end = k - 1;
         }
-        let verb = bare(&self.words[end]);
-        if end <= i + 2 || !is_verb(&verb) {
+        let Some(verb) = self.clause_finite(i + 1, end).filter(|&v| v > i + 2) else {
+            // no finite verb the register can move: the thought stays a clause, whole
+            // ("waarschijnlijk er een miskraam dreigt" → "De indruk is dat er een miskraam dreigt")
+            let opening = ["de", "indruk", "is", "dat"].map(str::to_owned);
+            let capital = self.words[i].starts_with(char::is_uppercase);
+            self.words.splice(i..=i, opening);
+            if capital {
+                self.words[i] = upper_first(&self.words[i]);
+            }
             return;
-        }
-        let word = self.take_word(end);
+        };
+        let word = self.take_word(verb);
         self.words.insert(i + 1, word);
         if let Some(k) = joined {
             // the second clause's finite verb follows "en": "en is daardoor in de war geraakt"
@@ -914,6 +910,30 @@ impl Words {
                 self.words.insert(k + 1, word);
             }
         }
+    }
+
+    /// The finite verb of the subordinate clause from its subject at `start` to `end`, which a main
+    /// clause puts second: the clause's last word where the register knows it as a verb
+    /// ("… niet beschadigd is"), the modal before the infinitive of a final cluster ("… serieus
+    /// moeten nemen"), or a known verb that only a prepositional phrase follows ("… een bijwerking
+    /// zijn van de amlodipine"). `None` where none is known, or where a relative clause between
+    /// the subject and the verb could own the verb found.
+    fn clause_finite(&self, start: usize, end: usize) -> Option<usize> {
+        let known = |k: usize| is_verb(&bare(&self.words[k]));
+        let mut verb = if known(end) {
+            end
+        } else {
+            let k = (start + 1..end).rev().find(|&k| known(k))?;
+            PREPOSITIONS.contains(&bare(&self.words[k + 1]).as_str()).then_some(k)?
+        };
+        if verb > start + 1 && is_modal(&bare(&self.words[verb - 1])) && tail(&self.words[verb - 1]).is_empty() {
+            verb -= 1;
+        }
+        let relative = (start..verb).any(|k| {
+            let w = bare(&self.words[k]);
+            SUBORDINATE.contains(&w.as_str()) || w == "die"
+        });
+        (!relative).then_some(verb)
     }
 
     /// Takes the word at `at` (`at > 0`) out of the sentence, leaving its punctuation to the word
@@ -1093,8 +1113,18 @@ impl Words {
     }
 
     /// After "Ik denk dat (dit)" went: "spanningshoofdpijn is door de drukte" → "spanningshoofdpijn
-    /// door de drukte", "een subacromiaal pijnsyndroom is, een …" → "subacromiaal pijnsyndroom, een …".
+    /// door de drukte", "een subacromiaal pijnsyndroom is, een …" → "subacromiaal pijnsyndroom, een …",
+    /// "een virus kan zijn" → "mogelijk virus".
     fn drop_is_of_thought(&mut self) {
+        // "een virus kan zijn" → "mogelijk virus": the possibility stays
+        if let Some(i) = (1..self.words.len().min(8)).find(|&i| {
+            matches!(bare(&self.words[i - 1]).as_str(), "kan" | "zou") && tail(&self.words[i - 1]).is_empty() && bare(&self.words[i]) == "zijn"
+        }) && (i + 1 == self.words.len() || !tail(&self.words[i]).is_empty())
+        {
+            self.remove(i - 1, 2);
+            self.words.insert(0, "mogelijk".to_owned());
+            return;
+        }
         if self.words.first().is_some_and(|w| bare(w) == "een") && self.words.len() > 2 {
             self.words.remove(0);
         }
@@ -1228,6 +1258,35 @@ const CLAUSE_VERBS: &[&str] = &[
     "komt", "komen", "gaat", "gaan", "zit", "zitten", "speelt", "spelen", "past", "passen", "kan", "kunnen", "zal", "zullen", "moet",
     "moeten",
 ];
+
+/// Whether `w` (lowercase) is a modal or "gaan", which take an infinitive ("moet", "kunt", "gaat").
+fn is_modal(w: &str) -> bool {
+    matches!(
+        w,
+        "moet"
+            | "moeten"
+            | "kunt"
+            | "kun"
+            | "kan"
+            | "kunnen"
+            | "mag"
+            | "mogen"
+            | "gaat"
+            | "gaan"
+            | "ga"
+            | "zal"
+            | "zullen"
+            | "wil"
+            | "willen"
+            | "zou"
+            | "zouden"
+    )
+}
+
+/// Prepositions that open a phrase after a clause's verb ("… een bijwerking zijn van de
+/// amlodipine", "… niet genoeg is om de suiker te regelen").
+const PREPOSITIONS: &[&str] =
+    &["van", "door", "bij", "in", "op", "voor", "met", "na", "aan", "naar", "uit", "over", "tegen", "zonder", "tijdens", "vanwege", "om"];
 
 /// Conjunctions after which a main clause starts.
 const COORDINATORS: &[&str] = &["en", "maar", "dus", "want", "of", "dan"];
@@ -1556,6 +1615,13 @@ mod tests {
                 "Verstopping, waarschijnlijk door te weinig drinken en weinig bewegen.",
                 "Verstopping, waarschijnlijk door te weinig drinken en weinig bewegen.",
             ),
+            ("Dat komt waarschijnlijk door te weinig drinken.", "Dat komt waarschijnlijk door te weinig drinken."),
+            // what the patient has; a verb before a prepositional phrase; the modal of a cluster
+            ("Ik denk dat u een niersteen heeft die vastzit in de urineleider.", "Waarschijnlijk een niersteen die vastzit in de urineleider."),
+            ("Ik denk dat de dikke enkels een bijwerking zijn van de amlodipine.", "Waarschijnlijk zijn de dikke enkels een bijwerking van de amlodipine."),
+            ("Ik denk dat het een virus kan zijn.", "Mogelijk virus."),
+            // no verb the register knows: the clause stays whole
+            ("Ik denk dat er een miskraam dreigt.", "De indruk is dat er een miskraam dreigt."),
         ] {
             assert_eq!(clinical(Section::Evaluation, Speaker::Zorgverlener, spoken), record, "{spoken}");
         }
