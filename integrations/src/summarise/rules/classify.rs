@@ -82,10 +82,12 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
         let text = match placed.section {
             // the clinician's own "ik" that the register could not turn round names them, where
             // the speaker is known to be the clinician (a guess could make the doctor the smoker):
-            // "Ik verdoof de wond" → "Huisarts verdooft de wond"
-            Some(section) if told == Some(Speaker::Zorgverlener) => {
-                register::in_own_name(&register::clinical(section, speaker, &placed.text), role(flavour))
-            }
+            // "Ik verdoof de wond" → "Huisarts verdooft de wond"; and the "u" left is the patient
+            // ("… zet huisarts patiënt over op Spiolto")
+            Some(section) if told == Some(Speaker::Zorgverlener) => register::addressee_named(&register::in_own_name(
+                &register::clinical(section, speaker, &placed.text),
+                role(flavour),
+            )),
             Some(section) => register::clinical(section, speaker, &placed.text),
             None => String::new(),
         };

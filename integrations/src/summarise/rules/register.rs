@@ -355,6 +355,32 @@ pub(crate) fn in_own_name(sentence: &str, role: &str) -> String {
     upper_first(&out)
 }
 
+/// `text`, a clinician's words, with the addressee named: every "u" the register left is the
+/// patient, and becomes "patiënt" with its verb in the third person ("Daarnaast zet huisarts u
+/// over op Spiolto" → "… zet huisarts patiënt over op Spiolto", "waarbij u er niet meer wilt
+/// zijn" → "waarbij patiënt er niet meer wil zijn"). A quote is left as it was said.
+pub(crate) fn addressee_named(text: &str) -> String {
+    let mut words = Words::of(text);
+    let mut quoted = false;
+    let mut named = false;
+    for i in 0..words.words.len() {
+        let quotes = words.words[i].matches('"').count();
+        if bare(&words.words[i]) == "u" && !quoted && quotes == 0 {
+            words.words[i] = keep_tail(&words.words[i], "patiënt");
+            named = true;
+            // the verb before it ("kunt u") or after it, up to the clause's end
+            let start = if i > 0 && tail(&words.words[i - 1]).is_empty() { i - 1 } else { i };
+            for k in start..words.clause_end(i) {
+                if let Some(third) = second_person_third(&bare(&words.words[k])) {
+                    words.words[k] = keep_tail(&words.words[k], third);
+                }
+            }
+        }
+        quoted ^= quotes % 2 == 1;
+    }
+    if named { words.text() } else { text.to_owned() }
+}
+
 /// A sentence as words with the punctuation glued to them ("keel,", "38,5"): rewriting a phrase
 /// is then matching a run of words.
 struct Words {
@@ -1595,6 +1621,21 @@ mod tests {
         );
         assert_eq!(in_own_name("Sorry dat ik stoor, dokter.", "Assistente"), "Sorry dat Assistente stoort, dokter.");
         assert_eq!(in_own_name("Geen koorts.", "huisarts"), "Geen koorts.");
+    }
+
+    #[test]
+    fn the_addressee_left_is_the_patient() {
+        for (said, record) in [
+            ("Daarnaast zet huisarts u over op Spiolto.", "Daarnaast zet huisarts patiënt over op Spiolto."),
+            ("Geen gedachten dat u er niet meer wilt zijn.", "Geen gedachten dat patiënt er niet meer wil zijn."),
+            ("Niet benauwd, kunt u plat liggen.", "Niet benauwd, kan patiënt plat liggen."),
+            ("U bent nuchter.", "Patiënt is nuchter."),
+            // a quote stays as it was said
+            ("Vraagt: \"Kunt u dat opschrijven?\"", "Vraagt: \"Kunt u dat opschrijven?\""),
+            ("Geen koorts.", "Geen koorts."),
+        ] {
+            assert_eq!(addressee_named(said), record, "{said}");
+        }
     }
 
     #[test]

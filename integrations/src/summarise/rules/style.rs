@@ -158,7 +158,9 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
         let statement = q.split_whitespace().filter(|w| !matches!(w.to_lowercase().as_str(), "u" | "uw")).collect::<Vec<_>>().join(" ");
         return Some(finish(&format!("{statement}: {}", if yes { "ja" } else { "nee" })));
     };
+    // the question's "u" is the patient: "Geen aanvallen waarbij patiënt ineens heel bang wordt"
     let core = phrases.iter().map(|p| p.note(yes)).collect::<Vec<_>>().join(if yes { " of " } else { ", " });
+    let core = super::register::addressee_named(&core);
     let text = if says_nothing {
         core
     } else if negated || (yes && rest_words >= 3 && !qualifies(rest) && shares_word(&core, rest)) {
