@@ -727,6 +727,24 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "niet verstandig",
     "geen bezwaar",
     "is veilig",
+    // the expected course: "de bulten verdwijnen meestal binnen een paar dagen", "de meeste
+    // mensen zijn binnen een paar weken hersteld", "dit komt veel voor"
+    "vanzelf minder",
+    "meestal vanzelf",
+    "vaak vanzelf",
+    "verdwijnt meestal",
+    "verdwijnen meestal",
+    "verdwijnt vaak",
+    "verdwijnen vaak",
+    "komt veel voor",
+    "komt vaak voor",
+    "de meeste mensen",
+    "goed te behandelen",
+    // a conclusion drawn: "dus ze is nu niet uitgedroogd", "de zwangerschapshypertensie is dus over"
+    "is dus",
+    "dus ze is",
+    "dus hij is",
+    "dus u bent",
 ]);
 
 /// Copulas after which a judgement judges the subject ([`JUDGEMENT`]).
