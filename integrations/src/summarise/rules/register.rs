@@ -182,6 +182,8 @@ const P_IMPERATIVES: &[(&str, &str)] =
 
 /// Spoken plan phrases rewritten in the middle of a sentence.
 const P_PHRASES: &[(&str, &str)] = &[
+    // a self-correction's "laten we zeggen" is no plan of its own
+    ("laten we zeggen", ""),
     ("komt u terug", "terugkomen"),
     ("kom dan terug", "terugkomen"),
     ("belt u dan terug", "terugbellen"),
@@ -267,6 +269,11 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
             words.replace(&[
                 ("daar is geen", "geen"),
                 ("daarvoor is geen", "geen"),
+                ("volgens mij heeft u", "waarschijnlijk"),
+                ("volgens mij heb je", "waarschijnlijk"),
+                ("volgens mij", "waarschijnlijk"),
+                ("lijkt me", "lijkt"),
+                ("lijkt mij", "lijkt"),
                 ("ik denk dat", "waarschijnlijk dat"),
                 ("ik denk aan", "waarschijnlijk"),
                 ("we denken dat", "waarschijnlijk dat"),
@@ -660,16 +667,26 @@ impl Words {
             }
             let subordinate = prev.as_deref().is_some_and(|p| SUBORDINATE.contains(&p)) && tail(&self.words[i - 1]).is_empty();
             let next = self.words.get(i + 1).filter(|_| tail(&self.words[i]).is_empty()).map(|n| bare(n));
+            // the clinician's "we" goes with a plural, which is the infinitive of any verb
+            let we = matches!(w.as_str(), "we" | "wij");
+            let verb_of = |v: &str| if we { finite_with_we(v) } else { finite(v) };
+            // "ik laat bloed prikken": for the clinician, "laten" with an infinitive is a modal
+            let modal = |words: &Self, at: usize| {
+                words.modal_with_infinitive(at).is_some()
+                    || (speaker_word
+                        && words.words.get(at).is_some_and(|v| matches!(bare(v).as_str(), "laat" | "laten"))
+                        && (at + 1..words.clause_end(at)).any(|k| infinitive_shaped(&bare(&words.words[k]))))
+            };
             // "over een week prikken we", "dan heb je": the verb before the subject, after a
             // fronted time or adverb (for "u" and "je", which are objects as often as subjects).
             let inverted = i > 0
                 && !opens
                 && !subordinate
                 && tail(&self.words[i - 1]).is_empty()
-                && prev.as_deref().and_then(finite).is_some()
+                && prev.as_deref().and_then(verb_of).is_some()
                 && (speaker_word || self.fronted_adverbial(i - 1));
-            if opens && let Some(verb) = next.as_deref().and_then(finite) {
-                if self.modal_with_infinitive(i + 1).is_some() && (plan || speaker_word) {
+            if opens && let Some(verb) = next.as_deref().and_then(verb_of) {
+                if modal(self, i + 1) && (plan || speaker_word) {
                     // "u moet elke dag wandelen" → "elke dag wandelen"
                     self.words.drain(i..i + 2);
                 } else if addressee && plan && verb.inf == "zijn" {
@@ -693,9 +710,9 @@ impl Words {
             }
             if inverted
                 && plan
-                && let Some(verb) = prev.as_deref().and_then(finite)
+                && let Some(verb) = prev.as_deref().and_then(verb_of)
             {
-                if self.modal_with_infinitive(i - 1).is_some() {
+                if modal(self, i - 1) {
                     // "over drie maanden wil ik je bloeddruk meten" → "… je bloeddruk meten"
                     self.words.drain(i - 1..i + 1);
                     i -= 1;
@@ -781,31 +798,7 @@ impl Words {
             return None;
         }
         let end = (at..self.words.len()).find(|&k| k > at && !tail(&self.words[k]).is_empty()).unwrap_or(self.words.len() - 1);
-        (at + 1..=end).find(|&k| {
-            let b = bare(&self.words[k]);
-            b.len() > 3
-                && b.ends_with("en")
-                && !matches!(
-                    b.as_str(),
-                    "een"
-                        | "geen"
-                        | "tien"
-                        | "zeven"
-                        | "negen"
-                        | "even"
-                        | "open"
-                        | "boven"
-                        | "beneden"
-                        | "binnen"
-                        | "buiten"
-                        | "tussen"
-                        | "tegen"
-                        | "zonder"
-                        | "volgen"
-                        | "morgen"
-                        | "nuchteren"
-                )
-        })
+        (at + 1..=end).find(|&k| infinitive_shaped(&bare(&self.words[k])))
     }
 
     /// Moves the word at `at` to the end of its clause (before the word that carries punctuation,
@@ -1020,7 +1013,10 @@ impl Words {
         if SUBORDINATE.contains(&w.as_str()) || matches!(w.as_str(), "maar" | "dus" | "want") {
             return true;
         }
-        matches!(w.as_str(), "en" | "of") && self.words.get(k + 1).is_some_and(|n| finite(&bare(n)).is_some())
+        // "en passen we de dosis aan": a verb before its subject opens a clause too
+        matches!(w.as_str(), "en" | "of")
+            && (self.words.get(k + 1).is_some_and(|n| finite(&bare(n)).is_some())
+                || self.words.get(k + 2).is_some_and(|n| matches!(bare(n).as_str(), "we" | "wij" | "ik" | "u")))
     }
 
     /// "Er is drukpijn" → "Drukpijn", "Bij onderzoek is er zwelling" → "Bij onderzoek zwelling",
@@ -1308,6 +1304,70 @@ fn is_modal(w: &str) -> bool {
             | "zouden"
     )
 }
+
+/// Whether `w` (lowercase) looks like an infinitive, or a plural verb ("wandelen", "voegen"): it
+/// ends in "-en" and is none of the words that do so without being verbs ("even", "binnen").
+fn infinitive_shaped(w: &str) -> bool {
+    w.len() > 3
+        && w.ends_with("en")
+        && !matches!(
+            w,
+            "een"
+                | "geen"
+                | "tien"
+                | "zeven"
+                | "negen"
+                | "even"
+                | "open"
+                | "boven"
+                | "beneden"
+                | "binnen"
+                | "buiten"
+                | "tussen"
+                | "tegen"
+                | "zonder"
+                | "volgen"
+                | "morgen"
+                | "nuchteren"
+                | "samen"
+                | "alleen"
+                | "meteen"
+                | "nergens"
+                | "ergens"
+                | "soms"
+                | "dagen"
+                | "weken"
+                | "maanden"
+                | "jaren"
+                | "uren"
+                | "minuten"
+                | "tabletten"
+                | "ogen"
+                | "benen"
+                | "tenen"
+                | "voeten"
+                | "handen"
+                | "klachten"
+                | "mensen"
+                | "kinderen"
+        )
+}
+
+/// The finite verb after or before the clinician's "we" ([`finite`]), or, for a verb the
+/// register does not know, its plural, which is the infinitive ("we voegen een tablet toe" →
+/// "een tablet toevoegen").
+fn finite_with_we(w: &str) -> Option<Finite> {
+    finite(w).or_else(|| {
+        (infinitive_shaped(w) && !PAST_PLURALS.contains(&w))
+            .then(|| Finite { inf: w.to_owned(), third: w.to_owned(), imperative: w.to_owned() })
+    })
+}
+
+/// Plurals of the past that look like infinitives ("we hadden een afspraak"): no plan.
+const PAST_PLURALS: &[&str] = &[
+    "hadden", "waren", "wilden", "konden", "moesten", "zouden", "gingen", "kwamen", "kregen", "deden", "zagen", "werden", "zaten", "lagen",
+    "dachten", "spraken", "hoorden", "vonden", "begonnen", "stopten", "besloten",
+];
 
 /// Prepositions that open a phrase after a clause's verb ("… een bijwerking zijn van de
 /// amlodipine", "… niet genoeg is om de suiker te regelen").
@@ -1661,6 +1721,8 @@ mod tests {
             ("Ik denk dat u een niersteen heeft die vastzit in de urineleider.", "Waarschijnlijk een niersteen die vastzit in de urineleider."),
             ("Ik denk dat de dikke enkels een bijwerking zijn van de amlodipine.", "Waarschijnlijk zijn de dikke enkels een bijwerking van de amlodipine."),
             ("Ik denk dat het een virus kan zijn.", "Mogelijk virus."),
+            ("Volgens mij heeft u een carpaletunnelsyndroom.", "Waarschijnlijk een carpaletunnelsyndroom."),
+            ("Hartfalen lijkt me minder waarschijnlijk.", "Hartfalen lijkt minder waarschijnlijk."),
             // no verb the register knows: the clause stays whole
             ("Ik denk dat er een miskraam dreigt.", "De indruk is dat er een miskraam dreigt."),
         ] {
@@ -1723,6 +1785,14 @@ mod tests {
                 "De metformine naar 2 keer per dag 1000 milligram verhogen.",
             ),
             ("Over drie maanden ziet u de praktijkondersteuner weer.", "Over 3 maanden de praktijkondersteuner weer zien."),
+            // a plural the register does not know is the infinitive; "laten" with one is a modal
+            ("We voegen eerst een tweede tablet toe aan de metformine.", "Eerst een tweede tablet toevoegen aan de metformine."),
+            (
+                "Over zes weken prikken we het TSH opnieuw en passen we de dosis zo nodig aan.",
+                "Over 6 weken het TSH opnieuw prikken en de dosis zo nodig aanpassen.",
+            ),
+            ("Volgende week laten we bloed prikken voor de nierfunctie.", "Volgende week bloed prikken voor de nierfunctie."),
+            ("Goedemorgen, we hadden een telefonische afspraak.", "Goedemorgen, we hadden een telefonische afspraak."),
             (
                 "Die kun je ook gebruiken als je benauwd bent, dan heb je de salbutamol niet meer nodig.",
                 "Die ook gebruiken als benauwd is, dan de salbutamol niet meer nodig hebben.",
