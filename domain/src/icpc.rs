@@ -178,9 +178,12 @@ impl Catalogue {
                     let in_evaluation = t.score(&evaluation);
                     let score = 2.0 * in_evaluation + t.score(&subjective);
                     (score >= EPISODE_CODE_FLOOR).then(|| {
-                        // 2: a diagnosis the assessment names, 1: another code it names
+                        // 3: a diagnosis the assessment names as its conclusion ("past bij een
+                        // TIA"), 2: one it names, 1: another code it names
                         let assessed = in_evaluation > 0.0;
-                        let rank = u8::from(assessed) + u8::from(assessed && component(&self.codes[t.index]) == Component::Diagnosis);
+                        let diagnosis = assessed && component(&self.codes[t.index]) == Component::Diagnosis;
+                        let concluded = diagnosis && t.phrases.iter().any(|p| evaluation.concludes(p));
+                        let rank = u8::from(assessed) + u8::from(diagnosis) + u8::from(concluded);
                         (score, rank, t.matched(&evaluation).chain(t.matched(&subjective)).collect(), t)
                     })
                 })
@@ -363,9 +366,15 @@ const STOP_WORDS: [&str; 24] = [
 /// "geen aanwijzingen voor een hernia" a hernia.
 const NEGATIONS: [&str; 5] = ["geen", "niet", "zonder", "nooit", "ontkent"];
 
-/// Words that, shortly after a phrase in its clause, deny it: "fractuur uitgesloten"; so does
-/// "is (het) niet" right after it: "een longontsteking is het niet".
-const DENIED_AFTER: [&str; 2] = ["uitgesloten", "onwaarschijnlijk"];
+/// Words that, shortly after a phrase in its clause, deny it: "fractuur uitgesloten", "dat wil ik
+/// uitsluiten"; or make it a possibility rather than what the patient has: "dit middel kan een
+/// hypo geven", "om een beroerte te voorkomen". So does "is (het) niet" right after it: "een
+/// longontsteking is het niet".
+const DENIED_AFTER: [&str; 6] = ["uitgesloten", "uitsluiten", "onwaarschijnlijk", "geven", "veroorzaken", "voorkomen"];
+
+/// Words before "op" that make what follows a risk rather than what the patient has ("kans op",
+/// "risico op"); looked for among the three words before a phrase.
+const RISK_WORDS: [&str; 3] = ["kans", "risico", "verhoogd"];
 
 /// Words after "is niet" that qualify rather than deny: "astma is niet goed onder controle" is
 /// asthma; "een longontsteking is het niet", "is niet waarschijnlijk" are not.
@@ -487,6 +496,24 @@ impl Haystack {
         Self { text, words }
     }
 
+    /// Whether the text names `phrase` (in [`match_form`], one part) as its conclusion: right
+    /// after "past bij", "waarschijnlijk", "denk aan", "diagnose" and the like ("dit past bij een
+    /// TIA", "waarschijnlijk een niersteen").
+    fn concludes(&self, phrase: &str) -> bool {
+        if phrase.is_empty() || phrase.contains('+') || !phrase_words(phrase).all(|w| self.words.contains(w)) {
+            return false;
+        }
+        let needle = format!(" {phrase} ");
+        self.text.match_indices(&needle).any(|(at, _)| {
+            let before: Vec<&str> = self.text[..at].split(' ').rev().filter(|w| !w.is_empty()).take(2).collect();
+            match before.as_slice() {
+                [last, ..] if CONCLUDING.contains(last) => true,
+                [last, first] => CONCLUDING_PAIRS.contains(&(*first, *last)),
+                _ => false,
+            }
+        })
+    }
+
     /// Whether `phrase` (in [`match_form`]) occurs with at least one occurrence its clause does
     /// not deny: by one of the [`NEGATION_REACH`] words before it, or by "is niet", "uitgesloten" or
     /// "onwaarschijnlijk" among the three after it.
@@ -505,13 +532,16 @@ impl Haystack {
         let mut from = 0;
         while let Some(at) = self.text[from..].find(&needle) {
             let start = from + at;
-            let before = self.text[..start]
+            let reach: Vec<&str> = self.text[..start]
                 .split(' ')
                 .rev()
                 .filter(|w| !w.is_empty())
                 .take(NEGATION_REACH)
                 .take_while(|w| *w != "|" && !CLAUSE_TURNS.contains(w))
-                .any(|w| NEGATIONS.contains(&w));
+                .collect();
+            // a risk is no diagnosis: "de kans op een herseninfarct is verhoogd"
+            let risk = reach.windows(2).take(3).any(|w| w[0] == "op" && RISK_WORDS.contains(&w[1]));
+            let before = risk || reach.iter().any(|w| NEGATIONS.contains(w));
             let after: Vec<&str> =
                 self.text[start + needle.len() - 1..].split(' ').filter(|w| !w.is_empty()).take(3).take_while(|w| *w != "|").collect();
             let denied_after = match after.as_slice() {
@@ -529,6 +559,13 @@ impl Haystack {
         false
     }
 }
+
+/// Words after which an assessment names its conclusion ([`Haystack::concludes`]).
+const CONCLUDING: [&str; 5] = ["waarschijnlijk", "vermoedelijk", "diagnose", "werkdiagnose", "verdenking"];
+
+/// Word pairs after which an assessment names its conclusion (function words already gone: "dit
+/// is een TIA" is "dit is tia").
+const CONCLUDING_PAIRS: [(&str, &str); 6] = [("past", "bij"), ("denk", "aan"), ("lijkt", "op"), ("dit", "is"), ("dat", "is"), ("wijst", "op")];
 
 /// Pairs of codes where the first, when suggested, leaves no room for the second: a blood
 /// pressure called too high is K85, but where hypertension is named it is K86.
@@ -733,6 +770,17 @@ mod tests {
         // "is niet" with a qualifier after it does not deny: the asthma is there
         assert!(ids("Astma is niet goed onder controle.").contains(&"R96".to_owned()));
         assert!(!ids("Een longontsteking is het niet.").contains(&"R81".to_owned()));
+        // a risk, a possible effect, what is to be ruled out: none is what the patient has
+        assert!(!ids("De kans op een herseninfarct is de komende dagen verhoogd.").contains(&"K90".to_owned()));
+        assert!(!ids("Dit middel kan een hypo geven.").contains(&"T87".to_owned()));
+        assert!(!ids("Hartfalen wil ik uitsluiten.").contains(&"K77".to_owned()));
+        assert!(ids("Hartfalen.").contains(&"K77".to_owned()));
+    }
+
+    #[test]
+    fn the_diagnosis_the_assessment_concludes_comes_first() {
+        let codes = codes_for("Gisteren een slappe arm.", "Een beroerte laat blijvende schade achter; dit past bij een TIA.");
+        assert_eq!(codes.first().map(String::as_str), Some("K89"), "{codes:?}");
     }
 
     #[test]
