@@ -214,7 +214,13 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) 
     // "Neemt u contact op met de bedrijfsarts." opens like a question but is the plan.
     // a question without its question mark only where the transcript has no punctuation: "Wat u
     // beschrijft past bij een gegeneraliseerde angststoornis." opens like one but is a statement
-    if s.ends_with('?') || (!s.ends_with(['.', '!']) && QUESTION_START.starts_any(strip_lead(s)) && p < 2) {
+    // (a question word opens a question whatever the plan words in it: "hoe gaat het met de
+    // metformine"; a verb first may be a request: "Neemt u contact op met de bedrijfsarts.")
+    let unpunctuated = !s.ends_with(['.', '!']);
+    if s.ends_with('?')
+        || (unpunctuated && QUESTION_WORD.starts_any(strip_lead(s)))
+        || (unpunctuated && QUESTION_START.starts_any(strip_lead(s)) && p < 2)
+    {
         // A proposal phrased as a question is the plan.
         if p >= 2 && PROPOSAL.starts_any(strip_lead(s)) {
             return (placed(Section::Plan, s), None);

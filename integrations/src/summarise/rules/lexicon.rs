@@ -361,6 +361,9 @@ pub(crate) static QUESTION_START: CueList = CueList::new(&[
     "krijgt u",
 ]);
 
+/// The question words among [`QUESTION_START`]: a sentence they open asks, whatever else it holds.
+pub(crate) static QUESTION_WORD: CueList = CueList::new(&["hoe", "waar", "wanneer", "welke", "waarom", "hoelang", "sinds wanneer"]);
+
 /// Openings of a question that proposes the plan ("Zullen we afspreken dat ...?").
 pub(crate) static PROPOSAL: CueList = CueList::new(&[
     "zullen we",
@@ -1562,6 +1565,13 @@ pub(crate) static PATIENT_CUES: CueList = CueList::new(&[
     "ik gebruik",
     "ik neem",
     "ik slik",
+    // what the patient takes, told with the medicine first: "de metformine neem ik 2 keer per dag"
+    "neem ik",
+    "slik ik",
+    "gebruik ik",
+    "smeer ik",
+    "ik vergeet",
+    "vergeet ik",
 ]);
 
 /// Formal address and the clinician's own actions: point to the clinician.
@@ -1594,6 +1604,7 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &GREETING,
         &INTERRUPTION,
         &PATIENT_QUESTION,
+        &QUESTION_WORD,
         &AGREEMENT,
         &QUESTION_START,
         &PROPOSAL,
