@@ -751,9 +751,16 @@ impl Words {
                 continue;
             }
             if addressee && !opens && prev.as_deref().is_some_and(|p| matches!(p, "bij" | "voor" | "met" | "aan" | "naar")) {
-                // "bij u thuis" → "thuis", "een afspraak voor u" → "een afspraak"
-                self.remove(i - 1, 2);
-                i -= 1;
+                if i == 1 || !tail(&self.words[i - 2]).is_empty() {
+                    // fronted, with the verb after it: "voor u ligt de streefwaarde onder de 53"
+                    // → "voor patiënt ligt …" (without it the verb would open the clause)
+                    self.words[i] = keep_tail(&self.words[i], "patiënt");
+                    i += 1;
+                } else {
+                    // "bij u thuis" → "thuis", "een afspraak voor u" → "een afspraak"
+                    self.remove(i - 1, 2);
+                    i -= 1;
+                }
                 continue;
             }
             if addressee
@@ -837,7 +844,11 @@ impl Words {
             "terug" | "mee" | "weg" | "langs" => true,
             "af" | "toe" => next.as_deref() != Some("en"),
             // "het rustig aan doen" is no "aandoen"
-            "aan" => k == end && !matches!(bare(&self.words[k - 1]).as_str(), "rustig" | "kalm"),
+            "aan" => {
+                // "vraag een afspraak aan op de polikliniek": before a prepositional phrase too
+                let before_phrase = next.as_deref().is_some_and(|n| PREPOSITIONS.contains(&n) && n != "aan");
+                (k == end || before_phrase) && !matches!(bare(&self.words[k - 1]).as_str(), "rustig" | "kalm")
+            }
             "op" | "uit" | "door" | "na" => k == end,
             _ => false,
         }
@@ -1723,6 +1734,8 @@ mod tests {
             ("Ik denk dat het een virus kan zijn.", "Mogelijk virus."),
             ("Volgens mij heeft u een carpaletunnelsyndroom.", "Waarschijnlijk een carpaletunnelsyndroom."),
             ("Hartfalen lijkt me minder waarschijnlijk.", "Hartfalen lijkt minder waarschijnlijk."),
+            // a fronted "voor u" keeps the verb second
+            ("Dat is te hoog, voor u ligt de streefwaarde onder de 53.", "Te hoog, voor patiënt ligt de streefwaarde onder de 53."),
             // no verb the register knows: the clause stays whole
             ("Ik denk dat er een miskraam dreigt.", "De indruk is dat er een miskraam dreigt."),
         ] {
@@ -1793,6 +1806,8 @@ mod tests {
             ),
             ("Volgende week laten we bloed prikken voor de nierfunctie.", "Volgende week bloed prikken voor de nierfunctie."),
             ("Goedemorgen, we hadden een telefonische afspraak.", "Goedemorgen, we hadden een telefonische afspraak."),
+            // a separable verb's particle before a prepositional phrase
+            ("Ik vraag een afspraak aan op de snelle polikliniek.", "Een afspraak aanvragen op de snelle polikliniek."),
             (
                 "Die kun je ook gebruiken als je benauwd bent, dan heb je de salbutamol niet meer nodig.",
                 "Die ook gebruiken als benauwd is, dan de salbutamol niet meer nodig hebben.",

@@ -163,7 +163,12 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
     let core = super::register::addressee_named(&core);
     let text = if says_nothing {
         core
-    } else if negated || (yes && rest_words >= 3 && !qualifies(rest) && shares_word(&core, rest)) {
+    } else if negated
+        || (yes && rest_words >= 3 && !qualifies(rest) && shares_word(&core, rest))
+        || (!yes && covers(rest, &core) && ["niet", "geen", "nooit"].iter().any(|n| cues::has_cue(rest, n)))
+    {
+        // the answer denies all the question asked, in its own words ("Nee, pijn op de borst of
+        // hartkloppingen heb ik niet gehad"): once
         rest.to_owned()
     } else {
         format!("{core}, {rest}")
@@ -196,6 +201,17 @@ fn shares_word(a: &str, b: &str) -> bool {
     };
     let a = words(a);
     words(b).iter().any(|w| a.contains(w))
+}
+
+/// Whether `text` holds every telling word of `core` (four letters or more, the negation and
+/// "gehad" aside).
+fn covers(text: &str, core: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 4).map(str::to_lowercase).collect()
+    };
+    let held = words(text);
+    let wanted: Vec<String> = words(core).into_iter().filter(|w| !matches!(w.as_str(), "geen" | "niet" | "nooit" | "gehad")).collect();
+    !wanted.is_empty() && wanted.iter().all(|w| held.contains(w))
 }
 
 /// True when the rest of an answer only qualifies the yes ("vooral 's avonds", "een beetje").
@@ -524,6 +540,12 @@ mod tests {
         );
         assert_eq!(answer_to_note("Bent u misselijk?", "Nee hoor.").as_deref(), Some("Niet misselijk."));
         assert_eq!(answer_to_note("Is er een allergie?", "Nee").as_deref(), Some("Geen allergie."));
+        // an answer that denies all that was asked, in its own words, says it once
+        assert_eq!(
+            answer_to_note("Heeft u pijn op de borst of hartkloppingen gehad?", "Nee, pijn op de borst of hartkloppingen heb ik niet gehad.")
+                .as_deref(),
+            Some("Pijn op de borst of hartkloppingen heb ik niet gehad.")
+        );
         assert_eq!(answer_to_note("Rookt u?", "Nee.").as_deref(), Some("Rookt niet."));
         assert_eq!(answer_to_note("Hoest u ook?", "Nee, eigenlijk niet.").as_deref(), Some("Geen hoest."));
         assert_eq!(answer_to_note("Slaapt u goed?", "Nee.").as_deref(), Some("Slaapt niet goed."));
