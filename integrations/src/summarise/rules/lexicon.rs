@@ -322,6 +322,13 @@ pub(crate) static AGREEMENT: CueList = CueList::new(&[
     "dat kan ik doen",
     "dat wil ik wel",
     "dat wil ik proberen",
+    "goed idee",
+    "ik snap het",
+    "dat snap ik",
+    "dat begrijp ik",
+    "als het moet",
+    "rijdt wel",
+    "de tijd vliegt",
 ]);
 
 /// Opening words of a question, when the transcript lost the question mark.
@@ -910,6 +917,9 @@ pub(crate) static DIAGNOSIS_TERMS: CueList = CueList::new(&[
     "handeczeem",
     "slijtage",
     "overbelasting",
+    "kanker",
+    "*kanker",
+    "tumor",
 ]);
 
 /// The agreed plan: medication and dosing, prescriptions, follow-up, referral, advice.
