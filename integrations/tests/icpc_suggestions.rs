@@ -18,11 +18,11 @@ fn the_expected_code_is_among_the_suggestions_of_most_episodes() {
     let ev = coding::evaluate(&consults, &expected).unwrap();
     println!("{}", ev.markdown());
     assert!(ev.all.episodes >= 120, "{} episodes", ev.all.episodes);
-    // measured (docs/benchmarks.md) on all 133 consults: among the suggestions 89 % dev, 72 %
-    // holdout (the third batch's unseen holdout 56 %), 81 % over all; on the first 33 alone 100 /
-    // 82 / 93 %; floors a few points below
-    assert!(ev.all.found_rate() >= 0.77, "{:.2}", ev.all.found_rate());
-    assert!(ev.holdout.found_rate() >= 0.70, "{:.2}", ev.holdout.found_rate());
+    // measured (docs/benchmarks.md) on all 165 consults: among the suggestions 91 % dev, 76 %
+    // holdout (the third batch's unseen holdout 56 %, the fourth's 72 %), 84 % over all; on the
+    // first 33 alone 100 / 82 / 93 %; floors a few points below
+    assert!(ev.all.found_rate() >= 0.80, "{:.2}", ev.all.found_rate());
+    assert!(ev.holdout.found_rate() >= 0.72, "{:.2}", ev.holdout.found_rate());
     let first: Vec<_> = consults.iter().filter(|c| c.number() <= testset::FIRST_SET).cloned().collect();
     let ev_first = coding::evaluate(&first, &expected).unwrap();
     assert!(ev_first.all.found_rate() >= 0.90, "first set {:.2}", ev_first.all.found_rate());
