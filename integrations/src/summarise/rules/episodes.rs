@@ -6,8 +6,8 @@
 //!
 //! 1. Each sentence gets a topic from the body-part / organ-system lexicon [`TOPICS`] (the topic
 //!    with most cue hits; none when no cue hits).
-//! 2. The `episode_count` topics mentioned most in clinical sentences (ties: the earliest) become
-//!    the episodes, numbered in order of first mention.
+//! 2. The `episode_count` topics mentioned most in clinical sentences, an assessment counting
+//!    twice (ties: the earliest), become the episodes, numbered in order of first mention.
 //! 3. A sentence with one of those topics goes to its episode; any other sentence goes to the
 //!    episode of the sentence before it (the conversation stays on a problem until it moves on),
 //!    or, at the start, to the first episode that follows.
@@ -308,13 +308,14 @@ const MAX_PROBLEMS: usize = 3;
 
 /// The problems of a consult for which one episode was asked: each sentence's problem (0-based,
 /// in order of first mention) and how many there are. A problem is a topic with at least
-/// [`PROBLEM_MENTIONS`] clinical sentences, one of them an assessment or a plan (`decided[i]`):
+/// [`PROBLEM_MENTIONS`] clinical sentences (`weight[i] > 0`, see [`assign`]), one of them an
+/// assessment or a plan (`decided[i]`):
 /// a symptom asked about along the way is not a problem of its own. Sentences in between follow
 /// the rules of [`assign`]. One problem, or none found, gives every sentence problem 0 and a
 /// count of 1.
-pub(crate) fn problems(sentences: &[&str], clinical: &[bool], decided: &[bool]) -> (Vec<usize>, usize) {
+pub(crate) fn problems(sentences: &[&str], weight: &[u32], decided: &[bool]) -> (Vec<usize>, usize) {
     let mut mentions = [(0u32, false); TOPICS.len()];
-    for (i, s) in sentences.iter().enumerate().filter(|(i, _)| clinical[*i]) {
+    for (i, s) in sentences.iter().enumerate().filter(|(i, _)| weight[*i] > 0) {
         if let Some(t) = topic_of(s) {
             mentions[t].0 += 1;
             mentions[t].1 |= decided[i];
@@ -324,7 +325,7 @@ pub(crate) fn problems(sentences: &[&str], clinical: &[bool], decided: &[bool]) 
     if count < 2 {
         return (vec![0; sentences.len()], 1);
     }
-    (assign(sentences, clinical, count), count)
+    (assign(sentences, weight, count), count)
 }
 
 /// True when the sentence marks a move to another problem.
@@ -332,9 +333,9 @@ pub(crate) fn is_topic_change(sentence: &str) -> bool {
     TOPIC_CHANGE.any(sentence) || TOPIC_CHANGE_START.starts_any(sentence)
 }
 
-/// The episode (0-based, below `count`) of each sentence. `clinical[i]` says whether sentence `i`
-/// was placed in a SOEP field; only those count when choosing the topics.
-pub(crate) fn assign(sentences: &[&str], clinical: &[bool], count: usize) -> Vec<usize> {
+/// The episode (0-based, below `count`) of each sentence. `weight[i]` is what sentence `i` counts
+/// for its topic when choosing the topics: nothing where it was placed in no SOEP field.
+pub(crate) fn assign(sentences: &[&str], weight: &[u32], count: usize) -> Vec<usize> {
     let n = sentences.len();
     if count <= 1 || n == 0 {
         return vec![0; n];
@@ -348,14 +349,14 @@ pub(crate) fn assign(sentences: &[&str], clinical: &[bool], count: usize) -> Vec
         })
         .collect();
     let topics: Vec<Option<usize>> = counts.iter().map(|(whole, _)| most_named(whole).next()).collect();
-    // Mentions and first mention per topic, over the clinical sentences.
+    // Mentions (weighed) and first mention per topic, over the clinical sentences.
     let mut mentions = vec![(0u32, usize::MAX); TOPICS.len()];
     for (i, t) in topics.iter().enumerate() {
         if let Some(t) = t {
             // the order of the problems is the order they are raised in, by whoever raises them
             // ("U komt voor de jaarcontrole van de suiker")
             mentions[*t].1 = mentions[*t].1.min(i);
-            mentions[*t].0 += u32::from(clinical[i]);
+            mentions[*t].0 += weight[i];
         }
     }
     let mut ranked: Vec<usize> = (0..TOPICS.len()).filter(|&t| mentions[t].0 > 0).collect();
@@ -424,7 +425,7 @@ mod tests {
             "De longen klinken schoon.",
             "De knie is niet gezwollen.",
         ];
-        let clinical = [true; 6];
+        let clinical = [1; 6];
         assert_eq!(assign(&s, &clinical, 2), vec![0, 0, 1, 1, 0, 1]);
         assert_eq!(assign(&s, &clinical, 1), vec![0; 6]);
     }
@@ -439,7 +440,7 @@ mod tests {
             "De nagel van de teen groeit in.",
         ];
         // the opening names the sugar before the toe is raised, though it is no finding itself
-        let clinical = [false, true, true, true, true];
+        let clinical = [0, 1, 1, 1, 1];
         assert_eq!(assign(&s, &clinical, 2), vec![0, 1, 0, 0, 1]);
     }
 
@@ -455,12 +456,12 @@ mod tests {
             "Ik verwijs u naar de fysiotherapeut.",
             "En afvallen helpt voor de knie en voor de bloeddruk.",
         ];
-        assert_eq!(assign(&s, &[true; 8], 2), vec![0, 0, 1, 1, 1, 1, 1, 1]);
+        assert_eq!(assign(&s, &[1; 8], 2), vec![0, 0, 1, 1, 1, 1, 1, 1]);
     }
 
     #[test]
     fn markers_split_when_the_lexicon_cannot() {
         let s = ["Ik ben zo moe.", "Dan nog iets anders.", "Ik wil een verklaring.", "Prima."];
-        assert_eq!(assign(&s, &[true; 4], 2), vec![0, 1, 1, 1]);
+        assert_eq!(assign(&s, &[1; 4], 2), vec![0, 1, 1, 1]);
     }
 }

@@ -83,10 +83,19 @@ const EMPTY_TRANSCRIPT: &str = "Er is geen transcript om samen te vatten.";
 pub fn classify(request: &SummaryRequest) -> Vec<Placement> {
     let placed = classify::place_all(&request.transcript, request.flavour);
     let sentences: Vec<&str> = request.transcript.iter().map(|l| l.sentence.as_str()).collect();
-    let clinical: Vec<bool> = placed.iter().map(|p| p.section.is_some()).collect();
     let count = usize::from(request.episode_count.max(1));
-    let episodes = episodes::assign(&sentences, &clinical, count);
-    let problems = if count == 1 { episodes::problems(&sentences, &clinical, &decided(&placed)).0 } else { vec![0; sentences.len()] };
+    // what a sentence counts for its topic: an assessment twice, since the problems of a consult
+    // are the ones the clinician assesses; a sentence placed nowhere not at all
+    let weights: Vec<u32> = placed
+        .iter()
+        .map(|p| match p.section {
+            Some(Section::Evaluation) => 2,
+            Some(_) => 1,
+            None => 0,
+        })
+        .collect();
+    let episodes = episodes::assign(&sentences, &weights, count);
+    let problems = if count == 1 { episodes::problems(&sentences, &weights, &decided(&placed)).0 } else { vec![0; sentences.len()] };
     placed
         .into_iter()
         .zip(episodes.into_iter().zip(problems))
