@@ -755,6 +755,12 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "dus ze is",
     "dus hij is",
     "dus u bent",
+    // "braken past daar ook bij", "de kans op een herseninfarct is verhoogd"
+    "past daar",
+    "past ook bij",
+    "kans op",
+    "risico op",
+    "een waarschuwing",
 ]);
 
 /// Copulas after which a judgement judges the subject ([`JUDGEMENT`]).
