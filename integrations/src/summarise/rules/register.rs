@@ -945,16 +945,21 @@ impl Words {
     /// The finite verb of the subordinate clause from its subject at `start` to `end`, which a main
     /// clause puts second: the clause's last word where the register knows it as a verb
     /// ("… niet beschadigd is"), the modal before the infinitive of a final cluster ("… serieus
-    /// moeten nemen"), or a known verb that only a prepositional phrase follows ("… een bijwerking
-    /// zijn van de amlodipine"). `None` where none is known, or where a relative clause between
-    /// the subject and the verb could own the verb found.
+    /// moeten nemen"), or a known verb that only a prepositional phrase or a comparison follows
+    /// ("… een bijwerking zijn van de amlodipine", "… aan de hand is dan …"; an infinitive after
+    /// "het" is a noun: "bij het ouder worden"). `None` where none is known, or where a relative
+    /// clause between the subject and the verb could own the verb found.
     fn clause_finite(&self, start: usize, end: usize) -> Option<usize> {
-        let known = |k: usize| is_verb(&bare(&self.words[k]));
+        // "bij het ouder worden": an infinitive after "het" is a noun
+        let noun = |k: usize| (k.saturating_sub(2)..k).any(|j| bare(&self.words[j]) == "het") && infinitive_shaped(&bare(&self.words[k]));
+        let known = |k: usize| is_verb(&bare(&self.words[k])) && !noun(k);
         let mut verb = if known(end) {
             end
         } else {
             let k = (start + 1..end).rev().find(|&k| known(k))?;
-            PREPOSITIONS.contains(&bare(&self.words[k + 1]).as_str()).then_some(k)?
+            // "… meer aan de hand is dan …": a comparison may follow the verb too
+            let next = bare(&self.words[k + 1]);
+            (PREPOSITIONS.contains(&next.as_str()) || next == "dan").then_some(k)?
         };
         if verb > start + 1 && is_modal(&bare(&self.words[verb - 1])) && tail(&self.words[verb - 1]).is_empty() {
             verb -= 1;
@@ -1732,6 +1737,10 @@ mod tests {
             ("Ik denk dat u een niersteen heeft die vastzit in de urineleider.", "Waarschijnlijk een niersteen die vastzit in de urineleider."),
             ("Ik denk dat de dikke enkels een bijwerking zijn van de amlodipine.", "Waarschijnlijk zijn de dikke enkels een bijwerking van de amlodipine."),
             ("Ik denk dat het een virus kan zijn.", "Mogelijk virus."),
+            (
+                "Ik denk dat er meer aan de hand is dan vergeetachtigheid bij het ouder worden.",
+                "Waarschijnlijk is er meer aan de hand dan vergeetachtigheid bij het ouder worden.",
+            ),
             ("Volgens mij heeft u een carpaletunnelsyndroom.", "Waarschijnlijk een carpaletunnelsyndroom."),
             ("Hartfalen lijkt me minder waarschijnlijk.", "Hartfalen lijkt minder waarschijnlijk."),
             // a fronted "voor u" keeps the verb second

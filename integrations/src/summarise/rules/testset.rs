@@ -398,6 +398,7 @@ pub const FRAGMENT_KINDS: &[(&str, &str)] = &[
     ("aanwijzend woord zonder zin", "Die 168/102, dat is te hoog."),
     ("infinitief voor zijn lijdend voorwerp", "Direct bellen de praktijk."),
     ("voornaamwoord zonder werkwoord", "Hij alert en speelt."),
+    ("'waarschijnlijk' met het werkwoord achteraan", "Waarschijnlijk de meniscus niet beschadigd is."),
 ];
 
 /// The broken fragments in a field's text: for each sentence that is broken, the name of its
@@ -422,6 +423,14 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
             && matches!(w(1), "alert" | "koortsig" | "ziek" | "suf" | "rustig" | "bleek" | "moe" | "benauwd")
         {
             Some(FRAGMENT_KINDS[4].0)
+        } else if w(0) == "waarschijnlijk" && !VERBS_AFTER_ER.contains(&w(1)) && {
+            // the first clause's last word is a verb the sentence should have put second, or "er"
+            // stands where the verb should ("Waarschijnlijk er een miskraam dreigt")
+            let clause = sentence.split([',', ':']).next().unwrap_or("");
+            let last = clause.split_whitespace().last().unwrap_or("").to_lowercase();
+            w(1) == "er" || (clause.split_whitespace().count() > 2 && VERBS_AFTER_ER.contains(&last.as_str()))
+        } {
+            Some(FRAGMENT_KINDS[5].0)
         } else {
             None
         };
