@@ -316,7 +316,8 @@ fn opens_with_reaction(s: &str) -> bool {
 
 fn plan_score(s: &str) -> u32 {
     // an imperative opening is advice: "Haal het kleed uit de gang weg."
-    let imperative = if IMPERATIVE_START.starts_any(strip_lead(s)) && !s.ends_with('?') { 4 } else { 0 };
+    // ("Goedemorgen, kom verder" is a welcome)
+    let imperative = if IMPERATIVE_START.starts_any(strip_lead(s)) && !s.ends_with('?') && !GREETING.starts_any(s) { 4 } else { 0 };
     2 * PLAN.count(s).min(4) + imperative
 }
 

@@ -142,6 +142,8 @@ pub(crate) static GREETING: CueList = CueList::new(&[
     "neemt u plaats",
     "komt u binnen",
     "komt u verder",
+    "kom verder",
+    "kom binnen",
     "wat kan ik voor u doen",
     "waar kan ik u mee helpen",
     "wat brengt u hier",

@@ -1814,7 +1814,7 @@ mod tests {
                 "Over 6 weken het TSH opnieuw prikken en de dosis zo nodig aanpassen.",
             ),
             ("Volgende week laten we bloed prikken voor de nierfunctie.", "Volgende week bloed prikken voor de nierfunctie."),
-            ("Goedemorgen, we hadden een telefonische afspraak.", "Goedemorgen, we hadden een telefonische afspraak."),
+            ("Goedemorgen, we hadden een telefonische afspraak.", "We hadden een telefonische afspraak."),
             // a separable verb's particle before a prepositional phrase
             ("Ik vraag een afspraak aan op de snelle polikliniek.", "Een afspraak aanvragen op de snelle polikliniek."),
             (

@@ -14,12 +14,13 @@ use super::labels;
 /// Leading words that carry nothing in a note. Stripped when followed by a comma or a space.
 const FILLERS: &[&str] = &[
     "eh", "ehm", "uh", "uhm", "hm", "hmm", "nou", "ja", "jawel", "oké", "ok", "okay", "tja", "kijk", "zo", "nou ja", "ja ja", "goed", "oh",
-    "o", "ah", "dus",
+    "o", "ah", "dus", "dank u wel", "dank je wel", "dank u", "goedemorgen", "goedemiddag", "goedenavond",
 ];
 
 /// Fillers that are only stripped when a comma follows them ("Goed, ..." but not "Goed
-/// ingesteld.", "Dus, ..." but not "Dus u heeft ...").
-const COMMA_ONLY: &[&str] = &["goed", "zo", "kijk", "dus", "o", "oh", "ah"];
+/// ingesteld.", "Dus, ..." but not "Dus u heeft ..."; "Dank u wel, voelt zich al lichter").
+const COMMA_ONLY: &[&str] =
+    &["goed", "zo", "kijk", "dus", "o", "oh", "ah", "dank u wel", "dank je wel", "dank u", "goedemorgen", "goedemiddag", "goedenavond"];
 
 /// Forms of address at the start or end of a sentence.
 const VOCATIVES: &[&str] = &["dokter", "mevrouw", "meneer", "dokter", "zuster"];
