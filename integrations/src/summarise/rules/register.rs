@@ -1264,8 +1264,15 @@ impl Words {
                             "zonder" | "voor" | "met" | "bij" | "naar" | "aan" | "tegen" | "over"
                         ) =>
                 {
+                    // the speaker spoken of is the patient ("ze kijken naar me" → "… naar
+                    // patiënt"), or the subject itself: "voor me uit geschoven", "(ik heb) de
+                    // lijst bij me" → "zich"
                     let t = tail(&self.words[i]).to_owned();
-                    self.words[i] = format!("hem/haar{t}");
+                    let prep = bare(&self.words[i - 1]);
+                    let has = (0..i).any(|k| matches!(bare(&self.words[k]).as_str(), "heb" | "heeft" | "had"));
+                    let reflexive = (prep == "voor" && self.words.get(i + 1).is_some_and(|w| bare(w) == "uit") && t.is_empty())
+                        || (prep == "bij" && (has || !t.is_empty() || i + 1 == self.words.len()));
+                    self.words[i] = format!("{}{t}", if reflexive { "zich" } else { "patiënt" });
                     i += 1;
                 }
                 "mijn" | "m'n" | "mij" | "me" if self.words.len() > 1 => {
@@ -1642,6 +1649,10 @@ mod tests {
         // after a question word "ik" opens an indirect question: its verb is at the end
         assert_eq!(s("Het jeukt zo, en dat is ook waarom ik kom."), "Het jeukt zo, en dat is ook waarom komt.");
         assert_eq!(s("Ik weet niet hoe ik moet slapen."), "Weet niet hoe moet slapen.");
+        // "me" after a preposition: the patient spoken of, or the subject itself
+        assert_eq!(s("Ik heb het gevoel dat iedereen naar me kijkt."), "Het gevoel dat iedereen naar patiënt kijkt.");
+        assert_eq!(s("Ik heb het een tijdje voor me uit geschoven."), "Het een tijdje voor zich uit geschoven.");
+        assert_eq!(s("Ik heb de lijst met metingen bij me."), "De lijst met metingen bij zich.");
     }
 
     /// The broken lines the note once wrote, each now a whole Dutch line.
