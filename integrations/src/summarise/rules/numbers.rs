@@ -20,23 +20,22 @@ pub(crate) fn spelled(word: &str) -> Option<u32> {
 }
 
 fn below_ten_thousand(w: &str) -> Option<u32> {
-    if let Some(at) = w.find("duizend") {
-        let thousands = if at == 0 { 1 } else { unit(&w[..at]).filter(|n| *n > 1)? };
-        let rest = &w[at + "duizend".len()..];
-        let rest = if rest.is_empty() { 0 } else { below_thousand(rest.strip_prefix("en").unwrap_or(rest))? };
-        return Some(thousands * 1000 + rest);
-    }
-    below_thousand(w)
+    times(w, "duizend", 1000, below_thousand)
 }
 
 fn below_thousand(w: &str) -> Option<u32> {
-    if let Some(at) = w.find("honderd") {
-        let hundreds = if at == 0 { 1 } else { unit(&w[..at]).filter(|n| *n > 1)? };
-        let rest = &w[at + "honderd".len()..];
-        let rest = if rest.is_empty() { 0 } else { below_hundred(rest.strip_prefix("en").unwrap_or(rest))? };
-        return Some(hundreds * 100 + rest);
-    }
-    below_hundred(w)
+    times(w, "honderd", 100, below_hundred)
+}
+
+/// `w` as a number with `word` ("honderd", "duizend") in it: the unit before it (one when there
+/// is none), times `value`, and what `rest` reads after it ("tweehonderdenvijf": 2 × 100 + 5); what
+/// `rest` reads of `w` where `word` is not in it.
+fn times(w: &str, word: &str, value: u32, rest: fn(&str) -> Option<u32>) -> Option<u32> {
+    let Some(at) = w.find(word) else { return rest(w) };
+    let count = if at == 0 { 1 } else { unit(&w[..at]).filter(|n| *n > 1)? };
+    let after = &w[at + word.len()..];
+    let after = if after.is_empty() { 0 } else { rest(after.strip_prefix("en").unwrap_or(after))? };
+    Some(count * value + after)
 }
 
 fn below_hundred(w: &str) -> Option<u32> {
