@@ -565,7 +565,8 @@ const CONCLUDING: [&str; 5] = ["waarschijnlijk", "vermoedelijk", "diagnose", "we
 
 /// Word pairs after which an assessment names its conclusion (function words already gone: "dit
 /// is een TIA" is "dit is tia").
-const CONCLUDING_PAIRS: [(&str, &str); 6] = [("past", "bij"), ("denk", "aan"), ("lijkt", "op"), ("dit", "is"), ("dat", "is"), ("wijst", "op")];
+const CONCLUDING_PAIRS: [(&str, &str); 6] =
+    [("past", "bij"), ("denk", "aan"), ("lijkt", "op"), ("dit", "is"), ("dat", "is"), ("wijst", "op")];
 
 /// Pairs of codes where the first, when suggested, leaves no room for the second: a blood
 /// pressure called too high is K85, but where hypertension is named it is K86.

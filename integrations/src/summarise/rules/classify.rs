@@ -84,10 +84,9 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
             // the speaker is known to be the clinician (a guess could make the doctor the smoker):
             // "Ik verdoof de wond" → "Huisarts verdooft de wond"; and the "u" left is the patient
             // ("… zet huisarts patiënt over op Spiolto")
-            Some(section) if told == Some(Speaker::Zorgverlener) => register::addressee_named(&register::in_own_name(
-                &register::clinical(section, speaker, &placed.text),
-                role(flavour),
-            )),
+            Some(section) if told == Some(Speaker::Zorgverlener) => {
+                register::addressee_named(&register::in_own_name(&register::clinical(section, speaker, &placed.text), role(flavour)))
+            }
             Some(section) => register::clinical(section, speaker, &placed.text),
             None => String::new(),
         };
@@ -421,7 +420,8 @@ fn measured_digits(text: &str) -> bool {
         let counts = word.ends_with(|c: char| c.is_alphanumeric())
             && words.get(k + 1).is_some_and(|(_, next)| {
                 let rest = &text[at + word.len()..];
-                !VALUE_FOLLOWERS.iter().any(|f| f.eq_ignore_ascii_case(bare(next))) && !UNITS.iter().any(|u| cues::starts_with_cue(rest.trim_start(), u))
+                !VALUE_FOLLOWERS.iter().any(|f| f.eq_ignore_ascii_case(bare(next)))
+                    && !UNITS.iter().any(|u| cues::starts_with_cue(rest.trim_start(), u))
             });
         let near = || {
             let from = words[k.saturating_sub(6)].0;

@@ -74,15 +74,27 @@ pub(crate) static MEASURED: CueList = CueList::new(&[
 /// uzelf"): the plan.
 pub(crate) static IMPERATIVE_START: CueList = CueList::new(&[
     "haal", "zet", "plan", "leg", "doe", "ga", "houd", "neem", "drink", "eet", "smeer", "gebruik", "stop", "begin", "bel", "kom",
-    "probeer", "blijf", "vermijd", "zorg", "let op", "draag", "koel", "week", "was", "beweeg", "sta", "schrijf", "meet", "weeg",
-    "lees", "sla", "masseer", "spoel", "knijp", "krab", "wrijf", "til", "beperk", "volg", "noteer", "geef", "oefen", "wandel", "fiets",
+    "probeer", "blijf", "vermijd", "zorg", "let op", "draag", "koel", "week", "was", "beweeg", "sta", "schrijf", "meet", "weeg", "lees",
+    "sla", "masseer", "spoel", "knijp", "krab", "wrijf", "til", "beperk", "volg", "noteer", "geef", "oefen", "wandel", "fiets",
 ]);
 
 /// A question the patient asks about themselves ("Moet ik nu aan de insuline?", "Is het
 /// gevaarlijk?"): the clinician asks "heeft u", the patient "heb ik".
 pub(crate) static PATIENT_QUESTION: CueList = CueList::new(&[
-    "moet ik", "kan ik", "kun ik", "ben ik", "krijg ik", "hoef ik", "word ik", "zou ik", "mag ik gewoon", "is het erg", "is het gevaarlijk",
-    "is het ernstig", "kan het kwaad", "dus u denkt",
+    "moet ik",
+    "kan ik",
+    "kun ik",
+    "ben ik",
+    "krijg ik",
+    "hoef ik",
+    "word ik",
+    "zou ik",
+    "mag ik gewoon",
+    "is het erg",
+    "is het gevaarlijk",
+    "is het ernstig",
+    "kan het kwaad",
+    "dus u denkt",
 ]);
 
 /// How a written message opens.

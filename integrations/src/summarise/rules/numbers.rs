@@ -46,9 +46,7 @@ fn below_hundred(w: &str) -> Option<u32> {
         return Some(n);
     }
     // "vijfenzeventig", "tweeëntachtig", "drieëndertig"
-    ["ën", "en"].iter().find_map(|join| {
-        w.match_indices(join).find_map(|(at, _)| Some(unit(&w[..at])? + tens(&w[at + join.len()..])?))
-    })
+    ["ën", "en"].iter().find_map(|join| w.match_indices(join).find_map(|(at, _)| Some(unit(&w[..at])? + tens(&w[at + join.len()..])?)))
 }
 
 fn unit(w: &str) -> Option<u32> {
@@ -150,13 +148,16 @@ mod tests {
 
     #[test]
     fn a_sentence_in_digits() {
-        assert_eq!(
-            in_digits("Bloeddruk honderdachtendertig over tweeëntachtig, pols zesenzeventig."),
-            "Bloeddruk 138 over 82, pols 76."
-        );
+        assert_eq!(in_digits("Bloeddruk honderdachtendertig over tweeëntachtig, pols zesenzeventig."), "Bloeddruk 138 over 82, pols 76.");
         assert_eq!(in_digits("Temperatuur achtendertig komma vier."), "Temperatuur 38,4.");
-        assert_eq!(in_digits("Uw PHQ-9-score is nu twaalf, de vorige keer was het negentien."), "Uw PHQ-9-score is nu 12, de vorige keer was het 19.");
-        assert_eq!(in_digits("Een tablet van vijfhonderd milligram, (twee keer) per dag."), "Een tablet van 500 milligram, (2 keer) per dag.");
+        assert_eq!(
+            in_digits("Uw PHQ-9-score is nu twaalf, de vorige keer was het negentien."),
+            "Uw PHQ-9-score is nu 12, de vorige keer was het 19."
+        );
+        assert_eq!(
+            in_digits("Een tablet van vijfhonderd milligram, (twee keer) per dag."),
+            "Een tablet van 500 milligram, (2 keer) per dag."
+        );
         // nothing to change: the text itself, spacing and all
         assert!(matches!(in_digits("Een  paar dagen, dat neem ik in acht."), Cow::Borrowed(_)));
     }

@@ -902,8 +902,7 @@ impl Words {
         // "waarschijnlijk u overspannen bent", "waarschijnlijk u een niersteen heeft": of the
         // patient, the state or what they have is the assessment
         if matches!(bare(&self.words[i + 1]).as_str(), "u" | "je" | "jij")
-            && let Some(c) =
-                (i + 2..=end).find(|&k| matches!(bare(&self.words[k]).as_str(), "bent" | "is" | "wordt" | "heeft" | "hebt"))
+            && let Some(c) = (i + 2..=end).find(|&k| matches!(bare(&self.words[k]).as_str(), "bent" | "is" | "wordt" | "heeft" | "hebt"))
         {
             self.remove(c, 1);
             self.words.remove(i + 1);
@@ -1156,7 +1155,9 @@ impl Words {
     fn drop_is_of_thought(&mut self) {
         // "een virus kan zijn" → "mogelijk virus": the possibility stays
         if let Some(i) = (1..self.words.len().min(8)).find(|&i| {
-            matches!(bare(&self.words[i - 1]).as_str(), "kan" | "zou") && tail(&self.words[i - 1]).is_empty() && bare(&self.words[i]) == "zijn"
+            matches!(bare(&self.words[i - 1]).as_str(), "kan" | "zou")
+                && tail(&self.words[i - 1]).is_empty()
+                && bare(&self.words[i]) == "zijn"
         }) && (i + 1 == self.words.len() || !tail(&self.words[i]).is_empty())
         {
             self.remove(i - 1, 2);
@@ -1381,8 +1382,11 @@ fn infinitive_shaped(w: &str) -> bool {
 /// "een tablet toevoegen").
 fn finite_with_we(w: &str) -> Option<Finite> {
     finite(w).or_else(|| {
-        (infinitive_shaped(w) && !PAST_PLURALS.contains(&w))
-            .then(|| Finite { inf: w.to_owned(), third: w.to_owned(), imperative: w.to_owned() })
+        (infinitive_shaped(w) && !PAST_PLURALS.contains(&w)).then(|| Finite {
+            inf: w.to_owned(),
+            third: w.to_owned(),
+            imperative: w.to_owned(),
+        })
     })
 }
 
@@ -1745,8 +1749,14 @@ mod tests {
             ),
             ("Dat komt waarschijnlijk door te weinig drinken.", "Dat komt waarschijnlijk door te weinig drinken."),
             // what the patient has; a verb before a prepositional phrase; the modal of a cluster
-            ("Ik denk dat u een niersteen heeft die vastzit in de urineleider.", "Waarschijnlijk een niersteen die vastzit in de urineleider."),
-            ("Ik denk dat de dikke enkels een bijwerking zijn van de amlodipine.", "Waarschijnlijk zijn de dikke enkels een bijwerking van de amlodipine."),
+            (
+                "Ik denk dat u een niersteen heeft die vastzit in de urineleider.",
+                "Waarschijnlijk een niersteen die vastzit in de urineleider.",
+            ),
+            (
+                "Ik denk dat de dikke enkels een bijwerking zijn van de amlodipine.",
+                "Waarschijnlijk zijn de dikke enkels een bijwerking van de amlodipine.",
+            ),
             ("Ik denk dat het een virus kan zijn.", "Mogelijk virus."),
             (
                 "Ik denk dat er meer aan de hand is dan vergeetachtigheid bij het ouder worden.",

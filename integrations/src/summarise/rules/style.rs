@@ -13,8 +13,34 @@ use super::labels;
 
 /// Leading words that carry nothing in a note. Stripped when followed by a comma or a space.
 const FILLERS: &[&str] = &[
-    "eh", "ehm", "uh", "uhm", "hm", "hmm", "nou", "ja", "jawel", "oké", "ok", "okay", "tja", "kijk", "zo", "nou ja", "ja ja", "goed", "oh",
-    "o", "ah", "dus", "dank u wel", "dank je wel", "dank u", "goedemorgen", "goedemiddag", "goedenavond",
+    "eh",
+    "ehm",
+    "uh",
+    "uhm",
+    "hm",
+    "hmm",
+    "nou",
+    "ja",
+    "jawel",
+    "oké",
+    "ok",
+    "okay",
+    "tja",
+    "kijk",
+    "zo",
+    "nou ja",
+    "ja ja",
+    "goed",
+    "oh",
+    "o",
+    "ah",
+    "dus",
+    "dank u wel",
+    "dank je wel",
+    "dank u",
+    "goedemorgen",
+    "goedemiddag",
+    "goedenavond",
 ];
 
 /// Fillers that are only stripped when a comma follows them ("Goed, ..." but not "Goed
@@ -543,8 +569,11 @@ mod tests {
         assert_eq!(answer_to_note("Is er een allergie?", "Nee").as_deref(), Some("Geen allergie."));
         // an answer that denies all that was asked, in its own words, says it once
         assert_eq!(
-            answer_to_note("Heeft u pijn op de borst of hartkloppingen gehad?", "Nee, pijn op de borst of hartkloppingen heb ik niet gehad.")
-                .as_deref(),
+            answer_to_note(
+                "Heeft u pijn op de borst of hartkloppingen gehad?",
+                "Nee, pijn op de borst of hartkloppingen heb ik niet gehad."
+            )
+            .as_deref(),
             Some("Pijn op de borst of hartkloppingen heb ik niet gehad.")
         );
         assert_eq!(answer_to_note("Rookt u?", "Nee.").as_deref(), Some("Rookt niet."));
