@@ -300,12 +300,13 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
 
 /// Whether the patient's question `s` voices a worry about the problem or its treatment, which
 /// the history keeps ("Moet er geen foto gemaakt worden?", "Is dat geen zware zalf voor zo'n
-/// kleintje?"): it opens with a verb other than "mag" and has four words or more. Asking leave
+/// kleintje?"): it opens with a verb other than "mag" and has four words or more, or asks what a
+/// worry asks ([`WORRY`]: "Wat moet ik doen als het weer gebeurt?"). Asking leave
 /// ("Mag ik straks autorijden?") or following up the last sentence ("En als het niet helpt?") is
 /// no history.
 fn is_worry(s: &str) -> bool {
     let first = style::strip_leading_fillers(labels::strip_label(s)).split_whitespace().next().unwrap_or("").to_lowercase();
-    word_count(s) >= 4 && register::opens_question(&first)
+    (word_count(s) >= 4 && register::opens_question(&first)) || WORRY.any(s)
 }
 
 /// Whether `s` opens with a reaction word set off by a comma ([`REACTIONS`]).

@@ -16,6 +16,12 @@ const LABELS: &[(&str, Speaker)] = &[
     ("vader", Speaker::Patient),
     ("ouder", Speaker::Patient),
     ("partner", Speaker::Patient),
+    ("zoon", Speaker::Patient),
+    ("dochter", Speaker::Patient),
+    ("echtgenote", Speaker::Patient),
+    ("echtgenoot", Speaker::Patient),
+    ("mantelzorger", Speaker::Patient),
+    ("verzorger", Speaker::Patient),
     ("huisarts", Speaker::Zorgverlener),
     ("arts", Speaker::Zorgverlener),
     ("dokter", Speaker::Zorgverlener),
@@ -61,5 +67,7 @@ mod tests {
         assert_eq!(split_label("huisarts : Hoest u?"), Some((Speaker::Zorgverlener, "Hoest u?")));
         assert_eq!(split_label("Temperatuur: 38,5."), None);
         assert_eq!(strip_label("POH-GGZ: Welkom."), "Welkom.");
+        // whoever speaks for the patient is on the patient's side
+        assert_eq!(split_label("Echtgenote: Hij zweet."), Some((Speaker::Patient, "Hij zweet.")));
     }
 }

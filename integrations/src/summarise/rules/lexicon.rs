@@ -14,6 +14,9 @@ use super::cues::CueList;
 /// Units after a number that make it a measurement (O). Dosing units ("mg") are plan cues.
 pub(crate) static UNITS: &[&str] = &[
     "mmhg",
+    "centimeter",
+    "millimeter",
+    "mm",
     "graden",
     "mmol*",
     "kilo",
@@ -154,6 +157,9 @@ pub(crate) static GREETING: CueList = CueList::new(&[
     "neemt u plaats",
     "komt u binnen",
     "komt u verder",
+    "met vriendelijke groet",
+    "vriendelijke groet",
+    "hartelijke groet",
     "kom verder",
     "kom binnen",
     "wat kan ik voor u doen",
@@ -229,6 +235,10 @@ pub(crate) static INTERRUPTION: CueList = CueList::new(&[
     "leg het recept maar",
     "leg die recepten maar",
     "leg het maar neer",
+    "zeg maar dat ik",
+    "zeg maar tegen de",
+    "mijn collega staat",
+    "zet ik even op stil",
 ]);
 
 /// Words that on their own (with fillers) are only an acknowledgement or a bare answer.
@@ -482,6 +492,32 @@ pub(crate) static ANNOUNCE: CueList = CueList::new(&[
     "ik wil nog even",
     "ik prik nog even",
     "ik prik even",
+    "ik ga naar uw",
+    "ik luister eerst",
+    "luister ik naar",
+    "en meet uw",
+    "ik neem eerst even",
+    "doe je mond",
+    "zeg aaa",
+    "gaat u nu maar",
+    "dan til ik",
+    "dan buig ik",
+    "maakt u eens",
+    "ik kijk het even",
+]);
+
+/// A patient's question that voices a worry, whatever word opens it ("Wat moet ik doen als het
+/// weer gebeurt?", "Is dit ernstig?"): the history keeps it.
+pub(crate) static WORRY: CueList = CueList::new(&[
+    "is dit ernstig",
+    "is het ernstig",
+    "is het erg",
+    "is het gevaarlijk",
+    "kan het kwaad",
+    "wat moet ik doen",
+    "wat moet ik nu doen",
+    "hoe weet ik",
+    "wat kan ik doen",
 ]);
 
 /// The doctor restating the history ("u heeft dus..."): S.
@@ -1634,6 +1670,7 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &GREETING,
         &INTERRUPTION,
         &PATIENT_QUESTION,
+        &WORRY,
         &QUESTION_WORD,
         &AGREEMENT,
         &QUESTION_START,
