@@ -283,6 +283,11 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
         return Placed { section: Some(Section::Subjective), speaker: Speaker::Patient, text };
     }
     let clinical = SUBJECTIVE.count(s) + DIAGNOSIS_TERMS.count(s) + if flavour == Flavour::PohGgz { GGZ_SUBJECTIVE.count(s) } else { 0 };
+    // a worry asked with a question word ("Wat moet ik doen als het weer gebeurt?"), and not
+    // talk about the weather
+    if s.ends_with('?') && WORRY.any(s) {
+        return placed(Section::Subjective, s);
+    }
     if (GREETING.any(s) || AGREEMENT.any(s)) && clinical < 2 {
         return dropped();
     }
@@ -300,13 +305,13 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
 
 /// Whether the patient's question `s` voices a worry about the problem or its treatment, which
 /// the history keeps ("Moet er geen foto gemaakt worden?", "Is dat geen zware zalf voor zo'n
-/// kleintje?"): it opens with a verb other than "mag" and has four words or more, or asks what a
-/// worry asks ([`WORRY`]: "Wat moet ik doen als het weer gebeurt?"). Asking leave
+/// kleintje?"): it opens with a verb other than "mag" and has four words or more (a question word
+/// may open one too: [`WORRY`]). Asking leave
 /// ("Mag ik straks autorijden?") or following up the last sentence ("En als het niet helpt?") is
 /// no history.
 fn is_worry(s: &str) -> bool {
     let first = style::strip_leading_fillers(labels::strip_label(s)).split_whitespace().next().unwrap_or("").to_lowercase();
-    (word_count(s) >= 4 && register::opens_question(&first)) || WORRY.any(s)
+    word_count(s) >= 4 && register::opens_question(&first)
 }
 
 /// Whether `s` opens with a reaction word set off by a comma ([`REACTIONS`]).
@@ -522,8 +527,9 @@ mod tests {
             line(Patient, "Mag ik straks gewoon naar huis rijden?"),
             line(Patient, "En die kat?"),
             line(Patient, "Kan dat?"),
+            line(Patient, "Maar wat moet ik doen als het weer gebeurt?"),
         ];
-        assert_eq!(sections(&lines), [Some('E'), Some('S'), Some('S'), None, None, None]);
+        assert_eq!(sections(&lines), [Some('E'), Some('S'), Some('S'), None, None, None, Some('S')]);
     }
 
     #[test]

@@ -780,7 +780,6 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "verhoogd risico",
     "valrisico",
     "ik schat",
-    "is normaal",
     "dat is normaal",
     "dit is normaal",
     "aan de hoge kant",
