@@ -654,6 +654,7 @@ pub(crate) static OBJECTIVE: CueList = CueList::new(&[
     "ecg",
     "schilfering",
     "schilferend",
+    "schilferig",
     "roodheid",
     "papels",
     "vesikels",
@@ -807,6 +808,10 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     // "braken past daar ook bij", "de kans op een herseninfarct is verhoogd"
     "past daar",
     "past ook bij",
+    "passen bij",
+    "hoort bij",
+    "komt vaak door",
+    "komt meestal door",
     "kans op",
     "risico op",
     "een waarschuwing",
@@ -907,6 +912,7 @@ pub(crate) static DIAGNOSIS_TERMS: CueList = CueList::new(&[
     "cystitis",
     "urineweginfectie",
     "eczeem",
+    "*eczeem",
     "dermatitis",
     "constitutioneel",
     "contacteczeem",
@@ -979,6 +985,13 @@ pub(crate) static DIAGNOSIS_TERMS: CueList = CueList::new(&[
 
 /// The agreed plan: medication and dosing, prescriptions, follow-up, referral, advice.
 pub(crate) static PLAN: CueList = CueList::new(&[
+    // the options put to the patient: "een andere mogelijkheid is tranexaminezuur"
+    "een andere mogelijkheid",
+    "een optie is",
+    "het meest effectief",
+    "lijkt me goed om",
+    "lijkt me verstandig om",
+    "begin dan met",
     "ik schrijf",
     "schrijf ik",
     "voorschrijven",
