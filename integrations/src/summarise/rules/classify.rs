@@ -64,7 +64,7 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
         labelled = label.or(labelled);
         let told = label.or(line.speaker).or(labelled);
         let speaker = told.unwrap_or_else(|| guess_in_turn(sentence, asked_by));
-        asked_by = sentence.ends_with('?').then_some(speaker);
+        asked_by = asks(sentence).then_some(speaker);
         if sentence.is_empty() {
             out.push(Placed { section: None, speaker, text: String::new() });
             continue;
@@ -95,6 +95,14 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
         out.push(Placed { section, speaker, text });
     }
     out
+}
+
+/// Whether `sentence` asks: a question mark, or in a transcript without punctuation, a question's
+/// opening ("heeft hij koorts gehad").
+fn asks(sentence: &str) -> bool {
+    let s = strip_lead(sentence);
+    sentence.ends_with('?')
+        || (!sentence.ends_with(['.', '!']) && (QUESTION_WORD.starts_any(s) || QUESTION_START.starts_any(s)))
 }
 
 /// What the clinician of a consult of this flavour is called in the record.

@@ -357,6 +357,13 @@ pub(crate) static AGREEMENT: CueList = CueList::new(&[
 
 /// Opening words of a question, when the transcript lost the question mark.
 pub(crate) static QUESTION_START: CueList = CueList::new(&[
+    "heeft hij",
+    "heeft ze",
+    "heeft zij",
+    "is hij",
+    "is ze",
+    "doet hij",
+    "komt er",
     "heeft u",
     "hebt u",
     "bent u",
