@@ -1663,6 +1663,8 @@ pub(crate) static PATIENT_CUES: CueList = CueList::new(&[
 pub(crate) static CLINICIAN_CUES: CueList = CueList::new(&[
     "u",
     "uw",
+    "je",
+    "jij",
     "ik schrijf",
     "ik zie",
     "ik hoor",
