@@ -214,6 +214,10 @@ impl Catalogue {
                 let id = self.codes[t.index].id();
                 !SUPERSEDED.iter().any(|(wider, lesser)| *lesser == id && present.iter().any(|p| p == wider))
             });
+            // "No disease" (A97) says nothing beside a code that names a problem.
+            if kept.len() > 1 {
+                kept.retain(|(_, t)| self.codes[t.index].id() != "A97");
+            }
             // Beside a diagnosis, at most one symptom code.
             let diagnosed = kept.iter().any(|(_, t)| component(&self.codes[t.index]) == Component::Diagnosis);
             let mut symptoms = 0;
@@ -372,9 +376,10 @@ const NEGATIONS: [&str; 5] = ["geen", "niet", "zonder", "nooit", "ontkent"];
 /// longontsteking is het niet".
 const DENIED_AFTER: [&str; 6] = ["uitgesloten", "uitsluiten", "onwaarschijnlijk", "geven", "veroorzaken", "voorkomen"];
 
-/// Words before "op" that make what follows a risk rather than what the patient has ("kans op",
-/// "risico op"); looked for among the three words before a phrase.
-const RISK_WORDS: [&str; 3] = ["kans", "risico", "verhoogd"];
+/// Words before "op" that make what follows a risk or what is tested for rather than what the
+/// patient has ("kans op", "risico op", "test de urine op chlamydia"): an "op" among the three
+/// words before a phrase, one of these among the two before it.
+const RISK_WORDS: [&str; 6] = ["kans", "risico", "verhoogd", "test", "testen", "onderzoek"];
 
 /// Words after "is niet" that qualify rather than deny: "astma is niet goed onder controle" is
 /// asthma; "een longontsteking is het niet", "is niet waarschijnlijk" are not.
@@ -505,10 +510,12 @@ impl Haystack {
         }
         let needle = format!(" {phrase} ");
         self.text.match_indices(&needle).any(|(at, _)| {
-            let before: Vec<&str> = self.text[..at].split(' ').rev().filter(|w| !w.is_empty()).take(2).collect();
+            // one word may stand between ("waarschijnlijk flinke keelontsteking")
+            let before: Vec<&str> = self.text[..at].split(' ').rev().filter(|w| !w.is_empty()).take(3).collect();
             match before.as_slice() {
                 [last, ..] if CONCLUDING.contains(last) => true,
-                [last, first] => CONCLUDING_PAIRS.contains(&(*first, *last)),
+                [_, next, ..] if CONCLUDING.contains(next) => true,
+                [last, first, ..] => CONCLUDING_PAIRS.contains(&(*first, *last)),
                 _ => false,
             }
         })
@@ -539,8 +546,13 @@ impl Haystack {
                 .take(NEGATION_REACH)
                 .take_while(|w| *w != "|" && !CLAUSE_TURNS.contains(w))
                 .collect();
-            // a risk is no diagnosis: "de kans op een herseninfarct is verhoogd"
-            let risk = reach.windows(2).take(3).any(|w| w[0] == "op" && RISK_WORDS.contains(&w[1]));
+            // a risk is no diagnosis, nor what is tested for: "de kans op een herseninfarct is
+            // verhoogd", "ik test je urine op chlamydia en gonorroe"
+            let risk = reach
+                .iter()
+                .take(3)
+                .position(|w| *w == "op")
+                .is_some_and(|k| reach[k + 1..].iter().take(2).any(|w| RISK_WORDS.contains(w)));
             let before = risk || reach.iter().any(|w| NEGATIONS.contains(w));
             let after: Vec<&str> =
                 self.text[start + needle.len() - 1..].split(' ').filter(|w| !w.is_empty()).take(3).take_while(|w| *w != "|").collect();
@@ -776,6 +788,7 @@ mod tests {
         assert!(!ids("Dit middel kan een hypo geven.").contains(&"T87".to_owned()));
         assert!(!ids("Hartfalen wil ik uitsluiten.").contains(&"K77".to_owned()));
         assert!(ids("Hartfalen.").contains(&"K77".to_owned()));
+        assert!(!ids("Ik test je urine op chlamydia en gonorroe.").iter().any(|c| c == "X92" || c == "X71"));
     }
 
     #[test]

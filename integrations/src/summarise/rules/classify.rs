@@ -101,8 +101,7 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
 /// opening ("heeft hij koorts gehad").
 fn asks(sentence: &str) -> bool {
     let s = strip_lead(sentence);
-    sentence.ends_with('?')
-        || (!sentence.ends_with(['.', '!']) && (QUESTION_WORD.starts_any(s) || QUESTION_START.starts_any(s)))
+    sentence.ends_with('?') || (!sentence.ends_with(['.', '!']) && (QUESTION_WORD.starts_any(s) || QUESTION_START.starts_any(s)))
 }
 
 /// What the clinician of a consult of this flavour is called in the record.
