@@ -6,10 +6,11 @@
 //! assesses and plans, and speaks formally ("u", "uw"); the patient speaks in the first person
 //! about complaints, their duration and what they tried.
 
-use super::rules::classify::has_measurement;
+use super::rules::classify::{has_measurement, names_a_diagnosis};
 use super::rules::cues::has_cue;
 use super::rules::lexicon::{
-    ASSESSMENT_START, CLINICIAN_CUES, EVALUATION, IMPERATIVE_START, OBJECTIVE, PATIENT_CUES, PATIENT_QUESTION, PLAN, QUESTION_START,
+    ASSESSMENT_START, CLINICIAN_CUES, DIAGNOSIS_TERMS, EVALUATION, IMPERATIVE_START, OBJECTIVE, PATIENT_CUES, PATIENT_QUESTION, PLAN,
+    QUESTION_START,
 };
 use super::rules::style::strip_leading_fillers;
 use crate::speech::Speaker;
@@ -45,8 +46,9 @@ pub fn guess_in_turn(sentence: &str, asked_by: Option<Speaker>) -> Speaker {
     clinician += 2 * OBJECTIVE.count(s).min(2);
     clinician += 2 * EVALUATION.count(s).min(2);
     clinician += 2 * PLAN.count(s).min(2);
-    // "Ik denk aan een longontsteking": the clinician's assessment opens so
-    if ASSESSMENT_START.starts_any(s) {
+    // "Ik denk aan een longontsteking": the clinician's assessment opens so; "De keelpijn is een
+    // virale keelontsteking", "Dit is aspecifieke lage rugpijn" name it
+    if ASSESSMENT_START.starts_any(s) || (DIAGNOSIS_TERMS.any(s) && names_a_diagnosis(s)) {
         clinician += 4;
     }
     // a value measured ("De CCQ-score is 2,1"), unless the patient tells it as theirs

@@ -348,14 +348,18 @@ fn objective_score(s: &str, flavour: Flavour) -> u32 {
 
 fn evaluation_score(s: &str) -> u32 {
     let terms = DIAGNOSIS_TERMS.count(s).max(ICPC_DIAGNOSES.count(s)).min(2);
-    // "De keelpijn is een virale keelontsteking", "Dat is handeczeem": a diagnosis named as what
-    // the complaint is.
-    let named = terms > 0 && (NAMES_A_DIAGNOSIS.starts_any(strip_lead(s)) || cues::has_cue(s, "is een"));
+    let named = terms > 0 && names_a_diagnosis(s);
     let opens = ASSESSMENT_START.starts_any(strip_lead(s));
     // "De bloeddruk is nog iets te hoog", "De inhalatietechniek is nog niet goed": a judgement
     // against a norm, which is the assessment unless the sentence gives the measured value.
     let judged = if is_judgement(s) && !has_measurement(s) { 4 } else { 0 };
     3 * EVALUATION.count(s).min(2) + terms + judged + if named || opens { 3 } else { 0 }
+}
+
+/// Whether `s` names what the complaint is, as a diagnosis is named ("De keelpijn is een virale
+/// keelontsteking", "Dat is handeczeem"), given that it holds a diagnosis term.
+pub(crate) fn names_a_diagnosis(s: &str) -> bool {
+    NAMES_A_DIAGNOSIS.starts_any(strip_lead(s)) || cues::has_cue(s, "is een")
 }
 
 /// Whether a clause of `s` judges its subject: a copula ("is", "zijn", "blijft" …) followed

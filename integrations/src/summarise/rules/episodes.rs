@@ -309,7 +309,7 @@ const MAX_PROBLEMS: usize = 3;
 /// The problems of a consult for which one episode was asked: each sentence's problem (0-based,
 /// in order of first mention) and how many there are. A problem is a topic with at least
 /// [`PROBLEM_MENTIONS`] clinical sentences (`weight[i] > 0`, see [`assign`]), one of them an
-/// assessment or a plan (`decided[i]`):
+/// assessment (`decided[i]`; a plan alone, "neem voor de knie paracetamol", is no problem):
 /// a symptom asked about along the way is not a problem of its own. Sentences in between follow
 /// the rules of [`assign`]. One problem, or none found, gives every sentence problem 0 and a
 /// count of 1.

@@ -104,9 +104,9 @@ pub fn classify(request: &SummaryRequest) -> Vec<Placement> {
         .collect()
 }
 
-/// Which sentences are an assessment or a plan.
+/// Which sentences are an assessment.
 fn decided(placed: &[classify::Placed]) -> Vec<bool> {
-    placed.iter().map(|p| matches!(p.section, Some(Section::Evaluation | Section::Plan))).collect()
+    placed.iter().map(|p| matches!(p.section, Some(Section::Evaluation))).collect()
 }
 
 /// How many problems a SOEP consult holds when it was summarised into one episode and the rules

@@ -26,7 +26,8 @@ use super::{Placement, Section, labels, register};
 /// more than speak as "ik". The parent is the mother or the father when the conversation says so
 /// ("mevrouw", "mama"; "meneer", "papa"), else "ouder"; where a son or daughter speaks of "mijn
 /// vader" or is asked about "uw moeder", the history is theirs ("dochter", "zoon", else
-/// "familie"). The history then opens with "Anamnese via …".
+/// "familie"); a husband or wife typed as such ("Echtgenote: …") tells the partner's
+/// ("partner"). The history then opens with "Anamnese via …".
 pub(crate) fn told_by(request: &SummaryRequest, placements: &[Placement]) -> Option<&'static str> {
     // whom the sentence is about: the first "ik", "hij", "ze", "zij" or "haar" among its first ten
     // words ("Ze huilt", "Gisteren heeft hij", "Vannacht had ik", "Vijf maanden, en sinds een
@@ -63,6 +64,11 @@ pub(crate) fn told_by(request: &SummaryRequest, placements: &[Placement]) -> Opt
             _ => "Anamnese via familie.",
         });
     }
+    // a husband or wife telling the partner's, as a typed label says ("Echtgenote: Hij zweet"): a
+    // parent speaks of "mijn man" too, so only the label tells
+    if all().any(|s| PARTNER_LABEL.starts_any(s)) {
+        return Some("Anamnese via partner.");
+    }
     let (mother, father) = all().fold((false, false), |(m, f), s| {
         let (mother, father) = addressed(s);
         (m || mother, f || father)
@@ -80,6 +86,7 @@ const TOLD_BY_LINES: usize = 2;
 static CHILD_OF_SPEAKER: CueList =
     CueList::new(&["mijn zoon", "mijn zoontje", "mijn dochter", "mijn dochtertje", "ons kind", "onze zoon", "onze dochter"]);
 static PARENT_OF_SPEAKER: CueList = CueList::new(&["mijn vader", "mijn moeder", "uw vader", "uw moeder", "je vader", "je moeder"]);
+static PARTNER_LABEL: CueList = CueList::new(&["echtgenote:", "echtgenoot:", "partner:"]);
 static DAUGHTER: CueList = CueList::new(&["dochter"]);
 static SON: CueList = CueList::new(&["zoon"]);
 const MOTHER: &[&str] = &["mevrouw", "mama", "moeder", "mam"];
