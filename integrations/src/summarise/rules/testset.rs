@@ -48,8 +48,11 @@ pub const SECOND_BATCH: u32 = 101;
 /// two more writers after the rules had been tuned on the batches before it, and first run unseen.
 pub const THIRD_BATCH: u32 = 133;
 
-/// The last consult of the fourth batch; the fifth (166 on) was written in the same way.
+/// The last consult of the fourth batch; the fifth (166 to 197) was written in the same way.
 pub const FOURTH_BATCH: u32 = 165;
+
+/// The last consult of the fifth batch; the sixth (198 on) was written in the same way.
+pub const FIFTH_BATCH: u32 = 197;
 
 impl TestConsult {
     /// The consult's number, from its id ("34-hypertensie-controle" → 34).
@@ -59,14 +62,16 @@ impl TestConsult {
 }
 
 /// The consults of `consults` that `selection` names: `first` (01 to 33), `new` (34 on), `third`
-/// (102 to 133), `fourth` (134 to 165), `fifth` (166 on) or anything else for all.
+/// (102 to 133), `fourth` (134 to 165), `fifth` (166 to 197), `sixth` (198 on) or anything else
+/// for all.
 pub fn select(consults: Vec<TestConsult>, selection: &str) -> Vec<TestConsult> {
     match selection {
         "first" => consults.into_iter().filter(|c| c.number() <= FIRST_SET).collect(),
         "new" => consults.into_iter().filter(|c| c.number() > FIRST_SET).collect(),
         "third" => consults.into_iter().filter(|c| (SECOND_BATCH + 1..=THIRD_BATCH).contains(&c.number())).collect(),
         "fourth" => consults.into_iter().filter(|c| (THIRD_BATCH + 1..=FOURTH_BATCH).contains(&c.number())).collect(),
-        "fifth" => consults.into_iter().filter(|c| c.number() > FOURTH_BATCH).collect(),
+        "fifth" => consults.into_iter().filter(|c| (FOURTH_BATCH + 1..=FIFTH_BATCH).contains(&c.number())).collect(),
+        "sixth" => consults.into_iter().filter(|c| c.number() > FIFTH_BATCH).collect(),
         _ => consults,
     }
 }
