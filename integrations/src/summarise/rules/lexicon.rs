@@ -98,6 +98,8 @@ pub(crate) static PATIENT_QUESTION: CueList = CueList::new(&[
     "is het ernstig",
     "kan het kwaad",
     "dus u denkt",
+    "hoe lang gaat dit",
+    "hoe lang duurt",
 ]);
 
 /// How a written message opens.
@@ -142,6 +144,11 @@ pub(crate) static GREETING: CueList = CueList::new(&[
     "dag dokter",
     "tot ziens",
     "tot de volgende keer",
+    "tot over twee weken",
+    "tot over een week",
+    "tot volgende week",
+    "doe hem de groeten",
+    "doe haar de groeten",
     "doei",
     "fijne dag",
     "prettige dag",
@@ -240,6 +247,14 @@ pub(crate) static INTERRUPTION: CueList = CueList::new(&[
     "zeg maar tegen de",
     "mijn collega staat",
     "zet ik even op stil",
+    "ik zit in een consult",
+    "na het spreekuur",
+    "in mijn bakje",
+    "op mijn lijst",
+    "in de wacht",
+    "ik ben nog even bezig",
+    "ik ben hier nog bezig",
+    "dat kan wachten",
 ]);
 
 /// Words that on their own (with fillers) are only an acknowledgement or a bare answer.
@@ -512,6 +527,8 @@ pub(crate) static ANNOUNCE: CueList = CueList::new(&[
     "dan buig ik",
     "maakt u eens",
     "ik kijk het even",
+    "kijk ik nu even",
+    "ik kijk nu even",
 ]);
 
 /// A patient's question that voices a worry, whatever word opens it ("Wat moet ik doen als het
@@ -526,6 +543,9 @@ pub(crate) static WORRY: CueList = CueList::new(&[
     "wat moet ik nu doen",
     "hoe weet ik",
     "wat kan ik doen",
+    "hoe lang gaat dit duren",
+    "hoe lang duurt het",
+    "wat als het weer gebeurt",
 ]);
 
 /// The doctor restating the history ("u heeft dus..."): S.
@@ -998,6 +1018,9 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     "lijkt me goed om",
     "lijkt me verstandig om",
     "begin dan met",
+    // a call to hear how it goes is the plan, though "ik bel u" opens a telephone consult too
+    "om te horen hoe het gaat",
+    "te horen hoe het gaat",
     "ik schrijf",
     "schrijf ik",
     "voorschrijven",
