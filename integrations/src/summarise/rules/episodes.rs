@@ -251,7 +251,23 @@ pub(crate) static TOPICS: [(&str, CueList); 17] = [
             "temazepam",
         ]),
     ),
-    ("oog", CueList::new(&["oog", "ogen", "rechteroog", "linkeroog", "zicht", "wazig"])),
+    (
+        "oog",
+        CueList::new(&[
+            "oog",
+            "ogen",
+            "rechteroog",
+            "linkeroog",
+            "zicht",
+            "wazig",
+            "*ooglid",
+            "strontje",
+            "hordeolum",
+            "chalazion",
+            "conjunctivitis",
+            "traanoog",
+        ]),
+    ),
     (
         "vrouw",
         CueList::new(&[

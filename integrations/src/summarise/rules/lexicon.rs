@@ -78,7 +78,7 @@ pub(crate) static MEASURED: CueList = CueList::new(&[
 pub(crate) static IMPERATIVE_START: CueList = CueList::new(&[
     "haal", "zet", "plan", "leg", "doe", "ga", "houd", "neem", "drink", "eet", "smeer", "gebruik", "stop", "begin", "bel", "kom",
     "probeer", "blijf", "vermijd", "zorg", "let op", "draag", "koel", "week", "was", "beweeg", "sta", "schrijf", "meet", "weeg", "lees",
-    "sla", "masseer", "spoel", "knijp", "krab", "wrijf", "til", "beperk", "volg", "noteer", "geef", "oefen", "wandel", "fiets",
+    "sla", "masseer", "spoel", "knijp", "krab", "wrijf", "til", "beperk", "volg", "noteer", "geef", "oefen", "wandel", "fiets", "rijd",
 ]);
 
 /// A question the patient asks about themselves ("Moet ik nu aan de insuline?", "Is het
@@ -683,6 +683,8 @@ pub(crate) static OBJECTIVE: CueList = CueList::new(&[
     "schilfering",
     "schilferend",
     "schilferig",
+    "georiënteerd",
+    "gedesoriënteerd",
     "roodheid",
     "papels",
     "vesikels",
@@ -838,6 +840,13 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "past ook bij",
     "passen bij",
     "hoort bij",
+    "past goed bij",
+    "wijst niets op",
+    "meestal binnen",
+    "kan weken duren",
+    "kan maanden duren",
+    "is de kans groot",
+    "zelden gevaarlijk",
     "komt vaak door",
     "komt meestal door",
     "kans op",
