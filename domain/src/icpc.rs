@@ -572,8 +572,9 @@ impl Haystack {
     }
 }
 
-/// Words after which an assessment names its conclusion ([`Haystack::concludes`]).
-const CONCLUDING: [&str; 5] = ["waarschijnlijk", "vermoedelijk", "diagnose", "werkdiagnose", "verdenking"];
+/// Words after which an assessment names its conclusion ([`Haystack::concludes`]; "Noor heeft een
+/// bacteriële bindvliesontsteking").
+const CONCLUDING: [&str; 6] = ["waarschijnlijk", "vermoedelijk", "diagnose", "werkdiagnose", "verdenking", "heeft"];
 
 /// Word pairs after which an assessment names its conclusion (function words already gone: "dit
 /// is een TIA" is "dit is tia").
