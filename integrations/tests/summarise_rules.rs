@@ -401,12 +401,12 @@ fn the_notes_keep_the_clinical_register() {
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
 }
 
-/// The whole set, 164 of its 197 consults written by others after the rules: what the rules
+/// The whole set, 196 of its 229 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-11-29 (docs/benchmarks.md,
-/// "SOEP note quality"), with the fifth batch (166 to 197): placement all 90.0 %, holdout 87.1 %;
-/// facts dev 93.7 %, holdout 86.4 %; first-person words 124, second-person words 47, questions 1,
-/// fillers 0, speaker labels 1. The target is 95 % of facts on held-out consults and none
-/// of these breaches: far off yet.
+/// "SOEP note quality"), with the sixth batch (198 to 229): placement all 89.1 %, holdout 86.6 %;
+/// facts dev 93.1 %, holdout 87.0 %; first-person words 159, second-person words 69, questions 1,
+/// fillers 3 (all on held-out consults), speaker labels 1. The target is 95 % of facts on
+/// held-out consults and none of these breaches: far off yet.
 #[test]
 fn the_whole_set_stays_above_its_floor() {
     let consults = whole_set();
@@ -415,13 +415,13 @@ fn the_whole_set_stays_above_its_floor() {
     let ev = testset::evaluate(&consults).expect("an evaluation");
     let table = format!("{}\n{}", ev.markdown(), ev.note_markdown());
     assert!(3 * ev.holdout.consults >= consults.len(), "a third held out");
-    assert!(ev.all.accuracy() >= 0.895, "placement {:.3}\n{table}", ev.all.accuracy());
-    assert!(ev.holdout.accuracy() >= 0.865, "holdout placement {:.3}\n{table}", ev.holdout.accuracy());
-    assert!(ev.dev_note.overall().recall() >= 0.93, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
-    assert!(ev.holdout_note.overall().recall() >= 0.855, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
+    assert!(ev.all.accuracy() >= 0.885, "placement {:.3}\n{table}", ev.all.accuracy());
+    assert!(ev.holdout.accuracy() >= 0.86, "holdout placement {:.3}\n{table}", ev.holdout.accuracy());
+    assert!(ev.dev_note.overall().recall() >= 0.925, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
+    assert!(ev.holdout_note.overall().recall() >= 0.865, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 126 && style.second_person <= 49, "{style:?}\n{table}");
-    assert!(style.questions <= 2 && style.fillers <= 1 && style.speaker_labels <= 1, "{style:?}\n{table}");
+    assert!(style.first_person <= 162 && style.second_person <= 71, "{style:?}\n{table}");
+    assert!(style.questions <= 2 && style.fillers <= 3 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
 /// The split offer: each SOEP consult of the whole set asked as one episode. A consult written as
@@ -572,6 +572,8 @@ fn the_fragment_check_sees_each_kind() {
         "Er zijn geen klachten. Keel rood.",
         "Waarschijnlijk is de meniscus niet beschadigd.",
         "Waarschijnlijk een longontsteking, de saturatie is goed.",
+        "Die 3, en gisteren heeft ze allemaal ingenomen.",
+        "Er hoeft nu niets te gebeuren.",
     ] {
         assert!(testset::broken_fragments(whole).is_empty(), "{whole}");
     }

@@ -290,9 +290,9 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
         return Placed { section: Some(Section::Subjective), speaker: Speaker::Patient, text };
     }
     let clinical = SUBJECTIVE.count(s) + DIAGNOSIS_TERMS.count(s) + if flavour == Flavour::PohGgz { GGZ_SUBJECTIVE.count(s) } else { 0 };
-    // a worry asked with a question word ("Wat moet ik doen als het weer gebeurt?"), and not
-    // talk about the weather
-    if s.ends_with('?') && WORRY.any(s) {
+    // a worry asked with a question word ("Wat moet ik doen als het weer gebeurt?"), and a value
+    // measured, whatever else the sentence says, are the history: nothing measured is lost
+    if (s.ends_with('?') && WORRY.any(s)) || has_measurement(s) {
         return placed(Section::Subjective, s);
     }
     if (GREETING.any(s) || AGREEMENT.any(s)) && clinical < 2 {

@@ -181,7 +181,11 @@ pub(crate) static GREETING: CueList = CueList::new(&[
     "hoe gaat het met u",
     "hoe is het",
     "lang niet gezien",
-    "het weer",
+    "het weer is",
+    "het weer was",
+    "wat een weer",
+    "slecht weer",
+    "lekker weer",
     "parkeren",
     "wachtkamer",
     "beterschap",
@@ -1762,5 +1766,5 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
 pub(crate) const VERBS_AFTER_ER: &[&str] = &[
     "is", "zijn", "was", "waren", "wordt", "worden", "werd", "werden", "komt", "komen", "kwam", "blijft", "blijven", "lijkt", "lijken",
     "valt", "staat", "staan", "zit", "zitten", "zat", "heeft", "hebben", "kan", "kunnen", "moet", "moeten", "mag", "zal", "zullen", "gaat",
-    "ontstaat", "treedt", "bestaat", "volgt", "ligt", "liggen",
+    "ontstaat", "treedt", "bestaat", "volgt", "ligt", "liggen", "hoeft", "hoeven",
 ];

@@ -500,7 +500,10 @@ impl Words {
     /// "ijs erop gedaan": an opening "er" without a verb after it joins the particle it belongs
     /// to ("op", "bij", "van" …) within the next few words; without one it stays.
     fn reattach_er(&mut self) {
-        const PARTICLES: &[&str] = &["op", "bij", "van", "aan", "in", "uit", "over", "mee", "voor", "door", "tegen", "naar", "af", "om"];
+        const PARTICLES: &[&str] = &[
+            "op", "bij", "van", "aan", "in", "uit", "over", "mee", "voor", "door", "tegen", "naar", "af", "om", "omheen", "overheen",
+            "doorheen", "tegenaan", "onder", "tussen",
+        ];
         if !self.words.first().is_some_and(|w| bare(w) == "er" && tail(w).is_empty())
             || self.words.get(1).is_none_or(|w| {
                 let w = bare(w);
@@ -1662,6 +1665,10 @@ mod tests {
         let o = |t| clinical(Section::Objective, Speaker::Zorgverlener, t);
         // an "er" left first joins its particle
         assert_eq!(clinical(Section::Subjective, Speaker::Patient, "Ik heb er ijs op gedaan."), "IJs erop gedaan.");
+        assert_eq!(
+            clinical(Section::Plan, Speaker::Zorgverlener, "U kunt er een ringvormige drukpleister omheen plakken."),
+            "Een ringvormige drukpleister eromheen plakken."
+        );
         assert_eq!(
             clinical(Section::Plan, Speaker::Zorgverlener, "Ik schrijf er amlodipine bij, vijf milligram."),
             "Amlodipine erbij schrijven, 5 milligram."
