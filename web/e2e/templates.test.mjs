@@ -10,10 +10,12 @@ const GROUP_PAGE = new RegExp(`/template/group/(${UUID})$`)
 
 const { openAs } = pagesPerTest()
 
-/** Waits for the autosave (or 'Opslaan') call of an entry or a group that `action` causes. */
+/** Waits for the autosave (or 'Opslaan') call of an entry or a group that `action` causes; on a
+ * loaded machine a save has taken over the default 15 s. */
 async function saving(page, kind, action) {
   const response = page.waitForResponse(
     (r) => r.request().method() === 'POST' && new RegExp(`/api/template/${kind}/${UUID}$`).test(new URL(r.url()).pathname),
+    { timeout: 30_000 },
   )
   await action()
   const answer = await response
