@@ -216,7 +216,7 @@ impl Catalogue {
             });
             // "No disease" (A97) says nothing beside a code that names a problem.
             if kept.len() > 1 {
-                kept.retain(|(_, t)| self.codes[t.index].id() != "A97");
+                kept.retain(|(_, t)| !(self.codes[t.index].category == "A" && self.codes[t.index].code == "97"));
             }
             // Beside a diagnosis, at most one symptom code.
             let diagnosed = kept.iter().any(|(_, t)| component(&self.codes[t.index]) == Component::Diagnosis);
@@ -505,20 +505,17 @@ impl Haystack {
     /// after "past bij", "waarschijnlijk", "denk aan", "diagnose" and the like ("dit past bij een
     /// TIA", "waarschijnlijk een niersteen").
     fn concludes(&self, phrase: &str) -> bool {
-        if phrase.is_empty() || phrase.contains('+') || !phrase_words(phrase).all(|w| self.words.contains(w)) {
-            return false;
-        }
-        let needle = format!(" {phrase} ");
-        self.text.match_indices(&needle).any(|(at, _)| {
-            // one word may stand between ("waarschijnlijk flinke keelontsteking")
-            let before: Vec<&str> = self.text[..at].split(' ').rev().filter(|w| !w.is_empty()).take(3).collect();
-            match before.as_slice() {
-                [last, ..] if CONCLUDING.contains(last) => true,
-                [_, next, ..] if CONCLUDING.contains(next) => true,
-                [last, first, ..] => CONCLUDING_PAIRS.contains(&(*first, *last)),
-                _ => false,
-            }
-        })
+        !phrase.contains('+')
+            && self.occurrences(phrase).any(|at| {
+                // one word may stand between ("waarschijnlijk flinke keelontsteking")
+                let before: Vec<&str> = self.text[..at].split(' ').rev().filter(|w| !w.is_empty()).take(3).collect();
+                match before.as_slice() {
+                    [last, ..] if CONCLUDING.contains(last) => true,
+                    [_, next, ..] if CONCLUDING.contains(next) => true,
+                    [last, first, ..] => CONCLUDING_PAIRS.contains(&(*first, *last)),
+                    _ => false,
+                }
+            })
     }
 
     /// Whether `phrase` (in [`match_form`]) occurs with at least one occurrence its clause does
@@ -535,10 +532,7 @@ impl Haystack {
                 phrase.split('+').all(|part| clause.mentions(part))
             });
         }
-        let needle = format!(" {phrase} ");
-        let mut from = 0;
-        while let Some(at) = self.text[from..].find(&needle) {
-            let start = from + at;
+        self.occurrences(phrase).any(|start| {
             let reach: Vec<&str> = self.text[..start]
                 .split(' ')
                 .rev()
@@ -555,7 +549,7 @@ impl Haystack {
                 .is_some_and(|k| reach[k + 1..].iter().take(2).any(|w| RISK_WORDS.contains(w)));
             let before = risk || reach.iter().any(|w| NEGATIONS.contains(w));
             let after: Vec<&str> =
-                self.text[start + needle.len() - 1..].split(' ').filter(|w| !w.is_empty()).take(3).take_while(|w| *w != "|").collect();
+                self.text[start + phrase.len() + 1..].split(' ').filter(|w| !w.is_empty()).take(3).take_while(|w| *w != "|").collect();
             let denied_after = match after.as_slice() {
                 ["is", "niet", next, ..] => !NOT_QUALIFIERS.contains(next),
                 ["is", "niet"] | ["is", "het", "niet"] => true,
@@ -563,12 +557,21 @@ impl Haystack {
                 ["past", rest @ ..] => rest.contains(&"niet"),
                 words => words.iter().any(|w| DENIED_AFTER.contains(w)),
             };
-            if !before && !denied_after {
-                return true;
-            }
-            from = start + 1;
-        }
-        false
+            !before && !denied_after
+        })
+    }
+
+    /// Where `phrase` (in [`match_form`], one part) stands in the text: the offset of each
+    /// occurrence, the space before it included; none at all where one of its words is missing.
+    fn occurrences<'a>(&'a self, phrase: &str) -> impl Iterator<Item = usize> + 'a {
+        let present = !phrase.is_empty() && phrase_words(phrase).all(|w| self.words.contains(w));
+        let needle = format!(" {phrase} ");
+        let mut from = 0;
+        std::iter::from_fn(move || {
+            let at = from + self.text[from..].find(&needle).filter(|_| present)?;
+            from = at + 1;
+            Some(at)
+        })
     }
 }
 

@@ -1,8 +1,8 @@
 //! A guess at who said a sentence, for speech engines that cannot tell speakers apart.
 //!
 //! Cheap by design (the live session calls it for every sentence): a handful of cue lists
-//! matched in place, no regular expressions; only a sentence with numbers in words is copied,
-//! once, with them in digits. The clinician asks, examines,
+//! matched in place, no regular expressions; only a sentence that holds a number is copied (with
+//! its numbers in words in digits) or split into its words. The clinician asks, examines,
 //! assesses and plans, and speaks formally ("u", "uw"); the patient speaks in the first person
 //! about complaints, their duration and what they tried.
 
@@ -56,13 +56,14 @@ pub fn guess_in_turn(sentence: &str, asked_by: Option<Speaker>) -> Speaker {
         clinician += 2;
     }
     patient += 2 * PATIENT_CUES.count(s);
+    let opening = strip_leading_fillers(s);
     // "Moet ik nu aan de insuline?": the patient asks about themselves
-    if s.ends_with('?') && PATIENT_QUESTION.starts_any(strip_leading_fillers(s)) {
+    if s.ends_with('?') && PATIENT_QUESTION.starts_any(opening) {
         patient += 4;
     }
     // "Lees voortaan goed de etiketten.": advice is the clinician's ("Doe maar, …" is consent)
-    let opening = strip_leading_fillers(s);
-    if IMPERATIVE_START.starts_any(opening) && !s.ends_with('?') && !opening.to_lowercase().starts_with("doe maar,") {
+    let consent = opening.get(.."doe maar,".len()).is_some_and(|o| o.eq_ignore_ascii_case("doe maar,"));
+    if IMPERATIVE_START.starts_any(opening) && !s.ends_with('?') && !consent {
         clinician += 3;
     }
     // the lean is only a lean: a sentence that addresses the other as "u" is the clinician's

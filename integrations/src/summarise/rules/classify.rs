@@ -64,7 +64,7 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
         labelled = label.or(labelled);
         let told = label.or(line.speaker).or(labelled);
         let speaker = told.unwrap_or_else(|| guess_in_turn(sentence, asked_by));
-        asked_by = asks(sentence).then_some(speaker);
+        asked_by = asks(sentence, false).then_some(speaker);
         if sentence.is_empty() {
             out.push(Placed { section: None, speaker, text: String::new() });
             continue;
@@ -98,10 +98,13 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
 }
 
 /// Whether `sentence` asks: a question mark, or in a transcript without punctuation, a question's
-/// opening ("heeft hij koorts gehad").
-fn asks(sentence: &str) -> bool {
+/// opening ("heeft hij koorts gehad"). A question word opens a question whatever follows it ("hoe
+/// gaat het met de metformine"); a verb first may be a request (`request`: "Neemt u contact op met
+/// de bedrijfsarts"). "Wat u beschrijft past bij een angststoornis." ends as a statement.
+fn asks(sentence: &str, request: bool) -> bool {
     let s = strip_lead(sentence);
-    sentence.ends_with('?') || (!sentence.ends_with(['.', '!']) && (QUESTION_WORD.starts_any(s) || QUESTION_START.starts_any(s)))
+    sentence.ends_with('?')
+        || (!sentence.ends_with(['.', '!']) && (QUESTION_WORD.starts_any(s) || (!request && QUESTION_START.starts_any(s))))
 }
 
 /// What the clinician of a consult of this flavour is called in the record.
@@ -218,15 +221,7 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) 
     }
     let p = plan_score(s);
     // "Neemt u contact op met de bedrijfsarts." opens like a question but is the plan.
-    // a question without its question mark only where the transcript has no punctuation: "Wat u
-    // beschrijft past bij een gegeneraliseerde angststoornis." opens like one but is a statement
-    // (a question word opens a question whatever the plan words in it: "hoe gaat het met de
-    // metformine"; a verb first may be a request: "Neemt u contact op met de bedrijfsarts.")
-    let unpunctuated = !s.ends_with(['.', '!']);
-    if s.ends_with('?')
-        || (unpunctuated && QUESTION_WORD.starts_any(strip_lead(s)))
-        || (unpunctuated && QUESTION_START.starts_any(strip_lead(s)) && p < 2)
-    {
+    if asks(s, p >= 2) {
         // A proposal phrased as a question is the plan.
         if p >= 2 && PROPOSAL.starts_any(strip_lead(s)) {
             return (placed(Section::Plan, s), None);
@@ -429,6 +424,9 @@ pub(crate) fn has_measurement(text: &str) -> bool {
 fn measured_digits(text: &str) -> bool {
     fn bare(w: &str) -> &str {
         w.trim_matches(|c: char| !c.is_alphanumeric())
+    }
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return false;
     }
     let words: Vec<(usize, &str)> = text.split_whitespace().map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w)).collect();
     (0..words.len()).any(|k| {

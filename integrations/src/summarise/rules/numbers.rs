@@ -15,8 +15,10 @@ pub(crate) fn spelled(word: &str) -> Option<u32> {
     if word.eq_ignore_ascii_case("een") || word.is_empty() || !word.chars().all(char::is_alphabetic) {
         return None;
     }
-    let lower = word.to_lowercase();
-    below_ten_thousand(&lower)
+    match word.chars().any(char::is_uppercase) {
+        true => below_ten_thousand(&word.to_lowercase()),
+        false => below_ten_thousand(word),
+    }
 }
 
 fn below_ten_thousand(w: &str) -> Option<u32> {
@@ -66,16 +68,17 @@ const TENS: &[&str] = &["twintig", "dertig", "veertig", "vijftig", "zestig", "ze
 /// single spaces where anything changed; `text` itself where nothing did. Not a number: "een",
 /// and "acht" in "in acht nemen".
 pub(crate) fn in_digits(text: &str) -> Cow<'_, str> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let value = |i: usize| -> Option<u32> {
-        let w = trimmed(words.get(i)?);
-        let n = spelled(w)?;
-        let idiom = n == 8 && i > 0 && trimmed(words[i - 1]).eq_ignore_ascii_case("in");
-        (!idiom).then_some(n)
+    // a word's value, given the word before it
+    let number = |before: Option<&str>, w: &str| {
+        spelled(trimmed(w)).filter(|&n| !(n == 8 && before.is_some_and(|b| trimmed(b).eq_ignore_ascii_case("in"))))
     };
-    if !(0..words.len()).any(|i| value(i).is_some()) {
+    // most sentences hold no number word: looked for without copying anything
+    let mut before = None;
+    if !text.split_whitespace().any(|w| number(before.replace(w), w).is_some()) {
         return Cow::Borrowed(text);
     }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let value = |i: usize| number(i.checked_sub(1).map(|b| words[b]), words[i]);
     let mut out: Vec<String> = Vec::with_capacity(words.len());
     let mut i = 0;
     while i < words.len() {

@@ -377,11 +377,7 @@ pub(crate) fn addressee_named(text: &str) -> String {
             named = true;
             // the verb before it ("kunt u") or after it, up to the clause's end
             let start = if i > 0 && tail(&words.words[i - 1]).is_empty() { i - 1 } else { i };
-            for k in start..words.clause_end(i) {
-                if let Some(third) = second_person_third(&bare(&words.words[k])) {
-                    words.words[k] = keep_tail(&words.words[k], third);
-                }
-            }
+            words.third_person_verbs(start, i);
         }
         quoted ^= quotes % 2 == 1;
     }
@@ -733,11 +729,7 @@ impl Words {
                 // "als u benauwder wordt" → "als benauwder wordt"; "als je benauwd bent" → "… is"
                 self.words.remove(i);
                 // the clause's verb, wherever it stands: up to the word that ends the clause
-                for k in i..self.clause_end(i) {
-                    if let Some(third) = second_person_third(&bare(&self.words[k])) {
-                        self.words[k] = keep_tail(&self.words[k], third);
-                    }
-                }
+                self.third_person_verbs(i, i);
                 continue;
             }
             if addressee && opens && next.as_deref().and_then(finite).is_none() && i + 1 < self.words.len() && !subordinate {
@@ -1005,6 +997,16 @@ impl Words {
             && self.words.len() > i + 1
         {
             self.words.remove(i);
+        }
+    }
+
+    /// The second-person verbs from the word at `from` to the end of the clause of the word at
+    /// `at` in the third person ("bent" → "is", "kunt" → "kan").
+    fn third_person_verbs(&mut self, from: usize, at: usize) {
+        for k in from..self.clause_end(at) {
+            if let Some(third) = second_person_third(&bare(&self.words[k])) {
+                self.words[k] = keep_tail(&self.words[k], third);
+            }
         }
     }
 

@@ -223,21 +223,21 @@ pub(crate) fn yes_or_no(answer: &str) -> Option<(bool, &str)> {
 /// True when two texts share a word of four letters or more ("wit slijm" and "geeft slijm op"):
 /// then the answer repeats what was asked and can stand alone.
 fn shares_word(a: &str, b: &str) -> bool {
-    let words = |s: &str| -> Vec<String> {
-        s.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 4).map(str::to_lowercase).collect()
-    };
-    let a = words(a);
-    words(b).iter().any(|w| a.contains(w))
+    let a = telling_words(a);
+    telling_words(b).iter().any(|w| a.contains(w))
+}
+
+/// The words of `s` of four letters or more, lowercase: the ones that tell what it is about.
+fn telling_words(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 4).map(str::to_lowercase).collect()
 }
 
 /// Whether `text` holds every telling word of `core` (four letters or more, the negation and
 /// "gehad" aside).
 fn covers(text: &str, core: &str) -> bool {
-    let words = |s: &str| -> Vec<String> {
-        s.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 4).map(str::to_lowercase).collect()
-    };
-    let held = words(text);
-    let wanted: Vec<String> = words(core).into_iter().filter(|w| !matches!(w.as_str(), "geen" | "niet" | "nooit" | "gehad")).collect();
+    let held = telling_words(text);
+    let wanted: Vec<String> =
+        telling_words(core).into_iter().filter(|w| !matches!(w.as_str(), "geen" | "niet" | "nooit" | "gehad")).collect();
     !wanted.is_empty() && wanted.iter().all(|w| held.contains(w))
 }
 
