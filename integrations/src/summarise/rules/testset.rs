@@ -9,6 +9,7 @@
 //! field must keep: no speaker labels, no questions, no fillers, no first person
 //! ([`style_violations`]). [`Evaluation::markdown`] prints both tables.
 
+use std::ops::RangeInclusive;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -40,19 +41,11 @@ pub struct TestConsult {
 /// afterwards by others, for measuring how the rules generalise.
 pub const FIRST_SET: u32 = 33;
 
-/// The last consult of the second batch (34 to 101); the third (102 to 133) was written by two
-/// more writers after the rules had been tuned on the first two, and first run unseen.
-pub const SECOND_BATCH: u32 = 101;
-
-/// The last consult of the third batch; the fourth (134 to 165) was written, like the third, by
-/// two more writers after the rules had been tuned on the batches before it, and first run unseen.
-pub const THIRD_BATCH: u32 = 133;
-
-/// The last consult of the fourth batch; the fifth (166 to 197) was written in the same way.
-pub const FOURTH_BATCH: u32 = 165;
-
-/// The last consult of the fifth batch; the sixth (198 on) was written in the same way.
-pub const FIFTH_BATCH: u32 = 197;
+/// The batches written after the first set, by other writers who never saw the rules, each
+/// committed alone and first run unseen after the rules had been tuned on the batches before it:
+/// their names for `--batch` and their consults.
+pub const BATCHES: [(&str, RangeInclusive<u32>); 6] =
+    [("second", 34..=101), ("third", 102..=133), ("fourth", 134..=165), ("fifth", 166..=197), ("sixth", 198..=229), ("seventh", 230..=261)];
 
 impl TestConsult {
     /// The consult's number, from its id ("34-hypertensie-controle" → 34).
@@ -61,19 +54,18 @@ impl TestConsult {
     }
 }
 
-/// The consults of `consults` that `selection` names: `first` (01 to 33), `new` (34 on), `third`
-/// (102 to 133), `fourth` (134 to 165), `fifth` (166 to 197), `sixth` (198 on) or anything else
-/// for all.
+/// The consults of `consults` that `selection` names: `first` (01 to 33), `new` (34 on), a batch
+/// of [`BATCHES`] by its name, or anything else for all.
 pub fn select(consults: Vec<TestConsult>, selection: &str) -> Vec<TestConsult> {
-    match selection {
-        "first" => consults.into_iter().filter(|c| c.number() <= FIRST_SET).collect(),
-        "new" => consults.into_iter().filter(|c| c.number() > FIRST_SET).collect(),
-        "third" => consults.into_iter().filter(|c| (SECOND_BATCH + 1..=THIRD_BATCH).contains(&c.number())).collect(),
-        "fourth" => consults.into_iter().filter(|c| (THIRD_BATCH + 1..=FOURTH_BATCH).contains(&c.number())).collect(),
-        "fifth" => consults.into_iter().filter(|c| (FOURTH_BATCH + 1..=FIFTH_BATCH).contains(&c.number())).collect(),
-        "sixth" => consults.into_iter().filter(|c| c.number() > FIFTH_BATCH).collect(),
-        _ => consults,
-    }
+    let wanted: Box<dyn Fn(u32) -> bool> = match selection {
+        "first" => Box::new(|n| n <= FIRST_SET),
+        "new" => Box::new(|n| n > FIRST_SET),
+        name => match BATCHES.iter().find(|(batch, _)| *batch == name) {
+            Some((_, numbers)) => Box::new(|n| numbers.contains(&n)),
+            None => return consults,
+        },
+    };
+    consults.into_iter().filter(|c| wanted(c.number())).collect()
 }
 
 /// The facts of one episode's note, per field. A fact is a key phrase that must appear in the
