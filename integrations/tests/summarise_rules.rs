@@ -361,7 +361,7 @@ fn accuracy_on_the_test_set_stays_above_the_floor() {
     let ev = testset::evaluate(&consults).expect("an evaluation");
     assert!(3 * ev.holdout.consults >= consults.len(), "a third held out");
     assert!(ev.all.accuracy() >= 0.91, "placement accuracy {:.3}\n{}", ev.all.accuracy(), ev.markdown());
-    assert!(ev.holdout.accuracy() >= 0.86, "holdout accuracy {:.3}\n{}", ev.holdout.accuracy(), ev.markdown());
+    assert!(ev.holdout.accuracy() >= 0.865, "holdout accuracy {:.3}\n{}", ev.holdout.accuracy(), ev.markdown());
     assert!(ev.all.episode_accuracy() >= 0.88, "episode accuracy {:.3}\n{}", ev.all.episode_accuracy(), ev.markdown());
 }
 
@@ -401,11 +401,11 @@ fn the_notes_keep_the_clinical_register() {
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
 }
 
-/// The whole set, 196 of its 229 consults written by others after the rules: what the rules
+/// The whole set, 228 of its 261 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-11-29 (docs/benchmarks.md,
-/// "SOEP note quality"), with the sixth batch (198 to 229): placement all 89.1 %, holdout 86.6 %;
-/// facts dev 93.1 %, holdout 87.0 %; first-person words 159, second-person words 69, questions 1,
-/// fillers 3 (all on held-out consults), speaker labels 1. The target is 95 % of facts on
+/// "SOEP note quality"), with the seventh batch (230 to 261): placement all 89.4 %, holdout 86.9 %;
+/// facts dev 94.3 %, holdout 88.7 %; first-person words 124, second-person words 75, questions 1,
+/// fillers 4 (3 on held-out consults), speaker labels 1. The target is 95 % of facts on
 /// held-out consults and none of these breaches: far off yet.
 #[test]
 fn the_whole_set_stays_above_its_floor() {
@@ -415,13 +415,13 @@ fn the_whole_set_stays_above_its_floor() {
     let ev = testset::evaluate(&consults).expect("an evaluation");
     let table = format!("{}\n{}", ev.markdown(), ev.note_markdown());
     assert!(3 * ev.holdout.consults >= consults.len(), "a third held out");
-    assert!(ev.all.accuracy() >= 0.885, "placement {:.3}\n{table}", ev.all.accuracy());
-    assert!(ev.holdout.accuracy() >= 0.86, "holdout placement {:.3}\n{table}", ev.holdout.accuracy());
-    assert!(ev.dev_note.overall().recall() >= 0.925, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
-    assert!(ev.holdout_note.overall().recall() >= 0.865, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
+    assert!(ev.all.accuracy() >= 0.89, "placement {:.3}\n{table}", ev.all.accuracy());
+    assert!(ev.holdout.accuracy() >= 0.865, "holdout placement {:.3}\n{table}", ev.holdout.accuracy());
+    assert!(ev.dev_note.overall().recall() >= 0.94, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
+    assert!(ev.holdout_note.overall().recall() >= 0.885, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 162 && style.second_person <= 71, "{style:?}\n{table}");
-    assert!(style.questions <= 2 && style.fillers <= 3 && style.speaker_labels <= 1, "{style:?}\n{table}");
+    assert!(style.first_person <= 126 && style.second_person <= 77, "{style:?}\n{table}");
+    assert!(style.questions <= 2 && style.fillers <= 4 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
 /// The split offer: each SOEP consult of the whole set asked as one episode. A consult written as
@@ -453,7 +453,9 @@ fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
     // measured: dev 7 of 11 and holdout 3 of 9 found with their number; false offers dev 3 of 44
     // and holdout 2 of 37. Problems in one body system (impetigo and head lice) are not told apart.
     // With the fifth batch (197 consults) and a problem needing an assessment of its own: dev 10
-    // of 17 and holdout 3 of 14 found, false offers dev 4 of 86 and holdout 4 of 80.
+    // of 17 and holdout 3 of 14 found, false offers dev 4 of 86 and holdout 4 of 80. With the
+    // seventh (261 consults) and a marked move the topics do not follow: dev 12 of 20 and holdout 5
+    // of 17 found, false offers dev 7 of 115 and holdout 3 of 109.
     assert!(dev[3] * 100 >= dev[2] * 55 && holdout[3] * 100 >= holdout[2] * 20, "offers {counts:?}\n{table}");
 }
 
@@ -463,7 +465,9 @@ fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
 /// others; holdout 6 of 7 and 0 of 55 others; with the fourth batch (134 to 165), first run
 /// unseen: dev 14 of 14 and 0 of 73, holdout 7 of 10 and 1 of 68; with the fifth (166 to 197) and
 /// a partner's history told as such: dev 15 of 16 (the lowercase 172 not) and 0 of 87, holdout 12
-/// of 16 and 0 of 78.
+/// of 16 and 0 of 78; with the seventh (230 to 261), the clinician holding the floor and a history
+/// marked where the child's sentences are at least as many as the speaker's own: dev 20 of 21 and 0
+/// of 114, holdout 19 of 22 and 2 of 104.
 #[test]
 fn a_parents_history_is_marked_as_told_by_the_parent() {
     // per split: children's consults, marked; other consults, marked
@@ -490,7 +494,7 @@ fn a_parents_history_is_marked_as_told_by_the_parent() {
     let [dev, holdout] = counts;
     assert!(dev[0] >= 5 && holdout[0] >= 5, "{counts:?}");
     assert!(dev[1] * 10 >= dev[0] * 9 && dev[3] == 0, "dev {counts:?}");
-    assert!(holdout[1] * 10 >= holdout[0] * 7 && holdout[3] <= 1, "holdout {counts:?}");
+    assert!(holdout[1] * 10 >= holdout[0] * 7 && holdout[3] <= 2, "holdout {counts:?}");
 
     let told = |lines: &[&str]| {
         let transcript = lines.iter().map(|s| TranscriptLine { sentence: (*s).to_owned(), speaker: None }).collect();

@@ -9,8 +9,8 @@
 use super::rules::classify::{has_measurement, names_a_diagnosis};
 use super::rules::cues::has_cue;
 use super::rules::lexicon::{
-    ASSESSMENT_START, CLINICIAN_CUES, DIAGNOSIS_TERMS, EVALUATION, IMPERATIVE_START, OBJECTIVE, PATIENT_CUES, PATIENT_QUESTION, PLAN,
-    QUESTION_START,
+    AGREEMENT, ASSESSMENT_START, CLINICIAN_CUES, DIAGNOSIS_TERMS, EVALUATION, GREETING, IMPERATIVE_START, OBJECTIVE, PATIENT_CUES,
+    PATIENT_QUESTION, PLAN, QUESTION_START,
 };
 use super::rules::style::strip_leading_fillers;
 use crate::speech::Speaker;
@@ -33,6 +33,13 @@ pub fn guess_speaker(sentence: &str) -> Speaker {
 /// speaker, who answers ("Heeft u de temperatuur opgenomen? — Ik heb net zijn temperatuur
 /// opgenomen, die is 38,7." is the carer's, not the doctor's measurement).
 pub fn guess_in_turn(sentence: &str, asked_by: Option<Speaker>) -> Speaker {
+    guess_on_floor(sentence, asked_by, false)
+}
+
+/// As [`guess_in_turn`], where the clinician `examining` holds the floor: past the history, after
+/// a statement of theirs, a sentence with no stronger cue is theirs too ("Zo, het bloeden is
+/// gestopt." during the examination, "Niet snuiten en niet peuteren." in the plan).
+pub fn guess_on_floor(sentence: &str, asked_by: Option<Speaker>, examining: bool) -> Speaker {
     let s = sentence.trim();
     let mut clinician = 0u32;
     let mut patient = 0u32;
@@ -75,8 +82,19 @@ pub fn guess_in_turn(sentence: &str, asked_by: Option<Speaker>) -> Speaker {
             None => {}
         }
     }
+    // the lean passes over a sentence that speaks as "ik" or reacts: "Goed, dan laat ik het
+    // plafond nog even zitten" is the patient taking the plan in
+    // (or calls the other "dokter"), and over a question that lost its question mark
+    let own = ["ik", "mijn", "mij", "me", "we", "ons", "dokter", "au"].iter().any(|w| has_cue(s, w)) || AGREEMENT.any(s) || GREETING.any(s);
+    let asks = s.ends_with('?') || QUESTION_START.starts_any(opening);
+    if examining && asked_by.is_none() && !asks && !own {
+        clinician += FLOOR_LEAN;
+    }
     if clinician > patient { Speaker::Zorgverlener } else { Speaker::Patient }
 }
+
+/// How far the clinician's examination or plan leans the next cue-poor sentence to them.
+const FLOOR_LEAN: u32 = 3;
 
 #[cfg(test)]
 mod tests {
@@ -127,6 +145,21 @@ mod tests {
         assert_eq!(guess_speaker("Doe maar, liever even pijn dan nog een jaar dat ding."), Speaker::Patient);
         assert_eq!(guess_speaker("Moet ik nu aan de insuline, want daar ben ik echt bang voor?"), Speaker::Patient);
         assert_eq!(guess_speaker("Mag ik even naar uw keel kijken?"), Speaker::Zorgverlener);
+    }
+
+    #[test]
+    fn past_the_history_the_clinician_holds_the_floor() {
+        let finding = "Zo, het bloeden is gestopt.";
+        assert_eq!(guess_in_turn(finding, None), Speaker::Patient);
+        assert_eq!(guess_on_floor(finding, None, true), Speaker::Zorgverlener);
+        assert_eq!(
+            guess_on_floor("Niet snuiten en niet peuteren, en de eerste dagen niet zwaar tillen.", None, true),
+            Speaker::Zorgverlener
+        );
+        // the patient taking the plan in, asking, or answering keeps their own voice
+        assert_eq!(guess_on_floor("Goed, dan laat ik het plafond nog maar even zitten.", None, true), Speaker::Patient);
+        assert_eq!(guess_on_floor("is dat erg dokter", None, true), Speaker::Patient);
+        assert_eq!(guess_on_floor("Alleen iets voor de bloeddruk.", Some(Speaker::Zorgverlener), true), Speaker::Patient);
     }
 
     #[test]

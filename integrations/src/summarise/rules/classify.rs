@@ -1,7 +1,7 @@
 //! Sentence placement: which SOEP field (or none) each transcript sentence belongs to.
 //!
 //! Per sentence, in order:
-//! 1. The speaker is the engine's, or [`guess_in_turn`]'s when the engine could not tell.
+//! 1. The speaker is the engine's, or [`guess_on_floor`]'s when the engine could not tell.
 //! 2. The clinician's questions are dropped, but remembered: the patient's answer to a clinical
 //!    question becomes S, and a bare yes or no is rewritten ("Heeft u koorts? — Nee." → "Geen
 //!    koorts."). A question that proposes the plan ("Zullen we afspreken dat u over twee weken
@@ -15,7 +15,7 @@
 //!    ("ik ga even luisteren") is no finding and is dropped unless a finding cue outweighs it.
 
 use crate::speech::Speaker;
-use crate::summarise::speaker::guess_in_turn;
+use crate::summarise::speaker::guess_on_floor;
 use crate::summarise::{Flavour, TranscriptLine};
 
 use super::Section;
@@ -49,6 +49,8 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
     let mut phase = Phase::History;
     // Who asked the question the last sentence was, if it was one: the answer is the other's.
     let mut asked_by: Option<Speaker> = None;
+    // Who said the last sentence.
+    let mut last: Option<Speaker> = None;
     for line in lines {
         let raw = line.sentence.trim();
         if message && line.speaker.is_none() && labels::split_label(raw).is_none() {
@@ -63,7 +65,10 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
         };
         labelled = label.or(labelled);
         let told = label.or(line.speaker).or(labelled);
-        let speaker = told.unwrap_or_else(|| guess_in_turn(sentence, asked_by));
+        // past the history, after the clinician's own statement, the floor is theirs
+        let examining = phase != Phase::History && last == Some(Speaker::Zorgverlener);
+        let speaker = told.unwrap_or_else(|| guess_on_floor(sentence, asked_by, examining));
+        last = Some(speaker);
         asked_by = asks(sentence, false).then_some(speaker);
         if sentence.is_empty() {
             out.push(Placed { section: None, speaker, text: String::new() });
@@ -325,7 +330,33 @@ fn plan_score(s: &str) -> u32 {
     // an imperative opening is advice: "Haal het kleed uit de gang weg."
     // ("Goedemorgen, kom verder" is a welcome)
     let imperative = if IMPERATIVE_START.starts_any(strip_lead(s)) && !s.ends_with('?') && !GREETING.starts_any(s) { 4 } else { 0 };
-    2 * PLAN.count(s).min(4) + imperative
+    let safety_net = if SAFETY_NET.any(s) { 6 } else { 0 };
+    // "Ik zie u over twee weken terug": the follow-up, not a finding
+    let follow_up = if sees_back(s) { 4 } else { 0 };
+    2 * PLAN.count(s).min(4) + imperative + safety_net + follow_up
+}
+
+/// Whether the clinician will see the patient again: "ik zie u" with "terug" later in the sentence
+/// ("Ik zie u over twee weken terug om te horen hoe het gaat").
+pub(crate) fn sees_back(s: &str) -> bool {
+    cues::find_cue(s, "ik zie u").is_some_and(|at| cues::has_cue(&s[at..], "terug"))
+}
+
+/// Whether a clause of `s` says what the findings fit, with words between the verb and "bij":
+/// "Dit patroon past het best bij een leverbelasting", "Volgens mij past dit goed bij een
+/// appendicitis" (the contiguous "past bij" is in [`EVALUATION`]).
+pub(crate) fn fits(s: &str) -> bool {
+    s.split([',', '.', ';', ':']).any(|clause| {
+        let mut words = clause.split_whitespace();
+        while let Some(w) = words.next() {
+            if ["past", "passen", "paste", "pasten"].iter().any(|v| w.eq_ignore_ascii_case(v)) {
+                // "bij" as the second or third word after the verb ("past dit goed bij"; a negated
+                // fit is an assessment too: "past hier niet bij")
+                return words.take(3).skip(1).any(|w| w.eq_ignore_ascii_case("bij"));
+            }
+        }
+        false
+    })
 }
 
 fn objective_score(s: &str, flavour: Flavour) -> u32 {
@@ -348,7 +379,8 @@ fn evaluation_score(s: &str) -> u32 {
     // "De bloeddruk is nog iets te hoog", "De inhalatietechniek is nog niet goed": a judgement
     // against a norm, which is the assessment unless the sentence gives the measured value.
     let judged = if is_judgement(s) && !has_measurement(s) { 4 } else { 0 };
-    3 * EVALUATION.count(s).min(2) + terms + judged + if named || opens { 3 } else { 0 }
+    let fitted = if fits(s) { 3 } else { 0 };
+    3 * EVALUATION.count(s).min(2) + fitted + terms + judged + if named || opens { 3 } else { 0 }
 }
 
 /// Whether `s` names what the complaint is, as a diagnosis is named ("De keelpijn is een virale
@@ -552,6 +584,23 @@ mod tests {
         assert_eq!(sections(&lines), [Some('E'), Some('E'), Some('O')]);
         assert!(is_judgement("De klachten zijn fors."));
         assert!(!is_judgement("De darmgeluiden zijn wat verhoogd."));
+    }
+
+    #[test]
+    fn a_fit_a_verdict_and_a_safety_net_are_told_from_findings() {
+        use Speaker::Zorgverlener;
+        let lines = [
+            line(Zorgverlener, "Dit patroon past het best bij een leverbelasting door alcohol."),
+            line(Zorgverlener, "Een torsio vind ik onwaarschijnlijk, omdat het zo geleidelijk begon."),
+            line(Zorgverlener, "Het kan geen kwaad en het wordt niet kwaadaardig."),
+            line(Zorgverlener, "Wordt hij snel groter, hard of groter dan vijf centimeter, kom dan terug."),
+            line(Zorgverlener, "Ik zie u over twee weken terug om te horen hoe de propranolol bevalt."),
+            line(Zorgverlener, "Ik laat uw urine testen op chlamydia en gonorroe."),
+        ];
+        assert_eq!(sections(&lines), [Some('E'), Some('E'), Some('E'), Some('P'), Some('P'), Some('P')]);
+        assert!(fits("Volgens mij past dit goed bij een appendicitis") && fits("Een beroerte past hier niet bij"));
+        assert!(!fits("Dat past bij een virale infectie") && !fits("De schoen past niet goed"));
+        assert!(sees_back("Ik zie u over een week terug") && !sees_back("Ik zie uw keel, die is rood, terug naar de stoel"));
     }
 
     #[test]

@@ -533,6 +533,8 @@ pub(crate) static ANNOUNCE: CueList = CueList::new(&[
     "ik kijk het even",
     "kijk ik nu even",
     "ik kijk nu even",
+    "ik kijk eerst",
+    "ik voel eerst",
 ]);
 
 /// A patient's question that voices a worry, whatever word opens it ("Wat moet ik doen als het
@@ -727,6 +729,18 @@ pub(crate) static OBJECTIVE: CueList = CueList::new(&[
     "capillaire refill",
     "meningeale",
     "petechiën",
+    // how a joint or a hand moves and feels on examination: "de vingers bewegen goed en het
+    // gevoel in de hand is normaal", "kraken bij het bewegen", "passief naar buiten draaien gaat
+    // vrij"
+    "bij het bewegen",
+    "bewegen goed",
+    "beweegt goed",
+    "beweegt vrij",
+    "gaat vrij",
+    "het gevoel in",
+    "kraken",
+    "goed buigen",
+    "volledig buigen",
 ]);
 
 /// The doctor's assessment: E. Phrases weigh more than bare diagnosis terms.
@@ -856,6 +870,31 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "kans op",
     "risico op",
     "een waarschuwing",
+    // what is unlikely or harmless, what a habit or a cause amounts to: "een torsio vind ik
+    // onwaarschijnlijk", "het kan geen kwaad", "u zit ruim boven het advies", "de moeheid kan door
+    // de alcohol komen", "dat gaat met alleen antibiotica meestal niet over"
+    "onwaarschijnlijk",
+    "kan geen kwaad",
+    "niet kwaadaardig",
+    "goedaardig",
+    "boven het advies",
+    "boven de norm",
+    "kan door",
+    "kan komen door",
+    "meestal niet over",
+    "niet vanzelf over",
+    // what a treatment does, and how long recovery takes: "de oxycodon helpt nauwelijks nog",
+    // "zinkzalf helpt niet tegen die gist", "het kan een paar maanden duren voordat u zich beter
+    // voelt", "dan herstelt de huid meestal goed"
+    "helpt nauwelijks",
+    "helpt niet",
+    "helpt maar een",
+    "werkt onvoldoende",
+    "duren voordat",
+    "duurt even voordat",
+    "herstelt meestal",
+    "herstelt de huid",
+    "geneest meestal",
 ]);
 
 /// Copulas after which a judgement judges the subject ([`JUDGEMENT`]).
@@ -920,6 +959,7 @@ pub(crate) static ASSESSMENT_START: CueList = CueList::new(&[
     "dit zijn",
     "dat komt",
     "dit komt",
+    "volgens mij",
 ]);
 
 /// The names of the diagnoses in the embedded ICPC list ([`domain::icpc::diagnosis_synonyms`]):
@@ -1289,6 +1329,26 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     "week de",
     "kunnen we",
     "overwegen",
+    // a test ordered: "ik laat uw urine testen op chlamydia"
+    "ik laat",
+]);
+
+/// The safety net, said as a condition with its consequence ("Wordt hij groter dan vijf centimeter,
+/// kom dan terug", "Gaat u plotseling slechter horen, komt u dan meteen langs"): the plan, whatever
+/// findings or values the condition names.
+pub(crate) static SAFETY_NET: CueList = CueList::new(&[
+    "kom dan",
+    "komt u dan",
+    "kom je dan",
+    "bel dan",
+    "belt u dan",
+    "bel je dan",
+    "neem dan contact",
+    "neemt u dan contact",
+    "meld u dan",
+    "dan direct bellen",
+    "dan meteen bellen",
+    "dan terugkomen",
 ]);
 
 /// Patient complaint language: strengthens S for patients and for unknown speakers.
@@ -1440,6 +1500,9 @@ pub(crate) static TOPIC_CHANGE: CueList = CueList::new(&[
     "andere klacht",
     "ander probleem",
     "ik had nog",
+    "heb ik nog iets",
+    "had ik nog iets",
+    "ik heb nog iets",
     "ik heb ook nog",
     "waar ik ook nog",
     "ik wilde ook nog",
@@ -1742,6 +1805,7 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &NAMES_A_DIAGNOSIS,
         &ASSESSMENT_START,
         &PLAN,
+        &SAFETY_NET,
         &SUBJECTIVE,
         &GGZ_SUBJECTIVE,
         &GGZ_OBJECTIVE,

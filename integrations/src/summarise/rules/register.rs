@@ -141,6 +141,10 @@ const E_OPENINGS: &[&str] = &[
 
 /// Openings of the plan, each with what replaces it (longest first).
 const P_OPENINGS: &[(&str, &str)] = &[
+    ("mijn advies is om", "advies:"),
+    ("mijn advies is", "advies:"),
+    ("mijn voorstel is om", "voorstel:"),
+    ("dat begrijp ik", ""),
     ("ik wil u graag verwijzen naar", "verwijzing naar"),
     ("ik wil u verwijzen naar", "verwijzing naar"),
     ("ik verwijs u naar", "verwijzing naar"),
@@ -292,6 +296,7 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
             words.drop_is_of_thought();
         }
         Section::Plan => {
+            words.follow_up();
             words.replace_opening(P_IMPERATIVES);
             words.replace_opening(P_OPENINGS);
             words.prescription();
@@ -1082,6 +1087,9 @@ impl Words {
         if it_is || self.words.first().is_some_and(pronoun) {
             return;
         }
+        // the subject after the copula: "Volgens mij is dit …", "Bij de pols is er …" keep it
+        let inverted =
+            |w: Option<&String>| w.is_some_and(|w| matches!(bare(w).as_str(), "dit" | "dat" | "het" | "er" | "hij" | "ze" | "zij" | "u"));
         let start = usize::from(self.words.first().is_some_and(|w| matches!(bare(w).as_str(), "de" | "het" | "uw")));
         for k in 1..=2 {
             let at = start + k;
@@ -1089,6 +1097,9 @@ impl Words {
                 && matches!(bare(&self.words[at]).as_str(), "is" | "zijn")
                 && self.words[start..at].iter().all(|w| tail(w).is_empty())
             {
+                if inverted(self.words.get(at + 1)) {
+                    return;
+                }
                 self.words.remove(at);
                 if start == 1 {
                     self.words.remove(0);
@@ -1124,20 +1135,46 @@ impl Words {
     /// "De hoest past bij een prikkelhoest" → "prikkelhoest": the subject of "past bij" early in
     /// the sentence goes with it.
     fn drop_through_past_bij(&mut self) {
-        let Some(i) =
-            (0..self.words.len().min(5)).find(|&i| self.matches(i, &["past", "bij"]) || self.matches(i, &["past", "het", "meest", "bij"]))
-        else {
+        let Some(i) = (0..self.words.len().min(5)).find(|&i| bare(&self.words[i]) == "past") else {
             return;
         };
         if self.words[..i].iter().any(|w| !tail(w).is_empty()) {
             return;
         }
-        let n = if bare(&self.words[i + 1]) == "bij" { 2 } else { 4 };
+        // "past bij", "past het best bij", "past dit goed bij": "bij" within the next three words,
+        // in the same clause
+        let end = self.words.len().min(i + 4);
+        let Some(bij) = (i + 1..end).find(|&k| bare(&self.words[k]) == "bij") else {
+            return;
+        };
+        // "Een beroerte past hier niet bij" keeps its negation
+        if self.words[i..bij].iter().any(|w| !tail(w).is_empty() || matches!(bare(w).as_str(), "niet" | "slecht" | "minder")) {
+            return;
+        }
+        let n = bij + 1 - i;
+        // with words between, only a short subject goes ("Dit patroon past het best bij …"); "En
+        // de hoest past goed bij een bijwerking" keeps what it judges
+        if n > 2 && i > 2 {
+            return;
+        }
         if i + n < self.words.len() {
             self.words.drain(..i + n);
             if self.words.len() > 1 && bare(&self.words[0]) == "een" {
                 self.words.remove(0);
             }
+        }
+    }
+
+    /// P: "Ik zie u over twee weken terug om …" → "Controle over 2 weken om …": the follow-up
+    /// said as seeing the patient again, its "terug" within the clause.
+    fn follow_up(&mut self) {
+        if !self.matches(0, &["ik", "zie", "u"]) || !tail(&self.words[2]).is_empty() {
+            return;
+        }
+        let end = self.clause_end(3);
+        if let Some(k) = (3..end).find(|&k| bare(&self.words[k]) == "terug") {
+            self.remove(k, 1);
+            self.words.splice(..3, ["controle".to_owned()]);
         }
     }
 
@@ -1267,7 +1304,7 @@ impl Words {
                     if i > 0
                         && matches!(
                             bare(&self.words[i - 1]).as_str(),
-                            "zonder" | "voor" | "met" | "bij" | "naar" | "aan" | "tegen" | "over"
+                            "zonder" | "voor" | "met" | "bij" | "naar" | "aan" | "tegen" | "over" | "volgens"
                         ) =>
                 {
                     // the speaker spoken of is the patient ("ze kijken naar me" → "… naar
@@ -1275,6 +1312,13 @@ impl Words {
                     // lijst bij me" → "zich"
                     let t = tail(&self.words[i]).to_owned();
                     let prep = bare(&self.words[i - 1]);
+                    // "Volgens mij heb ik koorts" → "Heeft koorts": the opinion is the patient's
+                    // own, so the verb and its "ik" say it
+                    if prep == "volgens" && t.is_empty() && self.words.get(i + 2).is_some_and(|w| bare(w) == "ik") {
+                        self.remove(i - 1, 2);
+                        i -= 1;
+                        continue;
+                    }
                     let has = (0..i).any(|k| matches!(bare(&self.words[k]).as_str(), "heb" | "heeft" | "had"));
                     let reflexive = (prep == "voor" && self.words.get(i + 1).is_some_and(|w| bare(w) == "uit") && t.is_empty())
                         || (prep == "bij" && (has || !t.is_empty() || i + 1 == self.words.len()));
@@ -1296,6 +1340,28 @@ impl Words {
                 "mezelf" => {
                     let t = tail(&self.words[i]).to_owned();
                     self.words[i] = format!("zichzelf{t}");
+                    i += 1;
+                }
+                // the patient's household or couple: "we zijn vorige week naar Spanje geweest" →
+                // "ze zijn …" (the plural verb stays), "onze dochter" → "hun dochter", "bij ons
+                // thuis" → "bij hen thuis", "ons zoontje" → "hun zoontje"
+                "we" | "wij" | "onze" | "ons" => {
+                    let object = w == "ons"
+                        && (!tail(&self.words[i]).is_empty()
+                            || self.words.get(i + 1).is_none_or(|next| {
+                                matches!(
+                                    bare(next).as_str(),
+                                    "in" | "thuis" | "weer" | "nu" | "te" | "op" | "aan" | "mee" | "niet" | "ook" | "wel" | "al" | "nog"
+                                ) || is_infinitive(&bare(next))
+                                    || (bare(next).ends_with("en") && !tail(next).is_empty())
+                            }));
+                    let third = match w.as_str() {
+                        "we" => "ze",
+                        "wij" => "zij",
+                        _ if object => "hen",
+                        _ => "hun",
+                    };
+                    self.words[i] = keep_tail(&self.words[i], third);
                     i += 1;
                 }
                 _ => i += 1,
@@ -1659,6 +1725,12 @@ mod tests {
         assert_eq!(s("Ik heb het gevoel dat iedereen naar me kijkt."), "Het gevoel dat iedereen naar patiënt kijkt.");
         assert_eq!(s("Ik heb het een tijdje voor me uit geschoven."), "Het een tijdje voor zich uit geschoven.");
         assert_eq!(s("Ik heb de lijst met metingen bij me."), "De lijst met metingen bij zich.");
+        // the patient's own opinion, and the household spoken of as "we"
+        assert_eq!(s("Volgens mij heb ik koorts."), "Heeft koorts.");
+        assert_eq!(s("Volgens mij is het erger geworden."), "Volgens patiënt is het erger geworden.");
+        assert_eq!(s("We zijn vorige week bij onze dochter geweest."), "Ze zijn vorige week bij hun dochter geweest.");
+        assert_eq!(s("Hij sliep bij ons in bed, ons zoontje Daan."), "Hij sliep bij hen in bed, hun zoontje Daan.");
+        assert_eq!(s("De buurvrouw kan ons brengen."), "De buurvrouw kan hen brengen.");
     }
 
     /// The broken lines the note once wrote, each now a whole Dutch line.
@@ -1805,6 +1877,22 @@ mod tests {
         assert_eq!(s("Is het erg, nu het al weken duurt?"), "Vraagt: \"Is het erg, nu het al weken duurt?\"");
         let style = super::super::testset::style_violations(&s("Moet ik dat dan de rest van mijn leven slikken?"));
         assert_eq!((style.first_person, style.questions), (0, 0));
+    }
+
+    #[test]
+    fn a_fit_an_inverted_copula_and_a_follow_up_stay_whole() {
+        let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
+        let o = |t| clinical(Section::Objective, Speaker::Zorgverlener, t);
+        let e = |t| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
+        assert_eq!(e("Dit patroon past het best bij een leverbelasting door alcohol."), "Leverbelasting door alcohol.");
+        assert_eq!(e("Een beroerte past hier niet bij."), "Beroerte past hier niet bij.");
+        assert_eq!(e("En de hoest past goed bij een bijwerking."), "En de hoest past goed bij een bijwerking.");
+        // the subject after the copula keeps its verb: never "Volgens mij dit …", "Links het …"
+        assert_eq!(o("Links is het trommelvlies normaal."), "Links is het trommelvlies normaal.");
+        assert_eq!(o("De keel is rood."), "Keel rood.");
+        assert_eq!(p("Ik zie u over twee weken terug om te horen hoe het gaat."), "Controle over 2 weken om te horen hoe het gaat.");
+        assert_eq!(p("Mijn advies is afwachten."), "Advies: afwachten.");
+        assert_eq!(p("Dat begrijp ik, daarom bel ik u morgen."), "Daarom telefonisch contact morgen.");
     }
 
     #[test]

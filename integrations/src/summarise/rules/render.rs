@@ -51,7 +51,7 @@ pub(crate) fn told_by(request: &SummaryRequest, placements: &[Placement]) -> Opt
             None => {}
         }
     }
-    if third < TOLD_BY_LINES || third <= first {
+    if third < TOLD_BY_LINES || third < first {
         return None;
     }
     let all = || request.transcript.iter().map(|l| l.sentence.as_str());
