@@ -188,7 +188,12 @@ async fn a_second_socket_takes_the_session_over_and_a_dropped_one_resumes_within
     assert_eq!(ready["resumed"], true);
     let transcript = next_json(&mut again).await;
     assert_eq!(transcript["type"], "transcript");
-    assert_eq!(transcript["completed"][1], json!({"idx": 1, "sentence": "Ik heb last van mijn rug.", "speaker": null}));
+    // the engine told no speaker: the page shows the sentence's own guess, and the summary
+    // guesses again in the conversation's context
+    assert_eq!(transcript["completed"][1], json!({"idx": 1, "sentence": "Ik heb last van mijn rug.", "speaker": "patient"}));
+    let lines = app.state.consult.transcripts.all(&mut conn, &sid).await.unwrap();
+    assert!(lines.iter().all(|l| l.guessed), "{lines:?}");
+    assert_eq!(lines[1].clone().told().speaker, None);
     drop(again);
     nothing_left(&app).await;
 
@@ -359,6 +364,9 @@ async fn a_sentence_finished_while_redis_does_not_answer_is_kept_once() {
     let sentences: Vec<&str> = lines.iter().map(|l| l.sentence.as_str()).collect();
     assert_eq!(sentences, ["Ik heb al drie dagen hoofdpijn.", "Waar zit de pijn precies?"]);
     assert_eq!(lines[1].speaker, Some(Speaker::Zorgverlener));
+    // the engine's own speaker is told to the summary as it is
+    assert!(!lines[1].guessed);
+    assert_eq!(lines[1].clone().told().speaker, Some(Speaker::Zorgverlener));
     let ttl_left: i64 = redis::cmd("PTTL").arg("kept-once:speech:s1:lines").query_async(&mut conn).await.unwrap();
     assert!(ttl_left > 0, "the transcript still ends: {ttl_left}");
 

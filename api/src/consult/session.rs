@@ -19,7 +19,7 @@ use utoipa::ToSchema;
 use crate::auth::CurrentUser;
 #[allow(unused_imports)] // named by the upload's documentation alone
 use crate::consult::service::RECORDING_SLOTS;
-use crate::consult::socket::{AUDIO_QUEUE, EVENT_QUEUE, EXPIRED, NO_ENGINE, audio_model, guess};
+use crate::consult::socket::{AUDIO_QUEUE, EVENT_QUEUE, EXPIRED, NO_ENGINE, audio_model};
 use crate::consult::transcripts::Line;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{Json, Path, Query};
@@ -180,7 +180,6 @@ pub async fn recording(
         while let Some(event) = events.recv().await {
             match event {
                 SpeechEvent::Completed { sentence, speaker } => {
-                    let speaker = speaker.or_else(|| guess(&sentence));
                     let ttl = state.consult.config.session_ttl;
                     completed.push(
                         state

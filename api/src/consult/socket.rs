@@ -51,8 +51,7 @@ use domain::jobs::JobState;
 use domain::summary::{ConsultResult, Template};
 use futures::stream::SplitSink;
 use futures::{SinkExt, StreamExt};
-use integrations::speech::{AudioFrame, AudioModel, Speaker, SpeechEvent, StreamOptions};
-use integrations::summarise::TranscriptLine;
+use integrations::speech::{AudioFrame, AudioModel, SpeechEvent, StreamOptions};
 use jobs::live::{self, LiveEvent};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -535,11 +534,10 @@ impl Connection {
                 async move {
                     let _guard = guard;
                     while let Some(event) = events.recv().await {
-                        if let SpeechEvent::Completed { sentence, speaker } = event {
-                            let speaker = speaker.or_else(|| guess(&sentence));
-                            if let Err(e) = transcripts.append(&mut conn, &session_id, &sentence, speaker, keep).await {
-                                tracing::warn!(error = %e, "a last sentence could not be kept");
-                            }
+                        if let SpeechEvent::Completed { sentence, speaker } = event
+                            && let Err(e) = transcripts.append(&mut conn, &session_id, &sentence, speaker, keep).await
+                        {
+                            tracing::warn!(error = %e, "a last sentence could not be kept");
                         }
                     }
                 }
@@ -560,7 +558,6 @@ impl Connection {
                 send_on(&mut self.sink, &Outgoing::Transcript { buffer: &self.buffer, completed: &[] }).await
             }
             SpeechEvent::Completed { sentence, speaker } => {
-                let speaker = speaker.or_else(|| guess(&sentence));
                 let line = match self.state.consult.transcripts.append(&mut self.conn, &self.session.id, &sentence, speaker, ttl).await {
                     Ok(line) => line,
                     Err(e) => {
@@ -623,7 +620,7 @@ impl Connection {
         let transcript = match request.transcript.as_deref().filter(|t| !t.trim().is_empty()) {
             Some(typed) => summaries::typed_lines(typed),
             None => match self.state.consult.transcripts.all(&mut self.conn, &self.session.id).await {
-                Ok(lines) => lines.into_iter().map(|l| TranscriptLine { sentence: l.sentence, speaker: l.speaker }).collect(),
+                Ok(lines) => lines.into_iter().map(Line::told).collect(),
                 Err(e) => {
                     tracing::error!(error = %e, "cannot read the transcript");
                     let message = "Het transcript kon niet worden gelezen. Probeer het opnieuw.";
@@ -649,9 +646,4 @@ impl Connection {
             }
         }
     }
-}
-
-/// The speaker of a sentence the engine could not attribute, by the summariser's cues.
-pub(super) fn guess(sentence: &str) -> Option<Speaker> {
-    Some(integrations::summarise::guess_speaker(sentence))
 }

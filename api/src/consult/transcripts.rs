@@ -21,8 +21,21 @@ use serde::{Deserialize, Serialize};
 pub struct Line {
     pub idx: usize,
     pub sentence: String,
+    /// The engine's speaker, or where it could not tell, the sentence's own guess.
     #[schema(required = true)]
     pub speaker: Option<Speaker>,
+    /// The speaker is a guess from this sentence alone: the summary guesses it again, in the
+    /// conversation's context (who asked, who examines), and never names the clinician on it.
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub guessed: bool,
+}
+
+impl Line {
+    /// The line as the summariser takes it: a guessed speaker left for it to guess.
+    pub fn told(self) -> integrations::summarise::TranscriptLine {
+        integrations::summarise::TranscriptLine { sentence: self.sentence, speaker: if self.guessed { None } else { self.speaker } }
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -30,6 +43,9 @@ struct Stored {
     s: String,
     #[serde(default)]
     p: Option<Speaker>,
+    /// `p` is a guess ([`Line::guessed`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    g: bool,
     /// The line's own key, so that an append tried again adds it once.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     k: String,
@@ -127,10 +143,13 @@ impl Transcripts {
         conn: &mut ConnectionManager,
         session_id: &str,
         sentence: &str,
-        speaker: Option<Speaker>,
+        engines: Option<Speaker>,
         ttl: Duration,
     ) -> redis::RedisResult<Line> {
-        let stored = Stored { s: sentence.to_owned(), p: speaker, k: domain::consults::new_id() };
+        // where the engine could not tell, the summariser's cues guess the speaker for the page
+        let guessed = engines.is_none();
+        let speaker = engines.or_else(|| Some(integrations::summarise::guess_speaker(sentence)));
+        let stored = Stored { s: sentence.to_owned(), p: speaker, g: guessed, k: domain::consults::new_id() };
         let body = serde_json::to_string(&stored)
             .map_err(|e| redis::RedisError::from((redis::ErrorKind::Client, "cannot encode a line", e.to_string())))?;
         let mut invocation = APPEND.key(self.key(session_id));
@@ -140,7 +159,7 @@ impl Transcripts {
             async move { invocation.invoke_async::<usize>(&mut conn).await }
         })
         .await?;
-        Ok(Line { idx, sentence: stored.s, speaker })
+        Ok(Line { idx, sentence: stored.s, speaker, guessed })
     }
 
     /// Every sentence so far, in order.
@@ -149,7 +168,7 @@ impl Transcripts {
         Ok(raw
             .into_iter()
             .enumerate()
-            .filter_map(|(idx, r)| serde_json::from_str::<Stored>(&r).ok().map(|s| Line { idx, sentence: s.s, speaker: s.p }))
+            .filter_map(|(idx, r)| serde_json::from_str::<Stored>(&r).ok().map(|s| Line { idx, sentence: s.s, speaker: s.p, guessed: s.g }))
             .collect())
     }
 
