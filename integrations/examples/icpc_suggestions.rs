@@ -3,7 +3,7 @@
 //!
 //! `cargo run -p integrations --example icpc_suggestions [-- --verbose]`; `--verbose` also lists
 //! every episode with its expected and suggested codes (`--split dev`: only the dev consults');
-//! `--batch first` or `--batch new` (or a later batch by name, `--batch second` to `seventh`) scores only the first 33 consults or those written after them.
+//! `--batch first` or `--batch new` (or a later batch by name, `--batch second` to `eighth`) scores only the first 33 consults or those written after them.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,7 +19,7 @@ fn main() -> ExitCode {
     let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data");
     let mut splits = std::collections::HashMap::new();
     let evaluation = testset::load(&data.join("soep-testset"))
-        .map(|consults| testset::select(consults, batch.as_deref().unwrap_or("all")))
+        .and_then(|consults| testset::select(consults, batch.as_deref().unwrap_or("all")))
         .and_then(|consults| {
             splits = consults.iter().map(|c| (c.id.clone(), c.split.clone())).collect();
             let mut expected = coding::load_expected(&data.join("soep-icpc.json"))?;

@@ -44,8 +44,15 @@ pub const FIRST_SET: u32 = 33;
 /// The batches written after the first set, by other writers who never saw the rules, each
 /// committed alone and first run unseen after the rules had been tuned on the batches before it:
 /// their names for `--batch` and their consults.
-pub const BATCHES: [(&str, RangeInclusive<u32>); 6] =
-    [("second", 34..=101), ("third", 102..=133), ("fourth", 134..=165), ("fifth", 166..=197), ("sixth", 198..=229), ("seventh", 230..=261)];
+pub const BATCHES: [(&str, RangeInclusive<u32>); 7] = [
+    ("second", 34..=101),
+    ("third", 102..=133),
+    ("fourth", 134..=165),
+    ("fifth", 166..=197),
+    ("sixth", 198..=229),
+    ("seventh", 230..=261),
+    ("eighth", 262..=293),
+];
 
 impl TestConsult {
     /// The consult's number, from its id ("34-hypertensie-controle" → 34).
@@ -54,18 +61,22 @@ impl TestConsult {
     }
 }
 
-/// The consults of `consults` that `selection` names: `first` (01 to 33), `new` (34 on), a batch
-/// of [`BATCHES`] by its name, or anything else for all.
-pub fn select(consults: Vec<TestConsult>, selection: &str) -> Vec<TestConsult> {
+/// The consults of `consults` that `selection` names: `all`, `first` (01 to 33), `new` (34 on) or
+/// a batch of [`BATCHES`] by its name; another name is an error, never all of them unasked.
+pub fn select(consults: Vec<TestConsult>, selection: &str) -> Result<Vec<TestConsult>, String> {
     let wanted: Box<dyn Fn(u32) -> bool> = match selection {
+        "all" => Box::new(|_| true),
         "first" => Box::new(|n| n <= FIRST_SET),
         "new" => Box::new(|n| n > FIRST_SET),
         name => match BATCHES.iter().find(|(batch, _)| *batch == name) {
             Some((_, numbers)) => Box::new(|n| numbers.contains(&n)),
-            None => return consults,
+            None => {
+                let names: Vec<&str> = BATCHES.iter().map(|(batch, _)| *batch).collect();
+                return Err(format!("onbekende selectie {name:?}: all, first, new of {}", names.join(", ")));
+            }
         },
     };
-    consults.into_iter().filter(|c| wanted(c.number())).collect()
+    Ok(consults.into_iter().filter(|c| wanted(c.number())).collect())
 }
 
 /// The facts of one episode's note, per field. A fact is a key phrase that must appear in the
