@@ -339,7 +339,7 @@ fn a_long_transcript_is_summarised_whole_and_deterministically() {
 /// The first set (consults 01 to 33), written with the rules.
 fn first_set() -> Vec<testset::TestConsult> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/soep-testset");
-    testset::select(testset::load(&dir).expect("the test set"), "first")
+    testset::select(testset::load(&dir).expect("the test set"), "first").expect("the first set")
 }
 
 /// The whole test set (101 consults), two thirds of it written afterwards by others.
@@ -401,12 +401,12 @@ fn the_notes_keep_the_clinical_register() {
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
 }
 
-/// The whole set, 228 of its 261 consults written by others after the rules: what the rules
+/// The whole set, 260 of its 293 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-11-29 (docs/benchmarks.md,
-/// "SOEP note quality"), with the seventh batch (230 to 261): placement all 89.4 %, holdout 86.9 %;
-/// facts dev 94.3 %, holdout 88.7 %; first-person words 124, second-person words 75, questions 1,
-/// fillers 4 (3 on held-out consults), speaker labels 1. The issue's target is 95 % of facts on
-/// held-out consults and none of these breaches: far off yet.
+/// "SOEP note quality"), with the eighth batch (262 to 293): placement all 89.3 %, holdout 86.8 %;
+/// facts dev 94.6 %, holdout 87.9 %; first-person words 149, second-person words 84, questions 2,
+/// fillers 6, speaker labels 1. The issue's target is 95 % of facts on held-out consults and none
+/// of these breaches: far off yet.
 #[test]
 fn the_whole_set_stays_above_its_floor() {
     let consults = whole_set();
@@ -418,10 +418,10 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(ev.all.accuracy() >= 0.89, "placement {:.3}\n{table}", ev.all.accuracy());
     assert!(ev.holdout.accuracy() >= 0.865, "holdout placement {:.3}\n{table}", ev.holdout.accuracy());
     assert!(ev.dev_note.overall().recall() >= 0.94, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
-    assert!(ev.holdout_note.overall().recall() >= 0.885, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
+    assert!(ev.holdout_note.overall().recall() >= 0.875, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 126 && style.second_person <= 77, "{style:?}\n{table}");
-    assert!(style.questions <= 2 && style.fillers <= 4 && style.speaker_labels <= 1, "{style:?}\n{table}");
+    assert!(style.first_person <= 151 && style.second_person <= 86, "{style:?}\n{table}");
+    assert!(style.questions <= 2 && style.fillers <= 6 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
 /// The split offer: each SOEP consult of the whole set asked as one episode. A consult written as
@@ -455,7 +455,8 @@ fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
     // With the fifth batch (197 consults) and a problem needing an assessment of its own: dev 10
     // of 17 and holdout 3 of 14 found, false offers dev 4 of 86 and holdout 4 of 80. With the
     // seventh (261 consults) and a marked move the topics do not follow: dev 12 of 20 and holdout 5
-    // of 17 found, false offers dev 7 of 115 and holdout 3 of 109.
+    // of 17 found, false offers dev 7 of 115 and holdout 3 of 109. With the eighth (293): dev 12 of
+    // 20 and holdout 5 of 19 found, false offers dev 10 of 131 and holdout 3 of 123.
     assert!(dev[3] * 100 >= dev[2] * 55 && holdout[3] * 100 >= holdout[2] * 20, "offers {counts:?}\n{table}");
 }
 
@@ -467,7 +468,8 @@ fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
 /// a partner's history told as such: dev 15 of 16 (the lowercase 172 not) and 0 of 87, holdout 12
 /// of 16 and 0 of 78; with the seventh (230 to 261), the clinician holding the floor and a history
 /// marked where the child's sentences are at least as many as the speaker's own: dev 20 of 21 and 0
-/// of 114, holdout 19 of 22 and 2 of 104.
+/// of 114, holdout 19 of 22 and 2 of 104; with the eighth (262 to 293, and the consults named for a
+/// girl, a toddler or a child's age): dev 24 of 26 and 0 of 125, holdout 21 of 25 and 2 of 117.
 #[test]
 fn a_parents_history_is_marked_as_told_by_the_parent() {
     // per split: children's consults, marked; other consults, marked
@@ -477,11 +479,13 @@ fn a_parents_history_is_marked_as_told_by_the_parent() {
         let marked = summary.result.episodes.iter().any(|e| e.subjective.starts_with("Anamnese via "));
         let row = usize::from(c.split == "holdout");
         // a parent for a child or a teenager, a daughter for her father: named so ("19-kind-oorpijn-
-        // moeder", "122-adhd-controle-tiener-moeder", "108-oorsmeer-slechthorend-dochter")
+        // moeder", "122-adhd-controle-tiener-moeder", "108-oorsmeer-slechthorend-dochter",
+        // "274-urineweginfectie-meisje-zes-jaar", "233-bedplassen-zevenjarige")
         // ("186-de-quervain-jonge-moeder" is the young mother's own history; "194-telefonisch-
         // echtgenote-…" a wife's, typed as such)
-        let told_by_another = c.id.split('-').any(|w| matches!(w, "kind" | "baby" | "moeder" | "vader" | "dochter" | "echtgenote"))
-            && !c.id.contains("jonge-moeder");
+        let told_by_another = c.id.split('-').any(|w| {
+            matches!(w, "kind" | "baby" | "peuter" | "meisje" | "moeder" | "vader" | "dochter" | "echtgenote") || w.ends_with("jarige")
+        }) && !c.id.contains("jonge-moeder");
         if marked && c.id.contains("dochter") {
             // 131 never says "dochter": family is all the conversation tells
             let s = &summary.result.episodes[0].subjective;

@@ -598,6 +598,14 @@ mod tests {
             line(Zorgverlener, "Ik laat uw urine testen op chlamydia en gonorroe."),
         ];
         assert_eq!(sections(&lines), [Some('E'), Some('E'), Some('E'), Some('P'), Some('P'), Some('P')]);
+        let lines = [
+            line(Zorgverlener, "Er is nu geen sprake van beklemming."),
+            line(Zorgverlener, "De somberheid lijkt vooral een gevolg van de eetbuien, ik zie geen depressie."),
+            line(Zorgverlener, "Ik bel u over twee dagen met de uitslag van de kweek."),
+            line(Zorgverlener, "Krijgt u bloedverlies tussen de menstruaties, neem dan eerder contact op."),
+            line(Zorgverlener, "Er komt flink wat pus en wit brijig materiaal uit."),
+        ];
+        assert_eq!(sections(&lines), [Some('E'), Some('E'), Some('P'), Some('P'), Some('O')]);
         assert!(fits("Volgens mij past dit goed bij een appendicitis") && fits("Een beroerte past hier niet bij"));
         assert!(!fits("Dat past bij een virale infectie") && !fits("De schoen past niet goed"));
         assert!(sees_back("Ik zie u over een week terug") && !sees_back("Ik zie uw keel, die is rood, terug naar de stoel"));

@@ -732,6 +732,7 @@ pub(crate) static OBJECTIVE: CueList = CueList::new(&[
     // how a joint or a hand moves and feels on examination: "de vingers bewegen goed en het
     // gevoel in de hand is normaal", "kraken bij het bewegen", "passief naar buiten draaien gaat
     // vrij"
+    "pus",
     "bij het bewegen",
     "bewegen goed",
     "beweegt goed",
@@ -895,6 +896,27 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "herstelt meestal",
     "herstelt de huid",
     "geneest meestal",
+    // the course, a cause and what is not the case: "verdwijnt het vocht vanzelf binnen drie
+    // maanden", "zijn meestal na een week of twee over", "de moeheid kan nog weken aanhouden", "een
+    // volle darm kan meespelen", "het lijnen houdt de eetbuien in stand", "een gevolg van de
+    // eetbuien", "een heel normale reactie", "antibiotica helpen hier weinig", "kan wijzen op een
+    // ernstige infectie", "er is geen sprake van beklemming", "een soa wil ik uitsluiten"
+    "vanzelf binnen",
+    "meestal na",
+    "in de loop van",
+    "kan nog weken",
+    "kan meespelen",
+    "speelt mee",
+    "spelen mee",
+    "in stand",
+    "gevolg van",
+    "normale reactie",
+    "helpen weinig",
+    "helpt weinig",
+    "helpen hier weinig",
+    "kan wijzen op",
+    "geen sprake van",
+    "uitsluiten",
 ]);
 
 /// Copulas after which a judgement judges the subject ([`JUDGEMENT`]).
@@ -1331,6 +1353,27 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     "overwegen",
     // a test ordered: "ik laat uw urine testen op chlamydia"
     "ik laat",
+    // a result to be called about, a culture sent, what is handed over or asked for: "ik bel u
+    // over twee dagen met de uitslag", "bij kinderen sturen we de urine altijd op", "ik geef u
+    // een zelftest mee", "ik wil dat u nu direct naar de praktijk komt"
+    "ik bel u over",
+    "ik bel u volgende",
+    "ik bel u morgen",
+    "met de uitslag",
+    "als de uitslag",
+    "over twee dagen",
+    "over drie dagen",
+    "sturen we",
+    "we sturen",
+    "ik geef u",
+    "zelftest",
+    "ik wil dat u",
+    "hoeft u niets",
+    "microgram",
+    "ik spoel",
+    "gaasje",
+    "slikt u",
+    "stopweek",
 ]);
 
 /// The safety net, said as a condition with its consequence ("Wordt hij groter dan vijf centimeter,
@@ -1339,12 +1382,16 @@ pub(crate) static PLAN: CueList = CueList::new(&[
 pub(crate) static SAFETY_NET: CueList = CueList::new(&[
     "kom dan",
     "komt u dan",
+    "dan komt u",
+    "belt u ons",
     "kom je dan",
     "bel dan",
     "belt u dan",
     "bel je dan",
     "neem dan contact",
+    "neem dan eerder contact",
     "neemt u dan contact",
+    "neemt u dan eerder contact",
     "meld u dan",
     "dan direct bellen",
     "dan meteen bellen",
