@@ -22,8 +22,9 @@ use super::{Placement, Section, labels, register};
 
 /// Who told the history when a parent speaks for a child ("Hij heeft sinds eergisteren
 /// diarree", "Dit is Noor, ze is vier"): at least [`TOLD_BY_LINES`] of the history's sentences
-/// speak of "hij", "ze", "zij" or "haar" before any "ik", or of "mijn zoon" or "mijn dochter",
-/// more than speak as "ik". The parent is the mother or the father when the conversation says so
+/// speak of "hij", "ze", "zij" or "haar" before any "ik", or of "mijn zoon" or "mijn dochter", and
+/// at least as many as speak as "ik" (a parent's "ik ben bang" beside three sentences about the
+/// child). The parent is the mother or the father when the conversation says so
 /// ("mevrouw", "mama"; "meneer", "papa"), else "ouder"; where a son or daughter speaks of "mijn
 /// vader" or is asked about "uw moeder", the history is theirs ("dochter", "zoon", else
 /// "familie"); a husband or wife typed as such ("Echtgenote: …") tells the partner's
