@@ -404,7 +404,7 @@ fn the_notes_keep_the_clinical_register() {
 /// The whole set, 260 of its 293 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-11-29 (docs/benchmarks.md,
 /// "SOEP note quality"), with the eighth batch (262 to 293): placement all 89.3 %, holdout 86.8 %;
-/// facts dev 94.6 %, holdout 87.9 %; first-person words 149, second-person words 84, questions 2,
+/// facts dev 94.6 %, holdout 87.9 %; first-person words 149, second-person words 82, questions 2,
 /// fillers 6, speaker labels 1. The target is 95 % of facts on held-out consults and none
 /// of these breaches: far off yet.
 #[test]
@@ -420,7 +420,7 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(ev.dev_note.overall().recall() >= 0.94, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
     assert!(ev.holdout_note.overall().recall() >= 0.875, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 151 && style.second_person <= 86, "{style:?}\n{table}");
+    assert!(style.first_person <= 151 && style.second_person <= 84, "{style:?}\n{table}");
     assert!(style.questions <= 2 && style.fillers <= 6 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
@@ -610,6 +610,8 @@ fn the_style_check_sees_each_breach() {
     let v = testset::style_violations("huisarts: we gaan nou mijn advies volgen");
     assert_eq!((v.speaker_labels, v.questions, v.fillers, v.first_person), (1, 0, 1, 2));
     assert_eq!(testset::style_violations("Sinds 3 dagen keelpijn. Geen koorts. Geen hoest.").total(), 0);
+    assert_eq!(testset::style_violations("Gamma-GT 145 U/l, ALT 68 U/l.").total(), 0);
+    assert_eq!(testset::style_violations("Komt u terug als het erger wordt.").second_person, 1);
     assert_eq!(testset::style_violations("").fields, 0);
 }
 

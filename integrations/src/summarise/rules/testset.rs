@@ -346,7 +346,8 @@ pub fn style_violations(text: &str) -> StyleCounts {
     }
     // a quote marked as one ("Vraagt: \"Moet ik …?\"") is the speaker's own words
     let t = &unquoted(t);
-    let lower = t.to_lowercase();
+    // a unit is no pronoun: "ALT 68 U/l"
+    let lower = t.to_lowercase().replace("u/l", "ul");
     let labels = SPEAKER_LABELS
         .iter()
         .filter(|l| {
