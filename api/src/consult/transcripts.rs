@@ -143,12 +143,12 @@ impl Transcripts {
         conn: &mut ConnectionManager,
         session_id: &str,
         sentence: &str,
-        engines: Option<Speaker>,
+        by_engine: Option<Speaker>,
         ttl: Duration,
     ) -> redis::RedisResult<Line> {
         // where the engine could not tell, the summariser's cues guess the speaker for the page
-        let guessed = engines.is_none();
-        let speaker = engines.or_else(|| Some(integrations::summarise::guess_speaker(sentence)));
+        let guessed = by_engine.is_none();
+        let speaker = by_engine.or_else(|| Some(integrations::summarise::guess_speaker(sentence)));
         let stored = Stored { s: sentence.to_owned(), p: speaker, g: guessed, k: domain::consults::new_id() };
         let body = serde_json::to_string(&stored)
             .map_err(|e| redis::RedisError::from((redis::ErrorKind::Client, "cannot encode a line", e.to_string())))?;

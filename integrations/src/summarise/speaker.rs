@@ -9,8 +9,8 @@
 use super::rules::classify::{has_measurement, names_a_diagnosis};
 use super::rules::cues::has_cue;
 use super::rules::lexicon::{
-    AGREEMENT, ASSESSMENT_START, CLINICIAN_CUES, DIAGNOSIS_TERMS, EVALUATION, GREETING, IMPERATIVE_START, OBJECTIVE, PATIENT_CUES,
-    PATIENT_QUESTION, PLAN, QUESTION_START,
+    AGREEMENT, ASSESSMENT_START, CLINICIAN_CUES, DIAGNOSIS_TERMS, EVALUATION, GREETING, IMPERATIVE_START, OBJECTIVE, OWN_VOICE,
+    PATIENT_CUES, PATIENT_QUESTION, PLAN, QUESTION_START,
 };
 use super::rules::style::strip_leading_fillers;
 use crate::speech::Speaker;
@@ -82,12 +82,17 @@ pub fn guess_on_floor(sentence: &str, asked_by: Option<Speaker>, examining: bool
             None => {}
         }
     }
-    // the lean passes over a sentence that speaks as "ik" or reacts: "Goed, dan laat ik het
-    // plafond nog even zitten" is the patient taking the plan in
-    // (or calls the other "dokter"), and over a question that lost its question mark
-    let own = ["ik", "mijn", "mij", "me", "we", "ons", "dokter", "au"].iter().any(|w| has_cue(s, w)) || AGREEMENT.any(s) || GREETING.any(s);
-    let asks = s.ends_with('?') || QUESTION_START.starts_any(opening);
-    if examining && asked_by.is_none() && !asks && !own {
+    // the lean passes over a question that lost its question mark, and over a sentence that speaks
+    // as "ik", calls the other "dokter" or reacts: "Goed, dan laat ik het plafond nog even zitten"
+    // is the patient taking the plan in (looked at only where the lean could apply)
+    if examining
+        && asked_by.is_none()
+        && !s.ends_with('?')
+        && !QUESTION_START.starts_any(opening)
+        && !OWN_VOICE.any(s)
+        && !AGREEMENT.any(s)
+        && !GREETING.any(s)
+    {
         clinician += FLOOR_LEAN;
     }
     if clinician > patient { Speaker::Zorgverlener } else { Speaker::Patient }

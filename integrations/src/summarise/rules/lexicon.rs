@@ -1376,6 +1376,10 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     "stopweek",
 ]);
 
+/// Words by which a speaker speaks as themselves or calls out: the sentence is not the
+/// clinician's by holding the floor ([`guess_on_floor`](crate::summarise::speaker::guess_on_floor)).
+pub(crate) static OWN_VOICE: CueList = CueList::new(&["ik", "mijn", "mij", "me", "we", "ons", "dokter", "au"]);
+
 /// The safety net, said as a condition with its consequence ("Wordt hij groter dan vijf centimeter,
 /// kom dan terug", "Gaat u plotseling slechter horen, komt u dan meteen langs"): the plan, whatever
 /// findings or values the condition names.
@@ -1853,6 +1857,7 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &ASSESSMENT_START,
         &PLAN,
         &SAFETY_NET,
+        &OWN_VOICE,
         &SUBJECTIVE,
         &GGZ_SUBJECTIVE,
         &GGZ_OBJECTIVE,

@@ -64,19 +64,19 @@ impl TestConsult {
 /// The consults of `consults` that `selection` names: `all`, `first` (01 to 33), `new` (34 on) or
 /// a batch of [`BATCHES`] by its name; another name is an error, never all of them unasked.
 pub fn select(consults: Vec<TestConsult>, selection: &str) -> Result<Vec<TestConsult>, String> {
-    let wanted: Box<dyn Fn(u32) -> bool> = match selection {
-        "all" => Box::new(|_| true),
-        "first" => Box::new(|n| n <= FIRST_SET),
-        "new" => Box::new(|n| n > FIRST_SET),
+    let numbers = match selection {
+        "all" => 0..=u32::MAX,
+        "first" => 0..=FIRST_SET,
+        "new" => FIRST_SET + 1..=u32::MAX,
         name => match BATCHES.iter().find(|(batch, _)| *batch == name) {
-            Some((_, numbers)) => Box::new(|n| numbers.contains(&n)),
+            Some((_, numbers)) => numbers.clone(),
             None => {
                 let names: Vec<&str> = BATCHES.iter().map(|(batch, _)| *batch).collect();
                 return Err(format!("onbekende selectie {name:?}: all, first, new of {}", names.join(", ")));
             }
         },
     };
-    Ok(consults.into_iter().filter(|c| wanted(c.number())).collect())
+    Ok(consults.into_iter().filter(|c| numbers.contains(&c.number())).collect())
 }
 
 /// The facts of one episode's note, per field. A fact is a key phrase that must appear in the
