@@ -401,12 +401,12 @@ fn the_notes_keep_the_clinical_register() {
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
 }
 
-/// The whole set, 260 of its 293 consults written by others after the rules: what the rules
-/// generalise to. Floors just under the figures measured on 2026-11-29 (docs/benchmarks.md,
-/// "SOEP note quality"), with the eighth batch (262 to 293): placement all 89.3 %, holdout 86.8 %;
-/// facts dev 94.6 %, holdout 87.9 %; first-person words 149, second-person words 82, questions 2,
-/// fillers 6, speaker labels 1. The issue's target is 95 % of facts on held-out consults and none
-/// of these breaches: far off yet.
+/// The whole set, 292 of its 325 consults written by others after the rules: what the rules
+/// generalise to. Floors just under the figures measured on 2026-11-30 (docs/benchmarks.md,
+/// "SOEP note quality"), with the ninth batch (294 to 325): placement all 89.3 %, holdout 87.0 %;
+/// facts dev 94.4 %, holdout 88.7 %; first-person words 170, second-person words 110, questions 2,
+/// fillers 7 (one the verb "hoor": "als ik een longontsteking hoor"), speaker labels 1. The
+/// issue's target is 95 % of facts on held-out consults and none of these breaches: far off yet.
 #[test]
 fn the_whole_set_stays_above_its_floor() {
     let consults = whole_set();
@@ -418,10 +418,10 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(ev.all.accuracy() >= 0.89, "placement {:.3}\n{table}", ev.all.accuracy());
     assert!(ev.holdout.accuracy() >= 0.865, "holdout placement {:.3}\n{table}", ev.holdout.accuracy());
     assert!(ev.dev_note.overall().recall() >= 0.94, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
-    assert!(ev.holdout_note.overall().recall() >= 0.875, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
+    assert!(ev.holdout_note.overall().recall() >= 0.88, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 151 && style.second_person <= 84, "{style:?}\n{table}");
-    assert!(style.questions <= 2 && style.fillers <= 6 && style.speaker_labels <= 1, "{style:?}\n{table}");
+    assert!(style.first_person <= 172 && style.second_person <= 112, "{style:?}\n{table}");
+    assert!(style.questions <= 2 && style.fillers <= 7 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
 /// The split offer: each SOEP consult of the whole set asked as one episode. A consult written as
@@ -476,7 +476,12 @@ fn a_parents_history_is_marked_as_told_by_the_parent() {
     let mut counts = [[0usize; 4]; 2];
     for c in whole_set().iter().filter(|c| matches!(c.template, Template::Soap | Template::Report)) {
         let summary = run(&c.request());
-        let marked = summary.result.episodes.iter().any(|e| e.subjective.starts_with("Anamnese via "));
+        // or, where the patient speaks beside a relative typed as such, the relative's sentences
+        // marked as theirs ("Volgens echtgenote: hij snurkt al jaren")
+        let marked = summary.result.episodes.iter().any(|e| {
+            e.subjective.starts_with("Anamnese via ")
+                || e.subjective.split("Volgens ").skip(1).any(|rest| rest.split_whitespace().next().is_some_and(|w| w.ends_with(':')))
+        });
         let row = usize::from(c.split == "holdout");
         // a parent for a child or a teenager, a daughter for her father: named so ("19-kind-oorpijn-
         // moeder", "122-adhd-controle-tiener-moeder", "108-oorsmeer-slechthorend-dochter",
@@ -611,6 +616,9 @@ fn the_style_check_sees_each_breach() {
     assert_eq!((v.speaker_labels, v.questions, v.fillers, v.first_person), (1, 0, 1, 2));
     assert_eq!(testset::style_violations("Sinds 3 dagen keelpijn. Geen koorts. Geen hoest.").total(), 0);
     assert_eq!(testset::style_violations("Gamma-GT 145 U/l, ALT 68 U/l.").total(), 0);
+    // a relative's history marked as theirs is no speaker label
+    assert_eq!(testset::style_violations("Volgens echtgenote: hij snurkt al jaren.").total(), 0);
+    assert_eq!(testset::style_violations("Snurkt. Patiënt: hij stopt met ademen.").speaker_labels, 1);
     assert_eq!(testset::style_violations("Komt u terug als het erger wordt.").second_person, 1);
     assert_eq!(testset::style_violations("").fields, 0);
 }

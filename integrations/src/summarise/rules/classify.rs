@@ -51,6 +51,10 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
     let mut asked_by: Option<Speaker> = None;
     // Who said the last sentence.
     let mut last: Option<Speaker> = None;
+    // A relative typed beside the patient ("Echtgenote: …" and "Patiënt: …"), and the one whose
+    // turn it is: their history is marked as theirs.
+    let beside = labels::relative_beside_patient(lines.iter().map(|l| l.sentence.as_str()));
+    let mut relative: Option<&'static str> = None;
     for line in lines {
         let raw = line.sentence.trim();
         if message && line.speaker.is_none() && labels::split_label(raw).is_none() {
@@ -64,6 +68,9 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
             None => (None, raw),
         };
         labelled = label.or(labelled);
+        if label.is_some() {
+            relative = labels::relative(raw).filter(|_| beside);
+        }
         let told = label.or(line.speaker).or(labelled);
         // past the history, after the clinician's own statement, the floor is theirs
         let examining = phase != Phase::History && last == Some(Speaker::Zorgverlener);
@@ -91,6 +98,9 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
             // ("… zet huisarts patiënt over op Spiolto")
             Some(section) if told == Some(Speaker::Zorgverlener) => {
                 register::addressee_named(&register::in_own_name(&register::clinical(section, speaker, &placed.text), role(flavour)))
+            }
+            Some(Section::Subjective) if let Some(relative) = relative.filter(|_| speaker == Speaker::Patient) => {
+                register::told_by_relative(&placed.text, relative)
             }
             Some(section) => register::clinical(section, speaker, &placed.text),
             None => String::new(),
@@ -201,7 +211,10 @@ fn strip_lead(s: &str) -> &str {
 enum Phase {
     History,
     Examination,
-    Decided,
+    /// The clinician's last placed statement was the assessment: what follows without a cue
+    /// explains it ("Daarbij zakt 's nachts de keel dicht, …").
+    Assessed,
+    Planned,
 }
 
 impl Phase {
@@ -209,7 +222,8 @@ impl Phase {
     /// clinical question or moved to another problem (`asked`), or announced the examination.
     fn after(self, section: Option<Section>, asked: bool, announced: bool) -> Phase {
         match section {
-            Some(Section::Evaluation | Section::Plan) => Phase::Decided,
+            Some(Section::Evaluation) => Phase::Assessed,
+            Some(Section::Plan) => Phase::Planned,
             Some(Section::Objective) => Phase::Examination,
             _ if asked => Phase::History,
             _ if announced && self == Phase::History => Phase::Examination,
@@ -251,8 +265,12 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) 
     // weken lang elke dag".
     if best == 0 && !greeting && announce == 0 && word_count(s) >= 4 && !topic_change {
         match phase {
+            // what the findings are named: "Dit is het fenomeen van Raynaud, waarbij …"
+            Phase::Examination if NAMES_THE_FINDINGS.starts_any(strip_lead(s)) => return (placed(Section::Evaluation, s), None),
             Phase::Examination => return (placed(Section::Objective, s), None),
-            Phase::Decided => return (placed(Section::Plan, s), None),
+            Phase::Assessed if !shaped_as_plan(s) => return (placed(Section::Evaluation, s), None),
+            Phase::Assessed => return (placed(Section::Plan, s), None),
+            Phase::Planned => return (placed(Section::Plan, s), None),
             Phase::History => {}
         }
     }
@@ -270,6 +288,111 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) 
     };
     (placed(section, s), None)
 }
+
+/// Whether a statement no cue places reads as the plan rather than as the assessment it follows:
+/// the clinician acting ("Ik maak nu een sneetje"), the patient addressed as the one who acts ("U
+/// krijgt eerst een prikje", "Daarna bouwt u rustig op"), an opening verb ("Kam het haar elke
+/// dag") or what is not needed ("Een foto is niet nodig"). Else it explains the assessment:
+/// "Daarbij zakt 's nachts de keel dicht".
+fn shaped_as_plan(s: &str) -> bool {
+    let words: Vec<String> =
+        strip_lead(s).split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    let verb_first = match words.as_slice() {
+        [first, second, ..] => !OPENERS.contains(&first.as_str()) && AFTER_IMPERATIVE.contains(&second.as_str()),
+        _ => false,
+    };
+    verb_first
+        || words.iter().any(|w| matches!(w.as_str(), "ik" | "we" | "wij"))
+        || words.iter().take(3).any(|w| matches!(w.as_str(), "u" | "je" | "jij"))
+        || words.iter().any(|w| w == "nodig")
+}
+
+/// Words that open a statement and are no verb ([`shaped_as_plan`]).
+const OPENERS: &[&str] = &[
+    "het",
+    "de",
+    "een",
+    "dit",
+    "dat",
+    "die",
+    "deze",
+    "er",
+    "daar",
+    "daarbij",
+    "daarom",
+    "daardoor",
+    "dan",
+    "zo",
+    "zo'n",
+    "in",
+    "op",
+    "bij",
+    "met",
+    "na",
+    "voor",
+    "als",
+    "omdat",
+    "want",
+    "maar",
+    "en",
+    "meestal",
+    "vaak",
+    "soms",
+    "misschien",
+    "waarschijnlijk",
+    "gelukkig",
+    "helaas",
+    "ook",
+    "nog",
+    "wel",
+    "niet",
+    "geen",
+    "veel",
+    "ze",
+    "zij",
+    "hij",
+    "uw",
+    "haar",
+    "zijn",
+    "hun",
+    "wat",
+    "hoe",
+    "zolang",
+    "tot",
+    "door",
+    "tijdens",
+    "over",
+    "alles",
+    "iets",
+    "niets",
+    "dus",
+    "toch",
+];
+
+/// Words that follow an opening imperative ("Kam het haar", "Controleer ook de rest", "Koop
+/// nieuwe schoenen"; [`shaped_as_plan`]).
+const AFTER_IMPERATIVE: &[&str] = &[
+    "het",
+    "de",
+    "een",
+    "ook",
+    "uw",
+    "haar",
+    "hem",
+    "nieuwe",
+    "dit",
+    "die",
+    "deze",
+    "elke",
+    "iedere",
+    "voortaan",
+    "altijd",
+    "dagelijks",
+    "rustig",
+    "goed",
+    "zo",
+    "niet",
+];
 
 fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
     // a guessed speaker may be wrong: the clinician turning to a colleague is nobody's history
@@ -386,7 +509,10 @@ fn evaluation_score(s: &str) -> u32 {
 /// Whether `s` names what the complaint is, as a diagnosis is named ("De keelpijn is een virale
 /// keelontsteking", "Dat is handeczeem"), given that it holds a diagnosis term.
 pub(crate) fn names_a_diagnosis(s: &str) -> bool {
-    NAMES_A_DIAGNOSIS.starts_any(strip_lead(s)) || cues::has_cue(s, "is een")
+    // what a patient has not is a finding: "Ze heeft geen koorts, de fontanel is niet gespannen"
+    let lead = strip_lead(s);
+    let denied = ["u heeft geen", "ze heeft geen", "hij heeft geen"].iter().any(|d| cues::find_cue(lead, d) == Some(0));
+    (NAMES_A_DIAGNOSIS.starts_any(lead) && !denied) || cues::has_cue(s, "is een")
 }
 
 /// Whether a clause of `s` judges its subject: a copula ("is", "zijn", "blijft" …) followed
@@ -541,6 +667,61 @@ mod tests {
         // the history's statement without cues stays out; during the examination it is a
         // finding, once decided the plan
         assert_eq!(sections(&lines), [None, Some('S'), None, Some('O'), Some('E'), Some('P'), None, None]);
+    }
+
+    #[test]
+    fn after_the_assessment_a_statement_without_cues_explains_it_unless_it_reads_as_the_plan() {
+        use Speaker::Zorgverlener;
+        let lines = [
+            line(Zorgverlener, "Uw bloeddruk is 150/95."),
+            line(Zorgverlener, "Dit is het fenomeen van Raynaud, waarbij de kleine bloedvaatjes bij kou verkrampen."),
+            line(Zorgverlener, "Wat u beschrijft past goed bij slaapapneu."),
+            line(Zorgverlener, "Daarbij zakt 's nachts uw keel dicht, waardoor u steeds even stopt met ademen."),
+            line(Zorgverlener, "Ik maak nu een sneetje van ongeveer een centimeter."),
+            line(Zorgverlener, "Het gaat daarbij niet om de roest, maar om de aarde op de spijker."),
+        ];
+        // after the findings, what names them is the assessment; after the assessment, what
+        // explains it; the clinician's own act is the plan, and so is what follows it
+        assert_eq!(sections(&lines), [Some('O'), Some('E'), Some('E'), Some('E'), Some('P'), Some('P')]);
+        let lines = [
+            line(Zorgverlener, "Dit is een aambei."),
+            line(Zorgverlener, "U krijgt eerst een prikje met lidocaïne."),
+            line(Zorgverlener, "Dit is een aambei."),
+            line(Zorgverlener, "Kam het haar twee weken lang elke dag."),
+            line(Zorgverlener, "Dit is een aambei."),
+            line(Zorgverlener, "Een foto is niet nodig."),
+        ];
+        assert_eq!(sections(&lines), [Some('E'), Some('P'), Some('E'), Some('P'), Some('E'), Some('P')]);
+        assert!(shaped_as_plan("Daarna bouwt u rustig weer op") && shaped_as_plan("Controleer ook de rest van het gezin"));
+        assert!(!shaped_as_plan("In de warmte gaat dat gistje harder groeien"));
+    }
+
+    #[test]
+    fn a_relative_typed_beside_the_patient_tells_their_own_part() {
+        let typed = |s: &str| TranscriptLine { speaker: None, sentence: s.to_owned() };
+        let lines = [
+            typed("Huisarts: Vertelt u maar."),
+            typed("Echtgenote: Hij snurkt al jaren, maar de laatste tijd stopt zijn ademhaling soms."),
+            typed("Ik tel dan tot twintig."),
+            typed("Patiënt: Ik ben altijd moe."),
+        ];
+        let texts: Vec<String> = place_all(&lines, Flavour::Normal).into_iter().map(|p| p.text).collect();
+        assert_eq!(texts[1], "Volgens echtgenote: hij snurkt al jaren, maar de laatste tijd stopt zijn ademhaling soms.");
+        assert_eq!(texts[2], "Echtgenote telt dan tot 20.");
+        assert_eq!(texts[3], "Altijd moe.");
+        // a relative alone tells the whole history: "Anamnese via …" marks it once
+        let alone = [typed("Huisarts: Vertelt u maar."), typed("Echtgenote: Hij snurkt al jaren.")];
+        assert_eq!(place_all(&alone, Flavour::Normal)[1].text, "Hij snurkt al jaren.");
+    }
+
+    #[test]
+    fn what_a_child_has_not_is_no_diagnosis_named() {
+        use Speaker::Zorgverlener;
+        assert!(!names_a_diagnosis("Ze heeft geen koorts en ik voel geen liesbreukje."));
+        assert!(names_a_diagnosis("Ze heeft een liesbreukje."));
+        let lines =
+            [line(Zorgverlener, "Ze heeft geen koorts, de fontanel is niet gespannen, het buikje is soepel en ik voel geen liesbreukje.")];
+        assert_eq!(sections(&lines), [Some('O')]);
     }
 
     #[test]

@@ -156,6 +156,11 @@ impl CueList {
         self.cues.iter().any(|c| starts_with_cue(text, c))
     }
 
+    /// Where the first of the cues that occur in `text` starts.
+    pub(crate) fn find(&self, text: &str) -> Option<usize> {
+        self.cues.iter().filter_map(|c| find_cue(text, c)).min()
+    }
+
     fn count_one_by_one(&self, words: &Words) -> u32 {
         self.cues.iter().filter(|c| words.has(c)).count() as u32
     }

@@ -52,6 +52,33 @@ pub(crate) fn split_label(s: &str) -> Option<(Speaker, &str)> {
     Some((*speaker, t[colon + 1..].trim_start()))
 }
 
+/// Labels of someone who speaks beside or for the patient, as the record names them.
+const RELATIVES: &[&str] =
+    &["moeder", "vader", "ouder", "partner", "zoon", "dochter", "echtgenote", "echtgenoot", "mantelzorger", "verzorger"];
+
+/// The relative a typed label at the start of `s` names ("Echtgenote: Hij snurkt" →
+/// "echtgenote").
+pub(crate) fn relative(s: &str) -> Option<&'static str> {
+    let t = s.trim_start();
+    let head = t[..t.find(':')?].trim().to_lowercase();
+    RELATIVES.iter().find(|r| **r == head).copied()
+}
+
+/// Whether a typed transcript has the patient speak for themselves beside a relative
+/// ("Patiënt: …" and "Echtgenote: …"): then the relative's history is theirs, sentence by
+/// sentence, not the whole history's teller.
+pub(crate) fn relative_beside_patient<'a>(mut sentences: impl Iterator<Item = &'a str>) -> bool {
+    let (mut patient, mut relative_seen) = (false, false);
+    sentences.any(|s| {
+        match split_label(s) {
+            Some((Speaker::Patient, _)) if relative(s).is_some() => relative_seen = true,
+            Some((Speaker::Patient, _)) => patient = true,
+            _ => {}
+        }
+        patient && relative_seen
+    })
+}
+
 /// `s` without a typed speaker label.
 pub(crate) fn strip_label(s: &str) -> &str {
     split_label(s).map_or(s, |(_, rest)| rest)
@@ -69,5 +96,9 @@ mod tests {
         assert_eq!(strip_label("POH-GGZ: Welkom."), "Welkom.");
         // whoever speaks for the patient is on the patient's side
         assert_eq!(split_label("Echtgenote: Hij zweet."), Some((Speaker::Patient, "Hij zweet.")));
+        assert_eq!(relative("Echtgenote: Hij zweet."), Some("echtgenote"));
+        assert_eq!(relative("Patiënt: Ik zweet."), None);
+        assert!(relative_beside_patient(["Patiënt: Ik ben moe.", "Echtgenote: Hij snurkt."].into_iter()));
+        assert!(!relative_beside_patient(["Huisarts: Wat is er?", "Moeder: Ze hoest."].into_iter()));
     }
 }

@@ -76,9 +76,57 @@ pub(crate) static MEASURED: CueList = CueList::new(&[
 /// Imperatives that open the clinician's advice ("Haal het kleed weg", "Plan een avond voor
 /// uzelf"): the plan.
 pub(crate) static IMPERATIVE_START: CueList = CueList::new(&[
-    "haal", "zet", "plan", "leg", "doe", "ga", "houd", "neem", "drink", "eet", "smeer", "gebruik", "stop", "begin", "bel", "kom",
-    "probeer", "blijf", "vermijd", "zorg", "let op", "draag", "koel", "week", "was", "beweeg", "sta", "schrijf", "meet", "weeg", "lees",
-    "sla", "masseer", "spoel", "knijp", "krab", "wrijf", "til", "beperk", "volg", "noteer", "geef", "oefen", "wandel", "fiets", "rijd",
+    "haal",
+    "zet",
+    "plan",
+    "leg",
+    "doe",
+    "ga",
+    "houd",
+    "neem",
+    "drink",
+    "eet",
+    "smeer",
+    "gebruik",
+    "stop",
+    "begin",
+    "bel",
+    "kom",
+    "probeer",
+    "blijf",
+    "vermijd",
+    "zorg",
+    "let op",
+    "draag",
+    "koel",
+    "week",
+    "was",
+    "beweeg",
+    "sta",
+    "schrijf",
+    "meet",
+    "weeg",
+    "lees",
+    "sla",
+    "masseer",
+    "spoel",
+    "knijp",
+    "krab",
+    "wrijf",
+    "til",
+    "beperk",
+    "volg",
+    "noteer",
+    "geef",
+    "oefen",
+    "wandel",
+    "fiets",
+    "rijd",
+    "koop",
+    "loop",
+    "kam",
+    "controleer",
+    "knip",
 ]);
 
 /// A question the patient asks about themselves ("Moet ik nu aan de insuline?", "Is het
@@ -577,6 +625,7 @@ pub(crate) static OBJECTIVE: CueList = CueList::new(&[
     "bij percussie",
     "bij inspectie",
     "bij onderzoek",
+    "nagekeken",
     "bij lichamelijk onderzoek",
     "toont",
     "tonen",
@@ -948,7 +997,15 @@ pub(crate) static JUDGEMENT: CueList = CueList::new(&[
     "aan de lage kant",
     "binnen de norm",
     "in orde",
+    // harm, or none: "Het antibioticum is niet schadelijk voor de baby"
+    "schadelijk",
+    "veilig",
+    "gevaarlijk",
 ]);
+
+/// Openings that name what the findings are, after the examination ("Dit is het fenomeen van
+/// Raynaud"); "u heeft …" there is a finding ("U heeft putjesoedeem aan beide onderbenen").
+pub(crate) static NAMES_THE_FINDINGS: CueList = CueList::new(&["dit is", "dat is", "het is", "dit zijn", "dat zijn", "het zijn"]);
 
 /// Openings that name what the complaint is ("Dat is …"): with a diagnosis term, the assessment.
 pub(crate) static NAMES_A_DIAGNOSIS: CueList =
@@ -982,6 +1039,9 @@ pub(crate) static ASSESSMENT_START: CueList = CueList::new(&[
     "dat komt",
     "dit komt",
     "volgens mij",
+    // what it looks like: "Het lijkt erop dat het glasvocht loslaat"
+    "het lijkt erop",
+    "het ziet ernaar uit",
 ]);
 
 /// The names of the diagnoses in the embedded ICPC list ([`domain::icpc::diagnosis_synonyms`]):
@@ -1090,6 +1150,16 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     "een andere mogelijkheid",
     "een optie is",
     "het meest effectief",
+    // the advice that counts most, or proposed: "Het belangrijkste is dat de ontlasting zachter
+    // wordt", "Mijn voorstel is dat u vier weken stopt", "Wat het meest helpt, is rust"
+    "het belangrijkste is",
+    "mijn voorstel",
+    "ik stel voor",
+    "het meest helpt",
+    "liever niet",
+    // training built up again: "Daarna bouwt u rustig weer op"
+    "bouwt u",
+    "opbouwen",
     "lijkt me goed om",
     "lijkt me verstandig om",
     "begin dan met",
@@ -1854,6 +1924,7 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         LazyLock::force(&ICPC_DIAGNOSES),
         &JUDGEMENT,
         &NAMES_A_DIAGNOSIS,
+        &NAMES_THE_FINDINGS,
         &ASSESSMENT_START,
         &PLAN,
         &SAFETY_NET,

@@ -18,7 +18,7 @@ use crate::speech::Speaker;
 
 use super::Section;
 use super::lexicon::{COPULAS, VERBS_AFTER_ER};
-use super::{labels, numbers, style};
+use super::{cues, labels, numbers, style};
 
 /// Fillers dropped wherever they stand (whole words, with the comma that may follow them).
 const INNER_FILLERS: &[&str] = &[
@@ -144,6 +144,13 @@ const P_OPENINGS: &[(&str, &str)] = &[
     ("mijn advies is om", "advies:"),
     ("mijn advies is", "advies:"),
     ("mijn voorstel is om", "voorstel:"),
+    // "we" with a verb-final clause is the infinitive: "Ik stel voor dat we eerst twee weken
+    // afwachten" → "Voorstel: eerst 2 weken afwachten"
+    ("mijn voorstel is dat we", "voorstel:"),
+    ("ik stel voor dat we", "voorstel:"),
+    ("mijn voorstel is dat u", "voorstel: dat patiënt"),
+    ("ik stel voor dat u", "voorstel: dat patiënt"),
+    ("het belangrijkste is dat", "advies: zorgen dat"),
     ("dat begrijp ik", ""),
     ("ik wil u graag verwijzen naar", "verwijzing naar"),
     ("ik wil u verwijzen naar", "verwijzing naar"),
@@ -367,6 +374,27 @@ pub(crate) fn in_own_name(sentence: &str, role: &str) -> String {
     upper_first(&out)
 }
 
+/// A relative's history told beside the patient's own ("Echtgenote: Ik tel dan tot twintig"), in
+/// the record as theirs: their "ik" named ("Echtgenote telt dan tot 20"), a sentence that does
+/// not name them marked ("Volgens echtgenote: hij snurkt al jaren").
+pub(crate) fn told_by_relative(sentence: &str, relative: &str) -> String {
+    let named = in_own_name(sentence, relative);
+    let text = clinical(Section::Subjective, Speaker::Patient, &named);
+    if text.is_empty() || cues::find_cue(&text, relative).is_some() {
+        return text;
+    }
+    // lower case after the colon, but a name keeps its capital
+    let first = text.split_whitespace().next().map(bare).unwrap_or_default();
+    let rest = if FUNCTION_OPENERS.contains(&first.as_str()) { style::lower_first(&text) } else { text };
+    format!("Volgens {relative}: {rest}")
+}
+
+/// Words that open a sentence and are no name: written in lower case after a colon.
+const FUNCTION_OPENERS: &[&str] = &[
+    "hij", "ze", "zij", "het", "de", "een", "er", "dat", "die", "dit", "dan", "als", "sinds", "soms", "al", "ook", "vooral", "nu",
+    "eerder", "altijd", "nooit", "vaak", "niet", "geen", "zijn", "haar", "'s", "omdat", "want", "maar", "en", "toen", "ja", "nee",
+];
+
 /// `text`, a clinician's words, with the addressee named: every "u" the register left is the
 /// patient, and becomes "patiënt" with its verb in the third person ("Daarnaast zet huisarts u
 /// over op Spiolto" → "… zet huisarts patiënt over op Spiolto", "waarbij u er niet meer wilt
@@ -520,6 +548,14 @@ impl Words {
         self.words.remove(0);
     }
 
+    /// Whether the word at `i` ends a subordinate clause of "ik" ("wat ik 's nachts allemaal
+    /// hoor"), no punctuation between: there the verb stands last ("dat weet ik niet hoor" has
+    /// its verb).
+    fn in_clause_of_ik(&self, i: usize) -> bool {
+        let clause: Vec<String> = self.words[..i].iter().rev().take_while(|w| tail(w).is_empty()).map(|w| bare(w)).collect();
+        clause.windows(2).any(|pair| pair[0] == "ik" && SUBORDINATE.contains(&pair[1].as_str()))
+    }
+
     fn drop_fillers(&mut self) {
         let fillers: Vec<Vec<&str>> = INNER_FILLERS.iter().map(|f| f.split(' ').collect()).collect();
         let mut i = 0;
@@ -528,10 +564,12 @@ impl Words {
             match hit {
                 // "echt" and "even" only as fillers, not as the last word ("dat is echt").
                 Some(f) if f.len() == 1 && matches!(f[0], "echt" | "even") && i + 1 == self.words.len() => i += 1,
-                // "Ik hoor", "hoor ik": the verb, not the filler.
+                // "Ik hoor", "hoor ik", "wat ik 's nachts allemaal hoor": the verb, not the filler.
                 Some(f)
                     if f == ["hoor"]
-                        && (i > 0 && bare(&self.words[i - 1]) == "ik" || self.words.get(i + 1).is_some_and(|w| bare(w) == "ik")) =>
+                        && (i > 0 && bare(&self.words[i - 1]) == "ik"
+                            || self.words.get(i + 1).is_some_and(|w| bare(w) == "ik")
+                            || self.in_clause_of_ik(i)) =>
                 {
                     i += 1
                 }
@@ -782,8 +820,11 @@ impl Words {
                 && tail(&self.words[i - 1]).is_empty()
                 && !matches!(prev.as_deref(), Some("ik" | "we" | "wij"))
             {
-                // an object or a possessive: "kan u daarbij begeleiden", "je volgende menstruatie"
+                // an object or a possessive: "kan u daarbij begeleiden", "je volgende menstruatie";
+                // or the subject of a clause a question word opens, whose verb goes with it ("hoe
+                // moe u overdag bent" → "hoe moe overdag is")
                 self.remove(i, 1);
+                self.third_person_verbs(i, i);
                 continue;
             }
             i += 1;
@@ -1880,6 +1921,22 @@ mod tests {
     }
 
     #[test]
+    fn a_verb_that_looks_like_a_filler_and_a_subject_after_a_question_word_stay_whole() {
+        let s = |t: &str| clinical(Section::Subjective, Speaker::Patient, t);
+        // "hoor" ending a clause of "ik" is the verb; set off after a statement it is a filler
+        assert_eq!(
+            s("Omdat hij zelf niet hoort wat ik 's nachts allemaal hoor."),
+            "Omdat hij zelf niet hoort wat 's nachts allemaal hoort."
+        );
+        assert_eq!(s("Dat weet ik niet hoor."), "Dat weet niet.");
+        let e = |t: &str| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
+        assert_eq!(
+            e("Wat uw vrouw beschrijft en hoe moe u overdag bent, past goed bij slaapapneu."),
+            "Wat vrouw beschrijft en hoe moe overdag is, past goed bij slaapapneu."
+        );
+    }
+
+    #[test]
     fn a_fit_an_inverted_copula_and_a_follow_up_stay_whole() {
         let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
         let o = |t| clinical(Section::Objective, Speaker::Zorgverlener, t);
@@ -1891,6 +1948,15 @@ mod tests {
         assert_eq!(o("Links is het trommelvlies normaal."), "Links is het trommelvlies normaal.");
         assert_eq!(o("De keel is rood."), "Keel rood.");
         assert_eq!(p("Ik zie u over twee weken terug om te horen hoe het gaat."), "Controle over 2 weken om te horen hoe het gaat.");
+        assert_eq!(
+            p("Mijn voorstel is dat u vier weken stopt met de simvastatine."),
+            "Voorstel: dat patiënt 4 weken stopt met de simvastatine."
+        );
+        assert_eq!(
+            p("Ik stel voor dat we eerst twee weken met pijnstillers afwachten."),
+            "Voorstel: eerst 2 weken met pijnstillers afwachten."
+        );
+        assert_eq!(p("Het belangrijkste is dat ze genoeg drinkt."), "Advies: zorgen dat ze genoeg drinkt.");
         assert_eq!(p("Mijn advies is afwachten."), "Advies: afwachten.");
         assert_eq!(p("Dat begrijp ik, daarom bel ik u morgen."), "Daarom telefonisch contact morgen.");
     }

@@ -58,7 +58,16 @@ pub(crate) fn told_by(request: &SummaryRequest, placements: &[Placement]) -> Opt
     let all = || request.transcript.iter().map(|l| l.sentence.as_str());
     // a son or daughter telling a parent's history ("mijn vader hoort slecht", "hoe is het met uw
     // vader?"): the patient is the parent
-    if all().any(|s| PARENT_OF_SPEAKER.any(s)) && !all().any(|s| CHILD_OF_SPEAKER.any(s)) {
+    // (whichever is named first: "ik bel voor mijn vader … mijn dochter had vorige week griep")
+    let parent_first = all()
+        .find_map(|s| match (PARENT_OF_SPEAKER.find(s), CHILD_OF_SPEAKER.find(s)) {
+            (Some(parent), Some(child)) => Some(parent < child),
+            (Some(_), None) => Some(true),
+            (None, Some(_)) => Some(false),
+            (None, None) => None,
+        })
+        .unwrap_or(false);
+    if parent_first {
         return Some(match (all().any(|s| DAUGHTER.any(s)), all().any(|s| SON.any(s))) {
             (true, false) => "Anamnese via dochter.",
             (false, true) => "Anamnese via zoon.",
@@ -98,8 +107,9 @@ const FATHER: &[&str] = &["meneer", "papa", "vader", "pap"];
 /// hooikoorts" speaks of someone else.
 fn addressed(s: &str) -> (bool, bool) {
     let w: Vec<String> = s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
-    let of_another =
-        |i: usize| i > 0 && matches!(w[i - 1].as_str(), "haar" | "zijn" | "mijn" | "hun" | "je" | "jouw") && !(i > 1 && w[i - 2] == "ben");
+    let of_another = |i: usize| {
+        i > 0 && matches!(w[i - 1].as_str(), "haar" | "zijn" | "mijn" | "hun" | "je" | "jouw" | "uw") && !(i > 1 && w[i - 2] == "ben")
+    };
     let called = |words: &[&str]| w.iter().enumerate().any(|(i, word)| words.contains(&word.as_str()) && !of_another(i));
     (called(MOTHER), called(FATHER))
 }

@@ -503,7 +503,7 @@ pub(crate) fn telegram(s: &str) -> String {
     t.to_owned()
 }
 
-fn lower_first(s: &str) -> String {
+pub(crate) fn lower_first(s: &str) -> String {
     let mut c = s.chars();
     match (c.next(), c.clone().next()) {
         (Some(f), Some(second)) if f.is_uppercase() && !second.is_uppercase() => f.to_lowercase().chain(c).collect(),

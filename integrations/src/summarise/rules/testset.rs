@@ -352,7 +352,10 @@ pub fn style_violations(text: &str) -> StyleCounts {
     let labels = SPEAKER_LABELS
         .iter()
         .filter(|l| {
-            lower.match_indices(&format!("{l}:")).any(|(i, _)| i == 0 || !lower[..i].chars().next_back().is_some_and(char::is_alphanumeric))
+            // "Volgens echtgenote: …" marks a relative's history as theirs, as a record does
+            lower.match_indices(&format!("{l}:")).any(|(i, _)| {
+                (i == 0 || !lower[..i].chars().next_back().is_some_and(char::is_alphanumeric)) && !lower[..i].ends_with("volgens ")
+            })
         })
         .count();
     let tokens: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|x| !x.is_empty()).collect();
