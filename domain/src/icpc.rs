@@ -179,11 +179,12 @@ impl Catalogue {
                     let score = 2.0 * in_evaluation + t.score(&subjective);
                     (score >= EPISODE_CODE_FLOOR).then(|| {
                         // 3: a diagnosis the assessment names as its conclusion ("past bij een
-                        // TIA"), 2: one it names, 1: another code it names
+                        // TIA"), 2: one it names, or a complaint's code it concludes ("past goed
+                        // bij slaapapneu": P06), 1: another code it names
                         let assessed = in_evaluation > 0.0;
                         let diagnosis = assessed && component(&self.codes[t.index]) == Component::Diagnosis;
-                        let concluded = diagnosis && t.phrases.iter().any(|p| evaluation.concludes(p));
-                        let rank = u8::from(assessed) + u8::from(diagnosis) + u8::from(concluded);
+                        let concluded = assessed && t.phrases.iter().any(|p| evaluation.concludes(p));
+                        let rank = u8::from(assessed) + u8::from(diagnosis || concluded) + u8::from(diagnosis && concluded);
                         (score, rank, t.matched(&evaluation).chain(t.matched(&subjective)).collect(), t)
                     })
                 })
@@ -512,6 +513,8 @@ impl Haystack {
                 match before.as_slice() {
                     [last, ..] if CONCLUDING.contains(last) => true,
                     [_, next, ..] if CONCLUDING.contains(next) => true,
+                    // a pair with one word between: "past goed bij slaapapneu"
+                    [last, _, first] if CONCLUDING_PAIRS.contains(&(*first, *last)) => true,
                     [last, first, ..] => CONCLUDING_PAIRS.contains(&(*first, *last)),
                     _ => false,
                 }
@@ -890,6 +893,13 @@ mod tests {
         }
         // artrose elsewhere stays generic
         assert_eq!(codes_for("Pijn in de duim.", "Artrose van de duimbasis.").first().map(String::as_str), Some("L91"));
+    }
+
+    #[test]
+    fn a_complaint_the_assessment_concludes_comes_before_one_it_only_mentions() {
+        // "past goed bij": one word between the pair still concludes; P06 is a complaint's code
+        let codes = codes_for("Altijd moe, snurkt al jaren.", "Wat vrouw beschrijft en hoe moe overdag is, past goed bij slaapapneu.");
+        assert_eq!(codes.first().map(String::as_str), Some("P06"), "{codes:?}");
     }
 
     #[test]

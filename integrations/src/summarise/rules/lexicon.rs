@@ -966,6 +966,18 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "kan wijzen op",
     "geen sprake van",
     "uitsluiten",
+    // a cause and its effect explained: "doordat u minder loopt, worden de spieren zwakker",
+    // "het overgewicht en de alcohol spelen daar een rol in", "de droge lucht maakt het erger",
+    // "een paar metingen zeggen nog niet dat u hoge bloeddruk heeft"
+    "doordat",
+    "een rol in",
+    "een rol bij",
+    "maakt het erger",
+    "maken het erger",
+    "zegt niets over",
+    "zegt nog niet",
+    "zeggen nog niet",
+    "andere klachten",
 ]);
 
 /// Copulas after which a judgement judges the subject ([`JUDGEMENT`]).
