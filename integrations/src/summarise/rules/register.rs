@@ -264,6 +264,14 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
                 ("vind ik", ""),
                 ("zie ik", ""),
                 ("hoor ik", ""),
+                ("voel ik", ""),
+                ("en ik hoor", "en"),
+                ("en ik zie", "en"),
+                ("en ik voel", "en"),
+                // the profession's "we": "dat noemen we een kaakklem", "onder de 30 spreken we van
+                // een tekort"
+                ("noemen we", "heet"),
+                ("spreken we van", "is er sprake van"),
                 ("ik zie geen", "geen"),
                 ("ik voel geen", "geen"),
                 ("ik hoor geen", "geen"),
@@ -293,6 +301,10 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
                 // "Eczeem, dat zien we vaak bij kleine kinderen" → "Eczeem, vaak bij …"
                 ("dat zien we", ""),
                 ("dit zien we", ""),
+                // "die eerste grote plek noemen we de moederplek", "vanaf 8 spreken we van een
+                // gokprobleem"
+                ("noemen we", "heet"),
+                ("spreken we van", "is er sprake van"),
                 ("ik hoor geen", "geen"),
                 ("ik zie geen", "geen"),
                 ("ik vind geen", "geen"),
@@ -1581,6 +1593,7 @@ const VERBS: &[(&str, &str, &str, &str)] = &[
     ("wachten", "wacht", "wacht", "wacht"),
     ("hoeven", "hoef", "hoeft", "hoef"),
     ("schuiven", "schuif", "schuift", "schuif"),
+    ("laten", "laat", "laat", "laat"),
 ];
 
 /// The finite verb `w` (lowercase), if it is one the record voice rewrites: a first or third
@@ -1918,6 +1931,27 @@ mod tests {
         assert_eq!(s("Is het erg, nu het al weken duurt?"), "Vraagt: \"Is het erg, nu het al weken duurt?\"");
         let style = super::super::testset::style_violations(&s("Moet ik dat dan de rest van mijn leven slikken?"));
         assert_eq!((style.first_person, style.questions), (0, 0));
+    }
+
+    #[test]
+    fn the_clinician_s_perceiving_and_the_profession_s_we_leave_findings_and_assessments() {
+        let o = |t| clinical(Section::Objective, Speaker::Zorgverlener, t);
+        assert_eq!(o("In het linker bovenooglid voel ik een ronde harde zwelling."), "In het linker bovenooglid een ronde harde zwelling.");
+        assert_eq!(o("Buik verder soepel en ik hoor normale darmgeluiden."), "Buik verder soepel en normale darmgeluiden.");
+        assert_eq!(
+            o("Vitamine D is 22, en onder de 30 spreken we van een tekort."),
+            "Vitamine D 22, en onder de 30 is er sprake van een tekort."
+        );
+        assert_eq!(o("Mond gaat twee vingers open, dat noemen we een kaakklem."), "Mond gaat 2 vingers open, dat heet een kaakklem.");
+        let e = |t| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
+        assert_eq!(e("Die eerste grote plek noemen we de moederplek."), "Die eerste grote plek heet de moederplek.");
+        assert_eq!(e("Vanaf acht spreken we van een gokprobleem."), "Vanaf 8 is er sprake van een gokprobleem.");
+        // "laten" with an infinitive is the clinician's plan, made nominal
+        let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
+        assert_eq!(
+            p("Voor de zekerheid laat ik bloed prikken voor de schildklier."),
+            "Voor de zekerheid bloed prikken voor de schildklier."
+        );
     }
 
     #[test]
