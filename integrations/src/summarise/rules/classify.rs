@@ -102,6 +102,10 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
             Some(Section::Subjective) if let Some(relative) = relative.filter(|_| speaker == Speaker::Patient) => {
                 register::told_by_relative(&placed.text, relative)
             }
+            // the patient's "u" is the clinician: "die u heeft voorgeschreven"
+            Some(Section::Subjective) if told == Some(Speaker::Patient) => {
+                register::clinician_named(&register::clinical(Section::Subjective, speaker, &placed.text), role(flavour))
+            }
             Some(section) => register::clinical(section, speaker, &placed.text),
             None => String::new(),
         };
@@ -167,7 +171,10 @@ fn place_message_line(s: &str, signed: bool, flavour: Flavour) -> (Option<Sectio
         return (Some(Section::Subjective), format!("Vraag: {lower}."), false);
     }
     let placed = place_patient(s, None, flavour);
-    let text = placed.section.map(|section| register::clinical(section, Speaker::Patient, &placed.text)).unwrap_or_default();
+    let text = placed
+        .section
+        .map(|section| register::clinician_named(&register::clinical(section, Speaker::Patient, &placed.text), role(flavour)))
+        .unwrap_or_default();
     (placed.section.filter(|_| !text.is_empty()), text, false)
 }
 

@@ -412,13 +412,34 @@ const FUNCTION_OPENERS: &[&str] = &[
 /// over op Spiolto" → "… zet huisarts patiënt over op Spiolto", "waarbij u er niet meer wilt
 /// zijn" → "waarbij patiënt er niet meer wil zijn"). A quote is left as it was said.
 pub(crate) fn addressee_named(text: &str) -> String {
+    addressee_named_as(text, "patiënt", None)
+}
+
+/// `text`, the patient's words, with the clinician they address named as `role` where a
+/// preposition or a clause's opening word stands before the "u" ("vorige week ben ik bij u
+/// geweest" → "… bij huisarts geweest", "die u heeft voorgeschreven" → "die huisarts heeft
+/// voorgeschreven"). After a verb whose subject the history left out, "u" stays: "Wilde u ook
+/// vragen" made "Wilde huisarts ook vragen" would turn who asks round.
+pub(crate) fn clinician_named(text: &str, role: &str) -> String {
+    addressee_named_as(text, role, Some(BEFORE_THE_CLINICIAN))
+}
+
+/// Words after which the patient's "u" is the clinician ([`clinician_named`]).
+const BEFORE_THE_CLINICIAN: &[&str] =
+    &["bij", "naar", "aan", "voor", "met", "door", "van", "die", "dat", "als", "of", "wat", "waar", "omdat", "zodat"];
+
+/// Every "u" outside a quote named `name` (only after one of `after`, where given), its verb in the
+/// third person.
+fn addressee_named_as(text: &str, name: &str, after: Option<&[&str]>) -> String {
     let mut words = Words::of(text);
     let mut quoted = false;
     let mut named = false;
     for i in 0..words.words.len() {
         let quotes = words.words[i].matches('"').count();
-        if bare(&words.words[i]) == "u" && !quoted && quotes == 0 {
-            words.words[i] = keep_tail(&words.words[i], "patiënt");
+        let placed =
+            after.is_none_or(|after| i > 0 && tail(&words.words[i - 1]).is_empty() && after.contains(&bare(&words.words[i - 1]).as_str()));
+        if bare(&words.words[i]) == "u" && !quoted && quotes == 0 && placed {
+            words.words[i] = keep_tail(&words.words[i], name);
             named = true;
             // the verb before it ("kunt u") or after it, up to the clause's end
             let start = if i > 0 && tail(&words.words[i - 1]).is_empty() { i - 1 } else { i };
@@ -1859,6 +1880,17 @@ mod tests {
         ] {
             assert_eq!(addressee_named(said), record, "{said}");
         }
+    }
+
+    #[test]
+    fn the_patient_s_u_is_the_clinician_where_nothing_else_can_be_meant() {
+        assert_eq!(clinician_named("Vorige week is bij u geweest.", "huisarts"), "Vorige week is bij huisarts geweest.");
+        assert_eq!(
+            clinician_named("Slikt simvastatine, die u heeft voorgeschreven.", "huisarts"),
+            "Slikt simvastatine, die huisarts heeft voorgeschreven."
+        );
+        // after a verb whose subject was left out, "u" stays rather than turn who asks round
+        assert_eq!(clinician_named("Wilde u ook vragen of u kunt helpen.", "huisarts"), "Wilde u ook vragen of huisarts kan helpen.");
     }
 
     #[test]
