@@ -137,11 +137,14 @@ fn role(flavour: Flavour) -> &'static str {
 
 /// Whether the transcript is a written message: its first unlabelled line opens with a salutation.
 fn is_message(lines: &[TranscriptLine]) -> bool {
+    // a spoken "hoi Lotte, vertel het maar" opens a consult too: "hoi" or "hallo" opens a message
+    // only where one is signed off
+    let written = |first: &str| WRITTEN_SALUTATION.starts_any(first) || lines.iter().any(|l| SIGN_OFF.starts_any(l.sentence.trim()));
     lines
         .iter()
         .map(|l| l.sentence.trim())
         .find(|s| !s.is_empty())
-        .is_some_and(|first| SALUTATION.starts_any(first) && lines.first().is_some_and(|l| l.speaker.is_none()))
+        .is_some_and(|first| SALUTATION.starts_any(first) && lines.first().is_some_and(|l| l.speaker.is_none()) && written(first))
 }
 
 /// One line of a patient's written message: nowhere for the salutation and the signature (and
@@ -719,6 +722,14 @@ mod tests {
         // a relative alone tells the whole history: "Anamnese via …" marks it once
         let alone = [typed("Huisarts: Vertelt u maar."), typed("Echtgenote: Hij snurkt al jaren.")];
         assert_eq!(place_all(&alone, Flavour::Normal)[1].text, "Hij snurkt al jaren.");
+    }
+
+    #[test]
+    fn a_spoken_hoi_opens_a_consult_a_written_salutation_or_a_sign_off_a_message() {
+        let typed = |lines: &[&str]| lines.iter().map(|s| TranscriptLine { speaker: None, sentence: (*s).to_owned() }).collect::<Vec<_>>();
+        assert!(!is_message(&typed(&["hoi lotte en hallo mevrouw vertel het maar", "ik heb sinds april een verstopte neus"])));
+        assert!(is_message(&typed(&["Beste dokter,", "Ik heb al weken last van mijn maag."])));
+        assert!(is_message(&typed(&["Hallo dokter, ik heb al weken last van mijn maag.", "Groetjes, Jan"])));
     }
 
     #[test]

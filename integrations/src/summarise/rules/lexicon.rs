@@ -163,6 +163,10 @@ pub(crate) static SALUTATION: CueList = CueList::new(&[
     "lieve dokter",
 ]);
 
+/// Salutations only a written message opens with ("Beste dokter", "Geachte heer"), unlike the
+/// spoken "hoi" and "hallo".
+pub(crate) static WRITTEN_SALUTATION: CueList = CueList::new(&["beste", "geachte", "lieve dokter", "dag dokter"]);
+
 /// How a written message is signed off: this line and the ones after it (the name) are no note.
 pub(crate) static SIGN_OFF: CueList = CueList::new(&[
     "met vriendelijke groet",
@@ -1937,6 +1941,7 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &JUDGEMENT,
         &NAMES_A_DIAGNOSIS,
         &NAMES_THE_FINDINGS,
+        &WRITTEN_SALUTATION,
         &ASSESSMENT_START,
         &PLAN,
         &SAFETY_NET,

@@ -24,7 +24,7 @@ use super::{Placement, Section, labels, register};
 /// diarree", "Dit is Noor, ze is vier"): at least [`TOLD_BY_LINES`] of the history's sentences
 /// speak of "hij", "ze", "zij" or "haar" before any "ik", or of "mijn zoon" or "mijn dochter", and
 /// at least as many as speak as "ik" (a parent's "ik ben bang" beside three sentences about the
-/// child). The parent is the mother or the father when the conversation says so
+/// child), more where the history opens as "ik" (a teenager's own complaint, her mother adding). The parent is the mother or the father when the conversation says so
 /// ("mevrouw", "mama"; "meneer", "papa"), else "ouder"; where a son or daughter speaks of "mijn
 /// vader" or is asked about "uw moeder", the history is theirs ("dochter", "zoon", else
 /// "familie"); a husband or wife typed as such ("Echtgenote: …") tells the partner's
@@ -43,16 +43,20 @@ pub(crate) fn told_by(request: &SummaryRequest, placements: &[Placement]) -> Opt
             .find(|w| matches!(w.as_str(), "ik" | "hij" | "ze" | "zij" | "haar"))
     };
     let (mut third, mut first) = (0, 0);
+    // whether the history opens in the speaker's own voice ("ik heb sinds april een verstopte
+    // neus"): then the patient tells it, and another's sentences must outnumber theirs
+    let mut opens_own = None;
     for p in placements.iter().filter(|p| p.section == Some(Section::Subjective)) {
         let said = request.transcript[p.index].sentence.as_str();
         match subject(said).as_deref() {
             Some("ik") => first += 1,
             Some(_) => third += 1,
             None if CHILD_OF_SPEAKER.any(said) => third += 1,
-            None => {}
+            None => continue,
         }
+        opens_own.get_or_insert(first == 1);
     }
-    if third < TOLD_BY_LINES || third < first {
+    if third < TOLD_BY_LINES || third < first || (opens_own == Some(true) && third == first) {
         return None;
     }
     let all = || request.transcript.iter().map(|l| l.sentence.as_str());
