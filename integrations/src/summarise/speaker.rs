@@ -12,6 +12,7 @@ use super::rules::lexicon::{
     AGREEMENT, ASSESSMENT_START, CLINICIAN_CUES, DIAGNOSIS_TERMS, EVALUATION, GREETING, IMPERATIVE_START, OBJECTIVE, OWN_VOICE,
     PATIENT_CUES, PATIENT_QUESTION, PLAN, QUESTION_START,
 };
+use super::rules::register::verb_then_subject;
 use super::rules::style::strip_leading_fillers;
 use crate::speech::Speaker;
 
@@ -48,6 +49,15 @@ pub fn guess_on_floor(sentence: &str, asked_by: Option<Speaker>, examining: bool
     }
     if QUESTION_START.starts_any(s) {
         clinician += 2;
+    }
+    // a typed question without its mark: "drinkt en eet ze goed" asks, "moet ik dan stoppen met de
+    // zinkzalf" is the patient asking about themselves
+    if !s.ends_with(['.', '!', '?']) {
+        match verb_then_subject(strip_leading_fillers(s)) {
+            Some("ik" | "we" | "wij") => patient += 4,
+            Some(_) => clinician += 2,
+            None => {}
+        }
     }
     clinician += CLINICIAN_CUES.count(s);
     clinician += 2 * OBJECTIVE.count(s).min(2);
@@ -120,6 +130,12 @@ mod tests {
         assert_eq!(guess_speaker("Dit past bij een virale infectie."), Speaker::Zorgverlener);
         assert_eq!(guess_speaker("Ik denk aan een longontsteking rechts onder."), Speaker::Zorgverlener);
         assert_eq!(guess_speaker("De CCQ-score is 2,1."), Speaker::Zorgverlener);
+    }
+
+    #[test]
+    fn a_typed_question_without_its_mark_is_asked_by_whom_its_subject_says() {
+        assert_eq!(guess_speaker("drinkt hij genoeg en is hij helder"), Speaker::Zorgverlener);
+        assert_eq!(guess_speaker("moet ik dan stoppen met de zinkzalf"), Speaker::Patient);
     }
 
     #[test]

@@ -123,7 +123,8 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
 fn asks(sentence: &str, request: bool) -> bool {
     let s = strip_lead(sentence);
     sentence.ends_with('?')
-        || (!sentence.ends_with(['.', '!']) && (QUESTION_WORD.starts_any(s) || (!request && QUESTION_START.starts_any(s))))
+        || (!sentence.ends_with(['.', '!'])
+            && (QUESTION_WORD.starts_any(s) || (!request && (QUESTION_START.starts_any(s) || register::verb_then_subject(s).is_some()))))
 }
 
 /// What the clinician of a consult of this flavour is called in the record.

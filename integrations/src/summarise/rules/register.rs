@@ -1647,6 +1647,33 @@ pub(crate) fn opens_question(w: &str) -> bool {
     !matches!(w, "mag" | "mogen") && is_verb(w)
 }
 
+/// Whether `s` opens as a yes-or-no question does: a finite verb, then its subject ("drinkt en eet
+/// ze goed", "moet ik stoppen met de zinkzalf"), where a typed transcript left out the question
+/// mark; the subject is given back ("ze", "ik").
+pub(crate) fn verb_then_subject(s: &str) -> Option<&'static str> {
+    let all: Vec<String> = s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    // a condition opens so too, its consequence after "dan": "krijg je toch afscheiding dan kom je
+    // eerder terug", "wordt hij benauwder bel dan meteen"
+    if all.iter().skip(3).any(|w| w == "dan") {
+        return None;
+    }
+    let words = &all[..all.len().min(4)];
+    let (first, rest) = words.split_first()?;
+    if !is_verb(first) {
+        return None;
+    }
+    // "drinkt en eet ze": a second verb joined by "en" before the subject
+    let rest = match rest {
+        [and, verb, rest @ ..] if and == "en" && is_verb(verb) => rest,
+        rest => rest,
+    };
+    let subject = rest.first()?;
+    SUBJECTS.iter().find(|p| **p == subject.as_str()).copied()
+}
+
+/// Subject pronouns after a question's verb ([`verb_then_subject`]).
+const SUBJECTS: &[&str] = &["ik", "u", "je", "jij", "hij", "ze", "zij", "het", "er", "we", "wij"];
+
 /// Whether `w` (lowercase) is an infinitive the register knows ("krijgen", "worden", "laten").
 fn is_infinitive(w: &str) -> bool {
     matches!(w, "worden" | "zijn" | "laten" | "krijgen") || finite(w).is_some_and(|f| f.inf == w)
@@ -1880,6 +1907,15 @@ mod tests {
         ] {
             assert_eq!(addressee_named(said), record, "{said}");
         }
+    }
+
+    #[test]
+    fn a_typed_question_without_its_mark_opens_with_a_verb_and_its_subject() {
+        assert_eq!(verb_then_subject("drinkt en eet ze goed, en heeft ze koorts gehad"), Some("ze"));
+        assert_eq!(verb_then_subject("moet ik stoppen met de zinkzalf"), Some("ik"));
+        // a condition with its consequence, and a statement, ask nothing
+        assert_eq!(verb_then_subject("krijg je toch afscheiding dan kom je eerder terug"), None);
+        assert_eq!(verb_then_subject("ze drinkt goed"), None);
     }
 
     #[test]
