@@ -703,6 +703,13 @@ mod tests {
             line(Zorgverlener, "Een foto is niet nodig."),
         ];
         assert_eq!(sections(&lines), [Some('E'), Some('P'), Some('E'), Some('P'), Some('E'), Some('P')]);
+        // after the findings, what usually or also may be the case explains them
+        let lines = [
+            line(Zorgverlener, "De touwtjes zijn niet te zien."),
+            line(Zorgverlener, "Meestal zijn de touwtjes dan opgekruld in de baarmoederhals."),
+            line(Zorgverlener, "Het spiraaltje kan ook zijn uitgestoten."),
+        ];
+        assert_eq!(sections(&lines), [Some('O'), Some('E'), Some('E')]);
         assert!(shaped_as_plan("Daarna bouwt u rustig weer op") && shaped_as_plan("Controleer ook de rest van het gezin"));
         assert!(!shaped_as_plan("In de warmte gaat dat gistje harder groeien"));
     }

@@ -1021,7 +1021,19 @@ pub(crate) static JUDGEMENT: CueList = CueList::new(&[
 
 /// Openings that name what the findings are, after the examination ("Dit is het fenomeen van
 /// Raynaud"); "u heeft …" there is a finding ("U heeft putjesoedeem aan beide onderbenen").
-pub(crate) static NAMES_THE_FINDINGS: CueList = CueList::new(&["dit is", "dat is", "het is", "dit zijn", "dat zijn", "het zijn"]);
+pub(crate) static NAMES_THE_FINDINGS: CueList = CueList::new(&[
+    "dit is",
+    "dat is",
+    "het is",
+    "dit zijn",
+    "dat zijn",
+    "het zijn",
+    // what usually or also may be the case is no finding: "Meestal zijn de touwtjes dan
+    // opgekruld", "Maar het kan ook zijn dat het eruit is gegleden"
+    "meestal",
+    "het kan ook zijn",
+    "maar het kan ook zijn",
+]);
 
 /// Openings that name what the complaint is ("Dat is …"): with a diagnosis term, the assessment.
 pub(crate) static NAMES_A_DIAGNOSIS: CueList =
