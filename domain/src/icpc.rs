@@ -550,7 +550,10 @@ impl Haystack {
                 .take(3)
                 .position(|w| *w == "op")
                 .is_some_and(|k| reach[k + 1..].iter().take(2).any(|w| RISK_WORDS.contains(w)));
-            let before = risk || reach.iter().any(|w| NEGATIONS.contains(w));
+            // the general case is no diagnosis either: "bij een beroerte blijft het voorhoofd
+            // gespaard" (the clause opens with it; "een" already gone)
+            let general = reach.len() == 1 && reach[0] == "bij" && self.text[..start].trim_end().ends_with("| bij");
+            let before = risk || general || reach.iter().any(|w| NEGATIONS.contains(w));
             let after: Vec<&str> =
                 self.text[start + phrase.len() + 1..].split(' ').filter(|w| !w.is_empty()).take(3).take_while(|w| *w != "|").collect();
             let denied_after = match after.as_slice() {
@@ -893,6 +896,16 @@ mod tests {
         }
         // artrose elsewhere stays generic
         assert_eq!(codes_for("Pijn in de duim.", "Artrose van de duimbasis.").first().map(String::as_str), Some("L91"));
+    }
+
+    #[test]
+    fn the_general_case_an_assessment_explains_is_not_suggested() {
+        let codes = codes_for(
+            "Scheve mond sinds vanochtend.",
+            "Perifere aangezichtsverlamming, geen beroerte. Bij een beroerte blijft het voorhoofd gespaard.",
+        );
+        assert!(!codes.contains(&"K90".to_owned()), "{codes:?}");
+        assert!(codes_for("Scheve mond.", "Klachten passen bij een beroerte.").contains(&"K90".to_owned()));
     }
 
     #[test]
