@@ -583,7 +583,7 @@ impl Haystack {
 
 /// Words after which an assessment names its conclusion ([`Haystack::concludes`]; "Noor heeft een
 /// bacteriële bindvliesontsteking").
-const CONCLUDING: [&str; 6] = ["waarschijnlijk", "vermoedelijk", "diagnose", "werkdiagnose", "verdenking", "heeft"];
+const CONCLUDING: [&str; 7] = ["waarschijnlijk", "vermoedelijk", "diagnose", "werkdiagnose", "verdenking", "heeft", "betekent"];
 
 /// Word pairs after which an assessment names its conclusion (function words already gone: "dit
 /// is een TIA" is "dit is tia").
