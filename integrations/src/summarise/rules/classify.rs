@@ -429,7 +429,10 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
     if (s.ends_with('?') && WORRY.any(s)) || has_measurement(s) {
         return placed(Section::Subjective, s);
     }
-    if (GREETING.any(s) || AGREEMENT.any(s)) && clinical < 2 {
+    // agreement opens the sentence or makes a short one: in "Ja, vooral als ik in het donker
+    // opzij kijk, dan zie ik aan de buitenkant een flits" the "dan zie ik" tells a symptom
+    let agrees = AGREEMENT.find(s).is_some_and(|at| word_count(s) <= 12 || word_count(&s[..at]) < 6);
+    if (GREETING.any(s) || agrees) && clinical < 2 {
         return dropped();
     }
     if s.ends_with('?') && clinical == 0 && !is_worry(s) {
@@ -763,6 +766,13 @@ mod tests {
         // a reaction with a complaint or a body part after it is told; "nou" opens an answer as
         // often
         assert_eq!(sections(&lines), [Some('P'), None, None, Some('S'), Some('S')]);
+        // agreement opens a sentence or makes a short one; deep in a long one it is a symptom told
+        let lines = [
+            line(Zorgverlener, "Ziet u ook lichtflitsen?"),
+            line(Patient, "Ja, vooral als ik in het donker opzij kijk, dan zie ik aan de buitenkant een flits."),
+            line(Patient, "Prima, het voelt nu al minder gespannen, dank u."),
+        ];
+        assert_eq!(sections(&lines), [None, Some('S'), None]);
     }
 
     #[test]
