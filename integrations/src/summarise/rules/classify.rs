@@ -266,6 +266,8 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) 
     // an announcement names what will be examined, so it outweighs the finding words it holds,
     // but not a value measured: "ik ga u goed onderzoeken, eerst de bloeddruk en de pols"
     let announce = match ANNOUNCE.any(s) {
+        // a treatment announced is the plan: "Ik ga uw oog verdoven en het deeltje eruit halen"
+        true if PROCEDURE.any(s) => 0,
         true if has_measurement(s) => 3,
         true => 5,
         false => 0,
@@ -826,6 +828,25 @@ mod tests {
         assert!(fits("Volgens mij past dit goed bij een appendicitis") && fits("Een beroerte past hier niet bij"));
         assert!(!fits("Dat past bij een virale infectie") && !fits("De schoen past niet goed"));
         assert!(sees_back("Ik zie u over een week terug") && !sees_back("Ik zie uw keel, die is rood, terug naar de stoel"));
+    }
+
+    #[test]
+    fn a_treatment_announced_a_call_back_and_a_sample_handed_over_are_the_plan() {
+        use Speaker::Zorgverlener;
+        let lines = [
+            line(Zorgverlener, "U leest met allebei de ogen de onderste regel, de visus is links en rechts één."),
+            line(Zorgverlener, "Ik ga uw oog verdoven met druppels en het deeltje er met een naaldje uithalen."),
+            line(Zorgverlener, "Belt u terug als de blaren gaan ontsteken met pus of een rode rand."),
+            line(Zorgverlener, "Prima, de assistente geeft u een potje voor de urine mee en een formulier om bloed te laten prikken."),
+            line(Zorgverlener, "Tabletten werken te traag, maar ik regel zuurstof voor thuis, die ademt u bij een aanval in."),
+        ];
+        assert_eq!(sections(&lines), [Some('O'), Some('P'), Some('P'), Some('P'), Some('P')]);
+        // what cannot yet be said, and a judgement by age, are the assessment
+        let lines = [
+            line(Zorgverlener, "Ik kan niet met zekerheid zeggen wat dit is."),
+            line(Zorgverlener, "Bloed in de urine moet altijd goed uitgezocht worden, zeker op uw leeftijd."),
+        ];
+        assert_eq!(sections(&lines), [Some('E'), Some('E')]);
     }
 
     #[test]

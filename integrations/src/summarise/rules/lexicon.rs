@@ -273,7 +273,6 @@ pub(crate) static GREETING: CueList = CueList::new(&[
     "mijn telefoon",
     "zet hem even uit",
     "hier is het potje",
-    "potje",
 ]);
 
 /// The clinician turning to someone else for a moment (the assistant at the door, a colleague,
@@ -379,6 +378,11 @@ pub(crate) fn is_ack(s: &str) -> bool {
 /// "Fijn, dan weet ik dat"): with no clinical cue and no problem's word after it
 /// (`episodes::TOPICS`), the sentence answers the consult rather than tells anything.
 pub(crate) const REACTIONS: &[&str] = &["goed", "fijn", "oké", "oke", "prima", "zeker", "mooi", "top", "gelukkig", "schat"];
+
+/// A treatment done in the consult: a sentence announcing it is the plan, not the examination ("Ik
+/// ga uw oog verdoven en het deeltje er met een naaldje uithalen").
+pub(crate) static PROCEDURE: CueList =
+    CueList::new(&["verdoven", "verdoof", "uithalen", "verwijderen", "hechten", "bevriezen", "aanprikken", "openmaken", "insnijden"]);
 
 /// Patient sentences that accept or close the plan rather than tell anything.
 pub(crate) static AGREEMENT: CueList = CueList::new(&[
@@ -545,7 +549,10 @@ pub(crate) static ANNOUNCE: CueList = CueList::new(&[
     "draait u",
     "tilt u",
     "kijkt u",
-    "ademt u",
+    "ademt u even",
+    "ademt u maar",
+    "ademt u diep",
+    "ademt u rustig",
     "zuchten",
     "diep in",
     "mond open",
@@ -630,6 +637,8 @@ pub(crate) static OBJECTIVE: CueList = CueList::new(&[
     "bij inspectie",
     "bij onderzoek",
     "nagekeken",
+    "visus",
+    "gezichtsscherpte",
     "bij lichamelijk onderzoek",
     "toont",
     "tonen",
@@ -982,6 +991,12 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "zegt nog niet",
     "zeggen nog niet",
     "andere klachten",
+    // a judgement by age, and what cannot yet be said: "zeker op uw leeftijd", "ik kan niet met
+    // zekerheid zeggen wat dit is"
+    "op uw leeftijd",
+    "op je leeftijd",
+    "op jouw leeftijd",
+    "met zekerheid",
 ]);
 
 /// Copulas after which a judgement judges the subject ([`JUDGEMENT`]).
@@ -1185,6 +1200,8 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     "ik stel voor",
     "het meest helpt",
     "liever niet",
+    "liever nog niet",
+    "belangrijk is dat",
     // training built up again: "Daarna bouwt u rustig weer op"
     "bouwt u",
     "opbouwen",
@@ -1498,6 +1515,9 @@ pub(crate) static SAFETY_NET: CueList = CueList::new(&[
     "dan direct bellen",
     "dan meteen bellen",
     "dan terugkomen",
+    // "Belt u terug als de blaren gaan ontsteken, …"
+    "belt u terug als",
+    "bel terug als",
 ]);
 
 /// Patient complaint language: strengthens S for patients and for unknown speakers.
@@ -1954,6 +1974,7 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &NAMES_A_DIAGNOSIS,
         &NAMES_THE_FINDINGS,
         &WRITTEN_SALUTATION,
+        &PROCEDURE,
         &ASSESSMENT_START,
         &PLAN,
         &SAFETY_NET,

@@ -229,8 +229,37 @@ const P_PHRASES: &[(&str, &str)] = &[
 /// end): a question word straight before "ik" never asks (the question would put the verb
 /// first: "waarom kom ik?"), it opens an indirect question ("dat is waarom ik kom").
 const SUBORDINATE: &[&str] = &[
-    "dat", "omdat", "als", "toen", "sinds", "of", "wanneer", "zodat", "terwijl", "nadat", "voordat", "tot", "totdat", "zodra", "doordat",
-    "hoewel", "alsof", "zolang", "zoals", "waarom", "hoe", "waar", "wat", "wie", "waardoor", "waarvoor",
+    "dat",
+    "omdat",
+    "als",
+    "toen",
+    "sinds",
+    "of",
+    "wanneer",
+    "zodat",
+    "terwijl",
+    "nadat",
+    "voordat",
+    "tot",
+    "totdat",
+    "zodra",
+    "doordat",
+    "hoewel",
+    "alsof",
+    "zolang",
+    "zoals",
+    "waarom",
+    "hoe",
+    "waar",
+    "wat",
+    "wie",
+    "waardoor",
+    "waarvoor",
+    "tenzij",
+    "mits",
+    "indien",
+    "aangezien",
+    "opdat",
 ];
 
 /// The sentence of `section`, spoken by `speaker`, in the clinical register, closed with a full
@@ -272,6 +301,10 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
                 // een tekort"
                 ("noemen we", "heet"),
                 ("spreken we van", "is er sprake van"),
+                // "de enkel-armindex die ik net heb gemeten is 0,9"
+                ("die ik net heb gemeten", ""),
+                ("die ik zojuist heb gemeten", ""),
+                ("die ik heb gemeten", ""),
                 ("ik zie geen", "geen"),
                 ("ik voel geen", "geen"),
                 ("ik hoor geen", "geen"),
@@ -309,6 +342,9 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
                 ("ik zie geen", "geen"),
                 ("ik vind geen", "geen"),
                 ("ik voel geen", "geen"),
+                ("vind ik geen", "geen"),
+                ("zie ik geen", "geen"),
+                ("hoor ik geen", "geen"),
             ]);
             words.verb_second_after("waarschijnlijk");
             words.drop_dangling_voor_nodig();
@@ -352,11 +388,24 @@ pub(crate) fn with_speaker(s: &str, speaker: &str) -> Option<String> {
     let subordinate = joined.as_deref().is_some_and(|w| SUBORDINATE.contains(&w));
     let coordinated = joined.as_deref().is_some_and(|w| COORDINATORS.contains(&w));
     if subordinate {
-        // "Sorry dat ik stoor" → "dat POH stoort": the verb closes the clause
-        let end = (i + 1..words.words.len()).find(|&j| !tail(&words.words[j]).is_empty()).unwrap_or(words.words.len() - 1);
-        if end <= i || first_person_verb(&bare(&words.words[end])).is_none() && !is_stem(&bare(&words.words[end])) {
-            return None;
-        }
+        // "Sorry dat ik stoor" → "dat POH stoort": the verb closes the clause; where a word was put
+        // after it, the verb the register knows before that ("tenzij ik me zorgen maak over
+        // veiligheid"), within the one clause ("dat ik de vinger verdoof en het pus laat aflopen"
+        // is left alone)
+        let last = (i + 1..words.words.len()).find(|&j| !tail(&words.words[j]).is_empty()).unwrap_or(words.words.len() - 1);
+        let known = |j: usize| {
+            let w = bare(&words.words[j]);
+            first_person_verb(&w).is_some() || VERBS.iter().any(|(_, first, _, _)| *first == w)
+        };
+        let end = if last > i && known(last) {
+            last
+        } else {
+            (i + 1..last)
+                .rev()
+                .find(|&j| known(j))
+                .filter(|&j| !words.words[i + 1..j].iter().any(|w| matches!(bare(w).as_str(), "en" | "maar")))
+                .or_else(|| (last > i && is_stem(&bare(&words.words[last]))).then_some(last))?
+        };
         words.words[end] = conjugate(&words.words[end]);
         words.words[i] = name(&words.words[i]);
     } else if i + 1 < words.words.len() && (joined.is_none() || coordinated) {
@@ -662,6 +711,16 @@ impl Words {
             let phrase: Vec<&str> = o.split(' ').collect();
             if self.matches(0, &phrase) && self.words.len() > phrase.len() {
                 self.words.splice(..phrase.len(), with.split_whitespace().map(str::to_owned));
+                // a partitive "er" before a number goes with a dropped opening: "u mag er
+                // maximaal twee gebruiken" → "maximaal 2 gebruiken" ("u kunt er een pleister
+                // omheen plakken" keeps it for "eromheen")
+                let quantity = |w: &String| {
+                    w.starts_with(|c: char| c.is_ascii_digit()) || matches!(bare(w).as_str(), "maximaal" | "minimaal" | "hooguit")
+                };
+                if with.is_empty() && self.matches(0, &["er"]) && tail(&self.words[0]).is_empty() && self.words.get(1).is_some_and(quantity)
+                {
+                    self.words.remove(0);
+                }
                 return;
             }
         }
@@ -2006,6 +2065,13 @@ mod tests {
         let o = |t| clinical(Section::Objective, Speaker::Zorgverlener, t);
         assert_eq!(o("In het linker bovenooglid voel ik een ronde harde zwelling."), "In het linker bovenooglid een ronde harde zwelling.");
         assert_eq!(o("Buik verder soepel en ik hoor normale darmgeluiden."), "Buik verder soepel en normale darmgeluiden.");
+        assert_eq!(o("De bloeddruk die ik net heb gemeten is 115/75."), "De bloeddruk is 115/75.");
+        // the subordinate clause's verb before what was put after it, within its own clause
+        assert_eq!(
+            in_own_name("Het blijft tussen ons, tenzij ik me zorgen maak over veiligheid, en dan vertel ik wat ik ga doen.", "POH"),
+            "Het blijft tussen ons, tenzij POH me zorgen maakt over veiligheid, en dan vertelt POH wat POH gaat doen."
+        );
+        assert_eq!(in_own_name("Dan stel ik voor dat ik de vinger verdoof en het pus laat aflopen.", "huisarts").matches("ik").count(), 1);
         assert_eq!(
             o("Vitamine D is 22, en onder de 30 spreken we van een tekort."),
             "Vitamine D 22, en onder de 30 is er sprake van een tekort."
@@ -2014,12 +2080,14 @@ mod tests {
         let e = |t| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
         assert_eq!(e("Die eerste grote plek noemen we de moederplek."), "Die eerste grote plek heet de moederplek.");
         assert_eq!(e("Vanaf acht spreken we van een gokprobleem."), "Vanaf 8 is er sprake van een gokprobleem.");
+        assert_eq!(e("Aan hart en longen vind ik geen afwijkingen."), "Aan hart en longen geen afwijkingen.");
         // "laten" with an infinitive is the clinician's plan, made nominal
         let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
         assert_eq!(
             p("Voor de zekerheid laat ik bloed prikken voor de schildklier."),
             "Voor de zekerheid bloed prikken voor de schildklier."
         );
+        assert_eq!(p("U mag er maximaal twee per vierentwintig uur gebruiken."), "Maximaal 2 per 24 uur gebruiken.");
     }
 
     #[test]
