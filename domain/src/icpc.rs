@@ -553,7 +553,11 @@ impl Haystack {
             // the general case is no diagnosis either: "bij een beroerte blijft het voorhoofd
             // gespaard" (the clause opens with it; "een" already gone)
             let general = reach.len() == 1 && reach[0] == "bij" && self.text[..start].trim_end().ends_with("| bij");
-            let before = risk || general || reach.iter().any(|w| NEGATIONS.contains(w));
+            // nor what a finding may point to: "het kan een teken zijn van een poliep", "kan wijzen
+            // op een tumor" ("een", "zijn" and "van" already gone)
+            let possible = reach.iter().take(3).any(|w| matches!(*w, "kan" | "kunnen"))
+                && reach.iter().take(2).any(|w| matches!(*w, "teken" | "wijzen"));
+            let before = risk || general || possible || reach.iter().any(|w| NEGATIONS.contains(w));
             let after: Vec<&str> =
                 self.text[start + phrase.len() + 1..].split(' ').filter(|w| !w.is_empty()).take(3).take_while(|w| *w != "|").collect();
             let denied_after = match after.as_slice() {
@@ -899,13 +903,16 @@ mod tests {
     }
 
     #[test]
-    fn the_general_case_an_assessment_explains_is_not_suggested() {
+    fn the_general_case_and_what_a_finding_may_point_to_are_not_suggested() {
         let codes = codes_for(
             "Scheve mond sinds vanochtend.",
             "Perifere aangezichtsverlamming, geen beroerte. Bij een beroerte blijft het voorhoofd gespaard.",
         );
         assert!(!codes.contains(&"K90".to_owned()), "{codes:?}");
         assert!(codes_for("Scheve mond.", "Klachten passen bij een beroerte.").contains(&"K90".to_owned()));
+        // nor what a finding may point to
+        let codes = codes_for("Plast bloed.", "Bloed in de urine kan een teken zijn van een poliep in de blaas.");
+        assert_eq!(codes.first().map(String::as_str), Some("U06"), "{codes:?}");
     }
 
     #[test]
