@@ -45,11 +45,15 @@ pub(crate) fn is_role(word: &str) -> bool {
 /// A typed speaker label at the start of `s` ("Patiënt: …", "huisarts : …"): the speaker it
 /// names and the text after it.
 pub(crate) fn split_label(s: &str) -> Option<(Speaker, &str)> {
-    let t = s.trim_start();
-    let colon = t.find(':')?;
-    let head = t[..colon].trim().to_lowercase();
+    let (head, rest) = head_of(s)?;
     let (_, speaker) = LABELS.iter().find(|(l, _)| *l == head)?;
-    Some((*speaker, t[colon + 1..].trim_start()))
+    Some((*speaker, rest))
+}
+
+/// What stands before the first colon of `s`, in lower case, and what follows it.
+fn head_of(s: &str) -> Option<(String, &str)> {
+    let (head, rest) = s.trim_start().split_once(':')?;
+    Some((head.trim().to_lowercase(), rest.trim_start()))
 }
 
 /// Labels of someone who speaks beside or for the patient, as the record names them.
@@ -59,8 +63,7 @@ const RELATIVES: &[&str] =
 /// The relative a typed label at the start of `s` names ("Echtgenote: Hij snurkt" →
 /// "echtgenote").
 pub(crate) fn relative(s: &str) -> Option<&'static str> {
-    let t = s.trim_start();
-    let head = t[..t.find(':')?].trim().to_lowercase();
+    let (head, _) = head_of(s)?;
     RELATIVES.iter().find(|r| **r == head).copied()
 }
 
