@@ -527,7 +527,7 @@ fn evaluation_score(s: &str) -> u32 {
 pub(crate) fn names_a_diagnosis(s: &str) -> bool {
     // what a patient has not is a finding: "Ze heeft geen koorts, de fontanel is niet gespannen"
     let lead = strip_lead(s);
-    let denied = ["u heeft geen", "ze heeft geen", "hij heeft geen"].iter().any(|d| cues::find_cue(lead, d) == Some(0));
+    let denied = ["u heeft geen", "ze heeft geen", "hij heeft geen"].iter().any(|d| cues::at_start(lead, d));
     (NAMES_A_DIAGNOSIS.starts_any(lead) && !denied) || cues::has_cue(s, "is een")
 }
 

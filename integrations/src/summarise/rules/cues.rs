@@ -156,8 +156,12 @@ impl CueList {
         self.cues.iter().any(|c| starts_with_cue(text, c))
     }
 
-    /// Where the first of the cues that occur in `text` starts.
+    /// Where the first of the cues that occur in `text` starts (the index rules out a text that
+    /// holds none before any cue is searched for).
     pub(crate) fn find(&self, text: &str) -> Option<usize> {
+        if !self.any(text) {
+            return None;
+        }
         self.cues.iter().filter_map(|c| find_cue(text, c)).min()
     }
 

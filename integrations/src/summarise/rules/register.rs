@@ -183,6 +183,11 @@ const P_OPENINGS: &[(&str, &str)] = &[
     ("het belangrijkste is", ""),
 ];
 
+/// The profession's "we" in findings and assessments, as the record says it: "dat noemen we een
+/// kaakklem" → "dat heet een kaakklem", "onder de 30 spreken we van een tekort" → "… is er sprake
+/// van een tekort".
+const PROFESSION_WE: &[(&str, &str)] = &[("noemen we", "heet"), ("spreken we van", "is er sprake van")];
+
 /// The infinitives [`P_PHRASES`] puts in a finite verb's place, which go to their clause's end.
 const MOVABLE_INFINITIVES: &[&str] = &["bellen", "terugbellen", "terugkomen"];
 
@@ -297,10 +302,6 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
                 ("en ik hoor", "en"),
                 ("en ik zie", "en"),
                 ("en ik voel", "en"),
-                // the profession's "we": "dat noemen we een kaakklem", "onder de 30 spreken we van
-                // een tekort"
-                ("noemen we", "heet"),
-                ("spreken we van", "is er sprake van"),
                 // "de enkel-armindex die ik net heb gemeten is 0,9"
                 ("die ik net heb gemeten", ""),
                 ("die ik zojuist heb gemeten", ""),
@@ -311,6 +312,7 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
                 ("ik vind geen", "geen"),
                 ("u maakt", "maakt"),
             ]);
+            words.replace(PROFESSION_WE);
         }
         Section::Evaluation => {
             words.drop_opening(E_OPENINGS);
@@ -334,10 +336,6 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
                 // "Eczeem, dat zien we vaak bij kleine kinderen" → "Eczeem, vaak bij …"
                 ("dat zien we", ""),
                 ("dit zien we", ""),
-                // "die eerste grote plek noemen we de moederplek", "vanaf 8 spreken we van een
-                // gokprobleem"
-                ("noemen we", "heet"),
-                ("spreken we van", "is er sprake van"),
                 ("ik hoor geen", "geen"),
                 ("ik zie geen", "geen"),
                 ("ik vind geen", "geen"),
@@ -346,6 +344,7 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
                 ("zie ik geen", "geen"),
                 ("hoor ik geen", "geen"),
             ]);
+            words.replace(PROFESSION_WE);
             words.verb_second_after("waarschijnlijk");
             words.drop_dangling_voor_nodig();
             words.drop_is_of_thought();
@@ -441,7 +440,7 @@ pub(crate) fn in_own_name(sentence: &str, role: &str) -> String {
 pub(crate) fn told_by_relative(sentence: &str, relative: &str) -> String {
     let named = in_own_name(sentence, relative);
     let text = clinical(Section::Subjective, Speaker::Patient, &named);
-    if text.is_empty() || cues::find_cue(&text, relative).is_some() {
+    if text.is_empty() || cues::has_cue(&text, relative) {
         return text;
     }
     // lower case after the colon, but a name keeps its capital

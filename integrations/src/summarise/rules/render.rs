@@ -20,15 +20,15 @@ use super::lexicon::{ACTION, ADDITIONAL_TESTS, ALLERGY, FOLLOW_UP, GREETING, IMA
 use super::style::{self, Style};
 use super::{Placement, Section, labels, register};
 
-/// Who told the history when a parent speaks for a child ("Hij heeft sinds eergisteren
-/// diarree", "Dit is Noor, ze is vier"): at least [`TOLD_BY_LINES`] of the history's sentences
-/// speak of "hij", "ze", "zij" or "haar" before any "ik", or of "mijn zoon" or "mijn dochter", and
-/// at least as many as speak as "ik" (a parent's "ik ben bang" beside three sentences about the
-/// child), more where the history opens as "ik" (a teenager's own complaint, her mother adding). The parent is the mother or the father when the conversation says so
-/// ("mevrouw", "mama"; "meneer", "papa"), else "ouder"; where a son or daughter speaks of "mijn
-/// vader" or is asked about "uw moeder", the history is theirs ("dochter", "zoon", else
-/// "familie"); a husband or wife typed as such ("Echtgenote: …") tells the partner's
-/// ("partner"). The history then opens with "Anamnese via …".
+/// Who told the history when a parent speaks for a child ("Hij heeft sinds eergisteren diarree",
+/// "Dit is Noor, ze is vier"): at least [`TOLD_BY_LINES`] of the history's sentences speak of
+/// "hij", "ze", "zij" or "haar" before any "ik", or of "mijn zoon" or "mijn dochter", and at least
+/// as many as speak as "ik" (a parent's "ik ben bang" beside three sentences about the child), more
+/// where the history opens as "ik" (a teenager's own complaint, her mother adding). The parent is
+/// the mother or the father when the conversation says so ("mevrouw", "mama"; "meneer", "papa"),
+/// else "ouder"; where a son or daughter speaks of "mijn vader" or is asked about "uw moeder", the
+/// history is theirs ("dochter", "zoon", else "familie"); a husband or wife typed as such
+/// ("Echtgenote: …") tells the partner's ("partner"). The history then opens with "Anamnese via …".
 pub(crate) fn told_by(request: &SummaryRequest, placements: &[Placement]) -> Option<&'static str> {
     // whom the sentence is about: the first "ik", "hij", "ze", "zij" or "haar" among its first ten
     // words ("Ze huilt", "Gisteren heeft hij", "Vannacht had ik", "Vijf maanden, en sinds een
