@@ -182,7 +182,10 @@ impl Catalogue {
                         // TIA"), 2: one it names, or a complaint's code it concludes ("past goed
                         // bij slaapapneu": P06), 1: another code it names
                         let assessed = in_evaluation > 0.0;
-                        let diagnosis = assessed && component(&self.codes[t.index]) == Component::Diagnosis;
+                        // named: a synonym or title of it, not only some of its title's words
+                        // ("Steenpuist in de neus", R73, is not named by "steenpuist")
+                        let diagnosis =
+                            assessed && component(&self.codes[t.index]) == Component::Diagnosis && t.matched(&evaluation).next().is_some();
                         let concluded = assessed && t.phrases.iter().any(|p| evaluation.concludes(p));
                         let rank = u8::from(assessed) + u8::from(diagnosis || concluded) + u8::from(diagnosis && concluded);
                         (score, rank, t.matched(&evaluation).chain(t.matched(&subjective)).collect(), t)
@@ -563,6 +566,8 @@ impl Haystack {
             let denied_after = match after.as_slice() {
                 ["is", "niet", next, ..] => !NOT_QUALIFIERS.contains(next),
                 ["is", "niet"] | ["is", "het", "niet"] => true,
+                // "aan een depressie niet, want …", "aan een depressie denk ik niet"
+                ["niet"] | ["denk", "ik", "niet"] => true,
                 // "een beroerte past hier niet bij"
                 ["past", rest @ ..] => rest.contains(&"niet"),
                 words => words.iter().any(|w| DENIED_AFTER.contains(w)),

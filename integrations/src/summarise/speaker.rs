@@ -9,8 +9,8 @@
 use super::rules::classify::{has_measurement, names_a_diagnosis};
 use super::rules::cues::has_cue;
 use super::rules::lexicon::{
-    AGREEMENT, ASSESSMENT_START, CLINICIAN_CUES, DIAGNOSIS_TERMS, EVALUATION, GREETING, IMPERATIVE_START, OBJECTIVE, OWN_VOICE,
-    PATIENT_CUES, PATIENT_QUESTION, PLAN, QUESTION_START,
+    AGREEMENT, ASSESSMENT_START, CLINICIAN_CUES, DIAGNOSIS_TERMS, EVALUATION, GREETING, IMPERATIVE_START, OBJECTIVE, OWN_MEDICATION,
+    OWN_VOICE, PATIENT_CUES, PATIENT_QUESTION, PLAN, QUESTION_START,
 };
 use super::rules::register::verb_then_subject;
 use super::rules::style::strip_leading_fillers;
@@ -73,6 +73,12 @@ pub fn guess_on_floor(sentence: &str, asked_by: Option<Speaker>, examining: bool
         clinician += 2;
     }
     patient += 2 * PATIENT_CUES.count(s);
+    // what the speaker takes or has had, told as their own, outweighs the plan's words in it: "de
+    // metformine neem ik twee keer per dag 500 milligram", "Ik heb net een kuur amoxicilline gehad
+    // voor een bijholteontsteking"
+    if OWN_MEDICATION.any(s) || ((has_cue(s, "ik heb") || has_cue(s, "heb ik")) && has_cue(s, "gehad")) {
+        patient += 4;
+    }
     let opening = strip_leading_fillers(s);
     // "Moet ik nu aan de insuline?": the patient asks about themselves
     if s.ends_with('?') && PATIENT_QUESTION.starts_any(opening) {
@@ -142,6 +148,9 @@ mod tests {
     fn first_person_complaints_are_the_patient() {
         assert_eq!(guess_speaker("Ik heb sinds drie dagen keelpijn."), Speaker::Patient);
         assert_eq!(guess_speaker("Mijn knie is dik en het doet pijn."), Speaker::Patient);
+        // the speaker's own medicines outweigh the plan's words in them
+        assert_eq!(guess_speaker("de metformine neem ik twee keer per dag 500 milligram"), Speaker::Patient);
+        assert_eq!(guess_speaker("Ik heb net een kuur amoxicilline gehad voor een bijholteontsteking."), Speaker::Patient);
         assert_eq!(guess_speaker("Nou, ik slaap heel slecht de laatste tijd."), Speaker::Patient);
     }
 

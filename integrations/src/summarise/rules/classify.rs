@@ -76,13 +76,27 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
         let examining = phase != Phase::History && last == Some(Speaker::Zorgverlener);
         let speaker = told.unwrap_or_else(|| guess_on_floor(sentence, asked_by, examining));
         last = Some(speaker);
-        asked_by = asks(sentence, false).then_some(speaker);
+        // an examination announced as a question ("Mag ik even naar uw pols kijken?") is not
+        // answered in words: the findings that follow are the clinician's
+        let announces = speaker == Speaker::Zorgverlener && ANNOUNCE.any(sentence);
+        asked_by = (asks(sentence, false) && !announces).then_some(speaker);
         if sentence.is_empty() {
             out.push(Placed { section: None, speaker, text: String::new() });
             continue;
         }
         let placed = match speaker {
             Speaker::Zorgverlener => {
+                // a written reply examines nothing: what it says without a cue is the assessment,
+                // or the plan where it reads as one ("Een vasectomie is een kleine, veilige ingreep")
+                if message && phase == Phase::History {
+                    phase = Phase::Assessed;
+                }
+                // and its salutation and thanks belong nowhere: "Beste mevrouw De Boer,", "Dank
+                // voor uw bericht en de duidelijke foto."
+                if message && ((SALUTATION.starts_any(sentence) && word_count(sentence) <= 4) || REPLY_THANKS.starts_any(sentence)) {
+                    out.push(Placed { section: None, speaker, text: String::new() });
+                    continue;
+                }
                 let topic_change = episodes::is_topic_change(sentence);
                 let (placed, question) = place_clinician(sentence, flavour, phase, topic_change);
                 phase = phase.after(placed.section, question.is_some() || topic_change, ANNOUNCE.any(sentence));
@@ -124,7 +138,9 @@ fn asks(sentence: &str, request: bool) -> bool {
     let s = strip_lead(sentence);
     sentence.ends_with('?')
         || (!sentence.ends_with(['.', '!'])
-            && (QUESTION_WORD.starts_any(s) || (!request && (QUESTION_START.starts_any(s) || register::verb_then_subject(s).is_some()))))
+            && (QUESTION_WORD.starts_any(s)
+                || (!request
+                    && ((QUESTION_START.starts_any(s) && !register::states_a_condition(s)) || register::verb_then_subject(s).is_some()))))
 }
 
 /// What the clinician of a consult of this flavour is called in the record.
@@ -236,8 +252,9 @@ impl Phase {
             Some(Section::Evaluation) => Phase::Assessed,
             Some(Section::Plan) => Phase::Planned,
             Some(Section::Objective) => Phase::Examination,
-            _ if asked => Phase::History,
+            // "Ik wil uw benen even bekijken, wilt u gaan staan?" asks for the examination
             _ if announced && self == Phase::History => Phase::Examination,
+            _ if asked && !announced => Phase::History,
             _ => self,
         }
     }
@@ -621,8 +638,9 @@ fn measured_digits(text: &str) -> bool {
     })
 }
 
-/// Words that may follow a measured value in its clause ("pols 90 en regelmatig").
-const VALUE_FOLLOWERS: &[&str] = &["en", "of", "over", "tot", "bij", "nu", "vandaag", "maar", "dus"];
+/// Words that may follow a measured value in its clause ("pols 90 en regelmatig"); "gram" is a
+/// weight only beside what is measured ("ze weegt 6100 gram"), a dose elsewhere.
+const VALUE_FOLLOWERS: &[&str] = &["en", "of", "over", "tot", "bij", "nu", "vandaag", "maar", "dus", "gram"];
 
 /// Words that make the number after them a target or a limit.
 const NORM_WORDS: &[&str] = &["onder", "boven", "streefwaarde", "streef", "maximaal", "minimaal", "hooguit", "grens", "norm"];
@@ -847,6 +865,56 @@ mod tests {
             line(Zorgverlener, "Bloed in de urine moet altijd goed uitgezocht worden, zeker op uw leeftijd."),
         ];
         assert_eq!(sections(&lines), [Some('E'), Some('E')]);
+    }
+
+    #[test]
+    fn a_written_reply_assesses_and_plans_without_its_salutation_and_thanks() {
+        let mut lines: Vec<TranscriptLine> =
+            ["Goedendag dokter,", "Ik ben 38 en ik denk erover om me te laten steriliseren.", "Groet, Mark"]
+                .iter()
+                .map(|s| TranscriptLine { speaker: None, sentence: (*s).to_owned() })
+                .collect();
+        assert!(is_message(&lines));
+        lines.extend([
+            line(Speaker::Zorgverlener, "Beste meneer Visser,"),
+            line(Speaker::Zorgverlener, "Dank voor uw duidelijke vragen."),
+            line(Speaker::Zorgverlener, "Een vasectomie is een kleine, veilige ingreep en een heel betrouwbare vorm van anticonceptie."),
+            line(Speaker::Zorgverlener, "Lees alvast de informatie op Thuisarts over sterilisatie bij de man."),
+        ]);
+        assert_eq!(sections(&lines), [None, Some('S'), None, None, None, Some('E'), Some('P')]);
+    }
+
+    #[test]
+    fn a_referral_an_ambulance_a_weight_and_a_condition_are_placed_for_what_they_are() {
+        use Speaker::Zorgverlener;
+        let lines = [
+            line(Zorgverlener, "Ze weegt 6100 gram, op het consultatiebureau was dat vorige maand 5300."),
+            line(Zorgverlener, "Waarschijnlijk de ziekte van Ménière."),
+            line(Zorgverlener, "Ik verwijs u naar de KNO-arts voor een gehoortest en om de diagnose te bevestigen."),
+            line(Zorgverlener, "Ja, ik bel nu de maag-darm-leverarts en laat een ambulance komen."),
+            line(Zorgverlener, "krijgt u binnen een half jaar weer een steenpuist dan behandelen we u en uw gezin met een neuszalf"),
+            line(Zorgverlener, "U kunt zich weer aankleden."),
+        ];
+        assert_eq!(sections(&lines), [Some('O'), Some('E'), Some('P'), Some('P'), Some('P'), None]);
+        // "gram" is a dose where nothing measured stands near it
+        assert!(has_measurement("Ze weegt 6100 gram."));
+        assert!(!has_measurement("Neem maximaal 3 gram paracetamol per dag."));
+    }
+
+    #[test]
+    fn findings_after_an_examination_announced_as_a_question_are_the_clinician_s() {
+        let lines: Vec<TranscriptLine> = [
+            "Komt het in de familie voor?",
+            "Mijn moeder had het ook.",
+            "Ik wil uw benen even bekijken, wilt u gaan staan?",
+            "Er is wat enkeloedeem, er is geen huidverkleuring en er zijn geen wondjes.",
+        ]
+        .iter()
+        .map(|s| TranscriptLine { speaker: None, sentence: (*s).to_owned() })
+        .collect();
+        let placed = place_all(&lines, Flavour::Normal);
+        assert_eq!(placed[3].speaker, Speaker::Zorgverlener);
+        assert_eq!(placed[3].section, Some(Section::Objective));
     }
 
     #[test]

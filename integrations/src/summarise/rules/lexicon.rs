@@ -158,10 +158,14 @@ pub(crate) static SALUTATION: CueList = CueList::new(&[
     "hoi",
     "dag dokter",
     "goedemorgen dokter",
+    "goedendag",
     "goedemiddag dokter",
     "goedenavond dokter",
     "lieve dokter",
 ]);
+
+/// How a written reply thanks for the message: no note.
+pub(crate) static REPLY_THANKS: CueList = CueList::new(&["dank voor", "dank u voor", "bedankt voor", "hartelijk dank"]);
 
 /// Salutations only a written message opens with ("Beste dokter", "Geachte heer"), unlike the
 /// spoken "hoi" and "hallo".
@@ -185,6 +189,9 @@ pub(crate) static SIGN_OFF: CueList = CueList::new(&[
 pub(crate) static GREETING: CueList = CueList::new(&[
     "de telefoon",
     "ik bel zo terug",
+    // the examination's end: "U kunt zich weer aankleden"
+    "zich weer aankleden",
+    "zich aankleden",
     "waar waren we",
     "goedemorgen",
     "goedemiddag",
@@ -540,6 +547,11 @@ pub(crate) static ANNOUNCE: CueList = CueList::new(&[
     "ik ga eens",
     "gaat u maar",
     "even kijken",
+    // "Ik wil uw benen even bekijken, wilt u gaan staan?"
+    "even bekijken",
+    "even voelen",
+    "even luisteren",
+    "even onderzoeken",
     "ik ga kijken",
     "ik ga luisteren",
     "ik wil kijken",
@@ -1198,6 +1210,14 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     "het belangrijkste is",
     "mijn voorstel",
     "ik stel voor",
+    // the clinician arranging or acting now: "ik verwijs u naar de KNO-arts voor een gehoortest
+    // en om de diagnose te bevestigen", "ik bel nu de maag-darm-leverarts en laat een ambulance
+    // komen", "ik maak hem met een klein sneetje open", "dat ze bloed laat prikken"
+    "ik verwijs",
+    "ambulance",
+    "sneetje",
+    "laat prikken",
+    "laten prikken",
     "het meest helpt",
     "liever niet",
     "liever nog niet",
@@ -1926,6 +1946,20 @@ pub(crate) static PATIENT_CUES: CueList = CueList::new(&[
     "vergeet ik",
 ]);
 
+/// The speaker's own medicines, in the first person: the patient's (or a parent's) history.
+pub(crate) static OWN_MEDICATION: CueList = CueList::new(&[
+    "ik neem",
+    "neem ik",
+    "ik slik",
+    "slik ik",
+    "ik gebruik",
+    "gebruik ik",
+    "ik smeer",
+    "smeer ik",
+    "we smeren",
+    "smeren we",
+]);
+
 /// Formal address and the clinician's own actions: point to the clinician.
 pub(crate) static CLINICIAN_CUES: CueList = CueList::new(&[
     "u",
@@ -1974,6 +2008,8 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &NAMES_A_DIAGNOSIS,
         &NAMES_THE_FINDINGS,
         &WRITTEN_SALUTATION,
+        &REPLY_THANKS,
+        &OWN_MEDICATION,
         &PROCEDURE,
         &ASSESSMENT_START,
         &PLAN,

@@ -258,6 +258,7 @@ const SUBORDINATE: &[&str] = &[
     "waar",
     "wat",
     "wie",
+    "hoeveel",
     "waardoor",
     "waarvoor",
     "tenzij",
@@ -272,6 +273,15 @@ const SUBORDINATE: &[&str] = &[
 pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String {
     let t = style::strip_leading_fillers(labels::strip_label(text));
     // the record writes numbers in digits: "zesenzeventig" → "76"
+    if section == Section::Subjective
+        && speaker == Speaker::Patient
+        && let Some((question, rest)) = question_then_more(t)
+    {
+        // "Is dat iets ernstigs? Ik ben bang dat ik doof word.": the question is told as one,
+        // what follows it as the history
+        let told = [clinical(section, speaker, question), clinical(section, speaker, rest)];
+        return told.iter().filter(|t| !t.is_empty()).cloned().collect::<Vec<_>>().join(" ");
+    }
     let mut words = Words::of(&numbers::in_digits(t));
     words.drop_fillers();
     if section == Section::Subjective && speaker == Speaker::Patient && t.trim_end().ends_with('?') {
@@ -310,9 +320,15 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
                 ("ik voel geen", "geen"),
                 ("ik hoor geen", "geen"),
                 ("ik vind geen", "geen"),
+                ("ik voel nergens", "nergens"),
+                ("ik zie nergens", "nergens"),
+                ("ik hoor nergens", "nergens"),
+                ("als ik erop druk", "bij druk"),
+                ("als ik druk", "bij druk"),
                 ("u maakt", "maakt"),
             ]);
             words.replace(PROFESSION_WE);
+            words.drop_perceiving_before_denial();
         }
         Section::Evaluation => {
             words.drop_opening(E_OPENINGS);
@@ -345,11 +361,13 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
                 ("hoor ik geen", "geen"),
             ]);
             words.replace(PROFESSION_WE);
+            words.drop_perceiving_before_denial();
             words.verb_second_after("waarschijnlijk");
             words.drop_dangling_voor_nodig();
             words.drop_is_of_thought();
         }
         Section::Plan => {
+            words.wish_as_advice();
             words.follow_up();
             words.replace_opening(P_IMPERATIVES);
             words.replace_opening(P_OPENINGS);
@@ -374,6 +392,14 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
     style::finish(out)
 }
 
+/// A line that asks and then goes on ("Moet ik naar het ziekenhuis? Mijn vrouw is nog met de auto
+/// weg."), as its first question and what follows it.
+fn question_then_more(t: &str) -> Option<(&str, &str)> {
+    let at = t.find("? ")?;
+    let rest = t[at + 1..].trim();
+    (!rest.is_empty()).then(|| (&t[..=at], rest))
+}
+
 /// The sentence with its speaker named where they said "ik", the verb in the third person:
 /// "Ik bel haar donderdag." → "POH belt haar donderdag.", "Over drie maanden plan ik een
 /// controle." → "Over drie maanden plant Assistente een controle.". `None` when the speaker does
@@ -392,10 +418,7 @@ pub(crate) fn with_speaker(s: &str, speaker: &str) -> Option<String> {
         // veiligheid"), within the one clause ("dat ik de vinger verdoof en het pus laat aflopen"
         // is left alone)
         let last = (i + 1..words.words.len()).find(|&j| !tail(&words.words[j]).is_empty()).unwrap_or(words.words.len() - 1);
-        let known = |j: usize| {
-            let w = bare(&words.words[j]);
-            first_person_verb(&w).is_some() || VERBS.iter().any(|(_, first, _, _)| *first == w)
-        };
+        let known = |j: usize| known_first_person(&bare(&words.words[j]));
         let end = if last > i && known(last) {
             last
         } else {
@@ -580,6 +603,62 @@ impl Words {
                 // Only the phrase's last word may carry punctuation after it.
                 trimmed(w).eq_ignore_ascii_case(p) && (k + 1 == phrase.len() || tail(w).is_empty())
             })
+    }
+
+    /// P: the clinician's wish for what the addressee does, as the advice: "Ik wil dat u hem nu
+    /// meteen naar de spoedeisende hulp brengt" → "Advies: hem nu meteen naar de spoedeisende hulp
+    /// brengen", "ik wil graag dat je vandaag bloed laat prikken" → "Advies: vandaag bloed laten
+    /// prikken". The clause's finite verb becomes its infinitive; where the register does not know
+    /// it, the sentence is left for the rest of the rules. Another's doing stays a clause.
+    fn wish_as_advice(&mut self) {
+        let Some(opening) = [["ik", "wil", "dat"].as_slice(), &["ik", "wil", "graag", "dat"], &["we", "willen", "dat"]]
+            .into_iter()
+            .find(|o| self.matches(0, o))
+        else {
+            return;
+        };
+        if !self.words.get(opening.len()).is_some_and(|w| matches!(bare(w).as_str(), "u" | "je" | "jij")) {
+            // another does it: "Ik wil dat uw vrouw bloed laat prikken" → "Advies: dat uw vrouw
+            // bloed laat prikken"
+            if self.words.len() > opening.len() + 1 {
+                self.words.splice(..opening.len() - 1, ["advies:".to_owned()]);
+            }
+            return;
+        }
+        let from = opening.len() + 1;
+        if from >= self.words.len() || !tail(&self.words[from - 1]).is_empty() {
+            return;
+        }
+        let end = self.clause_end(from);
+        let verb = (from..end).rev().find_map(|k| {
+            let w = bare(&self.words[k]);
+            finite(&w).filter(|f| f.inf != w).map(|f| (k, f.inf))
+        });
+        let Some((k, inf)) = verb else { return };
+        self.words[k] = keep_tail(&self.words[k], &inf);
+        self.words.splice(..from, ["advies:".to_owned()]);
+    }
+
+    /// O and E: the clinician perceiving what is not there, a few words before the denial, leaves
+    /// the record: "Ik zie op dit moment geen aanwijzingen voor een depressie" → "Op dit moment geen
+    /// aanwijzingen …", "zie ik in de oren nergens vocht" → "in de oren nergens vocht".
+    fn drop_perceiving_before_denial(&mut self) {
+        let perceives = |w: &str| matches!(w, "zie" | "vind" | "hoor" | "voel" | "merk");
+        let mut i = 0;
+        while i + 2 < self.words.len() {
+            let opens = i == 0 || !tail(&self.words[i - 1]).is_empty() || matches!(bare(&self.words[i - 1]).as_str(), "en" | "maar");
+            let (a, b) = (bare(&self.words[i]), bare(&self.words[i + 1]));
+            let pair = (a == "ik" && perceives(&b)) || (perceives(&a) && b == "ik");
+            let denial = || {
+                (i + 2..self.words.len().min(i + 7))
+                    .take_while(|&k| k == i + 2 || tail(&self.words[k - 1]).is_empty())
+                    .any(|k| matches!(bare(&self.words[k]).as_str(), "geen" | "nergens" | "niets"))
+            };
+            if opens && pair && tail(&self.words[i]).is_empty() && tail(&self.words[i + 1]).is_empty() && denial() {
+                self.words.drain(i..i + 2);
+            }
+            i += 1;
+        }
     }
 
     /// Removes `n` words at `i`, moving the punctuation of the last one to the word before.
@@ -859,11 +938,26 @@ impl Words {
                 }
                 continue;
             }
+            if addressee && subordinate && prev.as_deref().is_some_and(|p| matches!(p, "dat" | "zodat" | "omdat")) {
+                // what is said or done about the patient names them: "in het dossier dat u
+                // overgevoelig bent voor amoxicilline, zodat u het niet opnieuw krijgt" → "… dat
+                // patiënt overgevoelig is …, zodat patiënt het niet opnieuw krijgt"
+                self.words[i] = keep_tail(&self.words[i], "patiënt");
+                self.third_person_verbs(i, i);
+                i += 1;
+                continue;
+            }
             if addressee && subordinate {
                 // "als u benauwder wordt" → "als benauwder wordt"; "als je benauwd bent" → "… is"
                 self.words.remove(i);
                 // the clause's verb, wherever it stands: up to the word that ends the clause
                 self.third_person_verbs(i, i);
+                continue;
+            }
+            if addressee && opens && matches!(next.as_deref(), Some("en" | "of")) {
+                // one of two: "dan behandelen we u en uw gezin" → "dan patiënt en gezin … behandelen"
+                self.words[i] = keep_tail(&self.words[i], "patiënt");
+                i += 1;
                 continue;
             }
             if addressee && opens && next.as_deref().and_then(finite).is_none() && i + 1 < self.words.len() && !subordinate {
@@ -963,7 +1057,12 @@ impl Words {
             self.words.remove(at);
             return;
         }
-        self.move_word(at, self.list_end(end));
+        // the verb closes its own clause, before an "om te" clause ("de spoedeisende hulp nu
+        // bellen om te zeggen dat …", not "… om te zeggen bellen dat …")
+        match (at + 1..=end).find(|&k| bare(&self.words[k]) == "om" && k > at + 1) {
+            Some(om) => self.move_word(at, om - 1),
+            None => self.move_word(at, self.list_end(end)),
+        }
     }
 
     /// Whether the word at `k`, in a clause ending at `end`, is the particle of a separable verb
@@ -1386,7 +1485,17 @@ impl Words {
                         !tail(&self.words[i - 1]).is_empty()
                     };
                     let subordinate = prev.as_deref().is_some_and(|p| SUBORDINATE.contains(&p)) && tail(&self.words[i - 1]).is_empty();
-                    if clause_start && !subordinate && i + 1 < self.words.len() && tail(&self.words[i]).is_empty() {
+                    let plural_verb = self.words.get(i + 1).map(|n| bare(n)).is_some_and(|n| finite(&n).is_some_and(|f| f.inf == n));
+                    if prev.as_deref() == Some("en")
+                        && tail(&self.words[i - 1]).is_empty()
+                        && tail(&self.words[i]).is_empty()
+                        && plural_verb
+                    {
+                        // one of two subjects: "Mijn vrouw en ik hebben twee kinderen" → "… en
+                        // patiënt hebben 2 kinderen"
+                        self.words[i] = "patiënt".to_owned();
+                        i += 1;
+                    } else if clause_start && !subordinate && i + 1 < self.words.len() && tail(&self.words[i]).is_empty() {
                         // "ik slaap" → "slaapt"; "ik slaap slecht en pieker veel" → "… en piekert veel".
                         self.words.remove(i);
                         self.words[i] = conjugate(&self.words[i]);
@@ -1415,8 +1524,8 @@ impl Words {
                         }
                     } else if i > 0
                         && tail(&self.words[i - 1]).is_empty()
-                        && first_person_verb(&bare(&self.words[i - 1])).is_none()
-                        && self.words.get(i + 1).is_some_and(|w| first_person_verb(&bare(w)).is_some())
+                        && !known_first_person(&bare(&self.words[i - 1]))
+                        && self.words.get(i + 1).is_some_and(|w| known_first_person(&bare(w)))
                     {
                         // A typed transcript without commas: "niet goed ik ben al moe" is two
                         // clauses, and the verb is the one after "ik".
@@ -1673,6 +1782,7 @@ const VERBS: &[(&str, &str, &str, &str)] = &[
     ("hoeven", "hoef", "hoeft", "hoef"),
     ("schuiven", "schuif", "schuift", "schuif"),
     ("laten", "laat", "laat", "laat"),
+    ("brengen", "breng", "brengt", "breng"),
 ];
 
 /// The finite verb `w` (lowercase), if it is one the record voice rewrites: a first or third
@@ -1709,12 +1819,10 @@ pub(crate) fn opens_question(w: &str) -> bool {
 /// ze goed", "moet ik stoppen met de zinkzalf"), where a typed transcript left out the question
 /// mark; the subject is given back ("ze", "ik").
 pub(crate) fn verb_then_subject(s: &str) -> Option<&'static str> {
-    let all: Vec<String> = s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
-    // a condition opens so too, its consequence after "dan": "krijg je toch afscheiding dan kom je
-    // eerder terug", "wordt hij benauwder bel dan meteen"
-    if all.iter().skip(3).any(|w| w == "dan") {
+    if states_a_condition(s) {
         return None;
     }
+    let all: Vec<String> = s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
     let words = &all[..all.len().min(4)];
     let (first, rest) = words.split_first()?;
     if !is_verb(first) {
@@ -1727,6 +1835,12 @@ pub(crate) fn verb_then_subject(s: &str) -> Option<&'static str> {
     };
     let subject = rest.first()?;
     SUBJECTS.iter().find(|p| **p == subject.as_str()).copied()
+}
+
+/// Whether `s`, opening as a question does, states a condition with its consequence after "dan":
+/// "krijg je toch afscheiding dan kom je eerder terug", "wordt hij benauwder bel dan meteen".
+pub(crate) fn states_a_condition(s: &str) -> bool {
+    s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).skip(3).any(|w| w.eq_ignore_ascii_case("dan"))
 }
 
 /// Subject pronouns after a question's verb ([`verb_then_subject`]).
@@ -1827,6 +1941,12 @@ fn first_person_verb(w: &str) -> Option<String> {
     None
 }
 
+/// Whether `w` (lowercase) is a first person the register knows: an irregular or past form, or
+/// one of [`VERBS`] ("voel", "maak").
+fn known_first_person(w: &str) -> bool {
+    first_person_verb(w).is_some() || VERBS.iter().any(|(_, first, _, _)| *first == w)
+}
+
 /// Whether `w` (lowercase) may be a present-tense first person of a regular verb ("stoor",
 /// "zie"): what [`conjugate`] turns into the third person by adding a "t".
 fn is_stem(w: &str) -> bool {
@@ -1835,8 +1955,12 @@ fn is_stem(w: &str) -> bool {
         && !w.ends_with('t')
         && !w.ends_with('e')
         && !w.ends_with("en")
-        && !["al", "ook", "nog", "niet", "wel", "zo", "bijna", "nu", "dan", "er", "het", "een", "de", "die", "dat", "vaak", "soms"]
-            .contains(&w)
+        && ![
+            "al", "ook", "nog", "niet", "wel", "zo", "bijna", "nu", "dan", "er", "het", "een", "de", "die", "dat", "vaak", "soms",
+            "verder", "weer", "meer", "eerder", "later", "zeker", "echt", "geen", "hoeveel", "hier", "daar", "waar", "toch", "erg",
+            "koorts", "pijn", "maar",
+        ]
+        .contains(&w)
 }
 
 /// Conjugates a word that follows or precedes "ik" to the third person, keeping its case and
@@ -2227,10 +2351,65 @@ mod tests {
         );
         assert_eq!(
             e("Het risico is laag, omdat u geen plannen heeft en uw kinderen u steun geven."),
-            "Risico laag, omdat geen plannen heeft en kinderen steun geven."
+            "Risico laag, omdat patiënt geen plannen heeft en kinderen steun geven."
         );
         // a clause the rules cannot make whole keeps its words
         assert_eq!(o("Dan meet ik bloeddruk en weeg ik u."), "Dan meet ik bloeddruk en weeg ik u.");
+    }
+
+    #[test]
+    fn a_question_in_the_middle_of_a_line_and_a_wish_stay_whole_lines() {
+        let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
+        let o = |t| clinical(Section::Objective, Speaker::Zorgverlener, t);
+        let e = |t| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
+        // the question told as one, what follows it as the history: no question mark left outside
+        // a quote
+        assert_eq!(
+            s("Is dat iets ernstigs? Ik ben bang dat ik straks helemaal doof word."),
+            "Vraagt of dat iets ernstigs is. Bang dat straks helemaal doof wordt."
+        );
+        assert_eq!(
+            s("Moet ik naar het ziekenhuis? Mijn vrouw is nog met de auto weg."),
+            "Vraagt: \"Moet ik naar het ziekenhuis?\" Vrouw is nog met de auto weg."
+        );
+        // the verb closes its own clause, before an "om te" clause
+        assert_eq!(
+            p("Dan maken we over drie maanden een afspraak om het dagboek samen door te nemen."),
+            "Dan over 3 maanden een afspraak maken om het dagboek samen door te nemen."
+        );
+        assert_eq!(
+            p("Ik bel de spoedeisende hulp nu om te zeggen dat jullie eraan komen."),
+            "De spoedeisende hulp nu bellen om te zeggen dat jullie eraan komen."
+        );
+        // the clinician's wish is the advice
+        assert_eq!(
+            p("Ik wil dat u hem nu meteen naar de spoedeisende hulp brengt."),
+            "Advies: hem nu meteen naar de spoedeisende hulp brengen."
+        );
+        assert_eq!(p("Ik wil graag dat je vandaag bloed laat prikken."), "Advies: vandaag bloed laten prikken.");
+        assert_eq!(
+            p("Ik wil dat uw vrouw vandaag of morgen bloed laat prikken."),
+            "Advies: dat vrouw vandaag of morgen bloed laat prikken."
+        );
+        // what is said about the patient names them; a condition keeps the telegram
+        assert_eq!(
+            p("Zeg bij de apotheek dat u overgevoelig bent voor amoxicilline, zodat u het niet opnieuw krijgt."),
+            "Zeg bij de apotheek dat patiënt overgevoelig is voor amoxicilline, zodat patiënt het niet opnieuw krijgt."
+        );
+        assert_eq!(p("Als u benauwder wordt, belt u direct."), "Als benauwder wordt, direct bellen.");
+        // one of two objects
+        assert_eq!(p("Dan behandelen we u en uw gezin met een neuszalf."), "Dan patiënt en gezin met een neuszalf behandelen.");
+        // the clinician perceiving what is not there
+        assert_eq!(e("Ik zie op dit moment geen aanwijzingen voor een depressie."), "Op dit moment geen aanwijzingen voor een depressie.");
+        assert_eq!(
+            o("Buik soepel, ik voel nergens een zwelling en als ik druk doet het nergens pijn."),
+            "Buik soepel, nergens een zwelling en bij druk doet het nergens pijn."
+        );
+        // one of two subjects; a word that is no verb after "en" stays
+        assert_eq!(s("Mijn vrouw en ik hebben twee kinderen."), "Vrouw en patiënt hebben 2 kinderen.");
+        assert_eq!(s("Ik gebruik de pil en verder geen medicijnen."), "Gebruikt de pil en verder geen medicijnen.");
+        assert_eq!(s("nee geen koorts ik voel me verder prima"), "Nee geen koorts voelt zich verder prima.");
+        assert_eq!(s("soms een beetje down als ik zie hoeveel ik achterloop"), "Soms een beetje down als ziet hoeveel achterloopt.");
     }
 
     #[test]

@@ -304,7 +304,7 @@ impl Phrase<'_> {
         let verb = self.verb.to_lowercase();
         match (self.kind, yes) {
             (Kind::Have | Kind::Be | Kind::There, true) => x.to_owned(),
-            (Kind::Have | Kind::There, false) => format!("geen {}", x.strip_prefix("een ").unwrap_or(x)),
+            (Kind::Have | Kind::There, false) => have_not(x),
             (Kind::Be, false) => format!("niet {x}"),
             (Kind::Verb, true) => format!("{verb} {x}").trim().to_owned(),
             (Kind::Verb, false) => {
@@ -348,7 +348,19 @@ impl Phrase<'_> {
                     "nog",
                     "alleen",
                 ];
-                if x.is_empty() || ADVERBS.contains(&first.as_str()) || first.ends_with("ig") || first.ends_with("lijk") {
+                // "huilt ze erbij" → "huilt er niet bij"; "lijkt het haar pijn te doen" → "lijkt
+                // haar geen pijn te doen": the negation after the pronoun
+                if let Some(prep) = first.trim_end_matches(',').strip_prefix("er").filter(|p| ERBIJ.contains(p)) {
+                    let rest = x.split_once(' ').map_or("", |(_, r)| r);
+                    return format!("{verb} er niet {prep} {rest}").trim().to_owned();
+                }
+                if matches!(first.as_str(), "haar" | "hem" | "me" | "mij") && x.split_whitespace().count() > 1 {
+                    let (pronoun, rest) = x.split_once(' ').unwrap_or((x, ""));
+                    let denied = Phrase { kind: Kind::Verb, verb: "", x: rest }.note(false);
+                    return format!("{verb} {pronoun} {}", denied.trim()).trim().to_owned();
+                }
+                let known = DEFINITE.contains(&first.as_str());
+                if x.is_empty() || known || ADVERBS.contains(&first.as_str()) || first.ends_with("ig") || first.ends_with("lijk") {
                     format!("{verb} niet {x}").trim().to_owned()
                 } else {
                     format!("{verb} geen {}", x.strip_prefix("een ").unwrap_or(x))
@@ -356,6 +368,60 @@ impl Phrase<'_> {
             }
         }
     }
+}
+
+/// Words that open a known thing, which "niet" denies where "geen" would deny a thing in general
+/// ("dit niet eerder gehad", not "geen dit eerder gehad").
+const DEFINITE: &[&str] = &["dit", "dat", "het", "die", "deze", "de", "uw", "je", "jouw", "zijn", "haar", "hem", "hun"];
+
+/// The prepositions of "erbij", "ervan" …, which stand apart when denied ("er niet bij").
+const ERBIJ: &[&str] = &["bij", "van", "over", "na", "in", "op", "aan", "door", "uit", "voor", "tegen", "mee", "om", "achter"];
+
+/// Prepositions that may open what a "heeft u" question asks about, before the thing itself
+/// ("Heeft u tijdens zo'n aanval ook hoofdpijn gehad").
+const OPENING_PREPOSITIONS: &[&str] = &["tijdens", "bij", "na", "in", "op", "sinds", "voor", "met", "door", "rond", "onder", "boven"];
+
+/// What a "heeft u …" question asked about, denied: "geen koorts", "dit niet eerder gehad",
+/// "tijdens zo'n aanval geen hoofdpijn, dubbelzien of krachtverlies gehad".
+fn have_not(x: &str) -> String {
+    let words: Vec<&str> = x.split_whitespace().collect();
+    let lower = |i: usize| words.get(i).map(|w| w.to_lowercase()).unwrap_or_default();
+    let without_article = |s: String| s.strip_prefix("een ").map(str::to_owned).unwrap_or(s);
+    if DEFINITE.contains(&lower(0).as_str()) && tail_free(words[0]) {
+        // an article or possessive with its noun and a participle: "de pols niet verzwikt"; an
+        // article with its noun otherwise is "geen" with the noun ("geen gevoel dat …"); a pronoun
+        // is denied as itself ("dit niet eerder gehad")
+        let participle = words.len() >= 3 && {
+            let last = words[words.len() - 1].to_lowercase();
+            let last = last.trim_end_matches(|c: char| !c.is_alphanumeric());
+            ["ge", "ver", "be", "ont", "her"].iter().any(|p| last.starts_with(p)) && last.ends_with(['d', 't'])
+        };
+        let noun_follows = matches!(lower(0).as_str(), "de" | "het" | "uw" | "je" | "jouw" | "zijn" | "haar" | "hun") && words.len() >= 2;
+        return match (noun_follows, participle) {
+            (true, true) if tail_free(words[1]) => format!("{} {} niet {}", words[0], words[1], words[2..].join(" ")),
+            (true, false) if matches!(lower(0).as_str(), "de" | "het") => format!("geen {}", words[1..].join(" ")),
+            _ => format!("{} niet {}", words[0], words[1..].join(" ")).trim().to_owned(),
+        };
+    }
+    if OPENING_PREPOSITIONS.contains(&lower(0).as_str()) {
+        // the preposition, a determiner where one follows, and its noun
+        let phrase = if matches!(lower(1).as_str(), "een" | "de" | "het" | "zo'n" | "die" | "deze" | "dit" | "dat" | "uw") { 3 } else { 2 };
+        let rest: Vec<&str> = words
+            .iter()
+            .skip(phrase)
+            .copied()
+            .skip_while(|w| matches!(w.to_lowercase().as_str(), "ook" | "weleens" | "ooit" | "nog" | "al"))
+            .collect();
+        if words.len() > phrase && words[..phrase].iter().all(|w| tail_free(w)) && !rest.is_empty() {
+            return format!("{} geen {}", words[..phrase].join(" "), without_article(rest.join(" ")));
+        }
+    }
+    format!("geen {}", without_article(x.to_owned()))
+}
+
+/// Whether a word carries no punctuation after it.
+fn tail_free(w: &str) -> bool {
+    w.ends_with(|c: char| c.is_alphanumeric())
 }
 
 /// The asked-about things of a yes/no question ("Heeft u ook koorts" → koorts; "Bent u misselijk
@@ -567,6 +633,21 @@ mod tests {
         );
         assert_eq!(answer_to_note("Bent u misselijk?", "Nee hoor.").as_deref(), Some("Niet misselijk."));
         assert_eq!(answer_to_note("Is er een allergie?", "Nee").as_deref(), Some("Geen allergie."));
+        // "niet" where the thing is known, "geen" after what opens the question
+        assert_eq!(answer_to_note("Heeft u dit eerder gehad?", "Nee.").as_deref(), Some("Dit niet eerder gehad."));
+        assert_eq!(answer_to_note("Heeft u de pols verzwikt?", "Nee.").as_deref(), Some("De pols niet verzwikt."));
+        assert_eq!(
+            answer_to_note("Heeft u het gevoel dat er een schaduw over uw zicht schuift?", "Nee.").as_deref(),
+            Some("Geen gevoel dat er een schaduw over uw zicht schuift.")
+        );
+        assert_eq!(
+            answer_to_note("Heeft u tijdens zo'n aanval ook hoofdpijn of krachtverlies gehad?", "Nee.").as_deref(),
+            Some("Tijdens zo'n aanval geen hoofdpijn of krachtverlies gehad.")
+        );
+        assert_eq!(
+            answer_to_note("Huilt ze erbij, of lijkt het haar pijn te doen?", "Nee.").as_deref(),
+            Some("Huilt er niet bij, lijkt haar geen pijn te doen.")
+        );
         // an answer that denies all that was asked, in its own words, says it once
         assert_eq!(
             answer_to_note(
