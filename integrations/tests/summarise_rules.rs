@@ -596,6 +596,12 @@ fn the_fragment_check_sees_each_kind() {
         "Waarschijnlijk een longontsteking, de saturatie is goed.",
         "Die 3, en gisteren heeft ze allemaal ingenomen.",
         "Er hoeft nu niets te gebeuren.",
+        "Dan over 3 maanden een afspraak maken om het dagboek door te nemen.",
+        "Advies: hem nu meteen naar de spoedeisende hulp brengen.",
+        "Dat kan hij niet doen zonder te willen.",
+        "Vrouw en patiënt hebben 2 kinderen.",
+        "Het advies is om over 6 maanden opnieuw een uitstrijkje te laten maken.",
+        "Dat valt mee, was al bang dat het helemaal niet zou kunnen.",
     ] {
         assert!(testset::broken_fragments(whole).is_empty(), "{whole}");
     }

@@ -218,6 +218,8 @@ const P_PHRASES: &[(&str, &str)] = &[
     ("bel ik u op", "telefonisch contact"),
     ("bel ik u", "telefonisch contact"),
     ("raad ik af", "afgeraden"),
+    ("raad ik u af", "afgeraden"),
+    ("raad ik je af", "afgeraden"),
     ("ik verwijs u naar", "verwijzing naar"),
     ("verwijs ik u naar", "verwijzing naar"),
     ("ik geef u", ""),
@@ -372,6 +374,7 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
             words.replace_opening(P_IMPERATIVES);
             words.replace_opening(P_OPENINGS);
             words.prescription();
+            words.someone_calls_the_patient();
             words.replace(P_PHRASES);
         }
     }
@@ -611,32 +614,69 @@ impl Words {
     /// prikken". The clause's finite verb becomes its infinitive; where the register does not know
     /// it, the sentence is left for the rest of the rules. Another's doing stays a clause.
     fn wish_as_advice(&mut self) {
-        let Some(opening) = [["ik", "wil", "dat"].as_slice(), &["ik", "wil", "graag", "dat"], &["we", "willen", "dat"]]
-            .into_iter()
-            .find(|o| self.matches(0, o))
-        else {
+        const OPENINGS: &[&[&str]] = &[
+            &["ik", "wil", "dat"],
+            &["ik", "wil", "graag", "dat"],
+            &["we", "willen", "dat"],
+            &["wil", "ik", "dat"],
+            &["wil", "ik", "graag", "dat"],
+            &["ik", "zou", "willen", "dat"],
+            &["ik", "zou", "graag", "willen", "dat"],
+        ];
+        // a word may open before it: "Verder wil ik dat u …"
+        let lead =
+            usize::from(self.words.first().is_some_and(|w| {
+                tail(w).is_empty() && matches!(bare(w).as_str(), "en" | "verder" | "dus" | "daarom" | "ook" | "dan" | "nu")
+            }));
+        let Some(opening) = OPENINGS.iter().find(|o| self.matches(lead, o)) else { return };
+        let dat = lead + opening.len() - 1;
+        if self.words.len() <= dat + 2 || !tail(&self.words[dat + 1]).is_empty() {
             return;
-        };
-        if !self.words.get(opening.len()).is_some_and(|w| matches!(bare(w).as_str(), "u" | "je" | "jij")) {
+        }
+        if !matches!(bare(&self.words[dat + 1]).as_str(), "u" | "je" | "jij") {
             // another does it: "Ik wil dat uw vrouw bloed laat prikken" → "Advies: dat uw vrouw
             // bloed laat prikken"
-            if self.words.len() > opening.len() + 1 {
-                self.words.splice(..opening.len() - 1, ["advies:".to_owned()]);
-            }
+            self.words.splice(..dat, ["advies:".to_owned()]);
             return;
         }
-        let from = opening.len() + 1;
-        if from >= self.words.len() || !tail(&self.words[from - 1]).is_empty() {
-            return;
-        }
+        let from = dat + 2;
         let end = self.clause_end(from);
         let verb = (from..end).rev().find_map(|k| {
             let w = bare(&self.words[k]);
             finite(&w).filter(|f| f.inf != w).map(|f| (k, f.inf))
         });
-        let Some((k, inf)) = verb else { return };
-        self.words[k] = keep_tail(&self.words[k], &inf);
-        self.words.splice(..from, ["advies:".to_owned()]);
+        match verb {
+            Some((k, inf)) => {
+                self.words[k] = keep_tail(&self.words[k], &inf);
+                self.words.splice(..from, ["advies:".to_owned()]);
+            }
+            None => {
+                // a verb the register does not know stays in its clause: "Advies: dat patiënt
+                // samen met Daan een hoofdpijndagboek bijhoudt"
+                self.words[dat + 1] = "patiënt".to_owned();
+                self.third_person_verbs(dat + 1, dat + 1);
+                self.words.splice(..dat, ["advies:".to_owned()]);
+            }
+        }
+    }
+
+    /// P: another who calls the patient is no call the patient makes: "De assistente belt u om
+    /// de eerste afspraak te maken" → "De assistente belt patiënt om …" (not "De assistente
+    /// bellen").
+    fn someone_calls_the_patient(&mut self) {
+        for i in 2..self.words.len().saturating_sub(1) {
+            // the subject opens its clause ("in het weekend belt u de huisartsenpost" is the patient's call)
+            let opens = i == 2 || !tail(&self.words[i - 3]).is_empty();
+            let subject =
+                opens && matches!(bare(&self.words[i - 2]).as_str(), "de" | "het" | "onze" | "een") && tail(&self.words[i - 1]).is_empty();
+            if subject
+                && bare(&self.words[i]) == "belt"
+                && tail(&self.words[i]).is_empty()
+                && matches!(bare(&self.words[i + 1]).as_str(), "u" | "je")
+            {
+                self.words[i + 1] = keep_tail(&self.words[i + 1], "patiënt");
+            }
+        }
     }
 
     /// O and E: the clinician perceiving what is not there, a few words before the denial, leaves
@@ -840,7 +880,7 @@ impl Words {
         let end = (at + 1..self.words.len())
             .find(|&k| !tail(&self.words[k]).is_empty() || self.words.get(k + 1).is_some_and(|w| is_clause_word(&bare(w))));
         if let Some(end) = end {
-            self.move_word(at, end);
+            self.move_word(at, self.before_te(at, end).unwrap_or(end));
         }
     }
 
@@ -872,6 +912,15 @@ impl Words {
             if speaker_word && !plan {
                 if opens && tail(&self.words[i]).is_empty() && self.modal_with_infinitive(i + 1).is_some() {
                     self.words.drain(i..i + 2);
+                } else if assessing
+                    && prev.as_deref().is_some_and(|p| matches!(p, "moeten" | "moet"))
+                    && tail(&self.words[i - 1]).is_empty()
+                    && self.modal_with_infinitive(i - 1).is_some()
+                {
+                    // what must be ruled out: "dan moeten we zaadbalkanker uitsluiten" → "dan
+                    // zaadbalkanker uitsluiten"
+                    self.words.drain(i - 1..i + 1);
+                    i -= 1;
                 } else {
                     i += 1;
                 }
@@ -1057,12 +1106,24 @@ impl Words {
             self.words.remove(at);
             return;
         }
-        // the verb closes its own clause, before an "om te" clause ("de spoedeisende hulp nu
-        // bellen om te zeggen dat …", not "… om te zeggen bellen dat …")
-        match (at + 1..=end).find(|&k| bare(&self.words[k]) == "om" && k > at + 1) {
-            Some(om) => self.move_word(at, om - 1),
+        match self.before_te(at, end) {
+            Some(k) => self.move_word(at, k),
             None => self.move_word(at, self.list_end(end)),
         }
+    }
+
+    /// Where a verb moved to the end of its clause (`at` to `end`) stands when the clause holds an
+    /// "om te" clause or a "te" infinitive: before it ("de spoedeisende hulp nu bellen om te
+    /// zeggen dat …", not "… om te zeggen bellen dat …"; "verder niets hoeven te veranderen").
+    /// The word it then follows (itself, where the clause opens right after it).
+    fn before_te(&self, at: usize, end: usize) -> Option<usize> {
+        (at + 1..=end.min(self.words.len() - 1))
+            .find(|&k| {
+                let w = bare(&self.words[k]);
+                tail(&self.words[k - 1]).is_empty()
+                    && (w == "om" || (w == "te" && self.words.get(k + 1).is_some_and(|n| bare(n).ends_with("en"))))
+            })
+            .map(|k| k - 1)
     }
 
     /// Whether the word at `k`, in a clause ending at `end`, is the particle of a separable verb
@@ -2387,6 +2448,17 @@ mod tests {
             "Advies: hem nu meteen naar de spoedeisende hulp brengen."
         );
         assert_eq!(p("Ik wil graag dat je vandaag bloed laat prikken."), "Advies: vandaag bloed laten prikken.");
+        assert_eq!(
+            p("Verder wil ik dat u samen met Daan een hoofdpijndagboek bijhoudt."),
+            "Advies: dat patiënt samen met Daan een hoofdpijndagboek bijhoudt."
+        );
+        assert_eq!(
+            p("Morgen belt u de assistente om de eerste afspraak te maken."),
+            "Morgen de assistente bellen om de eerste afspraak te maken."
+        );
+        assert_eq!(p("Verder hoeft u niets te veranderen."), "Verder niets hoeven te veranderen.");
+        assert_eq!(p("De assistente belt u om de eerste afspraak te maken."), "De assistente belt patiënt om de eerste afspraak te maken.");
+        assert_eq!(p("'s Nachts en in het weekend belt u de huisartsenpost."), "'s Nachts en in het weekend de huisartsenpost bellen.");
         assert_eq!(
             p("Ik wil dat uw vrouw vandaag of morgen bloed laat prikken."),
             "Advies: dat vrouw vandaag of morgen bloed laat prikken."

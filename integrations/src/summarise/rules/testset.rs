@@ -418,7 +418,14 @@ pub const FRAGMENT_KINDS: &[(&str, &str)] = &[
     ("infinitief voor zijn lijdend voorwerp", "Direct bellen de praktijk."),
     ("voornaamwoord zonder werkwoord", "Hij alert en speelt."),
     ("'waarschijnlijk' met het werkwoord achteraan", "Waarschijnlijk de meniscus niet beschadigd is."),
+    ("werkwoord achter een 'om te'-zin", "Dan over 3 maanden een afspraak om het dagboek door te nemen maken."),
+    ("'dat'-zin met een los hulpwerkwoord", "Dat hem nu meteen naar de spoedeisende hulp brengt willen."),
+    ("onderwerp weggevallen naast 'en'", "Vrouw en hebben 2 kinderen."),
 ];
+
+/// Verbs a plan puts last, which a rewrite may leave after an "om te" clause ("… om het dagboek
+/// door te nemen maken").
+const MAIN_INFINITIVES: &[&str] = &["maken", "bellen", "vragen", "geven", "sturen", "doen", "plannen", "regelen", "afspreken", "inplannen"];
 
 /// Whether `word` is a measured value: a ratio, a decimal or a number of two digits or more ("Die
 /// 168/102", "Dat 38,4"); "Die 3, en gisteren heeft ze allemaal ingenomen" points at three pills
@@ -457,6 +464,29 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
             w(1) == "er" || (clause.split_whitespace().count() > 2 && VERBS_AFTER_ER.contains(&last.as_str()))
         } {
             Some(FRAGMENT_KINDS[5].0)
+        } else if words.iter().any(|x| x == "om")
+            && (1..words.len().saturating_sub(1)).any(|k| {
+                // "te laten maken" is whole: "laten" takes the infinitive after it
+                w(k - 1) == "te"
+                    && w(k).ends_with("en")
+                    && !matches!(w(k), "laten" | "gaan" | "komen" | "blijven")
+                    && MAIN_INFINITIVES.contains(&w(k + 1))
+            })
+        {
+            Some(FRAGMENT_KINDS[6].0)
+        } else if w(0) == "dat"
+            && words.len() > 3
+            && matches!(words[words.len() - 1].as_str(), "willen" | "moeten" | "kunnen" | "mogen")
+            && {
+                // a finite verb before it closes the clause it stands after ("… brengt willen"; "… zou
+                // kunnen" is whole)
+                let before = words[words.len() - 2].as_str();
+                before.ends_with('t') && !matches!(before, "niet" | "wat" | "dat" | "met" | "het" | "echt" | "ooit" | "weet")
+            }
+        {
+            Some(FRAGMENT_KINDS[7].0)
+        } else if w(1) == "en" && matches!(w(2), "hebben" | "zijn" | "willen" | "gaan" | "komen" | "wonen" | "weten") {
+            Some(FRAGMENT_KINDS[8].0)
         } else {
             None
         };
