@@ -865,6 +865,12 @@ mod tests {
             line(Zorgverlener, "Bloed in de urine moet altijd goed uitgezocht worden, zeker op uw leeftijd."),
         ];
         assert_eq!(sections(&lines), [Some('E'), Some('E')]);
+        // how ill the patient is, judged
+        let lines = [
+            line(Zorgverlener, "Temperatuur 38,9, de pols 96."),
+            line(Zorgverlener, "U bent wel ziek, maar niet zo dat u naar het ziekenhuis moet."),
+        ];
+        assert_eq!(sections(&lines), [Some('O'), Some('E')]);
     }
 
     #[test]

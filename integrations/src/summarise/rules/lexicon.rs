@@ -1012,7 +1012,7 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
 ]);
 
 /// Copulas after which a judgement judges the subject ([`JUDGEMENT`]).
-pub(crate) const COPULAS: &[&str] = &["is", "zijn", "blijft", "blijven", "lijkt", "lijken", "wordt", "worden", "was", "waren"];
+pub(crate) const COPULAS: &[&str] = &["is", "bent", "zijn", "blijft", "blijven", "lijkt", "lijken", "wordt", "worden", "was", "waren"];
 
 /// What a clinician calls a value, a control or a complaint when judging it against a norm.
 pub(crate) static JUDGEMENT: CueList = CueList::new(&[
@@ -1044,6 +1044,12 @@ pub(crate) static JUDGEMENT: CueList = CueList::new(&[
     "schadelijk",
     "veilig",
     "gevaarlijk",
+    // how ill: "U bent flink ziek, maar …", "wel ziek, maar niet zo dat u naar het ziekenhuis moet"
+    "flink ziek",
+    "wel ziek",
+    "erg ziek",
+    "niet zo ziek",
+    "goed hersteld",
 ]);
 
 /// Openings that name what the findings are, after the examination ("Dit is het fenomeen van

@@ -950,7 +950,7 @@ impl Words {
                 if modal(self, i + 1) && (plan || speaker_word) {
                     // "u moet elke dag wandelen" → "elke dag wandelen"
                     self.words.drain(i..i + 2);
-                } else if addressee && plan && verb.inf == "zijn" {
+                } else if addressee && (plan || assessing) && verb.inf == "zijn" {
                     // "u bent flink ziek, maar …" → "flink ziek, maar …": a state, no "wees"
                     self.words.drain(i..i + 2);
                 } else if addressee && plan {
@@ -2471,6 +2471,12 @@ mod tests {
         assert_eq!(p("Als u benauwder wordt, belt u direct."), "Als benauwder wordt, direct bellen.");
         // one of two objects
         assert_eq!(p("Dan behandelen we u en uw gezin met een neuszalf."), "Dan patiënt en gezin met een neuszalf behandelen.");
+        // how ill, in the assessment
+        assert_eq!(
+            e("U bent wel ziek, maar niet zo dat u naar het ziekenhuis moet."),
+            "Wel ziek, maar niet zo dat patiënt naar het ziekenhuis moet."
+        );
+        assert_eq!(e("Dan moeten we zaadbalkanker uitsluiten."), "Dan zaadbalkanker uitsluiten.");
         // the clinician perceiving what is not there
         assert_eq!(e("Ik zie op dit moment geen aanwijzingen voor een depressie."), "Op dit moment geen aanwijzingen voor een depressie.");
         assert_eq!(
