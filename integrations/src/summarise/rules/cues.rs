@@ -207,11 +207,20 @@ impl Index {
     }
 
     fn count(&self, list: &[&str], words: &Words) -> u32 {
-        let mut seen = [0u64; 16];
+        // one bit per cue: on the stack for a list of up to 1024 cues, else as long as the list
+        // (the ICPC list's diagnoses are thousands)
+        let mut small = [0u64; 16];
+        let mut large = Vec::new();
+        let seen: &mut [u64] = if list.len() <= 64 * small.len() {
+            &mut small
+        } else {
+            large.resize(list.len().div_ceil(64), 0);
+            &mut large
+        };
         let mut n = 0;
         let mut mark = |id: u16| {
             let (w, b) = (usize::from(id) / 64, id % 64);
-            if w < seen.len() && seen[w] & (1 << b) == 0 {
+            if seen[w] & (1 << b) == 0 {
                 seen[w] |= 1 << b;
                 n += 1;
             }
@@ -249,6 +258,14 @@ fn is_word_byte(b: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_of_thousands_counts_its_last_cue() {
+        let cues: Vec<&'static str> = (0..3000).map(|i| &*format!("ziekte{i}").leak()).collect();
+        let list = CueList::new(cues.leak());
+        assert_eq!(list.count("Dit is ziekte2999 en ziekte5."), 2);
+        assert!(list.any("ziekte1500"));
+    }
 
     #[test]
     fn cue_syntax() {
