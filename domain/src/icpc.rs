@@ -560,7 +560,13 @@ impl Haystack {
             // op een tumor" ("een", "zijn" and "van" already gone)
             let possible = reach.iter().take(3).any(|w| matches!(*w, "kan" | "kunnen"))
                 && reach.iter().take(2).any(|w| matches!(*w, "teken" | "wijzen"));
-            let before = risk || general || possible || reach.iter().any(|w| NEGATIONS.contains(w));
+            // nor what a vaccination protects against: "dan bent u beschermd tegen tetanus"
+            let protected = reach.first() == Some(&"tegen")
+                && reach
+                    .iter()
+                    .take(3)
+                    .any(|w| matches!(*w, "beschermd" | "beschermt" | "bescherming" | "vaccinatie" | "prik" | "inenting"));
+            let before = risk || general || possible || protected || reach.iter().any(|w| NEGATIONS.contains(w));
             let after: Vec<&str> =
                 self.text[start + phrase.len() + 1..].split(' ').filter(|w| !w.is_empty()).take(3).take_while(|w| *w != "|").collect();
             let denied_after = match after.as_slice() {
@@ -808,6 +814,11 @@ mod tests {
         assert!(!ids("Hartfalen wil ik uitsluiten.").contains(&"K77".to_owned()));
         assert!(ids("Hartfalen.").contains(&"K77".to_owned()));
         assert!(!ids("Ik test je urine op chlamydia en gonorroe.").iter().any(|c| c == "X92" || c == "X71"));
+        // what a vaccination protects against, and a denial right after the name
+        assert!(!ids("Dan bent u beschermd tegen tetanus.").contains(&"N72".to_owned()));
+        assert!(ids("Tetanus.").contains(&"N72".to_owned()));
+        assert!(!ids("Aan een depressie denk ik niet.").contains(&"P76".to_owned()));
+        assert!(!ids("Aan een depressie niet, want tussendoor voelt ze zich goed.").contains(&"P76".to_owned()));
     }
 
     #[test]

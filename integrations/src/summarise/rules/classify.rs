@@ -943,3 +943,25 @@ mod tests {
         assert!(!place_all(&[decided(), guessed], Flavour::Normal)[1].text.contains("Huisarts"));
     }
 }
+#[cfg(test)]
+mod probe_tmp {
+    use super::*;
+    #[test]
+    fn probe() {
+        for s in [
+            "Ze heeft hoofdluis.",
+            "U heeft boezemfibrilleren: de boezems van uw hart trillen onregelmatig in plaats van rustig samen te trekken.",
+            "Uw schildklier werkt te traag, dat noemen we hypothyreoïdie.",
+        ] {
+            eprintln!(
+                "dt={} icpc={} names={} e={} o={} p={} | {s}",
+                DIAGNOSIS_TERMS.count(s),
+                ICPC_DIAGNOSES.count(s),
+                names_a_diagnosis(s),
+                evaluation_score(s),
+                objective_score(s, Flavour::Normal),
+                plan_score(s)
+            );
+        }
+    }
+}
