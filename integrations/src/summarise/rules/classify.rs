@@ -67,6 +67,7 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
             Some((speaker, rest)) => (Some(speaker), rest),
             None => (None, raw),
         };
+        let sentence = after_pleasantry(sentence);
         labelled = label.or(labelled);
         if label.is_some() {
             relative = labels::relative(raw).filter(|_| beside);
@@ -128,6 +129,16 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
         out.push(Placed { section, speaker, text });
     }
     out
+}
+
+/// A line that opens with a pleasantry of its own ("Dank u. Nou dokter, het gaat om mijn
+/// rechterheup.", "Goedemorgen. Ik kom voor mijn elleboog."): what follows it, which the
+/// pleasantry would otherwise take with it out of the note.
+fn after_pleasantry(s: &str) -> &str {
+    let Some(at) = s.find(['.', '!']) else { return s };
+    let (head, rest) = (&s[..at], s[at + 1..].trim_start());
+    let pleasantry = GREETING.any(head) || cues::at_start(head, "dank") || cues::at_start(head, "bedankt");
+    if rest.is_empty() || word_count(head) > 4 || !pleasantry { s } else { rest }
 }
 
 /// Whether `sentence` asks: a question mark, or in a transcript without punctuation, a question's
@@ -442,7 +453,10 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
     {
         return Placed { section: Some(Section::Subjective), speaker: Speaker::Patient, text };
     }
-    let clinical = SUBJECTIVE.count(s) + DIAGNOSIS_TERMS.count(s) + if flavour == Flavour::PohGgz { GGZ_SUBJECTIVE.count(s) } else { 0 };
+    let clinical = SUBJECTIVE.count(s)
+        + DIAGNOSIS_TERMS.count(s)
+        + if flavour == Flavour::PohGgz { GGZ_SUBJECTIVE.count(s) } else { 0 }
+        + u32::from(tells_duration(s) && AGREEMENT.find(s).is_none());
     // a worry asked with a question word ("Wat moet ik doen als het weer gebeurt?"), and a value
     // measured, whatever else the sentence says, are the history: nothing measured is lost
     if (s.ends_with('?') && WORRY.any(s)) || has_measurement(s) {
@@ -466,6 +480,19 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
     placed(Section::Subjective, s)
 }
 
+/// Whether `s` tells how long something has lasted: a number before "dagen", "weken", "maanden"
+/// or "jaar" ("Zes weken, nee, eigenlijk al acht weken, het begon voor de vakantie"), not one
+/// still to come ("over twee weken").
+fn tells_duration(s: &str) -> bool {
+    let text = numbers::in_digits(s);
+    let words: Vec<&str> = text.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric())).collect();
+    (1..words.len()).any(|k| {
+        matches!(words[k].to_lowercase().as_str(), "dagen" | "weken" | "maanden" | "jaar" | "jaren")
+            && words[k - 1].starts_with(|c: char| c.is_ascii_digit())
+            && (k < 2 || !words[k - 2].eq_ignore_ascii_case("over"))
+    })
+}
+
 /// Whether the patient's question `s` voices a worry about the problem or its treatment, which
 /// the history keeps ("Moet er geen foto gemaakt worden?", "Is dat geen zware zalf voor zo'n
 /// kleintje?"): it opens with a verb other than "mag" and has four words or more (a question word
@@ -487,8 +514,11 @@ fn plan_score(s: &str) -> u32 {
     // ("Goedemorgen, kom verder" is a welcome)
     let imperative = if IMPERATIVE_START.starts_any(strip_lead(s)) && !s.ends_with('?') && !GREETING.starts_any(s) { 4 } else { 0 };
     let safety_net = if SAFETY_NET.any(s) { 6 } else { 0 };
-    // "Ik zie u over twee weken terug": the follow-up, not a finding
-    let follow_up = if sees_back(s) { 4 } else { 0 };
+    // "Ik zie u over twee weken terug", "Ik bel u morgen om te horen hoe het ging": the
+    // follow-up, not a finding (nor the call's end: "ik bel u zo terug")
+    let calls_back =
+        (cues::has_cue(s, "ik bel u") || cues::has_cue(s, "bel ik u")) && !cues::has_cue(s, "zo terug") && !cues::has_cue(s, "minuten");
+    let follow_up = if sees_back(s) || calls_back { 4 } else { 0 };
     2 * PLAN.count(s).min(4) + imperative + safety_net + follow_up
 }
 
@@ -924,6 +954,31 @@ mod tests {
     }
 
     #[test]
+    fn a_pleasantry_a_call_back_a_duration_and_an_observed_mind_are_placed() {
+        use Speaker::{Patient, Zorgverlener};
+        let lines = [
+            line(Patient, "Dank u. Nou dokter, het gaat om mijn rechterheup."),
+            line(Patient, "Zes weken, nee, eigenlijk al acht weken, het begon voor de vakantie."),
+            line(Zorgverlener, "Sorry, één moment, de assistente belt."),
+            line(Zorgverlener, "Rechts leest u 0,5 en links 0,6, en door het gaatjesplaatje wordt dat niet beter."),
+            line(Zorgverlener, "Je zit er gespannen bij en kijkt steeds om je heen, maar je bent helder."),
+            line(Zorgverlener, "Moeite met slikken samen met gewichtsverlies is een alarmsignaal."),
+            line(Zorgverlener, "Helemaal stoppen hoeft niet, maar doe het een paar weken rustiger aan."),
+            line(Zorgverlener, "Laat de tandarts wel elk jaar uw mond nakijken."),
+            line(Zorgverlener, "Ik heb overlegd met het Vergiftigingen Informatie Centrum."),
+            line(Zorgverlener, "Ik bel u morgen om te horen hoe het gegaan is."),
+            line(Zorgverlener, "ja ik bel u over tien minuten terug"),
+        ];
+        assert_eq!(
+            sections(&lines),
+            [Some('S'), Some('S'), None, Some('O'), Some('O'), Some('E'), Some('P'), Some('P'), Some('P'), Some('P'), None]
+        );
+        assert_eq!(place_all(&lines[..1], Flavour::Normal)[0].text, "Het gaat om rechterheup.");
+        // a duration still to come tells no history
+        assert!(tells_duration("Het begon zes weken geleden.") && !tells_duration("Dan zie ik u over twee weken."));
+    }
+
+    #[test]
     fn a_diagnosis_of_the_icpc_list_is_named() {
         use Speaker::Zorgverlener;
         // "hoofdluis" is in no cue list of the engine, only in the ICPC list's synonyms
@@ -941,27 +996,5 @@ mod tests {
         // a guessed speaker is not named: the guess could make the doctor the smoker
         let guessed = TranscriptLine { speaker: None, sentence: "Ik leer u ook een ademhalingsoefening.".to_owned() };
         assert!(!place_all(&[decided(), guessed], Flavour::Normal)[1].text.contains("Huisarts"));
-    }
-}
-#[cfg(test)]
-mod probe_tmp {
-    use super::*;
-    #[test]
-    fn probe() {
-        for s in [
-            "Ze heeft hoofdluis.",
-            "U heeft boezemfibrilleren: de boezems van uw hart trillen onregelmatig in plaats van rustig samen te trekken.",
-            "Uw schildklier werkt te traag, dat noemen we hypothyreoïdie.",
-        ] {
-            eprintln!(
-                "dt={} icpc={} names={} e={} o={} p={} | {s}",
-                DIAGNOSIS_TERMS.count(s),
-                ICPC_DIAGNOSES.count(s),
-                names_a_diagnosis(s),
-                evaluation_score(s),
-                objective_score(s, Flavour::Normal),
-                plan_score(s)
-            );
-        }
     }
 }

@@ -48,6 +48,9 @@ pub(crate) static MEASURED: CueList = CueList::new(&[
     "scoor*",
     "piekstroom",
     "hba1c",
+    // the visus read: "Rechts leest u 0,5 en links 0,6"
+    "leest",
+    "visus",
     "saturatie",
     "pols",
     "bmi",
@@ -76,6 +79,9 @@ pub(crate) static MEASURED: CueList = CueList::new(&[
 /// Imperatives that open the clinician's advice ("Haal het kleed weg", "Plan een avond voor
 /// uzelf"): the plan.
 pub(crate) static IMPERATIVE_START: CueList = CueList::new(&[
+    // "Laat de tandarts wel elk jaar uw mond nakijken"
+    "laat de",
+    "laat uw",
     "haal",
     "zet",
     "plan",
@@ -286,6 +292,9 @@ pub(crate) static GREETING: CueList = CueList::new(&[
 /// the phone): nothing of the consult, whatever else the sentence says ("Leg die recepten maar
 /// neer, Sandra, ik teken ze straks.").
 pub(crate) static INTERRUPTION: CueList = CueList::new(&[
+    "één moment",
+    "een momentje",
+    "waar was ik",
     "er wordt geklopt",
     "ik kom zo",
     "ik kom eraan",
@@ -764,6 +773,8 @@ pub(crate) static OBJECTIVE: CueList = CueList::new(&[
     "schilferend",
     "schilferig",
     "georiënteerd",
+    // the mind's state observed: "je bent helder en weet goed waar je bent"
+    "helder",
     "gedesoriënteerd",
     "roodheid",
     "papels",
@@ -901,6 +912,8 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "niet gevaarlijk",
     "geen alarmsignalen",
     "alarmsignalen",
+    "alarmsignaal",
+    "alarmsymptoom",
     "verhoogd risico",
     "valrisico",
     "ik schat",
@@ -1221,6 +1234,12 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     // komen", "ik maak hem met een klein sneetje open", "dat ze bloed laat prikken"
     "ik verwijs",
     "ambulance",
+    // advice to spare, and a consultation made: "doe het een paar weken rustiger aan", "Ik heb
+    // overlegd met het Vergiftigingen Informatie Centrum"
+    "rustiger aan",
+    "het rustig aan",
+    "overlegd met",
+    "ik overleg",
     "sneetje",
     "laat prikken",
     "laten prikken",
