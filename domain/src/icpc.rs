@@ -196,22 +196,37 @@ impl Catalogue {
             // ("overspannen", a complaint's code: the clinician's word for the problem), then the
             // rest by score.
             ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.total_cmp(&a.0)));
-            // A code whose every mention lies within a higher one's more specific phrase of the
-            // same chapter is that one ("artrose" within "artrose+knie": L91 within L90).
-            let mut kept: Vec<(f64, Vec<&str>, &Terms)> = Vec::new();
-            for (score, _, mine, t) in ranked {
-                let within = kept.iter().any(|(_, wider, above)| {
-                    self.codes[above.index].category == self.codes[t.index].category
-                        && !mine.is_empty()
-                        && mine.iter().all(|phrase| {
-                            wider.iter().any(|wider| wider != phrase && phrase_words(phrase).all(|w| phrase_words(wider).any(|v| v == w)))
-                        })
-                });
-                if !within {
-                    kept.push((score, mine, t));
-                }
-            }
-            let mut kept: Vec<(f64, &Terms)> = kept.into_iter().map(|(score, _, t)| (score, t)).collect();
+            // A code whose every mention lies within a more specific phrase of another code of
+            // the same chapter that the text names is that one, wherever it ranked: "artrose"
+            // within "artrose+knie" (L91 within L90), within the compound "heupartrose" and, where
+            // the hip's arthrosis is named, "slijtage" within "slijtage heup" (L91 within L89).
+            // (a compound only where the text names it: "hypertensie" is not within the list's
+            // "wittejassenhypertensie"; nor is it within a title that says more around it, "…
+            // zonder vastgestelde hypertensie": a listed phrase counts up to three words)
+            let words_within = |phrase: &str, wider: &str, compound: bool| {
+                wider.len() > phrase.len()
+                    && phrase_words(phrase)
+                        .all(|w| phrase_words(wider).any(|v| v == w || (compound && v.len() > w.len() + 2 && v.ends_with(w))))
+            };
+            let within = |mine: &[&str], listed: &[String], named: &[&str]| {
+                !mine.is_empty()
+                    && mine.iter().all(|phrase| {
+                        listed.iter().any(|wider| phrase_words(wider).count() <= 3 && words_within(phrase, wider, false))
+                            || named.iter().any(|wider| words_within(phrase, wider, true))
+                    })
+            };
+            let mut kept: Vec<(f64, &Terms)> = ranked
+                .iter()
+                .filter(|(_, _, mine, t)| {
+                    !ranked.iter().any(|(_, _, named, other)| {
+                        other.index != t.index
+                            && !named.is_empty()
+                            && self.codes[other.index].category == self.codes[t.index].category
+                            && within(mine, &other.phrases, named)
+                    })
+                })
+                .map(|(score, _, _, t)| (*score, *t))
+                .collect();
             // A code that says more of the same finding replaces the lesser one.
             let present: Vec<String> = kept.iter().map(|(_, t)| self.codes[t.index].id()).collect();
             kept.retain(|(_, t)| {
@@ -916,6 +931,13 @@ mod tests {
         }
         // artrose elsewhere stays generic
         assert_eq!(codes_for("Pijn in de duim.", "Artrose van de duimbasis.").first().map(String::as_str), Some("L91"));
+        // the hip's own code, wherever the generic one ranked: "slijtage" within "slijtage heup",
+        // "artrose" within the compound "heupartrose"
+        for e in ["Artrose van de heup, slijtage dus.", "Heupartrose, de artrose zit rechts."] {
+            let codes = codes_for("Pijn in de lies bij het tuinieren.", e);
+            assert_eq!(codes.first().map(String::as_str), Some("L89"), "{e}: {codes:?}");
+            assert!(!codes.contains(&"L91".to_owned()), "{e}: {codes:?}");
+        }
     }
 
     #[test]
