@@ -21,9 +21,11 @@ fn the_expected_code_is_among_the_suggestions_of_most_episodes() {
     // measured (docs/benchmarks.md) on all 165 consults: among the suggestions 91 % dev, 76 %
     // holdout (the third batch's unseen holdout 56 %, the fourth's 72 %), 84 % over all; on the
     // first 33 alone 100 / 82 / 93 %; on all 357 (2026-11-30) 92 % dev, 73 % holdout, 82 % over
-    // all; floors a few points below
-    assert!(ev.all.found_rate() >= 0.80, "{:.2}", ev.all.found_rate());
-    assert!(ev.holdout.found_rate() >= 0.72, "{:.2}", ev.holdout.found_rate());
+    // all; on all 421, with the synonym list grown (2026-11-30, later), 91 % dev, 78 % holdout,
+    // 85 % over all, and first 82 / 67 / 74 %; floors a few points below
+    assert!(ev.all.found_rate() >= 0.83, "{:.2}", ev.all.found_rate());
+    assert!(ev.holdout.found_rate() >= 0.76, "{:.2}", ev.holdout.found_rate());
+    assert!(ev.holdout.first_rate() >= 0.64, "first {:.2}", ev.holdout.first_rate());
     let first: Vec<_> = consults.iter().filter(|c| c.number() <= testset::FIRST_SET).cloned().collect();
     let ev_first = coding::evaluate(&first, &expected).unwrap();
     assert!(ev_first.all.found_rate() >= 0.90, "first set {:.2}", ev_first.all.found_rate());

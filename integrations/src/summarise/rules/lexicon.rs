@@ -1240,6 +1240,11 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     "het rustig aan",
     "overlegd met",
     "ik overleg",
+    // waiting agreed, and a dose built up: "Nee, nu niet, we wachten af", "daarom bouwen we
+    // langzaam op"
+    "we wachten af",
+    "wachten we af",
+    "bouwen we",
     "sneetje",
     "laat prikken",
     "laten prikken",

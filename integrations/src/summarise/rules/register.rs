@@ -1606,7 +1606,7 @@ impl Words {
                     if i > 0
                         && matches!(
                             bare(&self.words[i - 1]).as_str(),
-                            "zonder" | "voor" | "met" | "bij" | "naar" | "aan" | "tegen" | "over" | "volgens"
+                            "zonder" | "voor" | "met" | "bij" | "naar" | "aan" | "tegen" | "over" | "volgens" | "achter" | "naast"
                         ) =>
                 {
                     // the speaker spoken of is the patient ("ze kijken naar me" → "… naar

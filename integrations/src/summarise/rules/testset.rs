@@ -443,7 +443,14 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
         let words: Vec<String> =
             sentence.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '/').to_lowercase()).collect();
         let w = |i: usize| words.get(i).map_or("", String::as_str);
-        let verb_after = |i: usize| VERBS_AFTER_ER.contains(&w(i + 1)) || w(i + 1).is_empty();
+        // a verb the list knows, or a word shaped as a finite verb ("Er rijdt …", "Er missen er
+        // misschien 2")
+        let finite_shaped = |v: &str| {
+            v.chars().count() > 3
+                && (v.ends_with('t') || v.ends_with("en"))
+                && !matches!(v, "niet" | "geen" | "even" | "heel" | "veel" | "echt")
+        };
+        let verb_after = |i: usize| VERBS_AFTER_ER.contains(&w(i + 1)) || w(i + 1).is_empty() || finite_shaped(w(i + 1));
         let skip = usize::from(matches!(w(0), "direct" | "dan" | "zo" | "zonodig"));
         let kind = if w(0) == "er" && !verb_after(0) {
             Some(FRAGMENT_KINDS[0].0)
