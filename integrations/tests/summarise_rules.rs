@@ -644,6 +644,9 @@ fn the_style_check_sees_each_breach() {
     assert_eq!(testset::style_violations("Volgens echtgenote: hij snurkt al jaren.").total(), 0);
     assert_eq!(testset::style_violations("Snurkt. Patiënt: hij stopt met ademen.").speaker_labels, 1);
     assert_eq!(testset::style_violations("Komt u terug als het erger wordt.").second_person, 1);
+    // "hoor" opening a sentence before its subject is the verb; set off, it is the filler
+    assert_eq!(testset::style_violations("Buik soepel. Hoor je dat, Thijs?").fillers, 0);
+    assert_eq!(testset::style_violations("Nee hoor, u hoeft niet te komen.").fillers, 1);
     assert_eq!(testset::style_violations("").fields, 0);
 }
 

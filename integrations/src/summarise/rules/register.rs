@@ -573,8 +573,9 @@ impl Words {
             return quoted();
         }
         let rest: Vec<String> = rest.iter().map(|w| trimmed(w).to_owned()).collect();
-        // the finite verb goes to the clause's end, before its infinitives ("gemaakt moet worden")
-        let end = rest.iter().rposition(|w| !is_infinitive(&w.to_lowercase())).map_or(0, |i| i + 1);
+        // the finite verb goes to the clause's end, before its infinitives ("gemaakt moet worden",
+        // "gemaakt hoeft te worden")
+        let end = rest.iter().rposition(|w| !is_infinitive(&w.to_lowercase()) && !w.eq_ignore_ascii_case("te")).map_or(0, |i| i + 1);
         let mut clause = vec![bare(subject)];
         clause.extend(rest[..end].iter().cloned());
         clause.push(v);
@@ -764,11 +765,15 @@ impl Words {
             match hit {
                 // "echt" and "even" only as fillers, not as the last word ("dat is echt").
                 Some(f) if f.len() == 1 && matches!(f[0], "echt" | "even") && i + 1 == self.words.len() => i += 1,
-                // "Ik hoor", "hoor ik", "wat ik 's nachts allemaal hoor": the verb, not the filler.
+                // "Ik hoor", "hoor ik", "wat ik 's nachts allemaal hoor", "Hoor je dat, Thijs?": the
+                // verb, not the filler.
                 Some(f)
                     if f == ["hoor"]
                         && (i > 0 && bare(&self.words[i - 1]) == "ik"
                             || self.words.get(i + 1).is_some_and(|w| bare(w) == "ik")
+                            || (i == 0
+                                && tail(&self.words[i]).is_empty()
+                                && self.words.get(i + 1).is_some_and(|w| matches!(bare(w).as_str(), "je" | "jij" | "u" | "jullie")))
                             || self.in_clause_of_ik(i)) =>
                 {
                     i += 1
@@ -1575,10 +1580,18 @@ impl Words {
                     } else if subordinate {
                         // "omdat ik zo moe ben" → "omdat zo moe is": the verb is further on.
                         self.words.remove(i);
-                        // The verb: a known first-person form, or else the clause's last word.
+                        // The verb: a known first-person form, the word before the main clause's
+                        // verb where no comma parts them ("als ik diep inadem is het erger"), or
+                        // else the clause's last word.
                         let end = self.words.len().min(i + 6);
+                        let before_main = |k: usize| {
+                            is_stem(&bare(&self.words[k]))
+                                && tail(&self.words[k]).is_empty()
+                                && self.words.get(k + 1).is_some_and(|n| matches!(bare(n).as_str(), "is" | "wordt" | "gaat" | "doet"))
+                        };
                         let verb = (i..end)
                             .find(|&k| first_person_verb(&bare(&self.words[k])).is_some())
+                            .or_else(|| (i..end).find(|&k| before_main(k)))
                             .or_else(|| (i..end).find(|&k| !tail(&self.words[k]).is_empty() || k + 1 == self.words.len()));
                         if let Some(k) = verb {
                             self.words[k] = conjugate(&self.words[k]);
@@ -2019,7 +2032,7 @@ fn is_stem(w: &str) -> bool {
         && ![
             "al", "ook", "nog", "niet", "wel", "zo", "bijna", "nu", "dan", "er", "het", "een", "de", "die", "dat", "vaak", "soms",
             "verder", "weer", "meer", "eerder", "later", "zeker", "echt", "geen", "hoeveel", "hier", "daar", "waar", "toch", "erg",
-            "koorts", "pijn", "maar",
+            "koorts", "pijn", "maar", "beter", "minder", "vaker", "liever",
         ]
         .contains(&w)
 }
@@ -2487,6 +2500,9 @@ mod tests {
         assert_eq!(s("Mijn vrouw en ik hebben twee kinderen."), "Vrouw en patiënt hebben 2 kinderen.");
         assert_eq!(s("Ik gebruik de pil en verder geen medicijnen."), "Gebruikt de pil en verder geen medicijnen.");
         assert_eq!(s("nee geen koorts ik voel me verder prima"), "Nee geen koorts voelt zich verder prima.");
+        assert_eq!(s("Als ik diep inadem is het veel erger."), "Als diep inademt is het veel erger.");
+        assert_eq!(s("Hoeft er geen foto gemaakt te worden?"), "Vraagt of er geen foto gemaakt hoeft te worden.");
+        assert_eq!(s("Hoor je dat, Thijs? Dat komt wel goed."), "Vraagt: \"Hoor je dat, Thijs?\" Dat komt wel goed.");
         assert_eq!(s("soms een beetje down als ik zie hoeveel ik achterloop"), "Soms een beetje down als ziet hoeveel achterloopt.");
     }
 

@@ -354,10 +354,20 @@ impl Phrase<'_> {
                     let rest = x.split_once(' ').map_or("", |(_, r)| r);
                     return format!("{verb} er niet {prep} {rest}").trim().to_owned();
                 }
-                if matches!(first.as_str(), "haar" | "hem" | "me" | "mij") && x.split_whitespace().count() > 1 {
+                if matches!(first.as_str(), "haar" | "hem" | "me" | "mij" | "zich") && x.split_whitespace().count() > 1 {
+                    // "Voelt u zich ook somber?" → "voelt zich niet somber"; a complaint named is
+                    // denied with "geen" ("lijkt haar geen pijn te doen")
                     let (pronoun, rest) = x.split_once(' ').unwrap_or((x, ""));
-                    let denied = Phrase { kind: Kind::Verb, verb: "", x: rest }.note(false);
-                    return format!("{verb} {pronoun} {}", denied.trim()).trim().to_owned();
+                    let rest = rest
+                        .split_whitespace()
+                        .skip_while(|w| matches!(w.to_lowercase().as_str(), "ook" | "nog" | "wel" | "al" | "weleens" | "soms"))
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    let complaint = rest
+                        .split_whitespace()
+                        .next()
+                        .is_some_and(|w| matches!(w.to_lowercase().as_str(), "pijn" | "last" | "moeite" | "zin" | "zorgen" | "klachten"));
+                    return format!("{verb} {pronoun} {} {rest}", if complaint { "geen" } else { "niet" }).trim().to_owned();
                 }
                 let known = DEFINITE.contains(&first.as_str());
                 if x.is_empty() || known || ADVERBS.contains(&first.as_str()) || first.ends_with("ig") || first.ends_with("lijk") {
@@ -372,7 +382,7 @@ impl Phrase<'_> {
 
 /// Words that open a known thing, which "niet" denies where "geen" would deny a thing in general
 /// ("dit niet eerder gehad", not "geen dit eerder gehad").
-const DEFINITE: &[&str] = &["dit", "dat", "het", "die", "deze", "de", "uw", "je", "jouw", "zijn", "haar", "hem", "hun"];
+const DEFINITE: &[&str] = &["dit", "dat", "het", "die", "deze", "de", "uw", "je", "jouw", "zijn", "haar", "hem", "hun", "zich"];
 
 /// The prepositions of "erbij", "ervan" …, which stand apart when denied ("er niet bij").
 const ERBIJ: &[&str] = &["bij", "van", "over", "na", "in", "op", "aan", "door", "uit", "voor", "tegen", "mee", "om", "achter"];
@@ -384,7 +394,20 @@ const OPENING_PREPOSITIONS: &[&str] = &["tijdens", "bij", "na", "in", "op", "sin
 /// What a "heeft u …" question asked about, denied: "geen koorts", "dit niet eerder gehad",
 /// "tijdens zo'n aanval geen hoofdpijn, dubbelzien of krachtverlies gehad".
 fn have_not(x: &str) -> String {
+    let denied = have_not_at(x);
+    // "dit niet ooit eerder gehad" is "dit nooit eerder gehad"
+    denied.replace("niet ooit", "nooit")
+}
+
+/// [`have_not`] before its last touch.
+fn have_not_at(x: &str) -> String {
     let words: Vec<&str> = x.split_whitespace().collect();
+    // "er 's nachts ook last van": the complaint itself is denied ("'s nachts ook geen last van")
+    if words.first().is_some_and(|w| w.eq_ignore_ascii_case("er"))
+        && let Some(k) = words.iter().position(|w| w.eq_ignore_ascii_case("last"))
+    {
+        return format!("{} geen {}", words[1..k].join(" "), words[k..].join(" ")).trim().to_owned();
+    }
     let lower = |i: usize| words.get(i).map(|w| w.to_lowercase()).unwrap_or_default();
     let without_article = |s: String| s.strip_prefix("een ").map(str::to_owned).unwrap_or(s);
     if DEFINITE.contains(&lower(0).as_str()) && tail_free(words[0]) {
@@ -635,6 +658,10 @@ mod tests {
         assert_eq!(answer_to_note("Is er een allergie?", "Nee").as_deref(), Some("Geen allergie."));
         // "niet" where the thing is known, "geen" after what opens the question
         assert_eq!(answer_to_note("Heeft u dit eerder gehad?", "Nee.").as_deref(), Some("Dit niet eerder gehad."));
+        assert_eq!(answer_to_note("Heb je dit ooit eerder gehad?", "Nee.").as_deref(), Some("Dit nooit eerder gehad."));
+        assert_eq!(answer_to_note("Heeft hij zich ergens gestoten?", "Nee.").as_deref(), Some("Zich niet ergens gestoten."));
+        assert_eq!(answer_to_note("Voelt u zich ook somber?", "Nee.").as_deref(), Some("Voelt zich niet somber."));
+        assert_eq!(answer_to_note("Heeft u er 's nachts ook last van?", "Nee.").as_deref(), Some("'s nachts ook geen last van."));
         assert_eq!(answer_to_note("Heeft u de pols verzwikt?", "Nee.").as_deref(), Some("De pols niet verzwikt."));
         assert_eq!(
             answer_to_note("Heeft u het gevoel dat er een schaduw over uw zicht schuift?", "Nee.").as_deref(),

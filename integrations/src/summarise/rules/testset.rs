@@ -370,11 +370,22 @@ pub fn style_violations(text: &str) -> StyleCounts {
             })
             .sum()
     };
+    // "hoor" opening a sentence before its subject is the verb ("Hoor je dat, Thijs?"), no filler
+    let heard = ["je", "u", "jij", "jullie"]
+        .iter()
+        .map(|subject| {
+            let verb = format!("hoor {subject} ");
+            lower
+                .match_indices(&verb)
+                .filter(|(i, _)| lower[..*i].trim_end().is_empty() || lower[..*i].trim_end().ends_with(['.', '?', '!', '"']))
+                .count()
+        })
+        .sum::<usize>();
     StyleCounts {
         fields: 1,
         speaker_labels: labels,
         questions: t.matches('?').count(),
-        fillers: words(FILLERS),
+        fillers: words(FILLERS) - heard.min(words(FILLERS)),
         first_person: words(FIRST_PERSON),
         second_person: words(SECOND_PERSON),
     }
