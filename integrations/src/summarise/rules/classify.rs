@@ -514,12 +514,14 @@ fn plan_score(s: &str) -> u32 {
     // ("Goedemorgen, kom verder" is a welcome)
     let imperative = if IMPERATIVE_START.starts_any(strip_lead(s)) && !s.ends_with('?') && !GREETING.starts_any(s) { 4 } else { 0 };
     let safety_net = if SAFETY_NET.any(s) { 6 } else { 0 };
+    // what the specialist will do is the plan, however likely: "Waarschijnlijk maken ze een MRI"
+    let others_act = if OTHERS_ACT.any(s) { 6 } else { 0 };
     // "Ik zie u over twee weken terug", "Ik bel u morgen om te horen hoe het ging": the
     // follow-up, not a finding (nor the call's end: "ik bel u zo terug")
     let calls_back =
         (cues::has_cue(s, "ik bel u") || cues::has_cue(s, "bel ik u")) && !cues::has_cue(s, "zo terug") && !cues::has_cue(s, "minuten");
     let follow_up = if sees_back(s) || calls_back { 4 } else { 0 };
-    2 * PLAN.count(s).min(4) + imperative + safety_net + follow_up
+    2 * PLAN.count(s).min(4) + imperative + safety_net + others_act + follow_up
 }
 
 /// Whether the clinician will see the patient again: "ik zie u" with "terug" later in the sentence
@@ -954,7 +956,7 @@ mod tests {
     }
 
     #[test]
-    fn a_pleasantry_a_call_back_a_duration_and_an_observed_mind_are_placed() {
+    fn a_pleasantry_a_call_back_a_duration_an_observed_mind_and_what_others_will_do_are_placed() {
         use Speaker::{Patient, Zorgverlener};
         let lines = [
             line(Patient, "Dank u. Nou dokter, het gaat om mijn rechterheup."),
@@ -968,10 +970,26 @@ mod tests {
             line(Zorgverlener, "Ik heb overlegd met het Vergiftigingen Informatie Centrum."),
             line(Zorgverlener, "Ik bel u morgen om te horen hoe het gegaan is."),
             line(Zorgverlener, "ja ik bel u over tien minuten terug"),
+            line(Zorgverlener, "Waarschijnlijk maken ze een MRI en kijken ze of een operatie nodig is."),
+            line(Zorgverlener, "Als u suf of verward wordt of koorts krijgt, gaat u direct naar de spoedpost."),
         ];
         assert_eq!(
             sections(&lines),
-            [Some('S'), Some('S'), None, Some('O'), Some('O'), Some('E'), Some('P'), Some('P'), Some('P'), Some('P'), None]
+            [
+                Some('S'),
+                Some('S'),
+                None,
+                Some('O'),
+                Some('O'),
+                Some('E'),
+                Some('P'),
+                Some('P'),
+                Some('P'),
+                Some('P'),
+                None,
+                Some('P'),
+                Some('P')
+            ]
         );
         assert_eq!(place_all(&lines[..1], Flavour::Normal)[0].text, "Het gaat om rechterheup.");
         // a duration still to come tells no history

@@ -1549,6 +1549,10 @@ pub(crate) static OWN_VOICE: CueList = CueList::new(&["ik", "mijn", "mij", "me",
 /// kom dan terug", "Gaat u plotseling slechter horen, komt u dan meteen langs"): the plan, whatever
 /// findings or values the condition names.
 pub(crate) static SAFETY_NET: CueList = CueList::new(&[
+    // "…, dan gaat u direct naar de spoedeisende hulp", "gaat u direct naar de spoedpost"
+    "gaat u direct",
+    "gaat u meteen",
+    "ga dan direct",
     "kom dan",
     "komt u dan",
     "dan komt u",
@@ -1990,6 +1994,12 @@ pub(crate) static OWN_MEDICATION: CueList = CueList::new(&[
     "smeren we",
 ]);
 
+/// What the specialist referred to will do, told in the plan: "Waarschijnlijk maken ze een MRI",
+/// "Zij starten waarschijnlijk meteen met prednison", "Daar kijken ze met een camera naar de
+/// stembanden" (the "waarschijnlijk" in them predicts, it does not assess).
+pub(crate) static OTHERS_ACT: CueList =
+    CueList::new(&["maken ze", "kijken ze", "doen ze", "starten ze", "geven ze", "zij starten", "ze starten", "zij maken", "ze maken"]);
+
 /// Formal address and the clinician's own actions: point to the clinician.
 pub(crate) static CLINICIAN_CUES: CueList = CueList::new(&[
     "u",
@@ -2040,6 +2050,7 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &WRITTEN_SALUTATION,
         &REPLY_THANKS,
         &OWN_MEDICATION,
+        &OTHERS_ACT,
         &PROCEDURE,
         &ASSESSMENT_START,
         &PLAN,
