@@ -401,13 +401,13 @@ fn the_notes_keep_the_clinical_register() {
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
 }
 
-/// The whole set, 388 of its 421 consults written by others after the rules: what the rules
+/// The whole set, 420 of its 453 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-11-30 (docs/benchmarks.md,
-/// "SOEP note quality"), with the eleventh and twelfth batches (358 to 421): placement all 89.7 %,
-/// holdout 87.8 %; facts dev 95.4 %, holdout 89.3 %; first-person words 181, second-person words
-/// 72, questions 2, fillers 7 (one the verb "hoor": "als ik een longontsteking hoor"), speaker
-/// labels 1. The issue's target is 95 % of facts on held-out consults and none of these breaches:
-/// far off yet.
+/// "SOEP note quality"), with the eleventh to thirteenth batches (358 to 453): placement all 89.7
+/// %, holdout 87.9 %; facts dev 95.5 %, holdout 89.4 %; first-person words 196, second-person
+/// words 79, questions 2, fillers 8 (one the verb "hoor": "als ik een longontsteking hoor"),
+/// speaker labels 1. The issue's target is 95 % of facts on held-out consults and none of these
+/// breaches: far off yet.
 #[test]
 fn the_whole_set_stays_above_its_floor() {
     let consults = whole_set();
@@ -421,8 +421,8 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(ev.dev_note.overall().recall() >= 0.95, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
     assert!(ev.holdout_note.overall().recall() >= 0.885, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 183 && style.second_person <= 74, "{style:?}\n{table}");
-    assert!(style.questions <= 2 && style.fillers <= 7 && style.speaker_labels <= 1, "{style:?}\n{table}");
+    assert!(style.first_person <= 198 && style.second_person <= 81, "{style:?}\n{table}");
+    assert!(style.questions <= 2 && style.fillers <= 8 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
 /// The split offer: each SOEP consult of the whole set asked as one episode. A consult written as
@@ -460,14 +460,20 @@ fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
     // 20 and holdout 5 of 19 found, false offers dev 10 of 131 and holdout 3 of 123. With the ninth
     // (325): dev 12 of 20 and holdout 5 of 21 found, false offers dev 12 of 147 and holdout 6 of 137.
     // With the tenth (357): dev 12 of 20 and holdout 6 of 23, false offers dev 13 of 163 and
-    // holdout 6 of 151. With the eleventh and twelfth (421): dev 12 of 20 and holdout 9 of 27,
-    // false offers dev 14 of 195 and holdout 7 of 179.
+    // holdout 6 of 151. With the eleventh to thirteenth (453): dev 12 of 20 and holdout 9 of 29,
+    // false offers dev 15 of 211 and holdout 7 of 193.
     assert!(dev[3] * 100 >= dev[2] * 55 && holdout[3] * 100 >= holdout[2] * 20, "offers {counts:?}\n{table}");
 }
 
 /// Consults another tells that their names do not say so: the partner typed beside the patient
-/// (374), a son telephoning about his father (388).
-const TOLD_BY_ANOTHER: &[&str] = &["374-subfertiliteit-stel-getypt", "388-telefonisch-hoofdletsel-apixaban"];
+/// (374), a son telephoning about his father (388), a wife telephoning about her husband (441), a
+/// mother typed beside her daughter (453).
+const TOLD_BY_ANOTHER: &[&str] = &[
+    "374-subfertiliteit-stel-getypt",
+    "388-telefonisch-hoofdletsel-apixaban",
+    "441-telefonisch-beroerte-woorden-mondhoek-112",
+    "453-voetwrat-en-hooikoorts-tiener-getypt",
+];
 
 /// A parent telling a child's history, or a daughter her father's: the note's S opens with
 /// "Anamnese via …" on those consults of the whole set (named so: "kind", "baby", "moeder",
@@ -482,9 +488,9 @@ const TOLD_BY_ANOTHER: &[&str] = &["374-subfertiliteit-stel-getypt", "388-telefo
 /// with the ninth (294 to 325, a relative typed beside the patient marked "Volgens echtgenote: …"
 /// counting as marked): dev 27 of 29 and 0 of 138, holdout 23 of 28 and 2 of 130; with the tenth
 /// (326 to 357, three teenagers telling their own history beside a parent): dev 31 of 36 and 0 of
-/// 147, holdout 23 of 29 and 2 of 145; with the eleventh and twelfth (358 to 421, and two consults
-/// whose names do not say who tells: [`TOLD_BY_ANOTHER`]): dev 38 of 46 and 0 of 169, holdout 27
-/// of 34 and 3 of 172.
+/// 147, holdout 23 of 29 and 2 of 145; with the eleventh to thirteenth (358 to 453, and four
+/// consults whose names do not say who tells: [`TOLD_BY_ANOTHER`]): dev 41 of 49 and 0 of 182,
+/// holdout 32 of 39 and 3 of 183.
 #[test]
 fn a_parents_history_is_marked_as_told_by_the_parent() {
     // per split: children's consults, marked; other consults, marked
@@ -504,7 +510,8 @@ fn a_parents_history_is_marked_as_told_by_the_parent() {
         // ("186-de-quervain-jonge-moeder" is the young mother's own history; "194-telefonisch-
         // echtgenote-…" a wife's, typed as such)
         let told_by_another = (c.id.split('-').any(|w| {
-            matches!(w, "kind" | "baby" | "peuter" | "meisje" | "moeder" | "vader" | "dochter" | "echtgenote") || w.ends_with("jarige")
+            matches!(w, "kind" | "baby" | "zuigeling" | "peuter" | "meisje" | "moeder" | "vader" | "dochter" | "echtgenote")
+                || w.ends_with("jarige")
         }) && !c.id.contains("jonge-moeder"))
             || TOLD_BY_ANOTHER.contains(&c.id.as_str());
         if marked && c.id.contains("dochter") {
@@ -605,6 +612,9 @@ fn the_fragment_check_sees_each_kind() {
         "Waarschijnlijk een longontsteking, de saturatie is goed.",
         "Die 3, en gisteren heeft ze allemaal ingenomen.",
         "Er hoeft nu niets te gebeuren.",
+        "Er rijdt steeds dezelfde auto achter patiënt.",
+        "Er missen er misschien 2.",
+        "Waarschijnlijk maken ze een MRI en kijken ze of een operatie nodig is.",
         "Dan over 3 maanden een afspraak maken om het dagboek door te nemen.",
         "Advies: hem nu meteen naar de spoedeisende hulp brengen.",
         "Dat kan hij niet doen zonder te willen.",
@@ -734,7 +744,7 @@ fn a_typed_consult_without_labels_fills_every_field() {
 /// in digits or in words) that the annotation puts in the note is in the note, in exactly one
 /// field (at least once for a one-digit value or one the transcript says again elsewhere).
 /// Measured 2026-11-27 over the whole set, again on 2026-11-29 over the 133 consults, and over
-/// the 165 with numbers in words (342 values), and over the 421 (745 values): none dropped, none
+/// the 165 with numbers in words (342 values), and over the 453 (814 values): none dropped, none
 /// doubled.
 #[test]
 fn measurements_reach_the_note() {

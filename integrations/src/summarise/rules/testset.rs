@@ -476,7 +476,7 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
             && matches!(w(1), "alert" | "koortsig" | "ziek" | "suf" | "rustig" | "bleek" | "moe" | "benauwd")
         {
             Some(FRAGMENT_KINDS[4].0)
-        } else if w(0) == "waarschijnlijk" && !VERBS_AFTER_ER.contains(&w(1)) && {
+        } else if w(0) == "waarschijnlijk" && !VERBS_AFTER_ER.contains(&w(1)) && !finite_shaped(w(1)) && {
             // the first clause's last word is a verb the sentence should have put second, or "er"
             // stands where the verb should ("Waarschijnlijk er een miskraam dreigt")
             let clause = sentence.split([',', ':']).next().unwrap_or("");
