@@ -369,7 +369,9 @@ impl Phrase<'_> {
                         .is_some_and(|w| matches!(w.to_lowercase().as_str(), "pijn" | "last" | "moeite" | "zin" | "zorgen" | "klachten"));
                     return format!("{verb} {pronoun} {} {rest}", if complaint { "geen" } else { "niet" }).trim().to_owned();
                 }
-                let known = DEFINITE.contains(&first.as_str());
+                // a participle is denied with "niet": "moet niet geopereerd worden"
+                let participle = first.starts_with("ge") && first.len() > 4 && first.ends_with(['d', 't', 'n']);
+                let known = DEFINITE.contains(&first.as_str()) || participle;
                 if x.is_empty() || known || ADVERBS.contains(&first.as_str()) || first.ends_with("ig") || first.ends_with("lijk") {
                     format!("{verb} niet {x}").trim().to_owned()
                 } else {
@@ -473,7 +475,7 @@ fn question_phrases(q: &str) -> Option<Vec<Phrase<'_>>> {
 fn question_phrase(q: &str) -> Option<Phrase<'_>> {
     const SUBJECTS: &[&str] = &["u", "je", "ze", "hij", "het", "er"];
     const SOFTENERS: &[&str] =
-        &["ook", "nog", "wel", "al", "weleens", "wel eens", "ooit", "soms", "verder", "daarbij", "nu", "daar", "daarvoor"];
+        &["ook", "nog", "wel", "al", "weleens", "wel eens", "ooit", "soms", "verder", "daarbij", "nu", "daar", "daarvoor", "dan"];
     let q = q.trim();
     let mut it = q.split_whitespace();
     let verb = it.next()?;
@@ -661,6 +663,7 @@ mod tests {
         assert_eq!(answer_to_note("Heb je dit ooit eerder gehad?", "Nee.").as_deref(), Some("Dit nooit eerder gehad."));
         assert_eq!(answer_to_note("Heeft hij zich ergens gestoten?", "Nee.").as_deref(), Some("Zich niet ergens gestoten."));
         assert_eq!(answer_to_note("Voelt u zich ook somber?", "Nee.").as_deref(), Some("Voelt zich niet somber."));
+        assert_eq!(answer_to_note("Moet hij dan geopereerd worden?", "Nee.").as_deref(), Some("Moet niet geopereerd worden."));
         assert_eq!(answer_to_note("Heeft u er 's nachts ook last van?", "Nee.").as_deref(), Some("'s nachts ook geen last van."));
         assert_eq!(answer_to_note("Heeft u de pols verzwikt?", "Nee.").as_deref(), Some("De pols niet verzwikt."));
         assert_eq!(
