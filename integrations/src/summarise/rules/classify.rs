@@ -484,6 +484,11 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
 /// or "jaar" ("Zes weken, nee, eigenlijk al acht weken, het begon voor de vakantie"), not one
 /// still to come ("over twee weken").
 fn tells_duration(s: &str) -> bool {
+    // most sentences name no span of time: they need no numbers in digits
+    let lower = s.to_lowercase();
+    if !["dagen", "weken", "maanden", "jaar", "jaren"].iter().any(|unit| lower.contains(unit)) {
+        return false;
+    }
     let text = numbers::in_digits(s);
     let words: Vec<&str> = text.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric())).collect();
     (1..words.len()).any(|k| {

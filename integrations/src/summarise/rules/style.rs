@@ -358,11 +358,7 @@ impl Phrase<'_> {
                     // "Voelt u zich ook somber?" → "voelt zich niet somber"; a complaint named is
                     // denied with "geen" ("lijkt haar geen pijn te doen")
                     let (pronoun, rest) = x.split_once(' ').unwrap_or((x, ""));
-                    let rest = rest
-                        .split_whitespace()
-                        .skip_while(|w| matches!(w.to_lowercase().as_str(), "ook" | "nog" | "wel" | "al" | "weleens" | "soms"))
-                        .collect::<Vec<_>>()
-                        .join(" ");
+                    let rest = without_softeners(rest.split_whitespace()).join(" ");
                     let complaint = rest
                         .split_whitespace()
                         .next()
@@ -431,17 +427,18 @@ fn have_not_at(x: &str) -> String {
     if OPENING_PREPOSITIONS.contains(&lower(0).as_str()) {
         // the preposition, a determiner where one follows, and its noun
         let phrase = if matches!(lower(1).as_str(), "een" | "de" | "het" | "zo'n" | "die" | "deze" | "dit" | "dat" | "uw") { 3 } else { 2 };
-        let rest: Vec<&str> = words
-            .iter()
-            .skip(phrase)
-            .copied()
-            .skip_while(|w| matches!(w.to_lowercase().as_str(), "ook" | "weleens" | "ooit" | "nog" | "al"))
-            .collect();
+        let rest = without_softeners(words.iter().skip(phrase).copied());
         if words.len() > phrase && words[..phrase].iter().all(|w| tail_free(w)) && !rest.is_empty() {
             return format!("{} geen {}", words[..phrase].join(" "), without_article(rest.join(" ")));
         }
     }
     format!("geen {}", without_article(x.to_owned()))
+}
+
+/// The words after the softeners that open them ("ook", "nog", "weleens" …), where a denial
+/// stands before what follows: "voelt zich niet somber", "tijdens zo'n aanval geen hoofdpijn".
+fn without_softeners<'a>(words: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    words.skip_while(|w| matches!(w.to_lowercase().as_str(), "ook" | "nog" | "wel" | "al" | "weleens" | "ooit" | "soms")).collect()
 }
 
 /// Whether a word carries no punctuation after it.

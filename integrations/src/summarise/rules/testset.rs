@@ -386,7 +386,7 @@ pub fn style_violations(text: &str) -> StyleCounts {
         fields: 1,
         speaker_labels: labels,
         questions: t.matches('?').count(),
-        fillers: words(FILLERS) - heard.min(words(FILLERS)),
+        fillers: words(FILLERS).saturating_sub(heard),
         first_person: words(FIRST_PERSON),
         second_person: words(SECOND_PERSON),
     }
