@@ -473,6 +473,10 @@ const TOLD_BY_ANOTHER: &[&str] = &[
     "388-telefonisch-hoofdletsel-apixaban",
     "441-telefonisch-beroerte-woorden-mondhoek-112",
     "453-voetwrat-en-hooikoorts-tiener-getypt",
+    "456-angio-oedeem-lisinopril-telefonisch",
+    "464-geelzucht-pasgeborene-telefonisch",
+    "470-acute-pijn-zaadbal-jongen-telefonisch",
+    "476-huisbezoek-doorligwond-stuit",
 ];
 
 /// A parent telling a child's history, or a daughter her father's: the note's S opens with
@@ -545,6 +549,10 @@ fn a_parents_history_is_marked_as_told_by_the_parent() {
     // a daughter for her father
     let father = ["Ik bel over mijn vader.", "Hij is sinds gisteren verward.", "Hij heeft koorts, 38,7.", "Ik ben zijn dochter."];
     assert_eq!(told(&father), "Anamnese via dochter");
+    // a husband calling for his wife
+    let wife =
+        ["Goedemorgen, ik bel voor mijn vrouw, Anneke.", "Haar lippen zijn ineens opgezet.", "Ze zag het vanochtend bij het opstaan."];
+    assert_eq!(told(&wife), "Anamnese via partner");
     assert_ne!(
         told(&["Ik heb sinds gisteren koorts.", "Ik heb ook twee keer gespuugd.", "Ze zeggen dat het griep is."]),
         "Anamnese via ouder"

@@ -9,8 +9,8 @@
 use super::rules::classify::{has_measurement, names_a_diagnosis};
 use super::rules::cues::has_cue;
 use super::rules::lexicon::{
-    AGREEMENT, ASSESSMENT_START, CLINICIAN_CUES, DIAGNOSIS_TERMS, EVALUATION, GREETING, IMPERATIVE_START, OBJECTIVE, OWN_MEDICATION,
-    OWN_VOICE, PATIENT_CUES, PATIENT_QUESTION, PLAN, QUESTION_START,
+    AGREEMENT, ANNOUNCE, ASSESSMENT_START, CLINICIAN_CUES, DIAGNOSIS_TERMS, EVALUATION, GREETING, IMPERATIVE_START, OBJECTIVE,
+    OWN_MEDICATION, OWN_VOICE, PATIENT_CUES, PATIENT_QUESTION, PLAN, QUESTION_START,
 };
 use super::rules::register::verb_then_subject;
 use super::rules::style::strip_leading_fillers;
@@ -84,6 +84,19 @@ pub fn guess_on_floor(sentence: &str, asked_by: Option<Speaker>, examining: bool
     if s.ends_with('?') && PATIENT_QUESTION.starts_any(opening) {
         patient += 4;
     }
+    // "Ik ga even kijken en voelen.": the examination announced
+    if ANNOUNCE.starts_any(opening) && !s.ends_with('?') {
+        clinician += 3;
+    }
+    // "Ja, dokter, fijn dat u zo snel kon komen": who calls the other "dokter" is not the doctor
+    if calls_the_doctor(s) {
+        patient += 4;
+    }
+    // past the history, a question that doubts or presses ("Moet er dan geen foto gemaakt
+    // worden?", "Dat kan toch ook kanker worden?") is the patient's about the plan
+    if examining && s.ends_with('?') && presses(s) {
+        patient += 4;
+    }
     // "Lees voortaan goed de etiketten.": advice is the clinician's ("Doe maar, …" is consent)
     let consent = opening.get(.."doe maar,".len()).is_some_and(|o| o.eq_ignore_ascii_case("doe maar,"));
     if IMPERATIVE_START.starts_any(opening) && !s.ends_with('?') && !consent {
@@ -112,6 +125,30 @@ pub fn guess_on_floor(sentence: &str, asked_by: Option<Speaker>, examining: bool
         clinician += FLOOR_LEAN;
     }
     if clinician > patient { Speaker::Zorgverlener } else { Speaker::Patient }
+}
+
+/// Whether `s` calls the other "dokter": the word set off by a comma or the sentence's edge, not
+/// "de dokter" or "naar de dokter".
+fn calls_the_doctor(s: &str) -> bool {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        let bare = w.trim_matches(|c: char| !c.is_alphanumeric());
+        let after = w.ends_with([',', '.', '?', '!']) || i + 1 == words.len();
+        let before = i == 0 || words[i - 1].ends_with(',');
+        bare.eq_ignore_ascii_case("dokter") && (after || before)
+    })
+}
+
+/// Whether a question doubts or presses, as the patient asks about the plan: "toch", "dan" after
+/// its verb and subject (not a comparison's: "Huilt hij meer dan anders?"), or a denial in it
+/// ("Kan hij niet gewoon een paracetamolletje nemen?").
+fn presses(s: &str) -> bool {
+    let words: Vec<String> =
+        s.split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    let compares = |w: &str| w != "er" && (w.ends_with("er") || w == "meer");
+    words.iter().any(|w| w == "toch")
+        || (2..words.len().min(4)).any(|i| words[i] == "dan" && !compares(&words[i - 1]))
+        || words.iter().take(4).skip(1).any(|w| matches!(w.as_str(), "niet" | "geen"))
 }
 
 /// How far the clinician's examination or plan leans the next cue-poor sentence to them.
@@ -190,6 +227,30 @@ mod tests {
         assert_eq!(guess_on_floor("Goed, dan laat ik het plafond nog maar even zitten.", None, true), Speaker::Patient);
         assert_eq!(guess_on_floor("is dat erg dokter", None, true), Speaker::Patient);
         assert_eq!(guess_on_floor("Alleen iets voor de bloeddruk.", Some(Speaker::Zorgverlener), true), Speaker::Patient);
+    }
+
+    #[test]
+    fn who_calls_the_other_dokter_is_not_the_doctor() {
+        assert_eq!(guess_speaker("Ja, dokter, fijn dat u zo snel kon komen, loopt u maar mee naar boven."), Speaker::Patient);
+        // "de dokter" is someone spoken of
+        assert_eq!(guess_speaker("Als het niet beter wordt, gaat u naar de dokter van dienst."), Speaker::Zorgverlener);
+    }
+
+    #[test]
+    fn past_the_history_a_question_that_doubts_is_the_patient_s() {
+        assert_eq!(guess_on_floor("Moet er dan geen foto gemaakt worden?", None, true), Speaker::Patient);
+        assert_eq!(guess_on_floor("Maar zo'n poliep, dat kan toch ook kanker worden?", None, true), Speaker::Patient);
+        assert_eq!(guess_on_floor("Is zo'n crème niet te sterk voor zo'n kleintje?", None, true), Speaker::Patient);
+        // in the history the clinician asks so too
+        assert_eq!(guess_on_floor("Heeft u geen koorts gehad?", None, false), Speaker::Zorgverlener);
+        // and past it, a plain question stays theirs
+        assert_eq!(guess_on_floor("Heeft u nog vragen?", None, true), Speaker::Zorgverlener);
+        assert_eq!(guess_on_floor("Huilt hij meer dan anders, of spuugt hij?", None, true), Speaker::Zorgverlener);
+    }
+
+    #[test]
+    fn an_announced_examination_is_the_clinician_s() {
+        assert_eq!(guess_speaker("Ik ga even kijken en voelen."), Speaker::Zorgverlener);
     }
 
     #[test]

@@ -144,14 +144,16 @@ fn after_pleasantry(s: &str) -> &str {
 /// Whether `sentence` asks: a question mark, or in a transcript without punctuation, a question's
 /// opening ("heeft hij koorts gehad"). A question word opens a question whatever follows it ("hoe
 /// gaat het met de metformine"); a verb first may be a request (`request`: "Neemt u contact op met
-/// de bedrijfsarts"). "Wat u beschrijft past bij een angststoornis." ends as a statement.
+/// de bedrijfsarts"). "Wat u beschrijft past bij een angststoornis." ends as a statement, and
+/// "wat je beschrijft is een normale rouwreactie" typed without its full stop is one.
 fn asks(sentence: &str, request: bool) -> bool {
     let s = strip_lead(sentence);
     sentence.ends_with('?')
         || (!sentence.ends_with(['.', '!'])
             && (QUESTION_WORD.starts_any(s)
                 || (!request
-                    && ((QUESTION_START.starts_any(s) && !register::states_a_condition(s)) || register::verb_then_subject(s).is_some()))))
+                    && ((QUESTION_START.starts_any(s) && !register::states_a_condition(s) && !register::opens_with_what_clause(s))
+                        || register::verb_then_subject(s).is_some()))))
 }
 
 /// What the clinician of a consult of this flavour is called in the record.
@@ -754,6 +756,13 @@ mod tests {
         // after the findings, what names them is the assessment; after the assessment, what
         // explains it; the clinician's own act is the plan, and so is what follows it
         assert_eq!(sections(&lines), [Some('O'), Some('E'), Some('E'), Some('E'), Some('P'), Some('P')]);
+        // typed without its full stop, "wat" and its subject open a statement, not a question
+        let lines = [
+            line(Zorgverlener, "je scoort hoog op distress 22 en laag op depressie 2"),
+            line(Zorgverlener, "wat je beschrijft is een normale rouwreactie na een miskraam"),
+            line(Zorgverlener, "wat heb je tot nu toe geprobeerd"),
+        ];
+        assert_eq!(sections(&lines), [Some('O'), Some('E'), None]);
         let lines = [
             line(Zorgverlener, "Dit is een aambei."),
             line(Zorgverlener, "U krijgt eerst een prikje met lidocaïne."),

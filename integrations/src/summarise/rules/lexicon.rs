@@ -226,6 +226,8 @@ pub(crate) static GREETING: CueList = CueList::new(&[
     "bedankt",
     "graag gedaan",
     "gaat u zitten",
+    "ga zitten",
+    "ga maar zitten",
     "neemt u plaats",
     "komt u binnen",
     "komt u verder",
@@ -1116,6 +1118,15 @@ pub(crate) static ASSESSMENT_START: CueList = CueList::new(&[
     // what it looks like: "Het lijkt erop dat het glasvocht loslaat"
     "het lijkt erop",
     "het ziet ernaar uit",
+    // what the patient tells, named: "Wat u beschrijft is een normale rouwreactie"
+    "wat u beschrijft",
+    "wat je beschrijft",
+    "wat jij beschrijft",
+    "wat u meemaakt",
+    "wat je meemaakt",
+    "wat jij meemaakt",
+    "wat u vertelt",
+    "wat je vertelt",
 ]);
 
 /// The names of the diagnoses in the embedded ICPC list ([`domain::icpc::diagnosis_synonyms`]):

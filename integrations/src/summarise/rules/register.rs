@@ -644,7 +644,7 @@ impl Words {
         let end = self.clause_end(from);
         let verb = (from..end).rev().find_map(|k| {
             let w = bare(&self.words[k]);
-            finite(&w).filter(|f| f.inf != w).map(|f| (k, f.inf))
+            finite(&w).filter(|f| f.inf != w).map(|f| (k, f.inf)).or_else(|| separable_infinitive(&w).map(|inf| (k, inf)))
         });
         match verb {
             Some((k, inf)) => {
@@ -653,7 +653,7 @@ impl Words {
             }
             None => {
                 // a verb the register does not know stays in its clause: "Advies: dat patiënt
-                // samen met Daan een hoofdpijndagboek bijhoudt"
+                // elke dag fietst"
                 self.words[dat + 1] = "patiënt".to_owned();
                 self.third_person_verbs(dat + 1, dat + 1);
                 self.words.splice(..dat, ["advies:".to_owned()]);
@@ -992,10 +992,11 @@ impl Words {
                 }
                 continue;
             }
-            if addressee && subordinate && prev.as_deref().is_some_and(|p| matches!(p, "dat" | "zodat" | "omdat")) {
+            if addressee && subordinate && prev.as_deref().is_some_and(|p| matches!(p, "dat" | "zodat" | "omdat" | "wat")) {
                 // what is said or done about the patient names them: "in het dossier dat u
                 // overgevoelig bent voor amoxicilline, zodat u het niet opnieuw krijgt" → "… dat
-                // patiënt overgevoelig is …, zodat patiënt het niet opnieuw krijgt"
+                // patiënt overgevoelig is …, zodat patiënt het niet opnieuw krijgt"; "Wat u
+                // beschrijft past bij rouw" → "Wat patiënt beschrijft …"
                 self.words[i] = keep_tail(&self.words[i], "patiënt");
                 self.third_person_verbs(i, i);
                 i += 1;
@@ -1877,6 +1878,16 @@ fn finite(w: &str) -> Option<Finite> {
     )
 }
 
+/// The infinitive of a separable verb's joined finite form the register knows by its stem:
+/// "bijhoudt" → "bijhouden", "meeneemt" → "meenemen".
+fn separable_infinitive(w: &str) -> Option<String> {
+    const PARTICLES: &[&str] =
+        &["bij", "op", "aan", "af", "in", "uit", "mee", "na", "door", "terug", "toe", "weg", "over", "samen", "vast", "los", "voor"];
+    let particle = PARTICLES.iter().find(|p| w.len() > p.len() + 2 && w.starts_with(**p))?;
+    let stem = &w[particle.len()..];
+    finite(stem).filter(|f| f.inf != stem).map(|f| format!("{particle}{}", f.inf))
+}
+
 /// Whether `w` (lowercase) is a verb the register knows: a copula, a finite form of [`VERBS`], or
 /// a verb that closes a clause ([`CLAUSE_VERBS`]).
 fn is_verb(w: &str) -> bool {
@@ -1915,6 +1926,15 @@ pub(crate) fn verb_then_subject(s: &str) -> Option<&'static str> {
 /// "krijg je toch afscheiding dan kom je eerder terug", "wordt hij benauwder bel dan meteen".
 pub(crate) fn states_a_condition(s: &str) -> bool {
     s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).skip(3).any(|w| w.eq_ignore_ascii_case("dan"))
+}
+
+/// Whether `s` opens with a clause of "wat" and its subject, as the subject of a statement: "wat
+/// je beschrijft is een normale rouwreactie" (a question turns verb and subject round: "wat heb
+/// je gedaan").
+pub(crate) fn opens_with_what_clause(s: &str) -> bool {
+    let mut words = s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
+    words.next().is_some_and(|w| w.eq_ignore_ascii_case("wat"))
+        && words.next().is_some_and(|w| SUBJECTS.iter().any(|p| w.eq_ignore_ascii_case(p) && !matches!(*p, "het" | "er")))
 }
 
 /// Subject pronouns after a question's verb ([`verb_then_subject`]).
@@ -2463,8 +2483,9 @@ mod tests {
         assert_eq!(p("Ik wil graag dat je vandaag bloed laat prikken."), "Advies: vandaag bloed laten prikken.");
         assert_eq!(
             p("Verder wil ik dat u samen met Daan een hoofdpijndagboek bijhoudt."),
-            "Advies: dat patiënt samen met Daan een hoofdpijndagboek bijhoudt."
+            "Advies: samen met Daan een hoofdpijndagboek bijhouden."
         );
+        assert_eq!(p("Ik wil dat u de folder meeneemt."), "Advies: de folder meenemen.");
         assert_eq!(
             p("Morgen belt u de assistente om de eerste afspraak te maken."),
             "Morgen de assistente bellen om de eerste afspraak te maken."

@@ -78,9 +78,10 @@ pub(crate) fn told_by(request: &SummaryRequest, placements: &[Placement]) -> Opt
             _ => "Anamnese via familie.",
         });
     }
-    // a husband or wife telling the partner's, as a typed label says ("Echtgenote: Hij zweet"): a
-    // parent speaks of "mijn man" too, so only the label tells
-    if all().any(|s| PARTNER_LABEL.starts_any(s)) {
+    // a husband or wife telling the partner's, as a typed label says ("Echtgenote: Hij zweet") or
+    // the call opens ("ik bel voor mijn vrouw"): a parent speaks of "mijn man" too, so only the
+    // label or the reason for the call tells
+    if all().any(|s| PARTNER_LABEL.starts_any(s)) || all().take(PARTNER_OPENING).any(|s| PARTNER_OF_SPEAKER.any(s)) {
         return Some("Anamnese via partner.");
     }
     let (mother, father) = all().fold((false, false), |(m, f), s| {
@@ -100,6 +101,21 @@ const TOLD_BY_LINES: usize = 2;
 static CHILD_OF_SPEAKER: CueList =
     CueList::new(&["mijn zoon", "mijn zoontje", "mijn dochter", "mijn dochtertje", "ons kind", "onze zoon", "onze dochter"]);
 static PARENT_OF_SPEAKER: CueList = CueList::new(&["mijn vader", "mijn moeder", "uw vader", "uw moeder", "je vader", "je moeder"]);
+/// The partner the call or visit is for, said at its opening: "ik bel voor mijn vrouw", "het gaat
+/// om mijn man".
+static PARTNER_OF_SPEAKER: CueList = CueList::new(&[
+    "voor mijn vrouw",
+    "over mijn vrouw",
+    "om mijn vrouw",
+    "voor mijn man",
+    "over mijn man",
+    "om mijn man",
+    "voor mijn partner",
+    "over mijn partner",
+    "om mijn partner",
+]);
+/// The opening sentences in which the reason for the call is said.
+const PARTNER_OPENING: usize = 4;
 static PARTNER_LABEL: CueList = CueList::new(&["echtgenote:", "echtgenoot:", "partner:"]);
 static DAUGHTER: CueList = CueList::new(&["dochter"]);
 static SON: CueList = CueList::new(&["zoon"]);
