@@ -763,6 +763,18 @@ mod tests {
             line(Zorgverlener, "wat heb je tot nu toe geprobeerd"),
         ];
         assert_eq!(sections(&lines), [Some('O'), Some('E'), None]);
+        // a lab value is a finding, wherever it is read out; the speculum's view is one too; a
+        // call back after the conditions, an imperative "laat hem …" are the plan; "ik hoor het"
+        // acknowledges
+        let lines = [
+            line(Zorgverlener, "Dit past bij hemochromatose."),
+            line(Zorgverlener, "Het ferritine is 820 microgram per liter, dat is duidelijk verhoogd."),
+            line(Zorgverlener, "Bij het speculumonderzoek ziet de baarmoedermond er rustig uit."),
+            line(Zorgverlener, "Als de koorts boven de veertig komt of de roodheid groter wordt, belt u meteen terug."),
+            line(Zorgverlener, "Laat hem nuchter blijven, dus niets meer eten of drinken."),
+            line(Zorgverlener, "Oké, ik hoor het, dank u."),
+        ];
+        assert_eq!(sections(&lines), [Some('E'), Some('O'), Some('O'), Some('P'), Some('P'), None]);
         let lines = [
             line(Zorgverlener, "Dit is een aambei."),
             line(Zorgverlener, "U krijgt eerst een prikje met lidocaïne."),

@@ -33,6 +33,16 @@ pub(crate) static UNITS: &[&str] = &[
     "g/l",
     "x10*",
     "keer per minuut",
+    // a lab value: "820 microgram per liter", "58 U/l", "12 nmol/l"
+    "microgram per liter",
+    "nanogram per liter",
+    "per liter",
+    "u/l",
+    "e/l",
+    "mu/l",
+    "nmol*",
+    "pmol*",
+    "mg/l",
 ];
 
 /// What is measured or scored: with a number in the same sentence, a measurement (O), unit or
@@ -74,14 +84,25 @@ pub(crate) static MEASURED: CueList = CueList::new(&[
     "tsh",
     "mmse",
     "audit",
+    "ferritine",
+    "transferrine*",
+    "alat",
+    "asat",
+    "gamma-gt",
+    "bilirubine",
+    "inr",
+    "psa",
+    "ft4",
 ]);
 
 /// Imperatives that open the clinician's advice ("Haal het kleed weg", "Plan een avond voor
 /// uzelf"): the plan.
 pub(crate) static IMPERATIVE_START: CueList = CueList::new(&[
-    // "Laat de tandarts wel elk jaar uw mond nakijken"
+    // "Laat de tandarts wel elk jaar uw mond nakijken", "Laat hem nuchter blijven"
     "laat de",
     "laat uw",
+    "laat hem",
+    "laat haar",
     "haal",
     "zet",
     "plan",
@@ -378,6 +399,10 @@ pub(crate) static ACK_WORDS: &[&str] = &[
     "echt",
     "jawel",
     "tuurlijk",
+    // "Oké, ik hoor het, dank u."
+    "dank",
+    "bedankt",
+    "u",
 ];
 
 /// True when the sentence is only an acknowledgement or a bare yes/no.
@@ -385,7 +410,7 @@ pub(crate) fn is_ack(s: &str) -> bool {
     let mut words = 0;
     for w in s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
         words += 1;
-        if words > 5 || !ACK_WORDS.iter().any(|a| a.eq_ignore_ascii_case(w)) {
+        if words > 6 || !ACK_WORDS.iter().any(|a| a.eq_ignore_ascii_case(w)) {
             return false;
         }
     }
@@ -1520,7 +1545,6 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     "prikken we ook",
     "bloed prikken",
     "bloed voor",
-    "ziet de",
     "ziet u weer",
     "zie ik je",
     "zie ik jullie",
@@ -1583,6 +1607,10 @@ pub(crate) static SAFETY_NET: CueList = CueList::new(&[
     // "Belt u terug als de blaren gaan ontsteken, …"
     "belt u terug als",
     "bel terug als",
+    // "…, of als de roodheid groter wordt, belt u meteen terug"
+    "belt u meteen",
+    "belt u direct",
+    "belt u gelijk",
 ]);
 
 /// Patient complaint language: strengthens S for patients and for unknown speakers.
