@@ -37,6 +37,12 @@ pub(crate) struct Placed {
 
 /// Places every line of the transcript; the result is parallel to `lines`.
 pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Placed> {
+    place_all_told(lines, flavour, false)
+}
+
+/// As [`place_all`], where `told_by_another` says another tells the history
+/// ([`register::clinical_told`]).
+pub(crate) fn place_all_told(lines: &[TranscriptLine], flavour: Flavour, told_by_another: bool) -> Vec<Placed> {
     let mut out = Vec::with_capacity(lines.len());
     // The clinician's last clinical question, waiting for the patient's answer.
     let mut pending: Option<&str> = None;
@@ -118,10 +124,11 @@ pub(crate) fn place_all(lines: &[TranscriptLine], flavour: Flavour) -> Vec<Place
                 register::told_by_relative(&placed.text, relative)
             }
             // the patient's "u" is the clinician: "die u heeft voorgeschreven"
-            Some(Section::Subjective) if told == Some(Speaker::Patient) => {
-                register::clinician_named(&register::clinical(Section::Subjective, speaker, &placed.text), role(flavour))
-            }
-            Some(section) => register::clinical(section, speaker, &placed.text),
+            Some(Section::Subjective) if told == Some(Speaker::Patient) => register::clinician_named(
+                &register::clinical_told(Section::Subjective, speaker, &placed.text, told_by_another),
+                role(flavour),
+            ),
+            Some(section) => register::clinical_told(section, speaker, &placed.text, told_by_another),
             None => String::new(),
         };
         // A sentence the register leaves empty (only fillers) belongs nowhere.
@@ -466,7 +473,8 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
     }
     // agreement opens the sentence or makes a short one: in "Ja, vooral als ik in het donker
     // opzij kijk, dan zie ik aan de buitenkant een flits" the "dan zie ik" tells a symptom
-    let agrees = AGREEMENT.find(s).is_some_and(|at| word_count(s) <= 12 || word_count(&s[..at]) < 6);
+    // ("Maar dat doe ik echt niet vaak, alleen op feestjes" denies, it does not agree)
+    let agrees = AGREEMENT.find(s).is_some_and(|at| (word_count(s) <= 12 || word_count(&s[..at]) < 6) && !denied_after(&s[at..]));
     if (GREETING.any(s) || agrees) && clinical < 2 {
         return dropped();
     }
@@ -480,6 +488,11 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
         return dropped();
     }
     placed(Section::Subjective, s)
+}
+
+/// Whether the agreement `rest` opens is denied within its next words: "dat doe ik echt niet".
+fn denied_after(rest: &str) -> bool {
+    rest.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).take(6).any(|w| matches!(w, "niet" | "nooit"))
 }
 
 /// Whether `s` tells how long something has lasted: a number before "dagen", "weken", "maanden"

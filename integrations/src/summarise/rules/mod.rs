@@ -82,6 +82,16 @@ const EMPTY_TRANSCRIPT: &str = "Er is geen transcript om samen te vatten.";
 /// engine's SOEP classifier, exposed for measuring its accuracy.
 pub fn classify(request: &SummaryRequest) -> Vec<Placement> {
     let placed = classify::place_all(&request.transcript, request.flavour);
+    // where another tells the history, the speaker's "ik" is theirs: placed again so
+    let placements = placements_of(request, placed);
+    if render::told_by(request, &placements).is_none() {
+        return placements;
+    }
+    placements_of(request, classify::place_all_told(&request.transcript, request.flavour, true))
+}
+
+/// The placements of `placed`, each with its episode and problem.
+fn placements_of(request: &SummaryRequest, placed: Vec<classify::Placed>) -> Vec<Placement> {
     let sentences: Vec<&str> = request.transcript.iter().map(|l| l.sentence.as_str()).collect();
     let count = usize::from(request.episode_count.max(1));
     // what a sentence counts for its topic: an assessment twice, since the problems of a consult

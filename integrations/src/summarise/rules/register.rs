@@ -273,6 +273,13 @@ const SUBORDINATE: &[&str] = &[
 /// The sentence of `section`, spoken by `speaker`, in the clinical register, closed with a full
 /// stop. Empty when nothing is left.
 pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String {
+    clinical_told(section, speaker, text, false)
+}
+
+/// As [`clinical`], where `told` says another tells the history (a parent for a child): the
+/// speaker's "ik" is not named "patiënt" ("omdat ik 's nachts steeds wakker word" → "omdat 's
+/// nachts steeds wakker wordt", not "omdat patiënt …").
+pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told: bool) -> String {
     let t = style::strip_leading_fillers(labels::strip_label(text));
     // the record writes numbers in digits: "zesenzeventig" → "76"
     if section == Section::Subjective
@@ -281,10 +288,11 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
     {
         // "Is dat iets ernstigs? Ik ben bang dat ik doof word.": the question is told as one,
         // what follows it as the history
-        let told = [clinical(section, speaker, question), clinical(section, speaker, rest)];
+        let told = [clinical_told(section, speaker, question, told), clinical_told(section, speaker, rest, told)];
         return told.iter().filter(|t| !t.is_empty()).cloned().collect::<Vec<_>>().join(" ");
     }
     let mut words = Words::of(&numbers::in_digits(t));
+    words.told = told;
     words.drop_fillers();
     if section == Section::Subjective && speaker == Speaker::Patient && t.trim_end().ends_with('?') {
         return words.patient_question();
@@ -528,6 +536,9 @@ fn addressee_named_as(text: &str, name: &str, after: Option<&[&str]>) -> String 
 /// is then matching a run of words.
 struct Words {
     words: Vec<String>,
+    /// Another tells the history ([`clinical_told`]): the speaker's own "ik" is theirs, not the
+    /// patient's, and goes without a subject where it opens a subordinate clause.
+    told: bool,
 }
 
 /// A word without its surrounding punctuation.
@@ -548,7 +559,7 @@ fn tail(w: &str) -> &str {
 
 impl Words {
     fn of(s: &str) -> Self {
-        Words { words: s.split_whitespace().map(str::to_owned).collect() }
+        Words { words: s.split_whitespace().map(str::to_owned).collect(), told: false }
     }
 
     /// The patient's question as the record tells it: an indirect question where the subject is a
@@ -1579,8 +1590,15 @@ impl Words {
                         }
                         i += 1;
                     } else if subordinate {
-                        // "omdat ik zo moe ben" → "omdat zo moe is": the verb is further on.
-                        self.words.remove(i);
+                        // "omdat ik zo moe ben" → "omdat patiënt zo moe is": the clause keeps a
+                        // subject ("dat ging" is no Dutch), unless another tells the history
+                        // ("omdat zo moe is"); the verb is further on.
+                        if self.told {
+                            self.words.remove(i);
+                        } else {
+                            self.words[i] = keep_tail(&self.words[i], "patiënt");
+                            i += 1;
+                        }
                         // The verb: a known first-person form, the word before the main clause's
                         // verb where no comma parts them ("als ik diep inadem is het erger"), or
                         // else the clause's last word.
@@ -2093,12 +2111,18 @@ mod tests {
         assert_eq!(s("Patiënt: Nou, ik heb sinds drie dagen keelpijn."), "Sinds 3 dagen keelpijn.");
         assert_eq!(s("Eigenlijk slaap ik slecht, ik lig te malen over het werk."), "Slaapt slecht, ligt te malen over het werk.");
         assert_eq!(s("Ik hoest al twee weken en het gaat maar niet over."), "Hoest al 2 weken en het gaat maar niet over.");
-        assert_eq!(s("Mijn linkerknie is dik sinds ik vorige week ben gevallen."), "Linkerknie is dik sinds vorige week is gevallen.");
+        assert_eq!(
+            s("Mijn linkerknie is dik sinds ik vorige week ben gevallen."),
+            "Linkerknie is dik sinds patiënt vorige week is gevallen."
+        );
+        // where another tells the history, the speaker's "ik" is not the patient's
+        let told = clinical_told(Section::Subjective, Speaker::Patient, "De kraamverzorgster vond dat ik moest bellen.", true);
+        assert!(!told.contains("patiënt"), "{told}");
         assert_eq!(s("Ik voel me moe."), "Moe.");
         assert_eq!(s("Slikken doet echt zeer, vooral 's ochtends."), "Slikken doet zeer, vooral 's ochtends.");
         // after a question word "ik" opens an indirect question: its verb is at the end
-        assert_eq!(s("Het jeukt zo, en dat is ook waarom ik kom."), "Het jeukt zo, en dat is ook waarom komt.");
-        assert_eq!(s("Ik weet niet hoe ik moet slapen."), "Weet niet hoe moet slapen.");
+        assert_eq!(s("Het jeukt zo, en dat is ook waarom ik kom."), "Het jeukt zo, en dat is ook waarom patiënt komt.");
+        assert_eq!(s("Ik weet niet hoe ik moet slapen."), "Weet niet hoe patiënt moet slapen.");
         // "me" after a preposition: the patient spoken of, or the subject itself
         assert_eq!(s("Ik heb het gevoel dat iedereen naar me kijkt."), "Het gevoel dat iedereen naar patiënt kijkt.");
         assert_eq!(s("Ik heb het een tijdje voor me uit geschoven."), "Het een tijdje voor zich uit geschoven.");
@@ -2313,7 +2337,7 @@ mod tests {
         // "hoor" ending a clause of "ik" is the verb; set off after a statement it is a filler
         assert_eq!(
             s("Omdat hij zelf niet hoort wat ik 's nachts allemaal hoor."),
-            "Omdat hij zelf niet hoort wat 's nachts allemaal hoort."
+            "Omdat hij zelf niet hoort wat patiënt 's nachts allemaal hoort."
         );
         assert_eq!(s("Dat weet ik niet hoor."), "Dat weet niet.");
         let e = |t: &str| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
@@ -2460,7 +2484,7 @@ mod tests {
         // a quote
         assert_eq!(
             s("Is dat iets ernstigs? Ik ben bang dat ik straks helemaal doof word."),
-            "Vraagt of dat iets ernstigs is. Bang dat straks helemaal doof wordt."
+            "Vraagt of dat iets ernstigs is. Bang dat patiënt straks helemaal doof wordt."
         );
         assert_eq!(
             s("Moet ik naar het ziekenhuis? Mijn vrouw is nog met de auto weg."),
@@ -2521,10 +2545,13 @@ mod tests {
         assert_eq!(s("Mijn vrouw en ik hebben twee kinderen."), "Vrouw en patiënt hebben 2 kinderen.");
         assert_eq!(s("Ik gebruik de pil en verder geen medicijnen."), "Gebruikt de pil en verder geen medicijnen.");
         assert_eq!(s("nee geen koorts ik voel me verder prima"), "Nee geen koorts voelt zich verder prima.");
-        assert_eq!(s("Als ik diep inadem is het veel erger."), "Als diep inademt is het veel erger.");
+        assert_eq!(s("Als ik diep inadem is het veel erger."), "Als patiënt diep inademt is het veel erger.");
         assert_eq!(s("Hoeft er geen foto gemaakt te worden?"), "Vraagt of er geen foto gemaakt hoeft te worden.");
         assert_eq!(s("Hoor je dat, Thijs? Dat komt wel goed."), "Vraagt: \"Hoor je dat, Thijs?\" Dat komt wel goed.");
-        assert_eq!(s("soms een beetje down als ik zie hoeveel ik achterloop"), "Soms een beetje down als ziet hoeveel achterloopt.");
+        assert_eq!(
+            s("soms een beetje down als ik zie hoeveel ik achterloop"),
+            "Soms een beetje down als patiënt ziet hoeveel patiënt achterloopt."
+        );
     }
 
     #[test]

@@ -435,6 +435,7 @@ pub const FRAGMENT_KINDS: &[(&str, &str)] = &[
     ("werkwoord achter een 'om te'-zin", "Dan over 3 maanden een afspraak om het dagboek door te nemen maken."),
     ("'dat'-zin met een los hulpwerkwoord", "Dat hem nu meteen naar de spoedeisende hulp brengt willen."),
     ("onderwerp weggevallen naast 'en'", "Vrouw en hebben 2 kinderen."),
+    ("'wat'-zin zonder onderwerp", "Wat beschrijft past helemaal bij clusterhoofdpijn."),
 ];
 
 /// Verbs a plan puts last, which a rewrite may leave after an "om te" clause ("… om het dagboek
@@ -508,6 +509,9 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
             Some(FRAGMENT_KINDS[7].0)
         } else if w(1) == "en" && matches!(w(2), "hebben" | "zijn" | "willen" | "gaan" | "komen" | "wonen" | "weten") {
             Some(FRAGMENT_KINDS[8].0)
+        } else if w(0) == "wat" && matches!(w(1), "beschrijft" | "vertelt" | "meemaakt" | "zegt" | "noemt" | "voelt" | "merkt" | "ziet") {
+            // the clause's subject went with its "u" or "je" ("Wat helpt, is rust" has one)
+            Some(FRAGMENT_KINDS[9].0)
         } else {
             None
         };
