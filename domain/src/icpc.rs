@@ -581,7 +581,20 @@ impl Haystack {
                     .iter()
                     .take(3)
                     .any(|w| matches!(*w, "beschermd" | "beschermt" | "bescherming" | "vaccinatie" | "prik" | "inenting"));
-            let before = risk || general || possible || protected || reach.iter().any(|w| NEGATIONS.contains(w));
+            // nor what a condition supposes: "als het zwanger worden na een jaar niet lukt", "als
+            // hij benauwd wordt, belt u" (the clause opens with it; "als kind" tells the past)
+            let conditional = reach.len() < NEGATION_REACH
+                && reach.last().is_some_and(|w| matches!(*w, "als" | "wanneer" | "mocht" | "indien"))
+                && reach.len().checked_sub(2).is_none_or(|k| !matches!(reach[k], "kind" | "baby" | "tiener" | "puber"))
+                && self.text[..start].trim_end().rsplit(" | ").next().is_some_and(|clause| {
+                    clause
+                        .trim_start()
+                        .trim_start_matches("| ")
+                        .split(' ')
+                        .find(|w| !w.is_empty())
+                        .is_some_and(|w| matches!(w, "als" | "wanneer" | "mocht" | "indien"))
+                });
+            let before = risk || general || possible || protected || conditional || reach.iter().any(|w| NEGATIONS.contains(w));
             let after: Vec<&str> =
                 self.text[start + phrase.len() + 1..].split(' ').filter(|w| !w.is_empty()).take(3).take_while(|w| *w != "|").collect();
             let denied_after = match after.as_slice() {
@@ -951,6 +964,11 @@ mod tests {
         // nor what a finding may point to
         let codes = codes_for("Plast bloed.", "Bloed in de urine kan een teken zijn van een poliep in de blaas.");
         assert_eq!(codes.first().map(String::as_str), Some("U06"), "{codes:?}");
+        // nor what a condition supposes; "als kind" tells the past
+        let codes =
+            codes_for("Zwelling links boven de bal.", "Varicocele. Als het zwanger worden na een jaar niet lukt, volgt een zaadonderzoek.");
+        assert!(!codes.contains(&"W78".to_owned()), "{codes:?}");
+        assert!(codes_for("Als kind had hij astma.", "Geen klachten nu.").contains(&"R96".to_owned()));
     }
 
     #[test]
