@@ -1102,6 +1102,12 @@ pub(crate) static JUDGEMENT: CueList = CueList::new(&[
     "schadelijk",
     "veilig",
     "gevaarlijk",
+    // the danger weighed: "Op dit moment is het niet levensbedreigend", "dat zie ik als een hoog
+    // risico"
+    "levensbedreigend",
+    "hoog risico",
+    "laag risico",
+    "verhoogd risico",
     // how ill: "U bent flink ziek, maar …", "wel ziek, maar niet zo dat u naar het ziekenhuis moet"
     "flink ziek",
     "wel ziek",

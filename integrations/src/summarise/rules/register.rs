@@ -185,8 +185,20 @@ const P_OPENINGS: &[(&str, &str)] = &[
 
 /// The profession's "we" in findings and assessments, as the record says it: "dat noemen we een
 /// kaakklem" → "dat heet een kaakklem", "onder de 30 spreken we van een tekort" → "… is er sprake
-/// van een tekort".
-const PROFESSION_WE: &[(&str, &str)] = &[("noemen we", "heet"), ("spreken we van", "is er sprake van")];
+/// van een tekort", "dat willen we niet missen" → "dat mag niet gemist worden", "dat weten we nog
+/// niet" → "dat is nog niet bekend", "een verhoogde gamma-GT zien we daar vaak bij" → "… komt daar
+/// vaak bij voor".
+const PROFESSION_WE: &[(&str, &str)] = &[
+    ("noemen we", "heet"),
+    ("spreken we van", "is er sprake van"),
+    ("willen we niet missen", "mag niet gemist worden"),
+    ("weten we nog niet", "is nog niet bekend"),
+    ("weten we pas", "is pas bekend"),
+    ("zien we daar vaak bij", "komt daar vaak bij voor"),
+    ("zien we vaak", "komt vaak voor"),
+    ("zien we dat vaker", "komt dat vaker voor"),
+    ("zeggen we wel", "genoemd"),
+];
 
 /// The infinitives [`P_PHRASES`] puts in a finite verb's place, which go to their clause's end.
 const MOVABLE_INFINITIVES: &[&str] = &["bellen", "terugbellen", "terugkomen"];
@@ -330,6 +342,10 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
                 ("ik voel geen", "geen"),
                 ("ik hoor geen", "geen"),
                 ("ik vind geen", "geen"),
+                // "…, ik zie een bolling" → "…, een bolling"
+                ("ik zie een", "een"),
+                ("ik voel een", "een"),
+                ("ik hoor een", "een"),
                 ("ik voel nergens", "nergens"),
                 ("ik zie nergens", "nergens"),
                 ("ik hoor nergens", "nergens"),
@@ -384,6 +400,7 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
             words.prescription();
             words.someone_calls_the_patient();
             words.replace(P_PHRASES);
+            words.replace(PROFESSION_WE);
         }
     }
     if speaker == Speaker::Patient && section != Section::Subjective {
@@ -2321,6 +2338,13 @@ mod tests {
         let e = |t| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
         assert_eq!(e("Die eerste grote plek noemen we de moederplek."), "Die eerste grote plek heet de moederplek.");
         assert_eq!(e("Vanaf acht spreken we van een gokprobleem."), "Vanaf 8 is er sprake van een gokprobleem.");
+        assert_eq!(e("Dat weten we nog niet, het kan ook allergie zijn."), "Dat is nog niet bekend, het kan ook allergie zijn.");
+        assert_eq!(e("Vooral een verhoogde gamma-GT zien we daar vaak bij."), "Vooral een verhoogde gamma-GT komt daar vaak bij voor.");
+        assert_eq!(
+            clinical(Section::Plan, Speaker::Zorgverlener, "Ik stuur de urine op, want een tumor willen we niet missen."),
+            "De urine opsturen, want een tumor mag niet gemist worden."
+        );
+        assert_eq!(o("Het tandvlees is dik en pijnlijk, ik zie een bolling."), "Tandvlees dik en pijnlijk, een bolling.");
         assert_eq!(e("Aan hart en longen vind ik geen afwijkingen."), "Aan hart en longen geen afwijkingen.");
         // "laten" with an infinitive is the clinician's plan, made nominal
         let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
