@@ -631,6 +631,8 @@ fn the_fragment_check_sees_each_kind() {
         "Dat valt mee, was al bang dat het helemaal niet zou kunnen.",
         "Wat patiënt beschrijft past helemaal bij clusterhoofdpijn.",
         "Wat helpt, is rust.",
+        "Kom over 6 weken terug, dan kijken of een foto nodig is.",
+        "Over 6 weken kijken hoe het gaat, en is het dan niet beter, dan verwijzing naar de fysiotherapeut.",
     ] {
         assert!(testset::broken_fragments(whole).is_empty(), "{whole}");
     }

@@ -1120,7 +1120,18 @@ impl Words {
     /// Moves the word at `at` to the end of its clause (before the word that carries punctuation,
     /// or a conjunction), where Dutch puts an infinitive.
     fn move_to_clause_end(&mut self, at: usize) {
-        if at >= self.words.len() || !tail(&self.words[at]).is_empty() {
+        // a clause opening right after the verb leaves it where it is: "dan kijken we hoe het
+        // omlaag kan" → "dan kijken hoe het omlaag kan" ("doen we dat nog een keer" has "dat" for
+        // its object)
+        let next = self.words.get(at + 1).map(|w| bare(w)).unwrap_or_default();
+        let opens_clause = matches!(
+            next.as_str(),
+            "hoe" | "of" | "waar" | "wanneer" | "waarom" | "welke" | "omdat" | "zodat" | "als" | "voordat" | "nadat" | "zodra"
+        ) || (next == "dat"
+            && self.words.get(at + 2).is_some_and(|n| {
+                matches!(bare(n).as_str(), "patiënt" | "het" | "er" | "de" | "hij" | "ze" | "zij" | "u" | "je" | "we" | "ik" | "men")
+            }));
+        if at >= self.words.len() || !tail(&self.words[at]).is_empty() || opens_clause {
             return;
         }
         let end = (at + 1..self.words.len()).find(|&k| !tail(&self.words[k]).is_empty() || self.clause_follows(k + 1));
@@ -2058,11 +2069,89 @@ fn first_person_verb(w: &str) -> Option<String> {
         return Some(format!("{}{t}", &w[..w.len() - f.len()]));
     }
     let same = [
-        "kan", "wil", "zal", "mag", "moet", "had", "was", "zou", "kon", "wou", "werd", "mocht", "moest", "durfde",
+        "kan",
+        "wil",
+        "zal",
+        "mag",
+        "moet",
+        "had",
+        "was",
+        "zou",
+        "kon",
+        "wou",
+        "werd",
+        "mocht",
+        "moest",
+        "durfde",
         // strong and irregular past tenses: the same for every singular person
-        "kwam", "vond", "ging", "zag", "deed", "lag", "zat", "liep", "sliep", "viel", "hield", "kreeg", "nam", "gaf", "las", "at", "dronk",
-        "stond", "bleef", "schreef", "dacht", "bracht", "zocht", "kocht", "wist", "zei", "vroeg", "reed", "werkte", "begon", "schrok",
-        "brak", "verloor", "vergat", "zweeg", "droeg", "trok", "sprong", "hoorde", "voelde", "merkte",
+        "kwam",
+        "vond",
+        "ging",
+        "zag",
+        "deed",
+        "lag",
+        "zat",
+        "liep",
+        "sliep",
+        "viel",
+        "hield",
+        "kreeg",
+        "nam",
+        "gaf",
+        "las",
+        "at",
+        "dronk",
+        "stond",
+        "bleef",
+        "schreef",
+        "dacht",
+        "bracht",
+        "zocht",
+        "kocht",
+        "wist",
+        "zei",
+        "vroeg",
+        "reed",
+        "werkte",
+        "begon",
+        "schrok",
+        "brak",
+        "verloor",
+        "vergat",
+        "zweeg",
+        "droeg",
+        "trok",
+        "sprong",
+        "hoorde",
+        "voelde",
+        "merkte",
+        "sloeg",
+        "stak",
+        "sprak",
+        "keek",
+        "leek",
+        "riep",
+        "hing",
+        "zong",
+        "vloog",
+        "kroop",
+        "schoot",
+        "koos",
+        "bleek",
+        "greep",
+        "beet",
+        "gleed",
+        "liet",
+        "ving",
+        "trof",
+        "verdween",
+        "vertrok",
+        "bewoog",
+        "begreep",
+        "kneep",
+        "sneed",
+        "struikelde",
+        "stootte",
     ];
     if same.contains(&w) {
         return Some(w.to_owned());
@@ -2136,6 +2225,8 @@ mod tests {
         let told = clinical_told(Section::Subjective, Speaker::Patient, "De kraamverzorgster vond dat ik moest bellen.", true);
         assert!(!told.contains("patiënt"), "{told}");
         assert_eq!(s("Ik voel me moe."), "Moe.");
+        // a strong past tense is the same for every person
+        assert_eq!(s("Ik sloeg met mijn teen tegen de deurpost."), "Sloeg met teen tegen de deurpost.");
         assert_eq!(s("Slikken doet echt zeer, vooral 's ochtends."), "Slikken doet zeer, vooral 's ochtends.");
         // after a question word "ik" opens an indirect question: its verb is at the end
         assert_eq!(s("Het jeukt zo, en dat is ook waarom ik kom."), "Het jeukt zo, en dat is ook waarom patiënt komt.");
@@ -2539,6 +2630,9 @@ mod tests {
             "Morgen de assistente bellen om de eerste afspraak te maken."
         );
         assert_eq!(p("Verder hoeft u niets te veranderen."), "Verder niets hoeven te veranderen.");
+        // a clause right after the verb keeps it in place; "dat" as its object does not
+        assert_eq!(p("Over een week kijken we of de dosis omlaag kan."), "Over een week kijken of de dosis omlaag kan.");
+        assert_eq!(p("Na een week doen we dat nog een keer."), "Na een week dat nog een keer doen.");
         assert_eq!(p("De assistente belt u om de eerste afspraak te maken."), "De assistente belt patiënt om de eerste afspraak te maken.");
         assert_eq!(p("'s Nachts en in het weekend belt u de huisartsenpost."), "'s Nachts en in het weekend de huisartsenpost bellen.");
         assert_eq!(

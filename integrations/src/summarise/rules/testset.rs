@@ -436,7 +436,12 @@ pub const FRAGMENT_KINDS: &[(&str, &str)] = &[
     ("'dat'-zin met een los hulpwerkwoord", "Dat hem nu meteen naar de spoedeisende hulp brengt willen."),
     ("onderwerp weggevallen naast 'en'", "Vrouw en hebben 2 kinderen."),
     ("'wat'-zin zonder onderwerp", "Wat beschrijft past helemaal bij clusterhoofdpijn."),
+    ("werkwoord achter een 'of'- of 'hoe'-zin", "Kom over 6 weken terug, dan of een foto nodig is kijken."),
 ];
+
+/// Verbs of looking into something, which a rewrite may leave after the "of" or "hoe" clause
+/// they take ("dan of een foto nodig is kijken").
+const ASKING_INFINITIVES: &[&str] = &["kijken", "zien", "bespreken", "horen", "beoordelen", "weten", "vragen", "bekijken"];
 
 /// Verbs a plan puts last, which a rewrite may leave after an "om te" clause ("… om het dagboek
 /// door te nemen maken").
@@ -512,6 +517,18 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
         } else if w(0) == "wat" && matches!(w(1), "beschrijft" | "vertelt" | "meemaakt" | "zegt" | "noemt" | "voelt" | "merkt" | "ziet") {
             // the clause's subject went with its "u" or "je" ("Wat helpt, is rust" has one)
             Some(FRAGMENT_KINDS[9].0)
+        } else if {
+            // "dan of … kijken", "dan hoe … bespreken": the verb that takes the clause stands at its
+            // end, before a comma or the sentence's end ("dan kijken of …" is whole)
+            let raw: Vec<&str> = sentence.split_whitespace().collect();
+            (0..words.len().saturating_sub(2)).any(|k| {
+                matches!(w(k), "dan" | "en") && matches!(w(k + 1), "of" | "hoe") && {
+                    let clause_end = (k + 2..raw.len()).find(|&j| raw[j].ends_with(',')).unwrap_or(raw.len() - 1);
+                    clause_end > k + 2 && ASKING_INFINITIVES.contains(&w(clause_end))
+                }
+            })
+        } {
+            Some(FRAGMENT_KINDS[10].0)
         } else {
             None
         };
