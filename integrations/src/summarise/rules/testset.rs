@@ -447,6 +447,20 @@ const ASKING_INFINITIVES: &[&str] = &["kijken", "zien", "bespreken", "horen", "b
 /// door te nemen maken").
 const MAIN_INFINITIVES: &[&str] = &["maken", "bellen", "vragen", "geven", "sturen", "doen", "plannen", "regelen", "afspreken", "inplannen"];
 
+/// "dan of … kijken", "dan hoe … bespreken": the verb that takes the clause stands at its end,
+/// before a comma or the sentence's end ("dan kijken of …" is whole). `words` are the sentence's
+/// words, trimmed and in lowercase.
+fn verb_after_asking_clause(sentence: &str, words: &[String]) -> bool {
+    let w = |i: usize| words.get(i).map_or("", String::as_str);
+    let raw: Vec<&str> = sentence.split_whitespace().collect();
+    (0..raw.len().saturating_sub(2)).any(|k| {
+        matches!(w(k), "dan" | "en") && matches!(w(k + 1), "of" | "hoe") && {
+            let clause_end = (k + 2..raw.len()).find(|&j| raw[j].ends_with(',')).unwrap_or(raw.len() - 1);
+            clause_end > k + 2 && ASKING_INFINITIVES.contains(&w(clause_end))
+        }
+    })
+}
+
 /// Whether `word` is a measured value: a ratio, a decimal or a number of two digits or more ("Die
 /// 168/102", "Dat 38,4"); "Die 3, en gisteren heeft ze allemaal ingenomen" points at three pills
 /// as the patient said it, no value torn from its sentence.
@@ -517,17 +531,7 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
         } else if w(0) == "wat" && matches!(w(1), "beschrijft" | "vertelt" | "meemaakt" | "zegt" | "noemt" | "voelt" | "merkt" | "ziet") {
             // the clause's subject went with its "u" or "je" ("Wat helpt, is rust" has one)
             Some(FRAGMENT_KINDS[9].0)
-        } else if {
-            // "dan of … kijken", "dan hoe … bespreken": the verb that takes the clause stands at its
-            // end, before a comma or the sentence's end ("dan kijken of …" is whole)
-            let raw: Vec<&str> = sentence.split_whitespace().collect();
-            (0..words.len().saturating_sub(2)).any(|k| {
-                matches!(w(k), "dan" | "en") && matches!(w(k + 1), "of" | "hoe") && {
-                    let clause_end = (k + 2..raw.len()).find(|&j| raw[j].ends_with(',')).unwrap_or(raw.len() - 1);
-                    clause_end > k + 2 && ASKING_INFINITIVES.contains(&w(clause_end))
-                }
-            })
-        } {
+        } else if verb_after_asking_clause(sentence, &words) {
             Some(FRAGMENT_KINDS[10].0)
         } else {
             None
