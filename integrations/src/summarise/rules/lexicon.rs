@@ -160,6 +160,18 @@ pub(crate) static IMPERATIVE_START: CueList = CueList::new(&[
     "kam",
     "controleer",
     "knip",
+    // "Maak hem niet wakker, maar breng hem rustig terug naar bed"
+    "maak",
+    "breng",
+    "wacht",
+    "rust",
+    "hou",
+    "vraag",
+    "plak",
+    "dep",
+    "wissel",
+    "adem",
+    "bewaar",
 ]);
 
 /// A question the patient asks about themselves ("Moet ik nu aan de insuline?", "Is het
@@ -1304,6 +1316,8 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     // langzaam op"
     "we wachten af",
     "wachten we af",
+    // "maar laten we eerst de uitslagen afwachten"
+    "laten we eerst",
     "bouwen we",
     "sneetje",
     "laat prikken",

@@ -20,6 +20,9 @@ use super::Section;
 use super::lexicon::{COPULAS, VERBS_AFTER_ER};
 use super::{cues, labels, numbers, style};
 
+/// Adverbs of degree: "gewoon" after one is the adjective ("heel gewoon"), no filler.
+pub(crate) const DEGREE: &[&str] = &["heel", "zo", "vrij", "best", "erg", "helemaal", "nogal"];
+
 /// Fillers dropped wherever they stand (whole words, with the comma that may follow them).
 const INNER_FILLERS: &[&str] = &[
     "eh",
@@ -793,6 +796,16 @@ impl Words {
             match hit {
                 // "echt" and "even" only as fillers, not as the last word ("dat is echt").
                 Some(f) if f.len() == 1 && matches!(f[0], "echt" | "even") && i + 1 == self.words.len() => i += 1,
+                // "heel gewoon", "zo gewoon": the adjective, not the filler ("zijn de eerste jaren
+                // heel gewoon")
+                Some(f)
+                    if f == ["gewoon"]
+                        && i > 0
+                        && tail(&self.words[i - 1]).is_empty()
+                        && DEGREE.contains(&bare(&self.words[i - 1]).as_str()) =>
+                {
+                    i += 1
+                }
                 // "Ik hoor", "hoor ik", "wat ik 's nachts allemaal hoor", "Hoor je dat, Thijs?": the
                 // verb, not the filler.
                 Some(f)

@@ -15,7 +15,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::lexicon::VERBS_AFTER_ER;
-use super::{RulesSummariser, Section, classify, cues, numbers};
+use super::{RulesSummariser, Section, classify, cues, numbers, register};
 use crate::speech::Speaker;
 use crate::summarise::{Episode, Flavour, SummaryRequest, Template, TranscriptLine};
 
@@ -384,11 +384,13 @@ pub fn style_violations(text: &str) -> StyleCounts {
                 .count()
         })
         .sum::<usize>();
+    // "heel gewoon" is the adjective, no filler
+    let adjective = tokens.windows(2).filter(|pair| pair[1] == "gewoon" && register::DEGREE.contains(&pair[0])).count();
     StyleCounts {
         fields: 1,
         speaker_labels: labels,
         questions: t.matches('?').count(),
-        fillers: words(FILLERS).saturating_sub(heard),
+        fillers: words(FILLERS).saturating_sub(heard + adjective),
         first_person: words(FIRST_PERSON),
         second_person: words(SECOND_PERSON),
     }
