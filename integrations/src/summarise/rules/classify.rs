@@ -484,6 +484,11 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
     if clinical == 0 && opens_with_reaction(s) && episodes::topic_of(s).is_none() {
         return dropped();
     }
+    // a parent turning to the child tells nothing: "Jij mag op de grote stoel, hè Noah.", "Kom
+    // Noor, jas aan.", "Emre, zeg de dokter maar gedag."
+    if clinical == 0 && speaks_to_another(s) {
+        return dropped();
+    }
     if clinical == 0 && word_count(s) <= 3 {
         return dropped();
     }
@@ -522,6 +527,22 @@ fn tells_duration(s: &str) -> bool {
 fn is_worry(s: &str) -> bool {
     let first = style::strip_leading_fillers(labels::strip_label(s)).split_whitespace().next().unwrap_or("").to_lowercase();
     word_count(s) >= 4 && register::opens_question(&first)
+}
+
+/// Whether the patient's (or parent's) sentence `s` turns to someone else than the clinician: it
+/// says "jij", or opens, after a name it calls, with an imperative ("Doe maar de minipil" consents).
+fn speaks_to_another(s: &str) -> bool {
+    let bare = strip_lead(s);
+    let called = match bare.split_once(',') {
+        // "Emre, zeg …": a name set off by a comma
+        Some((name, rest)) if !name.contains(' ') && name.starts_with(char::is_uppercase) => rest.trim_start(),
+        _ => bare,
+    };
+    let words = || s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
+    words().any(|w| w.eq_ignore_ascii_case("jij"))
+        || (!s.ends_with('?')
+            && !cues::starts_with_cue(called, "doe maar")
+            && (IMPERATIVE_START.starts_any(called) || cues::starts_with_cue(called, "zeg de")))
 }
 
 /// Whether `s` opens with a reaction word set off by a comma ([`REACTIONS`]).
@@ -735,6 +756,19 @@ mod tests {
 
     fn sections(lines: &[TranscriptLine]) -> Vec<Option<char>> {
         place_all(lines, Flavour::Normal).iter().map(|p| p.section.map(Section::letter)).collect()
+    }
+
+    #[test]
+    fn a_parent_turning_to_the_child_tells_nothing() {
+        use Speaker::Patient;
+        let lines = [
+            line(Patient, "Hij snurkt al een tijd heel hard."),
+            line(Patient, "Jij mag op de grote stoel, hè Noah."),
+            line(Patient, "Emre, zeg de dokter maar gedag."),
+            line(Patient, "Kom Noor, jas aan."),
+            line(Patient, "Doe maar de minipil, daar kan ik meteen mee beginnen."),
+        ];
+        assert_eq!(sections(&lines), [Some('S'), None, None, None, Some('S')]);
     }
 
     #[test]
