@@ -401,13 +401,13 @@ fn the_notes_keep_the_clinical_register() {
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
 }
 
-/// The whole set, 420 of its 453 consults written by others after the rules: what the rules
+/// The whole set, 484 of its 517 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-11-30 (docs/benchmarks.md,
-/// "SOEP note quality"), with the eleventh to thirteenth batches (358 to 453): placement all 89.7
-/// %, holdout 87.9 %; facts dev 95.5 %, holdout 89.4 %; first-person words 196, second-person
-/// words 79, questions 2, fillers 8 (one the verb "hoor": "als ik een longontsteking hoor"),
-/// speaker labels 1. The issue's target is 95 % of facts on held-out consults and none of these
-/// breaches: far off yet.
+/// "SOEP note quality"), with the fourteenth and fifteenth batches (454 to 517): placement all
+/// 89.9 %, holdout 88.1 %; facts dev 95.6 %, holdout 89.8 %; first-person words 219,
+/// second-person words 106, questions 2, fillers 9 (one the verb "hoor": "als ik een
+/// longontsteking hoor"), speaker labels 1. The issue's target is 95 % of facts on held-out
+/// consults and none of these breaches: far off yet.
 #[test]
 fn the_whole_set_stays_above_its_floor() {
     let consults = whole_set();
@@ -419,10 +419,10 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(ev.all.accuracy() >= 0.89, "placement {:.3}\n{table}", ev.all.accuracy());
     assert!(ev.holdout.accuracy() >= 0.87, "holdout placement {:.3}\n{table}", ev.holdout.accuracy());
     assert!(ev.dev_note.overall().recall() >= 0.95, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
-    assert!(ev.holdout_note.overall().recall() >= 0.885, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
+    assert!(ev.holdout_note.overall().recall() >= 0.89, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 198 && style.second_person <= 81, "{style:?}\n{table}");
-    assert!(style.questions <= 2 && style.fillers <= 8 && style.speaker_labels <= 1, "{style:?}\n{table}");
+    assert!(style.first_person <= 221 && style.second_person <= 108, "{style:?}\n{table}");
+    assert!(style.questions <= 2 && style.fillers <= 9 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
 /// The split offer: each SOEP consult of the whole set asked as one episode. A consult written as
@@ -461,13 +461,17 @@ fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
     // (325): dev 12 of 20 and holdout 5 of 21 found, false offers dev 12 of 147 and holdout 6 of 137.
     // With the tenth (357): dev 12 of 20 and holdout 6 of 23, false offers dev 13 of 163 and
     // holdout 6 of 151. With the eleventh to thirteenth (453): dev 12 of 20 and holdout 9 of 29,
-    // false offers dev 15 of 211 and holdout 7 of 193.
+    // false offers dev 15 of 211 and holdout 7 of 193. With the fourteenth and fifteenth (517): dev
+    // 12 of 21 and holdout 9 of 33, false offers dev 18 of 242 and holdout 10 of 221.
     assert!(dev[3] * 100 >= dev[2] * 55 && holdout[3] * 100 >= holdout[2] * 20, "offers {counts:?}\n{table}");
 }
 
 /// Consults another tells that their names do not say so: the partner typed beside the patient
 /// (374), a son telephoning about his father (388), a wife telephoning about her husband (441), a
-/// mother typed beside her daughter (453).
+/// mother typed beside her daughter (453) or son (509); a husband (456) or a wife (490) calling
+/// for their partner, a mother calling about her newborn (464) or her son (470), a daughter on a
+/// home visit (476), a mother for her son (500) or her toddler (502), a son calling about his
+/// mother (510).
 const TOLD_BY_ANOTHER: &[&str] = &[
     "374-subfertiliteit-stel-getypt",
     "388-telefonisch-hoofdletsel-apixaban",
@@ -477,6 +481,11 @@ const TOLD_BY_ANOTHER: &[&str] = &[
     "464-geelzucht-pasgeborene-telefonisch",
     "470-acute-pijn-zaadbal-jongen-telefonisch",
     "476-huisbezoek-doorligwond-stuit",
+    "490-koorts-na-reis-ghana-telefonisch",
+    "500-snurken-ademstops-jongen",
+    "502-longontsteking-kleuter",
+    "509-ingegroeide-teennagel-getypt",
+    "510-telefonisch-verward-laag-natrium",
 ];
 
 /// A parent telling a child's history, or a daughter her father's: the note's S opens with
@@ -494,7 +503,8 @@ const TOLD_BY_ANOTHER: &[&str] = &[
 /// (326 to 357, three teenagers telling their own history beside a parent): dev 31 of 36 and 0 of
 /// 147, holdout 23 of 29 and 2 of 145; with the eleventh to thirteenth (358 to 453, and four
 /// consults whose names do not say who tells: [`TOLD_BY_ANOTHER`]): dev 41 of 49 and 0 of 182,
-/// holdout 32 of 39 and 3 of 183.
+/// holdout 32 of 39 and 3 of 183; with the fourteenth and fifteenth (454 to 517, and the partner
+/// who calls: "ik bel voor mijn vrouw"): dev 52 of 61 and 0 of 202, holdout 34 of 42 and 3 of 212.
 #[test]
 fn a_parents_history_is_marked_as_told_by_the_parent() {
     // per split: children's consults, marked; other consults, marked
@@ -632,6 +642,7 @@ fn the_fragment_check_sees_each_kind() {
         "Wat patiënt beschrijft past helemaal bij clusterhoofdpijn.",
         "Wat helpt, is rust.",
         "Kom over 6 weken terug, dan kijken of een foto nodig is.",
+        "Waarschijnlijk een lymfoom maar dat moet nog verder onderzocht worden.",
         "Over 6 weken kijken hoe het gaat, en is het dan niet beter, dan verwijzing naar de fysiotherapeut.",
     ] {
         assert!(testset::broken_fragments(whole).is_empty(), "{whole}");
@@ -756,8 +767,8 @@ fn a_typed_consult_without_labels_fills_every_field() {
 /// in digits or in words) that the annotation puts in the note is in the note, in exactly one
 /// field (at least once for a one-digit value or one the transcript says again elsewhere).
 /// Measured 2026-11-27 over the whole set, again on 2026-11-29 over the 133 consults, and over
-/// the 165 with numbers in words (342 values), and over the 453 (814 values): none dropped, none
-/// doubled.
+/// the 165 with numbers in words (342 values), over the 453 (814 values) and over the 517 (917
+/// values): none dropped, none doubled.
 #[test]
 fn measurements_reach_the_note() {
     let (mut total, mut dropped, mut doubled) = (0, Vec::new(), Vec::new());

@@ -503,7 +503,9 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
         } else if w(0) == "waarschijnlijk" && !VERBS_AFTER_ER.contains(&w(1)) && !finite_shaped(w(1)) && {
             // the first clause's last word is a verb the sentence should have put second, or "er"
             // stands where the verb should ("Waarschijnlijk er een miskraam dreigt")
+            // (a typed line may leave out the comma before "maar", "want" or "dus")
             let clause = sentence.split([',', ':']).next().unwrap_or("");
+            let clause = [" maar ", " want ", " dus "].iter().fold(clause, |c, turn| c.split(turn).next().unwrap_or(c));
             let last = clause.split_whitespace().last().unwrap_or("").to_lowercase();
             w(1) == "er" || (clause.split_whitespace().count() > 2 && VERBS_AFTER_ER.contains(&last.as_str()))
         } {
