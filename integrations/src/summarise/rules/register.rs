@@ -377,6 +377,9 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
                 ("ik denk aan", "waarschijnlijk"),
                 ("we denken dat", "waarschijnlijk dat"),
                 ("we denken aan", "waarschijnlijk"),
+                // "Daar denk ik ook aan: koorts na een reis naar Ghana is malaria …"
+                ("daar denk ik ook aan", ""),
+                ("daar denk ik aan", ""),
                 ("denk ik", ""),
                 // "Eczeem, dat zien we vaak bij kleine kinderen" → "Eczeem, vaak bij …"
                 ("dat zien we", ""),
@@ -993,7 +996,11 @@ impl Words {
                 && prev.as_deref().and_then(verb_of).is_some()
                 && (speaker_word || self.fronted_adverbial(i - 1));
             if opens && let Some(verb) = next.as_deref().and_then(verb_of) {
-                if modal(self, i + 1) && (plan || speaker_word) {
+                if speaker_word && matches!(verb.inf.as_str(), "hebben" | "zijn") && self.participle_in_clause(i + 2) {
+                    // what the clinician has done: "ik heb net overlegd met de internist" → "net
+                    // overlegd met de internist" (not "… hebben")
+                    self.words.drain(i..i + 2);
+                } else if modal(self, i + 1) && (plan || speaker_word) {
                     // "u moet elke dag wandelen" → "elke dag wandelen"
                     self.words.drain(i..i + 2);
                 } else if addressee && (plan || assessing) && verb.inf == "zijn" {
@@ -1379,6 +1386,19 @@ impl Words {
         last.truncate(last.len() - punct.len());
         let word = self.words.remove(at);
         self.words.insert(end, format!("{word}{punct}"));
+    }
+
+    /// Whether the clause from word `from` holds a past participle ("overlegd", "gebeld",
+    /// "besproken", "opgestuurd").
+    fn participle_in_clause(&self, from: usize) -> bool {
+        let shaped = |w: &str| {
+            let prefixed = ["ge", "be", "ver", "ont", "her", "over"].iter().any(|p| w.starts_with(p))
+                || ["op", "af", "aan", "in", "uit", "mee", "door", "terug", "na"]
+                    .iter()
+                    .any(|p| w.strip_prefix(p).is_some_and(|r| r.starts_with("ge")));
+            w.chars().count() >= 6 && prefixed && (w.ends_with('d') || w.ends_with('t') || w.ends_with("en"))
+        };
+        (from..self.clause_end(from).min(self.words.len())).any(|k| shaped(&bare(&self.words[k])))
     }
 
     /// Whether a new clause starts at word `k`: a subordinator, "maar", "dus", "want", or "en"
@@ -2443,6 +2463,14 @@ mod tests {
         assert_eq!(e("Die eerste grote plek noemen we de moederplek."), "Die eerste grote plek heet de moederplek.");
         assert_eq!(e("Vanaf acht spreken we van een gokprobleem."), "Vanaf 8 is er sprake van een gokprobleem.");
         assert_eq!(e("Dat weten we nog niet, het kan ook allergie zijn."), "Dat is nog niet bekend, het kan ook allergie zijn.");
+        assert_eq!(
+            e("Daar denk ik ook aan: koorts na een reis is malaria tot het tegendeel bewezen is."),
+            "Koorts na een reis is malaria tot het tegendeel bewezen is."
+        );
+        assert_eq!(
+            clinical(Section::Plan, Speaker::Zorgverlener, "Ik heb net overlegd met de internist, ze kan vanmiddag terecht."),
+            "Net overlegd met de internist, ze kan vanmiddag terecht."
+        );
         assert_eq!(e("Vooral een verhoogde gamma-GT zien we daar vaak bij."), "Vooral een verhoogde gamma-GT komt daar vaak bij voor.");
         assert_eq!(
             clinical(Section::Plan, Speaker::Zorgverlener, "Ik stuur de urine op, want een tumor willen we niet missen."),
