@@ -643,6 +643,9 @@ fn the_fragment_check_sees_each_kind() {
         "Wat helpt, is rust.",
         "Kom over 6 weken terug, dan kijken of een foto nodig is.",
         "Waarschijnlijk een lymfoom maar dat moet nog verder onderzocht worden.",
+        "Als het over 2 weken niet beter is, terugkomen en aan de fysiotherapeut denken.",
+        "Als het slechter wordt, dan bellen en een afspraak maken.",
+        "Krijgt tijdens het vrijen pijn op de borst, stop dan en bel 112.",
         "Over 6 weken kijken hoe het gaat, en is het dan niet beter, dan verwijzing naar de fysiotherapeut.",
     ] {
         assert!(testset::broken_fragments(whole).is_empty(), "{whole}");

@@ -923,7 +923,11 @@ impl Words {
     /// "… de praktijk of de huisartsenpost bellen" keeps both objects before the verb.
     fn verb_to_clause_end(&mut self, at: usize) {
         let Some(verb) = self.words.get(at) else { return };
-        if !MOVABLE_INFINITIVES.contains(&bare(verb).as_str()) || !tail(verb).is_empty() {
+        // already at its clause's end: "komt u terug en kunnen we …" → "terugkomen en …"
+        if !MOVABLE_INFINITIVES.contains(&bare(verb).as_str())
+            || !tail(verb).is_empty()
+            || self.words.get(at + 1).is_some_and(|w| is_clause_word(&bare(w)))
+        {
             return;
         }
         let end = (at + 1..self.words.len())
@@ -2674,6 +2678,10 @@ mod tests {
         // a clause right after the verb keeps it in place; "dat" as its object does not
         assert_eq!(p("Over een week kijken we of de dosis omlaag kan."), "Over een week kijken of de dosis omlaag kan.");
         assert_eq!(p("Na een week doen we dat nog een keer."), "Na een week dat nog een keer doen.");
+        assert_eq!(
+            p("Als het over twee weken niet beter is, komt u terug en kunnen we aan de fysiotherapeut denken."),
+            "Als het over 2 weken niet beter is, terugkomen en aan de fysiotherapeut denken."
+        );
         assert_eq!(p("De assistente belt u om de eerste afspraak te maken."), "De assistente belt patiënt om de eerste afspraak te maken.");
         assert_eq!(p("'s Nachts en in het weekend belt u de huisartsenpost."), "'s Nachts en in het weekend de huisartsenpost bellen.");
         assert_eq!(

@@ -440,6 +440,7 @@ pub const FRAGMENT_KINDS: &[(&str, &str)] = &[
     ("onderwerp weggevallen naast 'en'", "Vrouw en hebben 2 kinderen."),
     ("'wat'-zin zonder onderwerp", "Wat beschrijft past helemaal bij clusterhoofdpijn."),
     ("werkwoord achter een 'of'- of 'hoe'-zin", "Kom over 6 weken terug, dan of een foto nodig is kijken."),
+    ("'en' waar het werkwoord stond", "Als het over 2 weken niet beter is, en aan de fysiotherapeut denken terugkomen."),
 ];
 
 /// Verbs of looking into something, which a rewrite may leave after the "of" or "hoe" clause
@@ -538,6 +539,14 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
             Some(FRAGMENT_KINDS[9].0)
         } else if verb_after_asking_clause(sentence, &words) {
             Some(FRAGMENT_KINDS[10].0)
+        } else if matches!(words.last().map(String::as_str), Some("terugkomen" | "bellen" | "terugbellen")) && {
+            // in the clause that ends on it
+            let last = sentence.rsplit(',').next().unwrap_or(sentence).trim_start();
+            last.starts_with("en ") && w(0) == "als" && sentence.matches(',').count() == 1 || last.contains("dan en ")
+        } {
+            // the verb that opened the main clause moved to the sentence's end past its "en":
+            // "…, dan en opnieuw een foto maken terugkomen" ("stop dan en bel 112" is whole)
+            Some(FRAGMENT_KINDS[11].0)
         } else {
             None
         };
