@@ -652,6 +652,9 @@ impl Words {
         const OPENINGS: &[&[&str]] = &[
             &["ik", "wil", "dat"],
             &["ik", "wil", "graag", "dat"],
+            &["ik", "wil", "daarom", "dat"],
+            &["ik", "wil", "dus", "dat"],
+            &["ik", "wil", "wel", "dat"],
             &["we", "willen", "dat"],
             &["wil", "ik", "dat"],
             &["wil", "ik", "graag", "dat"],
@@ -977,6 +980,18 @@ impl Words {
                 } else {
                     i += 1;
                 }
+                continue;
+            }
+            // "ook al heeft u er geen zin in": a concession's subject stays, named
+            if addressee
+                && i >= 3
+                && bare(&self.words[i - 3]) == "ook"
+                && bare(&self.words[i - 2]) == "al"
+                && let Some(verb) = finite(&bare(&self.words[i - 1]))
+            {
+                self.words[i - 1] = keep_tail(&self.words[i - 1], &verb.third);
+                self.words[i] = keep_tail(&self.words[i], "patiënt");
+                i += 1;
                 continue;
             }
             let subordinate = prev.as_deref().is_some_and(|p| SUBORDINATE.contains(&p)) && tail(&self.words[i - 1]).is_empty();
@@ -2670,6 +2685,11 @@ mod tests {
             "Advies: samen met Daan een hoofdpijndagboek bijhouden."
         );
         assert_eq!(p("Ik wil dat u de folder meeneemt."), "Advies: de folder meenemen.");
+        assert_eq!(p("Ik wil daarom dat de oogarts vandaag nog naar uw oog kijkt."), "Advies: dat de oogarts vandaag nog naar oog kijkt.");
+        assert_eq!(
+            p("Drink minstens anderhalve liter per dag, ook al heeft u er geen zin in."),
+            "Drink minstens anderhalve liter per dag, ook al heeft patiënt er geen zin in."
+        );
         assert_eq!(
             p("Morgen belt u de assistente om de eerste afspraak te maken."),
             "Morgen de assistente bellen om de eerste afspraak te maken."
