@@ -822,6 +822,16 @@ mod tests {
             line(Zorgverlener, "Oké, ik hoor het, dank u."),
         ];
         assert_eq!(sections(&lines), [Some('E'), Some('O'), Some('O'), Some('P'), Some('P'), None]);
+        // what it is called, after the findings, is the assessment; blood to be taken the plan
+        let lines = [
+            line(Zorgverlener, "De nek is soepel en de kracht is goed."),
+            line(
+                Zorgverlener,
+                "Een plotselinge, zeer hevige hoofdpijn die binnen een minuut maximaal is, noemen we een donderslaghoofdpijn.",
+            ),
+            line(Zorgverlener, "Ik laat uw bloed uitgebreider prikken: HbA1c, nierfunctie en cholesterol."),
+        ];
+        assert_eq!(sections(&lines), [Some('O'), Some('E'), Some('P')]);
         let lines = [
             line(Zorgverlener, "Dit is een aambei."),
             line(Zorgverlener, "U krijgt eerst een prikje met lidocaïne."),

@@ -103,6 +103,9 @@ pub(crate) static IMPERATIVE_START: CueList = CueList::new(&[
     "laat uw",
     "laat hem",
     "laat haar",
+    // "Ik laat uw bloed uitgebreider prikken"
+    "ik laat uw bloed",
+    "ik laat je bloed",
     // "Vertel daar ook dat uw broer darmkanker heeft gehad" (not "Vertel eens", "Vertel maar")
     "vertel daar",
     "vertel het",
@@ -942,6 +945,14 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "zelflimiterend",
     "vanzelf over",
     "gaat vanzelf",
+    // what it is called: "… noemen we een donderslaghoofdpijn", "dit heet een labiasynechie",
+    // "Wat u heeft heet premature ejaculatie"
+    "noemen we",
+    "dit heet",
+    "dat heet",
+    "heet dat",
+    "wat u heeft heet",
+    "wat je hebt heet",
     // the course foretold: "Het duurt meestal vier tot zes weken voordat het helemaal over is"
     "voordat het over is",
     "voordat het helemaal over is",
@@ -1119,7 +1130,6 @@ pub(crate) static JUDGEMENT: CueList = CueList::new(&[
     "levensbedreigend",
     "hoog risico",
     "laag risico",
-    "verhoogd risico",
     // how ill: "U bent flink ziek, maar …", "wel ziek, maar niet zo dat u naar het ziekenhuis moet"
     "flink ziek",
     "wel ziek",
