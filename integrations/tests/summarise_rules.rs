@@ -401,11 +401,11 @@ fn the_notes_keep_the_clinical_register() {
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
 }
 
-/// The whole set, 484 of its 517 consults written by others after the rules: what the rules
+/// The whole set, 516 of its 549 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-11-30 (docs/benchmarks.md,
-/// "SOEP note quality"), with the fourteenth and fifteenth batches (454 to 517): placement all
-/// 89.9 %, holdout 88.1 %; facts dev 95.6 %, holdout 89.8 %; first-person words 219,
-/// second-person words 106, questions 2, fillers 9 (one the verb "hoor": "als ik een
+/// "SOEP note quality"), with the fourteenth to sixteenth batches (454 to 549): placement all
+/// 89.7 %, holdout 88.0 %; facts dev 95.5 %, holdout 89.4 %; first-person words 242,
+/// second-person words 113, questions 2, fillers 10 (one the verb "hoor": "als ik een
 /// longontsteking hoor"), speaker labels 1. The issue's target is 95 % of facts on held-out
 /// consults and none of these breaches: far off yet.
 #[test]
@@ -421,8 +421,8 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(ev.dev_note.overall().recall() >= 0.95, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
     assert!(ev.holdout_note.overall().recall() >= 0.89, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 221 && style.second_person <= 108, "{style:?}\n{table}");
-    assert!(style.questions <= 2 && style.fillers <= 9 && style.speaker_labels <= 1, "{style:?}\n{table}");
+    assert!(style.first_person <= 244 && style.second_person <= 115, "{style:?}\n{table}");
+    assert!(style.questions <= 2 && style.fillers <= 10 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
 /// The split offer: each SOEP consult of the whole set asked as one episode. A consult written as
@@ -461,8 +461,8 @@ fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
     // (325): dev 12 of 20 and holdout 5 of 21 found, false offers dev 12 of 147 and holdout 6 of 137.
     // With the tenth (357): dev 12 of 20 and holdout 6 of 23, false offers dev 13 of 163 and
     // holdout 6 of 151. With the eleventh to thirteenth (453): dev 12 of 20 and holdout 9 of 29,
-    // false offers dev 15 of 211 and holdout 7 of 193. With the fourteenth and fifteenth (517): dev
-    // 12 of 21 and holdout 9 of 33, false offers dev 18 of 242 and holdout 10 of 221.
+    // false offers dev 15 of 211 and holdout 7 of 193. With the fourteenth to sixteenth (549): dev
+    // 12 of 21 and holdout 9 of 35, false offers dev 20 of 258 and holdout 10 of 235.
     assert!(dev[3] * 100 >= dev[2] * 55 && holdout[3] * 100 >= holdout[2] * 20, "offers {counts:?}\n{table}");
 }
 
@@ -471,7 +471,8 @@ fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
 /// mother typed beside her daughter (453) or son (509); a husband (456) or a wife (490) calling
 /// for their partner, a mother calling about her newborn (464) or her son (470), a daughter on a
 /// home visit (476), a mother for her son (500) or her toddler (502), a son calling about his
-/// mother (510).
+/// mother (510), a wife typed beside her husband (518), a friend calling about a cyclist (522), a
+/// mother calling about her daughter (545), a father for his daughter (546).
 const TOLD_BY_ANOTHER: &[&str] = &[
     "374-subfertiliteit-stel-getypt",
     "388-telefonisch-hoofdletsel-apixaban",
@@ -486,6 +487,10 @@ const TOLD_BY_ANOTHER: &[&str] = &[
     "502-longontsteking-kleuter",
     "509-ingegroeide-teennagel-getypt",
     "510-telefonisch-verward-laag-natrium",
+    "518-acute-urineretentie-getypt",
+    "522-hitte-uitputting-fietser-telefonisch",
+    "545-telefonisch-netelroos-pinda",
+    "546-ontstoken-oorpiercing",
 ];
 
 /// A parent telling a child's history, or a daughter her father's: the note's S opens with
@@ -503,8 +508,8 @@ const TOLD_BY_ANOTHER: &[&str] = &[
 /// (326 to 357, three teenagers telling their own history beside a parent): dev 31 of 36 and 0 of
 /// 147, holdout 23 of 29 and 2 of 145; with the eleventh to thirteenth (358 to 453, and four
 /// consults whose names do not say who tells: [`TOLD_BY_ANOTHER`]): dev 41 of 49 and 0 of 182,
-/// holdout 32 of 39 and 3 of 183; with the fourteenth and fifteenth (454 to 517, and the partner
-/// who calls: "ik bel voor mijn vrouw"): dev 52 of 61 and 0 of 202, holdout 34 of 42 and 3 of 212.
+/// holdout 32 of 39 and 3 of 183; with the fourteenth to sixteenth (454 to 549, and the partner
+/// who calls: "ik bel voor mijn vrouw"): dev 59 of 68 and 0 of 210, holdout 37 of 45 and 3 of 225.
 #[test]
 fn a_parents_history_is_marked_as_told_by_the_parent() {
     // per split: children's consults, marked; other consults, marked
@@ -770,7 +775,7 @@ fn a_typed_consult_without_labels_fills_every_field() {
 /// in digits or in words) that the annotation puts in the note is in the note, in exactly one
 /// field (at least once for a one-digit value or one the transcript says again elsewhere).
 /// Measured 2026-11-27 over the whole set, again on 2026-11-29 over the 133 consults, and over
-/// the 165 with numbers in words (342 values), over the 453 (814 values) and over the 517 (917
+/// the 165 with numbers in words (342 values), over the 453 (814 values) and over the 549 (948
 /// values): none dropped, none doubled.
 #[test]
 fn measurements_reach_the_note() {
