@@ -582,7 +582,8 @@ impl Haystack {
                     .take(3)
                     .any(|w| matches!(*w, "beschermd" | "beschermt" | "bescherming" | "vaccinatie" | "prik" | "inenting"));
             // nor what a condition supposes: "als het zwanger worden na een jaar niet lukt", "als
-            // hij benauwd wordt, belt u" (the clause opens with it; "als kind" tells the past)
+            // hij benauwd wordt, belt u" (the clause opens with it, not a turn before it: "maar als
+            // …" is left counted; "als kind" tells the past)
             let conditional = reach.len() < NEGATION_REACH
                 && reach.last().is_some_and(|w| matches!(*w, "als" | "wanneer" | "mocht" | "indien"))
                 && reach.len().checked_sub(2).is_none_or(|k| !matches!(reach[k], "kind" | "baby" | "tiener" | "puber"))

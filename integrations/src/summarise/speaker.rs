@@ -130,6 +130,10 @@ pub fn guess_on_floor(sentence: &str, asked_by: Option<Speaker>, examining: bool
 /// Whether `s` calls the other "dokter": the word set off by a comma or the sentence's edge, not
 /// "de dokter" or "naar de dokter".
 fn calls_the_doctor(s: &str) -> bool {
+    // most sentences do not say it: looked for before anything is split
+    if !has_cue(s, "dokter") {
+        return false;
+    }
     let words: Vec<&str> = s.split_whitespace().collect();
     words.iter().enumerate().any(|(i, w)| {
         let bare = w.trim_matches(|c: char| !c.is_alphanumeric());

@@ -538,8 +538,7 @@ fn speaks_to_another(s: &str) -> bool {
         Some((name, rest)) if !name.contains(' ') && name.starts_with(char::is_uppercase) => rest.trim_start(),
         _ => bare,
     };
-    let words = || s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty());
-    words().any(|w| w.eq_ignore_ascii_case("jij"))
+    s.split(|c: char| !c.is_alphanumeric()).any(|w| w.eq_ignore_ascii_case("jij"))
         || (!s.ends_with('?')
             && !cues::starts_with_cue(called, "doe maar")
             && (IMPERATIVE_START.starts_any(called) || cues::starts_with_cue(called, "zeg de")))
@@ -759,6 +758,40 @@ mod tests {
     }
 
     #[test]
+    fn the_clinician_s_cues_place_findings_assessments_and_plans() {
+        use Speaker::Zorgverlener;
+        // typed without its full stop, "wat" and its subject open a statement, not a question
+        let lines = [
+            line(Zorgverlener, "je scoort hoog op distress 22 en laag op depressie 2"),
+            line(Zorgverlener, "wat je beschrijft is een normale rouwreactie na een miskraam"),
+            line(Zorgverlener, "wat heb je tot nu toe geprobeerd"),
+        ];
+        assert_eq!(sections(&lines), [Some('O'), Some('E'), None]);
+        // a lab value is a finding, wherever it is read out; the speculum's view is one too; a
+        // call back after the conditions, an imperative "laat hem …" are the plan; "ik hoor het"
+        // acknowledges
+        let lines = [
+            line(Zorgverlener, "Dit past bij hemochromatose."),
+            line(Zorgverlener, "Het ferritine is 820 microgram per liter, dat is duidelijk verhoogd."),
+            line(Zorgverlener, "Bij het speculumonderzoek ziet de baarmoedermond er rustig uit."),
+            line(Zorgverlener, "Als de koorts boven de veertig komt of de roodheid groter wordt, belt u meteen terug."),
+            line(Zorgverlener, "Laat hem nuchter blijven, dus niets meer eten of drinken."),
+            line(Zorgverlener, "Oké, ik hoor het, dank u."),
+        ];
+        assert_eq!(sections(&lines), [Some('E'), Some('O'), Some('O'), Some('P'), Some('P'), None]);
+        // what it is called, after the findings, is the assessment; blood to be taken the plan
+        let lines = [
+            line(Zorgverlener, "De nek is soepel en de kracht is goed."),
+            line(
+                Zorgverlener,
+                "Een plotselinge, zeer hevige hoofdpijn die binnen een minuut maximaal is, noemen we een donderslaghoofdpijn.",
+            ),
+            line(Zorgverlener, "Ik laat uw bloed uitgebreider prikken: HbA1c, nierfunctie en cholesterol."),
+        ];
+        assert_eq!(sections(&lines), [Some('O'), Some('E'), Some('P')]);
+    }
+
+    #[test]
     fn a_parent_turning_to_the_child_tells_nothing() {
         use Speaker::Patient;
         let lines = [
@@ -803,35 +836,6 @@ mod tests {
         // after the findings, what names them is the assessment; after the assessment, what
         // explains it; the clinician's own act is the plan, and so is what follows it
         assert_eq!(sections(&lines), [Some('O'), Some('E'), Some('E'), Some('E'), Some('P'), Some('P')]);
-        // typed without its full stop, "wat" and its subject open a statement, not a question
-        let lines = [
-            line(Zorgverlener, "je scoort hoog op distress 22 en laag op depressie 2"),
-            line(Zorgverlener, "wat je beschrijft is een normale rouwreactie na een miskraam"),
-            line(Zorgverlener, "wat heb je tot nu toe geprobeerd"),
-        ];
-        assert_eq!(sections(&lines), [Some('O'), Some('E'), None]);
-        // a lab value is a finding, wherever it is read out; the speculum's view is one too; a
-        // call back after the conditions, an imperative "laat hem …" are the plan; "ik hoor het"
-        // acknowledges
-        let lines = [
-            line(Zorgverlener, "Dit past bij hemochromatose."),
-            line(Zorgverlener, "Het ferritine is 820 microgram per liter, dat is duidelijk verhoogd."),
-            line(Zorgverlener, "Bij het speculumonderzoek ziet de baarmoedermond er rustig uit."),
-            line(Zorgverlener, "Als de koorts boven de veertig komt of de roodheid groter wordt, belt u meteen terug."),
-            line(Zorgverlener, "Laat hem nuchter blijven, dus niets meer eten of drinken."),
-            line(Zorgverlener, "Oké, ik hoor het, dank u."),
-        ];
-        assert_eq!(sections(&lines), [Some('E'), Some('O'), Some('O'), Some('P'), Some('P'), None]);
-        // what it is called, after the findings, is the assessment; blood to be taken the plan
-        let lines = [
-            line(Zorgverlener, "De nek is soepel en de kracht is goed."),
-            line(
-                Zorgverlener,
-                "Een plotselinge, zeer hevige hoofdpijn die binnen een minuut maximaal is, noemen we een donderslaghoofdpijn.",
-            ),
-            line(Zorgverlener, "Ik laat uw bloed uitgebreider prikken: HbA1c, nierfunctie en cholesterol."),
-        ];
-        assert_eq!(sections(&lines), [Some('O'), Some('E'), Some('P')]);
         let lines = [
             line(Zorgverlener, "Dit is een aambei."),
             line(Zorgverlener, "U krijgt eerst een prikje met lidocaïne."),

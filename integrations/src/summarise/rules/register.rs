@@ -1160,8 +1160,9 @@ impl Words {
     /// or a conjunction), where Dutch puts an infinitive.
     fn move_to_clause_end(&mut self, at: usize) {
         // a clause opening right after the verb leaves it where it is: "dan kijken we hoe het
-        // omlaag kan" → "dan kijken hoe het omlaag kan" ("doen we dat nog een keer" has "dat" for
-        // its object)
+        // omlaag kan" → "dan kijken hoe het omlaag kan"; fewer words than [`SUBORDINATE`] open one
+        // here ("voel ik wat benige verdikking": "wat" is "some"), and "dat" only before a subject
+        // ("doen we dat nog een keer" has "dat" for its object)
         let next = self.words.get(at + 1).map(|w| bare(w)).unwrap_or_default();
         let opens_clause = matches!(
             next.as_str(),
@@ -1408,13 +1409,11 @@ impl Words {
     }
 
     /// Whether the clause from word `from` holds a past participle ("overlegd", "gebeld",
-    /// "besproken", "opgestuurd").
+    /// "besproken", "opgestuurd", "klaargezet").
     fn participle_in_clause(&self, from: usize) -> bool {
         let shaped = |w: &str| {
             let prefixed = ["ge", "be", "ver", "ont", "her", "over"].iter().any(|p| w.starts_with(p))
-                || ["op", "af", "aan", "in", "uit", "mee", "door", "terug", "na"]
-                    .iter()
-                    .any(|p| w.strip_prefix(p).is_some_and(|r| r.starts_with("ge")));
+                || SEPARABLE_PARTICLES.iter().any(|p| w.strip_prefix(p).is_some_and(|r| r.starts_with("ge")));
             w.chars().count() >= 6 && prefixed && (w.ends_with('d') || w.ends_with('t') || w.ends_with("en"))
         };
         (from..self.clause_end(from).min(self.words.len())).any(|k| shaped(&bare(&self.words[k])))
@@ -1976,12 +1975,15 @@ fn finite(w: &str) -> Option<Finite> {
     )
 }
 
+/// The particles of separable verbs, joined to a finite form ("bijhoudt") or before the "ge" of a
+/// participle ("klaargezet", "voorgeschreven").
+const SEPARABLE_PARTICLES: &[&str] =
+    &["bij", "op", "aan", "af", "in", "uit", "mee", "na", "door", "terug", "toe", "weg", "over", "samen", "vast", "los", "voor", "klaar"];
+
 /// The infinitive of a separable verb's joined finite form the register knows by its stem:
 /// "bijhoudt" → "bijhouden", "meeneemt" → "meenemen".
 fn separable_infinitive(w: &str) -> Option<String> {
-    const PARTICLES: &[&str] =
-        &["bij", "op", "aan", "af", "in", "uit", "mee", "na", "door", "terug", "toe", "weg", "over", "samen", "vast", "los", "voor"];
-    let particle = PARTICLES.iter().find(|p| w.len() > p.len() + 2 && w.starts_with(**p))?;
+    let particle = SEPARABLE_PARTICLES.iter().find(|p| w.len() > p.len() + 2 && w.starts_with(**p))?;
     let stem = &w[particle.len()..];
     finite(stem).filter(|f| f.inf != stem).map(|f| format!("{particle}{}", f.inf))
 }

@@ -466,6 +466,20 @@ fn verb_after_asking_clause(sentence: &str, words: &[String]) -> bool {
     })
 }
 
+/// The verb that opened a main clause moved to the sentence's end past the "en" it stood before:
+/// "…, dan en opnieuw een foto maken terugkomen", "Als het … niet beter is, en aan de
+/// fysiotherapeut denken terugkomen" ("stop dan en bel 112" is whole). `words` as for
+/// [`verb_after_asking_clause`].
+fn en_left_for_the_verb(sentence: &str, words: &[String]) -> bool {
+    if !matches!(words.last().map(String::as_str), Some("terugkomen" | "bellen" | "terugbellen")) {
+        return false;
+    }
+    // the clause that ends on it
+    let last = sentence.rsplit(',').next().unwrap_or(sentence).trim_start();
+    let after_condition = words.first().is_some_and(|w| w == "als") && sentence.matches(',').count() == 1 && last.starts_with("en ");
+    after_condition || last.contains("dan en ")
+}
+
 /// Whether `word` is a measured value: a ratio, a decimal or a number of two digits or more ("Die
 /// 168/102", "Dat 38,4"); "Die 3, en gisteren heeft ze allemaal ingenomen" points at three pills
 /// as the patient said it, no value torn from its sentence.
@@ -540,13 +554,7 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
             Some(FRAGMENT_KINDS[9].0)
         } else if verb_after_asking_clause(sentence, &words) {
             Some(FRAGMENT_KINDS[10].0)
-        } else if matches!(words.last().map(String::as_str), Some("terugkomen" | "bellen" | "terugbellen")) && {
-            // in the clause that ends on it
-            let last = sentence.rsplit(',').next().unwrap_or(sentence).trim_start();
-            last.starts_with("en ") && w(0) == "als" && sentence.matches(',').count() == 1 || last.contains("dan en ")
-        } {
-            // the verb that opened the main clause moved to the sentence's end past its "en":
-            // "…, dan en opnieuw een foto maken terugkomen" ("stop dan en bel 112" is whole)
+        } else if en_left_for_the_verb(sentence, &words) {
             Some(FRAGMENT_KINDS[11].0)
         } else {
             None
