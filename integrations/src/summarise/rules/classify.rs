@@ -504,9 +504,10 @@ fn denied_after(rest: &str) -> bool {
 /// or "jaar" ("Zes weken, nee, eigenlijk al acht weken, het begon voor de vakantie"), not one
 /// still to come ("over twee weken").
 fn tells_duration(s: &str) -> bool {
-    // most sentences name no span of time: they need no numbers in digits
-    let lower = s.to_lowercase();
-    if !["dagen", "weken", "maanden", "jaar", "jaren"].iter().any(|unit| lower.contains(unit)) {
+    // most sentences name no span of time: they need no numbers in digits (nor a lowercase copy)
+    let bytes = s.as_bytes();
+    let names = |unit: &str| bytes.windows(unit.len()).any(|w| w.eq_ignore_ascii_case(unit.as_bytes()));
+    if !["dagen", "weken", "maanden", "jaar", "jaren"].iter().any(|unit| names(unit)) {
         return false;
     }
     let text = numbers::in_digits(s);

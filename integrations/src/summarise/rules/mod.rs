@@ -81,13 +81,18 @@ const EMPTY_TRANSCRIPT: &str = "Er is geen transcript om samen te vatten.";
 /// Places every sentence of the transcript (one [`Placement`] per line, in order): the rules
 /// engine's SOEP classifier, exposed for measuring its accuracy.
 pub fn classify(request: &SummaryRequest) -> Vec<Placement> {
-    let placed = classify::place_all(&request.transcript, request.flavour);
-    // where another tells the history, the speaker's "ik" is theirs: placed again so
-    let placements = placements_of(request, placed);
-    if render::told_by(request, &placements).is_none() {
-        return placements;
+    placed_and_told(request).0
+}
+
+/// The placements, and who tells the history where another does ([`render::told_by`]), found
+/// once: there the speaker's "ik" is theirs, and the consult is placed again knowing it (the
+/// sections stay, only the register's words change).
+fn placed_and_told(request: &SummaryRequest) -> (Vec<Placement>, Option<&'static str>) {
+    let placements = placements_of(request, classify::place_all(&request.transcript, request.flavour));
+    match render::told_by(request, &placements) {
+        None => (placements, None),
+        told => (placements_of(request, classify::place_all_told(&request.transcript, request.flavour, true)), told),
     }
-    placements_of(request, classify::place_all_told(&request.transcript, request.flavour, true))
 }
 
 /// The placements of `placed`, each with its episode and problem.
@@ -149,15 +154,14 @@ impl RulesSummariser {
         let style = style::Style::learn(&request.examples);
         let result = match request.template {
             Template::Soap => {
-                let placements = classify(request);
-                let told_by = render::told_by(request, &placements);
+                let (placements, told_by) = placed_and_told(request);
                 let episodes = render::soap(&placements, usize::from(request.episode_count.max(1)), &style, told_by);
                 ConsultResult { episodes, problems_found: found(&placements), ..Default::default() }
             }
             Template::Report => {
                 let single = SummaryRequest { episode_count: 1, ..request.clone() };
-                let placements = classify(&single);
-                let told_by = render::told_by(request, &placements);
+                // (who tells reads the transcript, which the single episode shares)
+                let (placements, told_by) = placed_and_told(&single);
                 ConsultResult { episodes: vec![render::report(&placements, &style, told_by)], ..Default::default() }
             }
             Template::Dictation => render::dictation(request, false),
