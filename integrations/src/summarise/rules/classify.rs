@@ -711,9 +711,10 @@ fn measured_digits(text: &str) -> bool {
     })
 }
 
-/// Words that may follow a measured value in its clause ("pols 90 en regelmatig"); "gram" is a
+/// Words that may follow a measured value in its clause ("pols 90 en regelmatig", "u scoort 15 op
+/// de Edinburgh-vragenlijst"); "gram" is a
 /// weight only beside what is measured ("ze weegt 6100 gram"), a dose elsewhere.
-const VALUE_FOLLOWERS: &[&str] = &["en", "of", "over", "tot", "bij", "nu", "vandaag", "maar", "dus", "gram"];
+const VALUE_FOLLOWERS: &[&str] = &["en", "of", "over", "tot", "bij", "op", "nu", "vandaag", "maar", "dus", "gram"];
 
 /// Words that make the number after them a target or a limit.
 const NORM_WORDS: &[&str] = &["onder", "boven", "streefwaarde", "streef", "maximaal", "minimaal", "hooguit", "grens", "norm"];
@@ -790,6 +791,22 @@ mod tests {
             line(Zorgverlener, "Ik laat uw bloed uitgebreider prikken: HbA1c, nierfunctie en cholesterol."),
         ];
         assert_eq!(sections(&lines), [Some('O'), Some('E'), Some('P')]);
+        // a score read out "op" its questionnaire is a finding; a side effect named, what a
+        // finding shows and what is assumed are the assessment, after the plan too
+        let lines = [
+            line(Zorgverlener, "U scoort 15 op de Edinburgh-vragenlijst."),
+            line(Zorgverlener, "Stop vandaag met de amoxicilline."),
+            line(Zorgverlener, "Het trillen van de handen is een bekende bijwerking van salbutamol."),
+            line(Zorgverlener, "Wel laat het zien dat uw astma niet goed onder controle is."),
+            line(Zorgverlener, "Het kan ook door de infectie zelf komen, maar we gaan uit van een overgevoeligheid."),
+        ];
+        assert_eq!(sections(&lines), [Some('O'), Some('P'), Some('E'), Some('E'), Some('E')]);
+        // a typed question without its mark, opened by "hoeveel", asks: the answer is history
+        let lines = [
+            TranscriptLine { speaker: None, sentence: "hoeveel drinkt u in een gewone week".to_owned() },
+            TranscriptLine { speaker: None, sentence: "doordeweeks een stuk of drie vier biertjes per avond".to_owned() },
+        ];
+        assert_eq!(sections(&lines), [None, Some('S')]);
     }
 
     #[test]

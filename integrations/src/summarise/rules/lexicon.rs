@@ -518,6 +518,7 @@ pub(crate) static QUESTION_START: CueList = CueList::new(&[
     "welke",
     "waarom",
     "hoelang",
+    "hoeveel",
     "sinds wanneer",
     "gebruikt u",
     "neemt u",
@@ -540,7 +541,8 @@ pub(crate) static QUESTION_START: CueList = CueList::new(&[
 ]);
 
 /// The question words among [`QUESTION_START`]: a sentence they open asks, whatever else it holds.
-pub(crate) static QUESTION_WORD: CueList = CueList::new(&["hoe", "waar", "wanneer", "welke", "waarom", "hoelang", "sinds wanneer"]);
+pub(crate) static QUESTION_WORD: CueList =
+    CueList::new(&["hoe", "waar", "wanneer", "welke", "waarom", "hoelang", "hoeveel", "sinds wanneer"]);
 
 /// Openings of a question that proposes the plan ("Zullen we afspreken dat ...?").
 pub(crate) static PROPOSAL: CueList = CueList::new(&[
@@ -1090,6 +1092,18 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "op je leeftijd",
     "op jouw leeftijd",
     "met zekerheid",
+    // a complaint put down to a medicine, what a finding shows (not a result itself: "de uitslag
+    // laat zien dat uw TSH heel laag is" is O), and what is assumed: "het trillen is een bekende
+    // bijwerking van salbutamol", "het laat zien dat uw astma niet onder controle is", "we gaan
+    // uit van een overgevoeligheid"
+    "bekende bijwerking",
+    "een bijwerking van",
+    "laat het zien dat",
+    "dat laat zien dat",
+    "gaan uit van",
+    "ga uit van",
+    "ga ik uit van",
+    "gaan we uit van",
 ]);
 
 /// Copulas after which a judgement judges the subject ([`JUDGEMENT`]).

@@ -377,6 +377,10 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
                 ("ik denk aan", "waarschijnlijk"),
                 ("we denken dat", "waarschijnlijk dat"),
                 ("we denken aan", "waarschijnlijk"),
+                ("we gaan uit van", "waarschijnlijk"),
+                ("gaan we uit van", "waarschijnlijk"),
+                ("ik ga uit van", "waarschijnlijk"),
+                ("ga ik uit van", "waarschijnlijk"),
                 // "Daar denk ik ook aan: koorts na een reis naar Ghana is malaria …"
                 ("daar denk ik ook aan", ""),
                 ("daar denk ik aan", ""),
@@ -1022,6 +1026,10 @@ impl Words {
                 } else if modal(self, i + 1) && (plan || speaker_word) {
                     // "u moet elke dag wandelen" → "elke dag wandelen"
                     self.words.drain(i..i + 2);
+                } else if speaker_word && verb.inf == "zijn" {
+                    // where the clinician will be has no infinitive line ("ik ben er rond half
+                    // vier", not "er rond half vier zijn"): the clinician is named instead
+                    i += 1;
                 } else if addressee && (plan || assessing) && verb.inf == "zijn" {
                     // "u bent flink ziek, maar …" → "flink ziek, maar …": a state, no "wees"
                     self.words.drain(i..i + 2);
@@ -2619,7 +2627,10 @@ mod tests {
                 "Over twee weken bel ik u, en als het goed gaat schuiven we de bedtijd een kwartier op.",
                 "Over 2 weken telefonisch contact, en als het goed gaat de bedtijd een kwartier opschuiven.",
             ),
-            ("Excuses, ik moet even weg, ik ben zo terug.", "Excuses, weg moeten, zo terug zijn."),
+            // where the clinician will be stays as said, for the clinician to be named ("Huisarts
+            // is er rond half 4"), not an infinitive line ("Er rond half 4 zijn")
+            ("Excuses, ik moet even weg, ik ben zo terug.", "Excuses, weg moeten, ik ben zo terug."),
+            ("Ik ben er rond half vier.", "Ik ben er rond half 4."),
             ("U doet het heel rustig aan.", "Doe het heel rustig aan."),
             // a clause after the comma is no list
             (
@@ -2632,6 +2643,10 @@ mod tests {
         assert_eq!(o("U weegt 97 kilo."), "Weegt 97 kilo.");
         assert_eq!(o("We zien een rode keel met beslag op de amandelen."), "Rode keel met beslag op de amandelen.");
         assert_eq!(e("We denken aan een blaasontsteking."), "Waarschijnlijk een blaasontsteking.");
+        assert_eq!(
+            e("Het kan ook door de infectie zelf komen, maar we gaan uit van een overgevoeligheid."),
+            "Het kan ook door de infectie zelf komen, maar waarschijnlijk een overgevoeligheid."
+        );
         assert_eq!(e("De bloeddruk is nog te hoog, we willen onder de 140 uitkomen."), "Bloeddruk nog te hoog, onder de 140 uitkomen.");
         assert_eq!(e("Eczeem, dat zien we vaak bij kleine kinderen."), "Eczeem, vaak bij kleine kinderen.");
         // another verb of the clinician's stays whole
