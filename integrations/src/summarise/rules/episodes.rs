@@ -17,7 +17,7 @@
 //!
 //! Episodes nothing was assigned to stay empty, so the note always has the number asked for.
 
-use super::cues::CueList;
+use super::cues::{self, CueList};
 use super::lexicon::{TOPIC_CHANGE, TOPIC_CHANGE_START};
 
 /// Topics by body part or organ system: a name (for documentation) and its cues.
@@ -54,7 +54,26 @@ pub(crate) static TOPICS: [(&str, CueList); 17] = [
             "ademhaling",
         ]),
     ),
-    ("oor", CueList::new(&["oor", "oren", "rechteroor", "linkeroor", "oorpijn*", "trommelvlies*", "gehoor*", "oorsmeer"])),
+    (
+        "oor",
+        CueList::new(&[
+            "oor",
+            "oren",
+            "rechteroor",
+            "linkeroor",
+            "oorpijn*",
+            "trommelvlies*",
+            "trommelvliezen",
+            "gehoor*",
+            "oorsmeer",
+            "tinnitus",
+            "oorsuizen",
+            "fluittoon",
+            "audiogram",
+            "hoortoestel*",
+            "slechthorend*",
+        ]),
+    ),
     (
         "hart-vaat",
         CueList::new(&[
@@ -72,6 +91,13 @@ pub(crate) static TOPICS: [(&str, CueList); 17] = [
             "ldl",
             "cardiovasculair*",
             "zout*",
+            "furosemide",
+            "plastablet*",
+            "oedeem",
+            "boezemfibrilleren",
+            "atriumfibrilleren",
+            "apixaban",
+            "rivaroxaban",
         ]),
     ),
     (
@@ -106,6 +132,16 @@ pub(crate) static TOPICS: [(&str, CueList); 17] = [
             "omeprazol*",
             "pantoprazol*",
             "poep*",
+            "verstop*",
+            "macrogol*",
+            "laxe*",
+            "aambei*",
+            "anus",
+            "anaal",
+            "anale",
+            "fissu*",
+            "reflux*",
+            "lies*",
         ]),
     ),
     (
@@ -164,6 +200,17 @@ pub(crate) static TOPICS: [(&str, CueList); 17] = [
             "luizen",
             "hoofdluis",
             "neten",
+            "brandwond*",
+            "blaar",
+            "blaren",
+            "beet",
+            "gebeten",
+            "bult*",
+            "psoriasis",
+            "netelroos",
+            "urticaria",
+            "zonnebrand*",
+            "steelwrat*",
         ]),
     ),
     (
@@ -204,6 +251,11 @@ pub(crate) static TOPICS: [(&str, CueList); 17] = [
             "ottawa",
             "inversietrauma",
             "enkelband*",
+            "jicht*",
+            "colchicine",
+            "hiel*",
+            "achilles*",
+            "fasciitis",
         ]),
     ),
     (
@@ -249,6 +301,14 @@ pub(crate) static TOPICS: [(&str, CueList); 17] = [
             "sertraline",
             "citalopram",
             "temazepam",
+            "verdriet*",
+            "rouw*",
+            "boos*",
+            "woede*",
+            "concentr*",
+            "adhd",
+            "tentamen*",
+            "examen*",
         ]),
     ),
     (
@@ -295,10 +355,26 @@ pub(crate) fn topic_of(sentence: &str) -> Option<usize> {
     most_named(&topic_counts(sentence)).next()
 }
 
-/// Each topic's cue hits in `sentence`.
+/// Each topic's cue hits in `sentence`, leaving out what a denied link names ("het komt niet door
+/// de bloeddruk" is not about the blood pressure).
 fn topic_counts(sentence: &str) -> [u32; TOPICS.len()] {
-    std::array::from_fn(|i| TOPICS[i].1.count(sentence))
+    let counts = |s: &str| -> [u32; TOPICS.len()] { std::array::from_fn(|i| TOPICS[i].1.count(s)) };
+    match DENIED_LINK.iter().filter_map(|d| cues::find_cue(sentence, d)).min() {
+        Some(at) => {
+            // up to the end of the clause the denial opens
+            let end = sentence[at..].find([',', '.', ';', '?', '!']).map_or(sentence.len(), |e| at + e);
+            let mut whole = counts(sentence);
+            for (w, d) in whole.iter_mut().zip(counts(&sentence[at..end])) {
+                *w -= d;
+            }
+            whole
+        }
+        None => counts(sentence),
+    }
 }
+
+/// What denies a link to another problem: what follows is not what the sentence is about.
+const DENIED_LINK: &[&str] = &["niet door", "niets met", "niets te maken met", "los van", "niet van de", "niet van het", "niet van uw"];
 
 /// The topics named most often, tied (the first of [`TOPICS`] first); none without hits.
 fn most_named(counts: &[u32; TOPICS.len()]) -> impl Iterator<Item = usize> + '_ {
@@ -517,5 +593,30 @@ mod tests {
             "En de keel, neem paracetamol.",
         ];
         assert_eq!(assign(&s, &[1; 5], 2), vec![0, 0, 1, 1, 0]);
+    }
+
+    #[test]
+    fn a_denied_link_names_no_problem() {
+        // the tinnitus does not come from the blood pressure: the sentence is the ear's
+        let s = [
+            "Ik heb een piep in mijn oren.",
+            "Mijn bloeddruk was thuis 155 over 95.",
+            "De trommelvliezen zijn rustig.",
+            "De bloeddruk is 152 over 94.",
+            "Ik denk dat de piep in uw oren komt door gehoorverlies.",
+            "Het is niet gevaarlijk, en het komt niet door de bloeddruk.",
+            "Ik laat een audiogram maken.",
+            "De bloeddruk is verhoogd.",
+        ];
+        assert_eq!(assign(&s, &[1, 1, 1, 1, 2, 2, 1, 2], 2), vec![0, 1, 0, 1, 0, 0, 0, 1]);
+        // constipation and its laxative, itching and the skin
+        let s = [
+            "Ik kan al drie weken slecht naar de wc, de ontlasting is keihard.",
+            "Ik heb overal jeuk aan mijn huid.",
+            "Ik denk dat de verstopping door de tramadol komt.",
+            "Ik schrijf u macrogol voor.",
+            "De jeuk komt door een droge huid.",
+        ];
+        assert_eq!(assign(&s, &[1, 1, 2, 1, 2], 2), vec![0, 1, 0, 0, 1]);
     }
 }

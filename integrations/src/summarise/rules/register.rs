@@ -196,7 +196,13 @@ const PROFESSION_WE: &[(&str, &str)] = &[
     ("spreken we van", "is er sprake van"),
     ("willen we niet missen", "mag niet gemist worden"),
     ("weten we nog niet", "is nog niet bekend"),
+    ("weten we nog lang niet", "is nog lang niet bekend"),
+    ("weten we niet", "is niet bekend"),
     ("weten we pas", "is pas bekend"),
+    ("we weten nog niet", "het is nog niet bekend"),
+    ("we weten niet precies", "het is niet precies bekend"),
+    ("we weten niet", "het is niet bekend"),
+    ("blijven we het controleren", "blijven controles nodig"),
     ("zien we daar vaak bij", "komt daar vaak bij voor"),
     ("zien we vaak", "komt vaak voor"),
     ("zien we dat vaker", "komt dat vaker voor"),
@@ -422,7 +428,9 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
     }
     words.reattach_er();
     words.drop_word("uw");
-    let out = words.text();
+    // a clause that ends in "is" before the main clause's "is" ("of het hoge bloeddruk is, is pas
+    // bekend"): the comma the spoken sentence had no need of
+    let out = words.text().replace(" is is ", " is, is ");
     let out = out.trim_start_matches([',', ' ', ';', ':']).trim_start_matches(['—', '-', ' ']);
     if out.chars().filter(|c| c.is_alphanumeric()).count() < 2 {
         return String::new();
@@ -821,7 +829,8 @@ impl Words {
                 Some(f)
                     if f == ["hoor"]
                         && (i > 0 && bare(&self.words[i - 1]) == "ik"
-                            || self.words.get(i + 1).is_some_and(|w| bare(w) == "ik")
+                            // "hoor ik", not "prima hoor, ik ben …"
+                            || (tail(&self.words[i]).is_empty() && self.words.get(i + 1).is_some_and(|w| bare(w) == "ik"))
                             || (i == 0
                                 && tail(&self.words[i]).is_empty()
                                 && self.words.get(i + 1).is_some_and(|w| matches!(bare(w).as_str(), "je" | "jij" | "u" | "jullie")))
@@ -833,12 +842,19 @@ impl Words {
                     let n = f.len();
                     let punct = tail(&self.words[i + n - 1]).to_owned();
                     self.words.drain(i..i + n);
-                    // A filler's comma goes with it, a full stop stays.
+                    // A filler's comma goes with it, unless it closed the clause before it
+                    // ("Goed hoor, ik wandel" → "Goed, …"); a full stop stays.
                     if punct.contains(['.', '?', '!']) && i > 0 {
                         let prev = &mut self.words[i - 1];
                         let t = tail(prev).len();
                         prev.truncate(prev.len() - t);
                         prev.push_str(punct.trim_start_matches(','));
+                    } else if punct.starts_with(',')
+                        && i > 0
+                        && tail(&self.words[i - 1]).is_empty()
+                        && matches!(f[0], "hoor" | "hè" | "echt" | "eigenlijk" | "trouwens" | "haha")
+                    {
+                        self.words[i - 1].push(',');
                     }
                 }
                 None => i += 1,
@@ -2279,6 +2295,10 @@ mod tests {
         assert_eq!(s("Patiënt: Nou, ik heb sinds drie dagen keelpijn."), "Sinds 3 dagen keelpijn.");
         assert_eq!(s("Eigenlijk slaap ik slecht, ik lig te malen over het werk."), "Slaapt slecht, ligt te malen over het werk.");
         assert_eq!(s("Ik hoest al twee weken en het gaat maar niet over."), "Hoest al 2 weken en het gaat maar niet over.");
+        // a filler that closed a clause leaves its comma; a hesitation takes its own with it
+        assert_eq!(s("Pijn niet echt, wel jeuk."), "Pijn niet, wel jeuk.");
+        assert_eq!(s("Ach, prima hoor, ik ben alleen wat vergeetachtig."), "Prima, is alleen wat vergeetachtig.");
+        assert_eq!(s("Het duurt maar eh, een halve minuut."), "Het duurt maar een halve minuut.");
         assert_eq!(
             s("Mijn linkerknie is dik sinds ik vorige week ben gevallen."),
             "Linkerknie is dik sinds patiënt vorige week is gevallen."

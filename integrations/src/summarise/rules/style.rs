@@ -34,6 +34,7 @@ const FILLERS: &[&str] = &[
     "oh",
     "o",
     "ah",
+    "ach",
     "dus",
     "dank u wel",
     "dank je wel",
@@ -187,7 +188,7 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
     };
     // the question's "u" is the patient: "Geen aanvallen waarbij patiënt ineens heel bang wordt"
     let core = phrases.iter().map(|p| p.note(yes)).collect::<Vec<_>>().join(if yes { " of " } else { ", " });
-    let core = super::register::addressee_named(&core);
+    let core = super::register::addressee_named(&possessive_as_article(&core));
     let text = if says_nothing {
         core
     } else if negated
@@ -201,6 +202,32 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
         format!("{core}, {rest}")
     };
     Some(finish(&text))
+}
+
+/// The question's "je" before what it asks about, after a preposition, as the article the record
+/// writes: "Geen pijn in je nek" → "Geen pijn in de nek", "naar je benen" → "naar de benen", "in je
+/// oog" → "in het oog".
+fn possessive_as_article(core: &str) -> String {
+    const PREPOSITIONS: &[&str] =
+        &["in", "op", "aan", "bij", "naar", "uit", "van", "onder", "achter", "boven", "rond", "tussen", "over", "tegen"];
+    // the body's neuter words; the others, and every plural, take "de"
+    const NEUTER: &[&str] =
+        &["oog", "been", "hoofd", "oor", "gezicht", "lichaam", "hart", "oogwit", "gewricht", "kruis", "borstbeen", "bekken", "kuiltje"];
+    let words: Vec<&str> = core.split(' ').collect();
+    let mut out: Vec<&str> = Vec::with_capacity(words.len());
+    for (i, w) in words.iter().enumerate() {
+        let after_preposition = i > 0 && PREPOSITIONS.iter().any(|p| p.eq_ignore_ascii_case(words[i - 1]));
+        if after_preposition
+            && matches!(*w, "je" | "jouw")
+            && let Some(noun) = words.get(i + 1)
+        {
+            let noun = noun.trim_end_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+            out.push(if NEUTER.contains(&noun.as_str()) { "het" } else { "de" });
+        } else {
+            out.push(w);
+        }
+    }
+    out.join(" ")
 }
 
 /// A leading yes or no, and the rest of the answer.
@@ -472,7 +499,8 @@ fn question_phrases(q: &str) -> Option<Vec<Phrase<'_>>> {
 fn question_phrase(q: &str) -> Option<Phrase<'_>> {
     const SUBJECTS: &[&str] = &["u", "je", "ze", "hij", "het", "er"];
     const SOFTENERS: &[&str] =
-        &["ook", "nog", "wel", "al", "weleens", "wel eens", "ooit", "soms", "verder", "daarbij", "nu", "daar", "daarvoor", "dan"];
+        // "wel eens" before "wel": "Heb je wel eens wondjes gehad" asks about "wondjes", not "eens wondjes"
+        &["ook", "nog", "wel eens", "wel", "al", "weleens", "ooit", "soms", "verder", "daarbij", "nu", "daar", "daarvoor", "dan"];
     let q = q.trim();
     let mut it = q.split_whitespace();
     let verb = it.next()?;
@@ -649,6 +677,12 @@ mod tests {
     #[test]
     fn yes_no_answers_become_notes() {
         assert_eq!(answer_to_note("Heeft u koorts?", "Nee.").as_deref(), Some("Geen koorts."));
+        // "wel eens" softens, and the question's "je" after a preposition is the record's article
+        assert_eq!(
+            answer_to_note("Heb je wel eens wondjes aan je vingertoppen gehad?", "Nee, nooit.").as_deref(),
+            Some("Geen wondjes aan de vingertoppen gehad.")
+        );
+        assert_eq!(answer_to_note("Heb je pijn in je oog?", "Nee.").as_deref(), Some("Geen pijn in het oog."));
         assert_eq!(
             answer_to_note("Heeft u ook last van hoofdpijn?", "Ja, vooral 's avonds.").as_deref(),
             Some("Last van hoofdpijn, vooral 's avonds.")
