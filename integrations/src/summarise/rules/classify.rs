@@ -799,8 +799,11 @@ mod tests {
             line(Zorgverlener, "Het trillen van de handen is een bekende bijwerking van salbutamol."),
             line(Zorgverlener, "Wel laat het zien dat uw astma niet goed onder controle is."),
             line(Zorgverlener, "Het kan ook door de infectie zelf komen, maar we gaan uit van een overgevoeligheid."),
+            // the course foretold and what is not yet certain
+            line(Zorgverlener, "De meeste fissuren genezen binnen zes tot acht weken."),
+            line(Zorgverlener, "Zeker weten kan ik het niet, dat kan alleen met verder onderzoek."),
         ];
-        assert_eq!(sections(&lines), [Some('O'), Some('P'), Some('E'), Some('E'), Some('E')]);
+        assert_eq!(sections(&lines), [Some('O'), Some('P'), Some('E'), Some('E'), Some('E'), Some('E'), Some('E')]);
         // a typed question without its mark, opened by "hoeveel", asks: the answer is history
         let lines = [
             TranscriptLine { speaker: None, sentence: "hoeveel drinkt u in een gewone week".to_owned() },

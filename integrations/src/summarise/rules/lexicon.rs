@@ -1104,6 +1104,24 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "ga uit van",
     "ga ik uit van",
     "gaan we uit van",
+    // what is not yet certain, what cannot wait, and the course foretold: "zeker weten doen we
+    // het nog niet", "het staat nog helemaal niet vast", "dit wil ik niet afwachten", "bij oudere
+    // kinderen verloopt het meestal mild", "de meeste fissuren genezen binnen zes tot acht
+    // weken", "het haar groeit vanzelf terug", "een foto voegt hier niets toe"
+    "zeker weten",
+    "staat niet vast",
+    "staat nog niet vast",
+    "staat nog helemaal niet vast",
+    "niet afwachten",
+    "verloopt",
+    "genezen binnen",
+    "geneest binnen",
+    "geneest vanzelf",
+    "weer verdwenen",
+    "groeit terug",
+    "groeit vanzelf terug",
+    "voegt niets toe",
+    "voegt hier niets toe",
 ]);
 
 /// Copulas after which a judgement judges the subject ([`JUDGEMENT`]).

@@ -203,6 +203,10 @@ const PROFESSION_WE: &[(&str, &str)] = &[
     ("we weten niet precies", "het is niet precies bekend"),
     ("we weten niet", "het is niet bekend"),
     ("blijven we het controleren", "blijven controles nodig"),
+    // "zeker weten doen we het nog niet" → "zeker is het nog niet"
+    ("weten doen we", "is"),
+    ("weten kan ik het", "is het"),
+    ("wil ik niet afwachten", "niet afwachten"),
     ("zien we daar vaak bij", "komt daar vaak bij voor"),
     ("zien we vaak", "komt vaak voor"),
     ("zien we dat vaker", "komt dat vaker voor"),
@@ -1033,7 +1037,10 @@ impl Words {
                 && !subordinate
                 && tail(&self.words[i - 1]).is_empty()
                 && prev.as_deref().and_then(verb_of).is_some()
-                && (speaker_word || self.fronted_adverbial(i - 1));
+                && (speaker_word
+                    || self.fronted_adverbial(i - 1)
+                    // after a fronted clause: "Als het gevoel wegblijft, moet u niet afwachten"
+                    || (plan && i >= 2 && tail(&self.words[i - 2]).starts_with(',') && self.condition_before(i - 2)));
             if opens && let Some(verb) = next.as_deref().and_then(verb_of) {
                 if speaker_word && matches!(verb.inf.as_str(), "hebben" | "zijn") && self.participle_in_clause(i + 2) {
                     // what the clinician has done: "ik heb net overlegd met de internist" → "net
@@ -1160,6 +1167,17 @@ impl Words {
             }
             i += 1;
         }
+    }
+
+    /// Whether the clause that ends at `end` (with its comma) is a condition or a time put first
+    /// ("Als het gevoel wegblijft, moet u niet afwachten"), not one of a list of conditions ("Wordt
+    /// u benauwd, krijgt u koorts …"): then the verb after it opens the main clause.
+    fn condition_before(&self, end: usize) -> bool {
+        let start = (0..end).rev().find(|&k| !tail(&self.words[k]).is_empty()).map_or(0, |k| k + 1);
+        let opener = bare(&self.words[start]);
+        let opener =
+            if matches!(opener.as_str(), "en" | "maar" | "dus" | "pas") && start < end { bare(&self.words[start + 1]) } else { opener };
+        matches!(opener.as_str(), "als" | "zodra" | "wanneer" | "zolang" | "voordat" | "totdat" | "tot" | "nadat" | "omdat")
     }
 
     /// Whether the words before the verb at `verb` are a fronted time or adverb ("over drie
@@ -2652,6 +2670,14 @@ mod tests {
             ("Excuses, ik moet even weg, ik ben zo terug.", "Excuses, weg moeten, ik ben zo terug."),
             ("Ik ben er rond half vier.", "Ik ben er rond half 4."),
             ("U doet het heel rustig aan.", "Doe het heel rustig aan."),
+            // after a condition put first, the main clause's verb and "u" are the plan's infinitive
+            ("Als het na vier weken nog niet over is, komt u terug.", "Als het na 4 weken nog niet over is, terugkomen."),
+            ("Als het gevoel wegblijft, moet u niet afwachten.", "Als het gevoel wegblijft, niet afwachten."),
+            // a list of conditions stays a list of conditions
+            (
+                "Wordt u benauwd, krijgt u koorts of hoest u bloed op, bel dan meteen.",
+                "Wordt benauwd, krijgt koorts of hoest bloed op, bel dan meteen.",
+            ),
             // a clause after the comma is no list
             (
                 "Ik voel wat benige verdikking aan de binnenkant van de knie, en bij bewegen kraakt hij.",
@@ -2663,6 +2689,9 @@ mod tests {
         assert_eq!(o("U weegt 97 kilo."), "Weegt 97 kilo.");
         assert_eq!(o("We zien een rode keel met beslag op de amandelen."), "Rode keel met beslag op de amandelen.");
         assert_eq!(e("We denken aan een blaasontsteking."), "Waarschijnlijk een blaasontsteking.");
+        assert_eq!(e("Zeker weten doen we het nog niet."), "Zeker is het nog niet.");
+        assert_eq!(e("We weten niet precies waar het door komt."), "Het is niet precies bekend waar het door komt.");
+        assert_eq!(e("Dat weten we nog niet, maar dit wil ik niet afwachten."), "Dat is nog niet bekend, maar dit niet afwachten.");
         assert_eq!(
             e("Het kan ook door de infectie zelf komen, maar we gaan uit van een overgevoeligheid."),
             "Het kan ook door de infectie zelf komen, maar waarschijnlijk een overgevoeligheid."
