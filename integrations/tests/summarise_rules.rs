@@ -401,11 +401,11 @@ fn the_notes_keep_the_clinical_register() {
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
 }
 
-/// The whole set, 580 of its 613 consults written by others after the rules: what the rules
+/// The whole set, 612 of its 645 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-11-30 (docs/benchmarks.md,
-/// "SOEP note quality"), with the seventeenth and eighteenth batches (550 to 613): placement all
-/// 89.6 %, holdout 88.1 %; facts dev 95.2 %, holdout 88.9 %; first-person words 268,
-/// second-person words 123, questions 2, fillers 6 (one the verb "hoor": "als ik een
+/// "SOEP note quality"), with the seventeenth to nineteenth batches (550 to 645): placement all
+/// 89.7 %, holdout 88.3 %; facts dev 95.0 %, holdout 88.9 %; first-person words 288,
+/// second-person words 133, questions 2, fillers 6 (one the verb "hoor": "als ik een
 /// longontsteking hoor"), speaker labels 1. The issue's target is 95 % of facts on held-out
 /// consults and none of these breaches: far off yet.
 #[test]
@@ -418,10 +418,10 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(3 * ev.holdout.consults >= consults.len(), "a third held out");
     assert!(ev.all.accuracy() >= 0.89, "placement {:.3}\n{table}", ev.all.accuracy());
     assert!(ev.holdout.accuracy() >= 0.87, "holdout placement {:.3}\n{table}", ev.holdout.accuracy());
-    assert!(ev.dev_note.overall().recall() >= 0.95, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
+    assert!(ev.dev_note.overall().recall() >= 0.94, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
     assert!(ev.holdout_note.overall().recall() >= 0.88, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 270 && style.second_person <= 125, "{style:?}\n{table}");
+    assert!(style.first_person <= 290 && style.second_person <= 135, "{style:?}\n{table}");
     assert!(style.questions <= 2 && style.fillers <= 6 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
@@ -473,7 +473,8 @@ fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
 /// home visit (476), a mother for her son (500) or her toddler (502), a son calling about his
 /// mother (510), a wife typed beside her husband (518), a friend calling about a cyclist (522), a
 /// mother calling about her daughter (545), a father for his daughter (546), a wife calling about
-/// her husband (551), a daughter on a home visit (577), a mother typing for her baby (599).
+/// her husband (551), a daughter on a home visit (577), a mother typing for her baby (599), a wife
+/// (624) and a neighbour (640) calling.
 const TOLD_BY_ANOTHER: &[&str] = &[
     "374-subfertiliteit-stel-getypt",
     "388-telefonisch-hoofdletsel-apixaban",
@@ -495,6 +496,8 @@ const TOLD_BY_ANOTHER: &[&str] = &[
     "551-telefonisch-copd-longaanval",
     "577-visite-pneumonie-oudere-man",
     "599-twee-problemen-luieruitslag-en-spruw-getypt",
+    "624-telefonisch-neusbloeding-apixaban",
+    "640-telefonisch-oudere-vrouw-gevallen-buurvrouw",
 ];
 
 /// A parent telling a child's history, or a daughter her father's: the note's S opens with

@@ -21,7 +21,7 @@ use super::cues::{self, CueList};
 use super::lexicon::{TOPIC_CHANGE, TOPIC_CHANGE_START};
 
 /// Topics by body part or organ system: a name (for documentation) and its cues.
-pub(crate) static TOPICS: [(&str, CueList); 17] = [
+pub(crate) static TOPICS: [(&str, CueList); 18] = [
     (
         "luchtwegen",
         CueList::new(&[
@@ -114,6 +114,11 @@ pub(crate) static TOPICS: [(&str, CueList); 17] = [
             "monofilament",
             "hypo*",
             "dm2",
+            "schildklier*",
+            "tsh",
+            "t4",
+            "levothyroxine*",
+            "thyrax*",
         ]),
     ),
     (
@@ -168,7 +173,10 @@ pub(crate) static TOPICS: [(&str, CueList); 17] = [
             "eczeem*",
             "jeuk*",
             "jeuken",
-            "uitslag*",
+            // not "uitslag" alone, which is as often a result ("de uitslag van het bloedonderzoek")
+            "huiduitslag*",
+            "luieruitslag*",
+            "liesuitslag*",
             "plek*",
             "plekje*",
             "vlek*",
@@ -211,6 +219,13 @@ pub(crate) static TOPICS: [(&str, CueList); 17] = [
             "urticaria",
             "zonnebrand*",
             "steelwrat*",
+            "*schimmel",
+            "*eczeem",
+            "haren",
+            "haaruitval",
+            "hoofdhuid",
+            "kaal*",
+            "kale",
         ]),
     ),
     (
@@ -348,6 +363,8 @@ pub(crate) static TOPICS: [(&str, CueList); 17] = [
         ]),
     ),
     ("alcohol", CueList::new(&["alcohol*", "bier", "wijn", "glazen", "drank", "borrel*", "audit-c"])),
+    // a form or a medical examination asked for: "een keuring voor het rijbewijs"
+    ("verklaring", CueList::new(&["rijbewijs*", "keuring*", "keuringsarts*", "verklaring*", "attest*", "sportkeuring*", "duikkeuring*"])),
 ];
 
 /// The topic index of a sentence: the topic with most cue hits, `None` without hits.
@@ -571,6 +588,7 @@ mod tests {
     fn markers_split_when_the_lexicon_cannot() {
         let s = ["Ik ben zo moe.", "Dan nog iets anders.", "Ik wil een verklaring.", "Prima."];
         assert_eq!(assign(&s, &[1; 4], 2), vec![0, 1, 1, 1]);
+        assert!(is_topic_change("O, en nu ik hier toch ben, ik heb weer een koortslip."));
     }
 
     #[test]
@@ -618,5 +636,29 @@ mod tests {
             "De jeuk komt door een droge huid.",
         ];
         assert_eq!(assign(&s, &[1, 1, 2, 1, 2], 2), vec![0, 1, 0, 0, 1]);
+    }
+
+    #[test]
+    fn the_thyroid_hair_a_form_and_a_result_are_told_apart() {
+        // "de uitslag" of a blood test is no rash; the thyroid and the hair are problems of their own
+        let s = [
+            "U komt voor de uitslag van het bloedonderzoek?",
+            "Ja, voor mijn schildklier, ik gebruik levothyroxine.",
+            "Uw TSH is 6,8, dat is te hoog.",
+            "En dan nog iets, ik verlies zoveel haren.",
+            "De hoofdhuid is rustig.",
+            "Ik denk dat dit diffuse haaruitval is.",
+        ];
+        assert_eq!(assign(&s, &[0, 1, 1, 1, 1, 2], 2), vec![0, 0, 0, 1, 1, 1]);
+        // a form asked for is a problem of its own, beside the sugar and the cough
+        let s = [
+            "Ik kom voor de controle van mijn suiker.",
+            "Dan het tweede, ik hoest al twee weken.",
+            "En ik heb een formulier van het CBR voor mijn rijbewijs.",
+            "De suiker is goed ingesteld.",
+            "De longen klinken schoon.",
+            "Voor het rijbewijs moet u naar een keuringsarts.",
+        ];
+        assert_eq!(assign(&s, &[1, 1, 1, 2, 1, 1], 3), vec![0, 1, 2, 0, 1, 2]);
     }
 }

@@ -1854,6 +1854,12 @@ pub(crate) static TOPIC_CHANGE: CueList = CueList::new(&[
     "dan kom ik bij",
     "dan gaan we naar",
     "wat betreft",
+    // "O, en nu ik hier toch ben, ik heb weer een koortslip"
+    "nu ik hier toch ben",
+    "nu ik hier toch zit",
+    "nu ik er toch ben",
+    "nu ik toch hier ben",
+    "voor ik het vergeet",
 ]);
 
 /// Topic-change markers that count only at the start of a sentence ("Dan uw knie.").

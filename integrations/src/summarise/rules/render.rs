@@ -81,8 +81,15 @@ pub(crate) fn told_by(request: &SummaryRequest, placements: &[Placement]) -> Opt
     // a husband or wife telling the partner's, as a typed label says ("Echtgenote: Hij zweet") or
     // the call opens ("ik bel voor mijn vrouw"): a parent speaks of "mijn man" too, so only the
     // label or the reason for the call tells
-    if all().any(|s| PARTNER_LABEL.starts_any(s)) || all().take(PARTNER_OPENING).any(|s| PARTNER_OF_SPEAKER.any(s)) {
+    if all().any(|s| PARTNER_LABEL.starts_any(s)) || all().take(PARTNER_OPENING).any(|s| PARTNER_OF_SPEAKER.any(s) || opens_with_partner(s))
+    {
         return Some("Anamnese via partner.");
+    }
+    // a neighbour who found or calls for the patient ("ik ben haar buurvrouw")
+    for (cue, mark) in [("buurvrouw", "Anamnese via buurvrouw."), ("buurman", "Anamnese via buurman.")] {
+        if all().take(PARTNER_OPENING).any(|s| cues::has_cue(s, cue)) {
+            return Some(mark);
+        }
     }
     let (mother, father) = all().fold((false, false), |(m, f), s| {
         let (mother, father) = addressed(s);
@@ -114,6 +121,48 @@ static PARTNER_OF_SPEAKER: CueList = CueList::new(&[
     "over mijn partner",
     "om mijn partner",
 ]);
+/// Whether a clause of `s` opens with the speaker's partner as its subject: "Met mevrouw Smit,
+/// mijn man bloedt al drie kwartier uit zijn neus" (a parent names "mijn man" later, in passing).
+fn opens_with_partner(s: &str) -> bool {
+    s.split([',', '.', ';', ':']).any(|clause| {
+        let clause = clause.trim_start().to_lowercase();
+        let mut words = clause.split_whitespace();
+        let (Some("mijn"), Some("man" | "vrouw" | "partner"), Some(verb)) = (words.next(), words.next(), words.next()) else {
+            return false;
+        };
+        // what the partner did, thought or said is no complaint of theirs: "mijn vrouw vond het
+        // nodig", "mijn vrouw moest werken", "mijn man zag dat …", "mijn man en ik …"
+        !matches!(
+            verb,
+            "en" | "zei"
+                | "zegt"
+                | "vond"
+                | "vindt"
+                | "zag"
+                | "ziet"
+                | "moest"
+                | "moet"
+                | "wilde"
+                | "wil"
+                | "had"
+                | "heeft"
+                | "is"
+                | "was"
+                | "kon"
+                | "kan"
+                | "stuurde"
+                | "dacht"
+                | "denkt"
+                | "maakt"
+                | "maakte"
+                | "werkt"
+                | "zit"
+                | "komt"
+                | "kwam"
+        )
+    })
+}
+
 /// The opening sentences in which the reason for the call is said.
 const PARTNER_OPENING: usize = 4;
 static PARTNER_LABEL: CueList = CueList::new(&["echtgenote:", "echtgenoot:", "partner:"]);

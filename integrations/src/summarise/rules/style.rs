@@ -169,14 +169,27 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
             && !rest[again.len()..].trim_start_matches([',', ' ']).is_empty()
         {
             let after = rest[again.len()..].trim_start_matches([',', ' ']);
-            if again != "niet" || rest[again.len()..].starts_with(',') {
+            // "Nee, nooit gerookt": "nooit" is the answer's own word, repeated only with its comma
+            if !matches!(again, "niet" | "nooit") || rest[again.len()..].starts_with(',') {
                 rest = after;
             }
         }
     }
     let says_nothing = says_nothing(rest);
-    let negated = cues::at_start(rest, "geen") || cues::at_start(rest, "niet");
+    let negated = cues::at_start(rest, "geen") || cues::at_start(rest, "niet") || cues::at_start(rest, "nooit");
     let rest_words = rest.split_whitespace().count();
+    // an elliptic question, a thing without its verb: "Koorts gehad?" + "Nee." → "Geen koorts gehad."
+    if question_phrases(q).is_none() && elliptic(q) {
+        let x = q.trim();
+        let text = if yes { lower_first(x) } else { have_not(&lower_first(x)) };
+        let text = match says_nothing {
+            true => text,
+            // "Koorts? — Nee, geen koorts, ik voel me prima": the answer says it itself
+            false if negated || shared_words(&text, rest) >= 1 => rest.to_owned(),
+            false => format!("{text}, {rest}"),
+        };
+        return Some(finish(&text));
+    }
     let Some(phrases) = question_phrases(q) else {
         // A question too involved to turn round: the answer's own words, or the question as a
         // statement with the answer after it.
@@ -194,6 +207,12 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
     } else if negated
         || (yes && rest_words >= 3 && !qualifies(rest) && shares_word(&core, rest))
         || (!yes && covers(rest, &core) && ["niet", "geen", "nooit"].iter().any(|n| cues::has_cue(rest, n)))
+        // a long denial of what was asked, item by item in its own words ("Nee, ik rook niet, ik
+        // heb geen migraine, en van trombose in de familie weet ik niks")
+        || (!yes
+            && rest_words >= 6
+            && shared_words(&core, rest) >= 2
+            && ["niet", "geen", "nooit", "niks", "niets"].iter().filter(|n| cues::has_cue(rest, n)).count() >= 2)
     {
         // the answer denies all the question asked, in its own words ("Nee, pijn op de borst of
         // hartkloppingen heb ik niet gehad"): once
@@ -230,6 +249,21 @@ fn possessive_as_article(core: &str) -> String {
     out.join(" ")
 }
 
+/// Whether a question is a thing asked about without its verb ("Koorts gehad", "Pijn bij het
+/// plassen"): at most four words, the first neither a verb nor a question word nor an adverb.
+fn elliptic(q: &str) -> bool {
+    let words: Vec<String> = q.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase()).collect();
+    let Some(first) = words.first() else { return false };
+    words.len() <= 4
+        && first.chars().count() >= 4
+        && !super::register::opens_question(first)
+        && !super::lexicon::QUESTION_WORD.starts_any(first)
+        && !["vaak", "soms", "altijd", "nooit", "alleen", "echt", "ergens", "daarna", "sinds", "welke", "hoeveel", "waarom", "wanneer"]
+            .contains(&first.as_str())
+        && !first.ends_with("lijk")
+        && !first.ends_with("ig")
+}
+
 /// A leading yes or no, and the rest of the answer.
 pub(crate) fn yes_or_no(answer: &str) -> Option<(bool, &str)> {
     let a = answer.trim().trim_start_matches(|c: char| !c.is_alphanumeric());
@@ -252,6 +286,17 @@ pub(crate) fn yes_or_no(answer: &str) -> Option<(bool, &str)> {
 fn shares_word(a: &str, b: &str) -> bool {
     let a = telling_words(a);
     telling_words(b).iter().any(|w| a.contains(w))
+}
+
+/// How many words of five letters or more two texts share ("iets", "doen" and the negations tell
+/// too little): "geen migraine, … trombose in de familie" and "ik heb geen migraine, en van
+/// trombose in de familie weet ik niks" share three.
+fn shared_words(a: &str, b: &str) -> usize {
+    let a = telling_words(a);
+    let mut b = telling_words(b);
+    b.sort();
+    b.dedup();
+    b.iter().filter(|w| w.chars().count() >= 5 && !matches!(w.as_str(), "nooit" | "niets") && a.contains(w)).count()
 }
 
 /// The words of `s` of four letters or more, lowercase: the ones that tell what it is about.
@@ -683,6 +728,25 @@ mod tests {
             Some("Geen wondjes aan de vingertoppen gehad.")
         );
         assert_eq!(answer_to_note("Heb je pijn in je oog?", "Nee.").as_deref(), Some("Geen pijn in het oog."));
+        // "nooit" is the answer's own word; a long denial stands alone; a question without its verb
+        assert_eq!(answer_to_note("Rookt u?", "Nee, nooit gerookt.").as_deref(), Some("Nooit gerookt."));
+        assert_eq!(
+            answer_to_note(
+                "Heb je migraine, rook je, of komt trombose voor in je familie?",
+                "Nee, ik rook niet, ik heb geen migraine, en van trombose in de familie weet ik niks."
+            )
+            .as_deref(),
+            Some("Ik rook niet, ik heb geen migraine, en van trombose in de familie weet ik niks.")
+        );
+        assert_eq!(answer_to_note("Koorts gehad?", "Nee, helemaal niet.").as_deref(), Some("Geen koorts gehad."));
+        assert_eq!(answer_to_note("Koorts?", "Nee, geen koorts, ik voel me prima.").as_deref(), Some("Geen koorts, ik voel me prima."));
+        // a denial that does not name what was asked keeps the question's words
+        assert_eq!(
+            answer_to_note("Heeft u gedachten om uzelf of de baby iets aan te doen?", "Nee, dat niet, ik zou Noor nooit iets doen.")
+                .as_deref(),
+            Some("Geen gedachten om uzelf of de baby iets aan te doen, dat niet, ik zou Noor nooit iets doen.")
+        );
+        assert_eq!(answer_to_note("Pijn bij het plassen?", "Ja, een beetje.").as_deref(), Some("Pijn bij het plassen, een beetje."));
         assert_eq!(
             answer_to_note("Heeft u ook last van hoofdpijn?", "Ja, vooral 's avonds.").as_deref(),
             Some("Last van hoofdpijn, vooral 's avonds.")
