@@ -565,6 +565,16 @@ fn a_parents_history_is_marked_as_told_by_the_parent() {
     assert_eq!(told(&[&["Goedemorgen mevrouw, wat is er met Sem?"][..], &child[..]].concat()), "Anamnese via moeder");
     assert_eq!(told(&[&["Dag meneer, wat is er met Sem?"][..], &child[..]].concat()), "Anamnese via vader");
     assert_eq!(told(&child), "Anamnese via ouder");
+    // a wife naming her husband's complaint as the call opens, a neighbour who calls
+    let husband = [
+        "Ja, met mevrouw Smit, mijn man bloedt al drie kwartier uit zijn neus en het stopt niet.",
+        "Hij gebruikt apixaban, voor zijn hartritme.",
+        "Hij is 81, hij zit op een stoel boven een bak, hij is wel wat bleek maar hij praat gewoon.",
+    ];
+    assert_eq!(told(&husband), "Anamnese via partner");
+    let neighbour =
+        ["Ik ben haar buurvrouw, ik vond haar net op de grond in de keuken.", "Ze kan niet opstaan.", "Ze heeft veel pijn in haar heup."];
+    assert_eq!(told(&neighbour), "Anamnese via buurvrouw");
     // the child's father spoken of is not the one who speaks
     assert_eq!(told(&[&child[..], &["Haar vader heeft hooikoorts."][..]].concat()), "Anamnese via ouder");
     assert_eq!(told(&[&["Ik ben zijn vader."][..], &child[..]].concat()), "Anamnese via vader");

@@ -130,38 +130,17 @@ fn opens_with_partner(s: &str) -> bool {
         let (Some("mijn"), Some("man" | "vrouw" | "partner"), Some(verb)) = (words.next(), words.next(), words.next()) else {
             return false;
         };
-        // what the partner did, thought or said is no complaint of theirs: "mijn vrouw vond het
-        // nodig", "mijn vrouw moest werken", "mijn man zag dat …", "mijn man en ik …"
-        !matches!(
-            verb,
-            "en" | "zei"
-                | "zegt"
-                | "vond"
-                | "vindt"
-                | "zag"
-                | "ziet"
-                | "moest"
-                | "moet"
-                | "wilde"
-                | "wil"
-                | "had"
-                | "heeft"
-                | "is"
-                | "was"
-                | "kon"
-                | "kan"
-                | "stuurde"
-                | "dacht"
-                | "denkt"
-                | "maakt"
-                | "maakte"
-                | "werkt"
-                | "zit"
-                | "komt"
-                | "kwam"
-        )
+        !NOT_THEIR_COMPLAINT.contains(&verb)
     })
 }
+
+/// Verbs after "mijn man" or "mijn vrouw" that tell what the partner did, thought or said, no
+/// complaint of theirs ([`opens_with_partner`]): "mijn vrouw vond het nodig", "mijn vrouw moest
+/// werken", "mijn man zag dat …", "mijn man en ik …".
+const NOT_THEIR_COMPLAINT: &[&str] = &[
+    "en", "zei", "zegt", "vond", "vindt", "zag", "ziet", "moest", "moet", "wilde", "wil", "had", "heeft", "is", "was", "kon", "kan",
+    "stuurde", "dacht", "denkt", "maakt", "maakte", "werkt", "zit", "komt", "kwam",
+];
 
 /// The opening sentences in which the reason for the call is said.
 const PARTNER_OPENING: usize = 4;

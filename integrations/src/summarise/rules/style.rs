@@ -258,8 +258,7 @@ fn elliptic(q: &str) -> bool {
         && first.chars().count() >= 4
         && !super::register::opens_question(first)
         && !super::lexicon::QUESTION_WORD.starts_any(first)
-        && !["vaak", "soms", "altijd", "nooit", "alleen", "echt", "ergens", "daarna", "sinds", "welke", "hoeveel", "waarom", "wanneer"]
-            .contains(&first.as_str())
+        && !["vaak", "soms", "altijd", "nooit", "alleen", "echt", "ergens", "daarna", "sinds"].contains(&first.as_str())
         && !first.ends_with("lijk")
         && !first.ends_with("ig")
 }
