@@ -17,7 +17,7 @@
 //!
 //! Episodes nothing was assigned to stay empty, so the note always has the number asked for.
 
-use super::cues::{self, CueList};
+use super::cues::CueList;
 use super::lexicon::{TOPIC_CHANGE, TOPIC_CHANGE_START};
 
 /// Topics by body part or organ system: a name (for documentation) and its cues.
@@ -373,25 +373,21 @@ pub(crate) fn topic_of(sentence: &str) -> Option<usize> {
 }
 
 /// Each topic's cue hits in `sentence`, leaving out what a denied link names ("het komt niet door
-/// de bloeddruk" is not about the blood pressure).
+/// de bloeddruk" is not about the blood pressure): the clause from the denial on.
 fn topic_counts(sentence: &str) -> [u32; TOPICS.len()] {
     let counts = |s: &str| -> [u32; TOPICS.len()] { std::array::from_fn(|i| TOPICS[i].1.count(s)) };
-    match DENIED_LINK.iter().filter_map(|d| cues::find_cue(sentence, d)).min() {
+    match DENIED_LINK.find(sentence) {
         Some(at) => {
-            // up to the end of the clause the denial opens
             let end = sentence[at..].find([',', '.', ';', '?', '!']).map_or(sentence.len(), |e| at + e);
-            let mut whole = counts(sentence);
-            for (w, d) in whole.iter_mut().zip(counts(&sentence[at..end])) {
-                *w -= d;
-            }
-            whole
+            counts(&format!("{} {}", &sentence[..at], &sentence[end..]))
         }
         None => counts(sentence),
     }
 }
 
 /// What denies a link to another problem: what follows is not what the sentence is about.
-const DENIED_LINK: &[&str] = &["niet door", "niets met", "niets te maken met", "los van", "niet van de", "niet van het", "niet van uw"];
+static DENIED_LINK: CueList =
+    CueList::new(&["niet door", "niets met", "niets te maken met", "los van", "niet van de", "niet van het", "niet van uw"]);
 
 /// The topics named most often, tied (the first of [`TOPICS`] first); none without hits.
 fn most_named(counts: &[u32; TOPICS.len()]) -> impl Iterator<Item = usize> + '_ {

@@ -433,7 +433,8 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
     words.reattach_er();
     words.drop_word("uw");
     // a clause that ends in "is" before the main clause's "is" ("of het hoge bloeddruk is, is pas
-    // bekend"): the comma the spoken sentence had no need of
+    // bekend", "als patiënt eerlijk is, is het eerder …"), whichever rewrite made the two meet:
+    // the comma the spoken sentence had no need of
     let out = words.text().replace(" is is ", " is, is ");
     let out = out.trim_start_matches([',', ' ', ';', ':']).trim_start_matches(['—', '-', ' ']);
     if out.chars().filter(|c| c.is_alphanumeric()).count() < 2 {

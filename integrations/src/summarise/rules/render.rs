@@ -81,15 +81,13 @@ pub(crate) fn told_by(request: &SummaryRequest, placements: &[Placement]) -> Opt
     // a husband or wife telling the partner's, as a typed label says ("Echtgenote: Hij zweet") or
     // the call opens ("ik bel voor mijn vrouw"): a parent speaks of "mijn man" too, so only the
     // label or the reason for the call tells
-    if all().any(|s| PARTNER_LABEL.starts_any(s)) || all().take(PARTNER_OPENING).any(|s| PARTNER_OF_SPEAKER.any(s) || opens_with_partner(s))
-    {
+    let opening: Vec<&str> = all().take(PARTNER_OPENING).collect();
+    if all().any(|s| PARTNER_LABEL.starts_any(s)) || opening.iter().any(|s| PARTNER_OF_SPEAKER.any(s) || opens_with_partner(s)) {
         return Some("Anamnese via partner.");
     }
     // a neighbour who found or calls for the patient ("ik ben haar buurvrouw")
-    for (cue, mark) in [("buurvrouw", "Anamnese via buurvrouw."), ("buurman", "Anamnese via buurman.")] {
-        if all().take(PARTNER_OPENING).any(|s| cues::has_cue(s, cue)) {
-            return Some(mark);
-        }
+    if let Some((_, mark)) = NEIGHBOURS.iter().find(|(cue, _)| opening.iter().any(|s| cues::has_cue(s, cue))) {
+        return Some(mark);
     }
     let (mother, father) = all().fold((false, false), |(m, f), s| {
         let (mother, father) = addressed(s);
@@ -141,6 +139,9 @@ const NOT_THEIR_COMPLAINT: &[&str] = &[
     "en", "zei", "zegt", "vond", "vindt", "zag", "ziet", "moest", "moet", "wilde", "wil", "had", "heeft", "is", "was", "kon", "kan",
     "stuurde", "dacht", "denkt", "maakt", "maakte", "werkt", "zit", "komt", "kwam",
 ];
+
+/// A neighbour who calls or found the patient, and the history's mark.
+const NEIGHBOURS: [(&str, &str); 2] = [("buurvrouw", "Anamnese via buurvrouw."), ("buurman", "Anamnese via buurman.")];
 
 /// The opening sentences in which the reason for the call is said.
 const PARTNER_OPENING: usize = 4;

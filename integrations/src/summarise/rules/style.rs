@@ -179,7 +179,8 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
     let negated = cues::at_start(rest, "geen") || cues::at_start(rest, "niet") || cues::at_start(rest, "nooit");
     let rest_words = rest.split_whitespace().count();
     // an elliptic question, a thing without its verb: "Koorts gehad?" + "Nee." → "Geen koorts gehad."
-    if question_phrases(q).is_none() && elliptic(q) {
+    let phrases = question_phrases(q);
+    if phrases.is_none() && elliptic(q) {
         let x = q.trim();
         let text = if yes { lower_first(x) } else { have_not(&lower_first(x)) };
         let text = match says_nothing {
@@ -190,7 +191,7 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
         };
         return Some(finish(&text));
     }
-    let Some(phrases) = question_phrases(q) else {
+    let Some(phrases) = phrases else {
         // A question too involved to turn round: the answer's own words, or the question as a
         // statement with the answer after it.
         if !says_nothing {
