@@ -498,6 +498,11 @@ const TOLD_BY_ANOTHER: &[&str] = &[
     "599-twee-problemen-luieruitslag-en-spruw-getypt",
     "624-telefonisch-neusbloeding-apixaban",
     "640-telefonisch-oudere-vrouw-gevallen-buurvrouw",
+    "654-oudere-man-met-longontsteking",
+    "659-hartfalen-gewichtstoename-dikke-enkels",
+    "664-hoofdpijn-na-school-acne",
+    "669-krentenbaard-hoofdluis-klas",
+    "677-vergeetachtig-slechthorend-zoon",
 ];
 
 /// A parent telling a child's history, or a daughter her father's: the note's S opens with

@@ -16,6 +16,7 @@
 //! sentences) takes about ten milliseconds in a release build (`soep_accuracy --time`).
 
 pub(crate) mod classify;
+mod corrections;
 pub(crate) mod cues;
 pub(crate) mod episodes;
 pub(crate) mod labels;

@@ -18,7 +18,7 @@ use crate::speech::Speaker;
 
 use super::Section;
 use super::lexicon::{COPULAS, VERBS_AFTER_ER};
-use super::{cues, labels, numbers, style};
+use super::{corrections, cues, labels, numbers, style};
 
 /// Adverbs of degree: "gewoon" after one is the adjective ("heel gewoon"), no filler.
 pub(crate) const DEGREE: &[&str] = &["heel", "zo", "vrij", "best", "erg", "helemaal", "nogal"];
@@ -305,7 +305,10 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
 /// speaker's "ik" is not named "patiënt" ("omdat ik 's nachts steeds wakker word" → "omdat 's
 /// nachts steeds wakker wordt", not "omdat patiënt …").
 pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told: bool) -> String {
-    let t = style::strip_leading_fillers(labels::strip_label(text));
+    // a value the speaker corrected is said once, as corrected: "sinds drie, nee, vier dagen"
+    let digits = numbers::in_digits(text);
+    let corrected = corrections::resolved(&digits);
+    let t = style::strip_leading_fillers(labels::strip_label(&corrected));
     // the record writes numbers in digits: "zesenzeventig" → "76"
     if section == Section::Subjective
         && speaker == Speaker::Patient

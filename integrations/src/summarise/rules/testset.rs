@@ -15,7 +15,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::lexicon::VERBS_AFTER_ER;
-use super::{RulesSummariser, Section, classify, cues, numbers, register};
+use super::{RulesSummariser, Section, classify, corrections, cues, numbers, register};
 use crate::speech::Speaker;
 use crate::summarise::{Episode, Flavour, SummaryRequest, Template, TranscriptLine};
 
@@ -572,11 +572,13 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
 /// 94" and "honderdtweeënvijftig over vierennegentig"), "38,4", "17" of "de PHQ-9 is 17". Empty
 /// when the sentence measures nothing.
 pub fn measured_values(sentence: &str) -> Vec<String> {
+    // a value the speaker corrected away is no measurement ("94, nee, 96 kilo": 96)
+    // "pols zesenzeventig" is the note's "76"
+    let digits = numbers::in_digits(sentence);
+    let sentence = &*corrections::resolved(&digits);
     if !classify::has_measurement(sentence) {
         return Vec::new();
     }
-    // "pols zesenzeventig" is the note's "76"
-    let sentence = &*numbers::in_digits(sentence);
     let number = |w: &str| w.trim_matches(|c: char| !c.is_ascii_digit()).to_owned();
     let words: Vec<&str> = sentence.split_whitespace().collect();
     let mut values = Vec::new();
