@@ -85,7 +85,7 @@ pub(crate) fn place_all_told(lines: &[TranscriptLine], flavour: Flavour, told_by
         last = Some(speaker);
         // an examination announced as a question ("Mag ik even naar uw pols kijken?") is not
         // answered in words: the findings that follow are the clinician's
-        let announces = speaker == Speaker::Zorgverlener && ANNOUNCE.any(sentence);
+        let announces = speaker == Speaker::Zorgverlener && announces_examination(sentence);
         asked_by = (asks(sentence, false) && !announces).then_some(speaker);
         if sentence.is_empty() {
             out.push(Placed { section: None, speaker, text: String::new() });
@@ -106,7 +106,7 @@ pub(crate) fn place_all_told(lines: &[TranscriptLine], flavour: Flavour, told_by
                 }
                 let topic_change = episodes::is_topic_change(sentence);
                 let (placed, question) = place_clinician(sentence, flavour, phase, topic_change);
-                phase = phase.after(placed.section, question.is_some() || topic_change, ANNOUNCE.any(sentence));
+                phase = phase.after(placed.section, question.is_some() || topic_change, announces_examination(sentence));
                 pending = question;
                 placed
             }
@@ -273,7 +273,9 @@ impl Phase {
             Some(Section::Plan) => Phase::Planned,
             Some(Section::Objective) => Phase::Examination,
             // "Ik wil uw benen even bekijken, wilt u gaan staan?" asks for the examination
-            _ if announced && self == Phase::History => Phase::Examination,
+            // and so does one announced once a problem is planned: another problem's examination
+            // ("Mag ik ook even naar je voet kijken?")
+            _ if announced && matches!(self, Phase::History | Phase::Planned) => Phase::Examination,
             _ if asked && !announced => Phase::History,
             _ => self,
         }
@@ -302,7 +304,7 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) 
     let greeting = GREETING.any(s) || is_ack(s);
     // an announcement names what will be examined, so it outweighs the finding words it holds,
     // but not a value measured: "ik ga u goed onderzoeken, eerst de bloeddruk en de pols"
-    let announce = match ANNOUNCE.any(s) {
+    let announce = match announces_examination(s) {
         // a treatment announced is the plan: "Ik ga uw oog verdoven en het deeltje eruit halen"
         true if PROCEDURE.any(s) => 0,
         true if has_measurement(s) => 3,
@@ -338,6 +340,21 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) 
     };
     (placed(section, s), None)
 }
+
+/// Whether the clinician announces or asks for the examination: a cue of [`ANNOUNCE`], or a clause
+/// opened by "mag ik", "zal ik" or "ik ga" that ends in what is examined with ("Mag ik ook even
+/// naar je voet kijken?", "Ik ga nu je knie onderzoeken").
+fn announces_examination(s: &str) -> bool {
+    ANNOUNCE.any(s)
+        || s.split([',', '.', '?', ';', ':']).any(|clause| {
+            let words: Vec<String> = clause.split_whitespace().map(str::to_lowercase).collect();
+            let opens = matches!(words.as_slice(), [a, b, ..] if matches!((a.as_str(), b.as_str()), ("mag" | "zal", "ik") | ("ik", "ga") | ("dan" | "nu", "ga")));
+            opens && words.last().is_some_and(|w| EXAMINED_WITH.contains(&w.as_str()))
+        })
+}
+
+/// The verbs an examination is announced with, at the end of its clause.
+const EXAMINED_WITH: [&str; 10] = ["kijken", "bekijken", "voelen", "aanvoelen", "luisteren", "beluisteren", "onderzoeken", "meten", "testen", "nakijken"];
 
 /// Whether a statement no cue places reads as the plan rather than as the assessment it follows:
 /// the clinician acting ("Ik maak nu een sneetje"), the patient addressed as the one who acts ("U
