@@ -341,15 +341,19 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) 
     (placed(section, s), None)
 }
 
-/// Whether the clinician announces or asks for the examination: a cue of [`ANNOUNCE`], or a clause
+/// Whether the clinician announces or asks for the examination: a cue of [`ANNOUNCE`]; a clause
 /// opened by "mag ik", "zal ik" or "ik ga" that ends in what is examined with ("Mag ik ook even
-/// naar je voet kijken?", "Ik ga nu je knie onderzoeken").
+/// naar je voet kijken?", "Ik ga nu je knie onderzoeken"); or the patient told where to lie, sit
+/// or stand ("ga maar op je buik liggen op de bank").
 fn announces_examination(s: &str) -> bool {
     ANNOUNCE.any(s)
         || s.split([',', '.', '?', ';', ':']).any(|clause| {
             let words: Vec<String> = clause.split_whitespace().map(str::to_lowercase).collect();
-            let opens = matches!(words.as_slice(), [a, b, ..] if matches!((a.as_str(), b.as_str()), ("mag" | "zal", "ik") | ("ik", "ga") | ("dan" | "nu", "ga")));
-            opens && words.last().is_some_and(|w| EXAMINED_WITH.contains(&w.as_str()))
+            let pair = |a: &[&str], b: &[&str]| matches!(words.as_slice(), [x, y, ..] if a.contains(&x.as_str()) && b.contains(&y.as_str()));
+            let asks_to_examine = (pair(&["mag", "zal"], &["ik"]) || pair(&["ik"], &["ga"]) || pair(&["dan", "nu"], &["ga"]))
+                && words.last().is_some_and(|w| EXAMINED_WITH.contains(&w.as_str()));
+            let positions = pair(&["ga"], &["maar", "even", "eens"]) && words.iter().any(|w| matches!(w.as_str(), "liggen" | "zitten" | "staan"));
+            asks_to_examine || positions
         })
 }
 
