@@ -329,9 +329,12 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) 
     if best == 0 || (greeting && best < 3) || announce >= best {
         return (dropped(), None);
     }
+    // a finding that names what it shows is the finding: "Ik zie veel mee-eters en een stuk of
+    // tien ontstoken puistjes" (diagnosis words alone tie with the finding's words)
+    let finding = o == e && o > 0 && !evaluation_cued(s);
     let section = if p == best {
         Section::Plan
-    } else if e == best {
+    } else if e == best && !finding {
         Section::Evaluation
     } else if o == best {
         Section::Objective
@@ -620,6 +623,13 @@ fn objective_score(s: &str, flavour: Flavour) -> u32 {
         o += 2 * GGZ_OBJECTIVE.count(s).min(3);
     }
     o
+}
+
+/// Whether the assessment's score of `s` has more behind it than the diagnosis words it holds:
+/// an assessment's cue, a fit, a judgement or a diagnosis named as one.
+fn evaluation_cued(s: &str) -> bool {
+    let terms = DIAGNOSIS_TERMS.count(s).max(ICPC_DIAGNOSES.count(s)).min(2);
+    evaluation_score(s) > terms
 }
 
 fn evaluation_score(s: &str) -> u32 {
