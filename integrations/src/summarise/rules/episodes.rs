@@ -21,7 +21,7 @@ use super::cues::CueList;
 use super::lexicon::{TOPIC_CHANGE, TOPIC_CHANGE_START};
 
 /// Topics by body part or organ system: a name (for documentation) and its cues.
-pub(crate) static TOPICS: [(&str, CueList); 18] = [
+pub(crate) static TOPICS: [(&str, CueList); 19] = [
     (
         "luchtwegen",
         CueList::new(&[
@@ -365,6 +365,28 @@ pub(crate) static TOPICS: [(&str, CueList); 18] = [
     ("alcohol", CueList::new(&["alcohol*", "bier", "wijn", "glazen", "drank", "borrel*", "audit-c"])),
     // a form or a medical examination asked for: "een keuring voor het rijbewijs"
     ("verklaring", CueList::new(&["rijbewijs*", "keuring*", "keuringsarts*", "verklaring*", "attest*", "sportkeuring*", "duikkeuring*"])),
+    // sexual health: erection problems, a test for a sexually transmitted infection
+    (
+        "seksualiteit",
+        CueList::new(&[
+            "erectie*",
+            "ochtenderectie*",
+            "impoten*",
+            "potentie*",
+            "sildenafil",
+            "tadalafil",
+            "viagra",
+            "libido",
+            "seks*",
+            "vrijen",
+            "penis",
+            "soa*",
+            "chlamydia",
+            "gonorroe",
+            "syfilis",
+            "condoom*",
+        ]),
+    ),
 ];
 
 /// The topic index of a sentence: the topic with most cue hits, `None` without hits.
