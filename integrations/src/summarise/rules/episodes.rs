@@ -21,7 +21,7 @@ use super::cues::CueList;
 use super::lexicon::{TOPIC_CHANGE, TOPIC_CHANGE_START};
 
 /// Topics by body part or organ system: a name (for documentation) and its cues.
-pub(crate) static TOPICS: [(&str, CueList); 19] = [
+pub(crate) static TOPICS: [(&str, CueList); 20] = [
     (
         "luchtwegen",
         CueList::new(&[
@@ -365,6 +365,11 @@ pub(crate) static TOPICS: [(&str, CueList); 19] = [
     ("alcohol", CueList::new(&["alcohol*", "bier", "wijn", "glazen", "drank", "borrel*", "audit-c"])),
     // a form or a medical examination asked for: "een keuring voor het rijbewijs"
     ("verklaring", CueList::new(&["rijbewijs*", "keuring*", "keuringsarts*", "verklaring*", "attest*", "sportkeuring*", "duikkeuring*"])),
+    // the blood: anaemia and iron
+    (
+        "bloed",
+        CueList::new(&["bloedarmoede", "anemie", "ijzer*", "hemoglobine", "hb", "ferritine", "ferrofumaraat", "mcv", "rode bloedcellen"]),
+    ),
     // sexual health: erection problems, a test for a sexually transmitted infection
     (
         "seksualiteit",
