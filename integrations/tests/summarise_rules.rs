@@ -401,13 +401,13 @@ fn the_notes_keep_the_clinical_register() {
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
 }
 
-/// The whole set, 612 of its 645 consults written by others after the rules: what the rules
+/// The whole set, 644 of its 677 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-11-30 (docs/benchmarks.md,
-/// "SOEP note quality"), with the seventeenth to nineteenth batches (550 to 645): placement all
-/// 89.7 %, holdout 88.3 %; facts dev 95.0 %, holdout 88.9 %; first-person words 288,
-/// second-person words 133, questions 2, fillers 6 (one the verb "hoor": "als ik een
-/// longontsteking hoor"), speaker labels 1. The issue's target is 95 % of facts on held-out
-/// consults and none of these breaches: far off yet.
+/// "SOEP note quality"), with the twentieth batch (646 to 677): placement all 89.5 %, holdout
+/// 88.2 %; facts dev 94.3 %, holdout 88.1 %; first-person words 322, second-person words 147,
+/// questions 2, fillers 6 (one the verb "hoor": "als ik een longontsteking hoor"), speaker labels
+/// 1. The issue's target is 95 % of facts on held-out consults and none of these breaches: far
+/// off yet.
 #[test]
 fn the_whole_set_stays_above_its_floor() {
     let consults = whole_set();
@@ -421,7 +421,7 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(ev.dev_note.overall().recall() >= 0.94, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
     assert!(ev.holdout_note.overall().recall() >= 0.88, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 290 && style.second_person <= 135, "{style:?}\n{table}");
+    assert!(style.first_person <= 325 && style.second_person <= 150, "{style:?}\n{table}");
     assert!(style.questions <= 2 && style.fillers <= 6 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
@@ -521,7 +521,9 @@ const TOLD_BY_ANOTHER: &[&str] = &[
 /// 147, holdout 23 of 29 and 2 of 145; with the eleventh to thirteenth (358 to 453, and four
 /// consults whose names do not say who tells: [`TOLD_BY_ANOTHER`]): dev 41 of 49 and 0 of 182,
 /// holdout 32 of 39 and 3 of 183; with the fourteenth to sixteenth (454 to 549, and the partner
-/// who calls: "ik bel voor mijn vrouw"): dev 59 of 68 and 0 of 210, holdout 37 of 45 and 3 of 225.
+/// who calls: "ik bel voor mijn vrouw"): dev 59 of 68 and 0 of 210, holdout 37 of 45 and 3 of 225;
+/// with the seventeenth to twentieth (550 to 677): dev 65 of 75 and 0 of 268, holdout 52 of 63 and
+/// 3 of 271.
 #[test]
 fn a_parents_history_is_marked_as_told_by_the_parent() {
     // per split: children's consults, marked; other consults, marked

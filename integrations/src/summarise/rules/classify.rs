@@ -352,16 +352,19 @@ fn announces_examination(s: &str) -> bool {
     ANNOUNCE.any(s)
         || s.split([',', '.', '?', ';', ':']).any(|clause| {
             let words: Vec<String> = clause.split_whitespace().map(str::to_lowercase).collect();
-            let pair = |a: &[&str], b: &[&str]| matches!(words.as_slice(), [x, y, ..] if a.contains(&x.as_str()) && b.contains(&y.as_str()));
+            let pair =
+                |a: &[&str], b: &[&str]| matches!(words.as_slice(), [x, y, ..] if a.contains(&x.as_str()) && b.contains(&y.as_str()));
             let asks_to_examine = (pair(&["mag", "zal"], &["ik"]) || pair(&["ik"], &["ga"]) || pair(&["dan", "nu"], &["ga"]))
                 && words.last().is_some_and(|w| EXAMINED_WITH.contains(&w.as_str()));
-            let positions = pair(&["ga"], &["maar", "even", "eens"]) && words.iter().any(|w| matches!(w.as_str(), "liggen" | "zitten" | "staan"));
+            let positions =
+                pair(&["ga"], &["maar", "even", "eens"]) && words.iter().any(|w| matches!(w.as_str(), "liggen" | "zitten" | "staan"));
             asks_to_examine || positions
         })
 }
 
 /// The verbs an examination is announced with, at the end of its clause.
-const EXAMINED_WITH: [&str; 10] = ["kijken", "bekijken", "voelen", "aanvoelen", "luisteren", "beluisteren", "onderzoeken", "meten", "testen", "nakijken"];
+const EXAMINED_WITH: [&str; 10] =
+    ["kijken", "bekijken", "voelen", "aanvoelen", "luisteren", "beluisteren", "onderzoeken", "meten", "testen", "nakijken"];
 
 /// Whether a statement no cue places reads as the plan rather than as the assessment it follows:
 /// the clinician acting ("Ik maak nu een sneetje"), the patient addressed as the one who acts ("U
