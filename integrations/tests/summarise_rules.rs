@@ -405,9 +405,9 @@ fn the_notes_keep_the_clinical_register() {
 /// generalise to. Floors just under the figures measured on 2026-11-30 (docs/benchmarks.md,
 /// "SOEP note quality"), with the twentieth batch (646 to 677): placement all 89.5 %, holdout
 /// 88.2 %; facts dev 94.3 %, holdout 88.1 %; first-person words 322, second-person words 147,
-/// questions 2, fillers 6 (one the verb "hoor": "als ik een longontsteking hoor"), speaker labels
-/// 1. The target is 95 % of facts on held-out consults and none of these breaches: far
-/// off yet.
+/// questions 2, fillers 6 (one the verb "hoor": "als ik een longontsteking hoor"), one speaker
+/// label. The target is 95 % of facts on held-out consults and none of these breaches:
+/// far off yet.
 #[test]
 fn the_whole_set_stays_above_its_floor() {
     let consults = whole_set();
