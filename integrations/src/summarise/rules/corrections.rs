@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use super::numbers;
+use super::numbers::{self, tail};
 
 /// What a corrected value is: a number ("vier", "38,2", "52e"), a moment ("zaterdag",
 /// "gisteravond", "mei") or a side ("links", "rechterhiel"). Numbers and moments correct each
@@ -105,11 +105,6 @@ const ASIDE: usize = 6;
 /// A word without the punctuation around it ("vier," → "vier", "38,2," → "38,2").
 fn bare(w: &str) -> &str {
     w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-}
-
-/// The punctuation after a word ("vier," → ",").
-fn tail(w: &str) -> &str {
-    &w[w.trim_end_matches(|c: char| !c.is_alphanumeric()).len()..]
 }
 
 /// `text` with each self-correction resolved to the corrected value (see the module); `text`

@@ -113,7 +113,7 @@ fn trimmed(w: &str) -> &str {
 }
 
 /// The punctuation after a word ("twaalf," → ",").
-fn tail(w: &str) -> &str {
+pub(crate) fn tail(w: &str) -> &str {
     &w[w.trim_end_matches(|c: char| !c.is_alphanumeric()).len()..]
 }
 
