@@ -105,8 +105,8 @@ pub(crate) fn place_all_told(lines: &[TranscriptLine], flavour: Flavour, told_by
                     continue;
                 }
                 let topic_change = episodes::is_topic_change(sentence);
-                let (placed, question) = place_clinician(sentence, flavour, phase, topic_change);
-                phase = phase.after(placed.section, question.is_some() || topic_change, announces_examination(sentence));
+                let (placed, question) = place_clinician(sentence, flavour, phase, topic_change, announces);
+                phase = phase.after(placed.section, question.is_some() || topic_change, announces);
                 pending = question;
                 placed
             }
@@ -283,8 +283,10 @@ impl Phase {
 }
 
 /// A clinician's sentence placed in the note; `topic_change` says it moves to another problem
-/// ([`episodes::is_topic_change`]), which keeps a cue-less statement out of the phase's field.
-fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) -> (Placed, Option<&str>) {
+/// ([`episodes::is_topic_change`]), which keeps a cue-less statement out of the phase's field;
+/// `announces` that it announces the examination ([`announces_examination`], found once per
+/// sentence by the caller).
+fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool, announces: bool) -> (Placed, Option<&str>) {
     if INTERRUPTION.any(s) {
         return (dropped(), None);
     }
@@ -304,7 +306,7 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) 
     let greeting = GREETING.any(s) || is_ack(s);
     // an announcement names what will be examined, so it outweighs the finding words it holds,
     // but not a value measured: "ik ga u goed onderzoeken, eerst de bloeddruk en de pols"
-    let announce = match announces_examination(s) {
+    let announce = match announces {
         // a treatment announced is the plan: "Ik ga uw oog verdoven en het deeltje eruit halen"
         true if PROCEDURE.any(s) => 0,
         true if has_measurement(s) => 3,
@@ -331,7 +333,7 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool) 
     }
     // a finding that names what it shows is the finding: "Ik zie veel mee-eters en een stuk of
     // tien ontstoken puistjes" (diagnosis words alone tie with the finding's words)
-    let finding = o == e && o > 0 && !evaluation_cued(s);
+    let finding = o == e && o > 0 && e <= evaluation_terms(s);
     let section = if p == best {
         Section::Plan
     } else if e == best && !finding {
@@ -628,15 +630,13 @@ fn objective_score(s: &str, flavour: Flavour) -> u32 {
     o
 }
 
-/// Whether the assessment's score of `s` has more behind it than the diagnosis words it holds:
-/// an assessment's cue, a fit, a judgement or a diagnosis named as one.
-fn evaluation_cued(s: &str) -> bool {
-    let terms = DIAGNOSIS_TERMS.count(s).max(ICPC_DIAGNOSES.count(s)).min(2);
-    evaluation_score(s) > terms
+/// What the diagnosis words of `s` alone give its assessment's score (at most 2).
+fn evaluation_terms(s: &str) -> u32 {
+    DIAGNOSIS_TERMS.count(s).max(ICPC_DIAGNOSES.count(s)).min(2)
 }
 
 fn evaluation_score(s: &str) -> u32 {
-    let terms = DIAGNOSIS_TERMS.count(s).max(ICPC_DIAGNOSES.count(s)).min(2);
+    let terms = evaluation_terms(s);
     let named = terms > 0 && names_a_diagnosis(s);
     let opens = ASSESSMENT_START.starts_any(strip_lead(s));
     // "De bloeddruk is nog iets te hoog", "De inhalatietechniek is nog niet goed": a judgement

@@ -107,6 +107,15 @@ fn bare(w: &str) -> &str {
     w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
 }
 
+/// A spoken line with its values as the speaker meant them: numbers in digits
+/// ([`numbers::in_digits`]) and each self-correction resolved ([`resolved`]).
+pub(crate) fn values_as_meant(text: &str) -> Cow<'_, str> {
+    match numbers::in_digits(text) {
+        Cow::Borrowed(t) => resolved(t),
+        Cow::Owned(t) => Cow::Owned(resolved(&t).into_owned()),
+    }
+}
+
 /// `text` with each self-correction resolved to the corrected value (see the module); `text`
 /// itself where it has none.
 pub(crate) fn resolved(text: &str) -> Cow<'_, str> {

@@ -18,7 +18,7 @@ use crate::speech::Speaker;
 
 use super::Section;
 use super::lexicon::{COPULAS, VERBS_AFTER_ER};
-use super::{corrections, cues, labels, numbers, style};
+use super::{corrections, cues, labels, style};
 
 /// Adverbs of degree: "gewoon" after one is the adjective ("heel gewoon"), no filler.
 pub(crate) const DEGREE: &[&str] = &["heel", "zo", "vrij", "best", "erg", "helemaal", "nogal"];
@@ -305,11 +305,10 @@ pub(crate) fn clinical(section: Section, speaker: Speaker, text: &str) -> String
 /// speaker's "ik" is not named "patiënt" ("omdat ik 's nachts steeds wakker word" → "omdat 's
 /// nachts steeds wakker wordt", not "omdat patiënt …").
 pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told: bool) -> String {
-    // a value the speaker corrected is said once, as corrected: "sinds drie, nee, vier dagen"
-    let digits = numbers::in_digits(text);
-    let corrected = corrections::resolved(&digits);
-    let t = style::strip_leading_fillers(labels::strip_label(&corrected));
-    // the record writes numbers in digits: "zesenzeventig" → "76"
+    // the record writes numbers in digits ("zesenzeventig" → "76"), and a value the speaker
+    // corrected once, as corrected ("sinds drie, nee, vier dagen")
+    let meant = corrections::values_as_meant(text);
+    let t = style::strip_leading_fillers(labels::strip_label(&meant));
     if section == Section::Subjective
         && speaker == Speaker::Patient
         && let Some((question, rest)) = question_then_more(t)
@@ -319,7 +318,7 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
         let told = [clinical_told(section, speaker, question, told), clinical_told(section, speaker, rest, told)];
         return told.iter().filter(|t| !t.is_empty()).cloned().collect::<Vec<_>>().join(" ");
     }
-    let mut words = Words::of(&numbers::in_digits(t));
+    let mut words = Words::of(t);
     words.told = told;
     words.drop_fillers();
     if section == Section::Subjective && speaker == Speaker::Patient && t.trim_end().ends_with('?') {

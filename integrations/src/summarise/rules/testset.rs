@@ -572,10 +572,9 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
 /// 94" and "honderdtweeënvijftig over vierennegentig"), "38,4", "17" of "de PHQ-9 is 17". Empty
 /// when the sentence measures nothing.
 pub fn measured_values(sentence: &str) -> Vec<String> {
-    // a value the speaker corrected away is no measurement ("94, nee, 96 kilo": 96)
-    // "pols zesenzeventig" is the note's "76"
-    let digits = numbers::in_digits(sentence);
-    let sentence = &*corrections::resolved(&digits);
+    // "pols zesenzeventig" is the note's "76"; a value the speaker corrected away is no
+    // measurement ("94, nee, 96 kilo": 96)
+    let sentence = &*corrections::values_as_meant(sentence);
     if !classify::has_measurement(sentence) {
         return Vec::new();
     }
