@@ -131,6 +131,13 @@ pub(crate) fn place_all_told(lines: &[TranscriptLine], flavour: Flavour, told_by
             Some(section) => register::clinical_told(section, speaker, &placed.text, told_by_another),
             None => String::new(),
         };
+        // the clinician as the one to call or come back to, named: "bel me" → "bel de huisarts"
+        let text = match placed.section {
+            Some(section) if section != Section::Subjective && speaker == Speaker::Zorgverlener => {
+                register::practice_named(&text, role(flavour))
+            }
+            _ => text,
+        };
         // A sentence the register leaves empty (only fillers) belongs nowhere.
         let section = placed.section.filter(|_| !text.is_empty());
         out.push(Placed { section, speaker, text });

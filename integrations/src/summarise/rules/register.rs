@@ -211,6 +211,17 @@ const PROFESSION_WE: &[(&str, &str)] = &[
     ("zien we vaak", "komt vaak voor"),
     ("zien we dat vaker", "komt dat vaker voor"),
     ("zeggen we wel", "genoemd"),
+    // "die zien we vaker bij mensen met diabetes" → "die komt vaker voor bij …"
+    ("zien we vaker", "komt vaker voor"),
+    ("zien we wel meer", "is wel bekend"),
+    ("wat we vaak zien", "wat vaak voorkomt"),
+    // "voor u streven we naar een HbA1c van 53" → "voor patiënt is het streven een HbA1c van 53"
+    ("streven we naar", "is het streven"),
+    ("we streven naar", "het streven is"),
+    ("dan we willen", "dan gewenst"),
+    // "FEV1 78% van wat we bij leeftijd en lengte verwachten"
+    ("van wat we verwachten", "van wat verwacht wordt"),
+    ("van wat we bij leeftijd en lengte verwachten", "van wat bij leeftijd en lengte verwacht wordt"),
 ];
 
 /// The infinitives [`P_PHRASES`] puts in a finite verb's place, which go to their clause's end.
@@ -252,6 +263,12 @@ const P_PHRASES: &[(&str, &str)] = &[
     ("kunnen we", ""),
     ("gaan we", ""),
     ("adviseer ik", "advies"),
+    // "En ik raad aan om te stoppen met roken" → "En geadviseerd om te stoppen met roken"
+    ("ik raad aan", "geadviseerd"),
+    ("ik raad je aan", "geadviseerd"),
+    ("raad ik aan", "geadviseerd"),
+    ("raad ik je aan", "geadviseerd"),
+    ("raad ik u aan", "geadviseerd"),
     ("kunt u", ""),
     ("mag u", ""),
     ("laat u", ""),
@@ -547,6 +564,62 @@ pub(crate) fn addressee_named(text: &str) -> String {
 pub(crate) fn clinician_named(text: &str, role: &str) -> String {
     addressee_named_as(text, role, Some(BEFORE_THE_CLINICIAN))
 }
+
+/// `text`, a clinician's finding, assessment or plan, with the practice and the clinician named
+/// where they spoke of themselves as the one to call or come back to: "onze praktijkondersteuner"
+/// → "de praktijkondersteuner", "bel ons" → "bel de praktijk", "bel me over een week" → "bel de
+/// huisarts over een week", "bij mij of onze POH" → "bij de huisarts of de POH". A "me" or "ons"
+/// in any other place ("tussen ons", "lacht naar me") is left as said. A quote is left as it was
+/// said.
+pub(crate) fn practice_named(text: &str, role: &str) -> String {
+    let mut words = Words::of(text);
+    let mut quoted = false;
+    let mut named = false;
+    for i in 0..words.words.len() {
+        let quotes = words.words[i].matches('"').count();
+        let w = bare(&words.words[i]);
+        // the word before and after, where no punctuation parts them
+        let prev = (i > 0 && tail(&words.words[i - 1]).is_empty()).then(|| bare(&words.words[i - 1]));
+        let next = (tail(&words.words[i]).is_empty()).then(|| words.words.get(i + 1).map(|n| bare(n))).flatten();
+        let before = |list: &[&str]| prev.as_deref().is_some_and(|p| list.contains(&p));
+        // the verb after it, or after an adverb ("mij gerust bellen", "ons dan bellen")
+        let then = (next.as_deref().is_some_and(|n| CONTACT_ADVERBS.contains(&n)) && tail(&words.words[i + 1]).is_empty())
+            .then(|| words.words.get(i + 2).map(|n| bare(n)))
+            .flatten();
+        let after = |list: &[&str]| next.iter().chain(&then).any(|n| list.contains(&n.as_str()));
+        // "laat het me dan weten": the one told is the one to tell
+        let told = prev.as_deref() == Some("het") && i >= 2 && matches!(bare(&words.words[i - 2]).as_str(), "laat" | "laten");
+        let contact = before(CONTACT_BEFORE) || after(CONTACT_AFTER) || told;
+        let new = match w.as_str() {
+            _ if quoted || quotes > 0 => None,
+            "onze" if next.is_some() => Some("de".to_owned()),
+            "ons" if after(&["nummer"]) => Some("het praktijk".to_owned()),
+            "ons" if contact => Some("de praktijk".to_owned()),
+            "me" | "mij" if contact => Some(format!("de {role}")),
+            _ => None,
+        };
+        if let Some(new) = new {
+            words.words[i] = keep_tail(&words.words[i], &new);
+            named = true;
+        }
+        quoted ^= quotes % 2 == 1;
+    }
+    if !named {
+        return text.to_owned();
+    }
+    // "het praktijk nummer" is one word
+    words.text().replace("het praktijk nummer", "het praktijknummer").replace("Het praktijk nummer", "Het praktijknummer")
+}
+
+/// Words before a clinician's "ons" or "me" that make them the one to contact ("bel me", "bij
+/// mij", "met ons").
+const CONTACT_BEFORE: &[&str] = &["bel", "belt", "bellen", "mail", "mailt", "mailen", "app", "bij", "met"];
+
+/// Adverbs between a clinician's "ons" or "me" and the verb that makes them the one to contact.
+const CONTACT_ADVERBS: &[&str] = &["gerust", "altijd", "dan", "meteen", "direct", "even", "ook", "eerder"];
+
+/// Words after a clinician's "ons" or "me" that make them the one to contact ("mij gerust bellen").
+const CONTACT_AFTER: &[&str] = &["bellen", "mailen", "terugbellen", "bereiken"];
 
 /// Words after which the patient's "u" is the clinician ([`clinician_named`]).
 const BEFORE_THE_CLINICIAN: &[&str] =
@@ -2305,6 +2378,30 @@ fn upper_first(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_practice_is_named_where_the_clinician_is_the_one_to_call() {
+        for (said, record) in [
+            (
+                "Voorstel: een paar gesprekken met onze praktijkondersteuner GGZ.",
+                "Voorstel: een paar gesprekken met de praktijkondersteuner GGZ.",
+            ),
+            ("Wordt het erger, bel me dan over 2 weken.", "Wordt het erger, bel de huisarts dan over 2 weken."),
+            ("Bel ons.", "Bel de praktijk."),
+            ("Wordt het niet minder, dan ons bellen of mailen.", "Wordt het niet minder, dan de praktijk bellen of mailen."),
+            ("Krijgt spierpijn, laat het me dan weten.", "Krijgt spierpijn, laat het de huisarts dan weten."),
+            ("Een afspraak bij mij of bij onze POH.", "Een afspraak bij de huisarts of bij de POH."),
+            ("Neemt niet op als ons nummer belt.", "Neemt niet op als het praktijknummer belt."),
+            ("Mij gerust bellen met vragen.", "De huisarts gerust bellen met vragen."),
+        ] {
+            assert_eq!(practice_named(said, "huisarts"), record, "{said}");
+        }
+        // elsewhere "ons" and "me" stay as said, and so does a quote
+        for said in ["Wat hier besproken wordt blijft tussen ons.", "Lacht naar me.", "Vraagt: \"Mag ik u bellen?\" Bel me."] {
+            assert_eq!(practice_named(said, "huisarts"), said.replace("Bel me.", "Bel de huisarts."), "{said}");
+        }
+        assert_eq!(practice_named("Bel me morgen.", "POH"), "Bel de POH morgen.");
+    }
 
     fn s(t: &str) -> String {
         clinical(Section::Subjective, Speaker::Patient, t)
