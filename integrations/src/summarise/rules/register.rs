@@ -335,6 +335,21 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
         let told = [clinical_told(section, speaker, question, told), clinical_told(section, speaker, rest, told)];
         return told.iter().filter(|t| !t.is_empty()).cloned().collect::<Vec<_>>().join(" ");
     }
+    if section != Section::Subjective
+        && speaker == Speaker::Zorgverlener
+        && let Some((question, rest)) = question_then_more(t)
+    {
+        // the clinician asking along the way ("En hoe gaat het met uzelf? U ziet er moe uit."):
+        // the question belongs nowhere, what follows it is the finding; a request ("Wilt u een
+        // plasje opvangen? Dan …") is an instruction, kept
+        let lower = question.to_lowercase();
+        let asked = match REQUESTS.iter().find_map(|r| lower.strip_prefix(r)) {
+            Some(wanted) => clinical_told(section, speaker, &format!("{}.", wanted.trim().trim_end_matches('?')), told),
+            _ => String::new(),
+        };
+        let rest = clinical_told(section, speaker, rest, told);
+        return [asked, rest].into_iter().filter(|t| !t.is_empty()).collect::<Vec<_>>().join(" ");
+    }
     let mut words = Words::of(t);
     words.told = told;
     words.drop_fillers();
@@ -461,6 +476,9 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
     }
     style::finish(out)
 }
+
+/// How a clinician asks the patient to do something: "Wilt u een plasje opvangen?".
+const REQUESTS: &[&str] = &["wilt u ", "wil je ", "kunt u ", "kun je ", "zou u ", "zou je "];
 
 /// A line that asks and then goes on ("Moet ik naar het ziekenhuis? Mijn vrouw is nog met de auto
 /// weg."), as its first question and what follows it.
@@ -1154,6 +1172,11 @@ impl Words {
             {
                 if modal(self, i - 1) {
                     // "over drie maanden wil ik je bloeddruk meten" → "… je bloeddruk meten"
+                    self.words.drain(i - 1..i + 1);
+                    i -= 1;
+                } else if speaker_word && matches!(verb.inf.as_str(), "hebben" | "zijn") && self.participle_in_clause(i + 1) {
+                    // what was done before: "drie maanden geleden hebben we de dosis verhoogd" →
+                    // "3 maanden geleden de dosis verhoogd" (not "… verhoogd hebben")
                     self.words.drain(i - 1..i + 1);
                     i -= 1;
                 } else {
@@ -2637,6 +2660,23 @@ mod tests {
         assert_eq!(
             clinical(Section::Plan, Speaker::Zorgverlener, "Ik heb net overlegd met de internist, ze kan vanmiddag terecht."),
             "Net overlegd met de internist, ze kan vanmiddag terecht."
+        );
+        assert_eq!(
+            clinical(Section::Plan, Speaker::Zorgverlener, "Drie maanden geleden hebben we de dosis verhoogd."),
+            "3 maanden geleden de dosis verhoogd."
+        );
+        assert_eq!(e("Die zien we vaker bij mensen met diabetes."), "Die komt vaker voor bij mensen met diabetes.");
+        assert_eq!(
+            clinical(Section::Objective, Speaker::Zorgverlener, "En hoe gaat het met uzelf? U ziet er moe uit."),
+            "Ziet er moe uit."
+        );
+        assert_eq!(
+            clinical(Section::Plan, Speaker::Zorgverlener, "Wilt u proberen een plasje op te vangen? Dan neem ik een urinestick mee."),
+            "Proberen een plasje op te vangen. Dan een urinestick meenemen."
+        );
+        assert_eq!(
+            clinical(Section::Plan, Speaker::Zorgverlener, "En ik raad aan om te stoppen met roken."),
+            "En geadviseerd om te stoppen met roken."
         );
         assert_eq!(e("Vooral een verhoogde gamma-GT zien we daar vaak bij."), "Vooral een verhoogde gamma-GT komt daar vaak bij voor.");
         assert_eq!(

@@ -432,6 +432,9 @@ const PLAN_INFINITIVES: &[&str] = &[
     "meten",
 ];
 
+/// The particles a separable verb leaves at its clause's end ("Nemen de klachten toe, …").
+const SEPARATED_PARTICLES: &[&str] = &["toe", "af", "op", "mee", "door", "aan", "uit", "in", "terug", "over", "weg"];
+
 /// The kinds of broken Dutch a rewrite can leave, each with the example that named it. A field's
 /// text is split into sentences; each sentence is checked against each kind.
 pub const FRAGMENT_KINDS: &[(&str, &str)] = &[
@@ -515,7 +518,12 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
             Some(FRAGMENT_KINDS[1].0)
         } else if matches!(w(0), "die" | "dat" | "dit") && is_value(w(1)) {
             Some(FRAGMENT_KINDS[2].0)
-        } else if PLAN_INFINITIVES.contains(&w(skip)) && matches!(w(skip + 1), "de" | "het" | "een") {
+        } else if PLAN_INFINITIVES.contains(&w(skip))
+            && matches!(w(skip + 1), "de" | "het" | "een")
+            // a condition put first, its verb finite and its particle at the clause's end: "Nemen
+            // de hartkloppingen toe, …"
+            && !sentence.split(',').next().and_then(|c| c.split_whitespace().last()).is_some_and(|p| SEPARATED_PARTICLES.contains(&p.to_lowercase().as_str()))
+        {
             Some(FRAGMENT_KINDS[3].0)
         } else if matches!(w(0), "hij" | "zij" | "ze")
             && matches!(w(1), "alert" | "koortsig" | "ziek" | "suf" | "rustig" | "bleek" | "moe" | "benauwd")
@@ -552,7 +560,11 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
             }
         {
             Some(FRAGMENT_KINDS[7].0)
-        } else if w(1) == "en" && matches!(w(2), "hebben" | "zijn" | "willen" | "gaan" | "komen" | "wonen" | "weten") {
+        } else if w(1) == "en"
+            && matches!(w(2), "hebben" | "zijn" | "willen" | "gaan" | "komen" | "wonen" | "weten")
+            // "Hij en zijn zusje slapen samen": "zijn" is whose
+            && !(w(2) == "zijn" && matches!(w(0), "hij" | "zij" | "ze" | "hem" | "haar"))
+        {
             Some(FRAGMENT_KINDS[8].0)
         } else if w(0) == "wat" && matches!(w(1), "beschrijft" | "vertelt" | "meemaakt" | "zegt" | "noemt" | "voelt" | "merkt" | "ziet") {
             // the clause's subject went with its "u" or "je" ("Wat helpt, is rust" has one)
