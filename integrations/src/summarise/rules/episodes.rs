@@ -5,7 +5,9 @@
 //! to it. With more:
 //!
 //! 1. Each sentence gets a topic from the body-part / organ-system lexicon [`TOPICS`] (the topic
-//!    with most cue hits; none when no cue hits).
+//!    with most cue hits; none when no cue hits). A word a topic's cues would catch that is not
+//!    of the topic ("hartstikke", "blaasjes", a "pols" that is the pulse: [`FALSE_FRIENDS`]) does
+//!    not count for it.
 //! 2. The `episode_count` topics mentioned most in clinical sentences, an assessment counting
 //!    twice (ties: the earliest), become the episodes, numbered in order of first mention.
 //! 3. A sentence with one of those topics goes to its episode; any other sentence goes to the
@@ -17,11 +19,13 @@
 //!
 //! Episodes nothing was assigned to stay empty, so the note always has the number asked for.
 
-use super::cues::CueList;
+use std::borrow::Cow;
+
+use super::cues::{self, CueList};
 use super::lexicon::{TOPIC_CHANGE, TOPIC_CHANGE_START};
 
 /// Topics by body part or organ system: a name (for documentation) and its cues.
-pub(crate) static TOPICS: [(&str, CueList); 20] = [
+pub(crate) static TOPICS: [(&str, CueList); 21] = [
     (
         "luchtwegen",
         CueList::new(&[
@@ -93,6 +97,7 @@ pub(crate) static TOPICS: [(&str, CueList); 20] = [
             "zout*",
             "furosemide",
             "plastablet*",
+            "plaspil*",
             "oedeem",
             "boezemfibrilleren",
             "atriumfibrilleren",
@@ -211,6 +216,7 @@ pub(crate) static TOPICS: [(&str, CueList); 20] = [
             "brandwond*",
             "blaar",
             "blaren",
+            "blaasje*",
             "beet",
             "gebeten",
             "bult*",
@@ -363,6 +369,22 @@ pub(crate) static TOPICS: [(&str, CueList); 20] = [
         ]),
     ),
     ("alcohol", CueList::new(&["alcohol*", "bier", "wijn", "glazen", "drank", "borrel*", "audit-c"])),
+    (
+        "roken",
+        CueList::new(&[
+            "rook",
+            "rookt",
+            "roken",
+            "rookte",
+            "gerookt",
+            "sigaret*",
+            "shag",
+            "nicotine*",
+            "champix",
+            "varenicline",
+            "stopdatum",
+        ]),
+    ),
     // a form or a medical examination asked for: "een keuring voor het rijbewijs"
     ("verklaring", CueList::new(&["rijbewijs*", "keuring*", "keuringsarts*", "verklaring*", "attest*", "sportkeuring*", "duikkeuring*"])),
     // the blood: anaemia and iron
@@ -402,7 +424,7 @@ pub(crate) fn topic_of(sentence: &str) -> Option<usize> {
 /// Each topic's cue hits in `sentence`, leaving out what a denied link names ("het komt niet door
 /// de bloeddruk" is not about the blood pressure): the clause from the denial on.
 fn topic_counts(sentence: &str) -> [u32; TOPICS.len()] {
-    let counts = |s: &str| -> [u32; TOPICS.len()] { std::array::from_fn(|i| TOPICS[i].1.count(s)) };
+    let counts = |s: &str| -> [u32; TOPICS.len()] { std::array::from_fn(|i| TOPICS[i].1.count(&for_topic(TOPICS[i].0, s))) };
     match DENIED_LINK.find(sentence) {
         Some(at) => {
             let end = sentence[at..].find([',', '.', ';', '?', '!']).map_or(sentence.len(), |e| at + e);
@@ -410,6 +432,55 @@ fn topic_counts(sentence: &str) -> [u32; TOPICS.len()] {
         }
         None => counts(sentence),
     }
+}
+
+/// Words a topic's cues would catch that are not of the topic, per topic: "hartstikke dik" is no
+/// heart, "blaasjes" are the skin's and the "blaastest" the lungs', "urinezuur" or "nierfunctie"
+/// a lab value of any problem (gout, blood pressure, diabetes), the "plaspil" the blood
+/// pressure's; and for the arm, a "pols" that is the pulse ("pols 76", "de pols is regelmatig").
+const FALSE_FRIENDS: [(&str, &[&str]); 3] = [
+    ("hart-vaat", &["hartstikke", "hartig", "hartje", "hartvormig", "hartelijk*"]),
+    (
+        "urineweg",
+        &[
+            "urinezuur",
+            "nierfunctie",
+            "nierwaarde*",
+            "blaasje*",
+            "blaastest*",
+            "blaast",
+            "plastisch*",
+            "plastic*",
+            "plaspil*",
+            "plastablet*",
+        ],
+    ),
+    ("schouder-arm", &[]),
+];
+
+/// What follows a "pols" that is the pulse.
+const PULSE_FOLLOWS: [&str; 2] = ["regelmatig", "onregelmatig"];
+
+/// `sentence` as topic `topic` counts it: without the words [`FALSE_FRIENDS`] lists for it, and
+/// for the arm without a "pols" that is the pulse.
+fn for_topic<'s>(topic: &str, sentence: &'s str) -> Cow<'s, str> {
+    let Some((_, friends)) = FALSE_FRIENDS.iter().find(|(t, _)| *t == topic) else { return Cow::Borrowed(sentence) };
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    let bare = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    let pulse = |i: usize| {
+        topic == "schouder-arm"
+            && bare(words[i]) == "pols"
+            && words[i + 1..]
+                .iter()
+                .map(|w| bare(w))
+                .find(|w| !matches!(w.as_str(), "is" | "was" | "van"))
+                .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit()) || PULSE_FOLLOWS.contains(&w.as_str()))
+    };
+    let false_friend = |i: usize| pulse(i) || friends.iter().any(|f| cues::has_cue(&bare(words[i]), f));
+    if !(0..words.len()).any(false_friend) {
+        return Cow::Borrowed(sentence);
+    }
+    Cow::Owned((0..words.len()).filter(|&i| !false_friend(i)).map(|i| words[i]).collect::<Vec<_>>().join(" "))
 }
 
 /// What denies a link to another problem: what follows is not what the sentence is about.
@@ -562,6 +633,20 @@ fn by_topic(counts: &[([u32; TOPICS.len()], Option<[u32; TOPICS.len()]>)], marke
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_false_friend_is_no_topic() {
+        let topic = |s: &str| topic_of(s).map(|t| TOPICS[t].0);
+        assert_eq!(topic("Mijn grote teen is hartstikke dik."), Some("enkel-voet"));
+        assert_eq!(topic("Sommige zijn nog rode bultjes, andere blaasjes met vocht erin."), Some("huid"));
+        assert_eq!(topic("Pols 76, regelmatig."), None);
+        assert_eq!(topic("De pols is pijnlijk."), Some("schouder-arm"));
+        assert_eq!(topic("Het urinezuur prikken we over zes weken."), None);
+        assert_eq!(topic("In maart was uw nierfunctie licht verminderd."), None);
+        assert_eq!(topic("De plaspil stoppen we."), Some("hart-vaat"));
+        assert_eq!(topic("Ik rook twintig sigaretten per dag."), Some("roken"));
+        assert_eq!(topic("Sinds gisteren brandt het bij het plassen."), Some("urineweg"));
+    }
 
     #[test]
     fn topics_split_two_problems() {
