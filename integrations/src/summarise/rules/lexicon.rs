@@ -1243,6 +1243,14 @@ pub(crate) static ASSESSMENT_START: CueList = CueList::new(&[
     "wat jij meemaakt",
     "wat u vertelt",
     "wat je vertelt",
+    // what the clinician makes of it: "Wat ik hoor, is dat je veel spanning voelt", "Mijn indruk
+    // is dat …" ("wat ik hoor is een piepende ademhaling" is a finding: only with "dat")
+    "wat ik hoor is dat",
+    "wat ik hoor, is dat",
+    "wat ik zie is dat",
+    "wat ik zie, is dat",
+    "mijn indruk is",
+    "mijn indruk",
 ]);
 
 /// The names of the diagnoses in the embedded ICPC list ([`domain::icpc::diagnosis_synonyms`]):

@@ -405,6 +405,16 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
         }
         Section::Evaluation => {
             words.drop_opening(E_OPENINGS);
+            // "Wat ik hoor, is dat …": the comma a speaker pauses with is no clause's end
+            for k in 0..words.words.len().saturating_sub(3) {
+                if words.matches(k, &["wat", "ik"])
+                    && matches!(bare(&words.words[k + 2]).as_str(), "hoor" | "zie")
+                    && tail(&words.words[k + 2]) == ","
+                    && bare(&words.words[k + 3]) == "is"
+                {
+                    words.words[k + 2] = trimmed(&words.words[k + 2]).to_owned();
+                }
+            }
             words.named_as();
             words.existential();
             words.drop_through_past_bij();
@@ -412,6 +422,14 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
             words.replace(&[
                 ("daar is geen", "geen"),
                 ("daarvoor is geen", "geen"),
+                // what the clinician makes of it, as the record says it: "Wat ik hoor, is dat je
+                // veel spanning voelt" → "Indruk dat patiënt veel spanning voelt"
+                ("wat ik hoor is dat", "indruk dat"),
+                ("wat ik zie is dat", "indruk dat"),
+                ("mijn indruk is dat", "indruk dat"),
+                ("wat ik zie is", "indruk:"),
+                ("wat ik hoor is", "indruk:"),
+                ("mijn indruk is", "indruk:"),
                 ("volgens mij heeft u", "waarschijnlijk"),
                 ("volgens mij heb je", "waarschijnlijk"),
                 ("volgens mij", "waarschijnlijk"),
@@ -2666,6 +2684,14 @@ mod tests {
             "3 maanden geleden de dosis verhoogd."
         );
         assert_eq!(e("Die zien we vaker bij mensen met diabetes."), "Die komt vaker voor bij mensen met diabetes.");
+        assert_eq!(
+            e("Wat ik hoor, is dat je veel spanning voelt rond de tentamens."),
+            "Indruk dat patiënt veel spanning voelt rond de tentamens."
+        );
+        assert_eq!(
+            e("Wat ik zie is iemand die veel stress heeft door een nieuwe baan."),
+            "Indruk: iemand die veel stress heeft door een nieuwe baan."
+        );
         assert_eq!(
             clinical(Section::Objective, Speaker::Zorgverlener, "En hoe gaat het met uzelf? U ziet er moe uit."),
             "Ziet er moe uit."
