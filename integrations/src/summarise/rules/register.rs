@@ -142,6 +142,28 @@ const E_OPENINGS: &[&str] = &[
     "hij heeft",
 ];
 
+/// What a patient says to the clinician along the way, which the history does without: "Nu u
+/// het zegt, vorig jaar …", "Slecht, ik strompel zoals u ziet", "u hoort het al, mijn stem is
+/// schor"; what they did as told, as advised ("zoals u had gezegd" → "zoals geadviseerd").
+const S_ASIDES: &[(&str, &str)] = &[
+    ("nu u het zegt", ""),
+    ("nu je het zegt", ""),
+    ("zoals u ziet", ""),
+    ("zoals je ziet", ""),
+    ("u hoort het misschien al", ""),
+    ("u hoort het al", ""),
+    ("je hoort het al", ""),
+    ("als u dat bedoelt", ""),
+    ("dat ziet u wel", ""),
+    ("zoals u had gezegd", "zoals geadviseerd"),
+    ("zoals u heeft gezegd", "zoals geadviseerd"),
+    ("zoals u zei", "zoals geadviseerd"),
+    ("dank u wel", ""),
+    ("dank je wel", ""),
+    ("dank u", ""),
+    ("dank je", ""),
+];
+
 /// Openings of the plan, each with what replaces it (longest first).
 const P_OPENINGS: &[(&str, &str)] = &[
     ("mijn advies is om", "advies:"),
@@ -365,6 +387,7 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
         Section::Subjective => {
             words.drop_opening(CONNECTIVES);
             words.drop_opening(S_OPENINGS);
+            words.replace(S_ASIDES);
             words.third_person();
         }
         Section::Objective => {
@@ -2419,6 +2442,14 @@ fn upper_first(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_patients_asides_to_the_clinician_leave_the_history() {
+        assert_eq!(s("Nu u het zegt, vorig jaar heb ik een keer ibuprofen genomen."), "Vorig jaar heeft een keer ibuprofen genomen.");
+        assert_eq!(s("Slecht, ik strompel zoals u ziet."), "Slecht, strompelt.");
+        assert_eq!(s("Ik weeg me elke ochtend, zoals u had gezegd."), "Weegt elke ochtend, zoals geadviseerd.");
+        assert_eq!(s("U hoort het al, ik ben al drie weken hees."), "Is al 3 weken hees.");
+    }
 
     #[test]
     fn the_practice_is_named_where_the_clinician_is_the_one_to_call() {
