@@ -439,6 +439,7 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
                 }
             }
             words.named_as();
+            words.unlikely();
             words.existential();
             words.drop_through_past_bij();
             words.copula_with_article();
@@ -792,6 +793,33 @@ impl Words {
                 // Only the phrase's last word may carry punctuation after it.
                 trimmed(w).eq_ignore_ascii_case(p) && (k + 1 == phrase.len() || tail(w).is_empty())
             })
+    }
+
+    /// E: a diagnosis the clinician thinks not of, as the record says it: "Aan een zonnesteek denk
+    /// ik niet, want …" → "Zonnesteek onwaarschijnlijk, want …", "Aan zwangerschapsvergiftiging
+    /// denk ik hierbij niet" → "Zwangerschapsvergiftiging hierbij onwaarschijnlijk".
+    fn unlikely(&mut self) {
+        if self.words.first().is_none_or(|w| bare(w) != "aan") {
+            return;
+        }
+        // "aan X denk ik [hierbij|nu|ook|eigenlijk] niet", X without punctuation
+        let Some(k) = (1..self.words.len()).find(|&k| self.matches(k, &["denk", "ik"])) else { return };
+        if k < 2 || self.words[..k].iter().any(|w| !tail(w).is_empty()) {
+            return;
+        }
+        let adverb = self.words.get(k + 2).is_some_and(|w| matches!(bare(w).as_str(), "hierbij" | "nu" | "ook" | "eigenlijk") && tail(w).is_empty());
+        let not = k + 2 + usize::from(adverb);
+        if self.words.get(not).is_none_or(|w| bare(w) != "niet") {
+            return;
+        }
+        let closing = format!("onwaarschijnlijk{}", tail(&self.words[not]));
+        self.words[not] = closing;
+        // "denk ik" goes, and the "aan" that opened the clause
+        self.words.drain(k..k + 2);
+        self.words.remove(0);
+        if let Some(first) = self.words.first_mut() {
+            *first = upper_first(first);
+        }
     }
 
     /// P: the clinician's wish for what the addressee does, as the advice: "Ik wil dat u hem nu
@@ -2715,6 +2743,11 @@ mod tests {
             "3 maanden geleden de dosis verhoogd."
         );
         assert_eq!(e("Die zien we vaker bij mensen met diabetes."), "Die komt vaker voor bij mensen met diabetes.");
+        assert_eq!(
+            e("Aan een zonnesteek denk ik niet, want hij heeft geen hoofdpijn."),
+            "Zonnesteek onwaarschijnlijk, want hij heeft geen hoofdpijn."
+        );
+        assert_eq!(e("Aan zwangerschapsvergiftiging denk ik hierbij niet."), "Zwangerschapsvergiftiging hierbij onwaarschijnlijk.");
         assert_eq!(
             e("Wat ik hoor, is dat je veel spanning voelt rond de tentamens."),
             "Indruk dat patiënt veel spanning voelt rond de tentamens."
