@@ -807,7 +807,8 @@ impl Words {
         if k < 2 || self.words[..k].iter().any(|w| !tail(w).is_empty()) {
             return;
         }
-        let adverb = self.words.get(k + 2).is_some_and(|w| matches!(bare(w).as_str(), "hierbij" | "nu" | "ook" | "eigenlijk") && tail(w).is_empty());
+        let adverb =
+            self.words.get(k + 2).is_some_and(|w| matches!(bare(w).as_str(), "hierbij" | "nu" | "ook" | "eigenlijk") && tail(w).is_empty());
         let not = k + 2 + usize::from(adverb);
         if self.words.get(not).is_none_or(|w| bare(w) != "niet") {
             return;

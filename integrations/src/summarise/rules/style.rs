@@ -138,7 +138,43 @@ pub(crate) fn finish(s: &str) -> String {
     if !out.is_empty() && !out.ends_with(['.', '?', '!']) {
         out.push('.');
     }
+    sentences_capitalised(&out)
+}
+
+/// `text` with each sentence after the first opening with a capital, where a rewrite left its
+/// first word out ("Dan het roken. U zei dat …" → "… Zei dat …"). An abbreviation's full stop
+/// ("o.a. de knie", "ca. 3 weken") closes no sentence.
+fn sentences_capitalised(text: &str) -> String {
+    if !text.contains(". ") {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut words = text.split(' ').peekable();
+    let mut closes = false;
+    while let Some(w) = words.next() {
+        if closes && w.starts_with(|c: char| c.is_lowercase()) {
+            out.push_str(&finish_first(w));
+        } else {
+            out.push_str(w);
+        }
+        let body = w.trim_end_matches('.');
+        closes = w.ends_with('.') && body.chars().count() > 3 && !body.contains('.') && !w.ends_with("..");
+        if words.peek().is_some() {
+            out.push(' ');
+        }
+    }
     out
+}
+
+/// `word` with its first letter in capitals ("ij" whole).
+fn finish_first(word: &str) -> String {
+    match word.strip_prefix("ij") {
+        Some(rest) => format!("IJ{rest}"),
+        None => {
+            let mut c = word.chars();
+            c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+        }
+    }
 }
 
 /// Turns the patient's answer to the clinician's question into a note sentence, in the
@@ -709,6 +745,13 @@ fn is_bullet(l: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_sentence_of_a_line_opens_with_a_capital() {
+        assert_eq!(finish("dan het roken. zei dat patiënt wil stoppen"), "Dan het roken. Zei dat patiënt wil stoppen.");
+        assert_eq!(finish("pijn o.a. in de knie, ca. 3 weken"), "Pijn o.a. in de knie, ca. 3 weken.");
+        assert_eq!(finish("marian. ijzer slikt ze al"), "Marian. IJzer slikt ze al.");
+    }
 
     #[test]
     fn fillers_and_vocatives_go() {
