@@ -164,6 +164,11 @@ const S_ASIDES: &[(&str, &str)] = &[
     ("dank je", ""),
 ];
 
+/// Words put before the verb that would read as its subject where the patient's "ik" after the
+/// verb were left out ("dat wilde ik vragen", "daarvoor kom ik niet").
+const FRONTED_OBJECTS: &[&str] =
+    &["dat", "dit", "die", "daar", "daarvoor", "daarom", "daardoor", "daarna", "daarbij", "daarmee", "dan", "toen", "zo", "het"];
+
 /// Openings of the plan, each with what replaces it (longest first).
 const P_OPENINGS: &[(&str, &str)] = &[
     ("mijn advies is om", "advies:"),
@@ -1896,7 +1901,11 @@ impl Words {
                         let before_main = |k: usize| {
                             is_stem(&bare(&self.words[k]))
                                 && tail(&self.words[k]).is_empty()
-                                && self.words.get(k + 1).is_some_and(|n| matches!(bare(n).as_str(), "is" | "wordt" | "gaat" | "doet"))
+                                && self.words.get(k + 1).is_some_and(|n| {
+                                    let n = bare(n);
+                                    matches!(n.as_str(), "is" | "wordt" | "gaat" | "doet")
+                                        || finite(&n).is_some_and(|f| f.third == n && f.inf != n)
+                                })
                         };
                         let verb = (i..end)
                             .find(|&k| first_person_verb(&bare(&self.words[k])).is_some())
@@ -1916,10 +1925,26 @@ impl Words {
                         self.words[i] = conjugate(&self.words[i]);
                         i += 1;
                     } else if i > 0 && tail(&self.words[i - 1]).is_empty() {
-                        // "slaap ik" → "slaapt"
+                        // "slaap ik" → "slaapt"; after a fronted "dat", "daarvoor" or "dan" the
+                        // subject stays, named, or the fronted word reads as the subject: "dat
+                        // wilde ik ook nog vragen" → "dat wilde patiënt ook nog vragen", not "dat
+                        // wilde ook nog vragen"
                         let p = i - 1;
                         self.words[p] = conjugate(&self.words[p]);
-                        self.remove(i, 1);
+                        let fronted =
+                            p > 0 && tail(&self.words[p - 1]).is_empty() && FRONTED_OBJECTS.contains(&bare(&self.words[p - 1]).as_str());
+                        if fronted && !self.told {
+                            self.words[i] = keep_tail(&self.words[i], "patiënt");
+                            // "daarom maak ik me zorgen" → "daarom maakt patiënt zich zorgen"
+                            if tail(&self.words[i]).is_empty()
+                                && self.words.get(i + 1).is_some_and(|w| matches!(bare(w).as_str(), "me" | "mij"))
+                            {
+                                self.words[i + 1] = keep_tail(&self.words[i + 1], "zich");
+                            }
+                            i += 1;
+                        } else {
+                            self.remove(i, 1);
+                        }
                     } else {
                         self.remove(i, 1);
                     }
@@ -2473,6 +2498,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_fronted_object_keeps_the_patient_as_subject() {
+        assert_eq!(s("Dat wilde ik ook nog vragen."), "Dat wilde patiënt ook nog vragen.");
+        assert_eq!(s("Mijn moeder had het ook, daarom maak ik me zorgen."), "Moeder had het ook, daarom maakt patiënt zich zorgen.");
+        assert_eq!(s("Sinds gisteren heb ik koorts."), "Sinds gisteren heeft koorts.");
+        assert_eq!(
+            s("Vooral 's nachts als ik plat lig komt het zuur omhoog."),
+            "Vooral 's nachts als patiënt plat ligt komt het zuur omhoog."
+        );
+    }
+
+    #[test]
     fn the_patients_asides_to_the_clinician_leave_the_history() {
         assert_eq!(s("Nu u het zegt, vorig jaar heb ik een keer ibuprofen genomen."), "Vorig jaar heeft een keer ibuprofen genomen.");
         assert_eq!(s("Slecht, ik strompel zoals u ziet."), "Slecht, strompelt.");
@@ -2793,7 +2829,7 @@ mod tests {
             s("Omdat hij zelf niet hoort wat ik 's nachts allemaal hoor."),
             "Omdat hij zelf niet hoort wat patiënt 's nachts allemaal hoort."
         );
-        assert_eq!(s("Dat weet ik niet hoor."), "Dat weet niet.");
+        assert_eq!(s("Dat weet ik niet hoor."), "Dat weet patiënt niet.");
         let e = |t: &str| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
         assert_eq!(
             e("Wat uw vrouw beschrijft en hoe moe u overdag bent, past goed bij slaapapneu."),
