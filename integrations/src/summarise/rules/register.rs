@@ -164,6 +164,98 @@ const S_ASIDES: &[(&str, &str)] = &[
     ("dank je", ""),
 ];
 
+/// Words after a "je" that make it the subject, not whose: adverbs, pronouns, articles,
+/// prepositions and the states a clause names ("als je niet kunt slapen", "als je hem vergeet",
+/// "als je somber wordt").
+const NOT_WHOSE: &[&str] = &[
+    "niet",
+    "ook",
+    "nog",
+    "al",
+    "er",
+    "het",
+    "dat",
+    "dit",
+    "dan",
+    "zelf",
+    "weer",
+    "toch",
+    "nu",
+    "meteen",
+    "goed",
+    "gewoon",
+    "een",
+    "'s",
+    "minder",
+    "meer",
+    "zo",
+    "daar",
+    "hier",
+    "geen",
+    "ergens",
+    "iets",
+    "niets",
+    "veel",
+    "te",
+    "de",
+    "hem",
+    "haar",
+    "ze",
+    "die",
+    "deze",
+    "zich",
+    "jezelf",
+    "je",
+    "naar",
+    "van",
+    "aan",
+    "bij",
+    "voor",
+    "om",
+    "over",
+    "uit",
+    "binnen",
+    "na",
+    "tegen",
+    "tijdens",
+    "zonder",
+    "in",
+    "op",
+    "met",
+    "somber",
+    "ouder",
+    "beter",
+    "slechter",
+    "ziek",
+    "moe",
+    "misselijk",
+    "benauwd",
+    "duizelig",
+    "zwanger",
+    "bang",
+    "alleen",
+    "wakker",
+    "thuis",
+    "echt",
+    "eerder",
+    "later",
+    "vaker",
+    "vanavond",
+    "morgen",
+    "straks",
+    "toen",
+    "daarvoor",
+    "daarna",
+    "vroeger",
+    "vandaag",
+    "gisteren",
+    "soms",
+    "vaak",
+    "altijd",
+    "nooit",
+    "wel",
+];
+
 /// Words put before the verb that would read as its subject where the patient's "ik" after the
 /// verb were left out ("dat wilde ik vragen", "daarvoor kom ik niet").
 const FRONTED_OBJECTS: &[&str] =
@@ -1264,21 +1356,35 @@ impl Words {
                 }
                 continue;
             }
-            if addressee && subordinate && prev.as_deref().is_some_and(|p| matches!(p, "dat" | "zodat" | "omdat" | "wat")) {
-                // what is said or done about the patient names them: "in het dossier dat u
+            // "of je ogen gaan pijn doen", "dat je moeder er lang over deed": a "je" before a noun
+            // is whose, and goes as "uw" does, unless a verb in its person follows in its clause
+            // ("zolang je koorts hebt", "voordat je de tablet neemt")
+            let verbish = |n: &str| {
+                finite(n).is_some()
+                    || second_person_third(n).is_some()
+                    || is_verb(n)
+                    || (n.ends_with('t')
+                        && n.chars().count() > 3
+                        && !matches!(n, "niet" | "echt" | "eerst" | "licht" | "nacht" | "best" | "vast"))
+            };
+            let possessive = w == "je"
+                && next.as_deref().is_some_and(|n| !verbish(n) && !NOT_WHOSE.contains(&n))
+                && !(i + 2..self.clause_end(i)).any(|k| verbish(&bare(&self.words[k])));
+            if addressee && subordinate && !possessive {
+                // a subordinate clause keeps its subject, the patient named: "in het dossier dat u
                 // overgevoelig bent voor amoxicilline, zodat u het niet opnieuw krijgt" → "… dat
                 // patiënt overgevoelig is …, zodat patiënt het niet opnieuw krijgt"; "Wat u
-                // beschrijft past bij rouw" → "Wat patiënt beschrijft …"
+                // beschrijft past bij rouw" → "Wat patiënt beschrijft …"; "als u benauwder wordt"
+                // → "als patiënt benauwder wordt" ("als benauwder wordt" is no Dutch); the clause's
+                // verb, wherever it stands, in the third person
                 self.words[i] = keep_tail(&self.words[i], "patiënt");
                 self.third_person_verbs(i, i);
                 i += 1;
                 continue;
             }
             if addressee && subordinate {
-                // "als u benauwder wordt" → "als benauwder wordt"; "als je benauwd bent" → "… is"
-                self.words.remove(i);
-                // the clause's verb, wherever it stands: up to the word that ends the clause
-                self.third_person_verbs(i, i);
+                // "als je ogen pijn gaan doen" → "als ogen pijn gaan doen"
+                self.remove(i, 1);
                 continue;
             }
             if addressee && opens && matches!(next.as_deref(), Some("en" | "of")) {
@@ -2509,6 +2615,20 @@ mod tests {
     }
 
     #[test]
+    fn a_subordinate_clause_keeps_the_patient_as_its_subject() {
+        let p = |t: &str| clinical(Section::Plan, Speaker::Zorgverlener, t);
+        assert_eq!(p("Bel als u koorts krijgt."), "Bel als patiënt koorts krijgt.");
+        assert_eq!(p("Als je somberder wordt, eerder bellen."), "Als patiënt somberder wordt, eerder bellen.");
+        // a "je" before a noun is whose
+        assert_eq!(p("Als je ogen veel jeuken, oogdruppels gebruiken."), "Als ogen veel jeuken, oogdruppels gebruiken.");
+        let e = |t: &str| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
+        assert_eq!(
+            e("Omdat je toen geen HPV had, is de kans nu heel klein."),
+            "Omdat patiënt toen geen HPV had, is de kans nu heel klein."
+        );
+    }
+
+    #[test]
     fn the_patients_asides_to_the_clinician_leave_the_history() {
         assert_eq!(s("Nu u het zegt, vorig jaar heb ik een keer ibuprofen genomen."), "Vorig jaar heeft een keer ibuprofen genomen.");
         assert_eq!(s("Slecht, ik strompel zoals u ziet."), "Slecht, strompelt.");
@@ -2882,7 +3002,7 @@ mod tests {
             ),
             (
                 "Bel als u binnen drie dagen meer dan twee kilo aankomt of als u benauwder wordt.",
-                "Bel als binnen 3 dagen meer dan 2 kilo aankomt of als benauwder wordt.",
+                "Bel als patiënt binnen 3 dagen meer dan 2 kilo aankomt of als patiënt benauwder wordt.",
             ),
             (
                 "Ik verhoog de metformine naar twee keer per dag 1000 milligram.",
@@ -2901,7 +3021,7 @@ mod tests {
             ("Ik vraag een afspraak aan op de snelle polikliniek.", "Een afspraak aanvragen op de snelle polikliniek."),
             (
                 "Die kun je ook gebruiken als je benauwd bent, dan heb je de salbutamol niet meer nodig.",
-                "Die ook gebruiken als benauwd is, dan de salbutamol niet meer nodig hebben.",
+                "Die ook gebruiken als patiënt benauwd is, dan de salbutamol niet meer nodig hebben.",
             ),
             (
                 "Ze hoeft nu niet naar het ziekenhuis, maar we houden het goed in de gaten.",
@@ -3046,7 +3166,7 @@ mod tests {
             p("Zeg bij de apotheek dat u overgevoelig bent voor amoxicilline, zodat u het niet opnieuw krijgt."),
             "Zeg bij de apotheek dat patiënt overgevoelig is voor amoxicilline, zodat patiënt het niet opnieuw krijgt."
         );
-        assert_eq!(p("Als u benauwder wordt, belt u direct."), "Als benauwder wordt, direct bellen.");
+        assert_eq!(p("Als u benauwder wordt, belt u direct."), "Als patiënt benauwder wordt, direct bellen.");
         // one of two objects
         assert_eq!(p("Dan behandelen we u en uw gezin met een neuszalf."), "Dan patiënt en gezin met een neuszalf behandelen.");
         // how ill, in the assessment
