@@ -256,6 +256,43 @@ const NOT_WHOSE: &[&str] = &[
     "wel",
 ];
 
+/// Verbs of what the body or a child does, after which a closing "gewoon" says it goes normally
+/// ("plassen gaat gewoon", "ze speelt gewoon"); after "mag" or "kan" it is "just" ("dat mag
+/// gewoon") and goes as a filler.
+const FUNCTIONING: &[&str] = &[
+    "gaat",
+    "gaan",
+    "ging",
+    "loopt",
+    "lopen",
+    "liep",
+    "praat",
+    "praten",
+    "drinkt",
+    "drinken",
+    "eet",
+    "eten",
+    "speelt",
+    "spelen",
+    "poept",
+    "poepen",
+    "plast",
+    "plassen",
+    "ademt",
+    "ademen",
+    "slaapt",
+    "slapen",
+    "beweegt",
+    "bewegen",
+    "werkt",
+    "werken",
+    "groeit",
+    "reageert",
+    "functioneert",
+    "doen",
+    "doet",
+];
+
 /// Words put before the verb that would read as its subject where the patient's "ik" after the
 /// verb were left out ("dat wilde ik vragen", "daarvoor kom ik niet").
 const FRONTED_OBJECTS: &[&str] =
@@ -1087,6 +1124,18 @@ impl Words {
                         && tail(&self.words[i - 1]).is_empty()
                         && DEGREE.contains(&bare(&self.words[i - 1]).as_str()) =>
                 {
+                    i += 1
+                }
+                // "plassen gaat gewoon", "hij praat gewoon": closing a clause after its verb, it says
+                // how, normally
+                Some(f)
+                    if f == ["gewoon"]
+                        && i > 0
+                        && (!tail(&self.words[i]).is_empty() || i + 1 == self.words.len())
+                        && tail(&self.words[i - 1]).is_empty()
+                        && FUNCTIONING.contains(&bare(&self.words[i - 1]).as_str()) =>
+                {
+                    self.words[i] = keep_tail(&self.words[i], "normaal");
                     i += 1
                 }
                 // "Ik hoor", "hoor ik", "wat ik 's nachts allemaal hoor", "Hoor je dat, Thijs?": the
@@ -2626,6 +2675,13 @@ mod tests {
             e("Omdat je toen geen HPV had, is de kans nu heel klein."),
             "Omdat patiënt toen geen HPV had, is de kans nu heel klein."
         );
+    }
+
+    #[test]
+    fn gewoon_closing_a_clause_is_normally() {
+        assert_eq!(s("Plassen gaat gewoon, en ik heb geen koorts."), "Plassen gaat normaal, en heeft geen koorts.");
+        assert_eq!(s("Hij praat gewoon."), "Hij praat normaal.");
+        assert_eq!(s("Ik ben gewoon moe."), "Moe.");
     }
 
     #[test]
