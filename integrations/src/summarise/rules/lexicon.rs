@@ -1408,6 +1408,7 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     "het meest helpt",
     "liever niet",
     "liever nog niet",
+    "liever geen",
     "belangrijk is dat",
     // training built up again: "Daarna bouwt u rustig weer op"
     "bouwt u",
