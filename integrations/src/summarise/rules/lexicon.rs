@@ -1097,6 +1097,13 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     "kan nog weken",
     "kan meespelen",
     "speelt mee",
+    "speelt misschien mee",
+    "speelt waarschijnlijk mee",
+    "speelt ook mee",
+    // a conclusion drawn: "…, dus dit is echt nog normaal"
+    "dus dit is",
+    "dus dat is",
+    "dus het is",
     "spelen mee",
     "in stand",
     "gevolg van",
