@@ -167,6 +167,13 @@ impl Catalogue {
     /// most [`MAX_EVIDENCE`]). Process codes are never suggested.
     pub fn code_episodes(&self, episodes: &mut [Episode], transcript: &[&str]) {
         let sentences: Vec<Haystack> = transcript.iter().map(|s| Haystack::new(s)).collect();
+        // the chapters of the other sex's genitals (and pregnancy, for a man) go last: chlamydia in
+        // a man is no X92
+        let other_sex: &[&str] = match sex_of(transcript) {
+            Some(Sex::Male) => &["X", "W"],
+            Some(Sex::Female) => &["Y"],
+            None => &[],
+        };
         for episode in episodes.iter_mut() {
             let (evaluation, subjective) = (Haystack::new(&episode.diagnosis), Haystack::new(&episode.subjective));
             // Each candidate scored once: its score, whether E names it as a diagnosis, and the
@@ -247,6 +254,7 @@ impl Catalogue {
                 symptoms += 1;
                 symptoms <= 1
             });
+            kept.sort_by_key(|(_, t)| other_sex.contains(&self.codes[t.index].category.as_str()));
             episode.codes = kept
                 .into_iter()
                 .filter_map(|(_, t)| {
@@ -704,6 +712,31 @@ impl Terms {
     }
 }
 
+/// The patient's sex, as far as a consult shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sex {
+    Male,
+    Female,
+}
+
+/// Words that show a man: how he is addressed and his anatomy.
+const MALE_WORDS: &[&str] = &["meneer", "penis", "zaadbal", "zaadballen", "balzak", "prostaat", "voorhuid"];
+
+/// Words that show a woman: how she is addressed and her anatomy.
+const FEMALE_WORDS: &[&str] = &["mevrouw", "vagina", "baarmoeder", "eierstok", "eierstokken", "ongesteld", "menstruatie", "borstvoeding"];
+
+/// The patient's sex where the transcript shows only one: "meneer" or his anatomy, "mevrouw" or
+/// hers; `None` where it shows both (a mother about her son's testicle) or neither.
+fn sex_of(transcript: &[&str]) -> Option<Sex> {
+    let shows =
+        |list: &[&str]| transcript.iter().any(|line| normalize(line).split(|c: char| !c.is_alphanumeric()).any(|w| list.contains(&w)));
+    match (shows(MALE_WORDS), shows(FEMALE_WORDS)) {
+        (true, false) => Some(Sex::Male),
+        (false, true) => Some(Sex::Female),
+        _ => None,
+    }
+}
+
 /// The least [`Catalogue::code_episodes`] asks of a code: one synonym or title in S, or half of
 /// that in E.
 const EPISODE_CODE_FLOOR: f64 = 1.0;
@@ -781,6 +814,23 @@ mod tests {
 
     /// The embedded list's catalogue, made once for the tests.
     static EMBEDDED_CATALOGUE: LazyLock<Catalogue> = LazyLock::new(|| Catalogue::new(embedded().to_vec()));
+
+    #[test]
+    fn the_sex_the_consult_shows_puts_the_other_sexs_genital_codes_last() {
+        assert_eq!(sex_of(&["Goedemiddag meneer Jansen.", "Het brandt bij het plassen."]), Some(Sex::Male));
+        assert_eq!(sex_of(&["Dag mevrouw, ik ben al een week niet ongesteld."]), Some(Sex::Female));
+        // a mother about her son's testicle shows both
+        assert_eq!(sex_of(&["Dag mevrouw.", "Zijn zaadbal is dik."]), None);
+        let mut episodes = vec![Episode {
+            subjective: "Branderig plassen en afscheiding.".to_owned(),
+            diagnosis: "Waarschijnlijk een chlamydia-infectie of gonorroe.".to_owned(),
+            ..Default::default()
+        }];
+        let transcript = ["Goedemiddag meneer.", "Het brandt en er komt wat uit mijn penis.", "Waarschijnlijk chlamydia of gonorroe."];
+        EMBEDDED_CATALOGUE.code_episodes(&mut episodes, &transcript);
+        let codes: Vec<&str> = episodes[0].codes.iter().map(|c| c.code.as_str()).collect();
+        assert!(codes.first().is_some_and(|c| c.starts_with('Y')), "{codes:?}");
+    }
 
     #[test]
     fn an_export_with_header_quotes_and_either_separator_is_read() {
