@@ -255,6 +255,13 @@ impl Catalogue {
                 symptoms <= 1
             });
             kept.sort_by_key(|(_, t)| other_sex.contains(&self.codes[t.index].category.as_str()));
+            // A pregnancy beside a diagnosis is its circumstance, not the problem: a pregnant
+            // woman's cystitis is U71 first, W78 after it.
+            let other_diagnosis =
+                kept.iter().any(|(_, t)| component(&self.codes[t.index]) == Component::Diagnosis && self.codes[t.index].id() != "W78");
+            if other_diagnosis {
+                kept.sort_by_key(|(_, t)| self.codes[t.index].id() == "W78");
+            }
             episode.codes = kept
                 .into_iter()
                 .filter_map(|(_, t)| {
@@ -830,6 +837,19 @@ mod tests {
         EMBEDDED_CATALOGUE.code_episodes(&mut episodes, &transcript);
         let codes: Vec<&str> = episodes[0].codes.iter().map(|c| c.code.as_str()).collect();
         assert!(codes.first().is_some_and(|c| c.starts_with('Y')), "{codes:?}");
+    }
+
+    #[test]
+    fn a_pregnancy_beside_a_diagnosis_comes_after_it() {
+        let mut episodes = vec![Episode {
+            subjective: "24 weken zwanger, branderig plassen.".to_owned(),
+            diagnosis: "Blaasontsteking in de zwangerschap.".to_owned(),
+            ..Default::default()
+        }];
+        let transcript = ["Ik ben 24 weken zwanger en het brandt bij het plassen.", "Dit is een blaasontsteking."];
+        EMBEDDED_CATALOGUE.code_episodes(&mut episodes, &transcript);
+        let codes: Vec<&str> = episodes[0].codes.iter().map(|c| c.code.as_str()).collect();
+        assert_eq!(codes.first(), Some(&"U71"), "{codes:?}");
     }
 
     #[test]
