@@ -202,7 +202,11 @@ impl Catalogue {
             // The diagnosis the clinician named comes first, then what else the assessment names
             // ("overspannen", a complaint's code: the clinician's word for the problem), then the
             // rest by score.
-            ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.total_cmp(&a.0)));
+            // (of two alike, the one the assessment names first: "Het was dus een jichtaanval, …
+            // net als overgewicht" is T92 before T83)
+            let assessment = normalize(&episode.diagnosis);
+            let first_named = |mine: &[&str]| mine.iter().filter_map(|p| assessment.find(&normalize(p))).min().unwrap_or(usize::MAX);
+            ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.total_cmp(&a.0)).then(first_named(&a.2).cmp(&first_named(&b.2))));
             // A code whose every mention lies within a more specific phrase of another code of
             // the same chapter that the text names is that one, wherever it ranked: "artrose"
             // within "artrose+knie" (L91 within L90), within the compound "heupartrose" and, where
