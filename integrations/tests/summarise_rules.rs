@@ -404,9 +404,8 @@ fn the_notes_keep_the_clinical_register() {
 /// The whole set, 676 of its 709 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-11-30 (docs/benchmarks.md,
 /// "SOEP note quality"), with the twenty-first batch (678 to 709): placement all 89.2 %, holdout
-/// 88.1 %; facts dev 92.5 %, holdout 87.7 %; first-person words 301, second-person words 159,
-/// one question mark, fillers 6 (one the verb "hoor": "als ik een longontsteking hoor"), one
-/// speaker label. The target is 95 % of facts on held-out consults and none of these breaches:
+/// 88.1 %; facts dev 93.0 %, holdout 87.9 %; first-person words 300, second-person words 143,
+/// one question mark, fillers 4, one speaker label. The target is 95 % of facts on held-out consults and none of these breaches:
 /// far off yet.
 #[test]
 fn the_whole_set_stays_above_its_floor() {
@@ -421,8 +420,8 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(ev.dev_note.overall().recall() >= 0.92, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
     assert!(ev.holdout_note.overall().recall() >= 0.87, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 305 && style.second_person <= 160, "{style:?}\n{table}");
-    assert!(style.questions <= 1 && style.fillers <= 6 && style.speaker_labels <= 1, "{style:?}\n{table}");
+    assert!(style.first_person <= 305 && style.second_person <= 150, "{style:?}\n{table}");
+    assert!(style.questions <= 1 && style.fillers <= 4 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
 /// The split offer: each SOEP consult of the whole set asked as one episode. A consult written as
@@ -464,7 +463,9 @@ fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
     // false offers dev 15 of 211 and holdout 7 of 193. With the fourteenth to sixteenth (549): dev
     // 12 of 21 and holdout 9 of 35, false offers dev 20 of 258 and holdout 10 of 235. With the
     // seventeenth to twentieth (677): dev 29 of 46 and holdout 20 of 69, false offers dev 23 of
-    // 297 and holdout 20 of 265.
+    // 297 and holdout 20 of 265. With the twenty-first (709): dev 32 of 54 and holdout 22 of 78,
+    // false offers dev 26 of 305 and holdout 26 of 272 (the rules as they were before that batch:
+    // dev 30 and holdout 23 found, false offers 25 and 23).
     assert!(dev[3] * 100 >= dev[2] * 55 && holdout[3] * 100 >= holdout[2] * 20, "offers {counts:?}\n{table}");
 }
 
