@@ -435,9 +435,10 @@ fn topic_counts(sentence: &str) -> [u32; TOPICS.len()] {
 }
 
 /// Words a topic's cues would catch that are not of the topic, per topic: "hartstikke dik" is no
-/// heart, "blaasjes" are the skin's and the "blaastest" the lungs', "urinezuur" or "nierfunctie"
-/// a lab value of any problem (gout, blood pressure, diabetes), the "plaspil" the blood
-/// pressure's; and for the arm, a "pols" that is the pulse ("pols 76", "de pols is regelmatig").
+/// heart, "blaasjes" are the skin's, the "blaastest" measures the lungs, "urinezuur" or
+/// "nierfunctie" is a lab value of any problem (gout, blood pressure, diabetes), the "plaspil" is
+/// the blood pressure's; and for the arm (no word listed), a "pols" that is the pulse ("pols 76",
+/// "de pols is regelmatig").
 const FALSE_FRIENDS: [(&str, &[&str]); 3] = [
     ("hart-vaat", &["hartstikke", "hartig", "hartje", "hartvormig", "hartelijk*"]),
     (

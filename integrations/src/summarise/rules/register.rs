@@ -562,16 +562,7 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
         }
         Section::Evaluation => {
             words.drop_opening(E_OPENINGS);
-            // "Wat ik hoor, is dat …": the comma a speaker pauses with is no clause's end
-            for k in 0..words.words.len().saturating_sub(3) {
-                if words.matches(k, &["wat", "ik"])
-                    && matches!(bare(&words.words[k + 2]).as_str(), "hoor" | "zie")
-                    && tail(&words.words[k + 2]) == ","
-                    && bare(&words.words[k + 3]) == "is"
-                {
-                    words.words[k + 2] = trimmed(&words.words[k + 2]).to_owned();
-                }
-            }
+            words.no_pause_after_what_i_perceive();
             words.named_as();
             words.unlikely();
             words.existential();
@@ -782,8 +773,8 @@ pub(crate) fn practice_named(text: &str, role: &str) -> String {
             .flatten();
         let after = |list: &[&str]| next.iter().chain(&then).any(|n| list.contains(&n.as_str()));
         // "laat het me dan weten": the one told is the one to tell
-        let told = prev.as_deref() == Some("het") && i >= 2 && matches!(bare(&words.words[i - 2]).as_str(), "laat" | "laten");
-        let contact = before(CONTACT_BEFORE) || after(CONTACT_AFTER) || told;
+        let let_know = prev.as_deref() == Some("het") && i >= 2 && matches!(bare(&words.words[i - 2]).as_str(), "laat" | "laten");
+        let contact = before(CONTACT_BEFORE) || after(CONTACT_AFTER) || let_know;
         let new = match w.as_str() {
             _ if quoted || quotes > 0 => None,
             "onze" if next.is_some() => Some("de".to_owned()),
@@ -927,6 +918,20 @@ impl Words {
                 // Only the phrase's last word may carry punctuation after it.
                 trimmed(w).eq_ignore_ascii_case(p) && (k + 1 == phrase.len() || tail(w).is_empty())
             })
+    }
+
+    /// E: "Wat ik hoor, is dat …" as "Wat ik hoor is dat …": the comma a speaker pauses with is
+    /// no clause's end, and the impression's phrase is then found whole.
+    fn no_pause_after_what_i_perceive(&mut self) {
+        for k in 0..self.words.len().saturating_sub(3) {
+            if self.matches(k, &["wat", "ik"])
+                && matches!(bare(&self.words[k + 2]).as_str(), "hoor" | "zie")
+                && tail(&self.words[k + 2]) == ","
+                && bare(&self.words[k + 3]) == "is"
+            {
+                self.words[k + 2] = trimmed(&self.words[k + 2]).to_owned();
+            }
+        }
     }
 
     /// E: a diagnosis the clinician thinks not of, as the record says it: "Aan een zonnesteek denk
