@@ -10,6 +10,7 @@
 use std::borrow::Cow;
 
 use super::numbers::{self, tail};
+use super::style;
 
 /// What a corrected value is: a number ("vier", "38,2", "52e"), a moment ("zaterdag",
 /// "gisteravond", "mei") or a side ("links", "rechterhiel"). Numbers and moments correct each
@@ -245,7 +246,7 @@ fn correction(words: &[String], k: usize) -> Option<Vec<String>> {
             let opens = out.is_empty();
             out.extend(words[j..].iter().cloned());
             if opens && let Some(w) = out.first_mut() {
-                *w = capitalised(w);
+                *w = style::capitalised(w);
             }
         }
     }
@@ -276,12 +277,6 @@ fn corrected_from(words: &[String], from: usize) -> Option<usize> {
         j = end + 1;
     }
     (j < words.len()).then_some(j)
-}
-
-/// A word with its first letter a capital.
-fn capitalised(w: &str) -> String {
-    let mut chars = w.chars();
-    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
 #[cfg(test)]

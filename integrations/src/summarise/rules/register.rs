@@ -709,7 +709,7 @@ pub(crate) fn in_own_name(sentence: &str, role: &str) -> String {
             None => break,
         }
     }
-    upper_first(&out)
+    style::capitalised(&out)
 }
 
 /// A relative's history told beside the patient's own ("Echtgenote: Ik tel dan tot twintig"), in
@@ -872,7 +872,7 @@ impl Words {
         if words.is_empty() {
             return String::new();
         }
-        let quoted = || format!("Vraagt: \"{}\"", upper_first(&words.join(" ")));
+        let quoted = || format!("Vraagt: \"{}\"", style::capitalised(&words.join(" ")));
         let [verb, subject, rest @ ..] = words.as_slice() else { return quoted() };
         // "Kan hij dan niet beter …": the "dan" of the question has no place in the report
         let rest: Vec<&str> = rest.iter().copied().filter(|w| bare(w) != "dan").collect();
@@ -958,7 +958,7 @@ impl Words {
         self.words.drain(k..k + 2);
         self.words.remove(0);
         if let Some(first) = self.words.first_mut() {
-            *first = upper_first(first);
+            *first = style::capitalised(first);
         }
     }
 
@@ -1677,7 +1677,7 @@ impl Words {
             let capital = self.words[i].starts_with(char::is_uppercase);
             self.words.splice(i..=i, opening);
             if capital {
-                self.words[i] = upper_first(&self.words[i]);
+                self.words[i] = style::capitalised(&self.words[i]);
             }
             return;
         };
@@ -2500,7 +2500,7 @@ const FRONTED: &[&str] = &[
 fn keep_tail(old: &str, new: &str) -> String {
     let t = tail(old);
     let capital = old.chars().next().is_some_and(char::is_uppercase);
-    let word = if capital { upper_first(new) } else { new.to_owned() };
+    let word = if capital { style::capitalised(new) } else { new.to_owned() };
     format!("{word}{t}")
 }
 
@@ -2644,13 +2644,8 @@ fn conjugate(word: &str) -> String {
         None if is_stem(&lower) => format!("{lower}t"),
         None => lower,
     };
-    let out = if capital { upper_first(&out) } else { out };
+    let out = if capital { style::capitalised(&out) } else { out };
     format!("{out}{t}")
-}
-
-fn upper_first(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -125,16 +125,7 @@ fn strip_trailing_vocative(s: &str) -> &str {
 /// question or exclamation mark).
 pub(crate) fn finish(s: &str) -> String {
     let t = s.trim().trim_end_matches([',', ';', ':']).trim_end();
-    let mut out = String::with_capacity(t.len() + 1);
-    let mut chars = t.chars();
-    // the Dutch digraph is capitalised whole: "IJs", "IJzer"
-    if let Some(rest) = t.strip_prefix("ij") {
-        out.push_str("IJ");
-        out.push_str(rest);
-    } else if let Some(c) = chars.next() {
-        out.extend(c.to_uppercase());
-        out.push_str(chars.as_str());
-    }
+    let mut out = capitalised(t);
     if !out.is_empty() && !out.ends_with(['.', '?', '!']) {
         out.push('.');
     }
@@ -153,7 +144,7 @@ fn sentences_capitalised(text: &str) -> String {
     let mut closes = false;
     while let Some(w) = words.next() {
         if closes && w.starts_with(|c: char| c.is_lowercase()) {
-            out.push_str(&finish_first(w));
+            out.push_str(&capitalised(w));
         } else {
             out.push_str(w);
         }
@@ -166,12 +157,12 @@ fn sentences_capitalised(text: &str) -> String {
     out
 }
 
-/// `word` with its first letter in capitals ("ij" whole).
-fn finish_first(word: &str) -> String {
-    match word.strip_prefix("ij") {
+/// `text` with its first letter in capitals; the Dutch digraph whole: "IJs", "IJzer".
+pub(crate) fn capitalised(text: &str) -> String {
+    match text.strip_prefix("ij") {
         Some(rest) => format!("IJ{rest}"),
         None => {
-            let mut c = word.chars();
+            let mut c = text.chars();
             c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
         }
     }
