@@ -437,13 +437,12 @@ fn topic_counts(sentence: &str) -> [u32; TOPICS.len()] {
 /// Words a topic's cues would catch that are not of the topic, per topic: "hartstikke dik" is no
 /// heart, "blaasjes" are the skin's, the "blaastest" measures the lungs, "urinezuur" or
 /// "nierfunctie" is a lab value of any problem (gout, blood pressure, diabetes), the "plaspil" is
-/// the blood pressure's; and for the arm (no word listed), a "pols" that is the pulse ("pols 76",
-/// "de pols is regelmatig").
-const FALSE_FRIENDS: [(&str, &[&str]); 3] = [
-    ("hart-vaat", &["hartstikke", "hartig", "hartje", "hartvormig", "hartelijk*"]),
+/// the blood pressure's. (And for the arm a "pols" that is the pulse, see [`for_topic`].)
+pub(crate) static FALSE_FRIENDS: [(&str, CueList); 2] = [
+    ("hart-vaat", CueList::new(&["hartstikke", "hartig", "hartje", "hartvormig", "hartelijk*"])),
     (
         "urineweg",
-        &[
+        CueList::new(&[
             "urinezuur",
             "nierfunctie",
             "nierwaarde*",
@@ -454,30 +453,33 @@ const FALSE_FRIENDS: [(&str, &[&str]); 3] = [
             "plastic*",
             "plaspil*",
             "plastablet*",
-        ],
+        ]),
     ),
-    ("schouder-arm", &[]),
 ];
 
 /// What follows a "pols" that is the pulse.
 const PULSE_FOLLOWS: [&str; 2] = ["regelmatig", "onregelmatig"];
 
 /// `sentence` as topic `topic` counts it: without the words [`FALSE_FRIENDS`] lists for it, and
-/// for the arm without a "pols" that is the pulse.
+/// for the arm without a "pols" that is the pulse ("pols 76", "de pols is regelmatig"). Most
+/// sentences hold none, found by one look at the whole sentence; only then is it taken apart.
 fn for_topic<'s>(topic: &str, sentence: &'s str) -> Cow<'s, str> {
-    let Some((_, friends)) = FALSE_FRIENDS.iter().find(|(t, _)| *t == topic) else { return Cow::Borrowed(sentence) };
+    let friends = FALSE_FRIENDS.iter().find(|(t, _)| *t == topic).map(|(_, list)| list);
+    let arm = topic == "schouder-arm" && cues::has_cue(sentence, "pols");
+    if !arm && !friends.is_some_and(|list| list.any(sentence)) {
+        return Cow::Borrowed(sentence);
+    }
     let words: Vec<&str> = sentence.split_whitespace().collect();
     let bare = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
     let pulse = |i: usize| {
-        topic == "schouder-arm"
-            && bare(words[i]) == "pols"
+        arm && bare(words[i]) == "pols"
             && words[i + 1..]
                 .iter()
                 .map(|w| bare(w))
                 .find(|w| !matches!(w.as_str(), "is" | "was" | "van"))
                 .is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit()) || PULSE_FOLLOWS.contains(&w.as_str()))
     };
-    let false_friend = |i: usize| pulse(i) || friends.iter().any(|f| cues::has_cue(&bare(words[i]), f));
+    let false_friend = |i: usize| pulse(i) || friends.is_some_and(|list| list.any(&bare(words[i])));
     if !(0..words.len()).any(false_friend) {
         return Cow::Borrowed(sentence);
     }

@@ -2246,6 +2246,7 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &CLINICIAN_CUES,
     ];
     lists.extend(super::episodes::TOPICS.iter().map(|(_, list)| list));
+    lists.extend(super::episodes::FALSE_FRIENDS.iter().map(|(_, list)| list));
     lists
 }
 

@@ -758,10 +758,8 @@ pub(crate) fn clinician_named(text: &str, role: &str) -> String {
 /// said.
 pub(crate) fn practice_named(text: &str, role: &str) -> String {
     let mut words = Words::of(text);
-    let mut quoted = false;
     let mut named = false;
-    for i in 0..words.words.len() {
-        let quotes = words.words[i].matches('"').count();
+    for (i, outside) in words.outside_quotes().into_iter().enumerate() {
         let w = bare(&words.words[i]);
         // the word before and after, where no punctuation parts them
         let prev = (i > 0 && tail(&words.words[i - 1]).is_empty()).then(|| bare(&words.words[i - 1]));
@@ -776,7 +774,7 @@ pub(crate) fn practice_named(text: &str, role: &str) -> String {
         let let_know = prev.as_deref() == Some("het") && i >= 2 && matches!(bare(&words.words[i - 2]).as_str(), "laat" | "laten");
         let contact = before(CONTACT_BEFORE) || after(CONTACT_AFTER) || let_know;
         let new = match w.as_str() {
-            _ if quoted || quotes > 0 => None,
+            _ if !outside => None,
             "onze" if next.is_some() => Some("de".to_owned()),
             "ons" if after(&["nummer"]) => Some("het praktijk".to_owned()),
             "ons" if contact => Some("de praktijk".to_owned()),
@@ -787,7 +785,6 @@ pub(crate) fn practice_named(text: &str, role: &str) -> String {
             words.words[i] = keep_tail(&words.words[i], &new);
             named = true;
         }
-        quoted ^= quotes % 2 == 1;
     }
     if !named {
         return text.to_owned();
@@ -814,20 +811,17 @@ const BEFORE_THE_CLINICIAN: &[&str] =
 /// third person.
 fn addressee_named_as(text: &str, name: &str, after: Option<&[&str]>) -> String {
     let mut words = Words::of(text);
-    let mut quoted = false;
     let mut named = false;
-    for i in 0..words.words.len() {
-        let quotes = words.words[i].matches('"').count();
+    for (i, outside) in words.outside_quotes().into_iter().enumerate() {
         let placed =
             after.is_none_or(|after| i > 0 && tail(&words.words[i - 1]).is_empty() && after.contains(&bare(&words.words[i - 1]).as_str()));
-        if bare(&words.words[i]) == "u" && !quoted && quotes == 0 && placed {
+        if bare(&words.words[i]) == "u" && outside && placed {
             words.words[i] = keep_tail(&words.words[i], name);
             named = true;
             // the verb before it ("kunt u") or after it, up to the clause's end
             let start = if i > 0 && tail(&words.words[i - 1]).is_empty() { i - 1 } else { i };
             words.third_person_verbs(start, i);
         }
-        quoted ^= quotes % 2 == 1;
     }
     if named { words.text() } else { text.to_owned() }
 }
@@ -918,6 +912,21 @@ impl Words {
                 // Only the phrase's last word may carry punctuation after it.
                 trimmed(w).eq_ignore_ascii_case(p) && (k + 1 == phrase.len() || tail(w).is_empty())
             })
+    }
+
+    /// Per word, whether it stands outside a quote and holds no quote mark itself: a quote is
+    /// left as it was said.
+    fn outside_quotes(&self) -> Vec<bool> {
+        let mut quoted = false;
+        self.words
+            .iter()
+            .map(|w| {
+                let quotes = w.matches('"').count();
+                let free = !quoted && quotes == 0;
+                quoted ^= quotes % 2 == 1;
+                free
+            })
+            .collect()
     }
 
     /// E: "Wat ik hoor, is dat …" as "Wat ik hoor is dat …": the comma a speaker pauses with is
@@ -1339,6 +1348,11 @@ impl Words {
             let we = matches!(w.as_str(), "we" | "wij");
             let verb_of = |v: &str| if we { finite_with_we(v) } else { finite(v) };
             // "ik laat bloed prikken": for the clinician, "laten" with an infinitive is a modal
+            // what the clinician has done, its participle in the clause from `from`: "ik heb net
+            // overlegd", "drie maanden geleden hebben we de dosis verhoogd"
+            let done = |words: &Self, verb: &Finite, from: usize| {
+                speaker_word && matches!(verb.inf.as_str(), "hebben" | "zijn") && words.participle_in_clause(from)
+            };
             let modal = |words: &Self, at: usize| {
                 words.modal_with_infinitive(at).is_some()
                     || (speaker_word
@@ -1357,12 +1371,10 @@ impl Words {
                     // after a fronted clause: "Als het gevoel wegblijft, moet u niet afwachten"
                     || (plan && i >= 2 && tail(&self.words[i - 2]).starts_with(',') && self.condition_before(i - 2)));
             if opens && let Some(verb) = next.as_deref().and_then(verb_of) {
-                if speaker_word && matches!(verb.inf.as_str(), "hebben" | "zijn") && self.participle_in_clause(i + 2) {
+                if done(self, &verb, i + 2) || (modal(self, i + 1) && (plan || speaker_word)) {
                     // what the clinician has done: "ik heb net overlegd met de internist" → "net
-                    // overlegd met de internist" (not "… hebben")
-                    self.words.drain(i..i + 2);
-                } else if modal(self, i + 1) && (plan || speaker_word) {
-                    // "u moet elke dag wandelen" → "elke dag wandelen"
+                    // overlegd met de internist" (not "… hebben"); "u moet elke dag wandelen" →
+                    // "elke dag wandelen"
                     self.words.drain(i..i + 2);
                 } else if speaker_word && verb.inf == "zijn" {
                     // where the clinician will be has no infinitive line ("ik ben er rond half
@@ -1391,13 +1403,10 @@ impl Words {
                 && plan
                 && let Some(verb) = prev.as_deref().and_then(verb_of)
             {
-                if modal(self, i - 1) {
-                    // "over drie maanden wil ik je bloeddruk meten" → "… je bloeddruk meten"
-                    self.words.drain(i - 1..i + 1);
-                    i -= 1;
-                } else if speaker_word && matches!(verb.inf.as_str(), "hebben" | "zijn") && self.participle_in_clause(i + 1) {
-                    // what was done before: "drie maanden geleden hebben we de dosis verhoogd" →
-                    // "3 maanden geleden de dosis verhoogd" (not "… verhoogd hebben")
+                if modal(self, i - 1) || done(self, &verb, i + 1) {
+                    // "over drie maanden wil ik je bloeddruk meten" → "… je bloeddruk meten"; what
+                    // was done before: "drie maanden geleden hebben we de dosis verhoogd" → "3
+                    // maanden geleden de dosis verhoogd" (not "… verhoogd hebben")
                     self.words.drain(i - 1..i + 1);
                     i -= 1;
                 } else {
