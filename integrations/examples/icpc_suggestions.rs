@@ -3,7 +3,7 @@
 //!
 //! `cargo run -p integrations --example icpc_suggestions [-- --verbose]`; `--verbose` also lists
 //! every episode with its expected and suggested codes (`--split dev`: only the dev consults');
-//! `--batch first` or `--batch new` (or a later batch by name, `--batch second` to `twenty-first`) scores only the first 33 consults or those written after them.
+//! `--batch first` or `--batch new` (or a later batch by name, `--batch second` to `twenty-second`) scores only the first 33 consults or those written after them.
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -6,7 +6,7 @@
 //! (default folder: `integrations/data/soep-testset`). `--verbose` also lists the misplaced
 //! sentences and the note's missing or misplaced facts and style breaches, per consult
 //! (`--split dev` lists only the dev consults': what tuning may look at); `--batch first` or
-//! `--batch new` (or a later batch by name, `--batch second` to `twenty-first`) scores only the first 33 consults or those written after them;
+//! `--batch new` (or a later batch by name, `--batch second` to `twenty-second`) scores only the first 33 consults or those written after them;
 //! `--notes` prints every consult's note; `--time` times the note of an hour's consult (the
 //! test set's consults one after the other until a thousand sentences, three episodes).
 
