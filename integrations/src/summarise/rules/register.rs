@@ -164,11 +164,39 @@ const S_ASIDES: &[(&str, &str)] = &[
     ("dank je", ""),
 ];
 
+/// Verbs a possessed noun does itself, with no object: after "je" and a noun they make the "je"
+/// whose ("als je vriend ook stopt", "wanneer je cyclus begint"), where "krijgt" or "neemt" make
+/// it the subject ("als je koorts krijgt").
+const DONE_BY_A_NOUN: &[&str] = &[
+    "begint",
+    "stopt",
+    "verandert",
+    "verdwijnt",
+    "wisselt",
+    "stijgt",
+    "daalt",
+    "zakt",
+    "groeit",
+    "ontstaat",
+    "verergert",
+    "toeneemt",
+    "afneemt",
+    "meevalt",
+    "tegenvalt",
+    "terugkomt",
+    "overgaat",
+    "doorgaat",
+    "verschuift",
+    "uitblijft",
+    "wegblijft",
+];
+
 /// Words after a "je" that make it the subject, not whose: adverbs, pronouns, articles,
 /// prepositions and the states a clause names ("als je niet kunt slapen", "als je hem vergeet",
 /// "als je somber wordt").
 const NOT_WHOSE: &[&str] = &[
     "niet",
+    "als",
     "ook",
     "nog",
     "al",
@@ -1421,7 +1449,9 @@ impl Words {
             }
             // "of je ogen gaan pijn doen", "dat je moeder er lang over deed": a "je" before a noun
             // is whose, and goes as "uw" does, unless a verb in its person follows in its clause
-            // ("zolang je koorts hebt", "voordat je de tablet neemt")
+            // ("zolang je koorts hebt", "voordat je de tablet neemt"); a copula, a plural or a verb
+            // the noun itself does is the noun's ("omdat je cyclus onregelmatig was", "als je
+            // vriend ook stopt", "wanneer je cyclus begint")
             let verbish = |n: &str| {
                 finite(n).is_some()
                     || second_person_third(n).is_some()
@@ -1430,9 +1460,20 @@ impl Words {
                         && n.chars().count() > 3
                         && !matches!(n, "niet" | "echt" | "eerst" | "licht" | "nacht" | "best" | "vast"))
             };
+            // ("omdat je cyclus onregelmatig was": a copula after a predicate of its own; "als je
+            // ongesteld wordt", "als je 35 wordt" keep "je" as the subject)
+            let of_je = |k: usize| {
+                let n = bare(&self.words[k]);
+                second_person_third(&n).is_some()
+                    || (verbish(&n)
+                        && !(COPULAS.contains(&n.as_str()) && k > i + 2)
+                        && !n.ends_with("en")
+                        && !matches!(n.as_str(), "gaan" | "staan" | "slaan")
+                        && !DONE_BY_A_NOUN.contains(&n.as_str()))
+            };
             let possessive = w == "je"
                 && next.as_deref().is_some_and(|n| !verbish(n) && !NOT_WHOSE.contains(&n))
-                && !(i + 2..self.clause_end(i)).any(|k| verbish(&bare(&self.words[k])));
+                && !(i + 2..self.clause_end(i)).any(of_je);
             if addressee && subordinate && !possessive {
                 // a subordinate clause keeps its subject, the patient named: "in het dossier dat u
                 // overgevoelig bent voor amoxicilline, zodat u het niet opnieuw krijgt" → "… dat
@@ -2679,11 +2720,18 @@ mod tests {
         assert_eq!(p("Als je somberder wordt, eerder bellen."), "Als patiënt somberder wordt, eerder bellen.");
         // a "je" before a noun is whose
         assert_eq!(p("Als je ogen veel jeuken, oogdruppels gebruiken."), "Als ogen veel jeuken, oogdruppels gebruiken.");
+        // … also before a copula, a plural or a verb the noun does; a verb of "je" alone or one
+        // with an object makes "je" the subject
+        assert_eq!(p("Bel als je vriend ook stopt."), "Bel als vriend ook stopt.");
+        assert_eq!(p("Bel als je ogen pijn gaan doen."), "Bel als ogen pijn gaan doen.");
+        assert_eq!(p("Bel als je koorts krijgt."), "Bel als patiënt koorts krijgt.");
+        assert_eq!(p("Bel zolang je klachten hebt."), "Bel zolang patiënt klachten heeft.");
         let e = |t: &str| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
         assert_eq!(
             e("Omdat je toen geen HPV had, is de kans nu heel klein."),
             "Omdat patiënt toen geen HPV had, is de kans nu heel klein."
         );
+        assert_eq!(e("Omdat je cyclus onregelmatig was, is het lastig."), "Omdat cyclus onregelmatig was, is het lastig.");
     }
 
     #[test]
