@@ -786,6 +786,8 @@ mod tests {
         assert!(!has_measurement("Over 2 weken terug."));
         // a named quantity or score with its number, without a unit
         assert!(has_measurement("De piekstroom is 320, terwijl je beste waarde rond de 450 ligt."));
+        // a score named as a compound: "distressscore", "depressiescore"
+        assert!(has_measurement("De vragenlijst geeft een distressscore van 24, dat is hoog."));
         assert!(has_measurement("Uw score op de PHQ-9 is 17."));
         assert!(!has_measurement("Over drie maanden meet de assistente de bloeddruk."));
         // a target is not a value measured

@@ -54,7 +54,7 @@ pub(crate) static MEASURED: CueList = CueList::new(&[
     "gad7",
     "4dkl",
     "ccq*",
-    "score*",
+    "*score*",
     "scoor*",
     "piekstroom",
     "hba1c",

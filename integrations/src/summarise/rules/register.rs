@@ -869,6 +869,16 @@ fn trimmed(w: &str) -> &str {
 }
 
 /// A word without its surrounding punctuation, lowercased.
+/// Whether the word before `words[i]`, with no punctuation between them, opens a subordinate clause
+/// whose subject `words[i]` is: a word of [`SUBORDINATE`], or a relative "die" after its noun ("de
+/// vragenlijst die u heeft ingevuld", not "over die vroege jaren").
+fn opens_subordinate(words: &[String], i: usize) -> bool {
+    i > 0 && tail(&words[i - 1]).is_empty() && {
+        let w = bare(&words[i - 1]);
+        SUBORDINATE.contains(&w.as_str()) || (w == "die" && i >= 2 && !PREPOSITIONS.contains(&bare(&words[i - 2]).as_str()))
+    }
+}
+
 fn bare(w: &str) -> String {
     trimmed(w).to_lowercase()
 }
@@ -1370,7 +1380,7 @@ impl Words {
                 i += 1;
                 continue;
             }
-            let subordinate = prev.as_deref().is_some_and(|p| SUBORDINATE.contains(&p)) && tail(&self.words[i - 1]).is_empty();
+            let subordinate = opens_subordinate(&self.words, i);
             let next = self.words.get(i + 1).filter(|_| tail(&self.words[i]).is_empty()).map(|n| bare(n));
             // the clinician's "we" goes with a plural, which is the infinitive of any verb
             let we = matches!(w.as_str(), "we" | "wij");
@@ -2067,7 +2077,7 @@ impl Words {
                     let clause_start = i == 0 || prev.as_deref().is_some_and(|p| matches!(p, "en" | "maar" | "want" | "dus" | "of")) || {
                         !tail(&self.words[i - 1]).is_empty()
                     };
-                    let subordinate = prev.as_deref().is_some_and(|p| SUBORDINATE.contains(&p)) && tail(&self.words[i - 1]).is_empty();
+                    let subordinate = opens_subordinate(&self.words, i);
                     let plural_verb = self.words.get(i + 1).map(|n| bare(n)).is_some_and(|n| finite(&n).is_some_and(|f| f.inf == n));
                     if prev.as_deref() == Some("en")
                         && tail(&self.words[i - 1]).is_empty()
@@ -2732,6 +2742,15 @@ mod tests {
             "Omdat patiënt toen geen HPV had, is de kans nu heel klein."
         );
         assert_eq!(e("Omdat je cyclus onregelmatig was, is het lastig."), "Omdat cyclus onregelmatig was, is het lastig.");
+        // a relative "die" after its noun opens one too; after a preposition it points
+        let o = |t: &str| clinical(Section::Objective, Speaker::Zorgverlener, t);
+        assert_eq!(
+            o("De vragenlijst die u in de wachtkamer heeft ingevuld geeft een distressscore van 24."),
+            "De vragenlijst die patiënt in de wachtkamer heeft ingevuld geeft een distressscore van 24."
+        );
+        let words = |t: &str| t.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        assert!(opens_subordinate(&words("de pillen die u neemt"), 3));
+        assert!(!opens_subordinate(&words("vraag naar die u"), 3));
     }
 
     #[test]
