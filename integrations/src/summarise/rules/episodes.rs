@@ -252,7 +252,22 @@ pub(crate) static TOPICS: [(&str, CueList); 21] = [
         ]),
     ),
     ("knie", CueList::new(&["knie*", "rechterknie*", "linkerknie*", "meniscus*", "kniebanden", "knieschijf"])),
-    ("been", CueList::new(&["been", "benen", "onderbeen", "bovenbeen", "kuit*", "scheenbeen", "dijbeen"])),
+    (
+        "been",
+        CueList::new(&[
+            "been",
+            "benen",
+            "onderbeen",
+            "bovenbeen",
+            "kuit*",
+            "scheenbeen",
+            "dijbeen",
+            "heup*",
+            "linkerheup*",
+            "rechterheup*",
+            "trochanter*",
+        ]),
+    ),
     (
         "enkel-voet",
         CueList::new(&[
@@ -536,7 +551,10 @@ pub(crate) fn problems(sentences: &[&str], weight: &[u32], decided: &[bool]) -> 
 
 /// True when the sentence marks a move to another problem.
 pub(crate) fn is_topic_change(sentence: &str) -> bool {
-    TOPIC_CHANGE.any(sentence) || TOPIC_CHANGE_START.starts_any(sentence)
+    // "Heeft u verder nog vragen?" closes the consult
+    (TOPIC_CHANGE.any(sentence) && !cues::has_cue(sentence, "nog vragen"))
+        // at the start of any of its sentences: "Goed. En dan mijn bloeddruk nog."
+        || sentence.split_inclusive(['.', '!', '?']).any(|part| TOPIC_CHANGE_START.starts_any(part.trim_start()))
 }
 
 /// The episode (0-based, below `count`) of each sentence. `weight[i]` is what sentence `i` counts
@@ -591,8 +609,14 @@ pub(crate) fn assign(sentences: &[&str], weight: &[u32], count: usize) -> Vec<us
     // the lexicon does not tell apart ("Dan heb ik nog iets: een bult op mijn rug" after a cold
     // sore), so the marks decide.
     let unseen = |i: usize| i > 0 && (i..n.min(i + 4)).filter(|&k| topical[k] != topical[i - 1]).count() <= 1;
+    // (and each segment holds a sentence of a SOEP field: a mark in the closing words leaves an
+    // episode empty)
+    let filled = |episodes: &[usize]| (0..count).all(|e| (0..n).any(|i| episodes[i] == e && weight[i] > 0));
     if segments == count && markers.iter().enumerate().filter(|(_, m)| **m).all(|(i, _)| unseen(i)) {
-        return by_markers();
+        let marked = by_markers();
+        if filled(&marked) {
+            return marked;
+        }
     }
     topical
 }
@@ -700,6 +724,25 @@ mod tests {
         let s = ["Ik ben zo moe.", "Dan nog iets anders.", "Ik wil een verklaring.", "Prima."];
         assert_eq!(assign(&s, &[1; 4], 2), vec![0, 1, 1, 1]);
         assert!(is_topic_change("O, en nu ik hier toch ben, ik heb weer een koortslip."));
+    }
+
+    #[test]
+    fn the_closing_question_moves_nowhere() {
+        assert!(!is_topic_change("Heeft u verder nog vragen?"));
+        assert!(is_topic_change("Goed. En dan mijn bloeddruk nog."));
+        // a hip and the blood pressure: the only marks are "verder nog" in the closing question
+        // and a move the topics follow; no episode is left empty
+        let s = [
+            "Ik heb pijn in mijn heup.",
+            "De endorotatie van de heup is beperkt.",
+            "Dit is artrose van de heup.",
+            "Goed. En dan mijn bloeddruk nog.",
+            "De bloeddruk is 152 over 86.",
+            "De bloeddruk is nog te hoog.",
+            "Heeft u verder nog vragen?",
+            "Nee, dank u wel.",
+        ];
+        assert_eq!(assign(&s, &[1, 1, 2, 0, 1, 2, 0, 0], 2), vec![0, 0, 0, 1, 1, 1, 1, 1]);
     }
 
     #[test]
