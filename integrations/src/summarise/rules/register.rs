@@ -793,9 +793,14 @@ pub(crate) fn practice_named(text: &str, role: &str) -> String {
         let prev = (i > 0 && tail(&words.words[i - 1]).is_empty()).then(|| bare(&words.words[i - 1]));
         let next = (tail(&words.words[i]).is_empty()).then(|| words.words.get(i + 1).map(|n| bare(n))).flatten();
         let before = |list: &[&str]| prev.as_deref().is_some_and(|p| list.contains(&p));
-        // the verb after it, or after an adverb ("mij gerust bellen", "ons dan bellen")
-        let then = (next.as_deref().is_some_and(|n| CONTACT_ADVERBS.contains(&n)) && tail(&words.words[i + 1]).is_empty())
-            .then(|| words.words.get(i + 2).map(|n| bare(n)))
+        // the verb after it, or after an adverb or two ("mij gerust bellen", "mij dan direct
+        // bellen")
+        let adverbs = (i + 1..words.words.len())
+            .take_while(|&k| tail(&words.words[k - 1]).is_empty() && CONTACT_ADVERBS.contains(&bare(&words.words[k]).as_str()))
+            .take(2)
+            .count();
+        let then = (adverbs > 0 && tail(&words.words[i + adverbs]).is_empty())
+            .then(|| words.words.get(i + adverbs + 1).map(|n| bare(n)))
             .flatten();
         let after = |list: &[&str]| next.iter().chain(&then).any(|n| list.contains(&n.as_str()));
         // "laat het me dan weten": the one told is the one to tell
@@ -1981,6 +1986,12 @@ impl Words {
         if n > 2 && i > 2 {
             return;
         }
+        // a subject of its own beside a clause that goes on keeps the sentence whole: "De onrust
+        // 's nachts past bij haar dementie, maar pijn aan die hiel kan het erger maken" (not "Haar
+        // dementie, maar …"); what was told or seen goes ("Wat u beschrijft past bij …")
+        if i > 2 && bare(&self.words[0]) != "wat" && self.words[bij + 1..].iter().any(|w| !tail(w).is_empty() && !w.ends_with('.')) {
+            return;
+        }
         if i + n < self.words.len() {
             self.words.drain(..i + n);
             if self.words.len() > 1 && bare(&self.words[0]) == "een" {
@@ -2782,6 +2793,7 @@ mod tests {
             ("Een afspraak bij mij of bij onze POH.", "Een afspraak bij de huisarts of bij de POH."),
             ("Neemt niet op als ons nummer belt.", "Neemt niet op als het praktijknummer belt."),
             ("Mij gerust bellen met vragen.", "De huisarts gerust bellen met vragen."),
+            ("Laat de thuiszorg mij dan direct bellen.", "Laat de thuiszorg de huisarts dan direct bellen."),
         ] {
             assert_eq!(practice_named(said, "huisarts"), record, "{said}");
         }
@@ -3337,6 +3349,12 @@ mod tests {
         assert_eq!(e("de keelpijn is een virale keelontsteking"), "Virale keelontsteking.");
         assert_eq!(e("Dat is aspecifieke lage rugpijn."), "Aspecifieke lage rugpijn.");
         assert_eq!(e("Dit past bij een virale luchtweginfectie."), "Virale luchtweginfectie.");
+        assert_eq!(e("De hoest past bij een prikkelhoest."), "Prikkelhoest.");
+        // a longer subject beside a clause that goes on stays: "Haar dementie, maar …" is no line
+        assert_eq!(
+            e("De onrust 's nachts past bij haar dementie, maar pijn aan die hiel kan het erger maken."),
+            "De onrust 's nachts past bij haar dementie, maar pijn aan die hiel kan het erger maken."
+        );
         assert_eq!(e("Ik denk dat dit spanningshoofdpijn is door de drukte."), "Spanningshoofdpijn door de drukte.");
         assert_eq!(
             e("De keelpijn is een virale keelontsteking, daar is geen antibioticum voor nodig."),
