@@ -383,7 +383,13 @@ pub(crate) static TOPICS: [(&str, CueList); 21] = [
             "afscheiding",
         ]),
     ),
-    ("alcohol", CueList::new(&["alcohol*", "bier", "wijn", "glazen", "drank", "borrel*", "audit-c"])),
+    (
+        "alcohol",
+        CueList::new(&[
+            "alcohol*", "bier", "biertje*", "wijn", "wijntje*", "glazen", "drank", "drankje*", "borrel*", "audit", "audit-c", "dronken",
+            "kater",
+        ]),
+    ),
     (
         "roken",
         CueList::new(&[
@@ -672,6 +678,7 @@ mod tests {
         assert_eq!(topic("In maart was uw nierfunctie licht verminderd."), None);
         assert_eq!(topic("De plaspil stoppen we."), Some("hart-vaat"));
         assert_eq!(topic("Ik rook twintig sigaretten per dag."), Some("roken"));
+        assert_eq!(topic("Dan drink ik wel tien, twaalf biertjes."), Some("alcohol"));
         assert_eq!(topic("Sinds gisteren brandt het bij het plassen."), Some("urineweg"));
     }
 
@@ -730,6 +737,7 @@ mod tests {
     fn the_closing_question_moves_nowhere() {
         assert!(!is_topic_change("Heeft u verder nog vragen?"));
         assert!(is_topic_change("Goed. En dan mijn bloeddruk nog."));
+        assert!(is_topic_change("O, en er is nog iets: de juf belde dat er luizen in de klas zijn."));
         // a hip and the blood pressure: the only marks are "verder nog" in the closing question
         // and a move the topics follow; no episode is left empty
         let s = [

@@ -1882,6 +1882,10 @@ pub(crate) static GGZ_OBJECTIVE: CueList = CueList::new(&[
 /// Markers that the conversation moves to another problem.
 pub(crate) static TOPIC_CHANGE: CueList = CueList::new(&[
     "nog iets anders",
+    // "O, en er is nog iets: de juf belde dat er luizen in de klas zijn"
+    "er is nog iets",
+    "is er nog iets",
+    "en nog iets",
     "iets anders",
     "nog een vraag",
     "nog een ander",
