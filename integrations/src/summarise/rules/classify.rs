@@ -598,7 +598,22 @@ fn plan_score(s: &str) -> u32 {
     let calls_back =
         (cues::has_cue(s, "ik bel u") || cues::has_cue(s, "bel ik u")) && !cues::has_cue(s, "zo terug") && !cues::has_cue(s, "minuten");
     let follow_up = if sees_back(s) || calls_back { 4 } else { 0 };
-    2 * PLAN.count(s).min(4) + imperative + safety_net + others_act + follow_up
+    let ordered = if orders_a_test(s) { 2 } else { 0 };
+    2 * PLAN.count(s).min(4) + imperative + safety_net + others_act + follow_up + ordered
+}
+
+/// Whether a clause of `s` has the clinician order a test: "laat ik" or "laten we" and, closing
+/// the clause, what is done ("Dan laat ik het PSA en de nierfunctie prikken"; not "dan laat ik
+/// het plafond nog even zitten").
+fn orders_a_test(s: &str) -> bool {
+    s.split([',', '.', ';', ':']).any(|clause| {
+        let lower = clause.trim().to_lowercase();
+        (cues::has_cue(&lower, "laat ik") || cues::has_cue(&lower, "laten we"))
+            && lower
+                .split_whitespace()
+                .last()
+                .is_some_and(|w| matches!(w, "prikken" | "bepalen" | "onderzoeken" | "testen" | "nakijken" | "controleren"))
+    })
 }
 
 /// Whether the clinician will see the patient again: "ik zie u" with "terug" later in the sentence
@@ -1026,6 +1041,15 @@ mod tests {
             line(Zorgverlener, "Er komt flink wat pus en wit brijig materiaal uit."),
         ];
         assert_eq!(sections(&lines), [Some('E'), Some('E'), Some('P'), Some('P'), Some('O')]);
+        // a safety net whose condition names findings, and what will be measured
+        let lines = [
+            line(Zorgverlener, "De roodheid is scherp begrensd."),
+            line(Zorgverlener, "Als de elleboog rood of heet wordt, de pijn toeneemt of u koorts krijgt, komt u dezelfde dag."),
+            line(Zorgverlener, "Krijgt u pijn of koorts, of loopt er vocht uit het oor, dan wil ik u eerder zien."),
+            line(Zorgverlener, "Dan laat ik het PSA en de nierfunctie prikken."),
+            line(Zorgverlener, "Over een jaar meten we het cholesterol en de bloeddruk opnieuw."),
+        ];
+        assert_eq!(sections(&lines), [Some('O'), Some('P'), Some('P'), Some('P'), Some('P')]);
         assert!(fits("Volgens mij past dit goed bij een appendicitis") && fits("Een beroerte past hier niet bij"));
         assert!(!fits("Dat past bij een virale infectie") && !fits("De schoen past niet goed"));
         assert!(sees_back("Ik zie u over een week terug") && !sees_back("Ik zie uw keel, die is rood, terug naar de stoel"));

@@ -1412,6 +1412,13 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     "sneetje",
     "laat prikken",
     "laten prikken",
+    // what will be measured: "Over een jaar meten we het cholesterol opnieuw", "De assistente
+    // neemt vandaag nog bloed af"
+    "meten we",
+    "prikken we",
+    "controleren we",
+    "bepalen we",
+    "bloed af",
     "het meest helpt",
     "liever niet",
     "liever nog niet",
@@ -1740,6 +1747,15 @@ pub(crate) static SAFETY_NET: CueList = CueList::new(&[
     "belt u meteen",
     "belt u direct",
     "belt u gelijk",
+    // "…, of u koorts krijgt, komt u eerder", "…, dan wil ik u eerder zien"
+    "komt u eerder",
+    "komt u dezelfde dag",
+    "u eerder zien",
+    "neem dan direct contact",
+    "neem dan meteen contact",
+    "112 bellen",
+    "bel 112",
+    "belt u 112",
 ]);
 
 /// Patient complaint language: strengthens S for patients and for unknown speakers.
@@ -1886,6 +1902,10 @@ pub(crate) static TOPIC_CHANGE: CueList = CueList::new(&[
     "er is nog iets",
     "is er nog iets",
     "en nog iets",
+    // "Dat is het tweede: de thuiszorg zag een rode plek op haar hiel"
+    "is het tweede",
+    "het tweede is",
+    "en het tweede",
     "iets anders",
     "nog een vraag",
     "nog een ander",
