@@ -465,7 +465,10 @@ fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
     // seventeenth to twentieth (677): dev 29 of 46 and holdout 20 of 69, false offers dev 23 of
     // 297 and holdout 20 of 265. With the twenty-first (709): dev 32 of 54 and holdout 22 of 78,
     // false offers dev 26 of 305 and holdout 26 of 272 (the rules as they were before that batch:
-    // dev 30 and holdout 23 found, false offers 25 and 23).
+    // dev 30 and holdout 23 found, false offers 25 and 23). With the twenty-second (741), first
+    // run: dev 34 of 62 and holdout 25 of 87, false offers dev 26 of 313 and holdout 26 of 279;
+    // with a problem raised in so many words ("Dan heb ik nog iets: …") telling problems the topics
+    // do not: dev 39 and holdout 35 found, false offers unchanged.
     assert!(dev[3] * 100 >= dev[2] * 55 && holdout[3] * 100 >= holdout[2] * 20, "offers {counts:?}\n{table}");
 }
 
@@ -477,7 +480,9 @@ fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
 /// mother (510), a wife typed beside her husband (518), a friend calling about a cyclist (522), a
 /// mother calling about her daughter (545), a father for his daughter (546), a wife calling about
 /// her husband (551), a daughter on a home visit (577), a mother typing for her baby (599), a wife
-/// (624) and a neighbour (640) calling.
+/// (624) and a neighbour (640) calling; a son beside his mother of 86 (717), a mother typed beside
+/// her son (720), a mother for her four-year-old (729) and a daughter calling about her mother
+/// (740).
 const TOLD_BY_ANOTHER: &[&str] = &[
     "374-subfertiliteit-stel-getypt",
     "388-telefonisch-hoofdletsel-apixaban",
@@ -508,6 +513,10 @@ const TOLD_BY_ANOTHER: &[&str] = &[
     "677-vergeetachtig-slechthorend-zoon",
     "680-kleuter-obstipatie-bedplassen",
     "696-telefoon-waterpokken-zusje",
+    "717-vallen-orthostatische-hypotensie-medicatie",
+    "720-astma-hockey-hooikoorts-tiener",
+    "729-conjunctivitis-verkoudheid-kleuter",
+    "740-telefoon-dementie-onrust-decubitus",
 ];
 
 /// A parent telling a child's history, or a daughter her father's: the note's S opens with
@@ -530,7 +539,8 @@ const TOLD_BY_ANOTHER: &[&str] = &[
 /// with the seventeenth to twentieth (550 to 677): dev 65 of 75 and 0 of 268, holdout 52 of 63 and
 /// 3 of 271; with the twenty-first (678 to 709, a mother for her four-year-old and a mother
 /// calling about her son added to [`TOLD_BY_ANOTHER`]): dev 67 of 77 and 0 of 282, holdout 54 of
-/// 66 and 3 of 284.
+/// 66 and 3 of 284; with the twenty-second (710 to 741, four more added): dev 71 of 81 and 0 of
+/// 294, holdout 58 of 70 and 3 of 296.
 #[test]
 fn a_parents_history_is_marked_as_told_by_the_parent() {
     // per split: children's consults, marked; other consults, marked

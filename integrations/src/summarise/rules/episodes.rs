@@ -22,7 +22,7 @@
 use std::borrow::Cow;
 
 use super::cues::{self, CueList};
-use super::lexicon::{TOPIC_CHANGE, TOPIC_CHANGE_START};
+use super::lexicon::{NEW_PROBLEM, TOPIC_CHANGE, TOPIC_CHANGE_START};
 
 /// Topics by body part or organ system: a name (for documentation) and its cues.
 pub(crate) static TOPICS: [(&str, CueList); 21] = [
@@ -550,15 +550,47 @@ pub(crate) fn problems(sentences: &[&str], weight: &[u32], decided: &[bool]) -> 
     }
     let count = mentions.iter().filter(|(n, d)| *n >= PROBLEM_MENTIONS && *d).count().min(MAX_PROBLEMS);
     if count < 2 {
-        return (vec![0; sentences.len()], 1);
+        return marked_problems(sentences, weight, decided).unwrap_or_else(|| (vec![0; sentences.len()], 1));
     }
     (assign(sentences, weight, count), count)
+}
+
+/// True when the sentence raises another problem ("Dan heb ik nog iets: …"; not "Heeft u verder
+/// nog vragen?").
+fn raises_a_problem(sentence: &str) -> bool {
+    NEW_PROBLEM.any(sentence) && !cues::has_cue(sentence, "nog vragen")
+}
+
+/// The problems the conversation's marked moves part ("Dan heb ik nog iets: …"), where the topics
+/// tell none apart (two skin problems, an elbow and a wart): each part from a mark on holds an
+/// assessment and [`PROBLEM_MENTIONS`] clinical sentences, and so does the part before the first.
+fn marked_problems(sentences: &[&str], weight: &[u32], decided: &[bool]) -> Option<(Vec<usize>, usize)> {
+    let mut part = 0;
+    let parts: Vec<usize> = sentences
+        .iter()
+        .map(|s| {
+            // (a mark that raises another problem, not a move within one: "dan nog")
+            part += usize::from(raises_a_problem(s));
+            part
+        })
+        .collect();
+    let count = part + 1;
+    if !(2..=MAX_PROBLEMS).contains(&count) {
+        return None;
+    }
+    let parts_ref = &parts;
+    let whole = |p: usize| {
+        let of = || (0..sentences.len()).filter(move |&i| parts_ref[i] == p);
+        of().filter(|&i| weight[i] > 0).count() >= PROBLEM_MENTIONS as usize && of().any(|i| decided[i])
+    };
+    (0..count).all(whole).then(|| (parts, count))
 }
 
 /// True when the sentence marks a move to another problem.
 pub(crate) fn is_topic_change(sentence: &str) -> bool {
     // "Heeft u verder nog vragen?" closes the consult
-    (TOPIC_CHANGE.any(sentence) && !cues::has_cue(sentence, "nog vragen"))
+    raises_a_problem(sentence)
+        || (TOPIC_CHANGE.any(sentence) && !cues::has_cue(sentence, "nog vragen"))
         // at the start of any of its sentences: "Goed. En dan mijn bloeddruk nog."
         || sentence.split_inclusive(['.', '!', '?']).any(|part| TOPIC_CHANGE_START.starts_any(part.trim_start()))
 }

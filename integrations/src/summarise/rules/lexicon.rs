@@ -1895,8 +1895,9 @@ pub(crate) static GGZ_OBJECTIVE: CueList = CueList::new(&[
     "punten",
 ]);
 
-/// Markers that the conversation moves to another problem.
-pub(crate) static TOPIC_CHANGE: CueList = CueList::new(&[
+/// Markers that the patient raises another problem: a move to another problem ([`TOPIC_CHANGE`])
+/// that also tells a problem of its own where one episode was asked.
+pub(crate) static NEW_PROBLEM: CueList = CueList::new(&[
     "nog iets anders",
     // "O, en er is nog iets: de juf belde dat er luizen in de klas zijn"
     "er is nog iets",
@@ -1906,8 +1907,6 @@ pub(crate) static TOPIC_CHANGE: CueList = CueList::new(&[
     "is het tweede",
     "het tweede is",
     "en het tweede",
-    "iets anders",
-    "nog een vraag",
     "nog een ander",
     "nog een klacht",
     "tweede punt",
@@ -1922,11 +1921,6 @@ pub(crate) static TOPIC_CHANGE: CueList = CueList::new(&[
     "waar ik ook nog",
     "ik wilde ook nog",
     "ik wil ook nog",
-    "dan nog",
-    "verder nog",
-    "dan kom ik bij",
-    "dan gaan we naar",
-    "wat betreft",
     // "O, en nu ik hier toch ben, ik heb weer een koortslip"
     "nu ik hier toch ben",
     "nu ik hier toch zit",
@@ -1934,6 +1928,11 @@ pub(crate) static TOPIC_CHANGE: CueList = CueList::new(&[
     "nu ik toch hier ben",
     "voor ik het vergeet",
 ]);
+
+/// Markers that the conversation moves on, to another problem or within one ("Moet ik dan niet
+/// iets anders nemen", "dan nog"), beside [`NEW_PROBLEM`].
+pub(crate) static TOPIC_CHANGE: CueList =
+    CueList::new(&["iets anders", "nog een vraag", "dan nog", "verder nog", "dan kom ik bij", "dan gaan we naar", "wat betreft"]);
 
 /// Topic-change markers that count only at the start of a sentence ("Dan uw knie.").
 pub(crate) static TOPIC_CHANGE_START: CueList = CueList::new(&[
@@ -2257,6 +2256,7 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &SUBJECTIVE,
         &GGZ_SUBJECTIVE,
         &GGZ_OBJECTIVE,
+        &NEW_PROBLEM,
         &TOPIC_CHANGE,
         &TOPIC_CHANGE_START,
         &REFERRAL,
