@@ -786,6 +786,28 @@ mod tests {
     }
 
     #[test]
+    fn a_problem_raised_in_so_many_words_is_one_of_its_own() {
+        // impetigo and head lice, both the skin's: one episode asked, two problems found
+        let s = [
+            "Ze heeft korstjes rond haar neus.",
+            "Het zijn gele korsten.",
+            "Rond de neusgaten zitten honinggele korsten.",
+            "Dit is krentenbaard.",
+            "O, en er is nog iets: ik heb neten gevonden.",
+            "Ze krabt veel op haar hoofd.",
+            "Achter de oren zitten neten.",
+            "Dus er is ook hoofdluis.",
+        ];
+        let weight = [1, 1, 1, 2, 1, 1, 1, 2];
+        let decided = weight.map(|w| w == 2);
+        assert_eq!(problems(&s, &weight, &decided), (vec![0, 0, 0, 0, 1, 1, 1, 1], 2));
+        // a move within one problem is not one
+        let mut within = s;
+        within[4] = "Moet ik dan iets anders smeren?";
+        assert_eq!(problems(&within, &weight, &decided).1, 1);
+    }
+
+    #[test]
     fn a_marked_move_the_topics_do_not_follow_decides() {
         // two skin problems: the topics keep everything together, the mark splits them
         let s = [
