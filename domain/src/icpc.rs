@@ -495,12 +495,20 @@ const FUNCTION_WORDS: [&str; 10] = ["de", "het", "een", "van", "mijn", "uw", "zi
 /// A phrase as [`Haystack::mentions`] looks for it: phrase form without [`FUNCTION_WORDS`], a
 /// compound of "klachten" written apart ([`complaints_apart`]).
 fn match_form(s: &str) -> String {
-    complaints_apart(phrase_form(s).split(' ').filter(|w| !w.is_empty() && !FUNCTION_WORDS.contains(w)).collect::<Vec<_>>().join(" "))
+    complaints_apart(
+        phrase_form(s).split(' ').filter(|w| !w.is_empty() && !FUNCTION_WORDS.contains(w)).map(without_side).collect::<Vec<_>>().join(" "),
+    )
+}
+
+/// A body site without the side it is named with: "linkerheup" is the "heup", "rechterknie" the
+/// "knie" (the side is the note's, the code is the site's).
+fn without_side(w: &str) -> &str {
+    ["linker", "rechter"].iter().find_map(|side| w.strip_prefix(side).filter(|site| site.chars().count() >= 3)).unwrap_or(w)
 }
 
 /// A synonym in [`match_form`]; a synonym of parts joined by `+` ("artrose+knie") matches where
-/// every part occurs in one clause, in any order ("artrose in de linkerknie" does not, "de knie
-/// toont artrose" does), and keeps its `+`.
+/// every part occurs in one clause, in any order ("artrose in de linkerknie", "de knie toont
+/// artrose"), and keeps its `+`.
 fn synonym_form(s: &str) -> String {
     s.split('+').map(match_form).filter(|part| !part.is_empty()).collect::<Vec<_>>().join("+")
 }
@@ -1012,6 +1020,8 @@ mod tests {
             ("Pijn in de rechterknie bij traplopen.", "Dit past bij artrose van de knie."),
             ("Stijve knie in de ochtend.", "De knie laat slijtage zien."),
             ("Last van de knie.", "Gonartrose."),
+            // the side named with the site: "rechterknie" is the knee
+            ("Pijn bij traplopen.", "Artrose van de rechterknie."),
         ] {
             let codes = codes_for(s, e);
             assert_eq!(codes.first().map(String::as_str), Some("L90"), "{e}: {codes:?}");
@@ -1021,7 +1031,9 @@ mod tests {
         assert_eq!(codes_for("Pijn in de duim.", "Artrose van de duimbasis.").first().map(String::as_str), Some("L91"));
         // the hip's own code, wherever the generic one ranked: "slijtage" within "slijtage heup",
         // "artrose" within the compound "heupartrose"
-        for e in ["Artrose van de heup, slijtage dus.", "Heupartrose, de artrose zit rechts."] {
+        for e in
+            ["Artrose van de heup, slijtage dus.", "Heupartrose, de artrose zit rechts.", "Dit past goed bij artrose van de linkerheup."]
+        {
             let codes = codes_for("Pijn in de lies bij het tuinieren.", e);
             assert_eq!(codes.first().map(String::as_str), Some("L89"), "{e}: {codes:?}");
             assert!(!codes.contains(&"L91".to_owned()), "{e}: {codes:?}");
