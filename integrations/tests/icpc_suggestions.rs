@@ -29,10 +29,12 @@ fn the_expected_code_is_among_the_suggestions_of_most_episodes() {
     // first 79 / 63 / 71 %; on all 677 (the twentieth batch's held-out episodes, unseen, 64 %
     // among and 24 % first), 87 / 77 / 82 % and first 77 / 61 / 69 %; on all 709 (the
     // twenty-first batch's held-out episodes, unseen, 72 % among and 52 % first), 85 / 77 / 81 %
-    // and first 76 / 62 / 69 %; floors a few points below
-    assert!(ev.all.found_rate() >= 0.80, "{:.2}", ev.all.found_rate());
-    assert!(ev.holdout.found_rate() >= 0.76, "{:.2}", ev.holdout.found_rate());
-    assert!(ev.holdout.first_rate() >= 0.61, "first {:.2}", ev.holdout.first_rate());
+    // and first 76 / 62 / 69 %; on all 741 (the twenty-second batch's held-out episodes, unseen,
+    // 80 % among and 72 % first), 87 / 79 / 83 % and first 77 / 65 / 71 %; floors a few points
+    // below
+    assert!(ev.all.found_rate() >= 0.81, "{:.2}", ev.all.found_rate());
+    assert!(ev.holdout.found_rate() >= 0.77, "{:.2}", ev.holdout.found_rate());
+    assert!(ev.holdout.first_rate() >= 0.63, "first {:.2}", ev.holdout.first_rate());
     let first: Vec<_> = consults.iter().filter(|c| c.number() <= testset::FIRST_SET).cloned().collect();
     let ev_first = coding::evaluate(&first, &expected).unwrap();
     assert!(ev_first.all.found_rate() >= 0.90, "first set {:.2}", ev_first.all.found_rate());

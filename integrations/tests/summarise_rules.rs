@@ -401,11 +401,11 @@ fn the_notes_keep_the_clinical_register() {
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
 }
 
-/// The whole set, 676 of its 709 consults written by others after the rules: what the rules
+/// The whole set, 708 of its 741 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-11-30 (docs/benchmarks.md,
-/// "SOEP note quality"), with the twenty-first batch (678 to 709): placement all 89.2 %, holdout
-/// 88.1 %; facts dev 93.0 %, holdout 87.9 %; first-person words 300, second-person words 143,
-/// one question mark, fillers 4, one speaker label. The target is 95 % of facts on held-out consults and none of these breaches:
+/// "SOEP note quality"), with the twenty-second batch (710 to 741): placement all 89.2 %, holdout
+/// 88.2 %; facts dev 93.0 %, holdout 88.0 %; first-person words 310, second-person words 155 (the
+/// new batch's notes hold 14 and 12 of them), one question mark, fillers 4, one speaker label. The target is 95 % of facts on held-out consults and none of these breaches:
 /// far off yet.
 #[test]
 fn the_whole_set_stays_above_its_floor() {
@@ -420,7 +420,7 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(ev.dev_note.overall().recall() >= 0.92, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
     assert!(ev.holdout_note.overall().recall() >= 0.87, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 305 && style.second_person <= 150, "{style:?}\n{table}");
+    assert!(style.first_person <= 312 && style.second_person <= 157, "{style:?}\n{table}");
     assert!(style.questions <= 1 && style.fillers <= 4 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
@@ -820,7 +820,8 @@ fn a_typed_consult_without_labels_fills_every_field() {
 /// value the speaker corrected ("94, nee, 96 kilo") counts as corrected: the 96. Measured
 /// 2026-11-27 over the whole set, again on 2026-11-29 over the 133 consults, and over the 165
 /// with numbers in words (342 values), over the 453 (814 values), over the 549 (948 values) and
-/// over the 677 (1,198 values) and the 709 (1,275 values): none dropped, none doubled.
+/// over the 677 (1,198 values), the 709 (1,275 values) and the 741 (1,346 values): none dropped,
+/// none doubled.
 #[test]
 fn measurements_reach_the_note() {
     let (mut total, mut dropped, mut doubled) = (0, Vec::new(), Vec::new());
