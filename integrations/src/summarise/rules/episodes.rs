@@ -583,7 +583,7 @@ fn marked_problems(sentences: &[&str], weight: &[u32], decided: &[bool]) -> Opti
         let of = || (0..sentences.len()).filter(move |&i| parts_ref[i] == p);
         of().filter(|&i| weight[i] > 0).count() >= PROBLEM_MENTIONS as usize && of().any(|i| decided[i])
     };
-    (0..count).all(whole).then(|| (parts, count))
+    (0..count).all(whole).then_some((parts, count))
 }
 
 /// True when the sentence marks a move to another problem.

@@ -1479,12 +1479,10 @@ impl Words {
             // ongesteld wordt", "als je 35 wordt" keep "je" as the subject)
             let of_je = |k: usize| {
                 let n = bare(&self.words[k]);
-                second_person_third(&n).is_some()
-                    || (verbish(&n)
-                        && !(COPULAS.contains(&n.as_str()) && k > i + 2)
-                        && !n.ends_with("en")
-                        && !matches!(n.as_str(), "gaan" | "staan" | "slaan")
-                        && !DONE_BY_A_NOUN.contains(&n.as_str()))
+                // a singular verb, and not one the noun itself goes with
+                let singular = verbish(&n) && !n.ends_with("en") && !matches!(n.as_str(), "gaan" | "staan" | "slaan");
+                let the_noun_s = DONE_BY_A_NOUN.contains(&n.as_str()) || (COPULAS.contains(&n.as_str()) && k > i + 2);
+                second_person_third(&n).is_some() || (singular && !the_noun_s)
             };
             let possessive = w == "je"
                 && next.as_deref().is_some_and(|n| !verbish(n) && !NOT_WHOSE.contains(&n))
