@@ -873,7 +873,6 @@ fn trimmed(w: &str) -> &str {
     w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-')
 }
 
-/// A word without its surrounding punctuation, lowercased.
 /// Whether the word before `words[i]`, with no punctuation between them, opens a subordinate clause
 /// whose subject `words[i]` is: a word of [`SUBORDINATE`], or a relative "die" after its noun ("de
 /// vragenlijst die u heeft ingevuld", not "over die vroege jaren").
@@ -884,6 +883,7 @@ fn opens_subordinate(words: &[String], i: usize) -> bool {
     }
 }
 
+/// A word without its surrounding punctuation, lowercased.
 fn bare(w: &str) -> String {
     trimmed(w).to_lowercase()
 }
@@ -1481,8 +1481,8 @@ impl Words {
                 let n = bare(&self.words[k]);
                 // a singular verb, and not one the noun itself goes with
                 let singular = verbish(&n) && !n.ends_with("en") && !matches!(n.as_str(), "gaan" | "staan" | "slaan");
-                let the_noun_s = DONE_BY_A_NOUN.contains(&n.as_str()) || (COPULAS.contains(&n.as_str()) && k > i + 2);
-                second_person_third(&n).is_some() || (singular && !the_noun_s)
+                let the_noun_does = DONE_BY_A_NOUN.contains(&n.as_str()) || (COPULAS.contains(&n.as_str()) && k > i + 2);
+                second_person_third(&n).is_some() || (singular && !the_noun_does)
             };
             let possessive = w == "je"
                 && next.as_deref().is_some_and(|n| !verbish(n) && !NOT_WHOSE.contains(&n))
