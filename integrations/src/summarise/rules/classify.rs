@@ -606,13 +606,12 @@ fn plan_score(s: &str) -> u32 {
 /// the clause, what is done ("Dan laat ik het PSA en de nierfunctie prikken"; not "dan laat ik
 /// het plafond nog even zitten").
 fn orders_a_test(s: &str) -> bool {
+    // (the cues match whatever the case, so nothing is lowered: this runs for every clinician line)
     s.split([',', '.', ';', ':']).any(|clause| {
-        let lower = clause.trim().to_lowercase();
-        (cues::has_cue(&lower, "laat ik") || cues::has_cue(&lower, "laten we"))
-            && lower
-                .split_whitespace()
-                .last()
-                .is_some_and(|w| matches!(w, "prikken" | "bepalen" | "onderzoeken" | "testen" | "nakijken" | "controleren"))
+        (cues::has_cue(clause, "laat ik") || cues::has_cue(clause, "laten we"))
+            && clause.split_whitespace().last().is_some_and(|w| {
+                ["prikken", "bepalen", "onderzoeken", "testen", "nakijken", "controleren"].iter().any(|v| v.eq_ignore_ascii_case(w))
+            })
     })
 }
 

@@ -558,30 +558,40 @@ pub(crate) fn problems(sentences: &[&str], weight: &[u32], decided: &[bool]) -> 
 /// True when the sentence raises another problem ("Dan heb ik nog iets: …"; not "Heeft u verder
 /// nog vragen?").
 fn raises_a_problem(sentence: &str) -> bool {
-    NEW_PROBLEM.any(sentence) && !cues::has_cue(sentence, "nog vragen")
+    NEW_PROBLEM.any(sentence) && !closes(sentence)
+}
+
+/// True when the sentence asks the closing question ("Heeft u verder nog vragen?"), whatever
+/// marks of a move it holds.
+fn closes(sentence: &str) -> bool {
+    cues::has_cue(sentence, "nog vragen")
+}
+
+/// Each sentence's part, counting the marks up to and at it: 0 before the first.
+fn parts_by(marks: impl IntoIterator<Item = bool>) -> Vec<usize> {
+    let mut part = 0;
+    marks
+        .into_iter()
+        .map(|m| {
+            part += usize::from(m);
+            part
+        })
+        .collect()
 }
 
 /// The problems the conversation's marked moves part ("Dan heb ik nog iets: …"), where the topics
 /// tell none apart (two skin problems, an elbow and a wart): each part from a mark on holds an
 /// assessment and [`PROBLEM_MENTIONS`] clinical sentences, and so does the part before the first.
 fn marked_problems(sentences: &[&str], weight: &[u32], decided: &[bool]) -> Option<(Vec<usize>, usize)> {
-    let mut part = 0;
-    let parts: Vec<usize> = sentences
-        .iter()
-        .map(|s| {
-            // (a mark that raises another problem, not a move within one: "dan nog")
-            part += usize::from(raises_a_problem(s));
-            part
-        })
-        .collect();
-    let count = part + 1;
+    // (a mark that raises another problem, not a move within one: "dan nog")
+    let parts = parts_by(sentences.iter().map(|s| raises_a_problem(s)));
+    let count = parts.last().map_or(1, |last| last + 1);
     if !(2..=MAX_PROBLEMS).contains(&count) {
         return None;
     }
-    let parts_ref = &parts;
     let whole = |p: usize| {
-        let of = || (0..sentences.len()).filter(move |&i| parts_ref[i] == p);
-        of().filter(|&i| weight[i] > 0).count() >= PROBLEM_MENTIONS as usize && of().any(|i| decided[i])
+        let part = || (0..sentences.len()).filter(|&i| parts[i] == p);
+        part().filter(|&i| weight[i] > 0).count() >= PROBLEM_MENTIONS as usize && part().any(|i| decided[i])
     };
     (0..count).all(whole).then_some((parts, count))
 }
@@ -589,8 +599,7 @@ fn marked_problems(sentences: &[&str], weight: &[u32], decided: &[bool]) -> Opti
 /// True when the sentence marks a move to another problem.
 pub(crate) fn is_topic_change(sentence: &str) -> bool {
     // "Heeft u verder nog vragen?" closes the consult
-    raises_a_problem(sentence)
-        || (TOPIC_CHANGE.any(sentence) && !cues::has_cue(sentence, "nog vragen"))
+    ((NEW_PROBLEM.any(sentence) || TOPIC_CHANGE.any(sentence)) && !closes(sentence))
         // at the start of any of its sentences: "Goed. En dan mijn bloeddruk nog."
         || sentence.split_inclusive(['.', '!', '?']).any(|part| TOPIC_CHANGE_START.starts_any(part.trim_start()))
 }
@@ -628,16 +637,7 @@ pub(crate) fn assign(sentences: &[&str], weight: &[u32], count: usize) -> Vec<us
 
     let markers: Vec<bool> = sentences.iter().map(|s| is_topic_change(s)).collect();
     let segments = 1 + markers.iter().filter(|m| **m).count();
-    let by_markers = || {
-        let mut seg = 0;
-        markers
-            .iter()
-            .map(|&m| {
-                seg += usize::from(m);
-                seg.min(count - 1)
-            })
-            .collect()
-    };
+    let by_markers = || parts_by(markers.iter().copied()).into_iter().map(|part| part.min(count - 1)).collect::<Vec<_>>();
     if ranked.len() < count && segments > ranked.len() {
         return by_markers();
     }
