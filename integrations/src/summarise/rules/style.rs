@@ -202,6 +202,16 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
             }
         }
     }
+    // "Nee, dat niet, ademen gaat prima": the pointer back at the question, then news of its own,
+    // which follows what was asked
+    let mut pointed = false;
+    if let Some((pointer, news)) = rest.split_once(", ")
+        && points_back(pointer)
+        && !says_nothing(news)
+    {
+        rest = news.trim_end_matches(['.', ' ', '!']);
+        pointed = true;
+    }
     let says_nothing = says_nothing(rest);
     let negated = cues::at_start(rest, "geen") || cues::at_start(rest, "niet") || cues::at_start(rest, "nooit");
     let rest_words = rest.split_whitespace().count();
@@ -232,6 +242,8 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
     let core = super::register::addressee_named(&possessive_as_article(&core));
     let text = if says_nothing {
         core
+    } else if pointed && !covers(rest, &core) {
+        format!("{core}, {rest}")
     } else if negated
         || (yes && rest_words >= 3 && !qualifies(rest) && shares_word(&core, rest))
         || (!yes && covers(rest, &core) && ["niet", "geen", "nooit"].iter().any(|n| cues::has_cue(rest, n)))
@@ -362,6 +374,15 @@ fn qualifies(rest: &str) -> bool {
     .any(|q| cues::at_start(rest, q))
 }
 
+/// Whether `part` only points back at the question, its yes or no said again ("dat niet", "niets
+/// daarvan", "dat wel hoor").
+fn points_back(part: &str) -> bool {
+    const POINTERS: &[&str] =
+        &["dat", "die", "niet", "wel", "ook", "nee", "ja", "niks", "niets", "daarvan", "hoor", "eigenlijk", "echt", "helemaal"];
+    let words: Vec<&str> = part.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    !words.is_empty() && words.iter().all(|w| POINTERS.iter().any(|p| p.eq_ignore_ascii_case(w)))
+}
+
 /// True when the rest of a yes or no adds nothing: empty, an acknowledgement, fillers, or a
 /// pointer back at the question ("dat niet", "niks van dat", "dat heb ik niet gezien").
 fn says_nothing(rest: &str) -> bool {
@@ -394,13 +415,15 @@ enum Kind {
 struct Phrase<'q> {
     kind: Kind,
     verb: &'q str,
+    /// Whether the question asked "je" or "jij", whose verb is the stem ("word je gepest").
+    je: bool,
     x: &'q str,
 }
 
 impl Phrase<'_> {
     fn note(&self, yes: bool) -> String {
         let x = self.x;
-        let verb = self.verb.to_lowercase();
+        let verb = said_of_patient(&self.verb.to_lowercase(), self.je);
         match (self.kind, yes) {
             (Kind::Have | Kind::Be | Kind::There, true) => x.to_owned(),
             (Kind::Have | Kind::There, false) => have_not(x),
@@ -466,7 +489,10 @@ impl Phrase<'_> {
                 }
                 // a participle is denied with "niet": "moet niet geopereerd worden"
                 let participle = first.starts_with("ge") && first.len() > 4 && first.ends_with(['d', 't', 'n']);
-                let known = DEFINITE.contains(&first.as_str()) || participle;
+                // a modal with its infinitive is denied with "niet": "kan niet plat liggen"
+                let modal = matches!(verb.as_str(), "kan" | "wil" | "moet" | "durft" | "zal" | "hoeft")
+                    && x.split_whitespace().any(|w| (w.len() > 3 && w.ends_with("en")) || w == "zijn");
+                let known = DEFINITE.contains(&first.as_str()) || participle || modal || COMPARATIVES.contains(&first.as_str());
                 if x.is_empty() || known || ADVERBS.contains(&first.as_str()) || first.ends_with("ig") || first.ends_with("lijk") {
                     format!("{verb} niet {x}").trim().to_owned()
                 } else {
@@ -474,6 +500,32 @@ impl Phrase<'_> {
                 }
             }
         }
+    }
+}
+
+/// Comparatives that a denial takes with "niet": "loopt niet langzamer".
+const COMPARATIVES: &[&str] =
+    &["langzamer", "sneller", "slechter", "beter", "vaker", "erger", "zwaarder", "korter", "langer", "eerder", "moeilijker", "makkelijker"];
+
+/// The verb of a question to the patient as said of the patient: "kunt" → "kan", "word" (asked
+/// with "je") → "wordt".
+fn said_of_patient(verb: &str, je: bool) -> String {
+    match verb {
+        "kunt" | "kun" => "kan".to_owned(),
+        "wilt" => "wil".to_owned(),
+        "zult" => "zal".to_owned(),
+        // a stem, never a modal's ("wil je") or a word that only stands where the verb would
+        // ("door je knie gezakt")
+        v if je
+            && !v.ends_with('t')
+            && !v.ends_with("en")
+            && !matches!(v, "wil" | "kan" | "zal" | "mag")
+            && !OPENING_PREPOSITIONS.contains(&v)
+            && !ERBIJ.contains(&v) =>
+        {
+            format!("{v}t")
+        }
+        v => v.to_owned(),
     }
 }
 
@@ -548,6 +600,35 @@ fn tail_free(w: &str) -> bool {
 /// The asked-about things of a yes/no question ("Heeft u ook koorts" → koorts; "Bent u misselijk
 /// of ziet u dubbel" → misselijk, dubbel zien). `None` for other questions.
 fn question_phrases(q: &str) -> Option<Vec<Phrase<'_>>> {
+    let mut out = Vec::new();
+    for clause in question_clauses(q) {
+        out.extend(or_phrases(clause)?);
+    }
+    Some(out)
+}
+
+/// The questions of a question that asks several, each opening with its verb and subject after a
+/// comma: "Bent u kortademig, heeft u pijn op de borst of hoest u bloed op" is "Bent u
+/// kortademig" and "heeft u pijn op de borst of hoest u bloed op". A comma before anything else
+/// stays inside its question ("Heeft u pijn, ook 's nachts").
+fn question_clauses(q: &str) -> Vec<&str> {
+    let mut clauses = Vec::new();
+    let mut start = 0;
+    for (i, _) in q.match_indices(", ") {
+        let next = &q[i + 2..];
+        let verb = next.split_whitespace().next().unwrap_or("").to_lowercase();
+        if i > start && question_phrase(next).is_some() && super::register::opens_question(&verb) {
+            clauses.push(&q[start..i]);
+            start = i + 2;
+        }
+    }
+    clauses.push(&q[start..]);
+    clauses
+}
+
+/// The things one question asks about, one per " of ": "Heeft u koorts of hoest u" → koorts,
+/// hoest; "Heeft u koorts of hoofdpijn" → "koorts of hoofdpijn".
+fn or_phrases(q: &str) -> Option<Vec<Phrase<'_>>> {
     let mut parts = q.split(" of ");
     let mut out = vec![question_phrase(parts.next()?)?];
     for part in parts {
@@ -602,7 +683,8 @@ fn question_phrase(q: &str) -> Option<Phrase<'_>> {
         }
     }
     let words = x.split_whitespace().count();
-    (words <= 12 && (words > 0 || matches!(kind, Kind::Verb))).then_some(Phrase { kind, verb, x })
+    let je = matches!(subject.as_str(), "je" | "jij");
+    (words <= 12 && (words > 0 || matches!(kind, Kind::Verb))).then_some(Phrase { kind, verb, je, x })
 }
 
 /// How the clinician writes, learnt from their SOEP examples.
@@ -762,6 +844,18 @@ mod tests {
             Some("Geen wondjes aan de vingertoppen gehad.")
         );
         assert_eq!(answer_to_note("Heb je pijn in je oog?", "Nee.").as_deref(), Some("Geen pijn in het oog."));
+        // several questions after commas, each denied (none left standing as if it were so), and
+        // the news after the pointer back kept
+        assert_eq!(
+            answer_to_note("Bent u kortademig, heeft u pijn op de borst of hoest u bloed op?", "Nee, dat niet, ademen gaat prima.")
+                .as_deref(),
+            Some("Niet kortademig, geen pijn op de borst, hoest geen bloed op, ademen gaat prima.")
+        );
+        assert_eq!(answer_to_note("Heeft u pijn, ook 's nachts?", "Nee.").as_deref(), Some("Geen pijn, ook 's nachts."));
+        // the patient's verb, also where "je" asked; a modal and a comparative denied with "niet"
+        assert_eq!(answer_to_note("Word je gepest?", "Nee.").as_deref(), Some("Wordt niet gepest."));
+        assert_eq!(answer_to_note("Kunt u plat liggen?", "Nee.").as_deref(), Some("Kan niet plat liggen."));
+        assert_eq!(answer_to_note("Loopt u langzamer?", "Nee.").as_deref(), Some("Loopt niet langzamer."));
         // "nooit" is the answer's own word; a long denial stands alone; a question without its verb
         assert_eq!(answer_to_note("Rookt u?", "Nee, nooit gerookt.").as_deref(), Some("Nooit gerookt."));
         assert_eq!(
@@ -774,11 +868,12 @@ mod tests {
         );
         assert_eq!(answer_to_note("Koorts gehad?", "Nee, helemaal niet.").as_deref(), Some("Geen koorts gehad."));
         assert_eq!(answer_to_note("Koorts?", "Nee, geen koorts, ik voel me prima.").as_deref(), Some("Geen koorts, ik voel me prima."));
-        // a denial that does not name what was asked keeps the question's words
+        // a denial that does not name what was asked keeps the question's words, without its
+        // pointer back ("dat niet")
         assert_eq!(
             answer_to_note("Heeft u gedachten om uzelf of de baby iets aan te doen?", "Nee, dat niet, ik zou Noor nooit iets doen.")
                 .as_deref(),
-            Some("Geen gedachten om uzelf of de baby iets aan te doen, dat niet, ik zou Noor nooit iets doen.")
+            Some("Geen gedachten om uzelf of de baby iets aan te doen, ik zou Noor nooit iets doen.")
         );
         assert_eq!(answer_to_note("Pijn bij het plassen?", "Ja, een beetje.").as_deref(), Some("Pijn bij het plassen, een beetje."));
         assert_eq!(
