@@ -665,6 +665,36 @@ fn digits(text: &str) -> String {
     out
 }
 
+/// `text` (lowercase, numbers in digits) with a percentage and a ratio written as the record
+/// writes them ([`super::register`]): "98 procent" and "98 %" as "98%", "136 over 84" as "136/84".
+fn notation(text: &str) -> String {
+    let words: Vec<&str> = text.split(' ').collect();
+    let number = |w: &str| w.starts_with(|c: char| c.is_ascii_digit()) && w.ends_with(|c: char| c.is_ascii_digit());
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+        match words.get(i + 1) {
+            Some(&next) if number(w) && (next == "%" || next.starts_with("procent")) => {
+                out.push('%');
+                out.push_str(next.trim_start_matches("procent").trim_start_matches('%'));
+                i += 2;
+            }
+            Some(&"over") if number(w) && words.get(i + 2).is_some_and(|b| number(b.trim_end_matches(|c: char| !c.is_ascii_digit()))) => {
+                out.push('/');
+                out.push_str(words[i + 2]);
+                i += 3;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
 /// Checks one consult's note against its expected facts and the style rules. Returns the scores
 /// and, per problem, a line saying what was amiss.
 pub fn check_note(consult: &TestConsult, episodes: &[Episode]) -> (NoteScores, Vec<String>) {
@@ -682,10 +712,11 @@ pub fn check_note(consult: &TestConsult, episodes: &[Episode]) -> (NoteScores, V
             .unwrap_or("")
             .to_lowercase()
     };
-    // a number is the same fact in words or in digits: "drie keer per dag" is "3 keer per dag"
+    // a number is the same fact in words or in digits: "drie keer per dag" is "3 keer per dag",
+    // and in the record's notation: "98 procent" is "98%", "136 over 84" is "136/84"
     let holds = |t: &str, fact: &str| {
-        let t = digits(t);
-        fact.split('|').map(|a| digits(&a.trim().to_lowercase())).any(|a| !a.is_empty() && t.contains(&a))
+        let t = notation(&digits(t));
+        fact.split('|').map(|a| notation(&digits(&a.trim().to_lowercase()))).any(|a| !a.is_empty() && t.contains(&a))
     };
     for (e, expected) in consult.note.iter().enumerate() {
         for (f, letter) in FIELDS.iter().enumerate() {
@@ -863,5 +894,14 @@ mod tests {
         assert_eq!(digits("drie keer per dag, twee weken"), "3 keer per dag, 2 weken");
         // only whole words: "tweede" and "achter" stay
         assert_eq!(digits("de tweede keer, achter het oor"), "de tweede keer, achter het oor");
+    }
+
+    #[test]
+    fn a_percentage_and_a_ratio_are_the_same_fact_in_the_records_notation() {
+        assert_eq!(notation("saturatie 95 procent, pols 84"), "saturatie 95%, pols 84");
+        assert_eq!(notation("98 % en 40 procent."), "98% en 40%.");
+        assert_eq!(notation("bloeddruk 136 over 84, nee"), "bloeddruk 136/84, nee");
+        // a word that only looks alike stays
+        assert_eq!(notation("over 3 weken, procent"), "over 3 weken, procent");
     }
 }
