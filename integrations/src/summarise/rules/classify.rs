@@ -304,6 +304,11 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool, 
         if p >= 2 && PROPOSAL.starts_any(strip_lead(s)) {
             return (placed(Section::Plan, s), None);
         }
+        // once the problem is assessed, a request of what the patient is to do is the plan: "Wilt u
+        // een paar weken een dagboekje bijhouden?"
+        if p >= 1 && matches!(phase, Phase::Assessed | Phase::Planned) && !announces && register::requests(s) {
+            return (placed(Section::Plan, s), None);
+        }
         let clinical = !NON_CLINICAL_QUESTION.starts_any(strip_lead(s)) && !GREETING.any(s);
         return (dropped(), clinical.then_some(s));
     }

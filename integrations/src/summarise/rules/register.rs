@@ -534,6 +534,15 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
         let rest = clinical_told(section, speaker, rest, told);
         return [asked, rest].into_iter().filter(|t| !t.is_empty()).collect::<Vec<_>>().join(" ");
     }
+    if section == Section::Plan
+        && speaker == Speaker::Zorgverlener
+        && t.trim_end().ends_with('?')
+        && requests(t)
+        && let Some(wanted) = REQUESTS.iter().find_map(|r| t.get(r.len()..).filter(|_| t[..r.len()].eq_ignore_ascii_case(r)))
+    {
+        // the request as the instruction it is: "Wilt u over vier weken bloed laten prikken?"
+        return clinical_told(section, speaker, &format!("{}.", wanted.trim().trim_end_matches('?')), told);
+    }
     let mut words = Words::of(t);
     words.told = told;
     words.drop_fillers();
@@ -674,6 +683,20 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
 
 /// How a clinician asks the patient to do something: "Wilt u een plasje opvangen?".
 const REQUESTS: &[&str] = &["wilt u ", "wil je ", "kunt u ", "kun je ", "zou u ", "zou je "];
+
+/// Whether the clinician's question `s` asks the patient to do something, with its verb: "Wilt u
+/// over vier weken bloed laten prikken voor het kalium?", not "Wilt u een verwijzing?".
+pub(crate) fn requests(s: &str) -> bool {
+    let lower = style::strip_leading_fillers(s).to_lowercase();
+    let asked = lower.trim_end_matches(['?', ' ', '.']);
+    // "kunt u" asks what the patient can as often as it asks them to ("Kunt u een hele zin
+    // uitspreken?"): only a wish is a request
+    ["wilt u ", "wil je ", "zou u ", "zou je "].iter().any(|r| asked.starts_with(r))
+        && asked.split_whitespace().count() >= 5
+        // what is pointed at is done here and now ("Wilt u dit bakje onder uw oor houden?")
+        && !asked.split_whitespace().any(|w| matches!(w, "dit" | "deze" | "hier"))
+        && asked.split_whitespace().skip(2).any(|w| infinitive_shaped(w.trim_end_matches(',')))
+}
 
 /// A line that asks and then goes on ("Moet ik naar het ziekenhuis? Mijn vrouw is nog met de auto
 /// weg."), as its first question and what follows it.
@@ -3063,6 +3086,19 @@ mod tests {
             clinical(Section::Plan, Speaker::Zorgverlener, "Wilt u proberen een plasje op te vangen? Dan neem ik een urinestick mee."),
             "Proberen een plasje op te vangen. Dan een urinestick meenemen."
         );
+        // a request alone is the instruction too; a wish without its verb is no request
+        assert_eq!(
+            clinical(
+                Section::Plan,
+                Speaker::Zorgverlener,
+                "Wilt u over vier weken bij de assistente uw bloeddruk laten meten en bloed laten prikken voor het kalium?"
+            ),
+            "Over 4 weken bij de assistente bloeddruk laten meten en bloed laten prikken voor het kalium."
+        );
+        assert!(requests("Wil je een paar weken een dagboekje bijhouden?"));
+        assert!(!requests("Wilt u een verwijzing naar de fysiotherapeut?"));
+        assert!(!requests("Kunt u nog een hele zin uitspreken zonder adem te halen?"));
+        assert!(!requests("Wilt u dit bakje onder uw oor houden?"));
         assert_eq!(
             clinical(Section::Plan, Speaker::Zorgverlener, "En ik raad aan om te stoppen met roken."),
             "En geadviseerd om te stoppen met roken."
