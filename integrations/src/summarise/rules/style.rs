@@ -177,6 +177,14 @@ pub(crate) fn capitalised(text: &str) -> String {
 /// `None` when the answer says nothing (an acknowledgement without yes or no).
 pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
     let q = strip_leading_fillers(labels::strip_label(question)).trim_end_matches(['?', ' ', '.']);
+    // "En heeft u hem ooit verdraaid?": the question after the word that links it on
+    let q = ["en ", "maar ", "en dan ", "dan ", "verder ", "ook "]
+        .iter()
+        .rev()
+        .find_map(|c| q.get(..c.len()).filter(|h| h.eq_ignore_ascii_case(c)).map(|_| &q[c.len()..]))
+        // a verb and its subject, not a clause ("en als u zit of ligt, …")
+        .filter(|rest| question_phrase(rest).is_some() && rest.split_whitespace().next().is_some_and(|v| super::register::opens_question(&v.to_lowercase())))
+        .unwrap_or(q);
     let a_full = labels::strip_label(answer).trim().trim_start_matches(|c: char| !c.is_alphanumeric());
     let a = strip_leading_fillers(a_full);
     let Some((yes, rest)) = yes_or_no(a_full) else {
@@ -852,6 +860,11 @@ mod tests {
             Some("Niet kortademig, geen pijn op de borst, hoest geen bloed op, ademen gaat prima.")
         );
         assert_eq!(answer_to_note("Heeft u pijn, ook 's nachts?", "Nee.").as_deref(), Some("Geen pijn, ook 's nachts."));
+        // the question after the "en" that links it on, not a clause it opens
+        assert_eq!(
+            answer_to_note("En heeft u hem ooit verdraaid, of bent u gevallen?", "Nee.").as_deref(),
+            Some("Hem nooit verdraaid, niet gevallen.")
+        );
         // the patient's verb, also where "je" asked; a modal and a comparative denied with "niet"
         assert_eq!(answer_to_note("Word je gepest?", "Nee.").as_deref(), Some("Wordt niet gepest."));
         assert_eq!(answer_to_note("Kunt u plat liggen?", "Nee.").as_deref(), Some("Kan niet plat liggen."));
