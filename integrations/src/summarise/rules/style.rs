@@ -183,7 +183,10 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
         .rev()
         .find_map(|c| q.get(..c.len()).filter(|h| h.eq_ignore_ascii_case(c)).map(|_| &q[c.len()..]))
         // a verb and its subject, not a clause ("en als u zit of ligt, …")
-        .filter(|rest| question_phrase(rest).is_some() && rest.split_whitespace().next().is_some_and(|v| super::register::opens_question(&v.to_lowercase())))
+        .filter(|rest| {
+            question_phrase(rest).is_some()
+                && rest.split_whitespace().next().is_some_and(|v| super::register::opens_question(&v.to_lowercase()))
+        })
         .unwrap_or(q);
     let a_full = labels::strip_label(answer).trim().trim_start_matches(|c: char| !c.is_alphanumeric());
     let a = strip_leading_fillers(a_full);
@@ -246,7 +249,11 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
         return Some(finish(&format!("{statement}: {}", if yes { "ja" } else { "nee" })));
     };
     // the question's "u" is the patient: "Geen aanvallen waarbij patiënt ineens heel bang wordt"
-    let core = phrases.iter().map(|p| p.note(yes)).collect::<Vec<_>>().join(if yes { " of " } else { ", " });
+    let core = phrases.iter().map(|p| p.note(yes).trim_end_matches([',', ' ']).to_owned()).collect::<Vec<_>>().join(if yes {
+        " of "
+    } else {
+        ", "
+    });
     let core = super::register::addressee_named(&possessive_as_article(&core));
     let text = if says_nothing {
         core
