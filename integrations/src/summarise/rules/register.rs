@@ -2169,7 +2169,12 @@ impl Words {
                     } else if i > 0
                         && tail(&self.words[i - 1]).is_empty()
                         && !known_first_person(&bare(&self.words[i - 1]))
-                        && self.words.get(i + 1).is_some_and(|w| known_first_person(&bare(w)))
+                        && self.words.get(i + 1).is_some_and(|w| {
+                            let next = bare(w);
+                            // or a stem after an adjective, no verb before "ik": "heel heftig ik
+                            // bloed zeven dagen"
+                            known_first_person(&next) || (adjective_shaped(&bare(&self.words[i - 1])) && is_stem(&next))
+                        })
                     {
                         // A typed transcript without commas: "niet goed ik ben al moe" is two
                         // clauses, and the verb is the one after "ik".
@@ -2709,6 +2714,12 @@ fn known_first_person(w: &str) -> bool {
 
 /// Whether `w` (lowercase) may be a present-tense first person of a regular verb ("stoor",
 /// "zie"): what [`conjugate`] turns into the third person by adding a "t".
+/// Whether `w` has an adjective's ending, which no verb's stem before "ik" has: "heftig",
+/// "moeilijk", "logisch", "zichtbaar".
+fn adjective_shaped(w: &str) -> bool {
+    w.len() > 4 && ["ig", "lijk", "isch", "baar", "loos", "zaam"].iter().any(|e| w.ends_with(e))
+}
+
 fn is_stem(w: &str) -> bool {
     w.len() >= 2
         && w.chars().all(char::is_alphabetic)
@@ -2946,6 +2957,18 @@ mod tests {
         // a condition with its consequence, and a statement, ask nothing
         assert_eq!(verb_then_subject("krijg je toch afscheiding dan kom je eerder terug"), None);
         assert_eq!(verb_then_subject("ze drinkt goed"), None);
+    }
+
+    #[test]
+    fn a_typed_line_without_commas_starts_a_clause_at_ik() {
+        // the verb is the one after "ik", not the adjective before it
+        assert_eq!(
+            clinical(Section::Subjective, Speaker::Patient, "nog steeds heel heftig ik bloed zeven dagen"),
+            "Nog steeds heel heftig bloedt 7 dagen."
+        );
+        assert_eq!(clinical(Section::Subjective, Speaker::Patient, "niet goed ik ben al moe"), "Niet goed is al moe.");
+        // a verb before "ik" is the inversion: "slaap ik" → "slaapt"
+        assert_eq!(clinical(Section::Subjective, Speaker::Patient, "'s nachts slaap ik slecht"), "'s Nachts slaapt slecht.");
     }
 
     #[test]
@@ -3403,19 +3426,5 @@ mod tests {
         );
         assert_eq!(p("Als het over een week niet beter is, komt u terug."), "Als het over een week niet beter is, terugkomen.");
         assert_eq!(p("Rust een week."), "Rust een week.");
-    }
-}
-#[cfg(test)]
-mod probe_tmp {
-    use super::*;
-    #[test]
-    fn probe() {
-        let Ok(p) = std::env::var("PROBE") else { return };
-        for s in p.split('|') {
-            for (sec, name) in [(Section::Subjective, "S"), (Section::Objective, "O"), (Section::Evaluation, "E"), (Section::Plan, "P")] {
-                println!("{name} pat: {}", clinical(sec, Speaker::Patient, s));
-                println!("{name} zv : {}", clinical(sec, Speaker::Zorgverlener, s));
-            }
-        }
     }
 }

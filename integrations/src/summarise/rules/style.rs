@@ -159,6 +159,10 @@ fn sentences_capitalised(text: &str) -> String {
 
 /// `text` with its first letter in capitals; the Dutch digraph whole: "IJs", "IJzer".
 pub(crate) fn capitalised(text: &str) -> String {
+    // "'s nachts" opens a sentence as "'s Nachts": the apostrophe's word stays small
+    if let Some(rest) = text.strip_prefix("'s ").filter(|r| r.starts_with(char::is_lowercase)) {
+        return format!("'s {}", capitalised(rest));
+    }
     match text.strip_prefix("ij") {
         Some(rest) => format!("IJ{rest}"),
         None => {
@@ -908,7 +912,7 @@ mod tests {
         assert_eq!(answer_to_note("Heeft hij zich ergens gestoten?", "Nee.").as_deref(), Some("Zich niet ergens gestoten."));
         assert_eq!(answer_to_note("Voelt u zich ook somber?", "Nee.").as_deref(), Some("Voelt zich niet somber."));
         assert_eq!(answer_to_note("Moet hij dan geopereerd worden?", "Nee.").as_deref(), Some("Moet niet geopereerd worden."));
-        assert_eq!(answer_to_note("Heeft u er 's nachts ook last van?", "Nee.").as_deref(), Some("'s nachts ook geen last van."));
+        assert_eq!(answer_to_note("Heeft u er 's nachts ook last van?", "Nee.").as_deref(), Some("'s Nachts ook geen last van."));
         assert_eq!(answer_to_note("Heeft u de pols verzwikt?", "Nee.").as_deref(), Some("De pols niet verzwikt."));
         assert_eq!(
             answer_to_note("Heeft u het gevoel dat er een schaduw over uw zicht schuift?", "Nee.").as_deref(),
