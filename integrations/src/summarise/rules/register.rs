@@ -1442,6 +1442,20 @@ impl Words {
                     // overlegd met de internist" (not "… hebben"); "u moet elke dag wandelen" →
                     // "elke dag wandelen"
                     self.words.drain(i..i + 2);
+                } else if addressee && matches!(verb.inf.as_str(), "hebben" | "zijn") && self.participle_in_clause(i + 2) {
+                    // what the patient has done is no instruction: "maar u heeft het tot nu toe
+                    // goed verdragen" → "maar patiënt heeft het …" (the subject named after a
+                    // word that links it on), at the sentence's start "Heeft het … verdragen"; a
+                    // plural stays with its two subjects ("zijn zusje en u zijn besmet")
+                    if next.as_deref() != Some(verb.inf.as_str()) {
+                        self.words[i + 1] = keep_tail(&self.words[i + 1], &verb.third);
+                    }
+                    if i == 0 {
+                        self.words.remove(i);
+                    } else {
+                        self.words[i] = keep_tail(&self.words[i], "patiënt");
+                        i += 2;
+                    }
                 } else if speaker_word && verb.inf == "zijn" {
                     // where the clinician will be has no infinitive line ("ik ben er rond half
                     // vier", not "er rond half vier zijn"): the clinician is named instead
@@ -2957,6 +2971,17 @@ mod tests {
         // a condition with its consequence, and a statement, ask nothing
         assert_eq!(verb_then_subject("krijg je toch afscheiding dan kom je eerder terug"), None);
         assert_eq!(verb_then_subject("ze drinkt goed"), None);
+    }
+
+    #[test]
+    fn what_the_patient_has_done_is_no_instruction() {
+        assert_eq!(
+            clinical(Section::Plan, Speaker::Zorgverlener, "Dat kan in het begin, maar u heeft het tot nu toe goed verdragen."),
+            "Dat kan in het begin, maar patiënt heeft het tot nu toe goed verdragen."
+        );
+        assert_eq!(clinical(Section::Plan, Speaker::Zorgverlener, "U heeft het goed verdragen."), "Heeft het goed verdragen.");
+        // an instruction stays one
+        assert_eq!(clinical(Section::Plan, Speaker::Zorgverlener, "U blijft elke ochtend wegen."), "Blijf elke ochtend wegen.");
     }
 
     #[test]
