@@ -517,6 +517,9 @@ const TOLD_BY_ANOTHER: &[&str] = &[
     "720-astma-hockey-hooikoorts-tiener",
     "729-conjunctivitis-verkoudheid-kleuter",
     "740-telefoon-dementie-onrust-decubitus",
+    "754-obstipatie-oxycodon-incontinentie",
+    "763-roodvonk-broer-keelpijn-zus",
+    "771-polsfractuur-gips-osteoporose",
 ];
 
 /// A parent telling a child's history, or a daughter her father's: the note's S opens with

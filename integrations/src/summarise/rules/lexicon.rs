@@ -1418,6 +1418,8 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     "prikken we",
     "controleren we",
     "bepalen we",
+    // "Daarom maken we vandaag nog een hartfilmpje"
+    "maken we",
     "bloed af",
     "het meest helpt",
     "liever niet",
@@ -1750,6 +1752,11 @@ pub(crate) static SAFETY_NET: CueList = CueList::new(&[
     // "…, of u koorts krijgt, komt u eerder", "…, dan wil ik u eerder zien"
     "komt u eerder",
     "komt u dezelfde dag",
+    // "Komt u direct als u niet meer kunt plassen, …"
+    "komt u direct",
+    "komt u meteen",
+    "kom direct",
+    "kom meteen",
     "u eerder zien",
     "neem dan direct contact",
     "neem dan meteen contact",

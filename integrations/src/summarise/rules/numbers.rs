@@ -74,11 +74,19 @@ pub(crate) fn in_digits(text: &str) -> Cow<'_, str> {
     };
     // most sentences hold no number word: looked for without copying anything
     let mut before = None;
-    if !text.split_whitespace().any(|w| number(before.replace(w), w).is_some()) {
+    if !text.split_whitespace().any(|w| number(before.replace(w), w).is_some()) && !text.contains(" komma ") {
         return Cow::Borrowed(text);
     }
     let words: Vec<&str> = text.split_whitespace().collect();
-    let value = |i: usize| number(i.checked_sub(1).map(|b| words[b]), words[i]);
+    // a number in digits is read too where "komma" follows it, typed so: "6 komma 1"
+    let value = |i: usize| {
+        number(i.checked_sub(1).map(|b| words[b]), words[i]).or_else(|| {
+            let w = words[i];
+            (tail(w).is_empty() && words.get(i + 1) == Some(&"komma") && w.chars().all(|c| c.is_ascii_digit()))
+                .then(|| w.parse().ok())
+                .flatten()
+        })
+    };
     let mut out: Vec<String> = Vec::with_capacity(words.len());
     let mut i = 0;
     while i < words.len() {
@@ -91,7 +99,17 @@ pub(crate) fn in_digits(text: &str) -> Cow<'_, str> {
         let lead = &w[..w.len() - w.trim_start_matches(|c: char| !c.is_alphanumeric()).len()];
         // "achtendertig komma vier": one decimal number, when nothing parts the words
         let decimal = (tail(w).is_empty() && words.get(i + 1).is_some_and(|k| *k == "komma"))
-            .then(|| words.get(i + 2).and_then(|d| Some((spelled(trimmed(d)).or_else(|| trimmed(d).parse().ok())?, tail(d)))))
+            .then(|| {
+                words.get(i + 2).and_then(|d| {
+                    let digits = trimmed(d);
+                    let decimals = match spelled(digits) {
+                        Some(n) => n.to_string(),
+                        None if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) => digits.to_owned(),
+                        None => return None,
+                    };
+                    Some((decimals, tail(d)))
+                })
+            })
             .flatten();
         match decimal {
             Some((d, punct)) => {
@@ -153,6 +171,9 @@ mod tests {
     fn a_sentence_in_digits() {
         assert_eq!(in_digits("Bloeddruk honderdachtendertig over tweeëntachtig, pols zesenzeventig."), "Bloeddruk 138 over 82, pols 76.");
         assert_eq!(in_digits("Temperatuur achtendertig komma vier."), "Temperatuur 38,4.");
+        // typed in digits, the comma said as a word
+        assert_eq!(in_digits("uw hb is 6 komma 1 en dat is laag"), "uw hb is 6,1 en dat is laag");
+        assert_eq!(in_digits("de komma staat verkeerd"), "de komma staat verkeerd");
         assert_eq!(
             in_digits("Uw PHQ-9-score is nu twaalf, de vorige keer was het negentien."),
             "Uw PHQ-9-score is nu 12, de vorige keer was het 19."

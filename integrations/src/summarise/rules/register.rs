@@ -1463,6 +1463,11 @@ impl Words {
                 } else if addressee && (plan || assessing) && verb.inf == "zijn" {
                     // "u bent flink ziek, maar …" → "flink ziek, maar …": a state, no "wees"
                     self.words.drain(i..i + 2);
+                } else if addressee && plan && RECEIVED.contains(&verb.inf.as_str()) {
+                    // what comes to the patient is no instruction: "u hoort van het ziekenhuis
+                    // wanneer de afspraak is" → "hoort van het ziekenhuis …", not "hoor"
+                    self.words[i + 1] = keep_tail(&self.words[i + 1], &verb.third);
+                    self.words.remove(i);
                 } else if addressee && plan {
                     // "u blijft elke ochtend wegen" → "blijf elke ochtend wegen"
                     self.words[i + 1] = keep_tail(&self.words[i + 1], &verb.imperative);
@@ -2377,6 +2382,10 @@ fn finite_with_we(w: &str) -> Option<Finite> {
         })
     })
 }
+
+/// Verbs of what comes to the patient rather than what they do: in the plan they stay in the third
+/// person, never the imperative ("hoort van het ziekenhuis", not "hoor van het ziekenhuis").
+const RECEIVED: &[&str] = &["horen", "krijgen", "voelen"];
 
 /// Plurals of the past that look like infinitives ("we hadden een afspraak"): no plan.
 const PAST_PLURALS: &[&str] = &[
