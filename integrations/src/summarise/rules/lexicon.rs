@@ -332,6 +332,8 @@ pub(crate) static GREETING: CueList = CueList::new(&[
     "wachtkamer",
     "beterschap",
     "sterkte",
+    // "Succes, en een goede laatste periode van de zwangerschap."
+    "succes",
     "geen probleem",
     "momentje",
     "ogenblikje",
