@@ -266,6 +266,12 @@ impl Catalogue {
             if other_diagnosis {
                 kept.sort_by_key(|(_, t)| self.codes[t.index].id() == "W78");
             }
+            // "Andere virusziekte" (A77) is the list's rest for a virus that no other code names: a
+            // virus of the airways, the skin or the liver is that organ's code first ("past bij
+            // bronchiolitis, een virusinfectie van de kleine luchtwegen" is R78 before A77)
+            if kept.len() > 1 {
+                kept.sort_by_key(|(_, t)| self.codes[t.index].id() == "A77");
+            }
             episode.codes = kept
                 .into_iter()
                 .filter_map(|(_, t)| {
@@ -1005,6 +1011,18 @@ mod tests {
         assert_eq!(throat.title, "Verkoudheid");
         assert_eq!(throat.evidence, vec!["De keelpijn is een virale keelontsteking."]);
         assert_eq!(episodes[1].codes[0].evidence, vec!["Dat is aspecifieke lage rugpijn."]);
+    }
+
+    #[test]
+    fn the_rest_code_for_a_virus_comes_after_the_organs_code() {
+        let codes = codes_for(
+            "Sinds 3 dagen verkouden, hoest en ademt snel.",
+            "Dit past bij bronchiolitis, een virusinfectie van de kleine luchtwegen, vaak door het RS-virus.",
+        );
+        assert_eq!(codes.first().map(String::as_str), Some("R78"), "{codes:?}");
+        // beside a symptom it is still suggested, after it
+        let codes = codes_for("Koorts sinds gisteren.", "Een virusinfectie.");
+        assert_eq!(codes, ["A03", "A77"]);
     }
 
     fn codes_for(subjective: &str, diagnosis: &str) -> Vec<String> {
