@@ -368,7 +368,16 @@ fn announces_examination(s: &str) -> bool {
             let words: Vec<String> = clause.split_whitespace().map(str::to_lowercase).collect();
             let pair =
                 |a: &[&str], b: &[&str]| matches!(words.as_slice(), [x, y, ..] if a.contains(&x.as_str()) && b.contains(&y.as_str()));
-            let asks_to_examine = (pair(&["mag", "zal"], &["ik"]) || pair(&["ik"], &["ga"]) || pair(&["dan", "nu"], &["ga"]))
+            // (or the clinician and a verb of intent among the first three words, now: "Dan wil ik
+            // graag even inwendig kijken"; not what is ordered or planned for later, "wil ik
+            // vandaag de bilirubine laten meten", "ik wil haar morgen zien om na te kijken")
+            let intends = words.iter().take(3).any(|w| matches!(w.as_str(), "ik" | "we"))
+                && words.iter().take(3).any(|w| matches!(w.as_str(), "wil" | "willen" | "ga" | "gaan"))
+                && words.iter().any(|w| matches!(w.as_str(), "even" | "nu" | "graag"))
+                && !words.iter().any(|w| {
+                    matches!(w.as_str(), "laten" | "laat" | "te" | "morgen" | "altijd" | "later" | "straks" | "volgende" | "vandaag")
+                });
+            let asks_to_examine = (pair(&["mag", "zal"], &["ik"]) || pair(&["ik"], &["ga"]) || pair(&["dan", "nu"], &["ga"]) || intends)
                 && words.last().is_some_and(|w| EXAMINED_WITH.contains(&w.as_str()));
             let positions =
                 pair(&["ga"], &["maar", "even", "eens"]) && words.iter().any(|w| matches!(w.as_str(), "liggen" | "zitten" | "staan"));
@@ -594,7 +603,16 @@ fn opens_with_reaction(s: &str) -> bool {
 fn plan_score(s: &str) -> u32 {
     // an imperative opening is advice: "Haal het kleed uit de gang weg."
     // ("Goedemorgen, kom verder" is a welcome)
-    let imperative = if IMPERATIVE_START.starts_any(strip_lead(s)) && !s.ends_with('?') && !GREETING.starts_any(s) { 4 } else { 0 };
+    // (after a short heading too: "Voor de aambeien: eet veel vezels")
+    let after_heading = s.split_once(": ").filter(|(head, _)| word_count(head) <= 4).map_or(s, |(_, rest)| rest);
+    let imperative = if (IMPERATIVE_START.starts_any(strip_lead(s)) || IMPERATIVE_START.starts_any(after_heading))
+        && !s.ends_with('?')
+        && !GREETING.starts_any(s)
+    {
+        4
+    } else {
+        0
+    };
     let safety_net = if SAFETY_NET.any(s) { 6 } else { 0 };
     // what the specialist will do is the plan, however likely: "Waarschijnlijk maken ze een MRI"
     let others_act = if OTHERS_ACT.any(s) { 6 } else { 0 };
@@ -794,6 +812,21 @@ fn dropped() -> Placed {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_examination_announced_now_and_not_what_is_planned() {
+        assert!(announces_examination("Dan wil ik graag even inwendig kijken, als u dat goed vindt."));
+        assert!(announces_examination("Dat begrijp ik; ik wil graag onderzoeken, ook via de anus om de prostaat te voelen."));
+        // ordered, planned for later, or what is always done: the plan or the assessment
+        assert!(!announces_examination("Maar omdat ze geel is, wil ik vandaag de bilirubine in haar bloed laten meten."));
+        assert!(!announces_examination("Ik wil Noah morgen wel zien om hem goed na te kijken."));
+        assert!(!announces_examination("Een moedervlek die groter wordt, wil ik altijd goed bekijken."));
+    }
+
+    #[test]
+    fn advice_after_a_short_heading_is_the_plan() {
+        assert!(plan_score("Voor de aambeien: eet veel vezels, drink genoeg en pers niet bij de ontlasting.") >= 4);
+    }
 
     #[test]
     fn measurements() {

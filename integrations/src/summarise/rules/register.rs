@@ -3462,17 +3462,3 @@ mod tests {
         assert_eq!(p("Rust een week."), "Rust een week.");
     }
 }
-#[cfg(test)]
-mod probe_tmp {
-    use super::*;
-    #[test]
-    fn probe() {
-        let Ok(p) = std::env::var("PROBE") else { return };
-        for s in p.split('|') {
-            for (sec, name) in [(Section::Subjective, "S"), (Section::Objective, "O"), (Section::Evaluation, "E"), (Section::Plan, "P")] {
-                println!("{name} pat: {}", clinical(sec, Speaker::Patient, s));
-                println!("{name} zv : {}", clinical(sec, Speaker::Zorgverlener, s));
-            }
-        }
-    }
-}
