@@ -401,11 +401,11 @@ fn the_notes_keep_the_clinical_register() {
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
 }
 
-/// The whole set, 708 of its 741 consults written by others after the rules: what the rules
-/// generalise to. Floors just under the figures measured on 2026-11-30 (docs/benchmarks.md,
-/// "SOEP note quality"), with the twenty-second batch (710 to 741): placement all 89.2 %, holdout
-/// 88.2 %; facts dev 93.0 %, holdout 88.0 %; first-person words 310, second-person words 155 (the
-/// new batch's notes hold 14 and 12 of them), one question mark, fillers 4, one speaker label. The target is 95 % of facts on held-out consults and none of these breaches:
+/// The whole set, 740 of its 773 consults written by others after the rules: what the rules
+/// generalise to. Floors just under the figures measured on 2026-12-01 (docs/benchmarks.md,
+/// "SOEP note quality"), with the twenty-third batch (742 to 773): placement all 89.3 %, holdout
+/// 88.3 %; facts dev 92.9 %, holdout 87.7 %; first-person words 325, second-person words 160 (the
+/// new batch's notes hold 17 and 5 of them), one question mark, fillers 4, one speaker label. The target is 95 % of facts on held-out consults and none of these breaches:
 /// far off yet.
 #[test]
 fn the_whole_set_stays_above_its_floor() {
@@ -420,7 +420,7 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(ev.dev_note.overall().recall() >= 0.92, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
     assert!(ev.holdout_note.overall().recall() >= 0.87, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 312 && style.second_person <= 157, "{style:?}\n{table}");
+    assert!(style.first_person <= 327 && style.second_person <= 162, "{style:?}\n{table}");
     assert!(style.questions <= 1 && style.fillers <= 4 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
@@ -468,7 +468,8 @@ fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
     // dev 30 and holdout 23 found, false offers 25 and 23). With the twenty-second (741), first
     // run: dev 34 of 62 and holdout 25 of 87, false offers dev 26 of 313 and holdout 26 of 279;
     // with a problem raised in so many words ("Dan heb ik nog iets: …") telling problems the topics
-    // do not: dev 39 and holdout 35 found, false offers unchanged.
+    // do not: dev 39 and holdout 35 found, false offers unchanged. With the twenty-third (773): dev
+    // 42 of 67 and holdout 38 of 96 found, false offers dev 30 of 324 and holdout 27 of 286.
     assert!(dev[3] * 100 >= dev[2] * 55 && holdout[3] * 100 >= holdout[2] * 20, "offers {counts:?}\n{table}");
 }
 
@@ -543,7 +544,8 @@ const TOLD_BY_ANOTHER: &[&str] = &[
 /// 3 of 271; with the twenty-first (678 to 709, a mother for her four-year-old and a mother
 /// calling about her son added to [`TOLD_BY_ANOTHER`]): dev 67 of 77 and 0 of 282, holdout 54 of
 /// 66 and 3 of 284; with the twenty-second (710 to 741, four more added): dev 71 of 81 and 0 of
-/// 294, holdout 58 of 70 and 3 of 296.
+/// 294, holdout 58 of 70 and 3 of 296; with the twenty-third (742 to 773, a daughter, a mother for
+/// two children and a son added): dev 72 of 83 and 0 of 308, holdout 61 of 74 and 3 of 308.
 #[test]
 fn a_parents_history_is_marked_as_told_by_the_parent() {
     // per split: children's consults, marked; other consults, marked
@@ -823,8 +825,8 @@ fn a_typed_consult_without_labels_fills_every_field() {
 /// value the speaker corrected ("94, nee, 96 kilo") counts as corrected: the 96. Measured
 /// 2026-11-27 over the whole set, again on 2026-11-29 over the 133 consults, and over the 165
 /// with numbers in words (342 values), over the 453 (814 values), over the 549 (948 values) and
-/// over the 677 (1,198 values), the 709 (1,275 values) and the 741 (1,346 values): none dropped,
-/// none doubled.
+/// over the 677 (1,198 values), the 709 (1,275 values), the 741 (1,346 values) and the 773 (1,416
+/// values): none dropped, none doubled.
 #[test]
 fn measurements_reach_the_note() {
     let (mut total, mut dropped, mut doubled) = (0, Vec::new(), Vec::new());
