@@ -633,7 +633,7 @@ fn orders_a_test(s: &str) -> bool {
     s.split([',', '.', ';', ':']).any(|clause| {
         (cues::has_cue(clause, "laat ik") || cues::has_cue(clause, "laten we"))
             && clause.split_whitespace().last().is_some_and(|w| {
-                ["prikken", "bepalen", "onderzoeken", "testen", "nakijken", "controleren"].iter().any(|v| v.eq_ignore_ascii_case(w))
+                ["prikken", "bepalen", "onderzoeken", "testen", "nakijken", "controleren", "doen"].iter().any(|v| v.eq_ignore_ascii_case(w))
             })
     })
 }

@@ -916,6 +916,11 @@ pub(crate) static OBJECTIVE: CueList = CueList::new(&[
 
 /// The doctor's assessment: E. Phrases weigh more than bare diagnosis terms.
 pub(crate) static EVALUATION: CueList = CueList::new(&[
+    // "…, en er is sprake van een flinke nicotineverslaving" (not only opening the sentence)
+    "sprake van",
+    // what else it may be: "kan het zijn dat ze zich hebben opgekruld"
+    "kan het zijn dat",
+    "het kan zijn dat",
     "waarschijnlijk",
     "vermoedelijk",
     "vermoed",
@@ -1420,8 +1425,11 @@ pub(crate) static PLAN: CueList = CueList::new(&[
     "prikken we",
     "controleren we",
     "bepalen we",
-    // "Daarom maken we vandaag nog een hartfilmpje"
+    // "Daarom maken we vandaag nog een hartfilmpje", "dan kijken we naar een ander middel"
     "maken we",
+    "kijken we naar",
+    // "Een idee is om vooraf een maximum af te spreken"
+    "een idee is om",
     "bloed af",
     "het meest helpt",
     "liever niet",
