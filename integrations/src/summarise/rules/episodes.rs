@@ -625,9 +625,20 @@ pub(crate) fn assign(sentences: &[&str], weight: &[u32], count: usize) -> Vec<us
     for (i, t) in topics.iter().enumerate() {
         if let Some(t) = t {
             // the order of the problems is the order they are raised in, by whoever raises them
-            // ("U komt voor de jaarcontrole van de suiker")
-            mentions[*t].1 = mentions[*t].1.min(i);
+            // ("U komt voor de jaarcontrole van de suiker"), but not by a greeting's small talk
+            // ("Hoe gaat het met de buik?" to a pregnant woman who comes for her back)
+            if !(weight[i] == 0 && is_small_talk(sentences[i])) {
+                mentions[*t].1 = mentions[*t].1.min(i);
+            }
             mentions[*t].0 += weight[i];
+        }
+    }
+    // a topic only small talk named is ordered where it was named
+    for (i, t) in topics.iter().enumerate() {
+        if let Some(t) = t
+            && mentions[*t].1 == usize::MAX
+        {
+            mentions[*t].1 = i;
         }
     }
     let mut ranked: Vec<usize> = (0..TOPICS.len()).filter(|&t| mentions[t].0 > 0).collect();
@@ -657,6 +668,12 @@ pub(crate) fn assign(sentences: &[&str], weight: &[u32], count: usize) -> Vec<us
         }
     }
     topical
+}
+
+/// Whether the clinician only asks after how something is, which raises no problem: "Hoe gaat het
+/// met de buik?" (to a pregnant woman who comes for her back), "hoe is het met de kleine".
+fn is_small_talk(s: &str) -> bool {
+    cues::has_cue(s, "hoe gaat het met") || cues::has_cue(s, "hoe is het met")
 }
 
 /// The episode of each sentence by the `ranked` topics its main clause names (see [`assign`]).
@@ -698,6 +715,22 @@ fn by_topic(counts: &[([u32; TOPICS.len()], Option<[u32; TOPICS.len()]>)], marke
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_talk_raises_no_problem() {
+        // the clinician asks after the pregnancy's belly; the back is the first problem raised
+        let s = [
+            "Goedemiddag mevrouw, hoe gaat het met de buik?",
+            "Ik heb sinds drie weken pijn onderin mijn rug.",
+            "Er is drukpijn over de onderrug.",
+            "Dit is rugpijn door de zwangerschap.",
+            "O ja, en ik heb ook last van brandend maagzuur.",
+            "Vooral na het eten komt het zuur omhoog.",
+            "Dit is zuurbranden.",
+        ];
+        // (the greeting itself belongs nowhere in the note, wherever it is put)
+        assert_eq!(assign(&s, &[0, 1, 1, 2, 1, 1, 2], 2)[1..], [0, 0, 0, 1, 1, 1]);
+    }
 
     #[test]
     fn a_false_friend_is_no_topic() {
