@@ -249,6 +249,10 @@ pub(crate) static TOPICS: [(&str, CueList); 21] = [
             "wervel*",
             "tillen",
             "getild",
+            // the spine's other end: "last van mijn nek", "nekklachten"
+            "nek",
+            "nekpijn",
+            "nekklachten",
         ]),
     ),
     ("knie", CueList::new(&["knie*", "rechterknie*", "linkerknie*", "meniscus*", "kniebanden", "knieschijf"])),
