@@ -2574,7 +2574,7 @@ const LIST_BREAKERS: &[&str] = &[
 ];
 
 /// The third person of a second-person form that differs from it ("bent" → "is").
-fn second_person_third(w: &str) -> Option<&'static str> {
+pub(crate) fn second_person_third(w: &str) -> Option<&'static str> {
     match w {
         "bent" => Some("is"),
         "hebt" => Some("heeft"),

@@ -529,10 +529,10 @@ const COMPARATIVES: &[&str] =
 /// The verb of a question to the patient as said of the patient: "kunt" → "kan", "word" (asked
 /// with "je") → "wordt".
 fn said_of_patient(verb: &str, je: bool) -> String {
+    if let Some(third) = super::register::second_person_third(verb) {
+        return third.to_owned();
+    }
     match verb {
-        "kunt" | "kun" => "kan".to_owned(),
-        "wilt" => "wil".to_owned(),
-        "zult" => "zal".to_owned(),
         // a stem, never a modal's ("wil je") or a word that only stands where the verb would
         // ("door je knie gezakt")
         v if je
