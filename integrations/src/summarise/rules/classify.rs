@@ -829,6 +829,18 @@ mod tests {
     }
 
     #[test]
+    fn cues_anywhere_in_the_sentence() {
+        // the assessment named after a comma, and what else it may be
+        assert!(evaluation_score("U bent duidelijk gemotiveerd, en er is sprake van een flinke nicotineverslaving.") > 0);
+        assert!(evaluation_score("Als u de draadjes niet voelt, kan het zijn dat ze zich hebben opgekruld.") > 0);
+        // the plan proposed, a test ordered, a safety net, a goodbye
+        assert!(plan_score("Een idee is om vooraf een maximum af te spreken, bijvoorbeeld vier drankjes per avond.") > 0);
+        assert!(plan_score("Hoort hij dan nog slecht, dan laten we een gehoortest doen.") > 0);
+        assert!(plan_score("Komt u direct als u niet meer kunt plassen.") >= 6);
+        assert!(GREETING.any("Succes, en een goede laatste periode van de zwangerschap."));
+    }
+
+    #[test]
     fn measurements() {
         assert!(has_measurement("Bloeddruk 140/90."));
         assert!(has_measurement("De temperatuur is 38,5 graden."));

@@ -721,6 +721,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_neck_is_the_spines_not_the_arms() {
+        let topic = |s: &str| most_named(&topic_counts(s)).next().map(|t| TOPICS[t].0);
+        assert_eq!(topic("Ik heb sinds een paar maanden last van mijn nek en schouders."), Some("rug"));
+        assert_eq!(topic("Mijn handen slapen steeds in, vooral 's nachts."), Some("schouder-arm"));
+    }
+
+    #[test]
     fn small_talk_raises_no_problem() {
         // the clinician asks after the pregnancy's belly; the back is the first problem raised
         let s = [

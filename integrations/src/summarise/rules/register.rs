@@ -2991,6 +2991,11 @@ mod tests {
         assert_eq!(clinical(Section::Plan, Speaker::Zorgverlener, "U heeft het goed verdragen."), "Heeft het goed verdragen.");
         // an instruction stays one
         assert_eq!(clinical(Section::Plan, Speaker::Zorgverlener, "U blijft elke ochtend wegen."), "Blijf elke ochtend wegen.");
+        // what comes to the patient neither
+        assert_eq!(
+            clinical(Section::Plan, Speaker::Zorgverlener, "U hoort van het ziekenhuis wanneer de afspraak is."),
+            "Hoort van het ziekenhuis wanneer de afspraak is."
+        );
     }
 
     #[test]
