@@ -306,7 +306,7 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool, 
         }
         // once the problem is assessed, a request of what the patient is to do is the plan: "Wilt u
         // een paar weken een dagboekje bijhouden?"
-        if p >= 1 && matches!(phase, Phase::Assessed | Phase::Planned) && !announces && register::requests(s) {
+        if p >= 1 && matches!(phase, Phase::Assessed | Phase::Planned) && !announces && register::requested(s).is_some() {
             return (placed(Section::Plan, s), None);
         }
         let clinical = !NON_CLINICAL_QUESTION.starts_any(strip_lead(s)) && !GREETING.any(s);
@@ -604,8 +604,8 @@ fn plan_score(s: &str) -> u32 {
     // an imperative opening is advice: "Haal het kleed uit de gang weg."
     // ("Goedemorgen, kom verder" is a welcome)
     // (after a short heading too: "Voor de aambeien: eet veel vezels")
-    let after_heading = s.split_once(": ").filter(|(head, _)| word_count(head) <= 4).map_or(s, |(_, rest)| rest);
-    let imperative = if (IMPERATIVE_START.starts_any(strip_lead(s)) || IMPERATIVE_START.starts_any(after_heading))
+    let after_heading = s.split_once(": ").filter(|(head, _)| word_count(head) <= 4).map(|(_, rest)| rest);
+    let imperative = if (IMPERATIVE_START.starts_any(strip_lead(s)) || after_heading.is_some_and(|rest| IMPERATIVE_START.starts_any(rest)))
         && !s.ends_with('?')
         && !GREETING.starts_any(s)
     {

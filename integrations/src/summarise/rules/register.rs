@@ -537,8 +537,7 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
     if section == Section::Plan
         && speaker == Speaker::Zorgverlener
         && t.trim_end().ends_with('?')
-        && requests(t)
-        && let Some(wanted) = REQUESTS.iter().find_map(|r| t.get(r.len()..).filter(|_| t[..r.len()].eq_ignore_ascii_case(r)))
+        && let Some(wanted) = requested(t)
     {
         // the request as the instruction it is: "Wilt u over vier weken bloed laten prikken?"
         return clinical_told(section, speaker, &format!("{}.", wanted.trim().trim_end_matches('?')), told);
@@ -684,18 +683,23 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
 /// How a clinician asks the patient to do something: "Wilt u een plasje opvangen?".
 const REQUESTS: &[&str] = &["wilt u ", "wil je ", "kunt u ", "kun je ", "zou u ", "zou je "];
 
-/// Whether the clinician's question `s` asks the patient to do something, with its verb: "Wilt u
-/// over vier weken bloed laten prikken voor het kalium?", not "Wilt u een verwijzing?".
-pub(crate) fn requests(s: &str) -> bool {
-    let lower = style::strip_leading_fillers(s).to_lowercase();
-    let asked = lower.trim_end_matches(['?', ' ', '.']);
+/// What the clinician's question `s` asks the patient to do, with its verb ("Wilt u over vier
+/// weken bloed laten prikken voor het kalium?" → "over vier weken bloed laten prikken voor het
+/// kalium?"); `None` for "Wilt u een verwijzing?".
+pub(crate) fn requested(s: &str) -> Option<&str> {
+    let t = style::strip_leading_fillers(s);
     // "kunt u" asks what the patient can as often as it asks them to ("Kunt u een hele zin
     // uitspreken?"): only a wish is a request
-    ["wilt u ", "wil je ", "zou u ", "zou je "].iter().any(|r| asked.starts_with(r))
-        && asked.split_whitespace().count() >= 5
-        // what is pointed at is done here and now ("Wilt u dit bakje onder uw oor houden?")
-        && !asked.split_whitespace().any(|w| matches!(w, "dit" | "deze" | "hier"))
-        && asked.split_whitespace().skip(2).any(|w| infinitive_shaped(w.trim_end_matches(',')))
+    let wanted = ["wilt u ", "wil je ", "zou u ", "zou je "]
+        .iter()
+        .find_map(|r| t.get(..r.len()).filter(|opening| opening.eq_ignore_ascii_case(r)).map(|_| &t[r.len()..]))?;
+    let lower = wanted.to_lowercase();
+    let words: Vec<&str> = lower.trim_end_matches(['?', ' ', '.']).split_whitespace().collect();
+    // what is pointed at is done here and now ("Wilt u dit bakje onder uw oor houden?")
+    (words.len() >= 3
+        && !words.iter().any(|w| matches!(*w, "dit" | "deze" | "hier"))
+        && words.iter().any(|w| infinitive_shaped(w.trim_end_matches(','))))
+    .then_some(wanted)
 }
 
 /// A line that asks and then goes on ("Moet ik naar het ziekenhuis? Mijn vrouw is nog met de auto
@@ -3157,10 +3161,10 @@ mod tests {
             ),
             "Over 4 weken bij de assistente bloeddruk laten meten en bloed laten prikken voor het kalium."
         );
-        assert!(requests("Wil je een paar weken een dagboekje bijhouden?"));
-        assert!(!requests("Wilt u een verwijzing naar de fysiotherapeut?"));
-        assert!(!requests("Kunt u nog een hele zin uitspreken zonder adem te halen?"));
-        assert!(!requests("Wilt u dit bakje onder uw oor houden?"));
+        assert!(requested("Wil je een paar weken een dagboekje bijhouden?").is_some());
+        assert!(requested("Wilt u een verwijzing naar de fysiotherapeut?").is_none());
+        assert!(requested("Kunt u nog een hele zin uitspreken zonder adem te halen?").is_none());
+        assert!(requested("Wilt u dit bakje onder uw oor houden?").is_none());
         assert_eq!(
             clinical(Section::Plan, Speaker::Zorgverlener, "En ik raad aan om te stoppen met roken."),
             "En geadviseerd om te stoppen met roken."

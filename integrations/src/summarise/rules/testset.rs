@@ -700,40 +700,29 @@ fn notation(text: &str) -> String {
 pub fn check_note(consult: &TestConsult, episodes: &[Episode]) -> (NoteScores, Vec<String>) {
     let mut scores = NoteScores { notes: 1, ..Default::default() };
     let mut misses = Vec::new();
-    let text = |e: usize, f: usize| -> String {
-        episodes
-            .get(e)
-            .map(|ep| match f {
-                0 => ep.subjective.as_str(),
-                1 => ep.objective.as_str(),
-                2 => ep.diagnosis.as_str(),
-                _ => ep.plan.as_str(),
-            })
-            .unwrap_or("")
-            .to_lowercase()
-    };
     // a number is the same fact in words or in digits: "drie keer per dag" is "3 keer per dag",
-    // and in the record's notation: "98 procent" is "98%", "136 over 84" is "136/84"
-    let holds = |t: &str, fact: &str| {
-        let t = notation(&digits(t));
-        fact.split('|').map(|a| notation(&digits(&a.trim().to_lowercase()))).any(|a| !a.is_empty() && t.contains(&a))
-    };
+    // and in the record's notation: "98 procent" is "98%", "136 over 84" is "136/84" (each field
+    // read so once, each fact once)
+    let read = |t: &str| notation(&digits(&t.to_lowercase()));
+    let fields: Vec<[String; 4]> =
+        episodes.iter().map(|ep| [&ep.subjective, &ep.objective, &ep.diagnosis, &ep.plan].map(|t| read(t))).collect();
+    let text = |e: usize, f: usize| fields.get(e).map_or("", |ep| ep[f].as_str());
     for (e, expected) in consult.note.iter().enumerate() {
         for (f, letter) in FIELDS.iter().enumerate() {
             for fact in expected.field(f) {
+                let wanted: Vec<String> = fact.split('|').map(|a| read(a.trim())).filter(|a| !a.is_empty()).collect();
+                let holds = |t: &str| wanted.iter().any(|a| t.contains(a.as_str()));
                 let score = &mut scores.fields[f];
                 score.expected += 1;
-                if holds(&text(e, f), fact) {
+                if holds(text(e, f)) {
                     score.found += 1;
                     continue;
                 }
-                let place = if let Some(g) = (0..4).find(|&g| g != f && holds(&text(e, g), fact)) {
+                let place = if let Some(g) = (0..4).find(|&g| g != f && holds(text(e, g))) {
                     score.wrong_field += 1;
                     format!("in {}", FIELDS[g])
-                } else if let Some((o, g)) = (0..episodes.len())
-                    .filter(|&o| o != e)
-                    .flat_map(|o| (0..4).map(move |g| (o, g)))
-                    .find(|&(o, g)| holds(&text(o, g), fact))
+                } else if let Some((o, g)) =
+                    (0..episodes.len()).filter(|&o| o != e).flat_map(|o| (0..4).map(move |g| (o, g))).find(|&(o, g)| holds(text(o, g)))
                 {
                     score.wrong_episode += 1;
                     format!("in episode {} {}", o + 1, FIELDS[g])
