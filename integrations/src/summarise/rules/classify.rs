@@ -542,7 +542,24 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
     if clinical == 0 && word_count(s) <= 3 {
         return dropped();
     }
+    // another problem announced without a word of it ("Oh, en ik heb nog een vraag.", "Dan heb ik
+    // nog iets, dokter, misschien is het gek."): what follows tells it
+    if announces_only(s) {
+        return dropped();
+    }
     placed(Section::Subjective, s)
+}
+
+/// Whether the sentence only says that another problem comes: its clauses the mark of a move and
+/// a word or two beside it ("Oh, en ik heb nog een vraag.", "En dan nog iets, dokter."), no
+/// question of its own ("Kan ik haar dan nog wel dragen?") and no topic.
+fn announces_only(s: &str) -> bool {
+    // (a longer clause is the mark itself: "Nog iets, dokter, verliest de laatste tijd zoveel
+    // haar" tells the problem)
+    !s.trim_end().ends_with('?')
+        && episodes::is_topic_change(s)
+        && episodes::topic_of(s).is_none()
+        && s.split([',', '.', '!', ':', ';']).all(|c| word_count(c) <= 2 || (word_count(c) <= 7 && episodes::is_topic_change(c)))
 }
 
 /// Whether the agreement `rest` opens is denied within its next words: "dat doe ik echt niet".
@@ -1040,6 +1057,20 @@ mod tests {
             line(Patient, "Prima, het voelt nu al minder gespannen, dank u."),
         ];
         assert_eq!(sections(&lines), [None, Some('S'), None]);
+    }
+
+    #[test]
+    fn another_problem_announced_without_a_word_of_it_stays_out() {
+        use Speaker::{Patient, Zorgverlener};
+        let lines = [
+            line(Zorgverlener, "Komt u terug als het niet beter wordt."),
+            line(Patient, "Oh, en ik heb nog een vraag."),
+            line(Patient, "En dan nog iets, dokter."),
+            line(Patient, "Nog iets, dokter, ik verlies de laatste tijd zoveel haar."),
+            line(Patient, "Kan ik haar dan nog wel dragen?"),
+        ];
+        // the announcement tells nothing; the problem told with it, and a question of its own, do
+        assert_eq!(sections(&lines), [Some('P'), None, None, Some('S'), Some('S')]);
     }
 
     #[test]

@@ -662,10 +662,15 @@ pub(crate) fn assign(sentences: &[&str], weight: &[u32], count: usize) -> Vec<us
     // the lexicon does not tell apart ("Dan heb ik nog iets: een bult op mijn rug" after a cold
     // sore), so the marks decide.
     let unseen = |i: usize| i > 0 && (i..n.min(i + 4)).filter(|&k| topical[k] != topical[i - 1]).count() <= 1;
+    // Nor one after which the topics go back to an episode whose problem was told before it ("Oh,
+    // en ik heb nog een vraag." and a mole, after hair loss whose side effects named another
+    // topic).
+    let told = |e: usize, i: usize| (0..i).filter(|&k| topical[k] == e && weight[k] > 0).count() >= PROBLEM_MENTIONS as usize;
+    let returns = |i: usize| i > 0 && topical[i] != topical[i - 1] && told(topical[i], i);
     // (and each segment holds a sentence of a SOEP field: a mark in the closing words leaves an
     // episode empty)
     let filled = |episodes: &[usize]| (0..count).all(|e| (0..n).any(|i| episodes[i] == e && weight[i] > 0));
-    if segments == count && markers.iter().enumerate().filter(|(_, m)| **m).all(|(i, _)| unseen(i)) {
+    if segments == count && markers.iter().enumerate().filter(|(_, m)| **m).all(|(i, _)| unseen(i) || returns(i)) {
         let marked = by_markers();
         if filled(&marked) {
             return marked;
@@ -756,6 +761,26 @@ mod tests {
         assert_eq!(topic("Ik rook twintig sigaretten per dag."), Some("roken"));
         assert_eq!(topic("Dan drink ik wel tien, twaalf biertjes."), Some("alcohol"));
         assert_eq!(topic("Sinds gisteren brandt het bij het plassen."), Some("urineweg"));
+    }
+
+    #[test]
+    fn a_marked_move_decides_where_the_topics_go_back() {
+        // hair loss and a mole are both the skin's; the side effects named another topic, which
+        // the topics took for the second problem
+        let s = [
+            "Ik word kaal, bovenop bij de kruin.",
+            "De hoofdhuid is rustig, geen kale plekken.",
+            "Dit is erfelijke kaalheid.",
+            "Minoxidil lotion smeert u twee keer per dag op de hoofdhuid.",
+            "Het kan bijwerkingen geven, zoals minder zin in seks.",
+            "Oh, en ik heb nog een vraag.",
+            "Mijn vriendin zag een moedervlek op mijn rug.",
+            "Op het schouderblad zit een moedervlek van vijf millimeter.",
+            "Dit is een goedaardige moedervlek.",
+        ];
+        assert_eq!(assign(&s, &[1, 1, 1, 1, 1, 0, 1, 1, 1], 2), vec![0, 0, 0, 0, 0, 1, 1, 1, 1]);
+        // a mother's own problem after her daughter's
+        assert!(is_topic_change("Eh, dokter, mag ik nog iets over mezelf vragen?"));
     }
 
     #[test]

@@ -1944,12 +1944,23 @@ pub(crate) static NEW_PROBLEM: CueList = CueList::new(&[
     "nu ik er toch ben",
     "nu ik toch hier ben",
     "voor ik het vergeet",
+    // "Eh, dokter, mag ik nog iets over mezelf vragen?" (a mother, after her daughter's rash)
+    "nog iets over mezelf",
+    "nog iets voor mezelf",
 ]);
 
 /// Markers that the conversation moves on, to another problem or within one ("Moet ik dan niet
 /// iets anders nemen", "dan nog"), beside [`NEW_PROBLEM`].
-pub(crate) static TOPIC_CHANGE: CueList =
-    CueList::new(&["iets anders", "nog een vraag", "dan nog", "verder nog", "dan kom ik bij", "dan gaan we naar", "wat betreft"]);
+pub(crate) static TOPIC_CHANGE: CueList = CueList::new(&[
+    "iets anders",
+    "nog een vraag",
+    "nog iets vragen",
+    "dan nog",
+    "verder nog",
+    "dan kom ik bij",
+    "dan gaan we naar",
+    "wat betreft",
+]);
 
 /// Topic-change markers that count only at the start of a sentence ("Dan uw knie.").
 pub(crate) static TOPIC_CHANGE_START: CueList = CueList::new(&[

@@ -507,11 +507,18 @@ impl Phrase<'_> {
                     return format!("{verb} {pronoun} {} {rest}", if complaint { "geen" } else { "niet" }).trim().to_owned();
                 }
                 // a participle is denied with "niet": "moet niet geopereerd worden"
-                let participle = first.starts_with("ge") && first.len() > 4 && first.ends_with(['d', 't', 'n']);
+                let participle = is_participle(&first);
                 // a modal with its infinitive is denied with "niet": "kan niet plat liggen"
                 let modal = matches!(verb.as_str(), "kan" | "wil" | "moet" | "durft" | "zal" | "hoeft")
                     && x.split_whitespace().any(|w| (w.len() > 3 && w.ends_with("en")) || w == "zijn");
-                let known = DEFINITE.contains(&first.as_str()) || participle || modal || COMPARATIVES.contains(&first.as_str());
+                // a preposition opens no thing to deny with "geen": "klaagt niet over hoofdpijn"
+                let preposition = ERBIJ.contains(&first.as_str()) || OPENING_PREPOSITIONS.contains(&first.as_str());
+                // softeners alone deny the verb itself: "Jeukt hij weleens?" → "jeukt niet"
+                if without_softeners(x.trim_end_matches([',', ' ']).split_whitespace()).is_empty() {
+                    return format!("{verb} niet");
+                }
+                let known =
+                    DEFINITE.contains(&first.as_str()) || participle || modal || preposition || COMPARATIVES.contains(&first.as_str());
                 if x.is_empty() || known || ADVERBS.contains(&first.as_str()) || first.ends_with("ig") || first.ends_with("lijk") {
                     format!("{verb} niet {x}").trim().to_owned()
                 } else {
@@ -602,7 +609,18 @@ fn have_not_at(x: &str) -> String {
             return format!("{} geen {}", words[..phrase].join(" "), without_article(rest.join(" ")));
         }
     }
+    // a participle alone is denied with "niet": "Heeft hij gebloed?" → "niet gebloed"
+    if let [w] = words.as_slice()
+        && is_participle(&w.to_lowercase())
+    {
+        return format!("niet {w}");
+    }
     format!("geen {}", without_article(x.to_owned()))
+}
+
+/// Whether `w` (lowercase) has a participle's shape: "gebloed", "gevallen", "geopereerd".
+fn is_participle(w: &str) -> bool {
+    w.starts_with("ge") && w.len() > 4 && w.ends_with(['d', 't', 'n'])
 }
 
 /// The words after the softeners that open them ("ook", "nog", "weleens" …), where a denial
@@ -880,6 +898,10 @@ mod tests {
         assert_eq!(answer_to_note("Word je gepest?", "Nee.").as_deref(), Some("Wordt niet gepest."));
         assert_eq!(answer_to_note("Kunt u plat liggen?", "Nee.").as_deref(), Some("Kan niet plat liggen."));
         assert_eq!(answer_to_note("Loopt u langzamer?", "Nee.").as_deref(), Some("Loopt niet langzamer."));
+        assert_eq!(answer_to_note("Klaagt hij over hoofdpijn?", "Nee.").as_deref(), Some("Klaagt niet over hoofdpijn."));
+        assert_eq!(answer_to_note("Jeukt hij weleens?", "Nee.").as_deref(), Some("Jeukt niet."));
+        assert_eq!(answer_to_note("Heeft hij gebloed?", "Nee.").as_deref(), Some("Niet gebloed."));
+        assert_eq!(answer_to_note("Jeukt hij weleens, of heeft hij gebloed?", "Nee.").as_deref(), Some("Jeukt niet, niet gebloed."));
         // "nooit" is the answer's own word; a long denial stands alone; a question without its verb
         assert_eq!(answer_to_note("Rookt u?", "Nee, nooit gerookt.").as_deref(), Some("Nooit gerookt."));
         assert_eq!(
