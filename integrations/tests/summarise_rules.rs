@@ -401,12 +401,13 @@ fn the_notes_keep_the_clinical_register() {
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
 }
 
-/// The whole set, 740 of its 773 consults written by others after the rules: what the rules
+/// The whole set, 772 of its 805 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-12-01 (docs/benchmarks.md,
-/// "SOEP note quality"), with the twenty-third batch (742 to 773): placement all 89.3 %, holdout
-/// 88.3 %; facts dev 92.9 %, holdout 87.7 %; first-person words 325, second-person words 160 (the
-/// new batch's notes hold 17 and 5 of them), one question mark, fillers 4, one speaker label. The target is 95 % of facts on held-out consults and none of these breaches:
-/// far off yet.
+/// "SOEP note quality"), with the twenty-fourth batch (774 to 805): placement all 89.3 %, holdout
+/// 88.4 %; facts dev 92.8 %, holdout 88.3 %; first-person words 299, second-person words 163 (the
+/// new batch's notes held 10 and 3 of them on its first run), one question mark, fillers 4, one
+/// speaker label. The target is 95 % of facts on held-out consults and none of these
+/// breaches: far off yet.
 #[test]
 fn the_whole_set_stays_above_its_floor() {
     let consults = whole_set();
@@ -420,7 +421,7 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(ev.dev_note.overall().recall() >= 0.92, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
     assert!(ev.holdout_note.overall().recall() >= 0.87, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 327 && style.second_person <= 162, "{style:?}\n{table}");
+    assert!(style.first_person <= 299 && style.second_person <= 163, "{style:?}\n{table}");
     assert!(style.questions <= 1 && style.fillers <= 4 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
@@ -483,13 +484,15 @@ fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
 /// her husband (551), a daughter on a home visit (577), a mother typing for her baby (599), a wife
 /// (624) and a neighbour (640) calling; a son beside his mother of 86 (717), a mother typed beside
 /// her son (720), a mother for her four-year-old (729) and a daughter calling about her mother
-/// (740).
+/// (740); a father beside his son who tells the accident and the night while the boy tells
+/// his complaints (458), and a flatmate calling about a student (801).
 const TOLD_BY_ANOTHER: &[&str] = &[
     "374-subfertiliteit-stel-getypt",
     "388-telefonisch-hoofdletsel-apixaban",
     "441-telefonisch-beroerte-woorden-mondhoek-112",
     "453-voetwrat-en-hooikoorts-tiener-getypt",
     "456-angio-oedeem-lisinopril-telefonisch",
+    "458-hersenschudding-voetballer",
     "464-geelzucht-pasgeborene-telefonisch",
     "470-acute-pijn-zaadbal-jongen-telefonisch",
     "476-huisbezoek-doorligwond-stuit",
@@ -521,6 +524,7 @@ const TOLD_BY_ANOTHER: &[&str] = &[
     "754-obstipatie-oxycodon-incontinentie",
     "763-roodvonk-broer-keelpijn-zus",
     "771-polsfractuur-gips-osteoporose",
+    "801-verdenking-meningitis-student-telefoon-huisgenoot",
 ];
 
 /// A parent telling a child's history, or a daughter her father's: the note's S opens with

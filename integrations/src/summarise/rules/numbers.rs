@@ -21,6 +21,13 @@ pub(crate) fn spelled(word: &str) -> Option<u32> {
     }
 }
 
+/// Whether `word` is a measured value: a ratio, a decimal or a number of two digits or more
+/// ("168/102", "38,4", "62"); a single digit ("Die 3, en gisteren heeft ze allemaal ingenomen")
+/// counts pills as often as it measures.
+pub(crate) fn is_value(word: &str) -> bool {
+    word.starts_with(|c: char| c.is_ascii_digit()) && (word.contains(['/', ',']) || word.chars().filter(char::is_ascii_digit).count() >= 2)
+}
+
 fn below_ten_thousand(w: &str) -> Option<u32> {
     times(w, "duizend", 1000, below_thousand)
 }

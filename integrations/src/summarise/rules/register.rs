@@ -18,7 +18,7 @@ use crate::speech::Speaker;
 
 use super::Section;
 use super::lexicon::{COPULAS, VERBS_AFTER_ER};
-use super::{corrections, cues, labels, style};
+use super::{corrections, cues, labels, numbers, style};
 
 /// Adverbs of degree: "gewoon" after one is the adjective ("heel gewoon"), no filler.
 pub(crate) const DEGREE: &[&str] = &["heel", "zo", "vrij", "best", "erg", "helemaal", "nogal"];
@@ -145,6 +145,53 @@ const E_OPENINGS: &[&str] = &[
 /// What a patient says to the clinician along the way, which the history does without: "Nu u
 /// het zegt, vorig jaar …", "Slecht, ik strompel zoals u ziet", "u hoort het al, mijn stem is
 /// schor"; what they did as told, as advised ("zoals u had gezegd" → "zoals geadviseerd").
+/// The speaker's reserve, said without the speaker: "Niet gevallen voor zover ik weet" → "… voor
+/// zover bekend", where conjugating the word before "ik" made "zovert weet".
+const AS_FAR_AS: &[(&str, &str)] = &[
+    ("voor zover ik weet", "voor zover bekend"),
+    ("voor zover ik het weet", "voor zover bekend"),
+    ("voor zover wij weten", "voor zover bekend"),
+    ("voor zover we weten", "voor zover bekend"),
+    ("voor zover ik kan zien", "voor zover te zien"),
+    ("voor zover ik zie", "voor zover te zien"),
+    ("voor zover ik kan beoordelen", "voor zover te beoordelen"),
+    ("voor zover ik me herinner", "voor zover bekend"),
+    ("voor zover ik mij herinner", "voor zover bekend"),
+];
+
+/// The clinician's own words around a finding, an assessment or a plan, as the record says them:
+/// "Dit maakt me ongerust" → "Dit is zorgwekkend", "Ik stel voor dat …" → "Voorstel dat …", "op
+/// mijn spreekuur" → "op het spreekuur".
+const CLINICIAN_ASIDES: &[(&str, &str)] = &[
+    // what the clinician makes of it, as the record says it, wherever it was placed: "Wat ik hoor,
+    // is dat je veel spanning voelt" → "Indruk dat patiënt veel spanning voelt"
+    ("wat ik hoor is dat", "indruk dat"),
+    ("wat ik zie is dat", "indruk dat"),
+    ("mijn indruk is dat", "indruk dat"),
+    ("wat ik zie is", "indruk:"),
+    ("wat ik hoor is", "indruk:"),
+    ("mijn indruk is", "indruk:"),
+    ("maakt me grote zorgen", "is zeer zorgwekkend"),
+    ("maakt me zorgen", "is zorgwekkend"),
+    ("maakt me ongerust", "is zorgwekkend"),
+    ("maakt mij ongerust", "is zorgwekkend"),
+    ("ik stel voor dat", "voorstel dat"),
+    ("ik stel voor om", "voorstel om"),
+    ("ik raad aan om", "advies om"),
+    ("ik raad u aan om", "advies om"),
+    ("ik raad aan", "advies:"),
+    ("ik vermoed dat", "vermoeden dat"),
+    ("ik denk daarbij aan", "waarschijnlijk"),
+    ("dat kan ik niet helemaal uitsluiten", "niet helemaal uit te sluiten"),
+    ("dat kan ik niet uitsluiten", "niet uit te sluiten"),
+    ("kan ik niet helemaal uitsluiten", "niet helemaal uitgesloten"),
+    ("kan ik niet uitsluiten", "niet uitgesloten"),
+    ("lijkt het me", "lijkt het"),
+    ("lijkt het mij", "lijkt het"),
+    ("op mijn spreekuur", "op het spreekuur"),
+    ("met mijn bevindingen", "met de bevindingen"),
+];
+
 const S_ASIDES: &[(&str, &str)] = &[
     ("nu u het zegt", ""),
     ("nu je het zegt", ""),
@@ -335,8 +382,8 @@ const P_OPENINGS: &[(&str, &str)] = &[
     // afwachten" → "Voorstel: eerst 2 weken afwachten"
     ("mijn voorstel is dat we", "voorstel:"),
     ("ik stel voor dat we", "voorstel:"),
-    ("mijn voorstel is dat u", "voorstel: dat patiënt"),
-    ("ik stel voor dat u", "voorstel: dat patiënt"),
+    ("mijn voorstel is dat u", "voorstel dat patiënt"),
+    ("ik stel voor dat u", "voorstel dat patiënt"),
     ("het belangrijkste is dat", "advies: zorgen dat"),
     ("dat begrijp ik", ""),
     ("ik wil u graag verwijzen naar", "verwijzing naar"),
@@ -545,6 +592,7 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
     let mut words = Words::of(t);
     words.told = told;
     words.drop_fillers();
+    words.drop_vocative();
     if section == Section::Subjective && speaker == Speaker::Patient && t.trim_end().ends_with('?') {
         return words.patient_question();
     }
@@ -553,6 +601,8 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
         words.drop_opening(&["nee", "ja", "jawel"]);
     }
     words.numbers();
+    words.value_without_pointer();
+    words.replace(AS_FAR_AS);
     match section {
         Section::Subjective => {
             words.drop_opening(CONNECTIVES);
@@ -607,14 +657,6 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
             words.replace(&[
                 ("daar is geen", "geen"),
                 ("daarvoor is geen", "geen"),
-                // what the clinician makes of it, as the record says it: "Wat ik hoor, is dat je
-                // veel spanning voelt" → "Indruk dat patiënt veel spanning voelt"
-                ("wat ik hoor is dat", "indruk dat"),
-                ("wat ik zie is dat", "indruk dat"),
-                ("mijn indruk is dat", "indruk dat"),
-                ("wat ik zie is", "indruk:"),
-                ("wat ik hoor is", "indruk:"),
-                ("mijn indruk is", "indruk:"),
                 ("volgens mij heeft u", "waarschijnlijk"),
                 ("volgens mij heb je", "waarschijnlijk"),
                 ("volgens mij", "waarschijnlijk"),
@@ -659,6 +701,10 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
             words.replace(P_PHRASES);
             words.replace(PROFESSION_WE);
         }
+    }
+    if section != Section::Subjective {
+        words.drop_understanding();
+        words.replace(CLINICIAN_ASIDES);
     }
     if speaker == Speaker::Patient && section != Section::Subjective {
         words.third_person();
@@ -1170,14 +1216,28 @@ impl Words {
             "doorheen", "tegenaan", "onder", "tussen",
         ];
         if !self.words.first().is_some_and(|w| bare(w) == "er" && tail(w).is_empty())
-            || self.words.get(1).is_none_or(|w| {
-                let w = bare(w);
-                VERBS_AFTER_ER.contains(&w.as_str()) || matches!(w.as_str(), "niet" | "geen")
-            })
+            || self.words.get(1).is_none_or(|w| VERBS_AFTER_ER.contains(&bare(w).as_str()))
         {
             return;
         }
-        let Some(k) = (2..self.words.len().min(7)).find(|&k| PARTICLES.contains(&bare(&self.words[k]).as_str())) else {
+        // the "er" of a number counts what was named before: "Er 30 voorgeschreven" → "30
+        // voorgeschreven"
+        if self.words[1].starts_with(|c: char| c.is_ascii_digit()) {
+            self.words.remove(0);
+            return;
+        }
+        // within the first clause; a preposition before its own noun phrase is not the particle
+        // ("Er al een zalfje van de drogist op gedaan" → "… van de drogist erop gedaan", never
+        // "ervan de drogist"), unless no other follows
+        let clause_end = self.words.iter().position(|w| !tail(w).is_empty()).unwrap_or(self.words.len() - 1);
+        let governs = |k: usize| {
+            tail(&self.words[k]).is_empty()
+                && self.words.get(k + 1).is_some_and(|n| {
+                    matches!(bare(n).as_str(), "de" | "het" | "een" | "zijn" | "haar" | "hun" | "die" | "deze" | "dit" | "dat" | "elke")
+                })
+        };
+        let particles: Vec<usize> = (2..=clause_end.min(12)).filter(|&k| PARTICLES.contains(&bare(&self.words[k]).as_str())).collect();
+        let Some(k) = particles.iter().copied().find(|&k| !governs(k)).or(particles.first().copied().filter(|&k| k < 7)) else {
             return;
         };
         self.words[k].insert_str(0, "er");
@@ -1190,6 +1250,73 @@ impl Words {
     fn in_clause_of_ik(&self, i: usize) -> bool {
         let clause: Vec<String> = self.words[..i].iter().rev().take_while(|w| tail(w).is_empty()).map(|w| bare(w)).collect();
         clause.windows(2).any(|pair| pair[0] == "ik" && SUBORDINATE.contains(&pair[1].as_str()))
+    }
+
+    /// The clinician's understanding nodded to before the point: "Dat begrijp ik, maar de
+    /// vooruitzichten zijn goed" → "De vooruitzichten zijn goed"; "Dat snap ik heel goed." goes
+    /// whole. Without its pause ("dat snap ik we gaan …", typed) it stays.
+    fn drop_understanding(&mut self) {
+        let opens = self.words.len() >= 3
+            && bare(&self.words[0]) == "dat"
+            && matches!(bare(&self.words[1]).as_str(), "begrijp" | "snap")
+            && bare(&self.words[2]) == "ik";
+        if !opens {
+            return;
+        }
+        let mut end = 3;
+        while end < self.words.len()
+            && tail(&self.words[end - 1]).is_empty()
+            && matches!(bare(&self.words[end]).as_str(), "heel" | "goed" | "wel" | "best" | "ook")
+        {
+            end += 1;
+        }
+        let paused = !tail(&self.words[end - 1]).is_empty();
+        if !paused {
+            return;
+        }
+        self.words.drain(..end);
+        if self.words.first().is_some_and(|w| matches!(bare(w).as_str(), "maar" | "en") && tail(w).is_empty()) && self.words.len() > 1 {
+            self.words.remove(0);
+        }
+    }
+
+    /// The clinician addressed by title is no part of the record: "Zitten lukt niet, dokter, …" →
+    /// "Zitten lukt niet, …", "Goedemorgen dokter, ik heb …" → "Ik heb …", "Nee dokter, …" → "Nee,
+    /// …"; "bij de dokter" is a place and stays.
+    fn drop_vocative(&mut self) {
+        const GREETINGS: &[&str] = &["goedemorgen", "goedemiddag", "goedenavond", "morgen", "middag", "dag", "hallo", "hoi", "beste"];
+        const REPLIES: &[&str] = &["ja", "nee", "goed", "oké", "ok", "sorry", "nou", "tja", "jawel"];
+        let mut i = 0;
+        while i < self.words.len() {
+            if bare(&self.words[i]) != "dokter" {
+                i += 1;
+                continue;
+            }
+            let own = tail(&self.words[i]).to_owned();
+            let before = i.checked_sub(1).map(|k| bare(&self.words[k]));
+            let pause_before = i.checked_sub(1).is_none_or(|k| !tail(&self.words[k]).is_empty());
+            if i == 1 && tail(&self.words[0]).is_empty() && before.as_deref().is_some_and(|b| GREETINGS.contains(&b)) {
+                // the greeting goes with it
+                self.words.drain(..2);
+                i = 0;
+            } else if !pause_before && before.as_deref().is_some_and(|b| REPLIES.contains(&b)) && !own.is_empty() {
+                // its pause stays with the reply
+                self.words.remove(i);
+                self.words[i - 1].push_str(&own);
+            } else if pause_before && (!own.is_empty() || i + 1 == self.words.len()) && (i > 0 || i + 1 < self.words.len()) {
+                self.words.remove(i);
+                // a question or a sentence it ended ends on the word before: "…, dokter?" → "…?"
+                if own.contains(['?', '.', '!'])
+                    && let Some(prev) = i.checked_sub(1).and_then(|k| self.words.get_mut(k))
+                {
+                    let kept = prev.trim_end_matches([',', ';']).len();
+                    prev.truncate(kept);
+                    prev.push_str(&own);
+                }
+            } else {
+                i += 1;
+            }
+        }
     }
 
     fn drop_fillers(&mut self) {
@@ -1278,6 +1405,19 @@ impl Words {
     }
 
     /// Drops the first of `openings` the sentence starts with.
+    /// "Die 62 is te hoog" → "62 is te hoog": a demonstrative before a value points back at what
+    /// the value itself names in the note.
+    fn value_without_pointer(&mut self) {
+        let value = |w: &String| numbers::is_value(w.trim_end_matches(|c: char| !c.is_alphanumeric()));
+        if self.words.len() > 2
+            && matches!(bare(&self.words[0]).as_str(), "die" | "dat" | "dit" | "deze")
+            && tail(&self.words[0]).is_empty()
+            && value(&self.words[1])
+        {
+            self.words.remove(0);
+        }
+    }
+
     fn drop_opening(&mut self, openings: &[&str]) {
         for o in openings {
             let phrase: Vec<&str> = o.split(' ').collect();
@@ -1285,7 +1425,10 @@ impl Words {
                 self.words.drain(..phrase.len());
                 // "Ik heb een rode plek" → "Rode plek"; "Dat is een wondroos" → "Wondroos"; but
                 // "een week hoofdpijn" keeps its "een".
-                let unit = self.words.get(1).is_some_and(|w| NUMBER_UNITS.contains(&bare(w).as_str()) || bare(w) == "paar");
+                let unit = self
+                    .words
+                    .get(1)
+                    .is_some_and(|w| NUMBER_UNITS.contains(&bare(w).as_str()) || matches!(bare(w).as_str(), "paar" | "tijdje"));
                 if self.words.len() > 1 && bare(&self.words[0]) == "een" && tail(&self.words[0]).is_empty() && !unit {
                     self.words.remove(0);
                 }
@@ -2739,14 +2882,14 @@ fn known_first_person(w: &str) -> bool {
     first_person_verb(w).is_some() || VERBS.iter().any(|(_, first, _, _)| *first == w)
 }
 
-/// Whether `w` (lowercase) may be a present-tense first person of a regular verb ("stoor",
-/// "zie"): what [`conjugate`] turns into the third person by adding a "t".
 /// Whether `w` has an adjective's ending, which no verb's stem before "ik" has: "heftig",
 /// "moeilijk", "logisch", "zichtbaar".
 fn adjective_shaped(w: &str) -> bool {
     w.len() > 4 && ["ig", "lijk", "isch", "baar", "loos", "zaam"].iter().any(|e| w.ends_with(e))
 }
 
+/// Whether `w` (lowercase) may be a present-tense first person of a regular verb ("stoor",
+/// "zie"): what [`conjugate`] turns into the third person by adding a "t".
 fn is_stem(w: &str) -> bool {
     w.len() >= 2
         && w.chars().all(char::is_alphabetic)
@@ -2781,6 +2924,42 @@ fn conjugate(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reserve_a_pointer_at_a_value_and_a_far_er_stay_whole() {
+        // "zover ik weet" had become "zovert weet"
+        assert_eq!(s("Niet gevallen voor zover ik weet."), "Niet gevallen voor zover bekend.");
+        assert_eq!(
+            clinical(Section::Evaluation, Speaker::Zorgverlener, "Die 62 is te hoog, het streven is onder de 53."),
+            "62 is te hoog, het streven is onder de 53."
+        );
+        // the "er" goes to its particle, not to the preposition of a noun phrase before it
+        assert_eq!(
+            s("Ik heb er al een paar dagen een zalfje van de drogist op gedaan, maar dat hielp niet."),
+            "Al een paar dagen een zalfje van de drogist erop gedaan, maar dat hielp niet."
+        );
+    }
+
+    #[test]
+    fn the_clinician_addressed_by_title_and_the_clinician_s_asides_leave_the_record() {
+        assert_eq!(
+            s("Zitten lukt niet, dokter, ik kan niet stilzitten van de pijn."),
+            "Zitten lukt niet, kan niet stilzitten van de pijn."
+        );
+        assert_eq!(s("Goedemiddag dokter, ik kom voor mijn knie."), "Komt voor knie.");
+        assert_eq!(s("Nee dokter, ik voel me al dagen hondsberoerd."), "Nee, voelt zich al dagen hondsberoerd.");
+        // a place stays
+        assert_eq!(s("Ik ben vorige week bij de dokter geweest."), "Vorige week bij de dokter geweest.");
+        let e = |t: &str| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
+        let p = |t: &str| clinical(Section::Plan, Speaker::Zorgverlener, t);
+        assert_eq!(e("Dat begrijp ik, maar de vooruitzichten zijn heel goed."), "De vooruitzichten zijn heel goed.");
+        assert_eq!(e("Wat u vertelt maakt me ongerust."), "Wat patiënt vertelt is zorgwekkend.");
+        assert_eq!(e("Een breuk kan ik niet uitsluiten."), "Breuk niet uitgesloten.");
+        assert_eq!(p("Maak daarna een afspraak op mijn spreekuur."), "Maak daarna een afspraak op het spreekuur.");
+        assert_eq!(p("Ik stel voor dat u een eetdagboek bijhoudt."), "Voorstel dat patiënt een eetdagboek bijhoudt.");
+        // typed without its pause, the nod stays as it was said
+        assert!(p("Dat snap ik we gaan er samen mee aan de slag.").starts_with("Dat snap"));
+    }
 
     #[test]
     fn a_fronted_object_keeps_the_patient_as_subject() {
@@ -3215,7 +3394,7 @@ mod tests {
         assert_eq!(p("Ik zie u over twee weken terug om te horen hoe het gaat."), "Controle over 2 weken om te horen hoe het gaat.");
         assert_eq!(
             p("Mijn voorstel is dat u vier weken stopt met de simvastatine."),
-            "Voorstel: dat patiënt 4 weken stopt met de simvastatine."
+            "Voorstel dat patiënt 4 weken stopt met de simvastatine."
         );
         assert_eq!(
             p("Ik stel voor dat we eerst twee weken met pijnstillers afwachten."),

@@ -491,13 +491,6 @@ fn en_left_for_the_verb(sentence: &str, words: &[String]) -> bool {
     after_condition || last.contains("dan en ")
 }
 
-/// Whether `word` is a measured value: a ratio, a decimal or a number of two digits or more ("Die
-/// 168/102", "Dat 38,4"); "Die 3, en gisteren heeft ze allemaal ingenomen" points at three pills
-/// as the patient said it, no value torn from its sentence.
-fn is_value(word: &str) -> bool {
-    word.starts_with(|c: char| c.is_ascii_digit()) && (word.contains(['/', ',']) || word.chars().filter(char::is_ascii_digit).count() >= 2)
-}
-
 /// The broken fragments in a field's text: for each sentence that is broken, the name of its
 /// kind (see [`FRAGMENT_KINDS`]).
 pub fn broken_fragments(text: &str) -> Vec<&'static str> {
@@ -519,7 +512,7 @@ pub fn broken_fragments(text: &str) -> Vec<&'static str> {
             Some(FRAGMENT_KINDS[0].0)
         } else if w(0) == "bij" && w(2) == "er" && !verb_after(2) {
             Some(FRAGMENT_KINDS[1].0)
-        } else if matches!(w(0), "die" | "dat" | "dit") && is_value(w(1)) {
+        } else if matches!(w(0), "die" | "dat" | "dit") && numbers::is_value(w(1)) {
             Some(FRAGMENT_KINDS[2].0)
         } else if PLAN_INFINITIVES.contains(&w(skip))
             && matches!(w(skip + 1), "de" | "het" | "een")
