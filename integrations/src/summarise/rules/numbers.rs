@@ -28,6 +28,45 @@ pub(crate) fn is_value(word: &str) -> bool {
     word.starts_with(|c: char| c.is_ascii_digit()) && (word.contains(['/', ',']) || word.chars().filter(char::is_ascii_digit).count() >= 2)
 }
 
+/// `text` with a percentage and a ratio written as the record writes them: "98 procent" and "38,4
+/// %" as "98%" and "38,4%", "136 over 84" as "136/84". The register writes its notes so, and the
+/// test set's check reads the facts so.
+pub(crate) fn notation(text: &str) -> String {
+    let words: Vec<&str> = text.split(' ').collect();
+    let number = |w: &str| w.starts_with(|c: char| c.is_ascii_digit()) && w.ends_with(|c: char| c.is_ascii_digit());
+    fn percent(w: &str) -> Option<&str> {
+        let core = w.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '%');
+        (core == "%" || core.eq_ignore_ascii_case("procent")).then(|| &w[core.len()..])
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+        let next = words.get(i + 1).copied();
+        match next.and_then(|n| percent(n).map(|rest| (n, rest))) {
+            Some((_, rest)) if number(w) => {
+                out.push('%');
+                out.push_str(rest);
+                i += 2;
+            }
+            _ if number(w)
+                && next == Some("over")
+                && words.get(i + 2).is_some_and(|b| number(b.trim_end_matches(|c: char| !c.is_ascii_digit()))) =>
+            {
+                out.push('/');
+                out.push_str(words[i + 2]);
+                i += 3;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
 fn below_ten_thousand(w: &str) -> Option<u32> {
     times(w, "duizend", 1000, below_thousand)
 }
@@ -145,6 +184,15 @@ pub(crate) fn tail(w: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_percentage_and_a_ratio_in_the_records_notation() {
+        assert_eq!(notation("saturatie 95 procent, pols 84"), "saturatie 95%, pols 84");
+        assert_eq!(notation("98 % en 40 procent."), "98% en 40%.");
+        assert_eq!(notation("bloeddruk 136 over 84, nee"), "bloeddruk 136/84, nee");
+        // a word that only looks alike stays
+        assert_eq!(notation("over 3 weken, procent"), "over 3 weken, procent");
+    }
 
     #[test]
     fn number_words() {

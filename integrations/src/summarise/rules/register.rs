@@ -1387,24 +1387,12 @@ impl Words {
         }
     }
 
+    /// "148 over 92" → "148/92", "98 procent" and "38,4 %" → "98%" and "38,4%" ([`numbers::notation`]).
     fn numbers(&mut self) {
-        // "148 over 92" → "148/92", "98 procent" → "98%".
-        let mut i = 0;
-        while i + 2 < self.words.len() + 1 {
-            let num = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit());
-            if i + 2 < self.words.len() && num(&self.words[i]) && self.words[i + 1] == "over" && num(&bare(&self.words[i + 2])) {
-                self.words[i] = format!("{}/{}", self.words[i], self.words[i + 2]);
-                self.words.drain(i + 1..i + 3);
-            } else if i + 1 < self.words.len() && num(&self.words[i]) && bare(&self.words[i + 1]) == "procent" {
-                let t = tail(&self.words[i + 1]).to_owned();
-                self.words[i] = format!("{}%{t}", self.words[i]);
-                self.words.remove(i + 1);
-            }
-            i += 1;
-        }
+        let text = numbers::notation(&self.words.join(" "));
+        self.words = text.split(' ').map(str::to_owned).collect();
     }
 
-    /// Drops the first of `openings` the sentence starts with.
     /// "Die 62 is te hoog" → "62 is te hoog": a demonstrative before a value points back at what
     /// the value itself names in the note.
     fn value_without_pointer(&mut self) {
@@ -1418,6 +1406,7 @@ impl Words {
         }
     }
 
+    /// Drops the first of `openings` the sentence starts with.
     fn drop_opening(&mut self, openings: &[&str]) {
         for o in openings {
             let phrase: Vec<&str> = o.split(' ').collect();
