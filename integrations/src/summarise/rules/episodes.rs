@@ -667,10 +667,13 @@ pub(crate) fn assign(sentences: &[&str], weight: &[u32], count: usize) -> Vec<us
     // topic).
     let told = |e: usize, i: usize| (0..i).filter(|&k| topical[k] == e && weight[k] > 0).count() >= PROBLEM_MENTIONS as usize;
     let returns = |i: usize| i > 0 && topical[i] != topical[i - 1] && told(topical[i], i);
+    // Nor one that moves to the speaker's own problem after another's ("mag ik nog iets over
+    // mezelf vragen?", a mother after her daughter's rash): whose problem it is, no topic tells.
+    let own = |i: usize| ["over mezelf", "voor mezelf", "over mijzelf", "voor mijzelf"].iter().any(|c| cues::has_cue(sentences[i], c));
     // (and each segment holds a sentence of a SOEP field: a mark in the closing words leaves an
     // episode empty)
     let filled = |episodes: &[usize]| (0..count).all(|e| (0..n).any(|i| episodes[i] == e && weight[i] > 0));
-    if segments == count && markers.iter().enumerate().filter(|(_, m)| **m).all(|(i, _)| unseen(i) || returns(i)) {
+    if segments == count && markers.iter().enumerate().filter(|(_, m)| **m).all(|(i, _)| unseen(i) || returns(i) || own(i)) {
         let marked = by_markers();
         if filled(&marked) {
             return marked;
@@ -779,8 +782,22 @@ mod tests {
             "Dit is een goedaardige moedervlek.",
         ];
         assert_eq!(assign(&s, &[1, 1, 1, 1, 1, 0, 1, 1, 1], 2), vec![0, 0, 0, 0, 0, 1, 1, 1, 1]);
-        // a mother's own problem after her daughter's
-        assert!(is_topic_change("Eh, dokter, mag ik nog iets over mezelf vragen?"));
+        // a mother's own problem after her daughter's: both the skin's, and the topics follow the
+        // mark into the hands and back to the skin
+        let s = [
+            "Lotte heeft een rode kring op haar onderarm.",
+            "Ik zie een ronde rode plek van drie centimeter.",
+            "Dit is een ringworm, een schimmelinfectie van de huid.",
+            "Ik schrijf miconazolcrème voor.",
+            "Handen wassen na het aaien van het kitten.",
+            "Eh, dokter, mag ik nog iets over mezelf vragen?",
+            "Mijn handen zijn al weken heel droog.",
+            "Het jeukt en soms bloedt het een beetje.",
+            "De rug van beide handen is rood en schilferig.",
+            "Dit is handeczeem.",
+            "Smeer vaak een vette crème.",
+        ];
+        assert_eq!(assign(&s, &[1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1], 2), vec![0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]);
     }
 
     #[test]
