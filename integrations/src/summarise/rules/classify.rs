@@ -281,8 +281,9 @@ impl Phase {
             Some(Section::Objective) => Phase::Examination,
             // "Ik wil uw benen even bekijken, wilt u gaan staan?" asks for the examination
             // and so does one announced once a problem is planned: another problem's examination
-            // ("Mag ik ook even naar je voet kijken?")
-            _ if announced && matches!(self, Phase::History | Phase::Planned) => Phase::Examination,
+            // ("Mag ik ook even naar je voet kijken?"), or once it is assessed: the results read
+            // and judged before the examination ("Dat B12 is te laag. Mag ik in uw mond kijken?")
+            _ if announced && matches!(self, Phase::History | Phase::Planned | Phase::Assessed) => Phase::Examination,
             _ if asked && !announced => Phase::History,
             _ => self,
         }
@@ -1057,6 +1058,17 @@ mod tests {
             line(Patient, "Prima, het voelt nu al minder gespannen, dank u."),
         ];
         assert_eq!(sections(&lines), [None, Some('S'), None]);
+    }
+
+    #[test]
+    fn an_examination_announced_after_the_results_are_assessed_opens_the_findings() {
+        use Speaker::Zorgverlener;
+        let lines = [
+            line(Zorgverlener, "Dat B12 is duidelijk te laag, en er is een lichte bloedarmoede."),
+            line(Zorgverlener, "Mag ik even in uw mond kijken? Steekt u de tong eens uit."),
+            line(Zorgverlener, "De tong is glad en vuurrood, de ribbeltjes zijn verdwenen."),
+        ];
+        assert_eq!(sections(&lines), [Some('E'), None, Some('O')]);
     }
 
     #[test]
