@@ -6,7 +6,7 @@
 //! assesses and plans, and speaks formally ("u", "uw"); the patient speaks in the first person
 //! about complaints, their duration and what they tried.
 
-use super::rules::classify::{has_measurement, names_a_diagnosis};
+use super::rules::classify::{asks_to_examine, has_measurement, names_a_diagnosis};
 use super::rules::cues::has_cue;
 use super::rules::lexicon::{
     AGREEMENT, ANNOUNCE, ASSESSMENT_START, CLINICIAN_CUES, DIAGNOSIS_TERMS, EVALUATION, GREETING, IMPERATIVE_START, OBJECTIVE,
@@ -84,9 +84,12 @@ pub fn guess_on_floor(sentence: &str, asked_by: Option<Speaker>, examining: bool
     if s.ends_with('?') && PATIENT_QUESTION.starts_any(opening) {
         patient += 4;
     }
-    // "Ik ga even kijken en voelen.": the examination announced
+    // "Ik ga even kijken en voelen.": the examination announced; "ik wil graag even van onderen
+    // kijken is dat goed", typed, asks for it
     if ANNOUNCE.starts_any(opening) && !s.ends_with('?') {
         clinician += 3;
+    } else if asks_to_examine(s) {
+        clinician += 4;
     }
     // "Ja, dokter, fijn dat u zo snel kon komen": who calls the other "dokter" is not the doctor
     if calls_the_doctor(s) {

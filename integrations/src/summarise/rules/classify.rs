@@ -55,8 +55,9 @@ pub(crate) fn place_all_told(lines: &[TranscriptLine], flavour: Flavour, told_by
     let mut phase = Phase::History;
     // Who asked the question the last sentence was, if it was one: the answer is the other's.
     let mut asked_by: Option<Speaker> = None;
-    // Who said the last sentence.
+    // Who said the last sentence, and whether it announced the examination.
     let mut last: Option<Speaker> = None;
+    let mut announced = false;
     // A relative typed beside the patient ("Echtgenote: …" and "Patiënt: …"), and the one whose
     // turn it is: their history is marked as theirs.
     let beside = labels::relative_beside_patient(lines.iter().map(|l| l.sentence.as_str()));
@@ -82,10 +83,16 @@ pub(crate) fn place_all_told(lines: &[TranscriptLine], flavour: Flavour, told_by
         // past the history, after the clinician's own statement, the floor is theirs
         let examining = phase != Phase::History && last == Some(Speaker::Zorgverlener);
         let speaker = told.unwrap_or_else(|| guess_on_floor(sentence, asked_by, examining));
-        last = Some(speaker);
+        // a guessed consent to the examination announced ("ja dat is goed") leaves the floor to
+        // the clinician, whose findings follow
+        let consents = told.is_none() && speaker == Speaker::Patient && announced && (is_ack(sentence) || AGREEMENT.starts_any(sentence));
+        if !consents {
+            last = Some(speaker);
+        }
         // an examination announced as a question ("Mag ik even naar uw pols kijken?") is not
         // answered in words: the findings that follow are the clinician's
         let announces = speaker == Speaker::Zorgverlener && announces_examination(sentence);
+        announced = announces;
         asked_by = (asks(sentence, false) && !announces).then_some(speaker);
         if sentence.is_empty() {
             out.push(Placed { section: None, speaker, text: String::new() });
@@ -363,27 +370,37 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool, 
 /// opened by "mag ik", "zal ik" or "ik ga" that ends in what is examined with ("Mag ik ook even
 /// naar je voet kijken?", "Ik ga nu je knie onderzoeken"); or the patient told where to lie, sit
 /// or stand ("ga maar op je buik liggen op de bank").
-fn announces_examination(s: &str) -> bool {
-    ANNOUNCE.any(s)
-        || s.split([',', '.', '?', ';', ':']).any(|clause| {
-            let words: Vec<String> = clause.split_whitespace().map(str::to_lowercase).collect();
-            let pair =
-                |a: &[&str], b: &[&str]| matches!(words.as_slice(), [x, y, ..] if a.contains(&x.as_str()) && b.contains(&y.as_str()));
-            // (or the clinician and a verb of intent among the first three words, now: "Dan wil ik
-            // graag even inwendig kijken"; not what is ordered or planned for later, "wil ik
-            // vandaag de bilirubine laten meten", "ik wil haar morgen zien om na te kijken")
-            let intends = words.iter().take(3).any(|w| matches!(w.as_str(), "ik" | "we"))
-                && words.iter().take(3).any(|w| matches!(w.as_str(), "wil" | "willen" | "ga" | "gaan"))
-                && words.iter().any(|w| matches!(w.as_str(), "even" | "nu" | "graag"))
-                && !words.iter().any(|w| {
-                    matches!(w.as_str(), "laten" | "laat" | "te" | "morgen" | "altijd" | "later" | "straks" | "volgende" | "vandaag")
-                });
-            let asks_to_examine = (pair(&["mag", "zal"], &["ik"]) || pair(&["ik"], &["ga"]) || pair(&["dan", "nu"], &["ga"]) || intends)
-                && words.last().is_some_and(|w| EXAMINED_WITH.contains(&w.as_str()));
-            let positions =
-                pair(&["ga"], &["maar", "even", "eens"]) && words.iter().any(|w| matches!(w.as_str(), "liggen" | "zitten" | "staan"));
-            asks_to_examine || positions
-        })
+pub(crate) fn announces_examination(s: &str) -> bool {
+    ANNOUNCE.any(s) || asks_to_examine(s)
+}
+
+/// Whether a clause of `s` asks for the examination in so many words (see
+/// [`announces_examination`]), which no patient says: "Mag ik ook even naar je voet kijken?", "ik
+/// wil graag even van onderen kijken is dat goed", "ga maar op de bank liggen".
+pub(crate) fn asks_to_examine(s: &str) -> bool {
+    s.split([',', '.', '?', ';', ':']).any(|clause| {
+        let words: Vec<String> = clause.split_whitespace().map(str::to_lowercase).collect();
+        let pair = |a: &[&str], b: &[&str]| matches!(words.as_slice(), [x, y, ..] if a.contains(&x.as_str()) && b.contains(&y.as_str()));
+        // (or the clinician and a verb of intent among the first three words, now: "Dan wil ik
+        // graag even inwendig kijken"; not what is ordered or planned for later, "wil ik
+        // vandaag de bilirubine laten meten", "ik wil haar morgen zien om na te kijken")
+        let intends = words.iter().take(3).any(|w| matches!(w.as_str(), "ik" | "we"))
+            && words.iter().take(3).any(|w| matches!(w.as_str(), "wil" | "willen" | "ga" | "gaan"))
+            && words.iter().any(|w| matches!(w.as_str(), "even" | "nu" | "graag"))
+            && !words
+                .iter()
+                .any(|w| matches!(w.as_str(), "laten" | "laat" | "te" | "morgen" | "altijd" | "later" | "straks" | "volgende" | "vandaag"));
+        // (the verb closes the clause, or the few words asking leave that a line typed without
+        // punctuation runs on with: "ik wil graag even van onderen kijken is dat goed")
+        let closes = words.iter().rposition(|w| EXAMINED_WITH.contains(&w.as_str())).is_some_and(|k| {
+            words[k + 1..].iter().all(|w| matches!(w.as_str(), "is" | "dat" | "goed" | "oké" | "ok" | "mag" | "als" | "het" | "dan"))
+        });
+        let asks_to_examine =
+            (pair(&["mag", "zal"], &["ik"]) || pair(&["ik"], &["ga"]) || pair(&["dan", "nu"], &["ga"]) || intends) && closes;
+        let positions =
+            pair(&["ga"], &["maar", "even", "eens"]) && words.iter().any(|w| matches!(w.as_str(), "liggen" | "zitten" | "staan"));
+        asks_to_examine || positions
+    })
 }
 
 /// The verbs an examination is announced with, at the end of its clause.
@@ -1069,6 +1086,23 @@ mod tests {
             line(Zorgverlener, "De tong is glad en vuurrood, de ribbeltjes zijn verdwenen."),
         ];
         assert_eq!(sections(&lines), [Some('E'), None, Some('O')]);
+    }
+
+    #[test]
+    fn a_typed_examination_asked_for_and_consented_to_leaves_the_findings_to_the_clinician() {
+        // no speakers, no punctuation: the request is the clinician's, the consent leaves them
+        // the floor
+        let typed = |s: &str| TranscriptLine { speaker: None, sentence: s.to_owned() };
+        let lines = [
+            typed("verliest u urine of heeft u afscheiding"),
+            typed("nee geen urineverlies en geen afscheiding"),
+            typed("ik wil graag even van onderen kijken is dat goed"),
+            typed("ja dat is goed"),
+            typed("de bekkenbodem is gespannen en ontspant slecht"),
+        ];
+        let placed = place_all(&lines, Flavour::Normal);
+        assert_eq!(placed.iter().map(|p| p.section.map(|s| s.letter())).collect::<Vec<_>>(), [None, Some('S'), None, None, Some('O')]);
+        assert_eq!(placed[2].speaker, Speaker::Zorgverlener);
     }
 
     #[test]
