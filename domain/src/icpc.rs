@@ -669,7 +669,12 @@ const CONCLUDING_PAIRS: [(&str, &str); 6] =
 
 /// Pairs of codes where the first, when suggested, leaves no room for the second: a blood
 /// pressure called too high is K85, but where hypertension is named it is K86.
-const SUPERSEDED: [(&str, &str); 1] = [("K86", "K85")];
+const SUPERSEDED: [(&str, &str); 3] = [
+    ("K86", "K85"),
+    // an anaemia named by its cause ("B12-tekort", "ijzergebrek") is the anaemia
+    ("B80", "B82"),
+    ("B81", "B82"),
+];
 
 /// The part of a chapter a code belongs to: symptoms and complaints (01 to 29) or diagnoses
 /// (70 to 99: infections, neoplasms, injuries, congenital and other diseases).
@@ -1023,6 +1028,17 @@ mod tests {
         // beside a symptom it is still suggested, after it
         let codes = codes_for("Koorts sinds gisteren.", "Een virusinfectie.");
         assert_eq!(codes, ["A03", "A77"]);
+    }
+
+    #[test]
+    fn an_anaemia_named_by_its_cause_is_that_anaemia_and_sites_and_acts_name_their_codes() {
+        let codes = codes_for("Pijnlijke rode tong en moe.", "Een tekort aan vitamine B12, met een lichte bloedarmoede.");
+        assert_eq!(codes.first().map(String::as_str), Some("B81"), "{codes:?}");
+        assert!(!codes.contains(&"B82".to_owned()), "{codes:?}");
+        let codes = codes_for("Tintelingen in de pink bij leunen op de elleboog.", "Beknelling van de nervus ulnaris bij de elleboog.");
+        assert_eq!(codes.first().map(String::as_str), Some("N94"), "{codes:?}");
+        let codes = codes_for("Sinds de bevalling doet vrijen pijn.", "Droge dunne vagina door de borstvoeding.");
+        assert!(codes.contains(&"X04".to_owned()), "{codes:?}");
     }
 
     fn codes_for(subjective: &str, diagnosis: &str) -> Vec<String> {
