@@ -2893,6 +2893,25 @@ fn is_stem(w: &str) -> bool {
         .contains(&w)
 }
 
+/// A phrase as the patient's own words put it ("rook niet", "slaap er slecht", "geen pijn in mijn
+/// rug"), said of the patient as the note says it: "rookt niet", "slaapt er slecht", "geen pijn in
+/// rug". Its first word is the verb where it is a first person's; "ik", "mijn", "mij" and "me" go.
+pub(crate) fn said_of_patient(phrase: &str) -> String {
+    let words: Vec<&str> = phrase.split_whitespace().filter(|w| !matches!(bare(w).as_str(), "ik" | "mijn" | "mij" | "me")).collect();
+    let Some((first, rest)) = words.split_first() else { return String::new() };
+    let lower = first.to_lowercase();
+    let verb = if known_first_person(&lower)
+        || (is_stem(&lower)
+            && rest.first().is_some_and(|w| {
+                matches!(bare(w).as_str(), "niet" | "nooit" | "slecht" | "er" | "zo" | "heel" | "al" | "ook" | "weinig" | "veel")
+            })) {
+        conjugate(first)
+    } else {
+        (*first).to_owned()
+    };
+    std::iter::once(verb.as_str()).chain(rest.iter().copied()).collect::<Vec<_>>().join(" ")
+}
+
 /// Conjugates a word that follows or precedes "ik" to the third person, keeping its case and
 /// punctuation. Words that cannot be a present-tense first person stay.
 fn conjugate(word: &str) -> String {
@@ -2948,6 +2967,16 @@ mod tests {
         assert_eq!(p("Ik stel voor dat u een eetdagboek bijhoudt."), "Voorstel dat patiënt een eetdagboek bijhoudt.");
         // typed without its pause, the nod stays as it was said
         assert!(p("Dat snap ik we gaan er samen mee aan de slag.").starts_with("Dat snap"));
+    }
+
+    #[test]
+    fn the_patient_s_own_words_of_a_fact_as_the_note_says_them() {
+        assert_eq!(said_of_patient("rook niet"), "rookt niet");
+        assert_eq!(said_of_patient("slaap er slecht"), "slaapt er slecht");
+        assert_eq!(said_of_patient("geen pijn in mijn rug"), "geen pijn in rug");
+        // a noun first stays a noun
+        assert_eq!(said_of_patient("koorts"), "koorts");
+        assert_eq!(said_of_patient("rug pijnlijk"), "rug pijnlijk");
     }
 
     #[test]

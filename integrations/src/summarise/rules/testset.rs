@@ -674,7 +674,12 @@ pub fn check_note(consult: &TestConsult, episodes: &[Episode]) -> (NoteScores, V
     for (e, expected) in consult.note.iter().enumerate() {
         for (f, letter) in FIELDS.iter().enumerate() {
             for fact in expected.field(f) {
-                let wanted: Vec<String> = fact.split('|').map(|a| read(a.trim())).filter(|a| !a.is_empty()).collect();
+                // (and as the note says the patient's own words of it: "rook niet" is "rookt niet")
+                let wanted: Vec<String> = fact
+                    .split('|')
+                    .flat_map(|a| [read(a.trim()), read(&register::said_of_patient(a.trim()))])
+                    .filter(|a| !a.is_empty())
+                    .collect();
                 let holds = |t: &str| wanted.iter().any(|a| t.contains(a.as_str()));
                 let score = &mut scores.fields[f];
                 score.expected += 1;
