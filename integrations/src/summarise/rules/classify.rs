@@ -200,7 +200,7 @@ fn is_message(lines: &[TranscriptLine]) -> bool {
 
 /// One line of a patient's written message: nowhere for the salutation and the signature (and
 /// everything after the sign-off), S for the rest, a question as the question ("Kunt u weer
-/// naproxen voorschrijven?" → "Vraag: weer naproxen voorschrijven."). The third value says
+/// naproxen voorschrijven?" → "Vraag: weer naproxen voorschrijven.", a longer one as asked). The third value says
 /// whether this line signs the message off.
 fn place_message_line(s: &str, signed: bool, flavour: Flavour) -> (Option<Section>, String, bool) {
     if signed || SIGN_OFF.starts_any(s) {
@@ -214,6 +214,11 @@ fn place_message_line(s: &str, signed: bool, flavour: Flavour) -> (Option<Sectio
         Some((head, rest)) if SALUTATION.starts_any(head) && word_count(head) <= 4 && !rest.trim().is_empty() => rest.trim(),
         _ => s,
     };
+    // a question of several parts, or a long one, is kept as asked, as a spoken one is ("Vraagt:
+    // "Mag ik ibuprofen nemen, en zo ja, hoeveel?""): its core alone would lose its grammar
+    if s.ends_with('?') && (s.contains(',') || word_count(s) > 10) {
+        return (Some(Section::Subjective), register::clinical(Section::Subjective, Speaker::Patient, s), false);
+    }
     if s.ends_with('?') {
         let asked = register::clinical(Section::Subjective, Speaker::Patient, &question_core(s));
         let asked = asked.trim_end_matches(['.', '?']).trim();
@@ -1103,6 +1108,22 @@ mod tests {
         let placed = place_all(&lines, Flavour::Normal);
         assert_eq!(placed.iter().map(|p| p.section.map(|s| s.letter())).collect::<Vec<_>>(), [None, Some('S'), None, None, Some('O')]);
         assert_eq!(placed[2].speaker, Speaker::Zorgverlener);
+    }
+
+    #[test]
+    fn a_written_question_of_several_parts_is_kept_as_asked() {
+        let typed = |s: &str| TranscriptLine { speaker: None, sentence: s.to_owned() };
+        let lines = [
+            typed("Beste dokter,"),
+            typed("Ik ben zes weken zwanger en heb hoofdpijn."),
+            typed("Mag ik ibuprofen nemen, en zo ja, hoeveel?"),
+            typed("Kunt u weer naproxen voorschrijven?"),
+            typed("Met vriendelijke groet,"),
+            typed("Anna"),
+        ];
+        let placed = place_all(&lines, Flavour::Normal);
+        assert_eq!(placed[2].text, "Vraagt: \"Mag ik ibuprofen nemen, en zo ja, hoeveel?\"");
+        assert_eq!(placed[3].text, "Vraag: weer naproxen voorschrijven.");
     }
 
     #[test]
