@@ -188,6 +188,11 @@ const CLINICIAN_ASIDES: &[(&str, &str)] = &[
     ("kan ik niet uitsluiten", "niet uitgesloten"),
     ("lijkt het me", "lijkt het"),
     ("lijkt het mij", "lijkt het"),
+    // a parent and child addressed together: "komen jullie terug" is the follow-up
+    ("komen jullie terug als", "terugkomen als"),
+    ("komen jullie terug", "terugkomen"),
+    ("jullie terugzien", "terugzien"),
+    ("voor jullie allebei", "voor beiden"),
     ("op mijn spreekuur", "op het spreekuur"),
     ("met mijn bevindingen", "met de bevindingen"),
 ];
@@ -2965,6 +2970,8 @@ mod tests {
         assert_eq!(e("Een breuk kan ik niet uitsluiten."), "Breuk niet uitgesloten.");
         assert_eq!(p("Maak daarna een afspraak op mijn spreekuur."), "Maak daarna een afspraak op het spreekuur.");
         assert_eq!(p("Ik stel voor dat u een eetdagboek bijhoudt."), "Voorstel dat patiënt een eetdagboek bijhoudt.");
+        assert_eq!(p("Komen jullie terug als het na drie maanden niet beter gaat."), "Terugkomen als het na 3 maanden niet beter gaat.");
+        assert_eq!(p("Over zes weken komen jullie terug met het dagboek."), "Over 6 weken terugkomen met het dagboek.");
         // typed without its pause, the nod stays as it was said
         assert!(p("Dat snap ik we gaan er samen mee aan de slag.").starts_with("Dat snap"));
     }
