@@ -52,6 +52,8 @@ pub(crate) fn place_all_told(lines: &[TranscriptLine], flavour: Flavour, told_by
     // the patient's, its greeting and signature belong nowhere, its questions are the question.
     let message = is_message(lines);
     let mut signed = false;
+    // Whether the clinician has signed off a written reply.
+    let mut reply_signed = false;
     let mut phase = Phase::History;
     // Who asked the question the last sentence was, if it was one: the answer is the other's.
     let mut asked_by: Option<Speaker> = None;
@@ -106,8 +108,15 @@ pub(crate) fn place_all_told(lines: &[TranscriptLine], flavour: Flavour, told_by
                     phase = Phase::Assessed;
                 }
                 // and its salutation and thanks belong nowhere: "Beste mevrouw De Boer,", "Dank
-                // voor uw bericht en de duidelijke foto."
-                if message && ((SALUTATION.starts_any(sentence) && word_count(sentence) <= 4) || REPLY_THANKS.starts_any(sentence)) {
+                // voor uw bericht en de duidelijke foto."; nor do its sign-off and the name under it
+                // ("Met vriendelijke groet,", "A. de Wit, huisarts"), where the lines name their
+                // speaker too
+                reply_signed |= SIGN_OFF.starts_any(sentence) && word_count(sentence) <= 4;
+                let thanks = REPLY_THANKS.starts_any(sentence) && (message || !sentence.contains(','));
+                if (message && SALUTATION.starts_any(sentence) && word_count(sentence) <= 4)
+                    || thanks
+                    || (reply_signed && word_count(sentence) <= 6)
+                {
                     out.push(Placed { section: None, speaker, text: String::new() });
                     continue;
                 }
@@ -1124,6 +1133,20 @@ mod tests {
         let placed = place_all(&lines, Flavour::Normal);
         assert_eq!(placed[2].text, "Vraagt: \"Mag ik ibuprofen nemen, en zo ja, hoeveel?\"");
         assert_eq!(placed[3].text, "Vraag: weer naproxen voorschrijven.");
+    }
+
+    #[test]
+    fn a_written_reply_s_thanks_and_signature_leave_the_note_where_its_lines_name_their_speaker() {
+        use Speaker::{Patient, Zorgverlener};
+        let lines = [
+            line(Patient, "Beste dokter,"),
+            line(Patient, "Mijn calcium was 2,76 bij een keuring."),
+            line(Zorgverlener, "Dank voor uw bericht en het doorsturen van de uitslag."),
+            line(Zorgverlener, "Stop voorlopig met de calciumtabletten."),
+            line(Zorgverlener, "Met vriendelijke groet,"),
+            line(Zorgverlener, "A. de Wit, huisarts"),
+        ];
+        assert_eq!(sections(&lines)[2..], [None, Some('P'), None, None]);
     }
 
     #[test]

@@ -608,6 +608,11 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
     words.numbers();
     words.value_without_pointer();
     words.replace(AS_FAR_AS);
+    // the patient's own self, said of them: "geen plannen om uzelf iets aan te doen" → "… om
+    // zichzelf …" (the plan's instructions keep it: "Controleer uzelf op teken")
+    if section != Section::Plan {
+        words.replace(&[("uzelf", "zichzelf"), ("jezelf", "zichzelf")]);
+    }
     match section {
         Section::Subjective => {
             words.drop_opening(CONNECTIVES);
@@ -2972,6 +2977,7 @@ mod tests {
         assert_eq!(p("Ik stel voor dat u een eetdagboek bijhoudt."), "Voorstel dat patiënt een eetdagboek bijhoudt.");
         assert_eq!(p("Komen jullie terug als het na drie maanden niet beter gaat."), "Terugkomen als het na 3 maanden niet beter gaat.");
         assert_eq!(p("Over zes weken komen jullie terug met het dagboek."), "Over 6 weken terugkomen met het dagboek.");
+        assert_eq!(e("Er zijn geen plannen om uzelf iets aan te doen."), "Geen plannen om zichzelf iets aan te doen.");
         // typed without its pause, the nod stays as it was said
         assert!(p("Dat snap ik we gaan er samen mee aan de slag.").starts_with("Dat snap"));
     }
