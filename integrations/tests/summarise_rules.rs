@@ -403,9 +403,10 @@ fn the_notes_keep_the_clinical_register() {
 
 /// The whole set, 772 of its 805 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-12-01 (docs/benchmarks.md,
-/// "SOEP note quality"), with the twenty-fourth batch (774 to 805): placement all 89.3 %, holdout
-/// 88.4 %; facts dev 92.8 %, holdout 88.3 %; first-person words 299, second-person words 163 (the
-/// new batch's notes held 10 and 3 of them on its first run), one question mark, fillers 4, one
+/// "SOEP note quality"), with the twenty-fourth batch (774 to 805): placement all 89.4 %, holdout
+/// 88.5 %; facts dev 93.3 %, holdout 88.6 % (the check reading a fact in the patient's own words
+/// as the note says it of the patient); first-person words 299, second-person words 157 (the new
+/// batch's notes held 10 and 3 of them on its first run), one question mark, fillers 4, one
 /// speaker label. The target is 95 % of facts on held-out consults and none of these
 /// breaches: far off yet.
 #[test]
@@ -417,11 +418,11 @@ fn the_whole_set_stays_above_its_floor() {
     let table = format!("{}\n{}", ev.markdown(), ev.note_markdown());
     assert!(3 * ev.holdout.consults >= consults.len(), "a third held out");
     assert!(ev.all.accuracy() >= 0.89, "placement {:.3}\n{table}", ev.all.accuracy());
-    assert!(ev.holdout.accuracy() >= 0.87, "holdout placement {:.3}\n{table}", ev.holdout.accuracy());
-    assert!(ev.dev_note.overall().recall() >= 0.92, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
-    assert!(ev.holdout_note.overall().recall() >= 0.87, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
+    assert!(ev.holdout.accuracy() >= 0.88, "holdout placement {:.3}\n{table}", ev.holdout.accuracy());
+    assert!(ev.dev_note.overall().recall() >= 0.93, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
+    assert!(ev.holdout_note.overall().recall() >= 0.88, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 299 && style.second_person <= 163, "{style:?}\n{table}");
+    assert!(style.first_person <= 299 && style.second_person <= 157, "{style:?}\n{table}");
     assert!(style.questions <= 1 && style.fillers <= 4 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
@@ -470,7 +471,9 @@ fn one_episode_asked_offers_the_split_where_the_consult_holds_more_problems() {
     // run: dev 34 of 62 and holdout 25 of 87, false offers dev 26 of 313 and holdout 26 of 279;
     // with a problem raised in so many words ("Dan heb ik nog iets: …") telling problems the topics
     // do not: dev 39 and holdout 35 found, false offers unchanged. With the twenty-third (773): dev
-    // 42 of 67 and holdout 38 of 96 found, false offers dev 30 of 324 and holdout 27 of 286.
+    // 42 of 67 and holdout 38 of 96 found, false offers dev 30 of 324 and holdout 27 of 286. With
+    // the twenty-fourth (805): dev 47 of 71 and holdout 45 of 102 found, false offers dev 33 of 336
+    // and holdout 28 of 296.
     assert!(dev[3] * 100 >= dev[2] * 55 && holdout[3] * 100 >= holdout[2] * 20, "offers {counts:?}\n{table}");
 }
 
@@ -549,7 +552,9 @@ const TOLD_BY_ANOTHER: &[&str] = &[
 /// calling about her son added to [`TOLD_BY_ANOTHER`]): dev 67 of 77 and 0 of 282, holdout 54 of
 /// 66 and 3 of 284; with the twenty-second (710 to 741, four more added): dev 71 of 81 and 0 of
 /// 294, holdout 58 of 70 and 3 of 296; with the twenty-third (742 to 773, a daughter, a mother for
-/// two children and a son added): dev 72 of 83 and 0 of 308, holdout 61 of 74 and 3 of 308.
+/// two children and a son added): dev 72 of 83 and 0 of 308, holdout 61 of 74 and 3 of 308; with
+/// the twenty-fourth (774 to 805, a father beside his son and a flatmate added): dev 75 of 86 and 0
+/// of 321, holdout 65 of 79 and 3 of 319.
 #[test]
 fn a_parents_history_is_marked_as_told_by_the_parent() {
     // per split: children's consults, marked; other consults, marked
