@@ -209,8 +209,8 @@ fn is_message(lines: &[TranscriptLine]) -> bool {
 
 /// One line of a patient's written message: nowhere for the salutation and the signature (and
 /// everything after the sign-off), S for the rest, a question as the question ("Kunt u weer
-/// naproxen voorschrijven?" → "Vraag: weer naproxen voorschrijven.", a longer one as asked). The third value says
-/// whether this line signs the message off.
+/// naproxen voorschrijven?" → "Vraag: weer naproxen voorschrijven.", a longer one as asked). The
+/// third value says whether this line signs the message off.
 fn place_message_line(s: &str, signed: bool, flavour: Flavour) -> (Option<Section>, String, bool) {
     if signed || SIGN_OFF.starts_any(s) {
         return (None, String::new(), true);
