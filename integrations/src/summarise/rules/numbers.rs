@@ -47,8 +47,8 @@ pub(crate) fn notation(text: &str) -> String {
         }
         out.push_str(w);
         let next = words.get(i + 1).copied();
-        match next.and_then(|n| percent(n).map(|rest| (n, rest))) {
-            Some((_, rest)) if number(w) => {
+        match next.and_then(percent) {
+            Some(rest) if number(w) => {
                 out.push('%');
                 out.push_str(rest);
                 i += 2;
