@@ -22,7 +22,7 @@
 use std::borrow::Cow;
 
 use super::cues::{self, CueList};
-use super::lexicon::{NEW_PROBLEM, TOPIC_CHANGE, TOPIC_CHANGE_START};
+use super::lexicon::{NEW_PROBLEM, ONESELF, TOPIC_CHANGE, TOPIC_CHANGE_START};
 
 /// Topics by body part or organ system: a name (for documentation) and its cues.
 pub(crate) static TOPICS: [(&str, CueList); 21] = [
@@ -669,7 +669,7 @@ pub(crate) fn assign(sentences: &[&str], weight: &[u32], count: usize) -> Vec<us
     let returns = |i: usize| i > 0 && topical[i] != topical[i - 1] && told(topical[i], i);
     // Nor one that moves to the speaker's own problem after another's ("mag ik nog iets over
     // mezelf vragen?", a mother after her daughter's rash): whose problem it is, no topic tells.
-    let own = |i: usize| ["over mezelf", "voor mezelf", "over mijzelf", "voor mijzelf"].iter().any(|c| cues::has_cue(sentences[i], c));
+    let own = |i: usize| ONESELF.any(sentences[i]);
     // (and each segment holds a sentence of a SOEP field: a mark in the closing words leaves an
     // episode empty)
     let filled = |episodes: &[usize]| (0..count).all(|e| (0..n).any(|i| episodes[i] == e && weight[i] > 0));

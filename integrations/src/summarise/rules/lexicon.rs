@@ -1949,6 +1949,10 @@ pub(crate) static NEW_PROBLEM: CueList = CueList::new(&[
     "nog iets voor mezelf",
 ]);
 
+/// The speaker's own self, where a move goes to their own problem after another's ("mag ik nog iets
+/// over mezelf vragen?", a mother after her daughter's rash).
+pub(crate) static ONESELF: CueList = CueList::new(&["over mezelf", "voor mezelf", "over mijzelf", "voor mijzelf"]);
+
 /// Markers that the conversation moves on, to another problem or within one ("Moet ik dan niet
 /// iets anders nemen", "dan nog"), beside [`NEW_PROBLEM`].
 pub(crate) static TOPIC_CHANGE: CueList = CueList::new(&[
@@ -2285,6 +2289,7 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &GGZ_SUBJECTIVE,
         &GGZ_OBJECTIVE,
         &NEW_PROBLEM,
+        &ONESELF,
         &TOPIC_CHANGE,
         &TOPIC_CHANGE_START,
         &REFERRAL,

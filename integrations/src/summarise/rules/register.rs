@@ -1032,12 +1032,22 @@ impl Words {
 
     /// True when the phrase's words match at word `i`.
     fn matches(&self, i: usize, phrase: &[&str]) -> bool {
-        i + phrase.len() <= self.words.len()
-            && phrase.iter().enumerate().all(|(k, p)| {
-                let w = &self.words[i + k];
-                // Only the phrase's last word may carry punctuation after it.
-                trimmed(w).eq_ignore_ascii_case(p) && (k + 1 == phrase.len() || tail(w).is_empty())
-            })
+        self.match_at(i, phrase.iter().copied()).is_some()
+    }
+
+    /// How many words the phrase's words take at `i`, matched case-insensitively; `None` where it
+    /// does not stand there. Only the phrase's last word may carry punctuation after it.
+    fn match_at<'p>(&self, i: usize, phrase: impl IntoIterator<Item = &'p str>) -> Option<usize> {
+        let mut phrase = phrase.into_iter().peekable();
+        let mut k = 0;
+        while let Some(p) = phrase.next() {
+            let w = self.words.get(i + k)?;
+            if !trimmed(w).eq_ignore_ascii_case(p) || (phrase.peek().is_some() && !tail(w).is_empty()) {
+                return None;
+            }
+            k += 1;
+        }
+        Some(k)
     }
 
     /// Per word, whether it stands outside a quote and holds no quote mark itself: a quote is
@@ -1298,7 +1308,7 @@ impl Words {
         const REPLIES: &[&str] = &["ja", "nee", "goed", "oké", "ok", "sorry", "nou", "tja", "jawel"];
         let mut i = 0;
         while i < self.words.len() {
-            if bare(&self.words[i]) != "dokter" {
+            if !trimmed(&self.words[i]).eq_ignore_ascii_case("dokter") {
                 i += 1;
                 continue;
             }
@@ -1399,6 +1409,10 @@ impl Words {
 
     /// "148 over 92" → "148/92", "98 procent" and "38,4 %" → "98%" and "38,4%" ([`numbers::notation`]).
     fn numbers(&mut self) {
+        // (only a number can open a percentage or a ratio: most sentences are left as they are)
+        if !self.words.iter().any(|w| w.starts_with(|c: char| c.is_ascii_digit())) {
+            return;
+        }
         let text = numbers::notation(&self.words.join(" "));
         self.words = text.split(' ').map(str::to_owned).collect();
     }
@@ -1406,7 +1420,7 @@ impl Words {
     /// "Die 62 is te hoog" → "62 is te hoog": a demonstrative before a value points back at what
     /// the value itself names in the note.
     fn value_without_pointer(&mut self) {
-        let value = |w: &String| numbers::is_value(w.trim_end_matches(|c: char| !c.is_alphanumeric()));
+        let value = |w: &String| numbers::is_value(trimmed(w));
         if self.words.len() > 2
             && matches!(bare(&self.words[0]).as_str(), "die" | "dat" | "dit" | "deze")
             && tail(&self.words[0]).is_empty()
@@ -1458,20 +1472,19 @@ impl Words {
 
     /// Replaces phrases anywhere (an empty replacement drops the phrase).
     fn replace(&mut self, phrases: &[(&str, &str)]) {
-        let parsed: Vec<(Vec<&str>, &str)> = phrases.iter().map(|(p, w)| (p.split(' ').collect(), *w)).collect();
         let mut i = 0;
         while i < self.words.len() {
-            match parsed.iter().find(|(p, _)| self.matches(i, p)) {
-                Some((p, with)) => {
-                    let punct = tail(&self.words[i + p.len() - 1]).to_owned();
+            match phrases.iter().find_map(|(p, with)| self.match_at(i, p.split(' ')).map(|n| (n, *with))) {
+                Some((n, with)) => {
+                    let punct = tail(&self.words[i + n - 1]).to_owned();
                     let mut new: Vec<String> = with.split_whitespace().map(str::to_owned).collect();
                     if let Some(last) = new.last_mut() {
                         last.push_str(&punct);
-                        self.words.splice(i..i + p.len(), new.iter().cloned());
+                        self.words.splice(i..i + n, new.iter().cloned());
                         i += new.len();
                         self.verb_to_clause_end(i - 1);
                     } else {
-                        self.remove(i, p.len());
+                        self.remove(i, n);
                     }
                 }
                 None => i += 1,
