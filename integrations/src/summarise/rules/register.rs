@@ -623,7 +623,6 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
         Section::Objective => {
             words.drop_opening(O_OPENINGS);
             words.existential();
-            words.copula();
             words.drop_measuring_verb();
             words.replace(&[
                 ("scoort u", "score"),
@@ -2105,40 +2104,9 @@ impl Words {
         }
     }
 
-    /// O: "De keel is rood" → "Keel rood", "Uw bloeddruk is 152/94" → "Bloeddruk 152/94": a short
-    /// subject (article and at most two words) and its copula at the start go to telegram style.
-    fn copula(&mut self) {
-        // a pronoun keeps its verb: "Hij is alert en speelt", never "Hij alert en speelt"
-        let pronoun = |w: &String| matches!(bare(w).as_str(), "hij" | "ze" | "zij" | "dat" | "dit" | "die");
-        let it_is = self.words.first().is_some_and(|w| bare(w) == "het")
-            && self.words.get(1).is_some_and(|w| matches!(bare(w).as_str(), "is" | "zijn"));
-        if it_is || self.words.first().is_some_and(pronoun) {
-            return;
-        }
-        // the subject after the copula: "Volgens mij is dit …", "Bij de pols is er …" keep it
-        let inverted =
-            |w: Option<&String>| w.is_some_and(|w| matches!(bare(w).as_str(), "dit" | "dat" | "het" | "er" | "hij" | "ze" | "zij" | "u"));
-        let start = usize::from(self.words.first().is_some_and(|w| matches!(bare(w).as_str(), "de" | "het" | "uw")));
-        for k in 1..=2 {
-            let at = start + k;
-            if at + 1 < self.words.len()
-                && matches!(bare(&self.words[at]).as_str(), "is" | "zijn")
-                && self.words[start..at].iter().all(|w| tail(w).is_empty())
-            {
-                if inverted(self.words.get(at + 1)) {
-                    return;
-                }
-                self.words.remove(at);
-                if start == 1 {
-                    self.words.remove(0);
-                }
-                return;
-            }
-        }
-    }
-
-    /// E: "De keelpijn is een virale keelontsteking" → "Virale keelontsteking"; "De bloeddruk is
-    /// nog te hoog" → "Bloeddruk nog te hoog".
+    /// E: "De keelpijn is een virale keelontsteking" → "Virale keelontsteking"; any other subject
+    /// keeps its verb ("De bloeddruk is nog te hoog"), as every O finding does ("De buik is
+    /// soepel"): a telegram line without the verb says no more and loses what was said.
     fn copula_with_article(&mut self) {
         let start = usize::from(self.words.first().is_some_and(|w| matches!(bare(w).as_str(), "de" | "het")));
         if start == 0 {
@@ -2152,8 +2120,6 @@ impl Words {
             {
                 if bare(&self.words[at + 1]) == "een" {
                     self.words.drain(..at + 2);
-                } else {
-                    self.copula();
                 }
                 return;
             }
@@ -3149,9 +3115,9 @@ mod tests {
             clinical(Section::Evaluation, Speaker::Zorgverlener, "U overbelast bent door de zorg voor uw moeder."),
             "Overbelast door de zorg voor moeder."
         );
-        // a pronoun keeps its verb
+        // a finding keeps its verb, after a pronoun as after a noun
         assert_eq!(o("Hij is alert en speelt, de slijmvliezen zijn vochtig."), "Hij is alert en speelt, de slijmvliezen zijn vochtig.");
-        assert_eq!(o("Het trommelvlies is rood."), "Trommelvlies rood.");
+        assert_eq!(o("Het trommelvlies is rood."), "Het trommelvlies is rood.");
         let e = |t| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
         let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
         // "Er drukpijn paravertebraal", "Bij onderzoek er zwelling", "Er sprake van …"
@@ -3334,7 +3300,7 @@ mod tests {
         assert_eq!(in_own_name("Dan stel ik voor dat ik de vinger verdoof en het pus laat aflopen.", "huisarts").matches("ik").count(), 1);
         assert_eq!(
             o("Vitamine D is 22, en onder de 30 spreken we van een tekort."),
-            "Vitamine D 22, en onder de 30 is er sprake van een tekort."
+            "Vitamine D is 22, en onder de 30 is er sprake van een tekort."
         );
         assert_eq!(o("Mond gaat twee vingers open, dat noemen we een kaakklem."), "Mond gaat 2 vingers open, dat heet een kaakklem.");
         let e = |t| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
@@ -3397,7 +3363,7 @@ mod tests {
             clinical(Section::Plan, Speaker::Zorgverlener, "Ik stuur de urine op, want een tumor willen we niet missen."),
             "De urine opsturen, want een tumor mag niet gemist worden."
         );
-        assert_eq!(o("Het tandvlees is dik en pijnlijk, ik zie een bolling."), "Tandvlees dik en pijnlijk, een bolling.");
+        assert_eq!(o("Het tandvlees is dik en pijnlijk, ik zie een bolling."), "Het tandvlees is dik en pijnlijk, een bolling.");
         assert_eq!(e("Aan hart en longen vind ik geen afwijkingen."), "Aan hart en longen geen afwijkingen.");
         // "laten" with an infinitive is the clinician's plan, made nominal
         let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
@@ -3434,7 +3400,7 @@ mod tests {
         assert_eq!(e("En de hoest past goed bij een bijwerking."), "En de hoest past goed bij een bijwerking.");
         // the subject after the copula keeps its verb: never "Volgens mij dit …", "Links het …"
         assert_eq!(o("Links is het trommelvlies normaal."), "Links is het trommelvlies normaal.");
-        assert_eq!(o("De keel is rood."), "Keel rood.");
+        assert_eq!(o("De keel is rood."), "De keel is rood.");
         assert_eq!(p("Ik zie u over twee weken terug om te horen hoe het gaat."), "Controle over 2 weken om te horen hoe het gaat.");
         assert_eq!(
             p("Mijn voorstel is dat u vier weken stopt met de simvastatine."),
@@ -3550,7 +3516,7 @@ mod tests {
             e("Het kan ook door de infectie zelf komen, maar we gaan uit van een overgevoeligheid."),
             "Het kan ook door de infectie zelf komen, maar waarschijnlijk een overgevoeligheid."
         );
-        assert_eq!(e("De bloeddruk is nog te hoog, we willen onder de 140 uitkomen."), "Bloeddruk nog te hoog, onder de 140 uitkomen.");
+        assert_eq!(e("De bloeddruk is nog te hoog, we willen onder de 140 uitkomen."), "De bloeddruk is nog te hoog, onder de 140 uitkomen.");
         assert_eq!(e("Eczeem, dat zien we vaak bij kleine kinderen."), "Eczeem, vaak bij kleine kinderen.");
         // another verb of the clinician's stays whole
         assert_eq!(e("We noemen dat een burn-out."), "We noemen dat een burn-out.");
@@ -3564,7 +3530,7 @@ mod tests {
         );
         assert_eq!(
             e("Het risico is laag, omdat u geen plannen heeft en uw kinderen u steun geven."),
-            "Risico laag, omdat patiënt geen plannen heeft en kinderen steun geven."
+            "Het risico is laag, omdat patiënt geen plannen heeft en kinderen steun geven."
         );
         // a clause the rules cannot make whole keeps its words
         assert_eq!(o("Dan meet ik bloeddruk en weeg ik u."), "Dan meet ik bloeddruk en weeg ik u.");
@@ -3666,9 +3632,9 @@ mod tests {
         let o = |t| clinical(Section::Objective, Speaker::Zorgverlener, t);
         let e = |t| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
         let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
-        assert_eq!(o("Uw bloeddruk is 152 over 94."), "Bloeddruk 152/94.");
-        assert_eq!(o("De keel is rood, geen beslag."), "Keel rood, geen beslag.");
-        assert_eq!(o("De saturatie is 98 procent."), "Saturatie 98%.");
+        assert_eq!(o("Uw bloeddruk is 152 over 94."), "Bloeddruk is 152/94.");
+        assert_eq!(o("De keel is rood, geen beslag."), "De keel is rood, geen beslag.");
+        assert_eq!(o("De saturatie is 98 procent."), "De saturatie is 98%.");
         assert_eq!(e("de keelpijn is een virale keelontsteking"), "Virale keelontsteking.");
         assert_eq!(e("Dat is aspecifieke lage rugpijn."), "Aspecifieke lage rugpijn.");
         assert_eq!(e("Dit past bij een virale luchtweginfectie."), "Virale luchtweginfectie.");
