@@ -3516,7 +3516,10 @@ mod tests {
             e("Het kan ook door de infectie zelf komen, maar we gaan uit van een overgevoeligheid."),
             "Het kan ook door de infectie zelf komen, maar waarschijnlijk een overgevoeligheid."
         );
-        assert_eq!(e("De bloeddruk is nog te hoog, we willen onder de 140 uitkomen."), "De bloeddruk is nog te hoog, onder de 140 uitkomen.");
+        assert_eq!(
+            e("De bloeddruk is nog te hoog, we willen onder de 140 uitkomen."),
+            "De bloeddruk is nog te hoog, onder de 140 uitkomen."
+        );
         assert_eq!(e("Eczeem, dat zien we vaak bij kleine kinderen."), "Eczeem, vaak bij kleine kinderen.");
         // another verb of the clinician's stays whole
         assert_eq!(e("We noemen dat een burn-out."), "We noemen dat een burn-out.");

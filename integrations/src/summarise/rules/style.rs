@@ -259,6 +259,17 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
         ", "
     });
     let core = super::register::addressee_named(&possessive_as_article(&core));
+    if !yes && !says_nothing && denies_in_a_clause_of_its_own(rest, &phrases) {
+        // what the answer's clause leaves unsaid stays denied before it ("Was u duizelig of even
+        // weg?" + "Nee, ik bleef haken, ik was niet duizelig" → "Niet weg geweest, …")
+        let unsaid: Vec<String> = phrases
+            .iter()
+            .filter(|p| !said_again(rest, p))
+            .map(|p| super::register::addressee_named(&possessive_as_article(p.note(false).trim_end_matches([',', ' ']))))
+            .collect();
+        let text = if unsaid.is_empty() { rest.to_owned() } else { format!("{}, {rest}", unsaid.join(", ")) };
+        return Some(finish(&text));
+    }
     let text = if says_nothing {
         core
     } else if pointed && !covers(rest, &core) {
@@ -280,6 +291,32 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
         format!("{core}, {rest}")
     };
     Some(finish(&text))
+}
+
+/// Whether a "no" answer denies what was asked in a clause of its own, with its subject, its
+/// verb and the word a question asked about ("Weet ze het de volgende ochtend nog?" + "Nee, ze
+/// weet er 's ochtends niets meer van"; "Ben je gevallen?" + "Nee, ik ben niet gevallen, het kwam
+/// vanzelf opzetten"): the answer says it whole, where the question turned round would not.
+fn denies_in_a_clause_of_its_own(rest: &str, phrases: &[Phrase<'_>]) -> bool {
+    let words = lower_words(rest);
+    words.len() >= 4
+        && words.first().is_some_and(|w| matches!(w.as_str(), "ik" | "ze" | "zij" | "hij" | "het" | "we" | "wij"))
+        && words.iter().any(|w| matches!(w.as_str(), "niet" | "geen" | "nooit" | "niks" | "niets" | "nergens"))
+        && phrases.iter().any(|p| said_again(rest, p))
+}
+
+/// Whether the answer names what the phrase asked about: its verb ("Weet ze het nog" → "weet"),
+/// or the first word of four letters or more of the thing ("Bent u gevallen" → "gevallen";
+/// "Heeft u gedachten om uzelf iets aan te doen" → "gedachten", never the "doen" of any answer).
+fn said_again(rest: &str, p: &Phrase<'_>) -> bool {
+    let said = lower_words(rest);
+    let thing = lower_words(p.x).into_iter().find(|w| w.chars().count() >= 4);
+    (matches!(p.kind, Kind::Verb) && said.contains(&p.verb.to_lowercase())) || thing.is_some_and(|w| said.contains(&w))
+}
+
+/// The words of `s`, lowercase, without their punctuation.
+fn lower_words(s: &str) -> Vec<String> {
+    s.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase()).collect()
 }
 
 /// The question's "je" before what it asks about, after a preposition, as the article the record
@@ -585,15 +622,22 @@ fn have_not_at(x: &str) -> String {
     }
     let lower = |i: usize| words.get(i).map(|w| w.to_lowercase()).unwrap_or_default();
     let without_article = |s: String| s.strip_prefix("een ").map(str::to_owned).unwrap_or(s);
+    // the question's reflexive "je" with its participle: "je verstapt" → "zich niet verstapt"
+    if let [me, done] = words.as_slice()
+        && matches!(me.to_lowercase().as_str(), "je" | "me")
+        && has_participle_shape(&done.to_lowercase())
+    {
+        return format!("zich niet {done}");
+    }
+    // "iets zwaars gedaan" → "niets zwaars gedaan", never "geen iets …"
+    if lower(0) == "iets" && words.len() >= 2 {
+        return format!("niets {}", words[1..].join(" "));
+    }
     if DEFINITE.contains(&lower(0).as_str()) && tail_free(words[0]) {
         // an article or possessive with its noun and a participle: "de pols niet verzwikt"; an
         // article with its noun otherwise is "geen" with the noun ("geen gevoel dat …"); a pronoun
         // is denied as itself ("dit niet eerder gehad")
-        let participle = words.len() >= 3 && {
-            let last = words[words.len() - 1].to_lowercase();
-            let last = last.trim_end_matches(|c: char| !c.is_alphanumeric());
-            ["ge", "ver", "be", "ont", "her"].iter().any(|p| last.starts_with(p)) && last.ends_with(['d', 't'])
-        };
+        let participle = words.len() >= 3 && has_participle_shape(&words[words.len() - 1].to_lowercase());
         let noun_follows = matches!(lower(0).as_str(), "de" | "het" | "uw" | "je" | "jouw" | "zijn" | "haar" | "hun") && words.len() >= 2;
         return match (noun_follows, participle) {
             (true, true) if tail_free(words[1]) => format!("{} {} niet {}", words[0], words[1], words[2..].join(" ")),
@@ -616,6 +660,13 @@ fn have_not_at(x: &str) -> String {
         return format!("niet {w}");
     }
     format!("geen {}", without_article(x.to_owned()))
+}
+
+/// Whether `w` (lowercase, its punctuation after it ignored) is a weak participle with its prefix:
+/// "verzwikt", "gebroken" not, "verstapt", "ontstoken" not.
+fn has_participle_shape(w: &str) -> bool {
+    let w = w.trim_end_matches(|c: char| !c.is_alphanumeric());
+    ["ge", "ver", "be", "ont", "her"].iter().any(|p| w.starts_with(p)) && w.ends_with(['d', 't'])
 }
 
 /// Whether `w` (lowercase) has a participle's shape: "gebloed", "gevallen", "geopereerd".
@@ -881,6 +932,21 @@ mod tests {
             Some("Geen wondjes aan de vingertoppen gehad.")
         );
         assert_eq!(answer_to_note("Heb je pijn in je oog?", "Nee.").as_deref(), Some("Geen pijn in het oog."));
+        // a denial in a clause of its own says it whole; what it leaves unsaid stays denied before
+        // it, a reflexive "je" as "zich", "iets" as "niets"
+        assert_eq!(
+            answer_to_note("Weet ze het de volgende ochtend nog?", "Nee, ze weet er 's ochtends niets meer van.").as_deref(),
+            Some("Ze weet er 's ochtends niets meer van.")
+        );
+        assert_eq!(
+            answer_to_note("Ben je gevallen of heb je je verstapt?", "Nee, ik ben niet gevallen, het kwam vanzelf opzetten.").as_deref(),
+            Some("Zich niet verstapt, ik ben niet gevallen, het kwam vanzelf opzetten.")
+        );
+        assert_eq!(
+            answer_to_note("Heeft u gedachten om uzelf iets aan te doen?", "Nee, ik zou mijn kinderen nooit iets aandoen.").as_deref(),
+            Some("Geen gedachten om uzelf iets aan te doen, ik zou mijn kinderen nooit iets aandoen.")
+        );
+        assert_eq!(answer_to_note("Heeft u iets zwaars getild?", "Nee.").as_deref(), Some("Niets zwaars getild."));
         // several questions after commas, each denied (none left standing as if it were so), and
         // the news after the pointer back kept
         assert_eq!(
