@@ -203,6 +203,8 @@ const S_ASIDES: &[(&str, &str)] = &[
     ("zoals u ziet", ""),
     ("zoals je ziet", ""),
     ("u hoort het misschien al", ""),
+    ("u ziet het al", ""),
+    ("je ziet het al", ""),
     ("u hoort het al", ""),
     ("je hoort het al", ""),
     ("als u dat bedoelt", ""),
@@ -502,6 +504,10 @@ const P_PHRASES: &[(&str, &str)] = &[
     // "En ik raad aan om te stoppen met roken" → "En geadviseerd om te stoppen met roken"
     ("ik raad aan", "geadviseerd"),
     ("ik raad je aan", "geadviseerd"),
+    ("ik raad u aan", "geadviseerd"),
+    // "Het helpt mij als u een filmpje maakt" → "Het helpt als patiënt een filmpje maakt"
+    ("het helpt mij als", "het helpt als"),
+    ("het helpt me als", "het helpt als"),
     ("raad ik aan", "geadviseerd"),
     ("raad ik je aan", "geadviseerd"),
     ("raad ik u aan", "geadviseerd"),
@@ -618,6 +624,7 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
             words.drop_opening(CONNECTIVES);
             words.drop_opening(S_OPENINGS);
             words.replace(S_ASIDES);
+            words.drop_trailing_hedge();
             words.third_person();
         }
         Section::Objective => {
@@ -682,6 +689,9 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
                 // "Daar denk ik ook aan: koorts na een reis naar Ghana is malaria …"
                 ("daar denk ik ook aan", ""),
                 ("daar denk ik aan", ""),
+                // after a clause of its own: "Omdat het zo snel is ontstaan, denk ik aan de natte
+                // vorm" → "…, waarschijnlijk de natte vorm", never "…, aan de natte vorm"
+                ("denk ik aan", "waarschijnlijk"),
                 ("denk ik", ""),
                 // "Eczeem, dat zien we vaak bij kleine kinderen" → "Eczeem, vaak bij …"
                 ("dat zien we", ""),
@@ -690,6 +700,7 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
                 ("ik zie geen", "geen"),
                 ("ik vind geen", "geen"),
                 ("ik voel geen", "geen"),
+                ("ik heb geen aanwijzingen", "geen aanwijzingen"),
                 ("vind ik geen", "geen"),
                 ("zie ik geen", "geen"),
                 ("hoor ik geen", "geen"),
@@ -1202,6 +1213,33 @@ impl Words {
         }
     }
 
+    /// S: the speaker's hedge after what they told, "geloof ik", "denk ik", "dacht ik", "meen ik"
+    /// at a clause's end, goes: "een spreidbroek gehad, voor heupdysplasie geloof ik." → "… voor
+    /// heupdysplasie." (never "… gelooft"). Before what follows ("denk ik dat het …") it stays.
+    fn drop_trailing_hedge(&mut self) {
+        let mut i = 1;
+        while i < self.words.len() {
+            let hedge = matches!(bare(&self.words[i - 1]).as_str(), "geloof" | "denk" | "dacht" | "meen")
+                && tail(&self.words[i - 1]).is_empty()
+                && bare(&self.words[i]) == "ik"
+                && matches!(tail(&self.words[i]), "," | ".");
+            if !hedge {
+                i += 1;
+                continue;
+            }
+            let punct = tail(&self.words[i]).to_owned();
+            self.words.drain(i - 1..=i);
+            // the comma before the hedge gives way to what closed it
+            if i >= 2 {
+                let before = &mut self.words[i - 2];
+                let t = tail(before).len();
+                before.truncate(before.len() - t);
+                before.push_str(&punct);
+                i -= 1;
+            }
+        }
+    }
+
     /// Removes `n` words at `i`, moving the punctuation of the last one to the word before.
     fn remove(&mut self, i: usize, n: usize) {
         let punct = tail(&self.words[i + n - 1]).to_owned();
@@ -1667,14 +1705,7 @@ impl Words {
             // ("zolang je koorts hebt", "voordat je de tablet neemt"); a copula, a plural or a verb
             // the noun itself does is the noun's ("omdat je cyclus onregelmatig was", "als je
             // vriend ook stopt", "wanneer je cyclus begint")
-            let verbish = |n: &str| {
-                finite(n).is_some()
-                    || second_person_third(n).is_some()
-                    || is_verb(n)
-                    || (n.ends_with('t')
-                        && n.chars().count() > 3
-                        && !matches!(n, "niet" | "echt" | "eerst" | "licht" | "nacht" | "best" | "vast"))
-            };
+            let verbish = verb_shaped;
             // ("omdat je cyclus onregelmatig was": a copula after a predicate of its own; "als je
             // ongesteld wordt", "als je 35 wordt" keep "je" as the subject)
             let of_je = |k: usize| {
@@ -1813,7 +1844,14 @@ impl Words {
         if at >= self.words.len() || !tail(&self.words[at]).is_empty() || opens_clause {
             return;
         }
-        let end = (at + 1..self.words.len()).find(|&k| !tail(&self.words[k]).is_empty() || self.clause_follows(k + 1));
+        // a range's "tot" opens no clause: "anderhalf tot 2 liter water drinken", never
+        // "anderhalf drinken tot 2 liter"
+        let range = |k: usize| {
+            let w = bare(&self.words[k]);
+            self.words.get(k + 1).is_some_and(|n| bare(n) == "tot")
+                && (w.starts_with(|c: char| c.is_ascii_digit()) || matches!(w.as_str(), "anderhalf" | "half" | "een" | "één"))
+        };
+        let end = (at + 1..self.words.len()).find(|&k| !tail(&self.words[k]).is_empty() || (self.clause_follows(k + 1) && !range(k)));
         let Some(end) = end else { return };
         // an "om te" clause is the next clause's; an auxiliary or modal has no particle ("weg
         // moeten", "zo terug zijn")
@@ -2066,9 +2104,18 @@ impl Words {
             return true;
         }
         // "en passen we de dosis aan": a verb before its subject opens a clause too
+        // "en in plaats van schrapen slikt u even": a subject after its verb further on too,
+        // before any punctuation
+        let subject_after_verb = (k + 2..self.words.len().min(k + 8))
+            .take_while(|&j| tail(&self.words[j - 1]).is_empty() && !matches!(bare(&self.words[j - 1]).as_str(), "en" | "of" | "maar"))
+            .any(|j| {
+                let verb = bare(&self.words[j - 1]);
+                matches!(bare(&self.words[j]).as_str(), "we" | "wij" | "ik" | "u") && verb_shaped(&verb)
+            });
         matches!(w.as_str(), "en" | "of")
             && (self.words.get(k + 1).is_some_and(|n| finite(&bare(n)).is_some())
-                || self.words.get(k + 2).is_some_and(|n| matches!(bare(n).as_str(), "we" | "wij" | "ik" | "u")))
+                || self.words.get(k + 2).is_some_and(|n| matches!(bare(n).as_str(), "we" | "wij" | "ik" | "u"))
+                || subject_after_verb)
     }
 
     /// "Er is drukpijn" → "Drukpijn", "Bij onderzoek is er zwelling" → "Bij onderzoek zwelling",
@@ -2324,6 +2371,14 @@ impl Words {
                         // clauses, and the verb is the one after "ik".
                         self.words.remove(i);
                         self.words[i] = conjugate(&self.words[i]);
+                        i += 1;
+                    } else if prev.as_deref().is_some_and(|p| matches!(p, "dan" | "als"))
+                        && tail(&self.words[i - 1]).is_empty()
+                        && (!tail(&self.words[i]).is_empty() || i + 1 == self.words.len())
+                    {
+                        // the speaker compared: "maakt zich meer zorgen dan ik;" → "… dan
+                        // patiënt;", never "… dan;"
+                        self.words[i] = keep_tail(&self.words[i], "patiënt");
                         i += 1;
                     } else if i > 0 && tail(&self.words[i - 1]).is_empty() {
                         // "slaap ik" → "slaapt"; after a fronted "dat", "daarvoor" or "dan" the
@@ -2747,6 +2802,15 @@ fn keep_tail(old: &str, new: &str) -> String {
     let capital = old.chars().next().is_some_and(char::is_uppercase);
     let word = if capital { style::capitalised(new) } else { new.to_owned() };
     format!("{word}{t}")
+}
+
+/// Whether `w` (lowercase) is a verb the register knows, or has a finite verb's "-t" ("slikt",
+/// "drinkt"), the few short words that end so aside.
+fn verb_shaped(w: &str) -> bool {
+    finite(w).is_some()
+        || second_person_third(w).is_some()
+        || is_verb(w)
+        || (w.ends_with('t') && w.chars().count() > 3 && !matches!(w, "niet" | "echt" | "eerst" | "licht" | "nacht" | "best" | "vast"))
 }
 
 fn is_clause_word(w: &str) -> bool {
@@ -3628,6 +3692,41 @@ mod tests {
             s("soms een beetje down als ik zie hoeveel ik achterloop"),
             "Soms een beetje down als patiënt ziet hoeveel patiënt achterloopt."
         );
+    }
+
+    #[test]
+    fn hedges_comparisons_ranges_and_advice_leave_whole_lines() {
+        let s = |t| clinical(Section::Subjective, Speaker::Patient, t);
+        let e = |t| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
+        let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
+        // the hedge after what was told goes, never "… gelooft"; before a clause it stays
+        assert_eq!(
+            s("Mijn zus heeft als baby een spreidbroek gehad, voor heupdysplasie geloof ik."),
+            "Zus heeft als baby een spreidbroek gehad, voor heupdysplasie."
+        );
+        assert_eq!(s("Nou, u ziet het al, denk ik."), "");
+        assert_eq!(s("Toen ik haar verhaal hoorde, dacht ik: dat ben ik."), "Toen patiënt haar verhaal hoorde, dacht: dat is patiënt.");
+        // the speaker compared keeps a subject: never "… dan;"
+        assert_eq!(
+            s("Mijn vrouw maakt zich daar meer zorgen over dan ik; ik vind vooral drie ziektes in één prik veel."),
+            "Vrouw maakt zich daar meer zorgen over dan patiënt; vindt vooral 3 ziektes in één prik veel."
+        );
+        // "denk ik aan" after a clause of its own, and the clinician's "ik heb geen aanwijzingen"
+        assert_eq!(
+            e("Omdat het zo snel is ontstaan, denk ik aan de natte vorm."),
+            "Omdat het zo snel is ontstaan, waarschijnlijk de natte vorm."
+        );
+        assert_eq!(e("Ik heb geen aanwijzingen voor iets ernstigs."), "Geen aanwijzingen voor iets ernstigs.");
+        // a range keeps its "tot", and the next clause's verb and subject end the first clause
+        assert_eq!(
+            p("tot die tijd drinkt u anderhalf tot twee liter water per dag en in plaats van schrapen slikt u even"),
+            "Tot die tijd anderhalf tot 2 liter water per dag drinken en in plaats van schrapen slikt even."
+        );
+        assert_eq!(
+            p("Dat hoeft niet, maar ik raad u aan met de bedrijfsarts te praten."),
+            "Dat hoeft niet, maar geadviseerd met de bedrijfsarts te praten."
+        );
+        assert_eq!(p("Het helpt mij als u een keer een filmpje maakt."), "Het helpt als patiënt een keer een filmpje maakt.");
     }
 
     #[test]
