@@ -737,6 +737,9 @@ pub(crate) static RESTATE: CueList = CueList::new(&[
 
 /// Examination findings and measurements: O (for the doctor's sentences).
 pub(crate) static OBJECTIVE: CueList = CueList::new(&[
+    // "De meniscustesten zijn niet pijnlijk", "op mijn vraag kan hij op de hakken staan"
+    "testen zijn",
+    "op mijn vraag",
     "bij auscultatie",
     "bij palpatie",
     "bij percussie",
@@ -921,6 +924,10 @@ pub(crate) static EVALUATION: CueList = CueList::new(&[
     // what else it may be: "kan het zijn dat ze zich hebben opgekruld"
     "kan het zijn dat",
     "het kan zijn dat",
+    "kan goed zijn dat",
+    // "Aan de stand te zien is het een graad twee of drie": judged from what was seen
+    "te zien is het een",
+    "een achterstand in",
     "waarschijnlijk",
     "vermoedelijk",
     "vermoed",
@@ -2248,6 +2255,7 @@ pub(crate) static CLINICIAN_CUES: CueList = CueList::new(&[
     "laten we",
     "mag ik",
     "zal ik",
+    "op mijn vraag",
 ]);
 
 /// Every list the engine counts or searches, the topics' included (for the matcher's tests).

@@ -633,6 +633,11 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
             words.drop_measuring_verb();
             words.replace(&[
                 ("scoort u", "score"),
+                // "Bij het lopen zie ik dat hij …" → "Bij het lopen is te zien dat hij …", never
+                // "Bij het lopen dat hij …"
+                ("zie ik dat", "is te zien dat"),
+                ("hoor ik dat", "is te horen dat"),
+                ("voel ik dat", "is te voelen dat"),
                 ("vind ik", ""),
                 ("zie ik", ""),
                 ("hoor ik", ""),
@@ -655,6 +660,7 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
                 ("ik voel nergens", "nergens"),
                 ("ik zie nergens", "nergens"),
                 ("ik hoor nergens", "nergens"),
+                ("op mijn vraag", "op verzoek"),
                 ("als ik erop druk", "bij druk"),
                 ("als ik druk", "bij druk"),
                 ("u maakt", "maakt"),
@@ -3727,6 +3733,14 @@ mod tests {
             "Dat hoeft niet, maar geadviseerd met de bedrijfsarts te praten."
         );
         assert_eq!(p("Het helpt mij als u een keer een filmpje maakt."), "Het helpt als patiënt een keer een filmpje maakt.");
+        // what the clinician perceives after a fronted phrase keeps a verb: never "Bij het lopen
+        // dat hij …"
+        let o = |t| clinical(Section::Objective, Speaker::Zorgverlener, t);
+        assert_eq!(
+            o("Bij het lopen zie ik dat hij afwisselend op de tenen en op de hele voet loopt."),
+            "Bij het lopen is te zien dat hij afwisselend op de tenen en op de hele voet loopt."
+        );
+        assert_eq!(o("Op mijn vraag kan hij op de hakken staan."), "Op verzoek kan hij op de hakken staan.");
     }
 
     #[test]
