@@ -72,7 +72,7 @@ fn soap_fills_each_field_from_the_right_sentences() {
     assert_eq!(s.result.episodes.len(), 1);
     let e = &s.result.episodes[0];
     assert_eq!(e.subjective, "Sinds 3 dagen keelpijn. Paracetamol geprobeerd maar dat helpt niet. Geen koorts.");
-    assert_eq!(e.objective, "Keel rood, de amandelen zijn niet gezwollen en er is geen beslag. Temperatuur 37,4 graden.");
+    assert_eq!(e.objective, "De keel is rood, de amandelen zijn niet gezwollen en er is geen beslag. De temperatuur is 37,4 graden.");
     assert_eq!(e.diagnosis, "Virale keelontsteking.");
     assert_eq!(e.plan, "Paracetamol 1000 mg 3 keer per dag nemen. Als het over een week niet beter is, terugkomen.");
     assert!(s.result.dictation.is_none() && s.result.meeting.is_none());
@@ -90,7 +90,7 @@ fn soap_splits_episodes_by_topic() {
     assert_eq!(cough.diagnosis, "Virale bronchitis.");
     assert_eq!(cough.plan, "Voor de hoest honing proberen.");
     assert!(knee.subjective.contains("rechterknie is dik"));
-    assert_eq!(knee.objective, "Knie gezwollen, de banden zijn stabiel.");
+    assert_eq!(knee.objective, "De knie is gezwollen, de banden zijn stabiel.");
     assert_eq!(knee.plan, "Voor de knie advies koelen en hoog leggen.");
 
     // Asked for three, given three: the last stays empty.
@@ -147,7 +147,7 @@ fn report_is_one_episode_with_the_assessment_leading_the_plan() {
     assert_eq!(s.result.episodes.len(), 1);
     let e = &s.result.episodes[0];
     assert!(e.subjective.contains("Hoest al 2 weken") && e.subjective.contains("rechterknie"));
-    assert!(e.objective.contains("longen") && e.objective.contains("Knie"));
+    assert!(e.objective.contains("longen") && e.objective.contains("knie is gezwollen"));
     assert_eq!(e.diagnosis, "");
     assert!(e.plan.starts_with("Virale bronchitis."));
     assert!(e.plan.ends_with("Voor de hoest honing proberen."), "{}", e.plan);
@@ -401,12 +401,12 @@ fn the_notes_keep_the_clinical_register() {
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
 }
 
-/// The whole set, 772 of its 805 consults written by others after the rules: what the rules
-/// generalise to. Floors just under the figures measured on 2026-12-01 (docs/benchmarks.md,
-/// "SOEP note quality"), with the twenty-fourth batch (774 to 805): placement all 89.4 %, holdout
-/// 88.5 %; facts dev 93.3 %, holdout 88.6 % (the check reading a fact in the patient's own words
-/// as the note says it of the patient); first-person words 299, second-person words 157 (the new
-/// batch's notes held 10 and 3 of them on its first run), one question mark, fillers 4, one
+/// The whole set, 804 of its 837 consults written by others after the rules: what the rules
+/// generalise to. Floors just under the figures measured on 2026-12-02 (docs/benchmarks.md,
+/// "SOEP note quality"), with the twenty-fifth batch (806 to 837): placement all 89.3 %, holdout
+/// 88.4 %; facts dev 93.4 %, holdout 88.4 % (the check reading a fact in the patient's own words
+/// as the note says it of the patient); first-person words 307, second-person words 165 (the new
+/// batch's notes held 13 and 10 of them on its first run), one question mark, fillers 4, one
 /// speaker label. The target is 95 % of facts on held-out consults and none of these
 /// breaches: far off yet.
 #[test]
@@ -422,7 +422,7 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(ev.dev_note.overall().recall() >= 0.93, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
     assert!(ev.holdout_note.overall().recall() >= 0.88, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 299 && style.second_person <= 157, "{style:?}\n{table}");
+    assert!(style.first_person <= 307 && style.second_person <= 165, "{style:?}\n{table}");
     assert!(style.questions <= 1 && style.fillers <= 4 && style.speaker_labels <= 1, "{style:?}\n{table}");
 }
 
@@ -528,6 +528,14 @@ const TOLD_BY_ANOTHER: &[&str] = &[
     "763-roodvonk-broer-keelpijn-zus",
     "771-polsfractuur-gips-osteoporose",
     "801-verdenking-meningitis-student-telefoon-huisgenoot",
+    "814-maculadegeneratie-amsler",
+    "819-hartgeruis-sportkeuring-jongen",
+    "823-sleutelbeenbreuk-trampoline",
+    "827-overgewicht-jongen",
+    "828-nachtangsten-kleuter",
+    "832-twijfel-bmr-vaccinatie",
+    "833-bovenbuikpijn-alcohol-alvleesklier",
+    "835-verslikken-na-herseninfarct",
 ];
 
 /// A parent telling a child's history, or a daughter her father's: the note's S opens with
@@ -554,7 +562,9 @@ const TOLD_BY_ANOTHER: &[&str] = &[
 /// 294, holdout 58 of 70 and 3 of 296; with the twenty-third (742 to 773, a daughter, a mother for
 /// two children and a son added): dev 72 of 83 and 0 of 308, holdout 61 of 74 and 3 of 308; with
 /// the twenty-fourth (774 to 805, a father beside his son and a flatmate added): dev 75 of 86 and 0
-/// of 321, holdout 65 of 79 and 3 of 319.
+/// of 321, holdout 65 of 79 and 3 of 319; with the twenty-fifth (806 to 837, eight relatives for
+/// or beside the patient named in the list): dev 79 of 92 and 0 of 331, holdout 69 of 86 and 3 of
+/// 328.
 #[test]
 fn a_parents_history_is_marked_as_told_by_the_parent() {
     // per split: children's consults, marked; other consults, marked
@@ -773,11 +783,11 @@ fn a_typed_two_problem_consult_reads_like_a_gps_note() {
     let s = run(&r);
     let [throat, back] = &s.result.episodes[..] else { panic!("two episodes: {:?}", s.result.episodes) };
     assert_eq!(throat.subjective, "Sinds 3 dagen keelpijn. Geen koorts. Geen hoest.");
-    assert_eq!(throat.objective, "Keel rood, geen beslag.");
+    assert_eq!(throat.objective, "De keel is rood, geen beslag.");
     assert_eq!(throat.diagnosis, "Virale keelontsteking.");
     assert_eq!(throat.plan, "Paracetamol nemen, tot 4 keer per dag 1000 mg.");
     assert_eq!(back.subjective, "Last van onderrug, sinds patiënt een kast heeft getild.");
-    assert_eq!(back.objective, "Onderrug pijnlijk bij bukken, Lasègue is negatief.");
+    assert_eq!(back.objective, "De onderrug is pijnlijk bij bukken, Lasègue is negatief.");
     assert_eq!(back.diagnosis, "Aspecifieke lage rugpijn.");
     assert_eq!(
         back.plan,
@@ -805,7 +815,7 @@ fn a_measured_blood_pressure_is_o_and_rest_is_the_plan() {
     );
     let e = &run(&r).result.episodes[0];
     assert_eq!(e.subjective, "Een week hoofdpijn. Het is erg druk op werk. Slaapt niet goed. Steeds last van nek.");
-    assert_eq!(e.objective, "Bloeddruk 152/94.");
+    assert_eq!(e.objective, "Bloeddruk is 152/94.");
     assert_eq!(e.diagnosis, "Spanningshoofdpijn door de drukte.");
     assert_eq!(e.plan, "Rust een week. Contact opnemen met de bedrijfsarts.");
 }
@@ -823,7 +833,7 @@ fn a_typed_consult_without_labels_fills_every_field() {
     );
     let e = &run(&r).result.episodes[0];
     assert_eq!(e.subjective, "3 dagen keelpijn en slikt moeilijk. Geen koorts.");
-    assert_eq!(e.objective, "Keel rood, de amandelen zijn niet gezwollen. Temperatuur 37,2.");
+    assert_eq!(e.objective, "De keel is rood, de amandelen zijn niet gezwollen. Temperatuur 37,2.");
     assert_eq!(e.diagnosis, "Waarschijnlijk een virale keelontsteking.");
     assert_eq!(e.plan, "Paracetamol nemen, 3 keer per dag 1000 mg. Als het na een week niet beter is, terugkomen.");
 }

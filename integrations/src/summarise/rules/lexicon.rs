@@ -1943,7 +1943,6 @@ pub(crate) static NEW_PROBLEM: CueList = CueList::new(&[
     "ik heb nog iets",
     "ik heb ook nog",
     // "En dan heb ik ook nog bijna elke dag hoofdpijn, daar wilde ik ook iets over vragen."
-    "heb ik ook nog",
     "wilde ik ook iets over",
     "waar ik ook nog",
     "ik wilde ook nog",
