@@ -662,8 +662,8 @@ fn have_not_at(x: &str) -> String {
     format!("geen {}", without_article(x.to_owned()))
 }
 
-/// Whether `w` (lowercase, its punctuation after it ignored) is a weak participle with its prefix:
-/// "verzwikt", "gebroken" not, "verstapt", "ontstoken" not.
+/// Whether `w` (lowercase, its punctuation after it ignored) has a weak participle's shape with
+/// its prefix: "verzwikt", "verstapt", "gebloed" (a strong one, "gebroken", has not).
 fn has_participle_shape(w: &str) -> bool {
     let w = w.trim_end_matches(|c: char| !c.is_alphanumeric());
     ["ge", "ver", "be", "ont", "her"].iter().any(|p| w.starts_with(p)) && w.ends_with(['d', 't'])
