@@ -559,7 +559,7 @@ impl Phrase<'_> {
                 if x.is_empty() || known || ADVERBS.contains(&first.as_str()) || first.ends_with("ig") || first.ends_with("lijk") {
                     format!("{verb} niet {x}").trim().to_owned()
                 } else {
-                    format!("{verb} geen {}", x.strip_prefix("een ").unwrap_or(x))
+                    niets_for_geen_iets(&format!("{verb} geen {}", x.strip_prefix("een ").unwrap_or(x)))
                 }
             }
         }
@@ -608,7 +608,13 @@ const OPENING_PREPOSITIONS: &[&str] = &["tijdens", "bij", "na", "in", "op", "sin
 fn have_not(x: &str) -> String {
     let denied = have_not_at(x);
     // "dit niet ooit eerder gehad" is "dit nooit eerder gehad"
-    denied.replace("niet ooit", "nooit")
+    niets_for_geen_iets(&denied.replace("niet ooit", "nooit"))
+}
+
+/// "geen iets" is "niets" wherever a denial put it: "Bij de oxycodon geen iets voor de ontlasting
+/// gekregen" → "… niets voor de ontlasting gekregen", "loopt geen iets uit" → "loopt niets uit".
+fn niets_for_geen_iets(denied: &str) -> String {
+    denied.replace("geen iets", "niets").replace("Geen iets", "Niets")
 }
 
 /// [`have_not`] before its last touch.
@@ -628,10 +634,6 @@ fn have_not_at(x: &str) -> String {
         && has_participle_shape(&done.to_lowercase())
     {
         return format!("zich niet {done}");
-    }
-    // "iets zwaars gedaan" → "niets zwaars gedaan", never "geen iets …"
-    if lower(0) == "iets" && words.len() >= 2 {
-        return format!("niets {}", words[1..].join(" "));
     }
     if DEFINITE.contains(&lower(0).as_str()) && tail_free(words[0]) {
         // an article or possessive with its noun and a participle: "de pols niet verzwikt"; an
@@ -947,6 +949,7 @@ mod tests {
             Some("Geen gedachten om uzelf iets aan te doen, ik zou mijn kinderen nooit iets aandoen.")
         );
         assert_eq!(answer_to_note("Heeft u iets zwaars getild?", "Nee.").as_deref(), Some("Niets zwaars getild."));
+        assert_eq!(answer_to_note("Loopt er iets uit je oor?", "Nee.").as_deref(), Some("Loopt niets uit het oor."));
         // several questions after commas, each denied (none left standing as if it were so), and
         // the news after the pointer back kept
         assert_eq!(
