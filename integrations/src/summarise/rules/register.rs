@@ -1711,18 +1711,17 @@ impl Words {
             // ("zolang je koorts hebt", "voordat je de tablet neemt"); a copula, a plural or a verb
             // the noun itself does is the noun's ("omdat je cyclus onregelmatig was", "als je
             // vriend ook stopt", "wanneer je cyclus begint")
-            let verbish = verb_shaped;
             // ("omdat je cyclus onregelmatig was": a copula after a predicate of its own; "als je
             // ongesteld wordt", "als je 35 wordt" keep "je" as the subject)
             let of_je = |k: usize| {
                 let n = bare(&self.words[k]);
                 // a singular verb, and not one the noun itself goes with
-                let singular = verbish(&n) && !n.ends_with("en") && !matches!(n.as_str(), "gaan" | "staan" | "slaan");
+                let singular = verb_shaped(&n) && !n.ends_with("en") && !matches!(n.as_str(), "gaan" | "staan" | "slaan");
                 let the_noun_does = DONE_BY_A_NOUN.contains(&n.as_str()) || (COPULAS.contains(&n.as_str()) && k > i + 2);
                 second_person_third(&n).is_some() || (singular && !the_noun_does)
             };
             let possessive = w == "je"
-                && next.as_deref().is_some_and(|n| !verbish(n) && !NOT_WHOSE.contains(&n))
+                && next.as_deref().is_some_and(|n| !verb_shaped(n) && !NOT_WHOSE.contains(&n))
                 && !(i + 2..self.clause_end(i)).any(of_je);
             if addressee && subordinate && !possessive {
                 // a subordinate clause keeps its subject, the patient named: "in het dossier dat u
@@ -2109,19 +2108,18 @@ impl Words {
         if SUBORDINATE.contains(&w.as_str()) || matches!(w.as_str(), "maar" | "dus" | "want") {
             return true;
         }
-        // "en passen we de dosis aan": a verb before its subject opens a clause too
-        // "en in plaats van schrapen slikt u even": a subject after its verb further on too,
-        // before any punctuation
-        let subject_after_verb = (k + 2..self.words.len().min(k + 8))
-            .take_while(|&j| tail(&self.words[j - 1]).is_empty() && !matches!(bare(&self.words[j - 1]).as_str(), "en" | "of" | "maar"))
-            .any(|j| {
-                let verb = bare(&self.words[j - 1]);
-                matches!(bare(&self.words[j]).as_str(), "we" | "wij" | "ik" | "u") && verb_shaped(&verb)
-            });
+        // "en passen we de dosis aan": a verb before its subject opens a clause too; "en in plaats
+        // van schrapen slikt u even": a subject after its verb further on too, before any
+        // punctuation or the next "en"
+        let subject_after_verb = || {
+            (k + 2..self.words.len().min(k + 8))
+                .take_while(|&j| tail(&self.words[j - 1]).is_empty() && !matches!(bare(&self.words[j - 1]).as_str(), "en" | "of" | "maar"))
+                .any(|j| matches!(bare(&self.words[j]).as_str(), "we" | "wij" | "ik" | "u") && verb_shaped(&bare(&self.words[j - 1])))
+        };
         matches!(w.as_str(), "en" | "of")
             && (self.words.get(k + 1).is_some_and(|n| finite(&bare(n)).is_some())
                 || self.words.get(k + 2).is_some_and(|n| matches!(bare(n).as_str(), "we" | "wij" | "ik" | "u"))
-                || subject_after_verb)
+                || subject_after_verb())
     }
 
     /// "Er is drukpijn" → "Drukpijn", "Bij onderzoek is er zwelling" → "Bij onderzoek zwelling",

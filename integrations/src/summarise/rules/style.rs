@@ -253,21 +253,15 @@ pub(crate) fn answer_to_note(question: &str, answer: &str) -> Option<String> {
         return Some(finish(&format!("{statement}: {}", if yes { "ja" } else { "nee" })));
     };
     // the question's "u" is the patient: "Geen aanvallen waarbij patiënt ineens heel bang wordt"
-    let core = phrases.iter().map(|p| p.note(yes).trim_end_matches([',', ' ']).to_owned()).collect::<Vec<_>>().join(if yes {
-        " of "
-    } else {
-        ", "
-    });
-    let core = super::register::addressee_named(&possessive_as_article(&core));
+    let notes: Vec<String> = phrases.iter().map(|p| p.note(yes).trim_end_matches([',', ' ']).to_owned()).collect();
+    let as_recorded =
+        |notes: &[&str]| super::register::addressee_named(&possessive_as_article(&notes.join(if yes { " of " } else { ", " })));
+    let core = as_recorded(&notes.iter().map(String::as_str).collect::<Vec<_>>());
     if !yes && !says_nothing && denies_in_a_clause_of_its_own(rest, &phrases) {
         // what the answer's clause leaves unsaid stays denied before it ("Was u duizelig of even
         // weg?" + "Nee, ik bleef haken, ik was niet duizelig" → "Niet weg geweest, …")
-        let unsaid: Vec<String> = phrases
-            .iter()
-            .filter(|p| !said_again(rest, p))
-            .map(|p| super::register::addressee_named(&possessive_as_article(p.note(false).trim_end_matches([',', ' ']))))
-            .collect();
-        let text = if unsaid.is_empty() { rest.to_owned() } else { format!("{}, {rest}", unsaid.join(", ")) };
+        let unsaid: Vec<&str> = phrases.iter().zip(&notes).filter(|(p, _)| !said_again(rest, p)).map(|(_, n)| n.as_str()).collect();
+        let text = if unsaid.is_empty() { rest.to_owned() } else { format!("{}, {rest}", as_recorded(&unsaid)) };
         return Some(finish(&text));
     }
     let text = if says_nothing {
@@ -348,7 +342,7 @@ fn possessive_as_article(core: &str) -> String {
 /// Whether a question is a thing asked about without its verb ("Koorts gehad", "Pijn bij het
 /// plassen"): at most four words, the first neither a verb nor a question word nor an adverb.
 fn elliptic(q: &str) -> bool {
-    let words: Vec<String> = q.split_whitespace().map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase()).collect();
+    let words = lower_words(q);
     let Some(first) = words.first() else { return false };
     words.len() <= 4
         && first.chars().count() >= 4
