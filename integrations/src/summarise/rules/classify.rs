@@ -315,7 +315,7 @@ impl Phase {
 /// ([`episodes::is_topic_change`]), which keeps a cue-less statement out of the phase's field;
 /// `announces` that it announces the examination ([`announces_examination`], found once per
 /// sentence by the caller).
-fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool, announces: bool) -> (Placed, Option<&str>) {
+fn place_clinician<'a>(s: &'a str, flavour: Flavour, phase: Phase, topic_change: bool, announces: bool) -> (Placed, Option<&'a str>) {
     if INTERRUPTION.any(s) {
         return (dropped(), None);
     }
@@ -331,8 +331,22 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool, 
         if p >= 1 && matches!(phase, Phase::Assessed | Phase::Planned) && !announces && register::requested(s).is_some() {
             return (placed(Section::Plan, s), None);
         }
-        let clinical = !NON_CLINICAL_QUESTION.starts_any(strip_lead(s)) && !GREETING.any(s);
-        return (dropped(), clinical.then_some(s));
+        let clinical = |q: &'a str| (!NON_CLINICAL_QUESTION.starts_any(strip_lead(q)) && !GREETING.any(q)).then_some(q);
+        // what is said before a closing question is placed on its own, and the question waits
+        // for its answer: "Ik bel u binnen een half uur terug met de afspraak, houdt u uw
+        // telefoon bij de hand?", "Dan zie ik u volgende week dinsdag om tien uur, past dat?"
+        // (a cue of its own places it, not the phase, and no greeting opens it: "Goedemiddag, u
+        // spreekt met dokter Smit. Ik bel u over de uitslag. Komt het uit?"; a closing tag asks
+        // nothing clinical)
+        if let Some((said, question)) = before_closing_question(s).filter(|(said, _)| {
+            !GREETING.starts_any(said) && plan_score(said).max(objective_score(said, flavour)).max(evaluation_score(said)) >= 4
+        }) {
+            let (placed, _) = place_clinician(said, flavour, phase, topic_change, announces);
+            if placed.section.is_some() {
+                return (placed, clinical(question).filter(|q| !is_closing_tag(q.trim_end_matches('?'))));
+            }
+        }
+        return (dropped(), clinical(s));
     }
     let o = objective_score(s, flavour);
     let e = evaluation_score(s);
@@ -378,6 +392,24 @@ fn place_clinician(s: &str, flavour: Flavour, phase: Phase, topic_change: bool, 
         Section::Subjective
     };
     (placed(section, s), None)
+}
+
+/// A statement and the question that closes it, where the question is its last sentence ("Ik
+/// bel u terug met de afspraak. Houdt u uw telefoon bij de hand?") or a clause after a comma
+/// ("…, houdt u uw telefoon bij de hand?", "…, past dat?"), and the statement does not ask
+/// itself: the two parts, trimmed.
+fn before_closing_question(s: &str) -> Option<(&str, &str)> {
+    let body = s.strip_suffix('?')?;
+    let at = body.rfind(['.', '!']).or_else(|| body.rfind(',').filter(|&at| is_closing_tag(&body[at + 1..])))?;
+    let (said, question) = (body[..at].trim(), s[at + 1..].trim());
+    (word_count(said) >= 6 && !asks(said, false) && !said.contains('?')).then_some((said, question))
+}
+
+/// Whether `s` is one of the short questions that close a proposal: "…, past dat?"
+fn is_closing_tag(s: &str) -> bool {
+    const CLOSING_TAGS: &[&str] =
+        &["past dat", "past dat u", "is dat goed", "lukt dat", "kan dat", "goed", "oké", "afgesproken", "akkoord", "zullen we dat doen"];
+    CLOSING_TAGS.contains(&s.trim().to_lowercase().as_str())
 }
 
 /// Whether the clinician announces or asks for the examination: a cue of [`ANNOUNCE`]; a clause
@@ -839,9 +871,9 @@ fn measured_digits(text: &str) -> bool {
 }
 
 /// Words that may follow a measured value in its clause ("pols 90 en regelmatig", "u scoort 15 op
-/// de Edinburgh-vragenlijst"); "gram" is a
+/// de Edinburgh-vragenlijst", "daar komt een score van 9 uit"); "gram" is a
 /// weight only beside what is measured ("ze weegt 6100 gram"), a dose elsewhere.
-const VALUE_FOLLOWERS: &[&str] = &["en", "of", "over", "tot", "bij", "op", "nu", "vandaag", "maar", "dus", "gram"];
+const VALUE_FOLLOWERS: &[&str] = &["en", "of", "over", "tot", "bij", "op", "nu", "vandaag", "maar", "dus", "gram", "uit"];
 
 /// Words that make the number after them a target or a limit.
 const NORM_WORDS: &[&str] = &["onder", "boven", "streefwaarde", "streef", "maximaal", "minimaal", "hooguit", "grens", "norm"];
@@ -1117,6 +1149,33 @@ mod tests {
         let placed = place_all(&lines, Flavour::Normal);
         assert_eq!(placed.iter().map(|p| p.section.map(|s| s.letter())).collect::<Vec<_>>(), [None, Some('S'), None, None, Some('O')]);
         assert_eq!(placed[2].speaker, Speaker::Zorgverlener);
+    }
+
+    #[test]
+    fn what_is_said_before_a_closing_question_is_placed_and_the_question_waits() {
+        use Speaker::{Patient, Zorgverlener};
+        let line = |speaker, s: &str| TranscriptLine { speaker: Some(speaker), sentence: s.to_owned() };
+        let lines = [
+            line(Zorgverlener, "Dit is een lichte depressie na de bevalling."),
+            line(Zorgverlener, "Dan zie ik u volgende week dinsdag om tien uur, past dat?"),
+            line(Patient, "Ja, dat past."),
+            line(Zorgverlener, "Ik bel u binnen een half uur terug met de afspraak. Houdt u uw telefoon bij de hand?"),
+            // a reaction before a question is no statement of its own, nor is a list asked after
+            line(Zorgverlener, "Dat is een goed besluit. Hoeveel rookt u nu?"),
+            line(Zorgverlener, "Is dat geleidelijk gekomen, of ineens?"),
+        ];
+        let placed = place_all(&lines, Flavour::Normal);
+        let sections: Vec<Option<char>> = placed.iter().map(|p| p.section.map(|s| s.letter())).collect();
+        assert_eq!(sections, [Some('E'), Some('P'), None, Some('P'), None, None]);
+        assert!(!placed[1].text.contains('?') && !placed[3].text.contains('?'), "{} | {}", placed[1].text, placed[3].text);
+    }
+
+    #[test]
+    fn a_score_that_comes_out_of_a_questionnaire_is_measured() {
+        assert!(has_measurement("Daar komt een score van 9 uit, dat is in het hoge gebied."));
+        // the clinician's call back after the consult is no turn to another
+        assert!(!INTERRUPTION.any("Ik mag de medicijnen niet zelf veranderen, dus ik overleg na het spreekuur met de huisarts."));
+        assert!(INTERRUPTION.any("Ja, ik bel u na het spreekuur terug, dag."));
     }
 
     #[test]

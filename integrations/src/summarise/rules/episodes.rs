@@ -652,9 +652,14 @@ pub(crate) fn assign(sentences: &[&str], weight: &[u32], count: usize) -> Vec<us
 
     let markers: Vec<bool> = sentences.iter().map(|s| is_topic_change(s)).collect();
     let segments = 1 + markers.iter().filter(|m| **m).count();
-    let by_markers = || parts_by(markers.iter().copied()).into_iter().map(|part| part.min(count - 1)).collect::<Vec<_>>();
+    let by_marks = |marks: &[bool]| parts_by(marks.iter().copied()).into_iter().map(|part| part.min(count - 1)).collect::<Vec<_>>();
+    // the marks that raise another problem in so many words ("O ja, en dan nog iets"), which
+    // decide where there are as many as the problems less one, rather than every mark ("En dan
+    // de morfinedrank" in a list of medicines)
+    let raised: Vec<bool> = sentences.iter().map(|s| raises_a_problem(s)).collect();
+    let in_so_many_words = 1 + raised.iter().filter(|m| **m).count() == count;
     if ranked.len() < count && segments > ranked.len() {
-        return by_markers();
+        return by_marks(if in_so_many_words { &raised } else { &markers });
     }
     let topical = by_topic(&counts, &markers, &ranked);
     // As many marked moves as problems less one, none of which the topics follow (of the marker
@@ -673,13 +678,16 @@ pub(crate) fn assign(sentences: &[&str], weight: &[u32], count: usize) -> Vec<us
     // (and each segment holds a sentence of a SOEP field: a mark in the closing words leaves an
     // episode empty)
     let filled = |episodes: &[usize]| (0..count).all(|e| (0..n).any(|i| episodes[i] == e && weight[i] > 0));
-    if segments == count && markers.iter().enumerate().filter(|(_, m)| **m).all(|(i, _)| unseen(i) || returns(i) || own(i)) {
-        let marked = by_markers();
-        if filled(&marked) {
-            return marked;
+    // (every mark, or else those that raise another problem in so many words)
+    let decide = |marks: &[bool]| {
+        let parts = 1 + marks.iter().filter(|m| **m).count();
+        if parts != count || !marks.iter().enumerate().filter(|(_, m)| **m).all(|(i, _)| unseen(i) || returns(i) || own(i)) {
+            return None;
         }
-    }
-    topical
+        let marked = by_marks(marks);
+        filled(&marked).then_some(marked)
+    };
+    decide(&markers).or_else(|| decide(&raised)).unwrap_or(topical)
 }
 
 /// Whether the clinician only asks after how something is, which raises no problem: "Hoe gaat het
@@ -891,6 +899,25 @@ mod tests {
         let mut within = s;
         within[4] = "Moet ik dan iets anders smeren?";
         assert_eq!(problems(&within, &weight, &decided).1, 1);
+    }
+
+    #[test]
+    fn a_move_raised_in_so_many_words_decides_among_the_marks() {
+        // a daughter lists her mother's medicines ("En dan de …", a mark of a move) before she
+        // raises the constipation: of the two marks, the one that raises a problem decides
+        let s = [
+            "De pijn wordt erger, boven in de buik.",
+            "Ja, de morfine retard, 's ochtends en 's avonds. En dan de morfinedrank als het nodig is.",
+            "De lever is vergroot en drukpijnlijk.",
+            "De dosis morfine is nu te laag.",
+            "Ik verhoog de morfine retard.",
+            "O ja, en dan nog iets, dokter. Ze is al vijf dagen niet naar de wc geweest.",
+            "De buik is opgezet, in de endeldarm veel harde ontlasting.",
+            "Dit is verstopping door de morfine.",
+            "Daarna elke dag twee zakjes macrogol.",
+        ];
+        assert_eq!(assign(&s, &[1; 9], 2), vec![0, 0, 0, 0, 0, 1, 1, 1, 1]);
+        assert!(raises_a_problem("O ja, en dan nog iets, dokter."));
     }
 
     #[test]

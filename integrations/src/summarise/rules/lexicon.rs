@@ -398,7 +398,9 @@ pub(crate) static INTERRUPTION: CueList = CueList::new(&[
     "mijn collega staat",
     "zet ik even op stil",
     "ik zit in een consult",
-    "na het spreekuur",
+    // "Ja, ik bel u na het spreekuur terug, dag." (not "ik overleg na het spreekuur met de
+    // huisarts", nor "ik kom na het spreekuur langs")
+    "na het spreekuur terug",
     "in mijn bakje",
     "op mijn lijst",
     "in de wacht",
@@ -1927,6 +1929,8 @@ pub(crate) static NEW_PROBLEM: CueList = CueList::new(&[
     "er is nog iets",
     "is er nog iets",
     "en nog iets",
+    // "O ja, en dan nog iets, dokter."
+    "dan nog iets",
     // "Dat is het tweede: de thuiszorg zag een rode plek op haar hiel"
     "is het tweede",
     "het tweede is",
