@@ -5,7 +5,8 @@
 //! must hold per episode and field. [`evaluate`] runs [`classify`] on every consult and counts,
 //! per split (`dev`, `holdout`), the placements per class and the episode assignments; it then
 //! writes the note itself and checks it: each expected fact found in its field and episode, in
-//! another field, in another episode, or missing ([`check_note`]), and the style rules every
+//! another field, in another episode, or missing ([`check_note`]; the note's episodes matched to
+//! the expected ones by the facts they hold, not by their number), and the style rules every
 //! field must keep: no speaker labels, no questions, no fillers, no first person
 //! ([`style_violations`]). [`Evaluation::markdown`] prints both tables.
 
@@ -673,15 +674,24 @@ pub fn check_note(consult: &TestConsult, episodes: &[Episode]) -> (NoteScores, V
     let fields: Vec<[String; 4]> =
         episodes.iter().map(|ep| [&ep.subjective, &ep.objective, &ep.diagnosis, &ep.plan].map(|t| read(t))).collect();
     let text = |e: usize, f: usize| fields.get(e).map_or("", |ep| ep[f].as_str());
+    // (and as the note says the patient's own words of it: "rook niet" is "rookt niet")
+    let wanted = |fact: &str| -> Vec<String> {
+        fact.split('|').flat_map(|a| [read(a.trim()), read(&register::said_of_patient(a.trim()))]).filter(|a| !a.is_empty()).collect()
+    };
+    // each expected episode is the note's episode that holds most of its facts in their fields
+    // (the problems in the order the note tells them, which need not be the order the writer
+    // numbered them in)
+    let found_in = |e: usize, o: usize| {
+        (0..4)
+            .map(|f| consult.note[e].field(f).iter().filter(|fact| wanted(fact).iter().any(|a| text(o, f).contains(a.as_str()))).count())
+            .sum()
+    };
+    let matched = matched_episodes(consult.note.len(), episodes.len(), found_in);
+    let text = |e: usize, f: usize| matched[e].map_or("", |o| text(o, f));
     for (e, expected) in consult.note.iter().enumerate() {
         for (f, letter) in FIELDS.iter().enumerate() {
             for fact in expected.field(f) {
-                // (and as the note says the patient's own words of it: "rook niet" is "rookt niet")
-                let wanted: Vec<String> = fact
-                    .split('|')
-                    .flat_map(|a| [read(a.trim()), read(&register::said_of_patient(a.trim()))])
-                    .filter(|a| !a.is_empty())
-                    .collect();
+                let wanted = wanted(fact);
                 let holds = |t: &str| wanted.iter().any(|a| t.contains(a.as_str()));
                 let score = &mut scores.fields[f];
                 score.expected += 1;
@@ -692,8 +702,10 @@ pub fn check_note(consult: &TestConsult, episodes: &[Episode]) -> (NoteScores, V
                 let place = if let Some(g) = (0..4).find(|&g| g != f && holds(text(e, g))) {
                     score.wrong_field += 1;
                     format!("in {}", FIELDS[g])
-                } else if let Some((o, g)) =
-                    (0..episodes.len()).filter(|&o| o != e).flat_map(|o| (0..4).map(move |g| (o, g))).find(|&(o, g)| holds(text(o, g)))
+                } else if let Some((o, g)) = (0..episodes.len())
+                    .filter(|&o| matched[e] != Some(o))
+                    .flat_map(|o| (0..4).map(move |g| (o, g)))
+                    .find(|&(o, g)| holds(fields[o][g].as_str()))
                 {
                     score.wrong_episode += 1;
                     format!("in episode {} {}", o + 1, FIELDS[g])
@@ -714,6 +726,47 @@ pub fn check_note(consult: &TestConsult, episodes: &[Episode]) -> (NoteScores, V
         }
     }
     (scores, misses)
+}
+
+/// The note's episode (0-based, if any) each of `expected` episodes is matched with: one to one,
+/// the most facts in their fields (`found_in(e, o)`) over all, and among as many, the most
+/// episodes in the writer's order.
+fn matched_episodes(expected: usize, written: usize, found_in: impl Fn(usize, usize) -> usize) -> Vec<Option<usize>> {
+    fn best(
+        e: usize,
+        expected: usize,
+        written: usize,
+        taken: &mut Vec<bool>,
+        score: &dyn Fn(usize, Option<usize>) -> (usize, usize),
+    ) -> ((usize, usize), Vec<Option<usize>>) {
+        if e == expected {
+            return ((0, 0), Vec::new());
+        }
+        let mut out = ((0, 0), Vec::new());
+        let mut first = true;
+        for o in (0..written).map(Some).chain([None]) {
+            if o.is_some_and(|o| taken[o]) {
+                continue;
+            }
+            if let Some(o) = o {
+                taken[o] = true;
+            }
+            let ((found, kept), mut rest) = best(e + 1, expected, written, taken, score);
+            if let Some(o) = o {
+                taken[o] = false;
+            }
+            let (f, k) = score(e, o);
+            let total = (found + f, kept + k);
+            if first || total > out.0 {
+                rest.insert(0, o);
+                out = (total, rest);
+                first = false;
+            }
+        }
+        out
+    }
+    let score = |e: usize, o: Option<usize>| o.map_or((0, 0), |o| (found_in(e, o), usize::from(o == e)));
+    best(0, expected, written, &mut vec![false; written], &score).1
 }
 
 fn class_index(c: char) -> Option<usize> {
@@ -848,6 +901,17 @@ impl<'a, S> SplitTable<'a, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_note_s_problems_are_matched_by_what_they_hold_not_their_number() {
+        // the note tells the blood pressure first, the writer numbered the driving question first
+        assert_eq!(matched_episodes(2, 2, |e, o| [[3, 9], [8, 1]][e][o]), [Some(1), Some(0)]);
+        // as many either way: the writer's order
+        assert_eq!(matched_episodes(2, 2, |_, _| 1), [Some(0), Some(1)]);
+        // one episode written for two problems: the problem whose facts it holds most
+        assert_eq!(matched_episodes(2, 1, |e, _| [2, 5][e]), [None, Some(0)]);
+        assert_eq!(matched_episodes(1, 3, |_, o| [0, 4, 4][o]), [Some(1)]);
+    }
 
     #[test]
     fn a_number_is_the_same_fact_in_words_or_digits() {
