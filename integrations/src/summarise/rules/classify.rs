@@ -703,7 +703,25 @@ fn plan_score(s: &str) -> u32 {
         (cues::has_cue(s, "ik bel u") || cues::has_cue(s, "bel ik u")) && !cues::has_cue(s, "zo terug") && !cues::has_cue(s, "minuten");
     let follow_up = if sees_back(s) || calls_back { 4 } else { 0 };
     let ordered = if orders_a_test(s) { 2 } else { 0 };
-    2 * PLAN.count(s).min(4) + imperative + safety_net + others_act + follow_up + ordered
+    let instructs = if instructs_after_a_clause(s) { 4 } else { 0 };
+    2 * PLAN.count(s).min(4) + imperative + safety_net + others_act + follow_up + ordered + instructs
+}
+
+/// Whether the clinician tells what to do after a clause of condition or time, the verb before
+/// "u": "Tot de hiv-test negatief is, gebruikt u bij seks altijd een condoom", "Zolang de koorts
+/// blijft, neemt u paracetamol" (not what the patient has or is: "Als ik het goed begrijp, heeft
+/// u al drie weken last"; nor a question).
+fn instructs_after_a_clause(s: &str) -> bool {
+    const OPENERS: &[&str] = &["als", "tot", "totdat", "zolang", "wanneer", "zodra", "voordat", "nadat"];
+    const STATES: &[&str] = &["heeft", "hebt", "had", "bent", "is", "was", "wordt", "werd", "zit", "voelt", "merkt", "ziet", "hoort"];
+    let lead = strip_lead(s);
+    let lead = cues::at_start(lead, "en").then(|| lead[2..].trim_start()).unwrap_or(lead);
+    let Some((clause, rest)) = lead.split_once(", ") else { return false };
+    let first = rest.split_whitespace().next().unwrap_or_default().to_lowercase();
+    !s.ends_with('?')
+        && OPENERS.iter().any(|o| cues::at_start(clause, o))
+        && !STATES.contains(&first.as_str())
+        && register::verb_then_subject(rest) == Some("u")
 }
 
 /// Whether a clause of `s` has the clinician order a test: "laat ik" or "laten we" and, closing
@@ -1159,7 +1177,7 @@ mod tests {
             line(Zorgverlener, "Dit is een lichte depressie na de bevalling."),
             line(Zorgverlener, "Dan zie ik u volgende week dinsdag om tien uur, past dat?"),
             line(Patient, "Ja, dat past."),
-            line(Zorgverlener, "Ik bel u binnen een half uur terug met de afspraak. Houdt u uw telefoon bij de hand?"),
+            line(Zorgverlener, "Ik verwijs u naar de fysiotherapeut voor oefeningen. Heeft u daar een voorkeur voor?"),
             // a reaction before a question is no statement of its own, nor is a list asked after
             line(Zorgverlener, "Dat is een goed besluit. Hoeveel rookt u nu?"),
             line(Zorgverlener, "Is dat geleidelijk gekomen, of ineens?"),
@@ -1168,6 +1186,14 @@ mod tests {
         let sections: Vec<Option<char>> = placed.iter().map(|p| p.section.map(|s| s.letter())).collect();
         assert_eq!(sections, [Some('E'), Some('P'), None, Some('P'), None, None]);
         assert!(!placed[1].text.contains('?') && !placed[3].text.contains('?'), "{} | {}", placed[1].text, placed[3].text);
+    }
+
+    #[test]
+    fn what_to_do_after_a_condition_is_the_plan() {
+        assert!(instructs_after_a_clause("En tot de hiv-test na drie maanden negatief is, gebruikt u bij seks altijd een condoom."));
+        assert!(instructs_after_a_clause("Als u merkt dat het oploopt, neemt u een time-out."));
+        assert!(!instructs_after_a_clause("Als ik het goed begrijp, heeft u al drie weken last."));
+        assert!(!instructs_after_a_clause("Als ik hier druk, voelt u dat?"));
     }
 
     #[test]
