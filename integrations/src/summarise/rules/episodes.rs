@@ -857,6 +857,7 @@ mod tests {
         let s = ["Ik ben zo moe.", "Dan nog iets anders.", "Ik wil een verklaring.", "Prima."];
         assert_eq!(assign(&s, &[1; 4], 2), vec![0, 1, 1, 1]);
         assert!(is_topic_change("O, en nu ik hier toch ben, ik heb weer een koortslip."));
+        assert!(is_topic_change("O ja, en moet ik niet eens een uitstrijkje laten maken?"));
     }
 
     #[test]

@@ -1992,6 +1992,9 @@ pub(crate) static TOPIC_CHANGE_START: CueList = CueList::new(&[
     "en dan mijn",
     "en als laatste",
     "als laatste",
+    // "O ja, en moet ik niet eens een uitstrijkje laten maken?"
+    "o ja, en",
+    "oh ja, en",
 ]);
 
 /// Referral cues: the reason a specialist letter is written.
