@@ -589,7 +589,11 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
     // opzij kijk, dan zie ik aan de buitenkant een flits" the "dan zie ik" tells a symptom
     // ("Maar dat doe ik echt niet vaak, alleen op feestjes" denies, it does not agree)
     let agrees = AGREEMENT.find(s).is_some_and(|at| (word_count(s) <= 12 || word_count(&s[..at]) < 6) && !denied_after(&s[at..]));
-    if (GREETING.any(s) || agrees) && clinical < 2 {
+    // (small talk's words in a "no" to a clinical question are part of the answer: "Nee, niks
+    // bijzonders. Alleen op vakantie wel te veel stokbrood en kaas gegeten."; a "yes" with them is
+    // small talk: "Ja, hier is het potje")
+    let answers = question.is_some() && style::yes_or_no(s).is_some_and(|(yes, _)| !yes);
+    if ((GREETING.any(s) && !answers) || agrees) && clinical < 2 {
         return dropped();
     }
     if s.ends_with('?') && clinical == 0 && !is_worry(s) {
@@ -1194,6 +1198,14 @@ mod tests {
         assert!(instructs_after_a_clause("Als u merkt dat het oploopt, neemt u een time-out."));
         assert!(!instructs_after_a_clause("Als ik het goed begrijp, heeft u al drie weken last."));
         assert!(!instructs_after_a_clause("Als ik hier druk, voelt u dat?"));
+    }
+
+    #[test]
+    fn small_talk_s_words_in_a_no_to_a_clinical_question_are_the_answer() {
+        let q = Some("Veel dorst, vaak plassen 's nachts, of juist trillerig en zweterig?");
+        let answer = place_patient("Nee, niks bijzonders. Alleen op vakantie wel te veel stokbrood en kaas gegeten.", q, Flavour::Normal);
+        assert_eq!(answer.section, Some(Section::Subjective));
+        assert_eq!(place_patient("Ja, hier is het potje.", Some("Heeft u de urine meegenomen?"), Flavour::Normal).section, None);
     }
 
     #[test]
