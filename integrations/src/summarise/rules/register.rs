@@ -794,6 +794,9 @@ pub(crate) fn with_speaker(s: &str, speaker: &str) -> Option<String> {
     let joined = (i > 0 && tail(&words.words[i - 1]).is_empty()).then(|| bare(&words.words[i - 1]));
     let subordinate = joined.as_deref().is_some_and(|w| SUBORDINATE.contains(&w));
     let coordinated = joined.as_deref().is_some_and(|w| COORDINATORS.contains(&w));
+    // where the reflexive "me" stands: after "ik" where the verb follows the clause or stands
+    // before it ("tenzij ik me zorgen maak", "daar maak ik me zorgen over"), else after the verb
+    let mut reflexive_at = i + 1;
     if subordinate {
         // "Sorry dat ik stoor" → "dat POH stoort": the verb closes the clause; where a word was put
         // after it, the verb the register knows before that ("tenzij ik me zorgen maak over
@@ -815,11 +818,26 @@ pub(crate) fn with_speaker(s: &str, speaker: &str) -> Option<String> {
     } else if i + 1 < words.words.len() && (joined.is_none() || coordinated) {
         words.words[i + 1] = conjugate(&words.words[i + 1]);
         words.words[i] = name(&words.words[i]);
+        reflexive_at = i + 2;
     } else if joined.is_some() {
         words.words[i - 1] = conjugate(&words.words[i - 1]);
         words.words[i] = name(&words.words[i]);
     } else {
         return None;
+    }
+    // the speaker's reflexive is the third person's: "Ik maak me zorgen dat …" → "Huisarts maakt
+    // zich zorgen dat …" (the verb's "me" after "ik", not an object further on: "als ik fluister,
+    // verstaat ze me")
+    let reflexive = |k: usize| (i < k && k <= i + 2 && tail(&words.words[k - 1]).is_empty()).then(|| bare(&words.words[k]));
+    if let Some(own) = words.words.get(reflexive_at).and(reflexive(reflexive_at)) {
+        let third = match own.as_str() {
+            "me" => Some("zich"),
+            "mezelf" => Some("zichzelf"),
+            _ => None,
+        };
+        if let Some(third) = third {
+            words.words[reflexive_at] = format!("{third}{}", tail(&words.words[reflexive_at]));
+        }
     }
     Some(words.text())
 }
@@ -3363,8 +3381,15 @@ mod tests {
         // the subordinate clause's verb before what was put after it, within its own clause
         assert_eq!(
             in_own_name("Het blijft tussen ons, tenzij ik me zorgen maak over veiligheid, en dan vertel ik wat ik ga doen.", "POH"),
-            "Het blijft tussen ons, tenzij POH me zorgen maakt over veiligheid, en dan vertelt POH wat POH gaat doen."
+            "Het blijft tussen ons, tenzij POH zich zorgen maakt over veiligheid, en dan vertelt POH wat POH gaat doen."
         );
+        assert_eq!(
+            in_own_name("Ik maak me zorgen dat er een bacteriële ontsteking zit.", "huisarts"),
+            "Huisarts maakt zich zorgen dat er een bacteriële ontsteking zit."
+        );
+        assert_eq!(in_own_name("Daar maak ik me wel zorgen over.", "huisarts"), "Daar maakt huisarts zich wel zorgen over.");
+        // an object further on is not the speaker's reflexive
+        assert_eq!(in_own_name("Als ik fluister, verstaat ze me goed.", "huisarts"), "Als huisarts fluistert, verstaat ze me goed.");
         assert_eq!(in_own_name("Dan stel ik voor dat ik de vinger verdoof en het pus laat aflopen.", "huisarts").matches("ik").count(), 1);
         assert_eq!(
             o("Vitamine D is 22, en onder de 30 spreken we van een tekort."),
