@@ -134,7 +134,8 @@ pub(crate) fn place_all_told(lines: &[TranscriptLine], flavour: Flavour, told_by
             // "Ik verdoof de wond" → "Huisarts verdooft de wond"; and the "u" left is the patient
             // ("… zet huisarts patiënt over op Spiolto")
             Some(section) if told == Some(Speaker::Zorgverlener) => {
-                register::addressee_named(&register::in_own_name(&register::clinical(section, speaker, &placed.text), role(flavour)))
+                let named = register::in_own_name(&register::clinical(section, speaker, &placed.text), role(flavour));
+                register::addressee_named(&register::we_named(&named, role(flavour)))
             }
             Some(Section::Subjective) if let Some(relative) = relative.filter(|_| speaker == Speaker::Patient) => {
                 register::told_by_relative(&placed.text, relative)

@@ -857,6 +857,39 @@ pub(crate) fn in_own_name(sentence: &str, role: &str) -> String {
     style::capitalised(&out)
 }
 
+/// A clinician's sentence in the record with the profession's "we" the register left named as
+/// `role`, where its verb is one the register knows and stands beside it in a main clause: "maar
+/// we nemen het heel serieus" → "maar huisarts neemt het heel serieus", "Injecties geven we bij
+/// de achillespees niet" → "… geeft huisarts …". A "we" in a subordinate clause, or with a verb
+/// the register does not know, stays.
+pub(crate) fn we_named(sentence: &str, role: &str) -> String {
+    let mut words = Words::of(sentence);
+    for i in 0..words.words.len() {
+        if !matches!(bare(&words.words[i]).as_str(), "we" | "wij") || !tail(&words.words[i]).is_empty() {
+            continue;
+        }
+        let joined = (i > 0 && tail(&words.words[i - 1]).is_empty()).then(|| bare(&words.words[i - 1]));
+        if joined.as_deref().is_some_and(|w| SUBORDINATE.contains(&w)) {
+            continue;
+        }
+        let coordinated = joined.as_deref().is_none_or(|w| COORDINATORS.contains(&w));
+        let at = if coordinated { i + 1 } else { i - 1 };
+        // not the clinician and patient together ("bespreken we samen"), nor a proposal that opens
+        // with its verb ("Laten we goed kijken")
+        let clause_end = (i..words.words.len()).find(|&k| !tail(&words.words[k]).is_empty()).unwrap_or(words.words.len() - 1);
+        let together = words.words[i..=clause_end].iter().any(|w| bare(w) == "samen");
+        let proposal = !coordinated && (at == 0 || !tail(&words.words[at - 1]).is_empty());
+        if together || proposal {
+            continue;
+        }
+        // the plural, which is the infinitive, of a verb the register knows
+        let Some(verb) = words.words.get(at).map(|w| bare(w)).and_then(|w| finite(&w).filter(|f| f.inf == w)) else { continue };
+        words.words[at] = keep_tail(&words.words[at], &verb.third);
+        words.words[i] = keep_tail(&words.words[i], role);
+    }
+    words.text()
+}
+
 /// A relative's history told beside the patient's own ("Echtgenote: Ik tel dan tot twintig"), in
 /// the record as theirs: their "ik" named ("Echtgenote telt dan tot 20"), a sentence that does
 /// not name them marked ("Volgens echtgenote: hij snurkt al jaren").
@@ -3390,6 +3423,20 @@ mod tests {
         assert_eq!(in_own_name("Daar maak ik me wel zorgen over.", "huisarts"), "Daar maakt huisarts zich wel zorgen over.");
         // an object further on is not the speaker's reflexive
         assert_eq!(in_own_name("Als ik fluister, verstaat ze me goed.", "huisarts"), "Als huisarts fluistert, verstaat ze me goed.");
+        // the profession's "we" beside a verb the register knows, in a main clause
+        assert_eq!(
+            we_named("Dit was van voorbijgaande aard, maar we nemen het heel serieus.", "huisarts"),
+            "Dit was van voorbijgaande aard, maar huisarts neemt het heel serieus."
+        );
+        assert_eq!(
+            we_named("Injectie met corticosteroïden geven we bij de achillespees niet.", "huisarts"),
+            "Injectie met corticosteroïden geeft huisarts bij de achillespees niet."
+        );
+        assert_eq!(we_named("Dan laten we ook bloed prikken.", "POH"), "Dan laat POH ook bloed prikken.");
+        // not in a subordinate clause, not together with the patient, not a proposal
+        for kept in ["Als we niets vinden, is het goed.", "De uitslag bespreken we daarna samen.", "Laten we goed kijken."] {
+            assert_eq!(we_named(kept, "huisarts"), kept);
+        }
         assert_eq!(in_own_name("Dan stel ik voor dat ik de vinger verdoof en het pus laat aflopen.", "huisarts").matches("ik").count(), 1);
         assert_eq!(
             o("Vitamine D is 22, en onder de 30 spreken we van een tekort."),
