@@ -137,6 +137,10 @@ pub(crate) fn place_all_told(lines: &[TranscriptLine], flavour: Flavour, told_by
                 let named = register::in_own_name(&register::clinical(section, speaker, &placed.text), role(flavour));
                 register::addressee_named(&register::we_named(&named, role(flavour)))
             }
+            // (a guess only where the clinician's work says it: "ik tik op de pols")
+            Some(section) if told.is_none() && speaker == Speaker::Zorgverlener && section != Section::Subjective => {
+                register::in_own_name_at_work(&register::clinical_told(section, speaker, &placed.text, told_by_another), role(flavour))
+            }
             Some(Section::Subjective) if let Some(relative) = relative.filter(|_| speaker == Speaker::Patient) => {
                 register::told_by_relative(&placed.text, relative)
             }
@@ -1447,15 +1451,21 @@ mod tests {
     }
 
     #[test]
-    fn the_clinician_s_own_ik_names_them_only_where_the_speaker_is_known() {
+    fn the_clinician_s_own_ik_names_them_where_the_speaker_is_known_or_at_their_work() {
         let decided = || line(Speaker::Zorgverlener, "Dit past bij een snijwond.");
         let known =
             place_all(&[decided(), line(Speaker::Zorgverlener, "Ik verdoof de wond en zet er drie hechtingen in.")], Flavour::Normal);
         assert_eq!(known[1].text, "Huisarts verdooft de wond en zet er 3 hechtingen in.");
         let poh = place_all(&[decided(), line(Speaker::Zorgverlener, "Ik leer u ook een ademhalingsoefening.")], Flavour::PohGgz);
         assert!(poh[1].text.starts_with("POH leert"), "{}", poh[1].text);
-        // a guessed speaker is not named: the guess could make the doctor the smoker
-        let guessed = TranscriptLine { speaker: None, sentence: "Ik leer u ook een ademhalingsoefening.".to_owned() };
-        assert!(!place_all(&[decided(), guessed], Flavour::Normal)[1].text.contains("Huisarts"));
+        // a guessed speaker is named only at the clinician's work: the guess could make the
+        // doctor the smoker
+        let guessed = |s: &str| TranscriptLine { speaker: None, sentence: s.to_owned() };
+        assert!(
+            place_all(&[decided(), guessed("Ik leer u ook een ademhalingsoefening.")], Flavour::Normal)[1]
+                .text
+                .starts_with("Huisarts leert")
+        );
+        assert!(!place_all(&[decided(), guessed("Ik zet er drie hechtingen in.")], Flavour::Normal)[1].text.contains("Huisarts"));
     }
 }

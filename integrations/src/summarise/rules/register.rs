@@ -789,11 +789,17 @@ fn question_then_more(t: &str) -> Option<(&str, &str)> {
 pub(crate) fn with_speaker(s: &str, speaker: &str) -> Option<String> {
     let mut words = Words::of(s);
     let i = words.words.iter().position(|w| bare(w) == "ik" && tail(w).is_empty())?;
-    let name = |w: &str| format!("{speaker}{}", tail(w));
+    // (with a capital where "Ik" opened a sentence)
+    let name = |w: &str| keep_tail(w, speaker);
     // the word before "ik", where no punctuation parts them
     let joined = (i > 0 && tail(&words.words[i - 1]).is_empty()).then(|| bare(&words.words[i - 1]));
     let subordinate = joined.as_deref().is_some_and(|w| SUBORDINATE.contains(&w));
-    let coordinated = joined.as_deref().is_some_and(|w| COORDINATORS.contains(&w));
+    // (or a clause that opens with "ik" where a typed transcript left out the punctuation before
+    // it: "saturatie 95% ik hoor wat piepen", not "dan hoor ik")
+    let coordinated = joined.as_deref().is_some_and(|w| {
+        COORDINATORS.contains(&w)
+            || (!is_verb(w) && !known_first_person(w) && words.words.get(i + 1).is_some_and(|v| known_first_person(&bare(v))))
+    });
     // where the reflexive "me" stands: after "ik" where the verb follows the clause or stands
     // before it ("tenzij ik me zorgen maak", "daar maak ik me zorgen over"), else after the verb
     let mut reflexive_at = i + 1;
@@ -847,6 +853,8 @@ pub(crate) fn with_speaker(s: &str, speaker: &str) -> Option<String> {
 /// verdooft de wond en zet er drie hechtingen in."); the sentence as it was where an "ik" cannot
 /// be turned round.
 pub(crate) fn in_own_name(sentence: &str, role: &str) -> String {
+    // one who speaks of "de huisarts" is not the huisarts: "Ik overleg met de huisarts"
+    let role = if cues::has_cue(sentence, &format!("de {}", role.to_lowercase())) { "zorgverlener" } else { role };
     let mut out = sentence.to_owned();
     for _ in 0..3 {
         match with_speaker(&out, role) {
@@ -856,6 +864,48 @@ pub(crate) fn in_own_name(sentence: &str, role: &str) -> String {
     }
     style::capitalised(&out)
 }
+
+/// [`in_own_name`] for a sentence whose speaker was guessed as the clinician: only where an "ik"
+/// goes with a verb of the clinician's work ("Ik tik op de pols rechts" → "Huisarts tikt op de
+/// pols rechts"), since a guess could make the doctor the smoker ("Ik rook een pakje per dag").
+pub(crate) fn in_own_name_at_work(sentence: &str, role: &str) -> String {
+    let words = Words::of(sentence);
+    let at_work = |k: usize| words.words.get(k).is_some_and(|v| CLINICIAN_VERBS.contains(&bare(v).as_str()));
+    let works = words.words.iter().enumerate().any(|(i, w)| {
+        bare(w) == "ik" && tail(w).is_empty() && (at_work(i + 1) || (i > 0 && tail(&words.words[i - 1]).is_empty() && at_work(i - 1)))
+    });
+    if works { in_own_name(sentence, role) } else { sentence.to_owned() }
+}
+
+/// The first person of verbs of the clinician's work: examining, judging, treating, arranging.
+const CLINICIAN_VERBS: &[&str] = &[
+    "tik",
+    "hoor",
+    "luister",
+    "voel",
+    "meet",
+    "bekijk",
+    "onderzoek",
+    "test",
+    "prik",
+    "druk",
+    "verwacht",
+    "verwijs",
+    "schrijf",
+    "stuur",
+    "verhoog",
+    "verlaag",
+    "overleg",
+    "schat",
+    "spuit",
+    "spoel",
+    "hecht",
+    "verdoof",
+    "druppel",
+    "knip",
+    "schraap",
+    "leer",
+];
 
 /// A clinician's sentence in the record with the profession's "we" the register left named as
 /// `role`, where its verb is one the register knows and stands beside it in a main clause: "maar
@@ -3423,6 +3473,17 @@ mod tests {
         assert_eq!(in_own_name("Daar maak ik me wel zorgen over.", "huisarts"), "Daar maakt huisarts zich wel zorgen over.");
         // an object further on is not the speaker's reflexive
         assert_eq!(in_own_name("Als ik fluister, verstaat ze me goed.", "huisarts"), "Als huisarts fluistert, verstaat ze me goed.");
+        // one who speaks of "de huisarts" is not the huisarts; "Ik" mid-line keeps its capital; a
+        // typed clause that opens with "ik" after a value
+        assert_eq!(in_own_name("Ik overleg met de huisarts.", "huisarts"), "Zorgverlener overlegt met de huisarts.");
+        assert_eq!(
+            in_own_name("Dat klinkt goed. Ik verwacht dat het went.", "huisarts"),
+            "Dat klinkt goed. Huisarts verwacht dat het went."
+        );
+        assert_eq!(in_own_name("saturatie 95% ik hoor wat piepen", "huisarts"), "Saturatie 95% huisarts hoort wat piepen");
+        // a guessed clinician named only at the clinician's work
+        assert_eq!(in_own_name_at_work("Ik tik op de pols rechts.", "huisarts"), "Huisarts tikt op de pols rechts.");
+        assert_eq!(in_own_name_at_work("Ik rook een pakje per dag.", "huisarts"), "Ik rook een pakje per dag.");
         // the profession's "we" beside a verb the register knows, in a main clause
         assert_eq!(
             we_named("Dit was van voorbijgaande aard, maar we nemen het heel serieus.", "huisarts"),
