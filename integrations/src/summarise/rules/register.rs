@@ -163,6 +163,13 @@ const AS_FAR_AS: &[(&str, &str)] = &[
 /// "Dit maakt me ongerust" → "Dit is zorgwekkend", "Ik stel voor dat …" → "Voorstel dat …", "op
 /// mijn spreekuur" → "op het spreekuur".
 const CLINICIAN_ASIDES: &[(&str, &str)] = &[
+    // the patient's age, where "uw" or "jouw" going would leave "op leeftijd" (old age)
+    ("op uw leeftijd", "op deze leeftijd"),
+    ("op jouw leeftijd", "op deze leeftijd"),
+    ("van uw leeftijd", "van deze leeftijd"),
+    ("van jouw leeftijd", "van deze leeftijd"),
+    ("voor uw leeftijd", "voor deze leeftijd"),
+    ("voor jouw leeftijd", "voor deze leeftijd"),
     // what the clinician makes of it, as the record says it, wherever it was placed: "Wat ik hoor,
     // is dat je veel spanning voelt" → "Indruk dat patiënt veel spanning voelt"
     ("wat ik hoor is dat", "indruk dat"),
@@ -741,6 +748,10 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
     }
     words.reattach_er();
     words.drop_word("uw");
+    // and the clinician's "jouw" goes as "uw" does: "met jouw toestemming" → "met toestemming"
+    if section != Section::Subjective {
+        words.drop_word("jouw");
+    }
     // a clause that ends in "is" before the main clause's "is" ("of het hoge bloeddruk is, is pas
     // bekend", "als patiënt eerlijk is, is het eerder …"), whichever rewrite made the two meet:
     // the comma the spoken sentence had no need of
@@ -1054,6 +1065,10 @@ fn addressee_named_as(text: &str, name: &str, after: Option<&[&str]>) -> String 
             // the verb before it ("kunt u") or after it, up to the clause's end
             let start = if i > 0 && tail(&words.words[i - 1]).is_empty() { i - 1 } else { i };
             words.third_person_verbs(start, i);
+        } else if bare(&words.words[i]) == "jou" && outside && placed {
+            // the object, with no verb of its own: "de combinatiepil is voor jou een goede keuze"
+            words.words[i] = keep_tail(&words.words[i], name);
+            named = true;
         }
     }
     if named { words.text() } else { text.to_owned() }
@@ -3499,6 +3514,14 @@ mod tests {
             assert_eq!(we_named(kept, "huisarts"), kept);
         }
         assert_eq!(in_own_name("Dan stel ik voor dat ik de vinger verdoof en het pus laat aflopen.", "huisarts").matches("ik").count(), 1);
+        // the clinician's "jouw" goes, the age kept as the patient's; "jou" is the patient
+        assert_eq!(o("Op jouw leeftijd is borstkanker heel zeldzaam."), "Op deze leeftijd is borstkanker heel zeldzaam.");
+        assert_eq!(o("Op uw leeftijd komt dat veel voor."), "Op deze leeftijd komt dat veel voor.");
+        assert_eq!(o("Vandaag met jouw toestemming thuis bellen."), "Vandaag met toestemming thuis bellen.");
+        assert_eq!(
+            addressee_named("De piekstroom is 390, dat is 70% van wat voor jou normaal is."),
+            "De piekstroom is 390, dat is 70% van wat voor patiënt normaal is."
+        );
         assert_eq!(
             o("Vitamine D is 22, en onder de 30 spreken we van een tekort."),
             "Vitamine D is 22, en onder de 30 is er sprake van een tekort."
