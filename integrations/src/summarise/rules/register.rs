@@ -170,6 +170,8 @@ const CLINICIAN_ASIDES: &[(&str, &str)] = &[
     ("van jouw leeftijd", "van deze leeftijd"),
     ("voor uw leeftijd", "voor deze leeftijd"),
     ("voor jouw leeftijd", "voor deze leeftijd"),
+    ("jouw schuld", "de schuld van patiënt"),
+    ("uw schuld", "de schuld van patiënt"),
     // what the clinician makes of it, as the record says it, wherever it was placed: "Wat ik hoor,
     // is dat je veel spanning voelt" → "Indruk dat patiënt veel spanning voelt"
     ("wat ik hoor is dat", "indruk dat"),
@@ -3518,6 +3520,7 @@ mod tests {
         assert_eq!(o("Op jouw leeftijd is borstkanker heel zeldzaam."), "Op deze leeftijd is borstkanker heel zeldzaam.");
         assert_eq!(o("Op uw leeftijd komt dat veel voor."), "Op deze leeftijd komt dat veel voor.");
         assert_eq!(o("Vandaag met jouw toestemming thuis bellen."), "Vandaag met toestemming thuis bellen.");
+        assert_eq!(o("Dit is nooit jouw schuld."), "Dit is nooit de schuld van patiënt.");
         assert_eq!(
             addressee_named("De piekstroom is 390, dat is 70% van wat voor jou normaal is."),
             "De piekstroom is 390, dat is 70% van wat voor patiënt normaal is."
