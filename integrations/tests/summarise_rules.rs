@@ -629,6 +629,10 @@ fn a_parents_history_is_marked_as_told_by_the_parent() {
     // a daughter for her father
     let father = ["Ik bel over mijn vader.", "Hij is sinds gisteren verward.", "Hij heeft koorts, 38,7.", "Ik ben zijn dochter."];
     assert_eq!(told(&father), "Anamnese via dochter");
+    // a grown-up child who speaks of the parent as "mam", never saying "dochter"
+    let mother =
+        ["Mam heeft net een uurtje geslapen.", "De pijn wordt erger, zegt ze.", "Ze heeft vannacht vier keer het drankje genomen."];
+    assert_eq!(told(&mother), "Anamnese via familie");
     // a husband calling for his wife
     let wife =
         ["Goedemorgen, ik bel voor mijn vrouw, Anneke.", "Haar lippen zijn ineens opgezet.", "Ze zag het vanochtend bij het opstaan."];
@@ -751,6 +755,9 @@ fn the_style_check_sees_each_breach() {
     // a relative's history marked as theirs is no speaker label
     assert_eq!(testset::style_violations("Volgens echtgenote: hij snurkt al jaren.").total(), 0);
     assert_eq!(testset::style_violations("Snurkt. Patiënt: hij stopt met ademen.").speaker_labels, 1);
+    // a label opens the text or a sentence: a relative named before a colon mid-sentence is none
+    assert_eq!(testset::style_violations("Iets anders dan de diabetes van moeder: het komt door hormonen.").speaker_labels, 0);
+    assert_eq!(testset::style_violations("Hoest al een week. Moeder: hij slaapt slecht.").speaker_labels, 1);
     assert_eq!(testset::style_violations("Komt u terug als het erger wordt.").second_person, 1);
     // "hoor" opening a sentence before its subject is the verb; set off, it is the filler
     assert_eq!(testset::style_violations("Buik soepel. Hoor je dat, Thijs?").fillers, 0);

@@ -1756,6 +1756,19 @@ impl Words {
                     || self.fronted_adverbial(i - 1)
                     // after a fronted clause: "Als het gevoel wegblijft, moet u niet afwachten"
                     || (plan && i >= 2 && tail(&self.words[i - 2]).starts_with(',') && self.condition_before(i - 2)));
+            // "ik heb er 36 voorgeschreven", "ik maak er ook een foto van": without its subject
+            // and verb the clause would open with "er"; the clinician is named instead (not where
+            // "er … bij" joins as "erbij": "we schrijven er amlodipine bij" → "amlodipine erbij
+            // schrijven")
+            if speaker_word
+                && opens
+                && tail(&self.words[i + 1]).is_empty()
+                && self.words.get(i + 2).is_some_and(|w| bare(w) == "er")
+                && !(i + 3..self.clause_end(i + 2)).any(|k| bare(&self.words[k]) == "bij")
+            {
+                i += 1;
+                continue;
+            }
             if opens && let Some(verb) = next.as_deref().and_then(verb_of) {
                 if done(self, &verb, i + 2) || (modal(self, i + 1) && (plan || speaker_word)) {
                     // what the clinician has done: "ik heb net overlegd met de internist" → "net
@@ -3306,6 +3319,13 @@ mod tests {
         assert_eq!(o("Het trommelvlies is rood."), "Het trommelvlies is rood.");
         let e = |t| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
         let p = |t| clinical(Section::Plan, Speaker::Zorgverlener, t);
+        // "Er 36 voorgeschreven", "Er ook een foto van … maken": the clinician keeps the clause
+        // (and is named); "er … bij" joins
+        assert_eq!(
+            p("Ik heb er 36 voorgeschreven, precies genoeg voor vier weken."),
+            "Ik heb er 36 voorgeschreven, precies genoeg voor 4 weken."
+        );
+        assert_eq!(p("We schrijven er amlodipine bij."), "Amlodipine erbij schrijven.");
         // "Er drukpijn paravertebraal", "Bij onderzoek er zwelling", "Er sprake van …"
         assert_eq!(o("Er is drukpijn paravertebraal."), "Drukpijn paravertebraal.");
         assert_eq!(o("Bij onderzoek is er zwelling van de enkel."), "Bij onderzoek zwelling van de enkel.");

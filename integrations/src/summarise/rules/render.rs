@@ -105,7 +105,24 @@ const TOLD_BY_LINES: usize = 2;
 
 static CHILD_OF_SPEAKER: CueList =
     CueList::new(&["mijn zoon", "mijn zoontje", "mijn dochter", "mijn dochtertje", "ons kind", "onze zoon", "onze dochter"]);
-static PARENT_OF_SPEAKER: CueList = CueList::new(&["mijn vader", "mijn moeder", "uw vader", "uw moeder", "je vader", "je moeder"]);
+static PARENT_OF_SPEAKER: CueList = CueList::new(&[
+    "mijn vader",
+    "mijn moeder",
+    "uw vader",
+    "uw moeder",
+    "je vader",
+    "je moeder",
+    // a grown-up child who speaks of the parent as "mam" or "pap" ("Mam heeft net een uurtje
+    // geslapen"), as a young child says "mama"
+    "mam heeft",
+    "mam is",
+    "mam kan",
+    "mam wil",
+    "pap heeft",
+    "pap is",
+    "pap kan",
+    "pap wil",
+]);
 /// The partner the call or visit is for, said at its opening: "ik bel voor mijn vrouw", "het gaat
 /// om mijn man".
 static PARTNER_OF_SPEAKER: CueList = CueList::new(&[

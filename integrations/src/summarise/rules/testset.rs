@@ -370,9 +370,13 @@ pub fn style_violations(text: &str) -> StyleCounts {
     let labels = SPEAKER_LABELS
         .iter()
         .filter(|l| {
-            // "Volgens echtgenote: …" marks a relative's history as theirs, as a record does
+            // "Volgens echtgenote: …" marks a relative's history as theirs, as a record does; a
+            // label opens the text or a sentence ("de diabetes van moeder: het komt door …" is
+            // none)
             lower.match_indices(&format!("{l}:")).any(|(i, _)| {
-                (i == 0 || !lower[..i].chars().next_back().is_some_and(char::is_alphanumeric)) && !lower[..i].ends_with("volgens ")
+                let before = lower[..i].trim_end();
+                (before.is_empty() || before.ends_with(['.', '?', '!', ':', '"', ';']))
+                    && !lower[..i].chars().next_back().is_some_and(char::is_alphanumeric)
             })
         })
         .count();
