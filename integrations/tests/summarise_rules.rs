@@ -401,14 +401,14 @@ fn the_notes_keep_the_clinical_register() {
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
 }
 
-/// The whole set, 804 of its 837 consults written by others after the rules: what the rules
+/// The whole set, 836 of its 869 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-12-02 (docs/benchmarks.md,
-/// "SOEP note quality"), with the twenty-fifth batch (806 to 837): placement all 89.3 %, holdout
-/// 88.4 %; facts dev 93.4 %, holdout 88.4 % (the check reading a fact in the patient's own words
-/// as the note says it of the patient); first-person words 307, second-person words 165 (the new
-/// batch's notes held 13 and 10 of them on its first run), one question mark, fillers 4, one
-/// speaker label. The target is 95 % of facts on held-out consults and none of these
-/// breaches: far off yet.
+/// "SOEP note quality"), with the twenty-sixth batch (838 to 869): placement all 89.2 %, holdout
+/// 88.3 %; facts dev 93.6 %, holdout 89.3 % (the check reading a fact in the patient's own words
+/// as the note says it of the patient, and matching the note's episodes to the expected ones by
+/// the facts they hold); first-person words 251, second-person words 156 (the new batch's notes
+/// held 21 and 15 of them on its first run), one question mark, fillers 3, no speaker label. The
+/// issue's target is 95 % of facts on held-out consults and none of these breaches: far off yet.
 #[test]
 fn the_whole_set_stays_above_its_floor() {
     let consults = whole_set();
@@ -420,10 +420,10 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(ev.all.accuracy() >= 0.89, "placement {:.3}\n{table}", ev.all.accuracy());
     assert!(ev.holdout.accuracy() >= 0.88, "holdout placement {:.3}\n{table}", ev.holdout.accuracy());
     assert!(ev.dev_note.overall().recall() >= 0.93, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
-    assert!(ev.holdout_note.overall().recall() >= 0.88, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
+    assert!(ev.holdout_note.overall().recall() >= 0.89, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 307 && style.second_person <= 165, "{style:?}\n{table}");
-    assert!(style.questions <= 1 && style.fillers <= 4 && style.speaker_labels <= 1, "{style:?}\n{table}");
+    assert!(style.first_person <= 251 && style.second_person <= 156, "{style:?}\n{table}");
+    assert!(style.questions <= 1 && style.fillers <= 3 && style.speaker_labels == 0, "{style:?}\n{table}");
 }
 
 /// The split offer: each SOEP consult of the whole set asked as one episode. A consult written as
@@ -564,7 +564,8 @@ const TOLD_BY_ANOTHER: &[&str] = &[
 /// the twenty-fourth (774 to 805, a father beside his son and a flatmate added): dev 75 of 86 and 0
 /// of 321, holdout 65 of 79 and 3 of 319; with the twenty-fifth (806 to 837, eight relatives for
 /// or beside the patient named in the list): dev 79 of 92 and 0 of 331, holdout 69 of 86 and 3 of
-/// 328.
+/// 328; with the twenty-sixth (838 to 869, whose relatives' consults all say who tells in their
+/// names): dev 82 of 96 and 0 of 343, holdout 71 of 90 and 3 of 340.
 #[test]
 fn a_parents_history_is_marked_as_told_by_the_parent() {
     // per split: children's consults, marked; other consults, marked
