@@ -724,7 +724,7 @@ fn instructs_after_a_clause(s: &str) -> bool {
     const OPENERS: &[&str] = &["als", "tot", "totdat", "zolang", "wanneer", "zodra", "voordat", "nadat"];
     const STATES: &[&str] = &["heeft", "hebt", "had", "bent", "is", "was", "wordt", "werd", "zit", "voelt", "merkt", "ziet", "hoort"];
     let lead = strip_lead(s);
-    let lead = cues::at_start(lead, "en").then(|| lead[2..].trim_start()).unwrap_or(lead);
+    let lead = if cues::at_start(lead, "en") { lead[2..].trim_start() } else { lead };
     let Some((clause, rest)) = lead.split_once(", ") else { return false };
     let first = rest.split_whitespace().next().unwrap_or_default().to_lowercase();
     !s.ends_with('?')
