@@ -338,8 +338,8 @@ fn place_clinician<'a>(s: &'a str, flavour: Flavour, phase: Phase, topic_change:
         }
         let clinical = |q: &'a str| (!NON_CLINICAL_QUESTION.starts_any(strip_lead(q)) && !GREETING.any(q)).then_some(q);
         // what is said before a closing question is placed on its own, and the question waits
-        // for its answer: "Ik bel u binnen een half uur terug met de afspraak, houdt u uw
-        // telefoon bij de hand?", "Dan zie ik u volgende week dinsdag om tien uur, past dat?"
+        // for its answer: "Ik verwijs u naar de fysiotherapeut. Heeft u daar een voorkeur voor?",
+        // "Dan zie ik u volgende week dinsdag om tien uur, past dat?"
         // (a cue of its own places it, not the phase, and no greeting opens it: "Goedemiddag, u
         // spreekt met dokter Smit. Ik bel u over de uitslag. Komt het uit?"; a closing tag asks
         // nothing clinical)
@@ -400,9 +400,9 @@ fn place_clinician<'a>(s: &'a str, flavour: Flavour, phase: Phase, topic_change:
 }
 
 /// A statement and the question that closes it, where the question is its last sentence ("Ik
-/// bel u terug met de afspraak. Houdt u uw telefoon bij de hand?") or a clause after a comma
-/// ("…, houdt u uw telefoon bij de hand?", "…, past dat?"), and the statement does not ask
-/// itself: the two parts, trimmed.
+/// verwijs u naar de fysiotherapeut. Heeft u daar een voorkeur voor?") or a closing tag after a
+/// comma ("…, past dat?"), and the statement, of six words or more, does not ask itself: the two
+/// parts, trimmed.
 fn before_closing_question(s: &str) -> Option<(&str, &str)> {
     let body = s.strip_suffix('?')?;
     let at = body.rfind(['.', '!']).or_else(|| body.rfind(',').filter(|&at| is_closing_tag(&body[at + 1..])))?;

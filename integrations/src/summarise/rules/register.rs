@@ -847,9 +847,8 @@ pub(crate) fn with_speaker(s: &str, speaker: &str) -> Option<String> {
     // the speaker's reflexive is the third person's: "Ik maak me zorgen dat …" → "Huisarts maakt
     // zich zorgen dat …" (the verb's "me" after "ik", not an object further on: "als ik fluister,
     // verstaat ze me")
-    let reflexive = |k: usize| (i < k && k <= i + 2 && tail(&words.words[k - 1]).is_empty()).then(|| bare(&words.words[k]));
-    if let Some(own) = words.words.get(reflexive_at).and(reflexive(reflexive_at)) {
-        let third = match own.as_str() {
+    if reflexive_at < words.words.len() && tail(&words.words[reflexive_at - 1]).is_empty() {
+        let third = match bare(&words.words[reflexive_at]).as_str() {
             "me" => Some("zich"),
             "mezelf" => Some("zichzelf"),
             _ => None,
@@ -1762,8 +1761,8 @@ impl Words {
             // schrijven")
             if speaker_word
                 && opens
-                && tail(&self.words[i + 1]).is_empty()
                 && self.words.get(i + 2).is_some_and(|w| bare(w) == "er")
+                && tail(&self.words[i + 1]).is_empty()
                 && !(i + 3..self.clause_end(i + 2)).any(|k| bare(&self.words[k]) == "bij")
             {
                 i += 1;
@@ -3518,6 +3517,15 @@ mod tests {
             "Dat klinkt goed. Huisarts verwacht dat het went."
         );
         assert_eq!(in_own_name("saturatie 95% ik hoor wat piepen", "huisarts"), "Saturatie 95% huisarts hoort wat piepen");
+        // a line that ends with "ik" or its verb, typed without punctuation
+        assert_eq!(in_own_name("ik ga", "huisarts"), "Huisarts gaat");
+        for section in [Section::Subjective, Section::Objective, Section::Evaluation, Section::Plan] {
+            for speaker in [Speaker::Zorgverlener, Speaker::Patient] {
+                for line in ["dan kom ik morgen langs en ik", "ik heb er", "we", "ik maak me"] {
+                    assert!(!in_own_name(&we_named(&clinical(section, speaker, line), "huisarts"), "huisarts").is_empty());
+                }
+            }
+        }
         // a guessed clinician named only at the clinician's work
         assert_eq!(in_own_name_at_work("Ik tik op de pols rechts.", "huisarts"), "Huisarts tikt op de pols rechts.");
         assert_eq!(in_own_name_at_work("Ik rook een pakje per dag.", "huisarts"), "Ik rook een pakje per dag.");
