@@ -854,7 +854,7 @@ pub(crate) fn with_speaker(s: &str, speaker: &str) -> Option<String> {
             _ => None,
         };
         if let Some(third) = third {
-            words.words[reflexive_at] = format!("{third}{}", tail(&words.words[reflexive_at]));
+            words.words[reflexive_at] = keep_tail(&words.words[reflexive_at], third);
         }
     }
     Some(words.text())
@@ -930,16 +930,15 @@ pub(crate) fn we_named(sentence: &str, role: &str) -> String {
         if !matches!(bare(&words.words[i]).as_str(), "we" | "wij") || !tail(&words.words[i]).is_empty() {
             continue;
         }
-        let joined = (i > 0 && tail(&words.words[i - 1]).is_empty()).then(|| bare(&words.words[i - 1]));
-        if joined.as_deref().is_some_and(|w| SUBORDINATE.contains(&w)) {
+        if opens_subordinate(&words.words, i) {
             continue;
         }
+        let joined = (i > 0 && tail(&words.words[i - 1]).is_empty()).then(|| bare(&words.words[i - 1]));
         let coordinated = joined.as_deref().is_none_or(|w| COORDINATORS.contains(&w));
         let at = if coordinated { i + 1 } else { i - 1 };
         // not the clinician and patient together ("bespreken we samen"), nor a proposal that opens
         // with its verb ("Laten we goed kijken")
-        let clause_end = (i..words.words.len()).find(|&k| !tail(&words.words[k]).is_empty()).unwrap_or(words.words.len() - 1);
-        let together = words.words[i..=clause_end].iter().any(|w| bare(w) == "samen");
+        let together = words.words[i..words.clause_end(i)].iter().any(|w| bare(w) == "samen");
         let proposal = !coordinated && (at == 0 || !tail(&words.words[at - 1]).is_empty());
         if together || proposal {
             continue;

@@ -375,8 +375,7 @@ pub fn style_violations(text: &str) -> StyleCounts {
             // none)
             lower.match_indices(&format!("{l}:")).any(|(i, _)| {
                 let before = lower[..i].trim_end();
-                (before.is_empty() || before.ends_with(['.', '?', '!', ':', '"', ';']))
-                    && !lower[..i].chars().next_back().is_some_and(char::is_alphanumeric)
+                before.is_empty() || before.ends_with(['.', '?', '!', ':', '"', ';'])
             })
         })
         .count();
@@ -677,26 +676,37 @@ pub fn check_note(consult: &TestConsult, episodes: &[Episode]) -> (NoteScores, V
     let read = |t: &str| numbers::notation(&digits(&t.to_lowercase()));
     let fields: Vec<[String; 4]> =
         episodes.iter().map(|ep| [&ep.subjective, &ep.objective, &ep.diagnosis, &ep.plan].map(|t| read(t))).collect();
-    let text = |e: usize, f: usize| fields.get(e).map_or("", |ep| ep[f].as_str());
-    // (and as the note says the patient's own words of it: "rook niet" is "rookt niet")
-    let wanted = |fact: &str| -> Vec<String> {
-        fact.split('|').flat_map(|a| [read(a.trim()), read(&register::said_of_patient(a.trim()))]).filter(|a| !a.is_empty()).collect()
-    };
+    let written = |o: usize, f: usize| fields.get(o).map_or("", |ep| ep[f].as_str());
+    // each fact's alternatives as read, and as the note says the patient's own words of them:
+    // "rook niet" is "rookt niet" (per expected episode and field)
+    let wanted: Vec<[Vec<Vec<String>>; 4]> = consult
+        .note
+        .iter()
+        .map(|ep| {
+            [0, 1, 2, 3].map(|f| {
+                ep.field(f)
+                    .iter()
+                    .map(|fact| {
+                        fact.split('|')
+                            .flat_map(|a| [read(a.trim()), read(&register::said_of_patient(a.trim()))])
+                            .filter(|a| !a.is_empty())
+                            .collect()
+                    })
+                    .collect()
+            })
+        })
+        .collect();
+    let holds = |alternatives: &[String], t: &str| alternatives.iter().any(|a| t.contains(a.as_str()));
     // each expected episode is the note's episode that holds most of its facts in their fields
     // (the problems in the order the note tells them, which need not be the order the writer
     // numbered them in)
-    let found_in = |e: usize, o: usize| {
-        (0..4)
-            .map(|f| consult.note[e].field(f).iter().filter(|fact| wanted(fact).iter().any(|a| text(o, f).contains(a.as_str()))).count())
-            .sum()
-    };
+    let found_in = |e: usize, o: usize| (0..4).map(|f| wanted[e][f].iter().filter(|fact| holds(fact, written(o, f))).count()).sum();
     let matched = matched_episodes(consult.note.len(), episodes.len(), found_in);
-    let text = |e: usize, f: usize| matched[e].map_or("", |o| text(o, f));
+    let text = |e: usize, f: usize| matched[e].map_or("", |o| written(o, f));
     for (e, expected) in consult.note.iter().enumerate() {
         for (f, letter) in FIELDS.iter().enumerate() {
-            for fact in expected.field(f) {
-                let wanted = wanted(fact);
-                let holds = |t: &str| wanted.iter().any(|a| t.contains(a.as_str()));
+            for (fact, alternatives) in expected.field(f).iter().zip(&wanted[e][f]) {
+                let holds = |t: &str| holds(alternatives, t);
                 let score = &mut scores.fields[f];
                 score.expected += 1;
                 if holds(text(e, f)) {
@@ -709,7 +719,7 @@ pub fn check_note(consult: &TestConsult, episodes: &[Episode]) -> (NoteScores, V
                 } else if let Some((o, g)) = (0..episodes.len())
                     .filter(|&o| matched[e] != Some(o))
                     .flat_map(|o| (0..4).map(move |g| (o, g)))
-                    .find(|&(o, g)| holds(fields[o][g].as_str()))
+                    .find(|&(o, g)| holds(written(o, g)))
                 {
                     score.wrong_episode += 1;
                     format!("in episode {} {}", o + 1, FIELDS[g])
@@ -736,18 +746,20 @@ pub fn check_note(consult: &TestConsult, episodes: &[Episode]) -> (NoteScores, V
 /// the most facts in their fields (`found_in(e, o)`) over all, and among as many, the most
 /// episodes in the writer's order.
 fn matched_episodes(expected: usize, written: usize, found_in: impl Fn(usize, usize) -> usize) -> Vec<Option<usize>> {
+    /// A matching of the episodes from one on: its score (facts found, episodes in the writer's
+    /// order) and the note's episode of each.
+    type Matching = ((usize, usize), Vec<Option<usize>>);
     fn best(
         e: usize,
         expected: usize,
         written: usize,
-        taken: &mut Vec<bool>,
+        taken: &mut [bool],
         score: &dyn Fn(usize, Option<usize>) -> (usize, usize),
-    ) -> ((usize, usize), Vec<Option<usize>>) {
+    ) -> Matching {
         if e == expected {
             return ((0, 0), Vec::new());
         }
-        let mut out = ((0, 0), Vec::new());
-        let mut first = true;
+        let mut out: Option<Matching> = None;
         for o in (0..written).map(Some).chain([None]) {
             if o.is_some_and(|o| taken[o]) {
                 continue;
@@ -761,13 +773,12 @@ fn matched_episodes(expected: usize, written: usize, found_in: impl Fn(usize, us
             }
             let (f, k) = score(e, o);
             let total = (found + f, kept + k);
-            if first || total > out.0 {
+            if out.as_ref().is_none_or(|(best, _)| total > *best) {
                 rest.insert(0, o);
-                out = (total, rest);
-                first = false;
+                out = Some((total, rest));
             }
         }
-        out
+        out.expect("no episode is always a candidate")
     }
     let score = |e: usize, o: Option<usize>| o.map_or((0, 0), |o| (found_in(e, o), usize::from(o == e)));
     best(0, expected, written, &mut vec![false; written], &score).1
