@@ -36,7 +36,9 @@ fn the_expected_code_is_among_the_suggestions_of_most_episodes() {
     // 64 % among and 59 % first), 88 / 79 / 83 % and first 77 / 66 / 72 %; on all 837 (the
     // twenty-fifth batch's held-out episodes, unseen, 55 % among and 45 % first), 87 / 78 / 83 %
     // and first 77 / 66 / 71 %; on all 869 (the twenty-sixth batch's held-out episodes, unseen, 74 %
-    // among and 58 % first), 87 / 78 / 83 % and first 76 / 66 / 71 %; floors a few points below
+    // among and 58 % first), 87 / 78 / 83 % and first 76 / 66 / 71 %; on all 901 (the
+    // twenty-seventh batch's held-out episodes, unseen, 75 % among and 55 % first), 87 / 78 / 83 %
+    // and first 76 / 66 / 71 %; floors a few points below
     assert!(ev.all.found_rate() >= 0.81, "{:.2}", ev.all.found_rate());
     assert!(ev.holdout.found_rate() >= 0.77, "{:.2}", ev.holdout.found_rate());
     assert!(ev.holdout.first_rate() >= 0.63, "first {:.2}", ev.holdout.first_rate());

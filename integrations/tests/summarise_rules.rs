@@ -401,13 +401,14 @@ fn the_notes_keep_the_clinical_register() {
     assert!(ev.dev_note.style.first_person <= 2, "{misses:#?}");
 }
 
-/// The whole set, 836 of its 869 consults written by others after the rules: what the rules
+/// The whole set, 868 of its 901 consults written by others after the rules: what the rules
 /// generalise to. Floors just under the figures measured on 2026-12-02 (docs/benchmarks.md,
-/// "SOEP note quality"), with the twenty-sixth batch (838 to 869): placement all 89.2 %, holdout
-/// 88.3 %; facts dev 93.6 %, holdout 89.3 % (the check reading a fact in the patient's own words
+/// "SOEP note quality"), with the twenty-seventh batch (870 to 901): placement all 89.0 %, holdout
+/// 88.2 %; facts dev 93.6 %, holdout 89.5 % (the check reading a fact in the patient's own words
 /// as the note says it of the patient, and matching the note's episodes to the expected ones by
-/// the facts they hold); first-person words 251, second-person words 156 (the new batch's notes
-/// held 21 and 15 of them on its first run), one question mark, fillers 3, no speaker label. The
+/// the facts they hold); first-person words 269, second-person words 172 (the new batch's notes
+/// held 18 and 16 of them on its first run; a clinician's "ik" after a demonstrative now stays
+/// where the sentence would break without it), one question mark, fillers 3, no speaker label. The
 /// issue's target is 95 % of facts on held-out consults and none of these breaches: far off yet.
 #[test]
 fn the_whole_set_stays_above_its_floor() {
@@ -422,7 +423,7 @@ fn the_whole_set_stays_above_its_floor() {
     assert!(ev.dev_note.overall().recall() >= 0.93, "dev facts {:.3}\n{table}", ev.dev_note.overall().recall());
     assert!(ev.holdout_note.overall().recall() >= 0.89, "holdout facts {:.3}\n{table}", ev.holdout_note.overall().recall());
     let style = ev.all_note.style;
-    assert!(style.first_person <= 251 && style.second_person <= 156, "{style:?}\n{table}");
+    assert!(style.first_person <= 269 && style.second_person <= 172, "{style:?}\n{table}");
     assert!(style.questions <= 1 && style.fillers <= 3 && style.speaker_labels == 0, "{style:?}\n{table}");
 }
 
@@ -536,6 +537,7 @@ const TOLD_BY_ANOTHER: &[&str] = &[
     "832-twijfel-bmr-vaccinatie",
     "833-bovenbuikpijn-alcohol-alvleesklier",
     "835-verslikken-na-herseninfarct",
+    "878-kleine-jongen-groeicurve-botleeftijd",
 ];
 
 /// A parent telling a child's history, or a daughter her father's: the note's S opens with
@@ -565,7 +567,9 @@ const TOLD_BY_ANOTHER: &[&str] = &[
 /// of 321, holdout 65 of 79 and 3 of 319; with the twenty-fifth (806 to 837, eight relatives for
 /// or beside the patient named in the list): dev 79 of 92 and 0 of 331, holdout 69 of 86 and 3 of
 /// 328; with the twenty-sixth (838 to 869, whose relatives' consults all say who tells in their
-/// names): dev 82 of 96 and 0 of 343, holdout 71 of 90 and 3 of 340.
+/// names): dev 82 of 96 and 0 of 343, holdout 71 of 90 and 3 of 340; with the twenty-seventh (870
+/// to 901, a mother for her short son added): dev 84 of 99 and 0 of 356, holdout 72 of 94 and 3 of
+/// 352.
 #[test]
 fn a_parents_history_is_marked_as_told_by_the_parent() {
     // per split: children's consults, marked; other consults, marked

@@ -64,6 +64,10 @@ pub(crate) fn place_all_told(lines: &[TranscriptLine], flavour: Flavour, told_by
     // turn it is: their history is marked as theirs.
     let beside = labels::relative_beside_patient(lines.iter().map(|l| l.sentence.as_str()));
     let mut relative: Option<&'static str> = None;
+    // How many lines on the patient may still read out a value measured at the clinician's
+    // request or on their own offer ("Wilt u even meten terwijl we praten?", "Zal ik even
+    // meten?"): a value read now is a finding, as in a telephone consult.
+    let mut measuring = 0u8;
     for line in lines {
         let raw = line.sentence.trim();
         if message && line.speaker.is_none() && labels::split_label(raw).is_none() {
@@ -126,8 +130,16 @@ pub(crate) fn place_all_told(lines: &[TranscriptLine], flavour: Flavour, told_by
                 pending = question;
                 placed
             }
-            Speaker::Patient => place_patient(sentence, pending.take(), flavour),
+            Speaker::Patient => {
+                let placed = place_patient(sentence, pending.take(), flavour);
+                if measuring > 0 && placed.section == Some(Section::Subjective) && reads_out_now(sentence) {
+                    Placed { section: Some(Section::Objective), ..placed }
+                } else {
+                    placed
+                }
+            }
         };
+        measuring = if asks_to_measure_now(sentence) { MEASURING_WINDOW } else { measuring.saturating_sub(1) };
         let text = match placed.section {
             // the clinician's own "ik" that the register could not turn round names them, where
             // the speaker is known to be the clinician (a guess could make the doctor the smoker):
@@ -323,6 +335,16 @@ impl Phase {
 fn place_clinician<'a>(s: &'a str, flavour: Flavour, phase: Phase, topic_change: bool, announces: bool) -> (Placed, Option<&'a str>) {
     if INTERRUPTION.any(s) {
         return (dropped(), None);
+    }
+    // what the clinician reads from the record is the history, and a question after it waits for
+    // its answer: "Ik zie in het dossier dat u sinds 2019 colitis ulcerosa heeft en mesalazine
+    // gebruikt, 2 gram per dag. Klopt dat nog?"
+    if RECORD_READ.any(s) {
+        return match before_closing_question(s) {
+            Some((said, question)) => (placed(Section::Subjective, said), Some(question)),
+            None if asks(s, false) => (dropped(), Some(s)),
+            None => (placed(Section::Subjective, s), None),
+        };
     }
     let p = plan_score(s);
     // "Neemt u contact op met de bedrijfsarts." opens like a question but is the plan.
@@ -621,6 +643,26 @@ fn place_patient(s: &str, question: Option<&str>, flavour: Flavour) -> Placed {
         return dropped();
     }
     placed(Section::Subjective, s)
+}
+
+/// How many lines after a request to measure now a value read out is the finding.
+const MEASURING_WINDOW: u8 = 12;
+
+/// Whether the sentence asks for a value to be measured now, or offers to: "Wilt u nu even bij hem
+/// de temperatuur opmeten?", "Zal ik even meten?", "Wat zegt dat nu?" (of a watch that measures the
+/// pulse), "Ik zet hem even op zijn vinger".
+fn asks_to_measure_now(s: &str) -> bool {
+    let lower = s.to_lowercase();
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let measures = words.iter().any(|w| matches!(*w, "meten" | "opmeten" | "meet" | "tellen"));
+    let now = words.iter().any(|w| matches!(*w, "even" | "eens" | "nu"));
+    (measures && now && (s.trim_end().ends_with('?') || lower.contains("zal ik"))) || MEASURING_NOW.any(s)
+}
+
+/// Whether the patient's sentence reads out a value now, not one measured before or usually
+/// ("Gisteren had ik 38,5", "Meestal 95 of 96", "Thuis is hij 140 over 90").
+fn reads_out_now(s: &str) -> bool {
+    has_measurement(s) && !MEASURED_BEFORE.any(s)
 }
 
 /// Whether the sentence only says that another problem comes: its clauses the mark of a move and
@@ -1448,6 +1490,52 @@ mod tests {
         use Speaker::Zorgverlener;
         // "hoofdluis" is in no cue list of the engine, only in the ICPC list's synonyms
         assert_eq!(sections(&[line(Zorgverlener, "Ze heeft hoofdluis.")]), [Some('E')]);
+    }
+
+    #[test]
+    fn a_value_read_out_at_the_clinician_s_request_is_a_finding() {
+        // a telephone consult: what the caller measures during the call is O, what was measured
+        // before it or is usual the history
+        let asked = [
+            line(Speaker::Zorgverlener, "Heeft u een thermometer in huis? Wilt u even meten terwijl we praten?"),
+            line(Speaker::Patient, "Ja, momentje."),
+            line(Speaker::Patient, "Geen ibuprofen, geen antibiotica, niet op reis."),
+            line(Speaker::Patient, "O, de thermometer piept: 37,6."),
+            line(Speaker::Patient, "Gisteren had ik 38,5."),
+        ];
+        assert_eq!(sections(&asked), vec![None, None, Some('S'), Some('O'), Some('S')]);
+        let offered = [
+            line(Speaker::Patient, "Ja, allebei, van mijn moeder. Zal ik even meten?"),
+            line(Speaker::Zorgverlener, "Graag, ik blijf aan de lijn."),
+            line(Speaker::Patient, "Hij doet het... 124 over 78 staat er, en hartslag 88."),
+        ];
+        assert_eq!(sections(&offered)[2], Some('O'));
+        // without a request the value is the history
+        assert_eq!(sections(&[line(Speaker::Patient, "Mijn hartslag was 92.")]), vec![Some('S')]);
+        assert!(!asks_to_measure_now("Ik ga nu even uw bloeddruk meten."));
+    }
+
+    #[test]
+    fn what_the_clinician_reads_from_the_record_is_the_history() {
+        let read = place_all(
+            &[line(
+                Speaker::Zorgverlener,
+                "Ik zie in het dossier dat u sinds 2019 colitis ulcerosa heeft en mesalazine gebruikt, 2 gram per dag. Klopt dat nog?",
+            )],
+            Flavour::Normal,
+        );
+        assert_eq!(read[0].section, Some(Section::Subjective));
+        assert_eq!(
+            read[0].text,
+            "In het dossier staat dat patiënt sinds 2019 colitis ulcerosa heeft en mesalazine gebruikt, 2 gram per dag."
+        );
+        let at_the_end = place_all(
+            &[line(Speaker::Zorgverlener, "In januari was de nierfunctie nog 56 en het kalium 4,9, zie ik hier.")],
+            Flavour::Normal,
+        );
+        assert_eq!(at_the_end[0].text, "In januari was de nierfunctie nog 56 en het kalium 4,9, volgens het dossier.");
+        // "zie ik hier" within a sentence reads nothing from the record
+        assert!(!RECORD_READ.any("Dat zie ik hier ook in de brief staan."));
     }
 
     #[test]

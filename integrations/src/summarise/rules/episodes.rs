@@ -919,6 +919,9 @@ mod tests {
         ];
         assert_eq!(assign(&s, &[1; 9], 2), vec![0, 0, 0, 0, 0, 1, 1, 1, 1]);
         assert!(raises_a_problem("O ja, en dan nog iets, dokter."));
+        assert!(raises_a_problem("O ja, over die suikers wilde ik het eigenlijk ook hebben."));
+        // asking to say something more is a move, not yet a problem
+        assert!(!raises_a_problem("Dokter, mag ik nog iets zeggen?") && is_topic_change("Dokter, mag ik nog iets zeggen?"));
     }
 
     #[test]

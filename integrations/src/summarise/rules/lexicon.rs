@@ -63,6 +63,9 @@ pub(crate) static MEASURED: CueList = CueList::new(&[
     "visus",
     "saturatie",
     "pols",
+    "hartslag",
+    // "O, de thermometer piept: 37,6."
+    "thermometer",
     "bmi",
     "egfr",
     "kreatinine",
@@ -735,6 +738,20 @@ pub(crate) static RESTATE: CueList = CueList::new(&[
     "u bent dus",
     "dus u bent",
     "dus het",
+]);
+
+/// What the clinician reads from the record, which is the history whatever else it names: "Ik zie
+/// in het dossier dat Daan op tijd geboren is", "Ik zie hier dat u sinds 2018 diabetes type 2
+/// heeft", "In januari was de nierfunctie nog 56, zie ik hier".
+pub(crate) static RECORD_READ: CueList = CueList::new(&[
+    "ik zie in het dossier",
+    "ik zie in uw dossier",
+    "in het dossier zie ik",
+    "in uw dossier zie ik",
+    "ik zie hier dat u",
+    "ik zie hier dat uw",
+    // (at the sentence's end only: "Dat zie ik hier ook in de brief staan" is no reading)
+    "zie ik hier.",
 ]);
 
 /// Examination findings and measurements: O (for the doctor's sentences).
@@ -1921,6 +1938,29 @@ pub(crate) static GGZ_OBJECTIVE: CueList = CueList::new(&[
     "punten",
 ]);
 
+/// A value being measured now, beside a request to measure (the placement's window for what the
+/// patient reads out during a telephone consult).
+pub(crate) static MEASURING_NOW: CueList =
+    CueList::new(&["wat zegt dat nu", "wat staat er nu", "nu de thermometer", "ik zet hem even op", "terwijl we praten"]);
+
+/// A value the patient measured before the consult or usually has, not one read out now.
+pub(crate) static MEASURED_BEFORE: CueList = CueList::new(&[
+    "gisteren",
+    "gisteravond",
+    "vanochtend",
+    "vannacht",
+    "vorige",
+    "vorig",
+    "had",
+    "was",
+    "gemeten",
+    "meestal",
+    "normaal",
+    "altijd",
+    "thuis",
+    "vaak",
+]);
+
 /// Markers that the patient raises another problem: a move to another problem ([`TOPIC_CHANGE`])
 /// that also tells a problem of its own where one episode was asked.
 pub(crate) static NEW_PROBLEM: CueList = CueList::new(&[
@@ -1951,6 +1991,9 @@ pub(crate) static NEW_PROBLEM: CueList = CueList::new(&[
     "waar ik ook nog",
     "ik wilde ook nog",
     "ik wil ook nog",
+    // "O ja, over die suikers wilde ik het eigenlijk ook hebben."
+    "wilde ik het ook",
+    "wilde ik het eigenlijk ook",
     // "O, en nu ik hier toch ben, ik heb weer een koortslip"
     "nu ik hier toch ben",
     "nu ik hier toch zit",
@@ -1972,6 +2015,8 @@ pub(crate) static TOPIC_CHANGE: CueList = CueList::new(&[
     "iets anders",
     "nog een vraag",
     "nog iets vragen",
+    // "Dokter, mag ik nog iets zeggen? Ik maak me eigenlijk meer zorgen over hoe hij zich voelt."
+    "mag ik nog iets zeggen",
     "dan nog",
     "verder nog",
     "dan kom ik bij",
@@ -2306,6 +2351,9 @@ pub(crate) fn every_list() -> Vec<&'static CueList> {
         &GGZ_SUBJECTIVE,
         &GGZ_OBJECTIVE,
         &NEW_PROBLEM,
+        &RECORD_READ,
+        &MEASURING_NOW,
+        &MEASURED_BEFORE,
         &ONESELF,
         &TOPIC_CHANGE,
         &TOPIC_CHANGE_START,

@@ -118,6 +118,9 @@ const O_OPENINGS: &[&str] = &[
 /// Openings of the clinician's assessment, dropped whole (longest first). "Waarschijnlijk" stays:
 /// the uncertainty belongs in the record.
 const E_OPENINGS: &[&str] = &[
+    // "Wat ik denk: dit past het best bij een cyste" → "Dit past het best bij een cyste"
+    "wat ik denk is",
+    "wat ik denk",
     "het beeld past het meest bij",
     "het beeld past bij",
     "dit past het meest bij",
@@ -204,6 +207,19 @@ const CLINICIAN_ASIDES: &[(&str, &str)] = &[
     ("voor jullie allebei", "voor beiden"),
     ("op mijn spreekuur", "op het spreekuur"),
     ("met mijn bevindingen", "met de bevindingen"),
+];
+
+/// The clinician reading from the record, said of the record: "Ik zie in het dossier dat u sinds
+/// 2019 colitis ulcerosa heeft" → "In het dossier staat dat patiënt sinds 2019 …", "…, zie ik
+/// hier." → "…, volgens het dossier." (never "Ziet in het dossier dat …", the clinician's "ik"
+/// taken for the patient's).
+const RECORD_READS: &[(&str, &str)] = &[
+    ("ik zie in het dossier", "in het dossier staat"),
+    ("ik zie in uw dossier", "in het dossier staat"),
+    ("in het dossier zie ik", "in het dossier staat"),
+    ("in uw dossier zie ik", "in het dossier staat"),
+    ("ik zie hier dat", "in het dossier staat dat"),
+    ("zie ik hier", "volgens het dossier"),
 ];
 
 const S_ASIDES: &[(&str, &str)] = &[
@@ -577,6 +593,18 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
     // corrected once, as corrected ("sinds drie, nee, vier dagen")
     let meant = corrections::values_as_meant(text);
     let t = style::strip_leading_fillers(labels::strip_label(&meant));
+    // a value the clinician says before a question is kept on its own: "Ja, met dokter De Jong.
+    // Kalium 5,8, zegt u. En de nierfunctie? eGFR 41." keeps the potassium, the question goes as
+    // questions go (the patient's is told with what comes before it)
+    if section != Section::Subjective
+        && let Some((said, asked)) = said_before_question(t)
+    {
+        let values = said.split_inclusive(['.', '!']).filter(|s| s.bytes().any(|b| b.is_ascii_digit()));
+        let told: Vec<String> = values.chain([asked]).map(|s| clinical_told(section, speaker, s.trim(), told)).collect();
+        return told.into_iter().filter(|t| !t.is_empty()).collect::<Vec<_>>().join(" ");
+    }
+    let echoed = without_echo(t);
+    let t = echoed.as_deref().unwrap_or(t);
     if section == Section::Subjective
         && speaker == Speaker::Patient
         && let Some((question, rest)) = question_then_more(t)
@@ -630,6 +658,9 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
     }
     match section {
         Section::Subjective => {
+            if speaker == Speaker::Zorgverlener {
+                words.replace(RECORD_READS);
+            }
             words.drop_opening(CONNECTIVES);
             words.drop_opening(S_OPENINGS);
             words.replace(S_ASIDES);
@@ -716,6 +747,11 @@ pub(crate) fn clinical_told(section: Section, speaker: Speaker, text: &str, told
                 ("ik vind geen", "geen"),
                 ("ik voel geen", "geen"),
                 ("ik heb geen aanwijzingen", "geen aanwijzingen"),
+                // "Blindedarmontsteking vind ik minder waarschijnlijk, omdat …"
+                ("vind ik minder waarschijnlijk", "minder waarschijnlijk"),
+                ("vind ik niet waarschijnlijk", "niet waarschijnlijk"),
+                ("vind ik onwaarschijnlijk", "onwaarschijnlijk"),
+                ("vind ik waarschijnlijk", "waarschijnlijk"),
                 ("vind ik geen", "geen"),
                 ("zie ik geen", "geen"),
                 ("hoor ik geen", "geen"),
@@ -789,6 +825,23 @@ pub(crate) fn requested(s: &str) -> Option<&str> {
 
 /// A line that asks and then goes on ("Moet ik naar het ziekenhuis? Mijn vrouw is nog met de auto
 /// weg."), as its first question and what follows it.
+/// The sentences before a text's first question, and the question with what follows it, where a
+/// sentence ends before the question ("Kalium 5,8. En de nierfunctie? eGFR 41.").
+fn said_before_question(t: &str) -> Option<(&str, &str)> {
+    let asked = t.find('?')?;
+    let end = t[..asked].rfind(". ").max(t[..asked].rfind("! "))?;
+    let said = t[..=end].trim();
+    (said.chars().any(char::is_alphanumeric)).then(|| (said, t[end + 1..].trim()))
+}
+
+/// A value repeated back to the one who gave it, without the tag that says so: "Kalium 5,8, zegt
+/// u." → "Kalium 5,8."
+fn without_echo(t: &str) -> Option<String> {
+    let body = t.trim_end().strip_suffix('.')?;
+    let value = [", zegt u", ", zei u"].iter().find_map(|tag| body.strip_suffix(tag))?;
+    Some(format!("{value}."))
+}
+
 fn question_then_more(t: &str) -> Option<(&str, &str)> {
     let at = t.find("? ")?;
     let rest = t[at + 1..].trim();
@@ -1815,6 +1868,14 @@ impl Words {
                 }
                 continue;
             }
+            // what the clinician does with a thing named before the verb keeps its subject: "Dat kan
+            // ik hier niet goed beoordelen" (never "Dat hier niet goed beoordelen"); the clinician
+            // is named after (the profession's "we" goes: "daar de volgende keer verder over
+            // praten")
+            if inverted && plan && w == "ik" && self.demonstrative_fronted(i - 1) {
+                i += 1;
+                continue;
+            }
             if inverted
                 && plan
                 && let Some(verb) = prev.as_deref().and_then(verb_of)
@@ -1947,6 +2008,16 @@ impl Words {
     fn fronted_adverbial(&self, verb: usize) -> bool {
         let start = (0..verb).rev().find(|&k| !tail(&self.words[k]).is_empty()).map_or(0, |k| k + 1);
         self.words.get(start).is_some_and(|w| FRONTED.contains(&bare(w).as_str())) && start < verb
+    }
+
+    /// Whether the clause of the verb at `verb` opens with nothing but a demonstrative before it
+    /// ("Dat kan ik …", "Daar kijken we …"): the thing the verb is done with, which needs its
+    /// subject and verb to stay a sentence.
+    fn demonstrative_fronted(&self, verb: usize) -> bool {
+        verb >= 1
+            && (verb == 1 || !tail(&self.words[verb - 2]).is_empty())
+            && tail(&self.words[verb - 1]).is_empty()
+            && matches!(bare(&self.words[verb - 1]).as_str(), "dat" | "dit" | "daar")
     }
 
     /// Whether the verb at `at` is a modal ("moet", "kunt", "mag", "gaat") with an infinitive
@@ -3247,6 +3318,40 @@ mod tests {
             assert_eq!(practice_named(said, "huisarts"), said.replace("Bel me.", "Bel de huisarts."), "{said}");
         }
         assert_eq!(practice_named("Bel me morgen.", "POH"), "Bel de POH morgen.");
+    }
+
+    #[test]
+    fn what_the_clinician_does_with_a_thing_named_first_keeps_its_subject() {
+        let plan = |t: &str| clinical(Section::Plan, Speaker::Zorgverlener, t);
+        // (never "Dat hier niet goed beoordelen.": the clinician is named after, where known)
+        assert_eq!(plan("Dat kan ik hier niet goed beoordelen."), "Dat kan ik hier niet goed beoordelen.");
+        assert_eq!(in_own_name(&plan("Dat kan ik hier niet goed beoordelen."), "huisarts"), "Dat kan huisarts hier niet goed beoordelen.");
+        // a time or an adverb before the verb still goes with the subject
+        assert_eq!(plan("Over drie maanden wil ik uw bloeddruk meten."), "Over 3 maanden bloeddruk meten.");
+        // and the profession's "we": "daar de volgende keer verder over praten"
+        assert_eq!(plan("Daar praten we de volgende keer verder over."), "Daar de volgende keer verder over praten.");
+    }
+
+    #[test]
+    fn a_value_said_before_a_question_is_kept_and_an_echo_loses_its_tag() {
+        let found = |t: &str| clinical(Section::Objective, Speaker::Zorgverlener, t);
+        assert_eq!(found("Ja, met dokter De Jong. Kalium 5,8, zegt u. En de nierfunctie? eGFR 41."), "Kalium 5,8. EGFR 41.");
+        assert_eq!(found("Kalium 5,8, zegt u."), "Kalium 5,8.");
+        assert_eq!(said_before_question("Kalium 5,8. En de nierfunctie? eGFR 41."), Some(("Kalium 5,8.", "En de nierfunctie? eGFR 41.")));
+        assert_eq!(said_before_question("En de nierfunctie? eGFR 41."), None);
+    }
+
+    #[test]
+    fn the_assessment_loses_the_clinician_s_thinking() {
+        let assessed = |t: &str| clinical(Section::Evaluation, Speaker::Zorgverlener, t);
+        assert_eq!(
+            assessed("Wat ik denk: dit past het best bij een cyste op de rechter eierstok, bijvoorbeeld een cyste die is opengebarsten."),
+            "Cyste op de rechter eierstok, bijvoorbeeld een cyste die is opengebarsten."
+        );
+        assert_eq!(
+            assessed("Blindedarmontsteking vind ik minder waarschijnlijk, omdat u geen koorts heeft."),
+            "Blindedarmontsteking minder waarschijnlijk, omdat patiënt geen koorts heeft."
+        );
     }
 
     fn s(t: &str) -> String {
