@@ -823,8 +823,6 @@ pub(crate) fn requested(s: &str) -> Option<&str> {
     .then_some(wanted)
 }
 
-/// A line that asks and then goes on ("Moet ik naar het ziekenhuis? Mijn vrouw is nog met de auto
-/// weg."), as its first question and what follows it.
 /// The sentences before a text's first question, and the question with what follows it, where a
 /// sentence ends before the question ("Kalium 5,8. En de nierfunctie? eGFR 41.").
 fn said_before_question(t: &str) -> Option<(&str, &str)> {
@@ -842,6 +840,8 @@ fn without_echo(t: &str) -> Option<String> {
     Some(format!("{value}."))
 }
 
+/// A line that asks and then goes on ("Moet ik naar het ziekenhuis? Mijn vrouw is nog met de auto
+/// weg."), as its first question and what follows it.
 fn question_then_more(t: &str) -> Option<(&str, &str)> {
     let at = t.find("? ")?;
     let rest = t[at + 1..].trim();
